@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "travel411",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "travel411", targets: ["travel411"]),
+        .library(name: "Travel411Kit", targets: ["Travel411Kit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CShapelib",
+            pkgConfig: "shapelib",
+            providers: [.apt(["libshp-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "Travel411Kit",
+            dependencies: ["CShapelib", "CSQLite"]
+        ),
+        .executableTarget(
+            name: "travel411",
+            dependencies: [
+                "Travel411Kit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "Travel411KitTests",
+            dependencies: ["Travel411Kit", "CShapelib", "CSQLite"]
+        ),
+        .testTarget(
+            name: "Travel411CLITests",
+            dependencies: ["Travel411Kit"]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)

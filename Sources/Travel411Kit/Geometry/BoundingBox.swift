@@ -1,0 +1,38 @@
+/// An axis-aligned box in degrees (x = longitude, y = latitude). Boxes never wrap the antimeridian:
+/// shapefile geometry is split there already, and region fitting handles wrap-around itself.
+public struct BoundingBox: Hashable, Sendable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+
+    /// The empty box: extending it by any point gives that point.
+    public static let empty = BoundingBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+
+    public var isEmpty: Bool { minX > maxX || minY > maxY }
+
+    public mutating func extend(x: Double, y: Double) {
+        if x < minX { minX = x }
+        if x > maxX { maxX = x }
+        if y < minY { minY = y }
+        if y > maxY { maxY = y }
+    }
+
+    public mutating func extend(_ other: BoundingBox) {
+        guard !other.isEmpty else { return }
+        extend(x: other.minX, y: other.minY)
+        extend(x: other.maxX, y: other.maxY)
+    }
+
+    public func intersects(_ other: BoundingBox) -> Bool {
+        !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
+    }
+
+    public func contains(x: Double, y: Double) -> Bool {
+        x >= minX && x <= maxX && y >= minY && y <= maxY
+    }
+}

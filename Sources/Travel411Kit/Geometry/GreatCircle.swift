@@ -1,0 +1,55 @@
+import Foundation
+
+/// Spherical-Earth formulas on the IUGG mean radius; accurate to about 0.5 % against the ellipsoid,
+/// which is well inside what a place name needs.
+public enum GreatCircle {
+    public static let earthRadiusMetres = 6_371_008.8
+
+    /// Haversine distance in metres; stable for tiny and antipodal separations alike.
+    public static func distance(from a: Coordinate, to b: Coordinate) -> Double {
+        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
+        let Δφ = φ2 - φ1
+        let Δλ = (b.longitude - a.longitude) * .pi / 180
+        let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        return 2 * earthRadiusMetres * asin(min(1, sqrt(h)))
+    }
+
+    /// Initial bearing in degrees clockwise from true north, in [0, 360).
+    public static func initialBearing(from a: Coordinate, to b: Coordinate) -> Double {
+        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
+        let Δλ = (b.longitude - a.longitude) * .pi / 180
+        let y = sin(Δλ) * cos(φ2)
+        let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(Δλ)
+        let θ = atan2(y, x) * 180 / .pi
+        return (θ + 360).truncatingRemainder(dividingBy: 360)
+    }
+
+    /// The point reached by travelling `distance` metres from `start` on initial bearing `bearing`.
+    public static func destination(from start: Coordinate, distance: Double, bearing: Double) -> Coordinate {
+        let δ = distance / earthRadiusMetres
+        let θ = bearing * .pi / 180
+        let φ1 = start.latitude * .pi / 180, λ1 = start.longitude * .pi / 180
+        let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
+        let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
+        return Coordinate(latitude: φ2 * 180 / .pi, longitude: normalizedLongitude(λ2 * 180 / .pi))
+    }
+
+    /// Wraps any longitude into [-180, 180).
+    public static func normalizedLongitude(_ longitude: Double) -> Double {
+        var λ = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        if λ < 0 { λ += 360 }
+        return λ - 180
+    }
+}
+
+/// The 16 points of the compass, as a traveller reads them ("NW", "SSE").
+public enum CompassPoint: String, CaseIterable, Sendable, Codable {
+    case n = "N", nne = "NNE", ne = "NE", ene = "ENE", e = "E", ese = "ESE", se = "SE", sse = "SSE"
+    case s = "S", ssw = "SSW", sw = "SW", wsw = "WSW", w = "W", wnw = "WNW", nw = "NW", nnw = "NNW"
+
+    public init(bearing: Double) {
+        let normalized = (bearing.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        let index = Int((normalized / 22.5).rounded()) % 16
+        self = CompassPoint.allCases[index]
+    }
+}

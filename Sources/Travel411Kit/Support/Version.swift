@@ -1,0 +1,3 @@
+public enum Travel411 {
+    public static let version = "0.1.0"
+}
