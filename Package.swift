@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -24,7 +25,10 @@ let package = Package(
         ),
         .target(
             name: "Travel411Kit",
-            dependencies: ["CShapelib", "CSQLite"]
+            dependencies: [
+                "CShapelib", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "travel411",
