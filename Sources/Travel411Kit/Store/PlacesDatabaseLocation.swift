@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where the places database and the embedded default data live.
+public enum PlacesDatabaseLocation {
+    /// `--db`, else `$TRAVEL411_DB`, else `$XDG_DATA_HOME/travel411/places.gpkg` (XDG's default `~/.local/share`).
+    public static func resolve(explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicitPath, !explicitPath.isEmpty { return explicitPath }
+        if let path = environment["TRAVEL411_DB"], !path.isEmpty { return path }
+        return userDataDirectory(environment: environment).appendingPathComponent("places.gpkg").path
+    }
+
+    /// `$XDG_DATA_HOME/travel411`, defaulting to `~/.local/share/travel411`.
+    public static func userDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base: URL
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            base = home.appendingPathComponent(".local/share", isDirectory: true)
+        }
+        return base.appendingPathComponent("travel411", isDirectory: true)
+    }
+}
+
+/// Finds the embedded default `Data/` folder.
+public enum EmbeddedData {
+    public struct NotFound: Error, LocalizedError {
+        public var errorDescription: String? {
+            "cannot find the embedded Data/ folder; run from the repository with `swift run`, or set TRAVEL411_DATA to its path"
+        }
+    }
+
+    /// `$TRAVEL411_DATA`, else a `Data/` folder found by walking up from the executable and from this
+    /// source file (which is where `swift run` and `swift test` find the repository).
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        if let path = environment["TRAVEL411_DATA"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        let starts = [
+            URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath().deletingLastPathComponent(),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent(),
+        ]
+        for start in starts {
+            var directory = start.standardizedFileURL
+            while directory.path != "/" {
+                let candidate = directory.appendingPathComponent("Data", isDirectory: true)
+                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("countries").path) {
+                    return candidate
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        throw NotFound()
+    }
+}
