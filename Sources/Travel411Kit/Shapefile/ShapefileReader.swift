@@ -95,7 +95,8 @@ public final class ShapefileReader {
         let object = messages.collect { SHPReadObject(handle, Int32(index)) }
         let readMessages = messages.take()
         guard let object else {
-            let reason = readMessages.isEmpty ? "shapelib cannot read it" : readMessages.joined(separator: "; ")
+            let reason = readMessages.isEmpty
+                ? "shapelib cannot read it" : "shapelib reports “\(readMessages.joined(separator: "; "))”"
             throw ShapefileError.at(path, record: index + 1, "is corrupt: \(reason)")
         }
         defer { SHPDestroyObject(object) }
