@@ -98,15 +98,22 @@ final class DBFTable {
         return octets[headerLength + record * recordLength] == Self.deletedMarker
     }
 
-    /// The value's bytes without padding; nil when out of range, blank, or one of dBASE's null markers.
-    private func value(record: Int, field: Int) -> UnsafeBufferPointer<UInt8>? {
+    /// A value's bytes without padding, and whether they run to the end of the field.
+    private struct Value {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let fillsField: Bool
+    }
+
+    /// Nil when out of range, blank, or one of dBASE's null markers.
+    private func value(record: Int, field: Int) -> Value? {
         guard (0..<recordCount).contains(record), fields.indices.contains(field),
               let fileStart = octets.baseAddress else { return nil }
         let start = fileStart + headerLength + record * recordLength + fieldOffsets[field]
-        let unpadded = Self.withoutPadding(start, count: fields[field].width)
-        let value = UnsafeBufferPointer(start: start + unpadded.lowerBound, count: unpadded.count)
-        guard !value.isEmpty, !Self.isNullMarker(value, type: fields[field].type) else { return nil }
-        return value
+        let width = fields[field].width
+        let unpadded = Self.withoutPadding(start, count: width)
+        let bytes = UnsafeBufferPointer(start: start + unpadded.lowerBound, count: unpadded.count)
+        guard !bytes.isEmpty, !Self.isNullMarker(bytes, type: fields[field].type) else { return nil }
+        return Value(bytes: bytes, fillsField: unpadded.upperBound == width)
     }
 
     private static let eightSpaces: UInt64 = 0x2020_2020_2020_2020
@@ -135,23 +142,23 @@ final class DBFTable {
     }
 
     func string(record: Int, field: Int) -> String? {
-        value(record: record, field: field).map(decoder.decode)
+        value(record: record, field: field).map { decoder.decode($0.bytes, fillsField: $0.fillsField) }
     }
 
     func double(record: Int, field: Int) -> Double? {
-        value(record: record, field: field).flatMap(Self.parseDouble)
+        value(record: record, field: field).flatMap { Self.parseDouble($0.bytes) }
     }
 
     /// Whole numbers only: "12" and "12.000" give 12, "12.5" gives nil rather than a silently truncated 12.
     func integer(record: Int, field: Int) -> Int64? {
-        guard let text = value(record: record, field: field) else { return nil }
+        guard let text = value(record: record, field: field)?.bytes else { return nil }
         if let integer = Self.parseInteger(text) { return integer }
         guard let number = Self.parseDouble(text), number.rounded() == number else { return nil }
         return Int64(exactly: number)
     }
 
     func bool(record: Int, field: Int) -> Bool? {
-        guard let text = value(record: record, field: field), text.count == 1 else { return nil }
+        guard let text = value(record: record, field: field)?.bytes, text.count == 1 else { return nil }
         switch text[0] {
         case UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: "Y"), UInt8(ascii: "y"): return true
         case UInt8(ascii: "F"), UInt8(ascii: "f"), UInt8(ascii: "N"), UInt8(ascii: "n"): return false

@@ -38,18 +38,20 @@ struct DBFTextDecoder {
         }
     }
 
-    func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    /// - Parameter fillsField: whether the value runs to the end of its field, so that a writer may have cut
+    ///   it there, possibly inside a multi-byte character.
+    func decode(_ bytes: UnsafeBufferPointer<UInt8>, fillsField: Bool = false) -> String {
         switch method {
-        case .utf8: return Self.decodeUTF8(bytes)
+        case .utf8: return Self.decodeUTF8(bytes, fillsField: fillsField)
         case .table(let table): return table.decode(bytes)
         case .iconv(let converter): return converter.decode(bytes)
         }
     }
 
-    private static func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    private static func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, fillsField: Bool) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         // A value cut at its field width can end inside a character; keep the whole characters before it.
-        let completeCount = countWithoutIncompleteTail(bytes)
+        let completeCount = fillsField ? countWithoutIncompleteTail(bytes) : bytes.count
         if completeCount < bytes.count,
            let text = String(validating: UnsafeBufferPointer(rebasing: bytes[..<completeCount]), as: UTF8.self) {
             return text
