@@ -8,7 +8,7 @@ struct ShapefileFileSet {
     let prj: String?
     let cpg: String?
 
-    /// - Parameter path: "roads.shp" or "roads"; the extension may be in either case, as may those of the sidecars.
+    /// - Parameter path: "roads.shp" or "roads". Extensions may be all lower or all upper case (shapelib tries both).
     init(path: String) throws {
         let base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
         guard let shp = Self.existing(base, "shp") else {

@@ -188,6 +188,31 @@ final class ShapefileIntegrityTests: XCTestCase {
         }
     }
 
+    func testExtraDbfRecordsAreIgnoredWithAWarning() throws {
+        let shp = try writeRoads()
+        let shx = sidecar(shp, "shx")
+        // Drop the last shape from the index only: the .shp keeps it but nothing points at it.
+        let shxLength = try readBigEndianInt32(shx, at: 24)
+        try overwriteBigEndianInt32(shx, at: 24, with: shxLength - 4)
+        try truncate(shx, by: 8)
+        let reader = try ShapefileReader(path: shp.path)
+        XCTAssertEqual(reader.recordCount, 4)
+        XCTAssertTrue(reader.warnings.contains { $0.contains("roads.dbf has 5 records but") && $0.contains("has only 4 shapes") },
+                      "\(reader.warnings)")
+    }
+
+    func testDeletedRecordsAreReported() throws {
+        let shp = try writeRoads()
+        var data = try Data(contentsOf: sidecar(shp, "dbf"))
+        let headerLength = Int(data[8]) | Int(data[9]) << 8
+        let recordLength = Int(data[10]) | Int(data[11]) << 8
+        data[headerLength + 2 * recordLength] = UInt8(ascii: "*")
+        try data.write(to: sidecar(shp, "dbf"))
+        let reader = try ShapefileReader(path: shp.path)
+        XCTAssertEqual((0..<5).map(reader.isDeleted(record:)), [false, false, true, false, false])
+        XCTAssertEqual(reader.string(record: 2, field: 0), "road 3", "a deleted record still has its values")
+    }
+
     // MARK: Coordinate systems
 
     func testAProjectedShapefileIsRefusedWithTheNameOfItsCoordinateSystem() throws {
