@@ -137,7 +137,7 @@ private final class IconvConverter {
 
     private enum Outcome {
         case complete(written: Int)
-        /// Stopped at an input byte that is not valid here; `incomplete` when it may start a longer sequence.
+        /// Stopped at an input byte that is not valid here; `incomplete` when the input ends inside a character.
         case stopped(written: Int, consumed: Int, incomplete: Bool)
     }
 
@@ -179,7 +179,11 @@ private final class IconvConverter {
                 switch convert(input, into: UnsafeMutableBufferPointer(rebasing: output[written...])) {
                 case .complete(let count):
                     return written + count
-                case .stopped(let count, let consumed, _):
+                case .stopped(let count, _, true):
+                    // A character cut short by the end of the value (written by a tool that cut at the field
+                    // width): drop it.
+                    return written + count
+                case .stopped(let count, let consumed, false):
                     written += count
                     read += consumed + 1
                     guard written + Self.replacementCharacter.count <= output.count else { return written }

@@ -108,6 +108,12 @@ final class ShapefileEncodingTests: XCTestCase {
         XCTAssertEqual(name, "测A\u{FFFD}")
     }
 
+    func testAMultiByteValueCutInsideACharacterKeepsTheWholeCharacters() throws {
+        // "测试" in GBK is B2E2 CAD4; a 3-byte field ends halfway through "试".
+        let (_, name) = try readName([0xB2, 0xE2, 0xCA], cpg: "GBK", width: 3)
+        XCTAssertEqual(name, "测")
+    }
+
     // MARK: Names of code pages
 
     func testCodePageFileNames() {
