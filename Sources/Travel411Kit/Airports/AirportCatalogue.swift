@@ -117,7 +117,7 @@ public enum AirportCatalogueError: Error, Equatable, LocalizedError, CustomStrin
         case .unknownCode(let code, let suggestions):
             let known = "no airport has the IATA or ICAO code '\(code)'"
             guard !suggestions.isEmpty else { return known }
-            let list = suggestions.map { "\($0.code) (\($0.name), \($0.countryCode))" }.joined(separator: ", ")
+            let list = suggestions.map { "\($0.codes) (\($0.name), \($0.countryCode))" }.joined(separator: ", ")
             return "\(known); did you mean \(list)?"
         case .unreadable(let path, let reason):
             return "cannot read the airport catalogue \(path): \(reason)"

@@ -37,9 +37,12 @@ public enum CityResolver {
             if let name = CityNaming.cityName(from: placemark) {
                 return ResolvedCity(city: DestinationCity(name: name, coordinate: coordinate), warning: nil)
             }
-            let name = placemark.nearestLocality?.name ?? airport.city
-            return ResolvedCity(city: DestinationCity(name: name, coordinate: coordinate),
-                                warning: "no locality or administrative area at \(coordinate); the City is named '\(name)' after the nearest known place")
+            if let nearest = placemark.nearestLocality?.name {
+                return ResolvedCity(city: DestinationCity(name: nearest, coordinate: coordinate),
+                                    warning: "no locality or administrative area at \(coordinate); the City is named '\(nearest)' after the nearest known place")
+            }
+            return ResolvedCity(city: DestinationCity(name: airport.city, coordinate: coordinate),
+                                warning: "no place name known at \(coordinate); the City is named '\(airport.city)' after the airport's city")
 
         case .named(let rawName):
             let name = rawName.trimmingCharacters(in: .whitespaces)
