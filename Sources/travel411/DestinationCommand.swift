@@ -20,10 +20,10 @@ extension DestinationCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a destination and make it current.",
             discussion: """
-                The airport comes from the airport catalogue by IATA or ICAO code. The City is the most \
-                populous locality called --city in the airport's country (else the nearest of that name \
-                near the airport); or the spot --city-at, named from its reverse geocode; or, with neither, \
-                the airport's own city.
+                The airport comes from the airport catalogue by IATA or ICAO code. With --city, the City \
+                is the most populous locality of that name within 100 km of the airport, else in the \
+                airport's country, else the nearest of that name across the border. With --city-at, it \
+                is that spot, named from its reverse geocode. With neither, it is the airport's own city.
                 """)
 
         @Argument(help: "The destination's name.")
