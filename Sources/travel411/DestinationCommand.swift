@@ -45,6 +45,7 @@ extension DestinationCommand {
         @OptionGroup var options: TravelStateOptions
 
         func validate() throws {
+            do { _ = try TravelStore.validatedName(name) } catch { throw ValidationError(error.localizedDescription) }
             if city != nil && !cityAt.isEmpty { throw ValidationError("give either --city or --city-at, not both") }
             if !cityAt.isEmpty { _ = try CoordinateArguments.coordinate(from: cityAt, naming: "--city-at") }
             if airport.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--airport needs a code") }
@@ -144,6 +145,10 @@ extension DestinationCommand {
 
         @Argument(help: "Its new name.")
         var newName: String
+
+        func validate() throws {
+            do { _ = try TravelStore.validatedName(newName) } catch { throw ValidationError(error.localizedDescription) }
+        }
 
         @OptionGroup var options: TravelStateOptions
 

@@ -72,6 +72,8 @@ final class TravelRobustnessTests: XCTestCase {
             (["airports", "near", "0", "200"], "longitude 200 is outside"),
             (["destination", "create", "X", "--airport", "LHR", "--city", "London", "--city-at", "51", "0"], "not both"),
             (["destination", "create", "X", "--airport", "LHR", "--city-at", "91", "0"], "latitude 91 is outside"),
+            (["destination", "create", " ", "--airport", "LHR"], "invalid destination name: it is empty"),
+            (["destination", "rename", "London", ""], "invalid destination name: it is empty"),
         ]
         for (arguments, message) in cases {
             let result = try cli.run(arguments)
@@ -94,6 +96,12 @@ final class TravelRobustnessTests: XCTestCase {
         let result = try cli.run(["destination", "list"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("not a travel411 state file"), result.stderr)
+    }
+
+    func testAStateFileInAMissingFolderIsExplained() throws {
+        let result = try cli.run(["destination", "list", "--state", cli.folder.appendingPathComponent("missing/travel.sqlite").path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("missing does not exist"), result.stderr)
     }
 
     func testThePlacesDatabaseIsNeverUsedAsState() throws {

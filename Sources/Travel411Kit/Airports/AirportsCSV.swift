@@ -11,9 +11,8 @@ enum AirportsCSV {
     }
 
     static func parse(_ text: String, file: String) throws -> [Airport] {
-        var lines = text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).makeIterator()
-        guard let headerLine = lines.next() else { throw Malformed(file: file, line: 1, reason: "the file is empty") }
-        let header = fields(of: headerLine)
+        var records = self.records(in: Array(text.utf8)).makeIterator()
+        guard let header = records.next() else { throw Malformed(file: file, line: 1, reason: "the file is empty") }
         func column(_ name: String) throws -> Int {
             guard let index = header.firstIndex(of: name) else {
                 throw Malformed(file: file, line: 1, reason: "no '\(name)' column")
@@ -29,9 +28,8 @@ enum AirportsCSV {
         var airports: [Airport] = []
         airports.reserveCapacity(30_000)
         var lineNumber = 1
-        while let line = lines.next() {
+        while let row = records.next() {
             lineNumber += 1
-            let row = fields(of: line)
             guard row.count == header.count else {
                 throw Malformed(file: file, line: lineNumber, reason: "expected \(header.count) fields, found \(row.count)")
             }
@@ -48,31 +46,43 @@ enum AirportsCSV {
         return airports
     }
 
-    /// Splits one CSV line into its fields, unquoting as it goes.
-    static func fields(of line: Substring) -> [String] {
+    /// Splits CSV bytes into records of unquoted fields, skipping blank lines. Works on bytes
+    /// because the catalogue is parsed on every run and Character iteration is slow; the
+    /// delimiters are ASCII, so UTF-8 text inside fields passes through untouched.
+    static func records(in bytes: [UInt8]) -> [[String]] {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var records: [[String]] = []
         var fields: [String] = []
-        var field = ""
+        var field: [UInt8] = []
         var inQuotes = false
-        var iterator = line.makeIterator()
-        var pending = iterator.next()
-        while let character = pending {
-            pending = iterator.next()
+        var index = 0
+        func endRecord() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            if !(fields.count == 1 && fields[0].isEmpty) { records.append(fields) }
+            fields.removeAll(keepingCapacity: true)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
             if inQuotes {
-                if character == "\"" {
-                    if pending == "\"" { field.append("\""); pending = iterator.next() } else { inQuotes = false }
+                if byte == quote {
+                    if index < bytes.count && bytes[index] == quote { field.append(quote); index += 1 } else { inQuotes = false }
                 } else {
-                    field.append(character)
+                    field.append(byte)
                 }
-            } else if character == "\"" {
+            } else if byte == quote {
                 inQuotes = true
-            } else if character == "," {
-                fields.append(field)
-                field = ""
-            } else if character != "\r" {
-                field.append(character)
+            } else if byte == comma {
+                fields.append(String(decoding: field, as: UTF8.self))
+                field.removeAll(keepingCapacity: true)
+            } else if byte == newline {
+                endRecord()
+            } else if byte != cr {
+                field.append(byte)
             }
         }
-        fields.append(field)
-        return fields
+        if !field.isEmpty || !fields.isEmpty { endRecord() }
+        return records
     }
 }

@@ -20,7 +20,12 @@ public enum TravelStateLocation {
         if canonical(path) == canonical(places) { throw TravelStoreError.isPlacesDatabase(path: path) }
         let isDefault = (explicitPath ?? "").isEmpty && (environment["TRAVEL411_STATE"] ?? "").isEmpty
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        if isDefault && !FileManager.default.fileExists(atPath: folder.path) {
+        var isFolder: ObjCBool = false
+        let folderExists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && isFolder.boolValue
+        if !isDefault && !folderExists {
+            throw TravelStoreError.cannotOpen(path: path, detail: "its folder \(folder.path) does not exist")
+        }
+        if isDefault && !folderExists {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {

@@ -303,7 +303,8 @@ public final class TravelStore {
 
     // MARK: Rules
 
-    static func validatedName(_ raw: String) throws -> String {
+    /// The name trimmed, or an error saying what is wrong with it.
+    public static func validatedName(_ raw: String) throws -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw TravelStoreError.invalidDestinationName("it is empty") }
         guard name.count <= 100 else { throw TravelStoreError.invalidDestinationName("it is longer than 100 characters") }

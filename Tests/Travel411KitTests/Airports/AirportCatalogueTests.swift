@@ -53,6 +53,11 @@ final class AirportCatalogueTests: XCTestCase {
         XCTAssertEqual(airports[1].localIdentifier, "AB1")
     }
 
+    func testSplitsRecordsWithCRLFQuotedNewlinesAndUTF8() {
+        let records = AirportsCSV.records(in: Array("a,\"b\r\nc\",Breiðdalsvík\r\n\r\n\"\",x\n".utf8))
+        XCTAssertEqual(records, [["a", "b\r\nc", "Breiðdalsvík"], ["", "x"]], "quoted text is kept verbatim")
+    }
+
     func testRejectsAMalformedRowWithItsLineNumber() {
         let csv = "icao,iata,name,city,subd,country,elevation,lat,lon,tz\nXXAA,XAA,Name,City,Subd,GB,1,95,0,UTC\n"
         XCTAssertThrowsError(try AirportsCSV.parse(csv, file: "bad.csv")) { error in
