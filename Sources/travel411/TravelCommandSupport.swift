@@ -57,8 +57,11 @@ enum TravelOutput {
 
     /// Degrees rounded to six decimals (about 10 cm), as text without trailing zeros.
     static func degrees(_ value: Double) -> String {
-        let rounded = rounded6(value)
-        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+        // Fixed-point, so that 0.00001 never prints as "1e-05".
+        var text = String(format: "%.6f", rounded6(value))
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
     }
 
     static func rounded6(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
