@@ -7,6 +7,6 @@ struct Travel411Command: ParsableCommand {
         commandName: "travel411",
         abstract: "Offline reverse geocoder and travel guide.",
         version: Travel411.version,
-        subcommands: []
+        subcommands: [DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self]
     )
 }

@@ -1,0 +1,24 @@
+/// ArgumentParser reads "-0.19" as an unknown option, so `move-city 51.50 -0.19` or
+/// `--from 51.47 -0.45` would fail. Before parsing, each argument that is a negative number gets a
+/// leading space: the parser then sees a value, and coordinate parsing trims the space again.
+public enum NegativeNumberArguments {
+    public static func protect(_ arguments: [String]) -> [String] {
+        var protected: [String] = []
+        protected.reserveCapacity(arguments.count)
+        var afterTerminator = false
+        for argument in arguments {
+            if argument == "--" { afterTerminator = true }
+            // After "--" everything is positional already.
+            protected.append(!afterTerminator && isNegativeNumber(argument) ? " " + argument : argument)
+        }
+        return protected
+    }
+
+    /// "-1", "-0.19", "-.5", "-1e-3"; not "-", "--x" or "-v".
+    public static func isNegativeNumber(_ text: String) -> Bool {
+        guard text.hasPrefix("-"), text.count > 1 else { return false }
+        let body = text.dropFirst()
+        guard let first = body.first, first.isASCII, first.isNumber || first == "." else { return false }
+        return Double(text) != nil
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import Travel411Kit
+
+struct AirportsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "airports",
+        abstract: "Look up airports in the catalogue (Data/airports/airports.csv, 28k airports).",
+        subcommands: [Show.self, Near.self]
+    )
+}
+
+extension AirportsCommand {
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "An airport's details by IATA or ICAO code, with our own placemark of its spot.")
+
+        @Argument(help: "IATA or ICAO code, e.g. LHR or EGLL.")
+        var code: String
+
+        @Option(help: "Output format.")
+        var format: TravelOutputFormat = .text
+
+        @Option(name: .long, help: ArgumentHelp(
+            "The places database used for the placemark (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).",
+            valueName: "file"))
+        var db: String?
+
+        func run() throws {
+            let airport = try AirportCatalogue.loadEmbedded().requireAirport(withCode: code)
+            let placemark = try TravelGuide.places(explicitPath: db).placemark(for: airport.coordinate)
+            switch format {
+            case .json:
+                try TravelOutput.printJSON(AirportDetailJSON(airport: AirportJSON(airport), placemark: placemark))
+            case .text:
+                print("\(airport.codes)  \(airport.name)")
+                let elevation = airport.elevationFeet.map {
+                    "\(TravelOutput.degrees($0)) ft (\(Int(($0 * 0.3048).rounded())) m)"
+                } ?? "unknown"
+                var rows = [["city", airport.city],
+                            ["subdivision", airport.subdivision],
+                            ["country", airport.countryCode],
+                            ["elevation", elevation],
+                            ["time zone", airport.timeZone],
+                            ["position", TravelOutput.coordinate(airport.coordinate)],
+                            ["placemark", CityNaming.subtitle(from: placemark) ?? "(no place name known here)"]]
+                if let nearest = placemark.nearestLocality { rows.append(["nearest", nearest.phrase]) }
+                if let lid = airport.localIdentifier { rows.insert(["local code", lid], at: 0) }
+                TravelOutput.aligned(rows, indent: "  ").forEach { print($0) }
+            }
+        }
+    }
+
+    struct Near: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The airports nearest to a point, nearest first, with distance and bearing from the point.")
+
+        @Argument(help: ArgumentHelp("The point: latitude and longitude in degrees.", valueName: "lat lon"))
+        var position: [String] = []
+
+        @Option(help: "How many airports to list.")
+        var limit = 5
+
+        @Option(help: "Output format.")
+        var format: TravelOutputFormat = .text
+
+        func validate() throws {
+            _ = try CoordinateArguments.coordinate(from: position, naming: "the point")
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
+        }
+
+        func run() throws {
+            let point = try CoordinateArguments.coordinate(from: position, naming: "the point")
+            let nearest = try AirportCatalogue.loadEmbedded().nearest(to: point, limit: limit)
+            switch format {
+            case .json:
+                try TravelOutput.printJSON(nearest.map(NearbyAirportJSON.init))
+            case .text:
+                let rows = [["CODE", "ICAO", "AIRPORT", "DISTANCE", "BEARING"]] + nearest.map {
+                    [$0.airport.iata ?? "-", $0.airport.icao, "\($0.airport.name), \($0.airport.countryCode)",
+                     DistanceFormatter.humanReadable(metres: $0.distanceMetres),
+                     "\($0.compassPoint.rawValue) (\(Int($0.bearingDegrees.rounded()) % 360)°)"]
+                }
+                TravelOutput.aligned(rows).forEach { print($0) }
+            }
+        }
+    }
+}
+
+struct AirportJSON: Encodable {
+    var code: String
+    var iata: String?
+    var icao: String
+    var name: String
+    var city: String
+    var subdivision: String
+    var country: String
+    var elevationFeet: Double?
+    var timeZone: String
+    var latitude: Double
+    var longitude: Double
+
+    init(_ airport: Airport) {
+        code = airport.code
+        iata = airport.iata
+        icao = airport.icao
+        name = airport.name
+        city = airport.city
+        subdivision = airport.subdivision
+        country = airport.countryCode
+        elevationFeet = airport.elevationFeet
+        timeZone = airport.timeZone
+        latitude = airport.coordinate.latitude
+        longitude = airport.coordinate.longitude
+    }
+}
+
+struct AirportDetailJSON: Encodable {
+    var airport: AirportJSON
+    var placemark: Placemark
+}
+
+struct NearbyAirportJSON: Encodable {
+    var airport: AirportJSON
+    var distanceMetres: Double
+    var bearingDegrees: Double
+    var compassPoint: String
+
+    init(_ nearby: AirportDistance) {
+        airport = AirportJSON(nearby.airport)
+        distanceMetres = (nearby.distanceMetres * 10).rounded() / 10
+        bearingDegrees = (nearby.bearingDegrees * 10).rounded() / 10
+        compassPoint = nearby.compassPoint.rawValue
+    }
+}
