@@ -28,7 +28,10 @@ let package = Package(
             dependencies: [
                 "CShapelib", "CSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            // The first `swift run travel411 where …` builds the places database in a debug build;
+            // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
+            swiftSettings: [.unsafeFlags(["-O"])]
         ),
         .executableTarget(
             name: "travel411",

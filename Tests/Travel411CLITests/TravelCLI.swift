@@ -107,19 +107,18 @@ struct RunningCLI {
 /// The places database the CLI tests geocode with. One shared file (built once, once the places
 /// importer can build it), or `$TRAVEL411_TEST_PLACES_DB`.
 enum PlacesForTests {
-    static var path: String {
+    /// The real places database, imported from Data/ once per test process (not by the binary, so that
+    /// concurrent test processes never race to build it). `TRAVEL411_TEST_PLACES_DB` reuses one.
+    static let path: String = {
         if let path = ProcessInfo.processInfo.environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty { return path }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("travel411-cli-tests/places.gpkg").path
-    }
-
-    /// Skips a test that needs real place names while the reverse geocoder is still the skeleton
-    /// (it knows no country even for Heathrow). Remove the calls once the geocoder has landed.
-    static func requireRealGeocoder() throws {
-        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-                                                withIntermediateDirectories: true)
-        let placemark = try? TravelGuide.places(explicitPath: path).placemark(for: BookLondon.airport.coordinate)
-        if placemark?.country == nil {
-            throw XCTSkip("needs the real reverse geocoder and places database (not merged into this branch yet)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-cli-tests-\(getpid())")
+        let path = folder.appendingPathComponent("places.gpkg").path
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            _ = try Importer(options: ImportOptions(paths: [try EmbeddedData.locate()], databasePath: path)).run()
+        } catch {
+            fatalError("cannot import Data/ for the CLI tests: \(error)")
         }
-    }
+        return path
+    }()
 }

@@ -89,7 +89,6 @@ final class TravelCommandsTests: XCTestCase {
 
     /// Depends on the real reverse geocoder: the Done criteria with place names.
     func testKensingtonRenamesTheCityAndUndoBringsBackLondon() throws {
-        try PlacesForTests.requireRealGeocoder()
         let output = try cli.succeed(["move-city", "51.5010", "-0.1919"])
         XCTAssertTrue(output.contains("to    Kensington"), output)
         XCTAssertTrue(output.contains("moved 4.5 km"), output)
@@ -107,7 +106,6 @@ final class TravelCommandsTests: XCTestCase {
 
     /// Depends on the real reverse geocoder: at sea the City keeps its name, with a warning.
     func testAMoveOutToSeaKeepsTheNameAndWarns() throws {
-        try PlacesForTests.requireRealGeocoder()
         let result = try cli.run(["move-city", "50.0", "-30.0"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("keeps its name 'London'"), result.stderr)
@@ -116,7 +114,6 @@ final class TravelCommandsTests: XCTestCase {
 
     /// Depends on the real reverse geocoder: pins get subtitles from the geocode.
     func testShowGivesSubtitlesFromTheGeocode() throws {
-        try PlacesForTests.requireRealGeocoder()
         let json = try XCTUnwrap(try cli.json(["destination", "show", "--format", "json"]) as? [String: Any])
         let pins = try XCTUnwrap(json["pins"] as? [[String: Any]])
         XCTAssertTrue(pins.allSatisfy { ($0["subtitle"] as? String)?.contains("United Kingdom") == true }, "\(pins)")
@@ -179,7 +176,6 @@ final class TravelCommandsTests: XCTestCase {
 
     /// Depends on the places database's localities (the importer): --city finds Suva by name.
     func testFijiByCityNameCrossesTheAntimeridianNarrowly() throws {
-        try PlacesForTests.requireRealGeocoder()
         let output = try cli.succeed(["destination", "create", "Fiji", "--airport", "TVU", "--city", "Suva"])
         XCTAssertTrue(output.contains("Suva"), output)
         try assertFijiRegionIsNarrow()

@@ -1,15 +1,143 @@
 import Foundation
 
-/// Answers coordinates from a places database. Immutable once opened, so one instance serves every
-/// thread of a batch. (Skeleton: the lookup is being written.)
-public final class ReverseGeocoder: @unchecked Sendable {
-    public let databasePath: String
+/// How far the nearby-feature rules reach (README "How each field is decided").
+public struct GeocoderSettings: Sendable {
+    /// A thoroughfare is the nearest named line within this distance.
+    public var thoroughfareRadiusMetres = 100.0
+    /// A house number comes from the nearest address point within this distance.
+    public var addressRadiusMetres = 50.0
+    /// A postcode is the nearest postcode centroid within this distance (unit postcodes are small).
+    public var postcodeRadiusMetres = 200.0
+    /// The nearest locality becomes the subLocality within this distance.
+    public var subLocalityRadiusMetres = 5000.0
+    /// With no catchment containing the point, the nearest locality in the same country within this
+    /// distance is the locality.
+    public var nearestLocalityFallbackMetres = 10_000.0
 
-    public init(databasePath: String) throws {
+    public init() {}
+}
+
+/// Answers coordinates from a places database. Open it `.everything` to share one instance across
+/// threads (batches); `.onDemand` (the default, for single lookups) must stay on one thread.
+public final class ReverseGeocoder: @unchecked Sendable {
+    public typealias Loading = PlacesLookupLoading
+
+    public let databasePath: String
+    public let settings: GeocoderSettings
+    private let lookup: PlacesLookup
+
+    public init(databasePath: String, loading: Loading = .onDemand, settings: GeocoderSettings = GeocoderSettings()) throws {
         self.databasePath = databasePath
+        self.settings = settings
+        lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand)
     }
 
     public func placemark(for coordinate: Coordinate) -> Placemark {
-        Placemark(location: coordinate)
+        var placemark = Placemark(location: coordinate)
+        let x = coordinate.longitude, y = coordinate.latitude
+
+        let country = area(.country, x, y)
+        placemark.country = country.map { lookup.areas[.country]?.names[$0] } ?? nil
+        placemark.isoCountryCode = country.map { lookup.areas[.country]?.codes[$0] } ?? nil
+        if let admin = area(.admin, x, y), let level = lookup.areas[.admin] {
+            placemark.administrativeArea = level.administrativeAreas[admin]
+            placemark.subAdministrativeArea = level.subAdministrativeAreas[admin]
+        }
+        if let district = area(.district, x, y) {
+            placemark.subAdministrativeArea = lookup.areas[.district]?.names[district]
+        }
+        placemark.timeZone = area(.timezone, x, y).map { lookup.areas[.timezone]?.names[$0] } ?? nil
+        placemark.ocean = area(.ocean, x, y).map { lookup.areas[.ocean]?.names[$0] } ?? nil
+        placemark.inlandWater = area(.inlandWater, x, y).map { lookup.areas[.inlandWater]?.names[$0] } ?? nil
+
+        fillLocalities(&placemark)
+        fillStreetAddress(&placemark)
+        placemark.name = Self.name(for: placemark)
+        return placemark
+    }
+
+    @inline(__always)
+    private func area(_ level: PlacesSchema.AreaLevel, _ x: Double, _ y: Double) -> Int? {
+        lookup.areas[level]?.index.featureIndex(longitude: x, latitude: y)
+    }
+
+    /// Locality: the most populous place of the point's country whose catchment contains the point;
+    /// else the nearest place of that country within the fallback distance. subLocality: the nearest
+    /// place, when it is another name within reach. At sea there is no locality, only the nearest one.
+    private func fillLocalities(_ placemark: inout Placemark) {
+        guard let level = lookup.pointLevel(.locality) else { return }
+        let query = PointIndex.Query(placemark.location)
+        guard let nearest = level.index.nearest(to: query) else { return }
+        let nearestPlace = nearbyPlace(Int(nearest), level.records, from: placemark.location)
+        placemark.nearestLocality = nearestPlace
+        guard let countryCode = placemark.isoCountryCode else { return }
+
+        let sameCountry = level.records.field(Int(nearest), PlacesSchema.LocalityField.countryCode.rawValue, equals: countryCode)
+        var locality: Int? = level.index.largestCatchment(containing: query, country: PointIndex.packCountry(countryCode)).map(Int.init)
+        if locality == nil, sameCountry, nearestPlace.distanceMetres <= settings.nearestLocalityFallbackMetres {
+            locality = Int(nearest)
+        }
+        guard let locality else { return }
+        let localityName = level.records.string(locality, PlacesSchema.LocalityField.name.rawValue)
+        placemark.locality = localityName
+        if placemark.subAdministrativeArea == nil,
+           let admin1 = level.records.string(locality, PlacesSchema.LocalityField.admin1.rawValue),
+           admin1 == placemark.administrativeArea {
+            placemark.subAdministrativeArea = level.records.string(locality, PlacesSchema.LocalityField.admin2.rawValue)
+        }
+        if sameCountry, nearestPlace.name != localityName, nearestPlace.distanceMetres <= settings.subLocalityRadiusMetres {
+            placemark.subLocality = nearestPlace.name
+        }
+    }
+
+    private func nearbyPlace(_ record: Int, _ records: RecordTable, from point: Coordinate) -> NearbyPlace {
+        let place = records.coordinate(record)
+        return NearbyPlace(
+            name: records.string(record, PlacesSchema.LocalityField.name.rawValue) ?? "",
+            coordinate: place,
+            distanceMetres: GreatCircle.distance(from: place, to: point),
+            bearingDegrees: GreatCircle.initialBearing(from: place, to: point))
+    }
+
+    /// Thoroughfare from the nearest named line; house number from the nearest address point on that
+    /// street (or, with no line near, the nearest address point at all, which then names the street);
+    /// postcode from that address, else from the nearest postcode centroid.
+    private func fillStreetAddress(_ placemark: inout Placemark) {
+        let point = placemark.location
+        if let streets = lookup.streetLevel(),
+           let street = streets.index.nearest(to: point, radiusMetres: settings.thoroughfareRadiusMetres) {
+            placemark.thoroughfare = streets.names.string(Int(street.id), 0)
+        }
+        let query = PointIndex.Query(point)
+        if let addresses = lookup.pointLevel(.address, near: point, within: settings.addressRadiusMetres) {
+            let chord = PointIndex.chord(metres: settings.addressRadiusMetres)
+            let streetField = PlacesSchema.AddressField.street.rawValue
+            let found: UInt32?
+            if let thoroughfare = placemark.thoroughfare {
+                found = addresses.index.nearest(to: query, maxChord: chord) { addresses.records.field(Int($0), streetField, equals: thoroughfare) }
+            } else {
+                found = addresses.index.nearest(to: query, maxChord: chord)
+            }
+            if let found = found.map(Int.init) {
+                placemark.subThoroughfare = addresses.records.string(found, PlacesSchema.AddressField.houseNumber.rawValue)
+                placemark.thoroughfare = placemark.thoroughfare ?? addresses.records.string(found, streetField)
+                placemark.postalCode = addresses.records.string(found, PlacesSchema.AddressField.postcode.rawValue)
+            }
+        }
+        if placemark.postalCode == nil,
+           let postcodes = lookup.pointLevel(.postcode, near: point, within: settings.postcodeRadiusMetres),
+           let found = postcodes.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres)) {
+            placemark.postalCode = postcodes.records.string(Int(found), 0)
+        }
+    }
+
+    /// CLPlacemark's `name`: the most specific thing there is to call the spot.
+    static func name(for p: Placemark) -> String? {
+        if let street = p.thoroughfare {
+            return p.subThoroughfare.map { "\($0) \(street)" } ?? street
+        }
+        return p.subLocality ?? p.locality ?? p.inlandWater ?? p.ocean ?? p.administrativeArea ?? p.country
     }
 }
+
+public enum PlacesLookupLoading: Sendable { case onDemand, everything }

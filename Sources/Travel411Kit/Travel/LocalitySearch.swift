@@ -8,12 +8,11 @@ public struct Locality: Hashable, Sendable, Codable {
     public var coordinate: Coordinate
 }
 
-/// The SQL behind choosing a City. It assumes the importer's GeoNames table
-/// `localities(fid, geom, name, admin1, admin2, cc, population, latitude, longitude)`; only the
-/// names in `Columns` need changing if the importer spells them differently.
+/// The SQL behind choosing a City, over the importer's `travel411_localities` table (every locality
+/// layer, GeoNames and OpenStreetMap places alike, with its country filled in).
 public enum LocalitySearch {
     enum Columns {
-        static let table = "localities", name = "name", country = "cc", population = "population"
+        static let table = "travel411_localities", name = "name", country = "cc", population = "population"
         static let latitude = "latitude", longitude = "longitude"
     }
 

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Where the travel commands reach the places database. Everything goes through
-/// `TravelGuide.places(explicitPath:)`, the one function to change when the places database gets
-/// its own opener (one that builds it from Data/ when missing).
+/// Where the travel commands reach the places database: the same one `where` uses, built from
+/// Data/ on first use.
 public enum TravelGuide {
     public static func places(explicitPath: String?,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> PlacesSource {
@@ -21,6 +20,7 @@ public final class PlacesSource {
 
     public func geocoder() throws -> ReverseGeocoder {
         if let openedGeocoder { return openedGeocoder }
+        try PlacesDatabase.buildIfMissing(at: path)
         let geocoder = try ReverseGeocoder(databasePath: path)
         openedGeocoder = geocoder
         return geocoder
@@ -29,6 +29,7 @@ public final class PlacesSource {
     /// The places database itself, read-only, for `LocalitySearch`.
     public func database() throws -> SQLiteDatabase {
         if let openedDatabase { return openedDatabase }
+        try PlacesDatabase.buildIfMissing(at: path)
         guard FileManager.default.fileExists(atPath: path) else { throw CityResolutionError.noPlacesDatabase(path: path) }
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         openedDatabase = database

@@ -1,8 +1,7 @@
 import XCTest
 @testable import Travel411Kit
 
-/// City choice against a small places database with the GeoNames `localities` layout and real
-/// GeoNames cities1000 rows (CC-BY 4.0, "GeoNames, geonames.org").
+/// City choice against the real places database imported from Data/.
 final class CityResolverTests: XCTestCase {
     private var folder: URL!
     private var places: PlacesSource!
@@ -20,29 +19,7 @@ final class CityResolverTests: XCTestCase {
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("city-resolver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("places.gpkg").path
-        let database = try SQLiteDatabase(path: path)
-        try database.execute("""
-            CREATE TABLE localities (fid INTEGER PRIMARY KEY, geom BLOB, name TEXT, admin1 TEXT, admin2 TEXT, cc TEXT,
-                                     population INTEGER, latitude REAL, longitude REAL)
-            """)
-        let rows: [(String, String, String, Int64, Double, Double)] = [
-            ("Basel", "Basel-City", "CH", 164_488, 47.55839, 7.57327),
-            ("Suva", "Central", "FJ", 77_366, -18.13683, 178.42531),
-            ("Labasa", "Northern", "FJ", 27_949, -16.4332, 179.36451),
-            ("Saint-Louis", "Provence-Alpes-Côte d'Azur", "FR", 9_188, 43.34809, 5.35463),
-            ("Saint-Louis", "Grand Est", "FR", 20_871, 47.59206, 7.55923),
-            ("London", "England", "GB", 8_961_989, 51.50853, -0.12574),
-            ("Kensington", "England", "GB", 0, 51.50094, -0.19175),
-            ("Hounslow", "England", "GB", 66_292, 51.46839, -0.36092),
-            ("Kensington", "England", "GB", 16_522, 53.40861, -2.95283),
-            ("London", "Ontario", "CA", 346_765, 42.98339, -81.23304),
-        ]
-        let insert = try database.prepare("INSERT INTO localities (name, admin1, cc, population, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?)")
-        for row in rows {
-            try insert.run([.text(row.0), .text(row.1), .text(row.2), .integer(row.3), .real(row.4), .real(row.5)])
-        }
-        places = PlacesSource(path: path)
+        places = PlacesSource(path: TestPlaces.databasePath)
     }
 
     override func tearDownWithError() throws {
@@ -97,11 +74,7 @@ final class CityResolverTests: XCTestCase {
         XCTAssertNotNil(resolved.warning)
     }
 
-    func testAMissingPlacesDatabaseOrTableIsExplained() throws {
-        let missing = PlacesSource(path: folder.appendingPathComponent("none.gpkg").path)
-        XCTAssertThrowsError(try CityResolver.resolve(.named("Suva"), for: matei, places: missing)) {
-            guard case .noPlacesDatabase = $0 as? CityResolutionError else { return XCTFail("\($0)") }
-        }
+    func testAPlacesDatabaseWithoutLocalitiesIsExplained() throws {
         let empty = folder.appendingPathComponent("empty.gpkg").path
         try SQLiteDatabase(path: empty).execute("CREATE TABLE other (x)")
         XCTAssertThrowsError(try CityResolver.resolve(.named("Suva"), for: matei, places: PlacesSource(path: empty))) {

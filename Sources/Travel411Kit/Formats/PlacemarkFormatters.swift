@@ -1,0 +1,115 @@
+import Foundation
+
+/// Output shapes for a single placemark (`travel411 where LAT LON`).
+public enum PlacemarkFormat: String, CaseIterable, Sendable {
+    case text, json, geojson, nominatim
+}
+
+public enum PlacemarkFormatter {
+    public static func format(_ placemark: Placemark, as format: PlacemarkFormat) -> String {
+        switch format {
+        case .text: return text(placemark)
+        case .json: return jsonObject(placemark)
+        case .geojson: return geoJSONFeature(placemark)
+        case .nominatim: return NominatimFormatter.jsonV2(placemark)
+        }
+    }
+
+    /// Aligned "field  value" lines for people; absent fields are left out.
+    public static func text(_ placemark: Placemark) -> String {
+        var lines = ["location               \(placemark.location)"]
+        for field in PlacemarkField.allCases {
+            guard let value = field.text(in: placemark) else { continue }
+            let label = field.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)
+            lines.append("\(label) \(field == .distance ? value + " m" : value)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every placemark key, `null` when absent, in `PlacemarkField` order after the location.
+    public static func jsonObject(_ placemark: Placemark) -> String {
+        var members = [
+            "\"latitude\":\(JSONText.number(placemark.location.latitude))",
+            "\"longitude\":\(JSONText.number(placemark.location.longitude))",
+        ]
+        for field in PlacemarkField.allCases {
+            members.append("\(JSONText.string(field.rawValue)):\(JSONText.value(field.text(in: placemark), numeric: field.isNumeric))")
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    public static func geoJSONFeature(_ placemark: Placemark) -> String {
+        let coordinates = "[\(JSONText.number(placemark.location.longitude)),\(JSONText.number(placemark.location.latitude))]"
+        return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(coordinates)},\"properties\":\(jsonObject(placemark))}"
+    }
+}
+
+/// Nominatim's `format=jsonv2` reverse answer, for clients written against Nominatim.
+public enum NominatimFormatter {
+    static let licence = "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
+
+    public static func jsonV2(_ p: Placemark) -> String {
+        guard p.country != nil || p.locality != nil else { return "{\"error\":\"Unable to geocode\"}" }
+        let road = p.thoroughfare.map { street in p.subThoroughfare.map { "\($0) \(street)" } ?? street }
+        let address: [(String, String?)] = [
+            ("house_number", p.subThoroughfare), ("road", p.thoroughfare), ("suburb", p.subLocality), ("city", p.locality),
+            ("county", p.subAdministrativeArea), ("state", p.administrativeArea), ("postcode", p.postalCode),
+            ("country", p.country), ("country_code", p.isoCountryCode?.lowercased()),
+        ]
+        let displayParts = [road, p.subLocality, p.locality, p.subAdministrativeArea, p.administrativeArea, p.postalCode, p.country]
+        let lat = p.location.latitude, lon = p.location.longitude
+        let delta = p.thoroughfare != nil ? 0.0005 : 0.005
+        let box = [lat - delta, lat + delta, lon - delta, lon + delta].map { JSONText.string(JSONText.number($0)) }
+        var members = [
+            "\"place_id\":\(placeID(p))",
+            "\"licence\":\(JSONText.string(licence))",
+            "\"lat\":\(JSONText.string(JSONText.number(lat)))",
+            "\"lon\":\(JSONText.string(JSONText.number(lon)))",
+            "\"category\":\(JSONText.string(p.thoroughfare != nil ? "highway" : "place"))",
+            "\"type\":\(JSONText.string(p.thoroughfare != nil ? "road" : (p.locality != nil ? "city" : "country")))",
+            "\"display_name\":\(JSONText.string(displayParts.compactMap { $0 }.joined(separator: ", ")))",
+        ]
+        let addressMembers = address.compactMap { key, value in value.map { "\(JSONText.string(key)):\(JSONText.string($0))" } }
+        members.append("\"address\":{" + addressMembers.joined(separator: ",") + "}")
+        members.append("\"boundingbox\":[" + box.joined(separator: ",") + "]")
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// A stable number for the answer: the same place always gets the same id (FNV-1a of its names).
+    static func placeID(_ p: Placemark) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in [p.thoroughfare, p.locality, p.administrativeArea, p.isoCountryCode].map({ $0 ?? "" }).joined(separator: "|").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hash >> 12
+    }
+}
+
+/// JSON text pieces: strings escaped per RFC 8259, numbers in their shortest round-tripping form.
+public enum JSONText {
+    public static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    public static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        return Coordinate.format(value)
+    }
+
+    static func value(_ text: String?, numeric: Bool) -> String {
+        guard let text else { return "null" }
+        return numeric ? text : string(text)
+    }
+}

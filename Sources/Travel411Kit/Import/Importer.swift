@@ -1,0 +1,137 @@
+import Foundation
+
+/// Imports shapefiles into a new places database (a GeoPackage plus travel411's lookup tables).
+///
+/// Every file is opened and checked before anything is written, and the database is built in a
+/// temporary file that replaces the old one only when the whole import succeeded.
+public struct Importer {
+    public let options: ImportOptions
+    public let progress: (ImportProgress) -> Void
+
+    public init(options: ImportOptions, progress: @escaping (ImportProgress) -> Void = { _ in }) {
+        self.options = options
+        self.progress = progress
+    }
+
+    public func run() throws -> ImportSummary {
+        let started = Date()
+        let files = try ShapefileDiscovery.shapefiles(in: options.paths)
+        var usedTables = Set<String>()
+        let plans = try files.map { try LayerPlan.make(url: $0, options: options, usedTables: &usedTables) }
+        let warnings = plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
+        let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
+
+        var layers: [ImportedLayer] = []
+        try AtomicFileReplacement.replace(URL(fileURLWithPath: options.databasePath)) { temporary in
+            let database = try SQLiteDatabase(path: temporary.path)
+            let geoPackage = try GeoPackageWriter(database: database)
+            let collector = LookupCollector()
+            var recordsDone = 0
+            for plan in plans {
+                let layer = try importLayer(plan, into: geoPackage, collector: collector) { done in
+                    progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
+                }
+                recordsDone += plan.reader.recordCount
+                layers.append(layer)
+            }
+            let indexing = Date()
+            try LookupTablesWriter(collector: collector, database: database, progress: progress).write()
+            if ProcessInfo.processInfo.environment["TRAVEL411_TRACE"] != nil { FileHandle.standardError.write(Data("indexing \(Date().timeIntervalSince(indexing)) s\n".utf8)) }
+            try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
+            try geoPackage.finish()
+        }
+        return ImportSummary(databasePath: options.databasePath, layers: layers, warnings: warnings,
+                             seconds: Date().timeIntervalSince(started))
+    }
+
+    private func importLayer(
+        _ plan: LayerPlan, into geoPackage: GeoPackageWriter, collector: LookupCollector, progress: (Int) -> Void
+    ) throws -> ImportedLayer {
+        let started = Date()
+        let reader = plan.reader
+        let columns = FeatureColumnMapping(fields: reader.fields)
+        let table = try geoPackage.createFeatureTable(
+            plan.table, geometryType: Self.geometryType(reader.geometryKind), columns: columns.columns,
+            description: "\(plan.profile.layout) from \(plan.url.lastPathComponent)")
+        var features = 0
+        var skipReasons: [String: Int] = [:]
+        for record in 0..<reader.recordCount {
+            if record % 4096 == 0 { progress(record) }
+            switch try reader.record(at: record) {
+            case .null:
+                skipReasons["null shape", default: 0] += 1
+            case .invalid(let reason):
+                skipReasons[reason, default: 0] += 1
+            case .shape(let shape):
+                let fid = try table.insert(shape, values: columns.values(reader, record: record))
+                if let reason = collector.collect(shape, record: record, fid: fid, plan: plan) {
+                    skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1
+                }
+                features += 1
+            }
+        }
+        try table.finish()
+        let seconds = Date().timeIntervalSince(started)
+        let skipped = skipReasons.filter { !$0.key.hasPrefix("kept") }.values.reduce(0, +)
+        try geoPackage.recordSource(SourceRecord(
+            layer: plan.table, level: plan.profile.level.rawValue, path: plan.url.path,
+            sha256: try SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: plan.url)),
+            featureCount: features, skippedCount: skipped,
+            skippedReasons: skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
+            importSeconds: seconds))
+        return ImportedLayer(path: plan.url.path, table: plan.table, layout: plan.profile.layout, level: plan.profile.level,
+                             features: features, skipped: skipped, skipReasons: skipReasons, seconds: seconds)
+    }
+
+    static func geometryType(_ kind: ShapefileGeometryKind) -> GeoPackageGeometryType {
+        switch kind {
+        case .point: return .point
+        case .multiPoint: return .multiPoint
+        case .polyline: return .multiLineString
+        case .polygon: return .multiPolygon
+        }
+    }
+
+    /// The files whose bytes define a layer: the checksum changes when any of them does.
+    static func componentFiles(of shp: URL) -> [URL] {
+        let base = shp.deletingPathExtension()
+        return ["shp", "shx", "dbf", "prj", "cpg"].map { base.appendingPathExtension($0) }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+}
+
+/// DBF fields as GeoPackage columns: names made unique and kept clear of `fid` and `geom`.
+struct FeatureColumnMapping {
+    let columns: [FeatureColumn]
+    private let types: [DBFFieldType]
+
+    init(fields: [DBFField]) {
+        var used: Set<String> = ["fid", "geom"]
+        var columns: [FeatureColumn] = []
+        for field in fields {
+            var name = field.name.isEmpty ? "field" : field.name
+            var suffix = 2
+            while !used.insert(name.lowercased()).inserted {
+                name = "\(field.name)_\(suffix)"
+                suffix += 1
+            }
+            switch field.type {
+            case .integer: columns.append(.integer(name))
+            case .double: columns.append(.real(name))
+            default: columns.append(.text(name))
+            }
+        }
+        self.columns = columns
+        types = fields.map(\.type)
+    }
+
+    func values(_ reader: ShapefileReader, record: Int) -> [SQLValue] {
+        types.enumerated().map { field, type in
+            switch type {
+            case .integer: return reader.integer(record: record, field: field).map(SQLValue.integer) ?? .null
+            case .double: return reader.double(record: record, field: field).map(SQLValue.real) ?? .null
+            default: return reader.string(record: record, field: field).map(SQLValue.text) ?? .null
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// What a layer contributes to a placemark.
+public enum PlaceLevel: String, CaseIterable, Sendable, Codable {
+    case country, admin, district, locality, thoroughfare, address, postcode, timezone, water
+    /// Natural Earth's UTC offset bands: stored, but `timeZone` comes from the IANA layer.
+    case timezoneBand = "timezone-band"
+    case airport
+    /// Small-scale outlines kept for drawing maps; never used to answer a coordinate.
+    case basemap
+
+    /// The levels a user may name with `--level` for a layout the importer does not know.
+    public static let userMappable: [PlaceLevel] = [.country, .admin, .district, .locality, .thoroughfare, .address, .postcode, .timezone, .water]
+
+    public var expectedGeometry: ShapefileGeometryKind? {
+        switch self {
+        case .country, .admin, .district, .timezone, .water, .timezoneBand, .basemap: return .polygon
+        case .locality, .address, .postcode, .airport: return .point
+        case .thoroughfare: return .polyline
+        }
+    }
+}
+
+/// The role a DBF field plays for the geocoder.
+public enum FieldRole: String, Sendable {
+    case name, code, countryCode, admin1, admin2, population, ref, houseNumber, street, postcode, kind
+}
+
+/// A known shapefile layout: which level it feeds and which fields hold what. Roles list candidate
+/// field names in order of preference; matching is case-insensitive.
+public struct LayerProfile: Sendable {
+    public var layout: String
+    public var level: PlaceLevel
+    /// Polygons of a `.water` layer name an ocean or sea rather than a lake.
+    public var isMarine = false
+    public var roles: [FieldRole: [String]]
+    /// Fields that must all exist for the layout to be recognised.
+    var requiredFields: [String]
+    /// A file-name fragment that must appear, for layouts whose fields are too generic to tell apart.
+    var fileNameContains: [String] = []
+
+    func matches(fileName: String, fieldNames: Set<String>, geometry: ShapefileGeometryKind) -> Bool {
+        let lowered = fileName.lowercased()
+        if !fileNameContains.isEmpty, !fileNameContains.contains(where: { lowered.contains($0) }) { return false }
+        if let expected = level.expectedGeometry, expected != geometry, !(expected == .point && geometry == .multiPoint) { return false }
+        return requiredFields.allSatisfy { fieldNames.contains($0.lowercased()) }
+    }
+
+    /// The known layouts, most specific first.
+    public static let known: [LayerProfile] = [
+        LayerProfile(layout: "Natural Earth admin 0 (small-scale basemap)", level: .basemap,
+                     roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ADM0_A3"]],
+                     requiredFields: ["ADMIN", "ADM0_A3"], fileNameContains: ["_50m_", "_110m_"]),
+        LayerProfile(layout: "Natural Earth admin 1", level: .admin,
+                     roles: [.name: ["name"], .code: ["iso_3166_2"], .countryCode: ["iso_a2"]],
+                     requiredFields: ["name", "iso_3166_2", "adm0_a3"]),
+        LayerProfile(layout: "Natural Earth admin 0 countries", level: .country,
+                     roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ISO_A2", "ISO_A2_EH"], .kind: ["ADM0_A3"]],
+                     requiredFields: ["ADMIN", "ADM0_A3", "ISO_A2"]),
+        LayerProfile(layout: "London boroughs", level: .district,
+                     roles: [.name: ["NAME"], .code: ["GSS_CODE"]],
+                     requiredFields: ["NAME", "GSS_CODE"]),
+        LayerProfile(layout: "GeoNames places", level: .locality,
+                     roles: [.name: ["name"], .admin1: ["admin1"], .admin2: ["admin2"], .countryCode: ["cc"], .population: ["population"]],
+                     requiredFields: ["name", "admin1", "cc", "population"]),
+        LayerProfile(layout: "Geofabrik gis_osm_places_free_1", level: .locality,
+                     roles: [.name: ["name"], .population: ["population"], .kind: ["fclass"]],
+                     requiredFields: ["name", "fclass", "population"]),
+        LayerProfile(layout: "Geofabrik gis_osm_roads_free_1", level: .thoroughfare,
+                     roles: [.name: ["name"], .ref: ["ref"], .kind: ["fclass"]],
+                     requiredFields: ["name", "fclass", "ref"]),
+        LayerProfile(layout: "OpenStreetMap highway lines", level: .thoroughfare,
+                     roles: [.name: ["name"], .ref: ["ref"], .kind: ["highway"]],
+                     requiredFields: ["name", "highway"]),
+        LayerProfile(layout: "IANA time zones (timezone-boundary-builder)", level: .timezone,
+                     roles: [.name: ["tzid"]],
+                     requiredFields: ["tzid"]),
+        LayerProfile(layout: "Natural Earth time zones (UTC offset bands)", level: .timezoneBand,
+                     roles: [.name: ["time_zone"], .code: ["tz_name1st"]],
+                     requiredFields: ["time_zone", "zone"]),
+        LayerProfile(layout: "Natural Earth marine polygons", level: .water, isMarine: true,
+                     roles: [.name: ["name"], .kind: ["featurecla"]],
+                     requiredFields: ["featurecla", "name", "name_fr"]),
+        LayerProfile(layout: "Natural Earth lakes", level: .water,
+                     roles: [.name: ["name"], .kind: ["featurecla"]],
+                     requiredFields: ["featurecla", "name", "name_abb"]),
+        LayerProfile(layout: "Ordnance Survey Code-Point Open", level: .postcode,
+                     roles: [.name: ["postcode"]],
+                     requiredFields: ["postcode", "pc_area"]),
+        LayerProfile(layout: "OpenStreetMap address points", level: .address,
+                     roles: [.houseNumber: ["housenum", "addr_hous", "housenumber"], .street: ["street", "addr_stree"], .postcode: ["postcode", "addr_postc"], .name: ["name"]],
+                     requiredFields: ["housenum", "street"]),
+        LayerProfile(layout: "Natural Earth airports", level: .airport,
+                     roles: [.name: ["name"], .code: ["iata_code"], .ref: ["gps_code"]],
+                     requiredFields: ["iata_code", "gps_code", "name"]),
+    ]
+
+    /// A profile for a layout the user mapped with `--level` and `--name-field`.
+    public static func userMapped(level: PlaceLevel, nameField: String) -> LayerProfile {
+        var roles: [FieldRole: [String]] = [.name: [nameField]]
+        switch level {
+        case .postcode: roles[.postcode] = [nameField]
+        case .address: roles[.houseNumber] = [nameField]; roles[.street] = ["street", "addr_stree"]; roles[.postcode] = ["postcode"]
+        case .locality: roles[.population] = ["population", "pop"]; roles[.countryCode] = ["cc", "iso_a2", "country_code"]
+        case .thoroughfare: roles[.ref] = ["ref"]
+        default: break
+        }
+        return LayerProfile(layout: "mapped by --level \(level.rawValue) --name-field \(nameField)", level: level,
+                            isMarine: false, roles: roles, requiredFields: [nameField])
+    }
+}

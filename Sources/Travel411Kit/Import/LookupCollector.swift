@@ -1,0 +1,105 @@
+import Foundation
+
+/// Gathers, while layers are imported, what the geocoder's lookup structures are built from.
+final class LookupCollector {
+    struct AreaFeature {
+        var layer: String
+        var fid: Int64
+        var name: String?
+        var code: String?
+        var countryCode: String?
+    }
+
+    final class AreaLevelData {
+        var features: [AreaFeature] = []
+        var builder = AreaIndexBuilder()
+    }
+
+    struct Locality {
+        var name: String
+        var admin1: String?
+        var admin2: String?
+        var countryCode: String?
+        var population: Double
+        var coordinate: Coordinate
+    }
+
+    struct Address {
+        var houseNumber: String
+        var street: String?
+        var postcode: String?
+        var coordinate: Coordinate
+    }
+
+    var areas: [PlacesSchema.AreaLevel: AreaLevelData] = [:]
+    var localities: [Locality] = []
+    var postcodes: [(code: String, coordinate: Coordinate)] = []
+    var addresses: [Address] = []
+    var streets = LineIndexBuilder()
+    var streetNames: [String] = []
+
+    /// Takes one imported record; returns a reason when the record is unusable for its level.
+    func collect(_ shape: Shape, record: Int, fid: Int64, plan: LayerPlan) -> String? {
+        let profile = plan.profile
+        switch profile.level {
+        case .country: return addArea(.country, shape, record, fid, plan)
+        case .admin: return addArea(.admin, shape, record, fid, plan)
+        case .district: return addArea(.district, shape, record, fid, plan)
+        case .timezone: return addArea(.timezone, shape, record, fid, plan)
+        case .water: return addArea(profile.isMarine ? .ocean : .inlandWater, shape, record, fid, plan)
+        case .locality:
+            guard let name = plan.text(.name, record: record) else { return "no name" }
+            guard let point = Self.firstPoint(shape) else { return "not a point" }
+            localities.append(Locality(
+                name: name, admin1: plan.text(.admin1, record: record), admin2: plan.text(.admin2, record: record),
+                countryCode: plan.text(.countryCode, record: record)?.uppercased(),
+                population: max(0, plan.number(.population, record: record) ?? 0), coordinate: point))
+        case .postcode:
+            guard let code = plan.text(.postcode, record: record) ?? plan.text(.name, record: record) else { return "no postcode" }
+            guard let point = Self.firstPoint(shape) else { return "not a point" }
+            postcodes.append((code, point))
+        case .address:
+            guard let number = plan.text(.houseNumber, record: record) else { return "no house number" }
+            guard let point = Self.firstPoint(shape) else { return "not a point" }
+            addresses.append(Address(houseNumber: number, street: plan.text(.street, record: record),
+                                     postcode: plan.text(.postcode, record: record), coordinate: point))
+        case .thoroughfare:
+            // Unnamed lines (footways, service roads) are kept in the layer but cannot name a street.
+            guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record) else { return nil }
+            streets.add(id: UInt32(streetNames.count), lines: shape.lines)
+            streetNames.append(name)
+        case .timezoneBand, .airport, .basemap:
+            break
+        }
+        return nil
+    }
+
+    private func addArea(_ level: PlacesSchema.AreaLevel, _ shape: Shape, _ record: Int, _ fid: Int64, _ plan: LayerPlan) -> String? {
+        let rings = shape.rings
+        guard !rings.isEmpty else { return "not a polygon" }
+        let data = areas[level] ?? AreaLevelData()
+        areas[level] = data
+        data.builder.add(feature: data.features.count, rings: rings)
+        data.features.append(AreaFeature(
+            layer: plan.table, fid: fid, name: plan.text(.name, record: record).map { Self.displayName($0, level: level) },
+            code: plan.text(.code, record: record), countryCode: plan.text(.countryCode, record: record)?.uppercased()))
+        return nil
+    }
+
+    static func firstPoint(_ shape: Shape) -> Coordinate? {
+        switch shape {
+        case .point(let p): return Coordinate(latitude: p.y, longitude: p.x)
+        case .multiPoint(let points): return points.first.map { Coordinate(latitude: $0.y, longitude: $0.x) }
+        default: return nil
+        }
+    }
+
+    /// Natural Earth writes sea names in capitals ("NORTH ATLANTIC OCEAN"); people read "North Atlantic Ocean".
+    static func displayName(_ name: String, level: PlacesSchema.AreaLevel) -> String {
+        guard level == .ocean, name == name.uppercased(), name != name.lowercased() else { return name }
+        let small: Set<String> = ["of", "the", "and", "de", "du", "la"]
+        return name.lowercased().split(separator: " ", omittingEmptySubsequences: false).enumerated().map { index, word in
+            index > 0 && small.contains(String(word)) ? String(word) : word.prefix(1).uppercased() + word.dropFirst()
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Turns the paths a user gave into the shapefiles to import, in a stable order.
+enum ShapefileDiscovery {
+    struct NotFound: Error, LocalizedError {
+        let path: String
+        let reason: String
+        var errorDescription: String? { "\(path): \(reason)" }
+    }
+
+    /// Folders are searched recursively for `.shp` files; a file may be given with or without `.shp`.
+    static func shapefiles(in paths: [URL]) throws -> [URL] {
+        var found: [URL] = []
+        let fileManager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: path.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                let inFolder = (fileManager.enumerator(at: path, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
+                    .filter { $0.pathExtension.lowercased() == "shp" }
+                    .sorted { $0.path < $1.path }
+                if inFolder.isEmpty { throw NotFound(path: path.path, reason: "no .shp files in this folder") }
+                found += inFolder
+            } else if path.pathExtension.lowercased() == "shp" {
+                guard fileManager.fileExists(atPath: path.path) else { throw NotFound(path: path.path, reason: "no such file") }
+                found.append(path)
+            } else if fileManager.fileExists(atPath: path.path + ".shp") {
+                found.append(URL(fileURLWithPath: path.path + ".shp"))
+            } else if fileManager.fileExists(atPath: path.path) {
+                throw NotFound(path: path.path, reason: "not a shapefile (.shp) or a folder of them")
+            } else {
+                throw NotFound(path: path.path, reason: "no such file or folder")
+            }
+        }
+        var seen = Set<String>()
+        return found.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+}

@@ -1,0 +1,163 @@
+/// Point-in-polygon lookup for one area level (countries, admin areas, time zones, water, …).
+///
+/// The world is cut into 1° tiles. A tile that no border crosses stores its polygon id in a flat grid.
+/// A tile that a border crosses stores a small quadtree whose leaves hold at most a few border
+/// segments, each with the inside/outside state of the leaf's centre for every polygon there. A lookup
+/// then decides containment by counting crossings between the leaf centre and the point: it never
+/// touches more than a handful of vertices, however big the polygon (Russia, Canada, Antarctica).
+public final class AreaIndex: @unchecked Sendable {
+    static let columns = 360
+    static let rows = 180
+
+    /// A reference in the grid or a tile's node array: low 2 bits tag, high 30 bits payload.
+    enum Tag: UInt32 {
+        case empty = 0, uniform = 1, internalNode = 2, leafOrTile = 3
+    }
+
+    @inline(__always) static func tag(_ ref: UInt32) -> UInt32 { ref & 3 }
+    @inline(__always) static func payload(_ ref: UInt32) -> UInt32 { ref >> 2 }
+    @inline(__always) static func ref(_ tag: Tag, _ payload: UInt32) -> UInt32 { payload << 2 | tag.rawValue }
+
+    /// Where in a cell its reference point lies, as a fraction of the cell's size. Just off the centre,
+    /// so that no real vertex (data often has coordinates like 4.5) sits exactly on a reference point,
+    /// which would make the recorded inside/outside state ambiguous.
+    static let referenceFractionX = 0.5 + 1.234_567_89e-4
+    static let referenceFractionY = 0.5 + 9.876_543_21e-5
+
+    /// Keeps points on the edge of the world inside it: 180° lies on the east edge of the last tile,
+    /// which is the border of polygons that end there, so step a hair (0.1 mm) inside.
+    @inline(__always) static func clampedToWorld(_ x: Double, _ y: Double) -> (Double, Double) {
+        (min(max(x, -180 + 1e-9), 180 - 1e-9), min(max(y, -90 + 1e-9), 90 - 1e-9))
+    }
+
+    private let grid: BlobStorage
+    private var tiles: [AreaTile?]
+    private let tileLoader: ((Int) throws -> BlobStorage?)?
+
+    /// `tileLoader` fetches a tile's blob on first use (single lookups); pass nil and `preloadedTiles`
+    /// to hold every tile in memory (batches, where many threads read at once).
+    init(grid: BlobStorage, preloadedTiles: [Int: BlobStorage], tileLoader: ((Int) throws -> BlobStorage?)?) throws {
+        guard grid.count == AreaIndex.columns * AreaIndex.rows * 4 else { throw IndexFormatError.malformed("area grid size") }
+        self.grid = grid
+        self.tileLoader = tileLoader
+        var tiles = [AreaTile?](repeating: nil, count: AreaIndex.columns * AreaIndex.rows)
+        for (index, storage) in preloadedTiles { tiles[index] = try AreaTile(storage: storage) }
+        self.tiles = tiles
+    }
+
+    /// The index of the first polygon (in import order) that contains the point, or nil.
+    /// With a tile loader this mutates its cache, so lazily loaded indexes must stay on one thread.
+    @inline(__always)
+    public func featureIndex(longitude: Double, latitude: Double) -> Int? {
+        let (x, y) = AreaIndex.clampedToWorld(longitude, latitude)
+        let column = min(AreaIndex.columns - 1, max(0, Int((x + 180).rounded(.down))))
+        let row = min(AreaIndex.rows - 1, max(0, Int((y + 90).rounded(.down))))
+        let ref = grid.pointer(at: 0, as: UInt32.self)[row * AreaIndex.columns + column]
+        switch AreaIndex.tag(ref) {
+        case Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
+        case Tag.leafOrTile.rawValue:
+            let tileIndex = row * AreaIndex.columns + column
+            guard let tile = tile(at: tileIndex) else { return nil }
+            return tile.featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    private func tile(at index: Int) -> AreaTile? {
+        if let tile = tiles[index] { return tile }
+        guard let tileLoader, let storage = try? tileLoader(index), let tile = try? AreaTile(storage: storage) else { return nil }
+        tiles[index] = tile
+        return tile
+    }
+}
+
+/// One tile's quadtree, read in place from its blob.
+///
+/// Blob layout (little-endian u32 unless noted): nodeCount, leafCount, entryCount, chainCount,
+/// vertexCount, then nodes[nodeCount] (node 0 is the root), leaves[leafCount × (entryStart, entryCount)],
+/// entries[entryCount × (feature, centreInside, chainStart, chainCount)], chains[chainCount × (vertexStart,
+/// vertexCount)], padding to 8 bytes, vertices[vertexCount × (x, y) as f64].
+struct AreaTile {
+    let storage: BlobStorage
+    let nodes: UnsafePointer<UInt32>
+    let leaves: UnsafePointer<UInt32>
+    let entries: UnsafePointer<UInt32>
+    let chains: UnsafePointer<UInt32>
+    let vertices: UnsafePointer<Double>
+
+    init(storage: BlobStorage) throws {
+        guard storage.count >= 20 else { throw IndexFormatError.malformed("tile header") }
+        let nodeCount = Int(storage.u32(at: 0)), leafCount = Int(storage.u32(at: 4))
+        let entryCount = Int(storage.u32(at: 8)), chainCount = Int(storage.u32(at: 12))
+        let vertexCount = Int(storage.u32(at: 16))
+        var offset = 20
+        let nodeOffset = offset; offset += nodeCount * 4
+        let leafOffset = offset; offset += leafCount * 8
+        let entryOffset = offset; offset += entryCount * 16
+        let chainOffset = offset; offset += chainCount * 8
+        offset = (offset + 7) & ~7
+        let vertexOffset = offset; offset += vertexCount * 16
+        guard offset == storage.count, nodeCount > 0 else { throw IndexFormatError.malformed("tile size") }
+        self.storage = storage
+        nodes = storage.pointer(at: nodeOffset, as: UInt32.self)
+        leaves = storage.pointer(at: leafOffset, as: UInt32.self)
+        entries = storage.pointer(at: entryOffset, as: UInt32.self)
+        chains = storage.pointer(at: chainOffset, as: UInt32.self)
+        vertices = storage.pointer(at: vertexOffset, as: Double.self)
+    }
+
+    @inline(__always)
+    func featureIndex(x: Double, y: Double, minX: Double, minY: Double) -> Int? {
+        var cellX = minX, cellY = minY, size = 1.0
+        var ref = nodes[0]
+        while AreaIndex.tag(ref) == AreaIndex.Tag.internalNode.rawValue {
+            size *= 0.5
+            var quadrant = 0
+            if x >= cellX + size { quadrant |= 1; cellX += size }
+            if y >= cellY + size { quadrant |= 2; cellY += size }
+            ref = nodes[Int(AreaIndex.payload(ref)) + quadrant]
+        }
+        switch AreaIndex.tag(ref) {
+        case AreaIndex.Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
+        case AreaIndex.Tag.leafOrTile.rawValue:
+            return leafFeature(
+                Int(AreaIndex.payload(ref)),
+                centreX: cellX + size * AreaIndex.referenceFractionX, centreY: cellY + size * AreaIndex.referenceFractionY,
+                x: x, y: y)
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    private func leafFeature(_ leaf: Int, centreX cx: Double, centreY cy: Double, x: Double, y: Double) -> Int? {
+        let entryStart = Int(leaves[leaf * 2]), entryCount = Int(leaves[leaf * 2 + 1])
+        for e in entryStart..<(entryStart + entryCount) {
+            let entry = entries + e * 4
+            var inside = entry[1] != 0
+            let chainStart = Int(entry[2]), chainCount = Int(entry[3])
+            for c in chainStart..<(chainStart + chainCount) {
+                let first = Int(chains[c * 2]), count = Int(chains[c * 2 + 1])
+                var v = vertices + first * 2
+                var ax = v[0], ay = v[1]
+                for _ in 1..<count {
+                    v += 2
+                    let bx = v[0], by = v[1]
+                    if pathCrossesSegment(cx, cy, x, y, ax, ay, bx, by) { inside.toggle() }
+                    ax = bx; ay = by
+                }
+            }
+            if inside { return Int(entry[0]) }
+        }
+        return nil
+    }
+}
+
+extension AreaIndex {
+    /// An index straight from a builder's output, every tile in memory.
+    convenience init(built: AreaIndexBuilder.Output) throws {
+        var tiles: [Int: BlobStorage] = [:]
+        for tile in built.tiles { tiles[tile.index] = BlobStorage(bytes: tile.blob) }
+        try self.init(grid: BlobStorage(bytes: built.grid), preloadedTiles: tiles, tileLoader: nil)
+    }
+}

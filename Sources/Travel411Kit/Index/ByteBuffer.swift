@@ -1,0 +1,64 @@
+/// Little-endian byte writer for the index blobs stored in the database.
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    mutating func append(_ value: UInt8) { bytes.append(value) }
+    mutating func append(_ value: Float) { append(value.bitPattern) }
+    mutating func append(_ value: Double) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    mutating func append<S: Sequence>(contentsOf values: S) where S.Element == UInt32 {
+        for value in values { append(value) }
+    }
+    mutating func appendUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+    /// Pads to a multiple of `alignment` so that typed arrays after it load aligned.
+    mutating func align(to alignment: Int) {
+        while bytes.count % alignment != 0 { bytes.append(0) }
+    }
+    var count: Int { bytes.count }
+}
+
+/// An owned, aligned copy of a blob that lookups read in place, without parsing.
+final class BlobStorage: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let count: Int
+
+    init(copying source: UnsafeRawBufferPointer) {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(source.count, 1), alignment: 16)
+        if let from = source.baseAddress, source.count > 0 { buffer.copyMemory(from: from, byteCount: source.count) }
+        base = UnsafeRawPointer(buffer)
+        count = source.count
+    }
+
+    convenience init(bytes: [UInt8]) {
+        self.init(copying: bytes.withUnsafeBytes { $0 })
+    }
+
+    deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }
+
+    @inline(__always) func u32(at offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.load(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    /// A typed view; `offset` must be aligned for `T`, which the writers guarantee.
+    @inline(__always) func pointer<T>(at offset: Int, as type: T.Type) -> UnsafePointer<T> {
+        (base + offset).assumingMemoryBound(to: T.self)
+    }
+}
+
+enum IndexFormatError: Error, CustomStringConvertible {
+    case malformed(String)
+    var description: String {
+        switch self {
+        case .malformed(let what): return "the lookup index is damaged (\(what)); rebuild the database with `travel411 import`"
+        }
+    }
+}

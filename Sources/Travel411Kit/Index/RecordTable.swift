@@ -1,0 +1,73 @@
+import Foundation
+
+/// The text fields and coordinates of the records a `PointIndex` or `LineIndex` returns, stored as one
+/// blob and read in place: a lookup decodes only the strings of the records it answers with.
+///
+/// Layout: u32 recordCount, u32 fieldCount, coordinates[recordCount × (latitude, longitude) f64],
+/// offsets[recordCount × fieldCount + 1] u32 into the UTF-8 bytes that follow (empty means absent).
+public final class RecordTable: @unchecked Sendable {
+    public let recordCount: Int
+    public let fieldCount: Int
+    private let storage: BlobStorage
+    private let coordinates: UnsafePointer<Double>
+    private let offsets: UnsafePointer<UInt32>
+    private let text: UnsafePointer<UInt8>
+
+    init(storage: BlobStorage) throws {
+        guard storage.count >= 8 else { throw IndexFormatError.malformed("record table header") }
+        recordCount = Int(storage.u32(at: 0))
+        fieldCount = Int(storage.u32(at: 4))
+        let coordinateOffset = 8
+        let offsetOffset = coordinateOffset + recordCount * 16
+        let textOffset = offsetOffset + (recordCount * fieldCount + 1) * 4
+        guard textOffset <= storage.count else { throw IndexFormatError.malformed("record table size") }
+        self.storage = storage
+        coordinates = storage.pointer(at: coordinateOffset, as: Double.self)
+        offsets = storage.pointer(at: offsetOffset, as: UInt32.self)
+        text = storage.pointer(at: textOffset, as: UInt8.self)
+        guard Int(offsets[recordCount * fieldCount]) == storage.count - textOffset else {
+            throw IndexFormatError.malformed("record table text size")
+        }
+    }
+
+    public func coordinate(_ record: Int) -> Coordinate {
+        Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
+    }
+
+    public func string(_ record: Int, _ field: Int) -> String? {
+        let slot = record * fieldCount + field
+        let start = Int(offsets[slot]), end = Int(offsets[slot + 1])
+        if end <= start { return nil }
+        return String(decoding: UnsafeBufferPointer(start: text + start, count: end - start), as: UTF8.self)
+    }
+
+    /// Compares a field with a string without decoding it.
+    public func field(_ record: Int, _ field: Int, equals other: String) -> Bool {
+        let slot = record * fieldCount + field
+        let start = Int(offsets[slot]), end = Int(offsets[slot + 1])
+        var other = other
+        return other.withUTF8 { bytes in
+            bytes.count == end - start && (bytes.isEmpty || bytes.baseAddress.map { memcmp($0, text + start, bytes.count) == 0 } == true)
+        }
+    }
+
+    public static func build(coordinates: [Coordinate], fields: [[String?]], fieldCount: Int) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.append(UInt32(coordinates.count))
+        writer.append(UInt32(fieldCount))
+        for coordinate in coordinates { writer.append(coordinate.latitude); writer.append(coordinate.longitude) }
+        var offset: UInt32 = 0
+        var text: [UInt8] = []
+        for record in fields {
+            for field in 0..<fieldCount {
+                writer.append(offset)
+                if let value = record[field] { text.append(contentsOf: value.utf8) }
+                offset = UInt32(text.count)
+            }
+        }
+        writer.append(offset)
+        var result = writer.bytes
+        result.append(contentsOf: text)
+        return result
+    }
+}

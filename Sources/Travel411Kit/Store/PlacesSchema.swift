@@ -1,0 +1,45 @@
+/// The tables travel411 adds to the GeoPackage for fast lookups. They are plain SQLite tables that
+/// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
+public enum PlacesSchema {
+    /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
+    public static let version = "1"
+
+    /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
+    public enum AreaLevel: String, CaseIterable, Sendable {
+        case country, admin, district, timezone, ocean, inlandWater
+
+        var ordinal: Int64 { Int64(AreaLevel.allCases.firstIndex(of: self) ?? 0) }
+        /// Tiles of all levels share one integer key space.
+        func tileKey(_ tile: Int) -> Int64 { ordinal * 100_000 + Int64(tile) }
+    }
+
+    /// The point levels with a `PointIndex`.
+    public enum PointLevel: String, CaseIterable, Sendable {
+        case locality, postcode, address
+    }
+
+    /// Record fields stored per point level, in order.
+    enum LocalityField: Int, CaseIterable { case name, admin1, admin2, countryCode }
+    enum AddressField: Int, CaseIterable { case houseNumber, street, postcode }
+
+    /// Created after the rows are in, which is faster than maintaining them during the insert.
+    static let localityIndexStatements = """
+        CREATE INDEX travel411_localities_name ON travel411_localities (name COLLATE NOCASE);
+        CREATE INDEX travel411_localities_latitude ON travel411_localities (latitude);
+        """
+
+    static let createStatements = """
+        CREATE TABLE travel411_areas (
+            level TEXT NOT NULL, feature INTEGER NOT NULL, layer TEXT NOT NULL, fid INTEGER NOT NULL,
+            name TEXT, code TEXT, country_code TEXT, administrative_area TEXT, sub_administrative_area TEXT,
+            PRIMARY KEY (level, feature));
+        CREATE TABLE travel411_area_grids (level TEXT PRIMARY KEY, grid BLOB NOT NULL);
+        CREATE TABLE travel411_area_tiles (key INTEGER PRIMARY KEY, blob BLOB NOT NULL);
+        CREATE TABLE travel411_point_indexes (
+            level TEXT PRIMARY KEY, min_x REAL, min_y REAL, max_x REAL, max_y REAL, tree BLOB NOT NULL, records BLOB NOT NULL);
+        CREATE TABLE travel411_localities (
+            id INTEGER PRIMARY KEY, name TEXT NOT NULL, admin1 TEXT, admin2 TEXT, cc TEXT, population INTEGER,
+            latitude REAL NOT NULL, longitude REAL NOT NULL);
+        CREATE TABLE travel411_line_indexes (level TEXT PRIMARY KEY, lines BLOB NOT NULL, records BLOB NOT NULL);
+        """
+}

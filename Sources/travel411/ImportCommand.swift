@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Travel411Kit
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Build the places database from shapefiles.",
+        discussion: """
+            PATH may be shapefiles or folders of them; with none, the embedded Data/ is imported. \
+            Known layouts (Natural Earth, GeoNames, Geofabrik/OSM, time zones, water, Code-Point Open, …) \
+            are recognised; map any other with --level and --name-field. The database is built beside \
+            the target and moved into place only when the whole import succeeded.
+            """)
+
+    @Argument(help: "Shapefiles or folders of shapefiles (default: the embedded Data/).")
+    var paths: [String] = []
+
+    @OptionGroup var database: PlacesDatabaseOptions
+
+    @Option(help: ArgumentHelp("What an unrecognised layout holds: \(PlaceLevel.userMappable.map(\.rawValue).joined(separator: "|")).", valueName: "LEVEL"))
+    var level: String?
+
+    @Option(help: ArgumentHelp("The field that names each feature of an unrecognised layout.", valueName: "FIELD"))
+    var nameField: String?
+
+    func validate() throws {
+        if let level, PlaceLevel(rawValue: level).map(PlaceLevel.userMappable.contains) != true {
+            throw ValidationError("--level must be one of \(PlaceLevel.userMappable.map(\.rawValue).joined(separator: ", ")); got '\(level)'")
+        }
+    }
+
+    func run() throws {
+        let targets: [URL]
+        do {
+            targets = paths.isEmpty ? [try EmbeddedData.locate()] : paths.map { URL(fileURLWithPath: $0) }
+        } catch {
+            throw Diagnostics.fail(error)
+        }
+        let output = PlacesDatabaseLocation.resolve(explicitPath: database.databasePath)
+        let options = ImportOptions(paths: targets, databasePath: output, level: level.flatMap(PlaceLevel.init(rawValue:)), nameField: nameField)
+        let bar = ProgressBar()
+        let summary: ImportSummary
+        do {
+            summary = try Importer(options: options, progress: bar.update).run()
+            bar.finish()
+        } catch {
+            bar.finish()
+            throw Diagnostics.fail(error)
+        }
+        print(ImportSummaryFormatter.text(summary))
+    }
+}
+
+enum ImportSummaryFormatter {
+    static func text(_ summary: ImportSummary) -> String {
+        var lines = ["Imported \(summary.layers.count) layers, \(summary.featureCount) features (\(summary.skippedCount) records skipped) into \(summary.databasePath) in \(String(format: "%.1f", summary.seconds)) s"]
+        let width = summary.layers.map(\.table.count).max() ?? 0
+        for layer in summary.layers {
+            var line = "  \(layer.table.padding(toLength: width, withPad: " ", startingAt: 0))  \(layer.level.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(String(format: "%7d", layer.features)) features"
+            line += String(format: " %6.2f s", layer.seconds)
+            if layer.skipped > 0 { line += ", \(layer.skipped) skipped" }
+            lines.append(line)
+            for (reason, count) in layer.skipReasons.sorted(by: { $0.key < $1.key }) {
+                lines.append("      \(count) × \(reason)")
+            }
+        }
+        for warning in summary.warnings { lines.append("warning: \(warning)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,67 @@
+@testable import Travel411Kit
+import XCTest
+
+final class GreatCircleTests: XCTestCase {
+    let heathrow = Coordinate(latitude: 51.471184, longitude: -0.452542)
+    let london = Coordinate(latitude: 51.500153, longitude: -0.126236)
+
+    func testDistanceHeathrowToCentralLondon() {
+        // 22.8 km by the haversine on the mean radius (independently computed).
+        XCTAssertEqual(GreatCircle.distance(from: heathrow, to: london), 22_812, accuracy: 15)
+        XCTAssertEqual(GreatCircle.distance(from: london, to: heathrow), GreatCircle.distance(from: heathrow, to: london), accuracy: 1e-6)
+        XCTAssertEqual(GreatCircle.distance(from: london, to: london), 0)
+    }
+
+    func testDistanceAcrossTheAntimeridianIsShort() {
+        let taveuni = Coordinate(latitude: -16.69, longitude: -179.877)
+        let suva = Coordinate(latitude: -18.14, longitude: 178.44)
+        XCTAssertLessThan(GreatCircle.distance(from: taveuni, to: suva), 260_000)
+        XCTAssertGreaterThan(GreatCircle.distance(from: taveuni, to: suva), 200_000)
+    }
+
+    func testAntipodesAndQuarterCircle() {
+        let halfCircumference = Double.pi * GreatCircle.earthRadiusMetres
+        XCTAssertEqual(GreatCircle.distance(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 180)), halfCircumference, accuracy: 1e-3)
+        XCTAssertEqual(GreatCircle.distance(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 90, longitude: 0)), halfCircumference / 2, accuracy: 1e-3)
+    }
+
+    func testInitialBearingAndCompassPoints() {
+        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 1, longitude: 0)), 0, accuracy: 1e-9)
+        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 1)), 90, accuracy: 1e-9)
+        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: -1, longitude: 0)), 180, accuracy: 1e-9)
+        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: -1)), 270, accuracy: 1e-9)
+        // Heathrow lies west of central London (bearing 262°).
+        XCTAssertEqual(CompassPoint(bearing: GreatCircle.initialBearing(from: london, to: heathrow)), .w)
+        XCTAssertEqual(CompassPoint(bearing: 359), .n)
+        XCTAssertEqual(CompassPoint(bearing: 11.24), .n)
+        XCTAssertEqual(CompassPoint(bearing: 11.26), .nne)
+        XCTAssertEqual(CompassPoint(bearing: -45), .nw)
+        // Eastward across the antimeridian.
+        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 179.5), to: Coordinate(latitude: 0, longitude: -179.5)), 90, accuracy: 1e-9)
+    }
+
+    func testDestinationRoundTrips() {
+        let there = GreatCircle.destination(from: london, distance: 10_000, bearing: 45)
+        XCTAssertEqual(GreatCircle.distance(from: london, to: there), 10_000, accuracy: 0.01)
+        XCTAssertEqual(GreatCircle.initialBearing(from: london, to: there), 45, accuracy: 1e-6)
+        let wrapped = GreatCircle.destination(from: Coordinate(latitude: 0, longitude: 179.9), distance: 50_000, bearing: 90)
+        XCTAssertLessThan(wrapped.longitude, -179)
+    }
+
+    func testPhrase() {
+        let place = NearbyPlace(name: "Cranford", coordinate: london, distanceMetres: 2630, bearingDegrees: 40)
+        XCTAssertEqual(place.phrase, "2.6 km NE of Cranford")
+        XCTAssertEqual(NearbyPlace(name: "Soho", coordinate: london, distanceMetres: 40, bearingDegrees: 0).phrase, "in Soho")
+        XCTAssertEqual(DistanceFormatter.humanReadable(metres: 850), "850 m")
+        XCTAssertEqual(DistanceFormatter.humanReadable(metres: 1_234_000), "1234 km")
+    }
+
+    func testCoordinateParsing() throws {
+        XCTAssertEqual(try Coordinate(parsingPair: "51.47,-0.45"), Coordinate(latitude: 51.47, longitude: -0.45))
+        XCTAssertEqual(try Coordinate(parsingLatitude: " 51.47", longitude: "-0.45"), Coordinate(latitude: 51.47, longitude: -0.45))
+        XCTAssertThrowsError(try Coordinate(parsingLatitude: "95", longitude: "0")) { XCTAssertEqual($0 as? CoordinateError, .latitudeOutOfRange(95)) }
+        XCTAssertThrowsError(try Coordinate(parsingLatitude: "abc", longitude: "0")) { XCTAssertEqual($0 as? CoordinateError, .notANumber(field: "latitude", text: "abc")) }
+        XCTAssertThrowsError(try Coordinate(parsingLatitude: "0", longitude: "181"))
+        XCTAssertThrowsError(try Coordinate(parsingLatitude: "nan", longitude: "0"))
+    }
+}

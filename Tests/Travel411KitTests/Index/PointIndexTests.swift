@@ -1,0 +1,58 @@
+@testable import Travel411Kit
+import XCTest
+
+final class PointIndexTests: XCTestCase {
+    private func randomPlaces(_ count: Int, seed: UInt64) -> [PointIndexBuilder.Place] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<count).map { i in
+            let lat = Double(generator.next() % 1_800_000) / 10_000 - 90
+            let lon = Double(generator.next() % 3_600_000) / 10_000 - 180
+            var place = PointIndexBuilder.Place(coordinate: Coordinate(latitude: lat, longitude: lon), id: UInt32(i))
+            place.population = UInt32(generator.next() % 1_000_000)
+            place.catchmentMetres = 1000 + Double(place.population) / 10
+            place.country = i % 2 == 0 ? "AA" : "BB"
+            return place
+        }
+    }
+
+    func testNearestAgreesWithBruteForce() throws {
+        let places = randomPlaces(3000, seed: 1)
+        let index = try PointIndex(storage: BlobStorage(bytes: PointIndexBuilder().build(places, withCatchment: false)))
+        var generator = SplitMix64(seed: 2)
+        for _ in 0..<500 {
+            let q = Coordinate(latitude: Double(generator.next() % 180_000) / 1000 - 90, longitude: Double(generator.next() % 360_000) / 1000 - 180)
+            let expected = places.min { GreatCircle.distance(from: q, to: $0.coordinate) < GreatCircle.distance(from: q, to: $1.coordinate) }
+            XCTAssertEqual(index.nearest(to: PointIndex.Query(q)), expected?.id)
+        }
+    }
+
+    func testNearestAcrossTheAntimeridian() throws {
+        let places = [
+            PointIndexBuilder.Place(coordinate: Coordinate(latitude: -18.14, longitude: 178.44), id: 0),
+            PointIndexBuilder.Place(coordinate: Coordinate(latitude: -16.8, longitude: -179.95), id: 1),
+            PointIndexBuilder.Place(coordinate: Coordinate(latitude: -16.8, longitude: 170.0), id: 2),
+        ]
+        let index = try PointIndex(storage: BlobStorage(bytes: PointIndexBuilder().build(places, withCatchment: false)))
+        XCTAssertEqual(index.nearest(to: PointIndex.Query(Coordinate(latitude: -16.8, longitude: 179.9))), 1)
+        XCTAssertNil(index.nearest(to: PointIndex.Query(Coordinate(latitude: 0, longitude: 0)), maxChord: PointIndex.chord(metres: 1000)))
+    }
+
+    func testLargestCatchmentAgreesWithBruteForce() throws {
+        let places = randomPlaces(3000, seed: 3)
+        let index = try PointIndex(storage: BlobStorage(bytes: PointIndexBuilder().build(places, withCatchment: true)))
+        var generator = SplitMix64(seed: 4)
+        var found = 0
+        for _ in 0..<1000 {
+            // Near a random place, so catchments actually contain the query.
+            let anchor = places[Int(generator.next() % UInt64(places.count))].coordinate
+            let q = GreatCircle.destination(from: anchor, distance: Double(generator.next() % 60_000), bearing: Double(generator.next() % 360))
+            let containing = places.filter { $0.country == "AA" && GreatCircle.distance(from: q, to: $0.coordinate) <= $0.catchmentMetres * 0.999 }
+            let result = index.largestCatchment(containing: PointIndex.Query(q), country: PointIndex.packCountry("AA"))
+            if let best = containing.max(by: { $0.population < $1.population }) {
+                XCTAssertEqual(result, best.id)
+                found += 1
+            }
+        }
+        XCTAssertGreaterThan(found, 50)
+    }
+}
