@@ -8,27 +8,49 @@ import Foundation
 final class PlacesLookup: @unchecked Sendable {
     enum Loading { case onDemand, everything }
 
-    struct AreaLevel {
+    /// What the geocoder reports of one polygon.
+    struct AreaAttributes {
+        var name: String?
+        var code: String?
+        var administrativeArea: String?
+        var subAdministrativeArea: String?
+    }
+
+    /// A polygon level: its index, and its polygons' attributes (all in memory, or read when answered).
+    final class AreaLevel {
         let index: AreaIndex
-        let names: [String?]
-        let codes: [String?]
-        let countryCodes: [String?]
-        let administrativeAreas: [String?]
-        let subAdministrativeAreas: [String?]
+        private let preloaded: [AreaAttributes]
+        private var fetched: [Int: AreaAttributes] = [:]
+        private let fetch: ((Int) -> AreaAttributes?)?
+
+        init(index: AreaIndex, preloaded: [AreaAttributes], fetch: ((Int) -> AreaAttributes?)?) {
+            self.index = index
+            self.preloaded = preloaded
+            self.fetch = fetch
+        }
+
+        func attributes(_ feature: Int) -> AreaAttributes? {
+            if feature < preloaded.count { return preloaded[feature] }
+            if let known = fetched[feature] { return known }
+            let loaded = fetch?(feature)
+            fetched[feature] = loaded
+            return loaded
+        }
     }
 
     struct PointLevel {
         let index: PointIndex
-        let records: RecordTable
+        let records: PagedRecords
         let bounds: BoundingBox
     }
 
     struct LineLevel {
         let index: LineIndex
-        let names: RecordTable
+        let names: PagedRecords
     }
 
     private let database: SQLiteDatabase
+    private let loading: Loading
     private(set) var areas: [PlacesSchema.AreaLevel: AreaLevel] = [:]
     private var points: [PlacesSchema.PointLevel: PointLevel?] = [:]
     private var pointBounds: [PlacesSchema.PointLevel: BoundingBox] = [:]
@@ -39,6 +61,9 @@ final class PlacesLookup: @unchecked Sendable {
             throw ImportError("\(path): no places database here; build one with `travel411 import`")
         }
         database = try SQLiteDatabase(path: path, mode: .readOnly)
+        self.loading = loading
+        // A single lookup reads a handful of pages once; a big page cache would only hold copies of them.
+        if loading == .onDemand { try database.execute("PRAGMA cache_size = -256") }
         let version = try? database.query("SELECT value FROM travel411_metadata WHERE key = 'lookup_schema_version'").first?.first?.stringValue
         guard version == PlacesSchema.version else {
             throw ImportError("\(path): this places database was built by another version of travel411 (lookup tables \(version ?? "missing")); rebuild it with `travel411 import`")
@@ -59,33 +84,74 @@ final class PlacesLookup: @unchecked Sendable {
     }
 
     private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading) throws -> AreaLevel? {
-        guard let grid = try blob("SELECT grid FROM travel411_area_grids WHERE level = ?", [.text(level.rawValue)]) else { return nil }
-        var tiles: [Int: BlobStorage] = [:]
-        var loader: ((Int) throws -> BlobStorage?)? = nil
+        guard try !database.query("SELECT 1 FROM travel411_areas WHERE level = ? LIMIT 1", [.text(level.rawValue)]).isEmpty else { return nil }
+        let attributesSQL = "SELECT name, code, administrative_area, sub_administrative_area FROM travel411_areas WHERE level = ?"
+        func attributes(_ row: [SQLValue]) -> AreaAttributes {
+            AreaAttributes(name: row[0].stringValue, code: row[1].stringValue, administrativeArea: row[2].stringValue, subAdministrativeArea: row[3].stringValue)
+        }
+        let index: AreaIndex
         switch loading {
         case .everything:
-            let statement = try database.prepare("SELECT key, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
-            try statement.bind([.integer(level.tileKey(0)), .integer(level.tileKey(99_999))])
+            var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
+            var blobs: [Int: BlobStorage] = [:]
+            let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
+            try statement.bind([.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))])
             while try statement.step() {
-                tiles[Int(statement.int64(0) - level.tileKey(0))] = statement.withBlob(1) { BlobStorage(copying: $0) }
+                let tile = Int(statement.int64(0) - level.tileKey(0))
+                grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
+                if !statement.isNull(2) { blobs[tile] = statement.withBlob(2) { BlobStorage(copying: $0) } }
             }
+            index = try AreaIndex(grid: grid, blobs: blobs)
         case .onDemand:
-            let statement = try database.prepare("SELECT blob FROM travel411_area_tiles WHERE key = ?")
-            loader = { tile in
+            let statement = try database.prepare("SELECT reference, blob IS NOT NULL FROM travel411_area_tiles WHERE key = ?")
+            let database = self.database
+            index = AreaIndex { tile in
                 defer { statement.reset() }
-                try statement.bind(.integer(level.tileKey(tile)), at: 1)
-                return try statement.step() ? statement.withBlob(0) { BlobStorage(copying: $0) } : nil
+                let key = level.tileKey(tile)
+                try statement.bind(.integer(key), at: 1)
+                guard try statement.step() else { return (AreaIndex.ref(.empty, 0), nil) }
+                let blob = statement.int(1) != 0 ? database.blobStorage(table: "travel411_area_tiles", column: "blob", rowID: key) : nil
+                return (UInt32(truncatingIfNeeded: statement.int64(0)), blob)
             }
         }
-        let rows = try database.query("""
-            SELECT name, code, country_code, administrative_area, sub_administrative_area
-            FROM travel411_areas WHERE level = ? ORDER BY feature
-            """, [.text(level.rawValue)])
-        return AreaLevel(
-            index: try AreaIndex(grid: grid, preloadedTiles: tiles, tileLoader: loader),
-            names: rows.map { $0[0].stringValue }, codes: rows.map { $0[1].stringValue },
-            countryCodes: rows.map { $0[2].stringValue }, administrativeAreas: rows.map { $0[3].stringValue },
-            subAdministrativeAreas: rows.map { $0[4].stringValue })
+        switch loading {
+        case .everything:
+            let rows = try database.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
+            return AreaLevel(index: index, preloaded: rows.map(attributes), fetch: nil)
+        case .onDemand:
+            let statement = try database.prepare(attributesSQL + " AND feature = ?")
+            return AreaLevel(index: index, preloaded: []) { feature in
+                defer { statement.reset() }
+                guard (try? statement.bind([.text(level.rawValue), .integer(Int64(feature))])) != nil,
+                      (try? statement.step()) == true else { return nil }
+                return attributes(statement.row())
+            }
+        }
+    }
+
+    /// Pages of one kind and level: all read now (`.everything`) or each when first touched.
+    private func pages(_ kind: PlacesSchema.PageKind, level: Int64, count: Int) throws -> PagedBlobs {
+        switch loading {
+        case .everything:
+            var blobs = [BlobStorage?](repeating: nil, count: count)
+            let statement = try database.prepare("SELECT key, blob FROM travel411_pages WHERE key BETWEEN ? AND ?")
+            try statement.bind([.integer(kind.key(level: level, page: 0)), .integer(kind.key(level: level, page: count - 1))])
+            while try statement.step() {
+                let number = Int(statement.int64(0) - kind.key(level: level, page: 0))
+                if number >= 0, number < count { blobs[number] = statement.withBlob(1) { BlobStorage(copying: $0) } }
+            }
+            return PagedBlobs(preloaded: blobs)
+        case .onDemand:
+            let database = self.database
+            return PagedBlobs(count: count) { number in
+                database.blobStorage(table: "travel411_pages", column: "blob", rowID: kind.key(level: level, page: number))
+            }
+        }
+    }
+
+    private func records(_ kind: PlacesSchema.PageKind, level: Int64, count: Int) throws -> PagedRecords {
+        let blobs = try pages(kind, level: level, count: count)
+        return PagedRecords(pages: blobs, preloadedCount: loading == .everything ? count : nil)
     }
 
     /// A point level, loaded on first use; nil when the database has none. Cheap to ask for a point
@@ -98,12 +164,16 @@ final class PlacesLookup: @unchecked Sendable {
         }
         if let loaded = points[level] { return loaded }
         let loaded: PointLevel? = try? {
-            let statement = try database.prepare("SELECT tree, records FROM travel411_point_indexes WHERE level = ?")
+            let statement = try database.prepare("SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?")
             try statement.bind(.text(level.rawValue), at: 1)
             guard try statement.step() else { return nil }
+            let top = statement.withBlob(0) { BlobStorage(copying: $0) }
+            let recordPages = statement.int(1)
+            // Heap numbers of pages stay below twice the slot count of the top blob's tree.
+            let slotLimit = 2 * Int(top.u32(at: 0)) + 2
             return PointLevel(
-                index: try PointIndex(storage: statement.withBlob(0) { BlobStorage(copying: $0) }),
-                records: try RecordTable(storage: statement.withBlob(1) { BlobStorage(copying: $0) }),
+                index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit)),
+                records: try records(.pointRecords, level: level.ordinal, count: recordPages),
                 bounds: pointBounds[level] ?? .empty)
         }()
         points[level] = loaded
@@ -113,11 +183,11 @@ final class PlacesLookup: @unchecked Sendable {
     func streetLevel() -> LineLevel? {
         if let loaded = streets { return loaded }
         let loaded: LineLevel? = try? {
-            let statement = try database.prepare("SELECT lines, records FROM travel411_line_indexes WHERE level = 'thoroughfare'")
+            let statement = try database.prepare("SELECT lines, record_pages FROM travel411_line_indexes WHERE level = 'thoroughfare'")
             guard try statement.step() else { return nil }
             return LineLevel(
                 index: try LineIndex(storage: statement.withBlob(0) { BlobStorage(copying: $0) }),
-                names: try RecordTable(storage: statement.withBlob(1) { BlobStorage(copying: $0) }))
+                names: try records(.streetRecords, level: 0, count: statement.int(1)))
         }()
         streets = .some(loaded)
         return loaded

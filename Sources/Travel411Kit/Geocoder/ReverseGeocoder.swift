@@ -37,18 +37,18 @@ public final class ReverseGeocoder: @unchecked Sendable {
         let x = coordinate.longitude, y = coordinate.latitude
 
         let country = area(.country, x, y)
-        placemark.country = country.map { lookup.areas[.country]?.names[$0] } ?? nil
-        placemark.isoCountryCode = country.map { lookup.areas[.country]?.codes[$0] } ?? nil
-        if let admin = area(.admin, x, y), let level = lookup.areas[.admin] {
-            placemark.administrativeArea = level.administrativeAreas[admin]
-            placemark.subAdministrativeArea = level.subAdministrativeAreas[admin]
+        placemark.country = country?.name
+        placemark.isoCountryCode = country?.code
+        if let admin = area(.admin, x, y) {
+            placemark.administrativeArea = admin.administrativeArea
+            placemark.subAdministrativeArea = admin.subAdministrativeArea
         }
         if let district = area(.district, x, y) {
-            placemark.subAdministrativeArea = lookup.areas[.district]?.names[district]
+            placemark.subAdministrativeArea = district.name
         }
-        placemark.timeZone = area(.timezone, x, y).map { lookup.areas[.timezone]?.names[$0] } ?? nil
-        placemark.ocean = area(.ocean, x, y).map { lookup.areas[.ocean]?.names[$0] } ?? nil
-        placemark.inlandWater = area(.inlandWater, x, y).map { lookup.areas[.inlandWater]?.names[$0] } ?? nil
+        placemark.timeZone = area(.timezone, x, y)?.name
+        placemark.ocean = area(.ocean, x, y)?.name
+        placemark.inlandWater = area(.inlandWater, x, y)?.name
 
         fillLocalities(&placemark)
         fillStreetAddress(&placemark)
@@ -57,8 +57,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func area(_ level: PlacesSchema.AreaLevel, _ x: Double, _ y: Double) -> Int? {
-        lookup.areas[level]?.index.featureIndex(longitude: x, latitude: y)
+    private func area(_ level: PlacesSchema.AreaLevel, _ x: Double, _ y: Double) -> PlacesLookup.AreaAttributes? {
+        guard let areas = lookup.areas[level], let feature = areas.index.featureIndex(longitude: x, latitude: y) else { return nil }
+        return areas.attributes(feature)
     }
 
     /// Locality: the most populous place of the point's country whose catchment contains the point;
@@ -90,8 +91,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    private func nearbyPlace(_ record: Int, _ records: RecordTable, from point: Coordinate) -> NearbyPlace {
-        let place = records.coordinate(record)
+    private func nearbyPlace(_ record: Int, _ records: PagedRecords, from point: Coordinate) -> NearbyPlace {
+        let place = records.coordinate(record) ?? point
         return NearbyPlace(
             name: records.string(record, PlacesSchema.LocalityField.name.rawValue) ?? "",
             coordinate: place,

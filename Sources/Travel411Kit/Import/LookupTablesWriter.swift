@@ -41,11 +41,12 @@ struct LookupTablesWriter {
         progress(ImportProgress(stage: "indexing places", completed: 3, total: 3))
     }
 
+    /// One row per tile that is not empty: its reference, and the quadtree blob when a border crosses it.
     private func store(_ level: PlacesSchema.AreaLevel, _ output: AreaIndexBuilder.Output) throws {
-        try database.run("INSERT INTO travel411_area_grids (level, grid) VALUES (?, ?)", [.text(level.rawValue), .blob(output.grid)])
-        let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, blob) VALUES (?, ?)")
-        for tile in output.tiles {
-            try insert.run([.integer(level.tileKey(tile.index)), .blob(tile.blob)])
+        let blobs = Dictionary(uniqueKeysWithValues: output.tiles.map { ($0.index, $0.blob) })
+        let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
+        for (index, reference) in output.grid.enumerated() where AreaIndex.tag(reference) != AreaIndex.Tag.empty.rawValue {
+            try insert.run([.integer(level.tileKey(index)), .integer(Int64(reference)), blobs[index].map(SQLValue.blob) ?? .null])
         }
     }
 
@@ -126,7 +127,7 @@ struct LookupTablesWriter {
             place.country = countryCodes[i]
             places.append(place)
         }
-        let records = RecordTable.build(
+        let records = PagedRecords.build(
             coordinates: localities.map(\.coordinate),
             fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
             fieldCount: PlacesSchema.LocalityField.allCases.count)
@@ -149,34 +150,42 @@ struct LookupTablesWriter {
     private func storePostcodes() throws {
         let postcodes = collector.postcodes
         let places = postcodes.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
-        let records = RecordTable.build(coordinates: postcodes.map(\.coordinate), fields: postcodes.map { [$0.code] }, fieldCount: 1)
+        let records = PagedRecords.build(coordinates: postcodes.map(\.coordinate), fields: postcodes.map { [$0.code] }, fieldCount: 1)
         try storePoints(.postcode, coordinates: postcodes.map(\.coordinate), tree: PointIndexBuilder().build(places, withCatchment: false), records: records)
     }
 
     private func storeAddresses() throws {
         let addresses = collector.addresses
         let places = addresses.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
-        let records = RecordTable.build(
+        let records = PagedRecords.build(
             coordinates: addresses.map(\.coordinate),
             fields: addresses.map { [$0.houseNumber, $0.street, $0.postcode] },
             fieldCount: PlacesSchema.AddressField.allCases.count)
         try storePoints(.address, coordinates: addresses.map(\.coordinate), tree: PointIndexBuilder().build(places, withCatchment: false), records: records)
     }
 
-    private func storePoints(_ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: [UInt8], records: [UInt8]) throws {
+    private func storePoints(_ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: PointIndexBuilder.Output, records: [[UInt8]]) throws {
         var box = BoundingBox.empty
         for c in coordinates { box.extend(x: c.longitude, y: c.latitude) }
         let bounds: [SQLValue] = box.isEmpty ? [.null, .null, .null, .null] : [.real(box.minX), .real(box.minY), .real(box.maxX), .real(box.maxY)]
-        try database.run("INSERT INTO travel411_point_indexes (level, min_x, min_y, max_x, max_y, tree, records) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         [.text(level.rawValue)] + bounds + [.blob(tree), .blob(records)])
+        try database.run("INSERT INTO travel411_point_indexes (level, min_x, min_y, max_x, max_y, tree, record_pages) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [.text(level.rawValue)] + bounds + [.blob(tree.top), .integer(Int64(records.count))])
+        try storePages(tree.pages, kind: .pointNodes, level: level.ordinal)
+        try storePages(records.enumerated().map { ($0, $1) }, kind: .pointRecords, level: level.ordinal)
+    }
+
+    private func storePages(_ pages: [(number: Int, blob: [UInt8])], kind: PlacesSchema.PageKind, level: Int64) throws {
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        for page in pages { try insert.run([.integer(kind.key(level: level, page: page.number)), .blob(page.blob)]) }
     }
 
     private func storeStreets() throws {
         let names = collector.streetNames
-        let records = RecordTable.build(
+        let records = PagedRecords.build(
             coordinates: Array(repeating: Coordinate(latitude: 0, longitude: 0), count: names.count),
             fields: names.map { [$0] }, fieldCount: 1)
-        try database.run("INSERT INTO travel411_line_indexes (level, lines, records) VALUES (?, ?, ?)",
-                         [.text("thoroughfare"), .blob(collector.streets.build()), .blob(records)])
+        try database.run("INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
+                         [.text("thoroughfare"), .blob(collector.streets.build()), .integer(Int64(records.count))])
+        try storePages(records.enumerated().map { ($0, $1) }, kind: .streetRecords, level: 0)
     }
 }

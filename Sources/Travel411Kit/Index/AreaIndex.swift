@@ -30,45 +30,74 @@ public final class AreaIndex: @unchecked Sendable {
         (min(max(x, -180 + 1e-9), 180 - 1e-9), min(max(y, -90 + 1e-9), 90 - 1e-9))
     }
 
-    private let grid: BlobStorage
-    private var tiles: [AreaTile?]
-    private let tileLoader: ((Int) throws -> BlobStorage?)?
+    /// Every tile's reference when all were read up front; otherwise references read one by one.
+    /// A crossed tile's reference points into `tiles`, which holds only the tiles in memory.
+    private let grid: [UInt32]?
+    private var tiles: [AreaTile] = []
+    private var lazyReferences: [Int: UInt32] = [:]
+    private let tileLoader: ((Int) throws -> (reference: UInt32, blob: BlobStorage?))?
 
-    /// `tileLoader` fetches a tile's blob on first use (single lookups); pass nil and `preloadedTiles`
-    /// to hold every tile in memory (batches, where many threads read at once).
-    init(grid: BlobStorage, preloadedTiles: [Int: BlobStorage], tileLoader: ((Int) throws -> BlobStorage?)?) throws {
-        guard grid.count == AreaIndex.columns * AreaIndex.rows * 4 else { throw IndexFormatError.malformed("area grid size") }
+    /// Every tile in memory (batches, where many threads read at once). `grid` holds the stored
+    /// references, whose crossed tiles name their blob in `blobs`.
+    init(grid stored: [UInt32], blobs: [Int: BlobStorage]) throws {
+        guard stored.count == AreaIndex.columns * AreaIndex.rows else { throw IndexFormatError.malformed("area grid size") }
+        var grid = stored
+        for (index, reference) in stored.enumerated() where AreaIndex.tag(reference) == Tag.leafOrTile.rawValue {
+            guard let blob = blobs[index] else { throw IndexFormatError.malformed("missing tile \(index)") }
+            grid[index] = AreaIndex.ref(.leafOrTile, UInt32(tiles.count))
+            tiles.append(try AreaTile(storage: blob))
+        }
         self.grid = grid
+        tileLoader = nil
+    }
+
+    /// Tiles read when first touched (a single lookup reads one tile per level). Not thread-safe.
+    init(tileLoader: @escaping (Int) throws -> (reference: UInt32, blob: BlobStorage?)) {
+        grid = nil
         self.tileLoader = tileLoader
-        var tiles = [AreaTile?](repeating: nil, count: AreaIndex.columns * AreaIndex.rows)
-        for (index, storage) in preloadedTiles { tiles[index] = try AreaTile(storage: storage) }
-        self.tiles = tiles
     }
 
     /// The index of the first polygon (in import order) that contains the point, or nil.
-    /// With a tile loader this mutates its cache, so lazily loaded indexes must stay on one thread.
     @inline(__always)
     public func featureIndex(longitude: Double, latitude: Double) -> Int? {
         let (x, y) = AreaIndex.clampedToWorld(longitude, latitude)
         let column = min(AreaIndex.columns - 1, max(0, Int((x + 180).rounded(.down))))
         let row = min(AreaIndex.rows - 1, max(0, Int((y + 90).rounded(.down))))
-        let ref = grid.pointer(at: 0, as: UInt32.self)[row * AreaIndex.columns + column]
+        let tileIndex = row * AreaIndex.columns + column
+        let ref = grid?[tileIndex] ?? lazyReference(tileIndex)
         switch AreaIndex.tag(ref) {
         case Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
         case Tag.leafOrTile.rawValue:
-            let tileIndex = row * AreaIndex.columns + column
-            guard let tile = tile(at: tileIndex) else { return nil }
-            return tile.featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
+            return tiles[Int(AreaIndex.payload(ref))].featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
         default: return nil
         }
     }
 
-    @inline(__always)
-    private func tile(at index: Int) -> AreaTile? {
-        if let tile = tiles[index] { return tile }
-        guard let tileLoader, let storage = try? tileLoader(index), let tile = try? AreaTile(storage: storage) else { return nil }
-        tiles[index] = tile
-        return tile
+    private func lazyReference(_ index: Int) -> UInt32 {
+        if let known = lazyReferences[index] { return known }
+        var reference = AreaIndex.ref(.empty, 0)
+        if let tileLoader, let loaded = try? tileLoader(index) {
+            reference = loaded.reference
+            if AreaIndex.tag(reference) == Tag.leafOrTile.rawValue {
+                if let blob = loaded.blob, let tile = try? AreaTile(storage: blob) {
+                    reference = AreaIndex.ref(.leafOrTile, UInt32(tiles.count))
+                    tiles.append(tile)
+                } else {
+                    reference = AreaIndex.ref(.empty, 0)
+                }
+            }
+        }
+        lazyReferences[index] = reference
+        return reference
+    }
+}
+
+extension AreaIndex {
+    /// An index straight from a builder's output, every tile in memory.
+    convenience init(built: AreaIndexBuilder.Output) throws {
+        var blobs: [Int: BlobStorage] = [:]
+        for tile in built.tiles { blobs[tile.index] = BlobStorage(bytes: tile.blob) }
+        try self.init(grid: built.grid, blobs: blobs)
     }
 }
 
@@ -150,14 +179,5 @@ struct AreaTile {
             if inside { return Int(entry[0]) }
         }
         return nil
-    }
-}
-
-extension AreaIndex {
-    /// An index straight from a builder's output, every tile in memory.
-    convenience init(built: AreaIndexBuilder.Output) throws {
-        var tiles: [Int: BlobStorage] = [:]
-        for tile in built.tiles { tiles[tile.index] = BlobStorage(bytes: tile.blob) }
-        try self.init(grid: BlobStorage(bytes: built.grid), preloadedTiles: tiles, tileLoader: nil)
     }
 }

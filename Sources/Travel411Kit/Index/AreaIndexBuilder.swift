@@ -10,8 +10,8 @@ public struct AreaIndexBuilder {
     public var maxDepth = 14
 
     public struct Output {
-        /// `AreaIndex.columns × rows` little-endian u32 references.
-        public var grid: [UInt8]
+        /// `AreaIndex.columns × rows` tile references (tagged: empty, uniform polygon, or crossed tile).
+        public var grid: [UInt32]
         /// Blobs of the tiles a border crosses, by tile number (row × 360 + column).
         public var tiles: [(index: Int, blob: [UInt8])]
     }
@@ -81,9 +81,7 @@ public struct AreaIndexBuilder {
             }
         }
 
-        var gridWriter = ByteWriter(capacity: tileCount * 4)
-        gridWriter.append(contentsOf: grid)
-        return Output(grid: gridWriter.bytes, tiles: zip(crossedTiles, blobs).map { (index: $0, blob: $1) })
+        return Output(grid: grid, tiles: zip(crossedTiles, blobs).map { (index: $0, blob: $1) })
     }
 
     /// Each segment goes to every tile its bounding box touches (a superset is harmless; splitting refines it).

@@ -38,6 +38,14 @@ final class BlobStorage: @unchecked Sendable {
         count = source.count
     }
 
+    /// Allocates `count` bytes and lets `fill` write them, so large blobs are read in place once.
+    init(count: Int, fill: (UnsafeMutableRawPointer) throws -> Void) rethrows {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        do { try fill(buffer) } catch { buffer.deallocate(); throw error }
+        base = UnsafeRawPointer(buffer)
+        self.count = count
+    }
+
     convenience init(bytes: [UInt8]) {
         self.init(copying: bytes.withUnsafeBytes { $0 })
     }

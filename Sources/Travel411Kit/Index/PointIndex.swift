@@ -4,56 +4,78 @@ import Foundation
 ///
 /// Points live on the unit sphere as (x, y, z), so straight-line (chord) distance orders exactly like
 /// great-circle distance, and nothing special happens at the antimeridian or the poles. The tree is an
-/// implicit, balanced k-d tree: the median of each range is its node, so it needs no pointers and is
-/// stored and loaded as one blob.
+/// implicit, balanced k-d tree: the median of each index range is its node, so it needs no pointers.
+///
+/// It is stored in pages so that one lookup reads only what it visits: the nodes of the top levels
+/// sit in one small blob, numbered like a binary heap (children of t are 2t+1 and 2t+2); every
+/// subtree of at most `pageSize` points below them is a page of its own, keyed by its heap number.
+/// Each node blob is struct-of-arrays: coordinates, record ids, split axes and, for localities, the
+/// catchment radius, population and country, plus the largest radius and population below each node.
 public final class PointIndex: @unchecked Sendable {
     public let count: Int
-    private let storage: BlobStorage
-    private let coordinates: UnsafePointer<Double>   // x, y, z per point, in tree order
-    private let ids: UnsafePointer<UInt32>           // caller's record number per point
-    private let splitAxes: UnsafePointer<UInt8>
-    private let catchment: Catchment?
+    private let top: NodeArrays
+    private let topKinds: UnsafePointer<UInt8>
+    private let topStorage: BlobStorage
+    private let pages: PagedBlobs
+    private let hasCatchment: Bool
 
-    /// Per-point catchment data, present for localities only.
-    struct Catchment {
-        let radius: UnsafePointer<Float>          // chord length of the catchment radius
+    enum SlotKind: UInt8 { case none = 0, node = 1, page = 2 }
+
+    /// Typed views of one node blob (the top slots or one page).
+    struct NodeArrays {
+        let coordinates: UnsafePointer<Double>   // x, y, z per node
+        let ids: UnsafePointer<UInt32>
+        let axes: UnsafePointer<UInt8>
+        let radius: UnsafePointer<Float>         // catchment radius as a chord on the unit sphere
         let subtreeMaxRadius: UnsafePointer<Float>
         let population: UnsafePointer<UInt32>
         let subtreeMaxPopulation: UnsafePointer<UInt32>
-        let country: UnsafePointer<UInt16>        // ISO alpha-2 packed as two bytes, 0 when unknown
+        let country: UnsafePointer<UInt16>       // ISO alpha-2 packed, 0 when unknown
+
+        /// Layout: u32 count, u32 hasCatchment, then arrays of `count`: f64×3 coordinates, u32 ids,
+        /// u8 axes (padded to 4), and with catchment f32 radius, f32 subtree radius, u32 population,
+        /// u32 subtree population, u16 country (padded to 4).
+        init(_ storage: BlobStorage, headerBytes: Int = 8) throws {
+            guard storage.count >= headerBytes else { throw IndexFormatError.malformed("point page header") }
+            let count = Int(storage.u32(at: 0)), withCatchment = storage.u32(at: 4) != 0
+            var offset = headerBytes
+            func take(_ bytes: Int, align: Int) -> Int {
+                offset = (offset + align - 1) & ~(align - 1)
+                defer { offset += bytes }
+                return offset
+            }
+            let c = take(count * 24, align: 8), i = take(count * 4, align: 4), a = take(count, align: 1)
+            // Without catchment data the catchment arrays alias the ids: never read, never out of bounds.
+            let r = withCatchment ? take(count * 4, align: 4) : i, sr = withCatchment ? take(count * 4, align: 4) : i
+            let p = withCatchment ? take(count * 4, align: 4) : i, sp = withCatchment ? take(count * 4, align: 4) : i
+            let k = withCatchment ? take(count * 2, align: 2) : i
+            guard offset <= storage.count else { throw IndexFormatError.malformed("point page size") }
+            coordinates = storage.pointer(at: c, as: Double.self)
+            ids = storage.pointer(at: i, as: UInt32.self)
+            axes = storage.pointer(at: a, as: UInt8.self)
+            radius = storage.pointer(at: r, as: Float.self)
+            subtreeMaxRadius = storage.pointer(at: sr, as: Float.self)
+            population = storage.pointer(at: p, as: UInt32.self)
+            subtreeMaxPopulation = storage.pointer(at: sp, as: UInt32.self)
+            country = storage.pointer(at: k, as: UInt16.self)
+        }
     }
 
-    init(storage: BlobStorage) throws {
-        guard storage.count >= 8 else { throw IndexFormatError.malformed("point index header") }
-        let count = Int(storage.u32(at: 0))
-        let hasCatchment = storage.u32(at: 4) & 1 != 0
-        var offset = 8
-        let coordinateOffset = offset; offset += count * 24
-        let idOffset = offset; offset += count * 4
-        let axisOffset = offset; offset += count; offset = (offset + 3) & ~3
-        var catchment: Catchment? = nil
-        if hasCatchment {
-            let radius = offset; offset += count * 4
-            let subtreeRadius = offset; offset += count * 4
-            let population = offset; offset += count * 4
-            let subtreePopulation = offset; offset += count * 4
-            let country = offset; offset += count * 2
-            offset = (offset + 3) & ~3
-            guard offset <= storage.count else { throw IndexFormatError.malformed("point index size") }
-            catchment = Catchment(
-                radius: storage.pointer(at: radius, as: Float.self),
-                subtreeMaxRadius: storage.pointer(at: subtreeRadius, as: Float.self),
-                population: storage.pointer(at: population, as: UInt32.self),
-                subtreeMaxPopulation: storage.pointer(at: subtreePopulation, as: UInt32.self),
-                country: storage.pointer(at: country, as: UInt16.self))
-        }
-        guard offset == storage.count else { throw IndexFormatError.malformed("point index size") }
-        self.count = count
-        self.storage = storage
-        coordinates = storage.pointer(at: coordinateOffset, as: Double.self)
-        ids = storage.pointer(at: idOffset, as: UInt32.self)
-        splitAxes = storage.pointer(at: axisOffset, as: UInt8.self)
-        self.catchment = catchment
+    /// `topBlob` holds the top slots (u32 slotCount and u32 hasCatchment, u32 pointCount, u32 pad, then
+    /// u8 kinds[slotCount] padded to 8, then the node arrays); `pages` yields page blobs by heap number.
+    init(topBlob: BlobStorage, pages: PagedBlobs) throws {
+        guard topBlob.count >= 16 else { throw IndexFormatError.malformed("point index header") }
+        let slots = Int(topBlob.u32(at: 0))
+        hasCatchment = topBlob.u32(at: 4) != 0
+        count = Int(topBlob.u32(at: 8))
+        let arraysStart = (16 + slots + 7) & ~7
+        guard arraysStart <= topBlob.count else { throw IndexFormatError.malformed("point index size") }
+        topKinds = topBlob.pointer(at: 16, as: UInt8.self)
+        // The node arrays of the top blob start after the kinds; reuse the page reader by pretending
+        // the header is that long (its first two words are the same count and flag).
+        top = try NodeArrays(topBlob, headerBytes: arraysStart)
+        topStorage = topBlob
+        self.pages = pages
     }
 
     /// A point converted once per query.
@@ -76,85 +98,123 @@ public final class PointIndex: @unchecked Sendable {
         2 * sin(min(metres, .pi * GreatCircle.earthRadiusMetres) / (2 * GreatCircle.earthRadiusMetres))
     }
 
-    @inline(__always) private func squaredChord(_ q: Query, _ i: Int) -> Double {
-        let p = coordinates + i * 3
+    /// Where the node for index range [lo, hi) with heap number t lives: the top slots, or a page.
+    private struct Cursor {
+        var arrays: NodeArrays
+        var base: Int       // subtract from a global index to index the page; -1 while in the top slots
+    }
+
+    @inline(__always) private func enter(_ cursor: Cursor, _ t: Int, lo: Int) -> Cursor? {
+        guard cursor.base < 0 else { return cursor }
+        switch topKinds[t] {
+        case SlotKind.node.rawValue: return cursor
+        case SlotKind.page.rawValue:
+            guard let storage = pages[t], let arrays = try? NodeArrays(storage) else { return nil }
+            return Cursor(arrays: arrays, base: lo)
+        default: return nil
+        }
+    }
+
+    /// The index of range [lo, hi)'s node within `cursor`'s arrays.
+    @inline(__always) private func slot(_ cursor: Cursor, _ t: Int, mid: Int) -> Int {
+        cursor.base < 0 ? t : mid - cursor.base
+    }
+
+    @inline(__always) private func squaredChord(_ q: Query, _ a: NodeArrays, _ i: Int) -> Double {
+        let p = a.coordinates + i * 3
         let dx = q.x - p[0], dy = q.y - p[1], dz = q.z - p[2]
         return dx * dx + dy * dy + dz * dz
     }
 
-    @inline(__always) private func axisValue(_ i: Int, _ axis: Int) -> Double { coordinates[i * 3 + axis] }
-
-    /// The record id of the nearest point within `maxChord`, or nil. Equal distances go to the lower id,
-    /// so the answer never depends on the tree's layout.
+    /// The record id of the nearest point within `maxChord`, or nil.
     public func nearest(to q: Query, maxChord: Double = 2.0001) -> UInt32? {
         nearest(to: q, maxChord: maxChord) { _ in true }
     }
 
-    /// The nearest point within `maxChord` whose record id passes `accept`.
+    /// The nearest point within `maxChord` whose record id passes `accept`. Equal distances go to the
+    /// lower id, so the answer never depends on the tree's layout.
     public func nearest(to q: Query, maxChord: Double, where accept: (UInt32) -> Bool) -> UInt32? {
         guard count > 0 else { return nil }
-        var best = -1
+        var best: UInt32? = nil
         var bestDistance = maxChord * maxChord
-        nearest(q, 0, count, accept, &best, &bestDistance)
-        return best < 0 ? nil : ids[best]
+        nearest(q, Cursor(arrays: top, base: -1), 0, count, 0, accept, &best, &bestDistance)
+        return best
     }
 
-    private func nearest(_ q: Query, _ lo: Int, _ hi: Int, _ accept: (UInt32) -> Bool, _ best: inout Int, _ bestDistance: inout Double) {
+    private func nearest(
+        _ q: Query, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int, _ accept: (UInt32) -> Bool,
+        _ best: inout UInt32?, _ bestDistance: inout Double
+    ) {
         if hi <= lo { return }
+        guard let cursor = enter(outer, t, lo: lo) else { return }
         let mid = (lo + hi) >> 1
-        let d = squaredChord(q, mid)
-        if d < bestDistance || (d == bestDistance && best >= 0 && ids[mid] < ids[best]), accept(ids[mid]) {
-            bestDistance = d; best = mid
+        let i = slot(cursor, t, mid: mid)
+        let a = cursor.arrays
+        let d = squaredChord(q, a, i)
+        let id = a.ids[i]
+        if d < bestDistance || (d == bestDistance && best.map { id < $0 } ?? false), accept(id) {
+            bestDistance = d; best = id
         }
         if hi - lo == 1 { return }
-        let axis = Int(splitAxes[mid])
-        let diff = q[axis] - axisValue(mid, axis)
+        let axis = Int(a.axes[i])
+        let diff = q[axis] - a.coordinates[i * 3 + axis]
         if diff < 0 {
-            nearest(q, lo, mid, accept, &best, &bestDistance)
-            if diff * diff <= bestDistance { nearest(q, mid + 1, hi, accept, &best, &bestDistance) }
+            nearest(q, cursor, lo, mid, 2 * t + 1, accept, &best, &bestDistance)
+            if diff * diff <= bestDistance { nearest(q, cursor, mid + 1, hi, 2 * t + 2, accept, &best, &bestDistance) }
         } else {
-            nearest(q, mid + 1, hi, accept, &best, &bestDistance)
-            if diff * diff <= bestDistance { nearest(q, lo, mid, accept, &best, &bestDistance) }
+            nearest(q, cursor, mid + 1, hi, 2 * t + 2, accept, &best, &bestDistance)
+            if diff * diff <= bestDistance { nearest(q, cursor, lo, mid, 2 * t + 1, accept, &best, &bestDistance) }
         }
     }
 
     /// The most populous place whose catchment disc contains the point, among places of `country`
-    /// (two ASCII letters packed by `packCountry`, or 0 for any). Ties go to the nearer place.
+    /// (two ASCII letters packed by `packCountry`, or 0 for any). Ties go to the nearer place, then the lower id.
     public func largestCatchment(containing q: Query, country: UInt16) -> UInt32? {
-        guard let catchment, count > 0 else { return nil }
-        var best = -1
-        var bestPopulation: UInt32 = 0
-        var bestDistance = Double.infinity
-        largestCatchment(q, country, catchment, 0, count, &best, &bestPopulation, &bestDistance)
-        return best < 0 ? nil : ids[best]
+        guard hasCatchment, count > 0 else { return nil }
+        var best = Best()
+        largestCatchment(q, country, Cursor(arrays: top, base: -1), 0, count, 0, &best)
+        return best.id
     }
 
-    private func largestCatchment(
-        _ q: Query, _ country: UInt16, _ c: Catchment, _ lo: Int, _ hi: Int,
-        _ best: inout Int, _ bestPopulation: inout UInt32, _ bestDistance: inout Double
-    ) {
-        if hi <= lo { return }
-        let mid = (lo + hi) >> 1
-        // Nothing below can beat the best found so far.
-        if best >= 0 && c.subtreeMaxPopulation[mid] < bestPopulation { return }
-        let d = squaredChord(q, mid)
-        let radius = Double(c.radius[mid])
-        if d <= radius * radius, country == 0 || c.country[mid] == country {
-            let population = c.population[mid]
-            if best < 0 || population > bestPopulation || (population == bestPopulation && d < bestDistance) {
-                best = mid; bestPopulation = population; bestDistance = d
+    private struct Best {
+        var id: UInt32? = nil
+        var population: UInt32 = 0
+        var distance = Double.infinity
+
+        mutating func offer(id: UInt32, population: UInt32, distance: Double) {
+            guard let current = self.id else { self = Best(id: id, population: population, distance: distance); return }
+            if population > self.population || (population == self.population && (distance < self.distance || (distance == self.distance && id < current))) {
+                self = Best(id: id, population: population, distance: distance)
             }
         }
+    }
+
+    private func largestCatchment(_ q: Query, _ country: UInt16, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int, _ best: inout Best) {
+        if hi <= lo { return }
+        // Nothing below can beat the best so far: decided from the top slots before a page is read.
+        let outerSlot = slot(outer, t, mid: (lo + hi) >> 1)
+        if best.id != nil, outer.base >= 0 || topKinds[t] != SlotKind.none.rawValue,
+           outer.arrays.subtreeMaxPopulation[outerSlot] < best.population { return }
+        guard let cursor = enter(outer, t, lo: lo) else { return }
+        let mid = (lo + hi) >> 1
+        let i = slot(cursor, t, mid: mid)
+        let a = cursor.arrays
+        let d = squaredChord(q, a, i)
+        let radius = Double(a.radius[i])
+        if d <= radius * radius, country == 0 || a.country[i] == country {
+            best.offer(id: a.ids[i], population: a.population[i], distance: d)
+        }
         if hi - lo == 1 { return }
-        let axis = Int(splitAxes[mid])
-        let diff = q[axis] - axisValue(mid, axis)
-        let (near, far) = diff < 0 ? ((lo, mid), (mid + 1, hi)) : ((mid + 1, hi), (lo, mid))
-        largestCatchment(q, country, c, near.0, near.1, &best, &bestPopulation, &bestDistance)
+        let axis = Int(a.axes[i])
+        let diff = q[axis] - a.coordinates[i * 3 + axis]
+        let near = diff < 0 ? (lo, mid, 2 * t + 1) : (mid + 1, hi, 2 * t + 2)
+        let far = diff < 0 ? (mid + 1, hi, 2 * t + 2) : (lo, mid, 2 * t + 1)
+        largestCatchment(q, country, cursor, near.0, near.1, near.2, &best)
         if far.1 > far.0 {
-            let farRoot = (far.0 + far.1) >> 1
-            let reach = Double(c.subtreeMaxRadius[farRoot])
+            let farSlot = slot(cursor, far.2, mid: (far.0 + far.1) >> 1)
+            let reach = Double(a.subtreeMaxRadius[farSlot])
             if diff * diff <= reach * reach {
-                largestCatchment(q, country, c, far.0, far.1, &best, &bestPopulation, &bestDistance)
+                largestCatchment(q, country, cursor, far.0, far.1, far.2, &best)
             }
         }
     }
@@ -168,78 +228,14 @@ public final class PointIndex: @unchecked Sendable {
     }
 }
 
-/// Builds a `PointIndex` blob.
-public struct PointIndexBuilder {
-    public struct Place {
-        public var coordinate: Coordinate
-        public var id: UInt32
-        /// Catchment radius in metres, population and ISO country, for localities.
-        public var catchmentMetres: Double = 0
-        public var population: UInt32 = 0
-        public var country: String? = nil
-        public init(coordinate: Coordinate, id: UInt32) { self.coordinate = coordinate; self.id = id }
-    }
-
-    public init() {}
-
-    public func build(_ places: [Place], withCatchment: Bool) -> [UInt8] {
-        let n = places.count
-        var xyz = places.map { PointIndex.unitVector(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
-        var order = Array(0..<n)
-        var axes = [UInt8](repeating: 0, count: n)
-        // Sort ranges in place around their medians, widest axis first.
-        func arrange(_ lo: Int, _ hi: Int) {
-            if hi - lo <= 1 { return }
-            var minimum = [Double](repeating: .infinity, count: 3), maximum = [Double](repeating: -.infinity, count: 3)
-            for i in lo..<hi {
-                let p = xyz[i]
-                for (axis, value) in [p.0, p.1, p.2].enumerated() {
-                    minimum[axis] = min(minimum[axis], value); maximum[axis] = max(maximum[axis], value)
-                }
-            }
-            let spreads = (0..<3).map { maximum[$0] - minimum[$0] }
-            let axis = spreads.firstIndex(of: spreads.max() ?? 0) ?? 0
-            func value(_ i: Int) -> Double { axis == 0 ? xyz[i].0 : (axis == 1 ? xyz[i].1 : xyz[i].2) }
-            let sorted = (lo..<hi).sorted { value($0) < value($1) || (value($0) == value($1) && order[$0] < order[$1]) }
-            let newXYZ = sorted.map { xyz[$0] }, newOrder = sorted.map { order[$0] }
-            for (k, i) in (lo..<hi).enumerated() { xyz[i] = newXYZ[k]; order[i] = newOrder[k] }
-            let mid = (lo + hi) >> 1
-            axes[mid] = UInt8(axis)
-            arrange(lo, mid)
-            arrange(mid + 1, hi)
-        }
-        arrange(0, n)
-
-        var writer = ByteWriter(capacity: 8 + n * 48)
-        writer.append(UInt32(n))
-        writer.append(UInt32(withCatchment ? 1 : 0))
-        for p in xyz { writer.append(p.0); writer.append(p.1); writer.append(p.2) }
-        for i in order { writer.append(places[i].id) }
-        for axis in axes { writer.append(axis) }
-        writer.align(to: 4)
-        if withCatchment {
-            let radius = order.map { Float(PointIndex.chord(metres: places[$0].catchmentMetres)).nextUp }
-            let population = order.map { places[$0].population }
-            var subtreeRadius = radius, subtreePopulation = population
-            func aggregate(_ lo: Int, _ hi: Int) -> (Float, UInt32) {
-                if hi <= lo { return (0, 0) }
-                let mid = (lo + hi) >> 1
-                let left = aggregate(lo, mid), right = aggregate(mid + 1, hi)
-                subtreeRadius[mid] = max(radius[mid], left.0, right.0)
-                subtreePopulation[mid] = max(population[mid], left.1, right.1)
-                return (subtreeRadius[mid], subtreePopulation[mid])
-            }
-            _ = aggregate(0, n)
-            for value in radius { writer.append(value) }
-            for value in subtreeRadius { writer.append(value) }
-            for value in population { writer.append(value) }
-            for value in subtreePopulation { writer.append(value) }
-            for i in order {
-                let packed = PointIndex.packCountry(places[i].country)
-                writer.append(UInt8(packed & 0xff)); writer.append(UInt8(packed >> 8))
-            }
-            writer.align(to: 4)
-        }
-        return writer.bytes
+extension PointIndex {
+    /// An index straight from a builder's output: pages in memory, or served one by one when
+    /// `onDemand` (as a single lookup reads them from the database).
+    convenience init(built: PointIndexBuilder.Output, onDemand: Bool = false) throws {
+        let slotLimit = built.pages.map(\.number).max().map { $0 + 1 } ?? 0
+        var blobs = [BlobStorage?](repeating: nil, count: slotLimit)
+        for page in built.pages { blobs[page.number] = BlobStorage(bytes: page.blob) }
+        let pages = onDemand ? PagedBlobs(count: slotLimit) { blobs[$0] } : PagedBlobs(preloaded: blobs)
+        try self.init(topBlob: BlobStorage(bytes: built.top), pages: pages)
     }
 }

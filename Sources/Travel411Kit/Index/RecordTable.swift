@@ -71,3 +71,51 @@ public final class RecordTable: @unchecked Sendable {
         return result
     }
 }
+
+/// A record table cut into pages of `pageSize` records, read whole or page by page like `PagedBlobs`.
+public final class PagedRecords: @unchecked Sendable {
+    static let pageSize = 256
+
+    private let pages: PagedBlobs
+    private var tables: [Int: RecordTable] = [:]
+    private let preloaded: [RecordTable?]
+
+    init(pages: PagedBlobs, preloadedCount: Int? = nil) {
+        self.pages = pages
+        // Batches read every page up front so that lookups never write to a shared cache.
+        if let preloadedCount {
+            preloaded = (0..<preloadedCount).map { n in pages[n].flatMap { try? RecordTable(storage: $0) } }
+        } else {
+            preloaded = []
+        }
+    }
+
+    @inline(__always) private func table(_ record: Int) -> RecordTable? {
+        let number = record / PagedRecords.pageSize
+        if number < preloaded.count { return preloaded[number] }
+        if let table = tables[number] { return table }
+        guard let storage = pages[number], let table = try? RecordTable(storage: storage) else { return nil }
+        tables[number] = table
+        return table
+    }
+
+    public func coordinate(_ record: Int) -> Coordinate? {
+        table(record)?.coordinate(record % PagedRecords.pageSize)
+    }
+
+    public func string(_ record: Int, _ field: Int) -> String? {
+        table(record)?.string(record % PagedRecords.pageSize, field)
+    }
+
+    public func field(_ record: Int, _ field: Int, equals other: String) -> Bool {
+        table(record)?.field(record % PagedRecords.pageSize, field, equals: other) ?? false
+    }
+
+    /// Page blobs for records, `pageSize` at a time.
+    static func build(coordinates: [Coordinate], fields: [[String?]], fieldCount: Int) -> [[UInt8]] {
+        stride(from: 0, to: coordinates.count, by: pageSize).map { start in
+            let end = min(start + pageSize, coordinates.count)
+            return RecordTable.build(coordinates: Array(coordinates[start..<end]), fields: Array(fields[start..<end]), fieldCount: fieldCount)
+        }
+    }
+}

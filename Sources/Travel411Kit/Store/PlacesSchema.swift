@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "1"
+    public static let version = "2"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -16,6 +16,15 @@ public enum PlacesSchema {
     /// The point levels with a `PointIndex`.
     public enum PointLevel: String, CaseIterable, Sendable {
         case locality, postcode, address
+
+        var ordinal: Int64 { Int64(PointLevel.allCases.firstIndex(of: self) ?? 0) }
+    }
+
+    /// What a row of `travel411_pages` holds; its key packs this, a level and a page number.
+    enum PageKind: Int64 {
+        case pointNodes = 1, pointRecords = 2, streetRecords = 3
+
+        func key(level: Int64, page: Int) -> Int64 { rawValue << 40 | level << 32 | Int64(page) }
     }
 
     /// Record fields stored per point level, in order.
@@ -33,13 +42,13 @@ public enum PlacesSchema {
             level TEXT NOT NULL, feature INTEGER NOT NULL, layer TEXT NOT NULL, fid INTEGER NOT NULL,
             name TEXT, code TEXT, country_code TEXT, administrative_area TEXT, sub_administrative_area TEXT,
             PRIMARY KEY (level, feature));
-        CREATE TABLE travel411_area_grids (level TEXT PRIMARY KEY, grid BLOB NOT NULL);
-        CREATE TABLE travel411_area_tiles (key INTEGER PRIMARY KEY, blob BLOB NOT NULL);
+        CREATE TABLE travel411_area_tiles (key INTEGER PRIMARY KEY, reference INTEGER NOT NULL, blob BLOB);
         CREATE TABLE travel411_point_indexes (
-            level TEXT PRIMARY KEY, min_x REAL, min_y REAL, max_x REAL, max_y REAL, tree BLOB NOT NULL, records BLOB NOT NULL);
+            level TEXT PRIMARY KEY, min_x REAL, min_y REAL, max_x REAL, max_y REAL, tree BLOB NOT NULL, record_pages INTEGER NOT NULL);
+        CREATE TABLE travel411_pages (key INTEGER PRIMARY KEY, blob BLOB NOT NULL);
         CREATE TABLE travel411_localities (
             id INTEGER PRIMARY KEY, name TEXT NOT NULL, admin1 TEXT, admin2 TEXT, cc TEXT, population INTEGER,
             latitude REAL NOT NULL, longitude REAL NOT NULL);
-        CREATE TABLE travel411_line_indexes (level TEXT PRIMARY KEY, lines BLOB NOT NULL, records BLOB NOT NULL);
+        CREATE TABLE travel411_line_indexes (level TEXT PRIMARY KEY, lines BLOB NOT NULL, record_pages INTEGER NOT NULL);
         """
 }

@@ -110,6 +110,21 @@ public final class SQLiteDatabase {
         }
     }
 
+    /// Reads one blob with SQLite's incremental I/O straight into memory of our own, so a large blob
+    /// is never held twice (once by SQLite, once by us). Nil when the row is missing or the value NULL.
+    func blobStorage(table: String, column: String, rowID: Int64) -> BlobStorage? {
+        var blob: OpaquePointer?
+        guard sqlite3_blob_open(handle, "main", table, column, rowID, 0, &blob) == SQLITE_OK, let blob else {
+            if let blob { sqlite3_blob_close(blob) }
+            return nil
+        }
+        defer { sqlite3_blob_close(blob) }
+        let count = Int(sqlite3_blob_bytes(blob))
+        return try? BlobStorage(count: count) { buffer in
+            guard sqlite3_blob_read(blob, buffer, Int32(count), 0) == SQLITE_OK else { throw error(SQLITE_IOERR) }
+        }
+    }
+
     /// Whether a table or view of that name exists.
     public func tableExists(_ name: String) throws -> Bool {
         try !query("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(name)]).isEmpty

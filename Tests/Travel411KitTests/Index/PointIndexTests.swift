@@ -15,14 +15,23 @@ final class PointIndexTests: XCTestCase {
         }
     }
 
+    /// Small pages, so that lookups cross many of them.
+    private func index(_ places: [PointIndexBuilder.Place], catchment: Bool, onDemand: Bool = false) throws -> PointIndex {
+        var builder = PointIndexBuilder()
+        builder.pageSize = 16
+        return try PointIndex(built: builder.build(places, withCatchment: catchment), onDemand: onDemand)
+    }
+
     func testNearestAgreesWithBruteForce() throws {
         let places = randomPlaces(3000, seed: 1)
-        let index = try PointIndex(storage: BlobStorage(bytes: PointIndexBuilder().build(places, withCatchment: false)))
+        let index = try index(places, catchment: false)
+        let paged = try self.index(places, catchment: false, onDemand: true)
         var generator = SplitMix64(seed: 2)
         for _ in 0..<500 {
             let q = Coordinate(latitude: Double(generator.next() % 180_000) / 1000 - 90, longitude: Double(generator.next() % 360_000) / 1000 - 180)
             let expected = places.min { GreatCircle.distance(from: q, to: $0.coordinate) < GreatCircle.distance(from: q, to: $1.coordinate) }
             XCTAssertEqual(index.nearest(to: PointIndex.Query(q)), expected?.id)
+            XCTAssertEqual(paged.nearest(to: PointIndex.Query(q)), expected?.id)
         }
     }
 
@@ -32,14 +41,14 @@ final class PointIndexTests: XCTestCase {
             PointIndexBuilder.Place(coordinate: Coordinate(latitude: -16.8, longitude: -179.95), id: 1),
             PointIndexBuilder.Place(coordinate: Coordinate(latitude: -16.8, longitude: 170.0), id: 2),
         ]
-        let index = try PointIndex(storage: BlobStorage(bytes: PointIndexBuilder().build(places, withCatchment: false)))
+        let index = try index(places, catchment: false)
         XCTAssertEqual(index.nearest(to: PointIndex.Query(Coordinate(latitude: -16.8, longitude: 179.9))), 1)
         XCTAssertNil(index.nearest(to: PointIndex.Query(Coordinate(latitude: 0, longitude: 0)), maxChord: PointIndex.chord(metres: 1000)))
     }
 
     func testLargestCatchmentAgreesWithBruteForce() throws {
         let places = randomPlaces(3000, seed: 3)
-        let index = try PointIndex(storage: BlobStorage(bytes: PointIndexBuilder().build(places, withCatchment: true)))
+        let index = try index(places, catchment: true, onDemand: true)
         var generator = SplitMix64(seed: 4)
         var found = 0
         for _ in 0..<1000 {
