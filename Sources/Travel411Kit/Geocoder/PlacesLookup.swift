@@ -51,9 +51,11 @@ final class PlacesLookup: @unchecked Sendable {
 
     private let database: SQLiteDatabase
     private let loading: Loading
-    private(set) var areas: [PlacesSchema.AreaLevel: AreaLevel] = [:]
+    /// Indexed by `AreaLevel.ordinal`: an array, not a dictionary, because every lookup reads it six times.
+    private var areaLevels: [AreaLevel?] = Array(repeating: nil, count: PlacesSchema.AreaLevel.allCases.count)
     private var points: [PlacesSchema.PointLevel: PointLevel?] = [:]
     private var pointBounds: [PlacesSchema.PointLevel: BoundingBox] = [:]
+    private var countriesByCode: [String: AreaAttributes] = [:]
     private var streets: LineLevel??
 
     init(path: String, loading: Loading) throws {
@@ -69,7 +71,10 @@ final class PlacesLookup: @unchecked Sendable {
             throw ImportError("\(path): this places database was built by another version of travel411 (lookup tables \(version ?? "missing")); rebuild it with `travel411 import`")
         }
         for level in PlacesSchema.AreaLevel.allCases {
-            areas[level] = try loadArea(level, loading: loading)
+            areaLevels[Int(level.ordinal)] = try loadArea(level, loading: loading)
+        }
+        for row in try database.query("SELECT name, code FROM travel411_areas WHERE level = 'country' AND code IS NOT NULL ORDER BY feature DESC") {
+            if let code = row[1].stringValue { countriesByCode[code] = AreaAttributes(name: row[0].stringValue, code: code) }
         }
         for row in try database.query("SELECT level, min_x, min_y, max_x, max_y FROM travel411_point_indexes") {
             guard let name = row[0].stringValue, let level = PlacesSchema.PointLevel(rawValue: name) else { continue }
@@ -153,6 +158,11 @@ final class PlacesLookup: @unchecked Sendable {
         let blobs = try pages(kind, level: level, count: count)
         return PagedRecords(pages: blobs, preloadedCount: loading == .everything ? count : nil)
     }
+
+    @inline(__always) func area(_ level: PlacesSchema.AreaLevel) -> AreaLevel? { areaLevels[Int(level.ordinal)] }
+
+    /// A country's attributes by ISO code, for points snapped to the coast.
+    func country(code: String) -> AreaAttributes? { countriesByCode[code] }
 
     /// A point level, loaded on first use; nil when the database has none. Cheap to ask for a point
     /// outside the level's bounds, which never loads it.

@@ -13,6 +13,9 @@ public struct GeocoderSettings: Sendable {
     /// With no catchment containing the point, the nearest locality in the same country within this
     /// distance is the locality.
     public var nearestLocalityFallbackMetres = 10_000.0
+    /// A point outside every country polygon but this close to a locality takes that locality's
+    /// country: the 1:10m coastline is simplified, and harbours, reclaimed land and islets fall outside it.
+    public var coastalSnapMetres = 5000.0
 
     public init() {}
 }
@@ -39,7 +42,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
         let country = area(.country, x, y)
         placemark.country = country?.name
         placemark.isoCountryCode = country?.code
-        if let admin = area(.admin, x, y) {
+        let adminFeature = lookup.area(.admin)?.index.featureIndex(longitude: x, latitude: y)
+        if let admin = adminFeature.flatMap({ lookup.area(.admin)?.attributes($0) }) {
             placemark.administrativeArea = admin.administrativeArea
             placemark.subAdministrativeArea = admin.subAdministrativeArea
         }
@@ -50,7 +54,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         placemark.ocean = area(.ocean, x, y)?.name
         placemark.inlandWater = area(.inlandWater, x, y)?.name
 
-        fillLocalities(&placemark)
+        fillLocalities(&placemark, adminFeature: adminFeature)
         fillStreetAddress(&placemark)
         placemark.name = Self.name(for: placemark)
         return placemark
@@ -58,37 +62,58 @@ public final class ReverseGeocoder: @unchecked Sendable {
 
     @inline(__always)
     private func area(_ level: PlacesSchema.AreaLevel, _ x: Double, _ y: Double) -> PlacesLookup.AreaAttributes? {
-        guard let areas = lookup.areas[level], let feature = areas.index.featureIndex(longitude: x, latitude: y) else { return nil }
+        guard let areas = lookup.area(level), let feature = areas.index.featureIndex(longitude: x, latitude: y) else { return nil }
         return areas.attributes(feature)
     }
 
     /// Locality: the most populous place of the point's country whose catchment contains the point;
     /// else the nearest place of that country within the fallback distance. subLocality: the nearest
-    /// place, when it is another name within reach. At sea there is no locality, only the nearest one.
-    private func fillLocalities(_ placemark: inout Placemark) {
+    /// place in the same admin polygon, when it is another name within reach. At sea there is no
+    /// locality, only the nearest one, unless the coast is close enough to snap to (see settings).
+    private func fillLocalities(_ placemark: inout Placemark, adminFeature: Int?) {
         guard let level = lookup.pointLevel(.locality) else { return }
+        let records = level.records
         let query = PointIndex.Query(placemark.location)
-        guard let nearest = level.index.nearest(to: query) else { return }
-        let nearestPlace = nearbyPlace(Int(nearest), level.records, from: placemark.location)
+        var nearestGroup: UInt32 = 0
+        // `accept` runs for each candidate that beats the best so far, so the last call is the winner's.
+        guard let nearest = level.index.nearest(to: query, maxChord: 2.0001, where: { _, group in nearestGroup = group; return true }) else { return }
+        let nearestPlace = nearbyPlace(Int(nearest), records, from: placemark.location)
         placemark.nearestLocality = nearestPlace
+        let countryField = PlacesSchema.LocalityField.countryCode.rawValue
+        var adminGroup = adminFeature.map { UInt32($0 + 1) }
+
+        if placemark.isoCountryCode == nil, nearestPlace.distanceMetres <= settings.coastalSnapMetres,
+           let code = records.string(Int(nearest), countryField), let country = lookup.country(code: code) {
+            placemark.country = country.name
+            placemark.isoCountryCode = country.code
+            if placemark.administrativeArea == nil, nearestGroup > 0, let admin = lookup.area(.admin)?.attributes(Int(nearestGroup) - 1) {
+                placemark.administrativeArea = admin.administrativeArea
+                placemark.subAdministrativeArea = admin.subAdministrativeArea
+                adminGroup = nearestGroup
+            }
+        }
         guard let countryCode = placemark.isoCountryCode else { return }
 
-        let sameCountry = level.records.field(Int(nearest), PlacesSchema.LocalityField.countryCode.rawValue, equals: countryCode)
-        var locality: Int? = level.index.largestCatchment(containing: query, country: PointIndex.packCountry(countryCode)).map(Int.init)
+        let sameCountry = records.field(Int(nearest), countryField, equals: countryCode)
+        var locality = level.index.largestCatchment(containing: query, country: PointIndex.packCountry(countryCode)).map(Int.init)
         if locality == nil, sameCountry, nearestPlace.distanceMetres <= settings.nearestLocalityFallbackMetres {
             locality = Int(nearest)
         }
         guard let locality else { return }
-        let localityName = level.records.string(locality, PlacesSchema.LocalityField.name.rawValue)
+        let localityName = records.string(locality, PlacesSchema.LocalityField.name.rawValue)
         placemark.locality = localityName
-        if placemark.subAdministrativeArea == nil,
-           let admin1 = level.records.string(locality, PlacesSchema.LocalityField.admin1.rawValue),
-           admin1 == placemark.administrativeArea {
-            placemark.subAdministrativeArea = level.records.string(locality, PlacesSchema.LocalityField.admin2.rawValue)
+        if placemark.subAdministrativeArea == nil, let area = placemark.administrativeArea,
+           records.field(locality, PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
+            placemark.subAdministrativeArea = records.string(locality, PlacesSchema.LocalityField.admin2.rawValue)
         }
-        if sameCountry, nearestPlace.name != localityName, nearestPlace.distanceMetres <= settings.subLocalityRadiusMetres {
-            placemark.subLocality = nearestPlace.name
+        // The nearest place in the point's own admin polygon: a village over the county line is not where you are.
+        let chord = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
+        let nameField = PlacesSchema.LocalityField.name.rawValue
+        let sub = level.index.nearest(to: query, maxChord: chord) { id, group in
+            (adminGroup == nil || group == adminGroup) && records.field(Int(id), countryField, equals: countryCode)
+                && !(localityName.map { records.field(Int(id), nameField, equals: $0) } ?? false)
         }
+        if let sub { placemark.subLocality = records.string(Int(sub), nameField) }
     }
 
     private func nearbyPlace(_ record: Int, _ records: PagedRecords, from point: Coordinate) -> NearbyPlace {
@@ -115,7 +140,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
             let streetField = PlacesSchema.AddressField.street.rawValue
             let found: UInt32?
             if let thoroughfare = placemark.thoroughfare {
-                found = addresses.index.nearest(to: query, maxChord: chord) { addresses.records.field(Int($0), streetField, equals: thoroughfare) }
+                found = addresses.index.nearest(to: query, maxChord: chord) { id, _ in addresses.records.field(Int(id), streetField, equals: thoroughfare) }
             } else {
                 found = addresses.index.nearest(to: query, maxChord: chord)
             }

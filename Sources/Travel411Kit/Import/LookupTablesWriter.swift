@@ -31,10 +31,13 @@ struct LookupTablesWriter {
         progress(ImportProgress(stage: "indexing areas", completed: levels.count, total: levels.count))
 
         let countryCodes = fillMissingCountryCodes(countries: indexes[.country])
-        let adminNames = administrativeAreaNames(admin: indexes[.admin], localityCountries: countryCodes)
+        let localityAdmins = collector.localities.map { locality in
+            indexes[.admin]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
+        }
+        let adminNames = administrativeAreaNames(localityAdmins: localityAdmins, localityCountries: countryCodes)
         try storeAreaFeatures(adminNames: adminNames)
         progress(ImportProgress(stage: "indexing places", completed: 0, total: 3))
-        try storeLocalities(countryCodes: countryCodes)
+        try storeLocalities(countryCodes: countryCodes, admins: localityAdmins)
         try storePostcodes()
         try storeAddresses()
         try storeStreets()
@@ -65,14 +68,12 @@ struct LookupTablesWriter {
     /// country share that name, Natural Earth has split the first level into finer units (UK boroughs,
     /// French departments) and the shared name is the administrative area; where a polygon has it alone,
     /// the polygon is itself a first-level unit and keeps its own (ISO 3166-2) name: Bayern, California.
-    private func administrativeAreaNames(admin: AreaIndex?, localityCountries: [String?]) -> [(area: String?, subArea: String?)] {
+    private func administrativeAreaNames(localityAdmins: [Int?], localityCountries: [String?]) -> [(area: String?, subArea: String?)] {
         let features = collector.areas[.admin]?.features ?? []
         var votes = [[String: (count: Int, population: Double)]](repeating: [:], count: features.count)
-        if let admin {
+        do {
             for (i, locality) in collector.localities.enumerated() {
-                guard let admin1 = locality.admin1,
-                      let f = admin.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
-                else { continue }
+                guard let admin1 = locality.admin1, let f = localityAdmins[i] else { continue }
                 // Localities just over a border would vote for the wrong country's names.
                 if let code = features[f].countryCode, let localityCode = localityCountries[i], code != localityCode { continue }
                 let current = votes[f][admin1] ?? (0, 0)
@@ -116,7 +117,7 @@ struct LookupTablesWriter {
         max(minimumCatchmentMetres, (population / (.pi * catchmentDensityPerSquareMetre)).squareRoot())
     }
 
-    private func storeLocalities(countryCodes: [String?]) throws {
+    private func storeLocalities(countryCodes: [String?], admins: [Int?]) throws {
         let localities = collector.localities
         var places: [PointIndexBuilder.Place] = []
         places.reserveCapacity(localities.count)
@@ -125,6 +126,7 @@ struct LookupTablesWriter {
             place.catchmentMetres = Self.catchmentMetres(population: locality.population)
             place.population = UInt32(min(locality.population, Double(UInt32.max)))
             place.country = countryCodes[i]
+            place.group = admins[i].map { UInt32($0 + 1) } ?? 0
             places.append(place)
         }
         let records = PagedRecords.build(

@@ -34,6 +34,8 @@ public final class AreaIndex: @unchecked Sendable {
     /// A crossed tile's reference points into `tiles`, which holds only the tiles in memory.
     private let grid: [UInt32]?
     private var tiles: [AreaTile] = []
+    /// Keeps the tiles' memory alive; `AreaTile` holds bare pointers so that lookups do no reference counting.
+    private var tileStorage: [BlobStorage] = []
     private var lazyReferences: [Int: UInt32] = [:]
     private let tileLoader: ((Int) throws -> (reference: UInt32, blob: BlobStorage?))?
 
@@ -46,6 +48,7 @@ public final class AreaIndex: @unchecked Sendable {
             guard let blob = blobs[index] else { throw IndexFormatError.malformed("missing tile \(index)") }
             grid[index] = AreaIndex.ref(.leafOrTile, UInt32(tiles.count))
             tiles.append(try AreaTile(storage: blob))
+            tileStorage.append(blob)
         }
         self.grid = grid
         tileLoader = nil
@@ -82,6 +85,7 @@ public final class AreaIndex: @unchecked Sendable {
                 if let blob = loaded.blob, let tile = try? AreaTile(storage: blob) {
                     reference = AreaIndex.ref(.leafOrTile, UInt32(tiles.count))
                     tiles.append(tile)
+                    tileStorage.append(blob)
                 } else {
                     reference = AreaIndex.ref(.empty, 0)
                 }
@@ -101,14 +105,13 @@ extension AreaIndex {
     }
 }
 
-/// One tile's quadtree, read in place from its blob.
+/// One tile's quadtree, read in place from its blob (which its `AreaIndex` keeps alive).
 ///
 /// Blob layout (little-endian u32 unless noted): nodeCount, leafCount, entryCount, chainCount,
 /// vertexCount, then nodes[nodeCount] (node 0 is the root), leaves[leafCount × (entryStart, entryCount)],
 /// entries[entryCount × (feature, centreInside, chainStart, chainCount)], chains[chainCount × (vertexStart,
 /// vertexCount)], padding to 8 bytes, vertices[vertexCount × (x, y) as f64].
 struct AreaTile {
-    let storage: BlobStorage
     let nodes: UnsafePointer<UInt32>
     let leaves: UnsafePointer<UInt32>
     let entries: UnsafePointer<UInt32>
@@ -128,7 +131,6 @@ struct AreaTile {
         offset = (offset + 7) & ~7
         let vertexOffset = offset; offset += vertexCount * 16
         guard offset == storage.count, nodeCount > 0 else { throw IndexFormatError.malformed("tile size") }
-        self.storage = storage
         nodes = storage.pointer(at: nodeOffset, as: UInt32.self)
         leaves = storage.pointer(at: leafOffset, as: UInt32.self)
         entries = storage.pointer(at: entryOffset, as: UInt32.self)

@@ -16,6 +16,10 @@ final class PagedBlobs: @unchecked Sendable {
         self.loader = loader
     }
 
+    var count: Int { pages.count }
+    /// True when every page was read up front, so nothing is ever written after creation.
+    var isPreloaded: Bool { loader == nil }
+
     @inline(__always)
     subscript(number: Int) -> BlobStorage? {
         guard number >= 0, number < pages.count else { return nil }

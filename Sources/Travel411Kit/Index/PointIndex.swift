@@ -17,6 +17,9 @@ public final class PointIndex: @unchecked Sendable {
     private let topKinds: UnsafePointer<UInt8>
     private let topStorage: BlobStorage
     private let pages: PagedBlobs
+    /// Node views of the pages read so far, by heap number; bare pointers, so walking them does no
+    /// reference counting (`pages` keeps the memory alive).
+    private var pageArrays: [NodeArrays?]
     private let hasCatchment: Bool
 
     enum SlotKind: UInt8 { case none = 0, node = 1, page = 2 }
@@ -31,10 +34,11 @@ public final class PointIndex: @unchecked Sendable {
         let population: UnsafePointer<UInt32>
         let subtreeMaxPopulation: UnsafePointer<UInt32>
         let country: UnsafePointer<UInt16>       // ISO alpha-2 packed, 0 when unknown
+        let group: UnsafePointer<UInt32>         // caller's grouping (localities: admin polygon + 1), 0 when none
 
         /// Layout: u32 count, u32 hasCatchment, then arrays of `count`: f64×3 coordinates, u32 ids,
         /// u8 axes (padded to 4), and with catchment f32 radius, f32 subtree radius, u32 population,
-        /// u32 subtree population, u16 country (padded to 4).
+        /// u32 subtree population, u16 country (padded to 4), u32 group.
         init(_ storage: BlobStorage, headerBytes: Int = 8) throws {
             guard storage.count >= headerBytes else { throw IndexFormatError.malformed("point page header") }
             let count = Int(storage.u32(at: 0)), withCatchment = storage.u32(at: 4) != 0
@@ -49,6 +53,7 @@ public final class PointIndex: @unchecked Sendable {
             let r = withCatchment ? take(count * 4, align: 4) : i, sr = withCatchment ? take(count * 4, align: 4) : i
             let p = withCatchment ? take(count * 4, align: 4) : i, sp = withCatchment ? take(count * 4, align: 4) : i
             let k = withCatchment ? take(count * 2, align: 2) : i
+            let g = withCatchment ? take(count * 4, align: 4) : i
             guard offset <= storage.count else { throw IndexFormatError.malformed("point page size") }
             coordinates = storage.pointer(at: c, as: Double.self)
             ids = storage.pointer(at: i, as: UInt32.self)
@@ -58,6 +63,7 @@ public final class PointIndex: @unchecked Sendable {
             population = storage.pointer(at: p, as: UInt32.self)
             subtreeMaxPopulation = storage.pointer(at: sp, as: UInt32.self)
             country = storage.pointer(at: k, as: UInt16.self)
+            group = storage.pointer(at: g, as: UInt32.self)
         }
     }
 
@@ -76,6 +82,10 @@ public final class PointIndex: @unchecked Sendable {
         top = try NodeArrays(topBlob, headerBytes: arraysStart)
         topStorage = topBlob
         self.pages = pages
+        pageArrays = [NodeArrays?](repeating: nil, count: pages.count)
+        if pages.isPreloaded {
+            for number in 0..<pages.count { pageArrays[number] = pages[number].flatMap { try? NodeArrays($0) } }
+        }
     }
 
     /// A point converted once per query.
@@ -109,7 +119,10 @@ public final class PointIndex: @unchecked Sendable {
         switch topKinds[t] {
         case SlotKind.node.rawValue: return cursor
         case SlotKind.page.rawValue:
+            guard t < pageArrays.count else { return nil }
+            if let arrays = pageArrays[t] { return Cursor(arrays: arrays, base: lo) }
             guard let storage = pages[t], let arrays = try? NodeArrays(storage) else { return nil }
+            pageArrays[t] = arrays
             return Cursor(arrays: arrays, base: lo)
         default: return nil
         }
@@ -128,12 +141,12 @@ public final class PointIndex: @unchecked Sendable {
 
     /// The record id of the nearest point within `maxChord`, or nil.
     public func nearest(to q: Query, maxChord: Double = 2.0001) -> UInt32? {
-        nearest(to: q, maxChord: maxChord) { _ in true }
+        nearest(to: q, maxChord: maxChord) { _, _ in true }
     }
 
-    /// The nearest point within `maxChord` whose record id passes `accept`. Equal distances go to the
-    /// lower id, so the answer never depends on the tree's layout.
-    public func nearest(to q: Query, maxChord: Double, where accept: (UInt32) -> Bool) -> UInt32? {
+    /// The nearest point within `maxChord` whose record id and group pass `accept`. Equal distances go
+    /// to the lower id, so the answer never depends on the tree's layout.
+    public func nearest(to q: Query, maxChord: Double, where accept: (_ id: UInt32, _ group: UInt32) -> Bool) -> UInt32? {
         guard count > 0 else { return nil }
         var best: UInt32? = nil
         var bestDistance = maxChord * maxChord
@@ -142,7 +155,7 @@ public final class PointIndex: @unchecked Sendable {
     }
 
     private func nearest(
-        _ q: Query, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int, _ accept: (UInt32) -> Bool,
+        _ q: Query, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int, _ accept: (UInt32, UInt32) -> Bool,
         _ best: inout UInt32?, _ bestDistance: inout Double
     ) {
         if hi <= lo { return }
@@ -152,7 +165,7 @@ public final class PointIndex: @unchecked Sendable {
         let a = cursor.arrays
         let d = squaredChord(q, a, i)
         let id = a.ids[i]
-        if d < bestDistance || (d == bestDistance && best.map { id < $0 } ?? false), accept(id) {
+        if d < bestDistance || (d == bestDistance && best.map { id < $0 } ?? false), accept(id, hasCatchment ? a.group[i] : 0) {
             bestDistance = d; best = id
         }
         if hi - lo == 1 { return }

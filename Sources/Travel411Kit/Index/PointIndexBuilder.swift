@@ -9,6 +9,8 @@ public struct PointIndexBuilder {
         public var catchmentMetres: Double = 0
         public var population: UInt32 = 0
         public var country: String? = nil
+        /// A grouping lookups can filter on (localities: their admin polygon + 1), 0 for none.
+        public var group: UInt32 = 0
         public init(coordinate: Coordinate, id: UInt32) { self.coordinate = coordinate; self.id = id }
     }
 
@@ -103,6 +105,8 @@ public struct PointIndexBuilder {
                     let packed = node.map { PointIndex.packCountry(places[order[$0]].country) } ?? 0
                     writer.append(UInt8(packed & 0xff)); writer.append(UInt8(packed >> 8))
                 }
+                writer.align(to: 4)
+                for node in nodes { writer.append(node.map { places[order[$0]].group } ?? 0) }
             }
             return writer.bytes
         }

@@ -8,7 +8,16 @@ public enum PlacesSchema {
     public enum AreaLevel: String, CaseIterable, Sendable {
         case country, admin, district, timezone, ocean, inlandWater
 
-        var ordinal: Int64 { Int64(AreaLevel.allCases.firstIndex(of: self) ?? 0) }
+        var ordinal: Int64 {
+            switch self {
+            case .country: return 0
+            case .admin: return 1
+            case .district: return 2
+            case .timezone: return 3
+            case .ocean: return 4
+            case .inlandWater: return 5
+            }
+        }
         /// Tiles of all levels share one integer key space.
         func tileKey(_ tile: Int) -> Int64 { ordinal * 100_000 + Int64(tile) }
     }

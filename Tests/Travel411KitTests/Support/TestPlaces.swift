@@ -5,6 +5,8 @@ import Foundation
 /// needs real answers (no hand-made tables: what the tests see is what users get).
 enum TestPlaces {
     static let databasePath: String = {
+        // A developer may point at a database built already, to skip the import while iterating.
+        if let path = ProcessInfo.processInfo.environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty { return path }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-kit-tests-\(getpid())")
         let path = folder.appendingPathComponent("places.gpkg").path
         do {
