@@ -1,0 +1,68 @@
+import Foundation
+
+/// Geocodes a whole file or stream: reads CSV, TSV, JSON Lines or GeoJSON, appends the placemark
+/// fields to every row and writes CSV, TSV, JSON Lines or GeoJSON, in input order.
+///
+/// Nothing is dropped: every input record gives exactly one output row, and a row that cannot be
+/// geocoded carries an `error` saying why. Memory stays flat: input is read in 1 MiB blocks and
+/// only a few chunks are in flight between reading and writing.
+public struct BatchGeocoder {
+    public let options: BatchOptions
+    private let geocode: @Sendable (Coordinate) -> Placemark
+
+    /// Input is read in blocks of this size, and chunks are about this size. Tests shrink it to
+    /// exercise records that straddle blocks.
+    var blockSize = 1 << 20
+    /// A record longer than this stops the run: it means a runaway quote or bracket.
+    static let maximumRecordBytes = 64 << 20
+
+    /// `geocode` is called from several threads at once.
+    public init(options: BatchOptions, geocode: @escaping @Sendable (Coordinate) -> Placemark) {
+        self.options = options
+        self.geocode = geocode
+    }
+
+    /// Runs the batch. `inputName` is the file's path (its extension picks the format) or "-" for
+    /// standard input; it names the input in messages. Throws `BatchError` for problems that stop
+    /// the whole run (unreadable input, no coordinate columns, a failed write).
+    public func run(inputFD: Int32, inputName: String, outputFD: Int32) throws -> BatchSummary {
+        let started = ProcessInfo.processInfo.systemUptime
+        let displayName = inputName.isEmpty || inputName == "-" ? "standard input" : inputName
+        let inputPool = BufferPool(initialCapacity: blockSize + (64 << 10))
+        let source = ChunkSource(
+            fd: inputFD, inputName: displayName, blockSize: blockSize,
+            maximumRecordBytes: Self.maximumRecordBytes, pool: inputPool)
+        defer { source.close() }
+
+        try source.fill(to: 64 << 10)
+        if source.buffer.count >= 3, source.buffer.base[0] == 0xEF, source.buffer.base[1] == 0xBB, source.buffer.base[2] == 0xBF {
+            source.discard(prefix: 3, units: 0)
+        }
+        let format = try InputFormatDetector.format(explicit: options.inputFormat, inputName: inputName, sample: source.buffer.bytes)
+        let prepared = try InputPreparation.prepare(format: format, source: source, options: options, geocode: geocode)
+
+        let output = OutputWriter(fd: outputFD, dropBeforeFirstRow: prepared.layout.rowSeparatorToDropAtStart)
+        try output.writeFraming(prepared.layout.prologue())
+        let progress = ProgressReporter.forStandardError(enabled: options.showProgress)
+        let layout = prepared.layout
+        let pipeline = ChunkPipeline(
+            jobs: options.jobs, output: output, outputBufferCapacity: 4 * blockSize, progress: progress,
+            makeProcessor: { prepared.makeProcessor(RowEncoder(layout: layout, inputDelimiter: prepared.inputDelimiter)) })
+        let counts = try Self.runPipeline(pipeline, source: source, framer: prepared.framer, inputPool: inputPool)
+        progress?.finish()
+        try output.writeFraming(prepared.layout.epilogue())
+
+        let summary = BatchSummary(rows: counts.rows, errors: counts.errors, seconds: ProcessInfo.processInfo.systemUptime - started)
+        if options.printsSummary {
+            var line = "travel411: \(summary)\n"
+            line.withUTF8 { _ = Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+        return summary
+    }
+
+    /// Opens the framer's concrete type so the per-block scan is a direct call.
+    private static func runPipeline<Framer: RecordFramer>(_ pipeline: ChunkPipeline, source: ChunkSource, framer: Framer, inputPool: BufferPool) throws -> RowCounts {
+        var framer = framer
+        return try pipeline.run(source: source, framer: &framer, inputPool: inputPool)
+    }
+}
