@@ -10,18 +10,34 @@ import Darwin
 /// bounds checks on the hot path, and whole buffers are pooled and reused between chunks so that
 /// steady-state batch work neither allocates nor page-faults.
 final class ByteBuffer {
-    private(set) var base: UnsafeMutablePointer<UInt8>
-    private(set) var capacity: Int
-    var count: Int = 0
+    private struct State {
+        var base: UnsafeMutablePointer<UInt8>
+        var count: Int
+        var capacity: Int
+    }
+
+    /// The state lives behind a `let` pointer: a class's `var` properties pay for a dynamic
+    /// exclusivity check on every access, which costs more than the appends themselves.
+    private let state: UnsafeMutablePointer<State>
+
+    var base: UnsafeMutablePointer<UInt8> { state.pointee.base }
+    var capacity: Int { state.pointee.capacity }
+    var count: Int {
+        get { state.pointee.count }
+        set { state.pointee.count = newValue }
+    }
 
     init(capacity: Int) {
         let size = max(capacity, 64)
         guard let memory = malloc(size) else { fatalError("out of memory allocating \(size) bytes") }
-        base = memory.assumingMemoryBound(to: UInt8.self)
-        self.capacity = size
+        state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State(base: memory.assumingMemoryBound(to: UInt8.self), count: 0, capacity: size))
     }
 
-    deinit { free(base) }
+    deinit {
+        free(state.pointee.base)
+        state.deallocate()
+    }
 
     var isEmpty: Bool { count == 0 }
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
@@ -36,8 +52,8 @@ final class ByteBuffer {
     private func grow(toAtLeast needed: Int) {
         let size = max(needed, capacity &* 2)
         guard let memory = realloc(base, size) else { fatalError("out of memory growing a buffer to \(size) bytes") }
-        base = memory.assumingMemoryBound(to: UInt8.self)
-        capacity = size
+        state.pointee.base = memory.assumingMemoryBound(to: UInt8.self)
+        state.pointee.capacity = size
     }
 
     @inline(__always)

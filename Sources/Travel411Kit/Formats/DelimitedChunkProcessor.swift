@@ -25,6 +25,14 @@ final class DelimitedChunkProcessor: ChunkProcessor {
 
     func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts {
         var counts = RowCounts()
+        // Work on a local array: a class's stored array pays an exclusivity check per access.
+        var cells: [InputCell] = []
+        swap(&cells, &self.cells)
+        defer { swap(&cells, &self.cells) }
+        // Locals, so the loop does not retain shared objects (the closure's context) per row.
+        let geocode = self.geocode
+        let encoder = self.encoder
+        let layout = self.layout
         let bytes = UnsafePointer(chunk.buffer.base)
         let end = chunk.length
         var line = chunk.unitsBefore + 1
@@ -52,17 +60,13 @@ final class DelimitedChunkProcessor: ChunkProcessor {
                     problem = message
                 }
             }
-            let outcome: RowOutcome
-            if let point {
-                outcome = .placemark(geocode(Coordinate(latitude: point.latitude, longitude: point.longitude)))
-            } else {
-                counts.errors += 1
-                outcome = .failure("line \(recordLine): \(problem ?? "no coordinate")")
-            }
+            if point == nil { counts.errors += 1 }
             let isWellFormed = !record.isUnterminated && cells.count == layout.columnCount
-            encoder.appendRow(
-                bytes, input: .columns(cells, rawRecord: isWellFormed ? record.start..<record.contentEnd : nil),
-                point: point, outcome: outcome, to: output)
+            cells.withUnsafeBufferPointer { cellBuffer in
+                encoder.appendGeocodedRow(
+                    bytes, input: .columns(cellBuffer, rawRecord: isWellFormed ? record.start..<record.contentEnd : nil),
+                    point: point, problem: "line \(recordLine): \(problem ?? "no coordinate")", geocode: geocode, to: output)
+            }
         }
         return counts
     }

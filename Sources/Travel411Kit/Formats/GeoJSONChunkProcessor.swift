@@ -27,7 +27,7 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
             counts.rows += 1
             let start = index
 
-            var input = RowInput.unparsed(start..<start)
+            var unparsed: Range<Int>?
             var rawGeometry: Range<Int>?
             var point: RowPoint?
             var problem: String?
@@ -35,34 +35,34 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
                 index = try JSONScanner.scanObjectMembers(bytes, start, end, into: &featureMembers)
                 switch analyzeFeature(bytes) {
                 case .success(let analysis):
-                    input = .members(propertyMembers)
                     rawGeometry = analysis.geometry
                     switch analysis.reading {
                     case .point(let found): point = found
                     case .problem(let message): problem = message
                     }
                 case .failure(let failure):
-                    input = .members(propertyMembers)
                     rawGeometry = failure.geometry
                     problem = failure.message
                 }
             } catch {
                 let elementEnd = FeatureArrayFramer.elementEnd(bytes, from: start, to: end)
                 index = max(elementEnd, start + 1)
-                input = .unparsed(start..<min(index, end))
+                unparsed = start..<min(index, end)
                 otherMembers.removeAll(keepingCapacity: true)
                 let reason = (error as? JSONSyntaxError)?.reason ?? "invalid JSON"
                 problem = "not a valid feature (\(reason))"
             }
 
-            let outcome: RowOutcome
-            if let point {
-                outcome = .placemark(geocode(Coordinate(latitude: point.latitude, longitude: point.longitude)))
-            } else {
-                counts.errors += 1
-                outcome = .failure("feature \(feature): \(problem ?? "no coordinate")")
+            if point == nil { counts.errors += 1 }
+            let featureNumber = feature
+            propertyMembers.withUnsafeBufferPointer { properties in
+                otherMembers.withUnsafeBufferPointer { others in
+                    encoder.appendGeocodedRow(
+                        bytes, input: unparsed.map { .unparsed($0) } ?? .members(properties), point: point,
+                        rawGeometry: rawGeometry, featureMembers: others,
+                        problem: "feature \(featureNumber): \(problem ?? "no coordinate")", geocode: geocode, to: output)
+                }
             }
-            encoder.appendRow(bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: otherMembers, outcome: outcome, to: output)
         }
         return counts
     }

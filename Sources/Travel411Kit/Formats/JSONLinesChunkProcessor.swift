@@ -17,6 +17,9 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
 
     func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts {
         var counts = RowCounts()
+        var members: [JSONMember] = []
+        swap(&members, &self.members)
+        defer { swap(&members, &self.members) }
         let bytes = UnsafePointer(chunk.buffer.base)
         let end = chunk.length
         var line = chunk.unitsBefore
@@ -33,7 +36,7 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
             if start == stop { continue }
             counts.rows += 1
 
-            let input: RowInput
+            var isParsed = false
             var point: RowPoint?
             var problem: String?
             do {
@@ -41,31 +44,28 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
                 guard objectEnd == stop else {
                     throw JSONSyntaxError(reason: "unexpected text after the object", offset: objectEnd)
                 }
-                input = .members(members)
-                switch locateCoordinate(bytes) {
+                isParsed = true
+                switch locateCoordinate(members, bytes) {
                 case .point(let found): point = found
                 case .problem(let message): problem = message
                 }
             } catch let error as JSONSyntaxError {
-                input = .unparsed(start..<stop)
                 problem = "not a JSON object (\(error.reason) at column \(error.offset - lineStart + 1))"
             } catch {
-                input = .unparsed(start..<stop)
                 problem = "not a JSON object"
             }
-            let outcome: RowOutcome
-            if let point {
-                outcome = .placemark(geocode(Coordinate(latitude: point.latitude, longitude: point.longitude)))
-            } else {
-                counts.errors += 1
-                outcome = .failure("line \(line): \(problem ?? "no coordinate")")
+            if point == nil { counts.errors += 1 }
+            let lineNumber = line
+            members.withUnsafeBufferPointer { memberBuffer in
+                encoder.appendGeocodedRow(
+                    bytes, input: isParsed ? .members(memberBuffer) : .unparsed(start..<stop), point: point,
+                    problem: "line \(lineNumber): \(problem ?? "no coordinate")", geocode: geocode, to: output)
             }
-            encoder.appendRow(bytes, input: input, point: point, outcome: outcome, to: output)
         }
         return counts
     }
 
-    private func locateCoordinate(_ bytes: UnsafePointer<UInt8>) -> CoordinateReader.Reading {
+    private func locateCoordinate(_ members: [JSONMember], _ bytes: UnsafePointer<UInt8>) -> CoordinateReader.Reading {
         var latitude: (cell: InputCell, rank: Int)?
         var longitude: (cell: InputCell, rank: Int)?
         for member in members {

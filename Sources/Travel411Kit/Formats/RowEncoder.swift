@@ -26,13 +26,15 @@ struct InputCell {
     }
 }
 
-/// The input side of one output row.
+/// The input side of one output row. Buffers rather than arrays, and a pointer to the placemark
+/// below: passing them costs no reference counting, which per row and per field added up to a
+/// third of the batch time.
 enum RowInput {
     /// Values by column (CSV/TSV input). `rawRecord` is the record's text when it may be copied
     /// verbatim into same-delimiter output (field count matches the header).
-    case columns([InputCell], rawRecord: Range<Int>?)
+    case columns(UnsafeBufferPointer<InputCell>, rawRecord: Range<Int>?)
     /// The members of a JSON object, in their order.
-    case members([JSONMember])
+    case members(UnsafeBufferPointer<JSONMember>)
     /// Text that could not be parsed into values; JSON outputs keep it under "input".
     case unparsed(Range<Int>)
 }
@@ -46,7 +48,8 @@ struct RowPoint {
 }
 
 enum RowOutcome {
-    case placemark(Placemark)
+    /// Valid only during the `appendRow` call.
+    case placemark(UnsafePointer<Placemark>)
     case failure(String)
 }
 
@@ -58,20 +61,27 @@ final class RowEncoder {
     private let verbatimDelimiter: UInt8?
     private let scratch = ByteBuffer(capacity: 4096)
     private var columnSlots: [InputCell]
+    /// This worker's own copy of the field list. Iterating the layout's array, whose buffer every
+    /// worker shares, retains it per row: contended atomics that made two workers slower than one.
+    private let fields: UnsafeMutableBufferPointer<PlacemarkField>
 
     init(layout: OutputLayout, inputDelimiter: UInt8?) {
         self.layout = layout
+        fields = UnsafeMutableBufferPointer<PlacemarkField>.allocate(capacity: layout.fields.count)
+        _ = fields.initialize(from: layout.fields)
         let outputDelimiter = layout.format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
         table = DelimitedTextWriter(delimiter: outputDelimiter)
         verbatimDelimiter = inputDelimiter == outputDelimiter ? inputDelimiter : nil
         columnSlots = Array(repeating: .missing, count: layout.inputColumnNames.count)
     }
 
+    deinit { fields.deallocate() }
+
     /// Appends one row. `rawGeometry` is a GeoJSON input's geometry text; `featureMembers` are its
     /// other feature members (like "id"), kept in GeoJSON output.
     func appendRow(
         _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>? = nil,
-        featureMembers: [JSONMember] = [], outcome: RowOutcome, to output: ByteBuffer
+        featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0), outcome: RowOutcome, to output: ByteBuffer
     ) {
         switch layout.format {
         case .csv, .tsv:
@@ -103,6 +113,24 @@ final class RowEncoder {
             output.append(",\"properties\":{")
             appendObjectMembers(bytes, input: input, point: point, outcome: outcome, to: output)
             output.append("}}")
+        }
+    }
+
+    /// Geocodes a row that has a valid point, or writes it flagged with the problem's message.
+    /// The placemark stays on the stack and is lent by pointer, never copied.
+    @inline(__always)
+    func appendGeocodedRow(
+        _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>? = nil,
+        featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0),
+        problem: @autoclosure () -> String, geocode: (Coordinate) -> Placemark, to output: ByteBuffer
+    ) {
+        if let point {
+            var placemark = geocode(Coordinate(latitude: point.latitude, longitude: point.longitude))
+            withUnsafePointer(to: &placemark) { placemark in
+                appendRow(bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, outcome: .placemark(placemark), to: output)
+            }
+        } else {
+            appendRow(bytes, input: input, point: nil, rawGeometry: rawGeometry, featureMembers: featureMembers, outcome: .failure(problem()), to: output)
         }
     }
 
@@ -146,17 +174,10 @@ final class RowEncoder {
         }
         switch outcome {
         case .placemark(let placemark):
-            for field in layout.fields {
-                if needsDelimiter { output.append(delimiter) }
-                needsDelimiter = true
-                _ = withText(of: field, in: placemark) { text in
-                    guard let start = text.baseAddress else { return }
-                    table.appendField(start, count: text.count, to: output)
-                }
-            }
-            if needsDelimiter { output.append(delimiter) }
+            appendTableFields(of: placemark.pointee, needsDelimiter: needsDelimiter, to: output)
+            output.append(delimiter)
         case .failure(let message):
-            for _ in layout.fields {
+            for _ in fields {
                 if needsDelimiter { output.append(delimiter) }
                 needsDelimiter = true
             }
@@ -189,7 +210,7 @@ final class RowEncoder {
     }
 
     /// Puts each member's value into the slot of the column with its key (JSON input, table output).
-    private func mapMembersToColumns(_ members: [JSONMember], _ bytes: UnsafePointer<UInt8>) {
+    private func mapMembersToColumns(_ members: UnsafeBufferPointer<JSONMember>, _ bytes: UnsafePointer<UInt8>) {
         let keys = layout.quotedSourceKeys
         for column in columnSlots.indices { columnSlots[column] = .missing }
         for (position, member) in members.enumerated() {
@@ -258,23 +279,8 @@ final class RowEncoder {
         let keys = layout.quotedFieldKeys
         switch outcome {
         case .placemark(let placemark):
-            for (position, field) in layout.fields.enumerated() {
-                if needsComma { output.append(UInt8(ascii: ",")) }
-                needsComma = true
-                output.append(keys[position])
-                output.append(UInt8(ascii: ":"))
-                let isPresent = withText(of: field, in: placemark) { text in
-                    guard let start = text.baseAddress else { return output.append("\"\"") }
-                    if field.isNumeric {
-                        output.append(start, count: text.count)
-                    } else {
-                        JSONTextWriter.appendString(start, count: text.count, to: output)
-                    }
-                }
-                if !isPresent { output.append("null") }
-            }
-            if needsComma { output.append(UInt8(ascii: ",")) }
-            output.append("\"error\":null")
+            appendJSONFields(of: placemark.pointee, needsComma: needsComma, to: output)
+            output.append(",\"error\":null")
         case .failure(let message):
             for key in keys {
                 if needsComma { output.append(UInt8(ascii: ",")) }
@@ -326,39 +332,100 @@ final class RowEncoder {
 
     // MARK: Placemark field text
 
-    /// Calls `body` with the field's text and returns true, or returns false when it is absent.
-    /// Stored strings are lent without copying; computed ones are built in the scratch buffer.
-    @inline(__always)
-    private func withText(of field: PlacemarkField, in placemark: Placemark, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
-        switch field {
-        case .name: return Self.lend(placemark.name, body)
-        case .thoroughfare: return Self.lend(placemark.thoroughfare, body)
-        case .subThoroughfare: return Self.lend(placemark.subThoroughfare, body)
-        case .locality: return Self.lend(placemark.locality, body)
-        case .subLocality: return Self.lend(placemark.subLocality, body)
-        case .administrativeArea: return Self.lend(placemark.administrativeArea, body)
-        case .subAdministrativeArea: return Self.lend(placemark.subAdministrativeArea, body)
-        case .postalCode: return Self.lend(placemark.postalCode, body)
-        case .country: return Self.lend(placemark.country, body)
-        case .isoCountryCode: return Self.lend(placemark.isoCountryCode, body)
-        case .timeZone: return Self.lend(placemark.timeZone, body)
-        case .inlandWater: return Self.lend(placemark.inlandWater, body)
-        case .ocean: return Self.lend(placemark.ocean, body)
-        case .nearestLocality: return Self.lend(placemark.nearestLocality?.name, body)
-        case .distance, .bearing, .description:
-            guard let nearby = placemark.nearestLocality else { return false }
-            scratch.removeAll()
-            guard PlacemarkText.append(field, of: nearby, to: scratch) else { return false }
-            body(scratch.bytes)
-            return true
+    /// The stored strings are borrowed in place, through a borrowed placemark: copying a String
+    /// (or the placemark) costs a retain and a release per field, which were a third of the time
+    /// per row, and worse when threads share the geocoder's strings.
+    private func appendTableFields(of placemark: borrowing Placemark, needsDelimiter: Bool, to output: ByteBuffer) {
+        let delimiter = table.delimiter
+        var needsDelimiter = needsDelimiter
+        for field in fields {
+            if needsDelimiter { output.append(delimiter) }
+            needsDelimiter = true
+            switch field {
+            case .name: appendTableText(placemark.name, to: output)
+            case .thoroughfare: appendTableText(placemark.thoroughfare, to: output)
+            case .subThoroughfare: appendTableText(placemark.subThoroughfare, to: output)
+            case .locality: appendTableText(placemark.locality, to: output)
+            case .subLocality: appendTableText(placemark.subLocality, to: output)
+            case .administrativeArea: appendTableText(placemark.administrativeArea, to: output)
+            case .subAdministrativeArea: appendTableText(placemark.subAdministrativeArea, to: output)
+            case .postalCode: appendTableText(placemark.postalCode, to: output)
+            case .country: appendTableText(placemark.country, to: output)
+            case .isoCountryCode: appendTableText(placemark.isoCountryCode, to: output)
+            case .timeZone: appendTableText(placemark.timeZone, to: output)
+            case .inlandWater: appendTableText(placemark.inlandWater, to: output)
+            case .ocean: appendTableText(placemark.ocean, to: output)
+            case .nearestLocality: appendTableText(placemark.nearestLocality?.name, to: output)
+            case .distance, .bearing, .description:
+                if computeText(of: field, placemark) { table.appendField(scratch.base, count: scratch.count, to: output) }
+            }
+        }
+    }
+
+    private func appendJSONFields(of placemark: borrowing Placemark, needsComma: Bool, to output: ByteBuffer) {
+        var needsComma = needsComma
+        for (position, field) in fields.enumerated() {
+            if needsComma { output.append(UInt8(ascii: ",")) }
+            needsComma = true
+            output.append(layout.quotedFieldKeys[position])
+            output.append(UInt8(ascii: ":"))
+            switch field {
+            case .name: appendJSONText(placemark.name, to: output)
+            case .thoroughfare: appendJSONText(placemark.thoroughfare, to: output)
+            case .subThoroughfare: appendJSONText(placemark.subThoroughfare, to: output)
+            case .locality: appendJSONText(placemark.locality, to: output)
+            case .subLocality: appendJSONText(placemark.subLocality, to: output)
+            case .administrativeArea: appendJSONText(placemark.administrativeArea, to: output)
+            case .subAdministrativeArea: appendJSONText(placemark.subAdministrativeArea, to: output)
+            case .postalCode: appendJSONText(placemark.postalCode, to: output)
+            case .country: appendJSONText(placemark.country, to: output)
+            case .isoCountryCode: appendJSONText(placemark.isoCountryCode, to: output)
+            case .timeZone: appendJSONText(placemark.timeZone, to: output)
+            case .inlandWater: appendJSONText(placemark.inlandWater, to: output)
+            case .ocean: appendJSONText(placemark.ocean, to: output)
+            case .nearestLocality: appendJSONText(placemark.nearestLocality?.name, to: output)
+            case .distance, .bearing, .description:
+                if !computeText(of: field, placemark) {
+                    output.append("null")
+                } else if field.isNumeric {
+                    output.append(scratch.base, count: scratch.count)
+                } else {
+                    JSONTextWriter.appendString(scratch.base, count: scratch.count, to: output)
+                }
+            }
         }
     }
 
     @inline(__always)
-    private static func lend(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
-        guard var text else { return false }
-        text.withUTF8(body)
-        return true
+    private func appendTableText(_ text: String?, to output: ByteBuffer) {
+        let table = self.table
+        let done: Void? = text?.utf8.withContiguousStorageIfAvailable { utf8 in
+            if let start = utf8.baseAddress { table.appendField(start, count: utf8.count, to: output) }
+        }
+        if done == nil, let text {  // a bridged string without contiguous UTF-8: rare
+            table.appendField(text, to: output)
+        }
+    }
+
+    @inline(__always)
+    private func appendJSONText(_ text: String?, to output: ByteBuffer) {
+        let done: Void? = text?.utf8.withContiguousStorageIfAvailable { utf8 in
+            if let start = utf8.baseAddress {
+                JSONTextWriter.appendString(start, count: utf8.count, to: output)
+            } else {
+                output.append("\"\"")
+            }
+        }
+        if done == nil {
+            if let text { JSONTextWriter.appendString(text, to: output) } else { output.append("null") }
+        }
+    }
+
+    /// Writes a computed field's text into `scratch`; false when absent.
+    private func computeText(of field: PlacemarkField, _ placemark: borrowing Placemark) -> Bool {
+        guard let nearby = placemark.nearestLocality else { return false }
+        scratch.removeAll()
+        return PlacemarkText.append(field, of: nearby, to: scratch)
     }
 }
 
