@@ -67,7 +67,13 @@ final class ByteBuffer {
     func append(_ start: UnsafePointer<UInt8>, count length: Int) {
         guard length > 0 else { return }
         reserve(length)
-        (base + count).update(from: start, count: length)
+        let destination = base + count
+        if length <= 16 {
+            // Most fields are short: a call to memmove costs more than copying them inline.
+            for index in 0..<length { destination[index] = start[index] }
+        } else {
+            destination.update(from: start, count: length)
+        }
         count &+= length
     }
 

@@ -20,8 +20,21 @@ struct DelimitedTextWriter: Sendable {
     }
 
     func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
-        guard needsQuoting(bytes, count: count) else {
-            output.append(bytes, count: count)
+        // One pass for the common case: copy while checking, and start over quoted only if needed.
+        output.reserve(count)
+        let start = output.count
+        let destination = output.base + start
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x3C && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
+                break
+            }
+            destination[index] = byte
+            index &+= 1
+        }
+        if index == count {
+            output.count = start &+ count
             return
         }
         output.reserve(count &+ 2)
