@@ -6,6 +6,29 @@ import Foundation
 /// Nothing is dropped: every input record gives exactly one output row, and a row that cannot be
 /// geocoded carries an `error` saying why. Memory stays flat: input is read in 1 MiB blocks and
 /// only a few chunks are in flight between reading and writing.
+///
+/// Input rules:
+/// - Format: `options.inputFormat` if set, else the extension (.csv, .tsv/.tab, .jsonl/.ndjson,
+///   .geojson), else the content (`{` with "FeatureCollection" → GeoJSON, `{` → JSON Lines, more
+///   tabs than commas on the first line → TSV, else CSV). A UTF-8 byte order mark is skipped.
+/// - CSV/TSV: RFC 4180 quoting (delimiters, doubled quotes and line breaks inside quotes), LF or
+///   CRLF. The first non-blank record is the header when it names a latitude and a longitude
+///   column (lat, latitude, y, lat_dd, … / lon, lng, long, longitude, x, …, case-insensitive,
+///   or exactly `latColumn`/`lonColumn`). Otherwise, if its first two fields are numbers, the
+///   input has no header: columns 1 and 2 are latitude and longitude, and the output names them
+///   `lat`, `lon`, `column3`, …. Blank lines are not records.
+/// - JSON Lines: one object per non-blank line, coordinate keys found like CSV columns; values
+///   may be numbers or numeric strings.
+/// - GeoJSON: a FeatureCollection whose `features` array is streamed; coordinates come from
+///   Point geometries.
+///
+/// Output: the input's columns (CSV/TSV records are copied verbatim when the output has the same
+/// delimiter), then the chosen placemark fields named as `PlacemarkField`, then `error`. CSV/TSV
+/// output from JSON takes its columns from the first object (or first feature's properties);
+/// GeoJSON written as a table or as JSON Lines gains `latitude` and `longitude`. An input column
+/// named like an added one is renamed `input_<name>`. Absent values are empty in CSV/TSV and null
+/// in JSON; `distance` is a JSON number; a JSON Lines row that is not an object keeps its text
+/// under "input".
 public struct BatchGeocoder {
     public let options: BatchOptions
     private let geocode: @Sendable (Coordinate) -> Placemark

@@ -194,3 +194,38 @@ struct SeededGenerator: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+final class StreamingInputTests: XCTestCase {
+    /// Standard input is a pipe: reads come in small pieces, the name has no extension.
+    func testReadsFromAPipeAndWritesToAPipe() throws {
+        var csv = "lat,lon,id\n"
+        for id in 0..<50_000 { csv += "\(Double(id % 180) - 89.5),\(Double(id % 360) - 179.5),\(id)\n" }
+        let input = Pipe()
+        let output = Pipe()
+        let bytes = Data(csv.utf8)
+        let writer = Thread {
+            input.fileHandleForWriting.write(bytes)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        final class Collected: @unchecked Sendable { var data = Data() }
+        let collected = Collected()
+        let readerDone = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            collected.data = output.fileHandleForReading.readDataToEndOfFile()
+            readerDone.signal()
+        }
+        reader.start()
+        let options = BatchOptions(fields: [.country], jobs: 2, showProgress: false, printsSummary: false)
+        let summary = try BatchGeocoder(options: options, geocode: hemisphereGeocode)
+            .run(inputFD: input.fileHandleForReading.fileDescriptor, inputName: "-", outputFD: output.fileHandleForWriting.fileDescriptor)
+        try output.fileHandleForWriting.close()
+        readerDone.wait()
+        XCTAssertEqual(summary.rows, 50_000)
+        XCTAssertEqual(summary.errors, 0)
+        let lines = String(decoding: collected.data, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, 50_001)
+        XCTAssertEqual(lines.last, "49.5,139.5,49999,N,")
+        XCTAssertEqual(lines[1], "-89.5,-179.5,0,S,")
+    }
+}
