@@ -4,7 +4,7 @@ import Foundation
 /// fields to every row and writes CSV, TSV, JSON Lines or GeoJSON, in input order.
 ///
 /// Nothing is dropped: every input record gives exactly one output row, and a row that cannot be
-/// geocoded carries an `error` saying why. Memory stays flat: input is read in 1 MiB blocks and
+/// geocoded carries an `error` saying why. Memory stays flat: input is read in 512 KiB blocks and
 /// only a few chunks are in flight between reading and writing.
 ///
 /// Input rules:
@@ -35,7 +35,7 @@ public struct BatchGeocoder {
 
     /// Input is read in blocks of this size, and chunks are about this size. Tests shrink it to
     /// exercise records that straddle blocks.
-    var blockSize = 1 << 20
+    var blockSize = 512 << 10
     /// A record longer than this stops the run: it means a runaway quote or bracket.
     static let maximumRecordBytes = 64 << 20
 

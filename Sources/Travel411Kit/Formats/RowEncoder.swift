@@ -434,11 +434,19 @@ final class RowEncoder {
         }
     }
 
-    /// Writes a computed field's text into `scratch`; false when absent.
+    /// Writes a computed field's text into `scratch`; false when absent. The locality's name is
+    /// borrowed in place like the other strings, not copied out of the placemark.
     private func computeText(of field: PlacemarkField, _ placemark: borrowing Placemark) -> Bool {
-        guard let nearby = placemark.nearestLocality else { return false }
+        guard let metres = placemark.nearestLocality?.distanceMetres,
+              let bearing = placemark.nearestLocality?.bearingDegrees else { return false }
         scratch.removeAll()
-        return PlacemarkText.append(field, of: nearby, to: scratch)
+        guard PlacemarkText.appendPrefix(field, metres: metres, bearing: bearing, to: scratch) else { return false }
+        if field == .description {
+            let scratch = self.scratch
+            let done: Void? = placemark.nearestLocality?.name.utf8.withContiguousStorageIfAvailable { scratch.append($0) }
+            if done == nil, let name = placemark.nearestLocality?.name { scratch.append(name) }
+        }
+        return true
     }
 }
 
@@ -451,17 +459,23 @@ enum PlacemarkText {
 
     /// Writes `.distance`, `.bearing` or `.description`; false when the numbers are not finite.
     static func append(_ field: PlacemarkField, of nearby: NearbyPlace, to output: ByteBuffer) -> Bool {
-        let metres = nearby.distanceMetres
-        guard metres.isFinite, abs(metres) < 1e15, nearby.bearingDegrees.isFinite else { return false }
+        guard appendPrefix(field, metres: nearby.distanceMetres, bearing: nearby.bearingDegrees, to: output) else { return false }
+        if field == .description { output.append(nearby.name) }
+        return true
+    }
+
+    /// The field's text, except that `.description` stops before the place name, which always
+    /// ends it ("in …", "… of …").
+    static func appendPrefix(_ field: PlacemarkField, metres: Double, bearing: Double, to output: ByteBuffer) -> Bool {
+        guard metres.isFinite, abs(metres) < 1e15, bearing.isFinite else { return false }
         switch field {
         case .distance:
             output.appendDecimal(Int(metres.rounded()))
         case .bearing:
-            output.append(compassPoint(nearby.bearingDegrees))
+            output.append(compassPoint(bearing))
         case .description:
             if metres < 100 {
                 output.append("in ")
-                output.append(nearby.name)
                 return true
             }
             if metres < 1000 {
@@ -478,9 +492,8 @@ enum PlacemarkText {
                 output.appendDecimal(Int((metres / 1000).rounded()))
                 output.append(" km ")
             }
-            output.append(compassPoint(nearby.bearingDegrees))
+            output.append(compassPoint(bearing))
             output.append(" of ")
-            output.append(nearby.name)
         default:
             return false
         }
