@@ -86,6 +86,22 @@ public struct BatchGeocoder {
         return summary
     }
 
+    /// `where --input` as the CLI sees it: `inputPath` is a file, or nil or "-" for standard
+    /// input; output goes to `outputFD` (standard output by default).
+    public func run(inputPath: String?, outputFD: Int32 = STDOUT_FILENO) throws -> BatchSummary {
+        guard let inputPath, inputPath != "-" else {
+            return try run(inputFD: STDIN_FILENO, inputName: "-", outputFD: outputFD)
+        }
+        let fd = open(inputPath, O_RDONLY)
+        guard fd >= 0 else { throw BatchError("cannot open \(inputPath): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var status = stat()
+        if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw BatchError("cannot read \(inputPath): it is a directory")
+        }
+        return try run(inputFD: fd, inputName: inputPath, outputFD: outputFD)
+    }
+
     /// Opens the framer's concrete type so the per-block scan is a direct call.
     private static func runPipeline<Framer: RecordFramer>(_ pipeline: ChunkPipeline, source: ChunkSource, framer: Framer, inputPool: BufferPool) throws -> RowCounts {
         var framer = framer

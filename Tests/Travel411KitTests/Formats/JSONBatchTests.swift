@@ -179,6 +179,16 @@ final class FormatDetectionTests: XCTestCase {
         XCTAssertEqual(try InputFormatDetector.format(explicit: .tsv, inputName: "a.csv", sample: UnsafeBufferPointer(start: nil, count: 0)), .tsv)
     }
 
+    func testMissingInputFileIsAUserFacingError() {
+        let geocoder = BatchGeocoder(options: BatchOptions(printsSummary: false), geocode: hemisphereGeocode)
+        XCTAssertThrowsError(try geocoder.run(inputPath: "/nonexistent/points.csv", outputFD: -1)) { error in
+            XCTAssertEqual("\(error)", "cannot open /nonexistent/points.csv: No such file or directory")
+        }
+        XCTAssertThrowsError(try geocoder.run(inputPath: "/tmp", outputFD: -1)) { error in
+            XCTAssertEqual("\(error)", "cannot read /tmp: it is a directory")
+        }
+    }
+
     func testFieldListParsing() throws {
         XCTAssertEqual(try BatchOptions.fields(parsing: "Country, isoCountryCode,distance"), [.country, .isoCountryCode, .distance])
         XCTAssertThrowsError(try BatchOptions.fields(parsing: "country,planet"))
