@@ -1,0 +1,275 @@
+import Foundation
+
+/// Rows and flagged rows in some part of the output.
+struct RowCounts {
+    var rows = 0
+    var errors = 0
+
+    static func += (lhs: inout RowCounts, rhs: RowCounts) {
+        lhs.rows += rhs.rows
+        lhs.errors += rhs.errors
+    }
+}
+
+/// Turns one chunk of input records into output rows. One instance per worker thread, so it may
+/// keep scratch state; it must write exactly one output row per input record.
+protocol ChunkProcessor: AnyObject {
+    func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts
+}
+
+/// Reads chunks on the calling thread, processes them on `jobs` worker threads and writes the
+/// results in input order from a writer thread. At most `maximumChunksInFlight` chunks exist
+/// between reading and writing, which bounds memory whatever the input size.
+final class ChunkPipeline {
+    private let jobs: Int
+    private let maximumChunksInFlight: Int
+    private let output: OutputWriter
+    private let makeProcessor: () -> ChunkProcessor
+    private let progress: ProgressReporter?
+    let outputPool: BufferPool
+
+    init(jobs: Int, output: OutputWriter, outputBufferCapacity: Int, progress: ProgressReporter?, makeProcessor: @escaping () -> ChunkProcessor) {
+        self.jobs = max(1, jobs)
+        // Enough for every worker to hold one chunk while one more is read and earlier ones wait
+        // in order to be written.
+        self.maximumChunksInFlight = 2 * self.jobs + 2
+        self.output = output
+        self.progress = progress
+        self.makeProcessor = makeProcessor
+        self.outputPool = BufferPool(initialCapacity: outputBufferCapacity)
+    }
+
+    func run(source: ChunkSource, framer: inout some RecordFramer, inputPool: BufferPool) throws -> RowCounts {
+        let slots = DispatchSemaphore(value: maximumChunksInFlight)
+        let work = WorkQueue<InputChunk>()
+        let results = OrderedResults()
+        let threads = DispatchGroup()
+
+        for _ in 0..<jobs {
+            let processor = makeProcessor()
+            let outputPool = self.outputPool
+            threads.enter()
+            let worker = Thread {
+                while let chunk = work.pop() {
+                    let buffer = outputPool.take()
+                    let counts = processor.process(chunk, into: buffer)
+                    inputPool.recycle(chunk.buffer)
+                    results.deliver(sequence: chunk.sequence, buffer: buffer, counts: counts)
+                }
+                threads.leave()
+            }
+            worker.name = "travel411 batch worker"
+            worker.start()
+        }
+
+        let writerDone = DispatchSemaphore(value: 0)
+        let writer = Thread { [output, outputPool, progress] in
+            var sequence = 0
+            while let result = results.take(sequence: sequence) {
+                let (buffer, counts) = result
+                if results.failure == nil {
+                    do {
+                        try output.write(buffer.bytes)
+                        progress?.advance(by: counts)
+                    } catch {
+                        results.fail(error)
+                    }
+                }
+                outputPool.recycle(buffer)
+                slots.signal()
+                sequence += 1
+            }
+            writerDone.signal()
+        }
+        writer.name = "travel411 batch writer"
+        writer.start()
+
+        var readError: Error?
+        do {
+            while results.failure == nil, let chunk = try source.nextChunk(framer: &framer) {
+                slots.wait()
+                work.push(chunk)
+            }
+        } catch {
+            readError = error
+        }
+        results.finish(chunkCount: work.pushedCount)
+        work.close()
+        threads.wait()
+        writerDone.wait()
+        if let failure = results.failure { throw failure }
+        if let readError { throw readError }
+        return results.totals
+    }
+}
+
+/// A closable FIFO shared by the reader and the workers.
+final class WorkQueue<Element>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var head = 0
+    private var isClosed = false
+    private(set) var pushedCount = 0
+
+    func push(_ item: Element) {
+        condition.lock()
+        items.append(item)
+        pushedCount += 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    func close() {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next item, or nil once the queue is closed and empty.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count && !isClosed { condition.wait() }
+        guard head < items.count else { return nil }
+        let item = items[head]
+        head += 1
+        if head > 64 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return item
+    }
+}
+
+/// Finished chunks waiting to be written in sequence order, plus the run's first failure.
+final class OrderedResults: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [Int: (ByteBuffer, RowCounts)] = [:]
+    private var chunkCount: Int?
+    private var firstFailure: Error?
+    private(set) var totals = RowCounts()
+
+    func deliver(sequence: Int, buffer: ByteBuffer, counts: RowCounts) {
+        condition.lock()
+        pending[sequence] = (buffer, counts)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until chunk `sequence` is done; nil when there is no such chunk.
+    func take(sequence: Int) -> (ByteBuffer, RowCounts)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending[sequence] == nil {
+            if let chunkCount, sequence >= chunkCount { return nil }
+            condition.wait()
+        }
+        let result = pending.removeValue(forKey: sequence)
+        if let result { totals += result.1 }
+        return result
+    }
+
+    func finish(chunkCount: Int) {
+        condition.lock()
+        self.chunkCount = chunkCount
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func fail(_ error: Error) {
+        condition.lock()
+        if firstFailure == nil { firstFailure = error }
+        condition.unlock()
+    }
+
+    var failure: Error? {
+        condition.lock()
+        defer { condition.unlock() }
+        return firstFailure
+    }
+}
+
+/// Writes to the output file descriptor in large writes, retrying short ones. GeoJSON rows begin
+/// with ",\n"; the writer drops the comma before the first row it writes.
+final class OutputWriter: @unchecked Sendable {
+    private let fd: Int32
+    private var bytesToDropAtStart: Int
+    private var hasWrittenRows = false
+
+    init(fd: Int32, dropBeforeFirstRow: Int) {
+        self.fd = fd
+        self.bytesToDropAtStart = dropBeforeFirstRow
+    }
+
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard var start = bytes.baseAddress, bytes.count > 0 else { return }
+        var remaining = bytes.count
+        if !hasWrittenRows {
+            hasWrittenRows = true
+            let dropped = min(bytesToDropAtStart, remaining)
+            start += dropped
+            remaining -= dropped
+        }
+        try writeAll(start, remaining)
+    }
+
+    /// Header or footer text: never subject to the first-row trimming.
+    func writeFraming(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return }
+            try writeAll(start, buffer.count)
+        }
+    }
+
+    private func writeAll(_ start: UnsafePointer<UInt8>, _ count: Int) throws {
+        var start = start
+        var remaining = count
+        while remaining > 0 {
+            let written = Foundation.write(fd, start, remaining)
+            if written > 0 {
+                start += written
+                remaining -= written
+            } else if written < 0 && errno != EINTR {
+                throw BatchError("cannot write the output: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}
+
+/// A running row count on stderr, for people watching a terminal; silent otherwise.
+final class ProgressReporter: @unchecked Sendable {
+    private let started: Double
+    private var lastReport: Double
+    private var counts = RowCounts()
+    private var hasPrinted = false
+
+    /// nil unless stderr is a terminal.
+    static func forStandardError(enabled: Bool) -> ProgressReporter? {
+        enabled && isatty(STDERR_FILENO) != 0 ? ProgressReporter() : nil
+    }
+
+    private init() {
+        started = ProcessInfo.processInfo.systemUptime
+        lastReport = started
+    }
+
+    func advance(by delta: RowCounts) {
+        counts += delta
+        let now = ProcessInfo.processInfo.systemUptime
+        guard now - lastReport >= 0.25 else { return }
+        lastReport = now
+        let rate = Double(counts.rows) / max(now - started, 1e-9)
+        print("\r\(BatchSummary.grouped(counts.rows)) rows, \(BatchSummary.grouped(counts.errors)) errors, \(BatchSummary.grouped(Int(rate))) rows/s\u{1B}[K")
+        hasPrinted = true
+    }
+
+    func finish() {
+        if hasPrinted { print("\r\u{1B}[K") }
+    }
+
+    private func print(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

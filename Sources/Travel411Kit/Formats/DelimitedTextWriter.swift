@@ -1,0 +1,58 @@
+/// Writes CSV or TSV fields, quoting only when the field needs it (RFC 4180 style for both:
+/// a field holding the delimiter, a quote, CR or LF is quoted, with inner quotes doubled).
+struct DelimitedTextWriter: Sendable {
+    let delimiter: UInt8
+
+    init(delimiter: UInt8) { self.delimiter = delimiter }
+
+    @inline(__always)
+    func needsQuoting(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            // Every special byte is below 0x3C (',' '"' '\t' '\r' '\n'), so most bytes fail the first test.
+            if byte < 0x3C && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
+                return true
+            }
+            index &+= 1
+        }
+        return false
+    }
+
+    func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
+        // One pass for the common case: copy while checking, and start over quoted only if needed.
+        output.reserve(count)
+        let start = output.count
+        let destination = output.base + start
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x3C && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
+                break
+            }
+            destination[index] = byte
+            index &+= 1
+        }
+        if index == count {
+            output.count = start &+ count
+            return
+        }
+        output.reserve(count &+ 2)
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in 0..<count where bytes[index] == UInt8(ascii: "\"") {
+            output.append(bytes + runStart, count: index &+ 1 &- runStart)  // the quote itself...
+            output.append(UInt8(ascii: "\""))  // ...and its double
+            runStart = index &+ 1
+        }
+        output.append(bytes + runStart, count: count &- runStart)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    func appendField(_ text: String, to output: ByteBuffer) {
+        var text = text
+        text.withUTF8 { utf8 in
+            if let start = utf8.baseAddress { appendField(start, count: utf8.count, to: output) }
+        }
+    }
+}

@@ -1,0 +1,512 @@
+import Foundation
+
+/// One input value, located in a chunk's bytes.
+struct InputCell {
+    enum Kind: UInt8 {
+        /// The row has no such column (a short CSV row, a JSON object without that key).
+        case missing
+        /// An unquoted CSV/TSV field: the bytes are the value.
+        case delimitedPlain
+        /// A quoted CSV/TSV field, quotes included.
+        case delimitedQuoted
+        /// Raw JSON value text.
+        case json
+    }
+
+    var start: Int
+    var end: Int
+    var kind: Kind
+
+    static let missing = InputCell(start: 0, end: 0, kind: .missing)
+
+    init(start: Int, end: Int, kind: Kind) {
+        self.start = start
+        self.end = end
+        self.kind = kind
+    }
+}
+
+/// The input side of one output row. Buffers rather than arrays, and a pointer to the placemark
+/// below: passing them costs no reference counting, which per row and per field added up to a
+/// third of the batch time.
+enum RowInput {
+    /// Values by column (CSV/TSV input). `rawRecord` is the record's text when it may be copied
+    /// verbatim into same-delimiter output (field count matches the header).
+    case columns(UnsafeBufferPointer<InputCell>, rawRecord: Range<Int>?)
+    /// The members of a JSON object, in their order.
+    case members(UnsafeBufferPointer<JSONMember>)
+    /// Text that could not be parsed into values; JSON outputs keep it under "input".
+    case unparsed(Range<Int>)
+}
+
+/// A row's valid coordinate, with the source text of each number for writing it back unchanged.
+struct RowPoint {
+    var latitude: Double
+    var longitude: Double
+    var latitudeText: InputCell
+    var longitudeText: InputCell
+}
+
+/// Writes output rows in the layout's format. One per worker thread: it owns scratch space.
+final class RowEncoder {
+    let layout: OutputLayout
+    private let table: DelimitedTextWriter
+    /// The input's delimiter when records may be copied verbatim into the output.
+    private let verbatimDelimiter: UInt8?
+    private let scratch = ByteBuffer(capacity: 4096)
+    private var columnSlots: [InputCell]
+    /// This worker's own copy of the field list. Iterating the layout's array, whose buffer every
+    /// worker shares, retains it per row: contended atomics that made two workers slower than one.
+    private let fields: UnsafeMutableBufferPointer<PlacemarkField>
+
+    init(layout: OutputLayout, inputDelimiter: UInt8?) {
+        self.layout = layout
+        fields = UnsafeMutableBufferPointer<PlacemarkField>.allocate(capacity: layout.fields.count)
+        _ = fields.initialize(from: layout.fields)
+        let outputDelimiter = layout.format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
+        table = DelimitedTextWriter(delimiter: outputDelimiter)
+        verbatimDelimiter = inputDelimiter == outputDelimiter ? inputDelimiter : nil
+        columnSlots = Array(repeating: .missing, count: layout.inputColumnNames.count)
+    }
+
+    deinit { fields.deallocate() }
+
+    /// Appends one row: the input's values, then the placemark of `point` (geocoded here) or, when
+    /// there is no valid point, empty fields and the problem. `rawGeometry` is a GeoJSON input's
+    /// geometry text; `featureMembers` are its other members (like "id"), kept in GeoJSON output.
+    ///
+    /// The placemark is a local passed down `borrowing`: copying it (or its strings) costs a
+    /// retain and a release per field, which were a third of the time per row.
+    @inline(__always)
+    func appendGeocodedRow(
+        _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>? = nil,
+        featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0),
+        problem: @autoclosure () -> String, geocode: (Coordinate) -> Placemark, to output: ByteBuffer
+    ) {
+        let needsSeparator = beginRow(bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
+        if let point {
+            let placemark = geocode(Coordinate(latitude: point.latitude, longitude: point.longitude))
+            switch layout.format {
+            case .csv, .tsv:
+                appendTableFields(of: placemark, needsDelimiter: needsSeparator, to: output)
+                output.append(table.delimiter)  // the empty error column
+            case .jsonl, .geojson:
+                appendJSONFields(of: placemark, needsComma: needsSeparator, to: output)
+                output.append(needsSeparator || fields.count > 0 ? ",\"error\":null" : "\"error\":null")
+            }
+        } else {
+            appendFailure(problem(), needsSeparator: needsSeparator, to: output)
+        }
+        endRow(to: output)
+    }
+
+    /// Everything before the placemark fields; returns whether a separator must precede them.
+    private func beginRow(
+        _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>?,
+        featureMembers: UnsafeBufferPointer<JSONMember>, to output: ByteBuffer
+    ) -> Bool {
+        switch layout.format {
+        case .csv, .tsv:
+            return appendTableInput(bytes, input: input, point: point, to: output)
+        case .jsonl:
+            output.append(UInt8(ascii: "{"))
+            return appendObjectInput(bytes, input: input, point: point, to: output)
+        case .geojson:
+            output.append(",\n{\"type\":\"Feature\",")
+            for member in featureMembers {
+                output.append(bytes + member.keyStart, count: member.keyEnd &- member.keyStart)
+                output.append(UInt8(ascii: ":"))
+                output.append(bytes + member.valueStart, count: member.valueEnd &- member.valueStart)
+                output.append(UInt8(ascii: ","))
+            }
+            output.append("\"geometry\":")
+            if let rawGeometry {
+                output.append(bytes + rawGeometry.lowerBound, count: rawGeometry.count)
+            } else if let point {
+                output.append("{\"type\":\"Point\",\"coordinates\":[")
+                appendNumber(point.longitude, text: point.longitudeText, bytes, to: output)
+                output.append(UInt8(ascii: ","))
+                appendNumber(point.latitude, text: point.latitudeText, bytes, to: output)
+                output.append("]}")
+            } else {
+                output.append("null")
+            }
+            output.append(",\"properties\":{")
+            return appendObjectInput(bytes, input: input, point: point, to: output)
+        }
+    }
+
+    /// Empty placemark fields and the error message.
+    private func appendFailure(_ message: String, needsSeparator: Bool, to output: ByteBuffer) {
+        switch layout.format {
+        case .csv, .tsv:
+            let delimiter = table.delimiter
+            var needsDelimiter = needsSeparator
+            for _ in fields {
+                if needsDelimiter { output.append(delimiter) }
+                needsDelimiter = true
+            }
+            if needsDelimiter { output.append(delimiter) }
+            table.appendField(message, to: output)
+        case .jsonl, .geojson:
+            var needsComma = needsSeparator
+            for key in layout.quotedFieldKeys {
+                if needsComma { output.append(UInt8(ascii: ",")) }
+                needsComma = true
+                output.append(key)
+                output.append(":null")
+            }
+            if needsComma { output.append(UInt8(ascii: ",")) }
+            output.append("\"error\":")
+            JSONTextWriter.appendString(message, to: output)
+        }
+    }
+
+    private func endRow(to output: ByteBuffer) {
+        switch layout.format {
+        case .csv, .tsv: output.append(UInt8(ascii: "\n"))
+        case .jsonl: output.append("}\n")
+        case .geojson: output.append("}}")
+        }
+    }
+
+    // MARK: CSV and TSV
+
+    /// The input's columns, then (GeoJSON input) latitude and longitude.
+    private func appendTableInput(_ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, to output: ByteBuffer) -> Bool {
+        let delimiter = table.delimiter
+        let columnCount = layout.inputColumnNames.count
+        var needsDelimiter = false
+        switch input {
+        case .columns(let cells, let rawRecord):
+            if let rawRecord, verbatimDelimiter != nil, cells.count == columnCount, columnCount > 0 {
+                output.append(bytes + rawRecord.lowerBound, count: rawRecord.count)
+                needsDelimiter = true
+            } else {
+                for column in 0..<columnCount {
+                    if needsDelimiter { output.append(delimiter) }
+                    needsDelimiter = true
+                    if column < cells.count { appendTableCell(cells[column], bytes, to: output) }
+                }
+            }
+        case .members(let members):
+            mapMembersToColumns(members, bytes)
+            for column in 0..<columnCount {
+                if needsDelimiter { output.append(delimiter) }
+                needsDelimiter = true
+                appendTableCell(columnSlots[column], bytes, to: output)
+            }
+        case .unparsed:
+            for _ in 0..<columnCount {
+                if needsDelimiter { output.append(delimiter) }
+                needsDelimiter = true
+            }
+        }
+        if layout.addsGeometryColumns {
+            if needsDelimiter { output.append(delimiter) }
+            if let point { appendTableCell(point.latitudeText, bytes, to: output) }
+            output.append(delimiter)
+            if let point { appendTableCell(point.longitudeText, bytes, to: output) }
+            needsDelimiter = true
+        }
+        return needsDelimiter
+    }
+
+    private func appendTableCell(_ cell: InputCell, _ bytes: UnsafePointer<UInt8>, to output: ByteBuffer) {
+        switch cell.kind {
+        case .missing:
+            return
+        case .delimitedPlain:
+            table.appendField(bytes + cell.start, count: cell.end &- cell.start, to: output)
+        case .delimitedQuoted:
+            scratch.removeAll()
+            DelimitedRecordSplitter.decodeQuoted(bytes, from: cell.start, to: cell.end, into: scratch)
+            table.appendField(scratch.base, count: scratch.count, to: output)
+        case .json:
+            let first = bytes[cell.start]
+            if first == UInt8(ascii: "\"") {
+                scratch.removeAll()
+                JSONScanner.decodeString(bytes, from: cell.start, to: cell.end, into: scratch)
+                table.appendField(scratch.base, count: scratch.count, to: output)
+            } else if first != UInt8(ascii: "n") {  // null stays empty; numbers, booleans, objects as text
+                table.appendField(bytes + cell.start, count: cell.end &- cell.start, to: output)
+            }
+        }
+    }
+
+    /// Puts each member's value into the slot of the column with its key (JSON input, table output).
+    private func mapMembersToColumns(_ members: UnsafeBufferPointer<JSONMember>, _ bytes: UnsafePointer<UInt8>) {
+        let keys = layout.quotedSourceKeys
+        for column in columnSlots.indices { columnSlots[column] = .missing }
+        for (position, member) in members.enumerated() {
+            let length = member.keyEnd &- member.keyStart
+            // Objects usually repeat the first object's key order: try the same position first.
+            var column = -1
+            if position < keys.count, Self.equal(keys[position], bytes + member.keyStart, length) {
+                column = position
+            } else {
+                for candidate in keys.indices where Self.equal(keys[candidate], bytes + member.keyStart, length) {
+                    column = candidate
+                    break
+                }
+            }
+            if column >= 0 {
+                columnSlots[column] = InputCell(start: member.valueStart, end: member.valueEnd, kind: .json)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func equal(_ key: [UInt8], _ bytes: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        key.count == length && key.withUnsafeBufferPointer { $0.baseAddress.map { memcmp($0, bytes, length) == 0 } ?? (length == 0) }
+    }
+
+    // MARK: JSON Lines and GeoJSON properties
+
+    /// The input's members (or "input" for unparsable text), then (GeoJSON input written as
+    /// JSON Lines) latitude and longitude.
+    private func appendObjectInput(_ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, to output: ByteBuffer) -> Bool {
+        var needsComma = false
+        switch input {
+        case .columns(let cells, _):
+            for (column, key) in layout.quotedInputColumnKeys.enumerated() {
+                if needsComma { output.append(UInt8(ascii: ",")) }
+                needsComma = true
+                output.append(key)
+                output.append(UInt8(ascii: ":"))
+                appendJSONValue(column < cells.count ? cells[column] : .missing, bytes, to: output)
+            }
+        case .members(let members):
+            for member in members {
+                if needsComma { output.append(UInt8(ascii: ",")) }
+                needsComma = true
+                let length = member.keyEnd &- member.keyStart
+                if isReservedKey(bytes + member.keyStart, length) {
+                    output.append("\"input_")
+                    output.append(bytes + (member.keyStart &+ 1), count: length &- 1)
+                } else {
+                    output.append(bytes + member.keyStart, count: length)
+                }
+                output.append(UInt8(ascii: ":"))
+                output.append(bytes + member.valueStart, count: member.valueEnd &- member.valueStart)
+            }
+        case .unparsed(let range):
+            output.append("\"input\":")
+            JSONTextWriter.appendString(bytes + range.lowerBound, count: range.count, to: output)
+            needsComma = true
+        }
+        if layout.addsGeometryColumns {
+            if needsComma { output.append(UInt8(ascii: ",")) }
+            output.append("\"latitude\":")
+            if let point { appendNumber(point.latitude, text: point.latitudeText, bytes, to: output) } else { output.append("null") }
+            output.append(",\"longitude\":")
+            if let point { appendNumber(point.longitude, text: point.longitudeText, bytes, to: output) } else { output.append("null") }
+            needsComma = true
+        }
+        return needsComma
+    }
+
+
+    private func appendJSONValue(_ cell: InputCell, _ bytes: UnsafePointer<UInt8>, to output: ByteBuffer) {
+        switch cell.kind {
+        case .missing:
+            output.append("null")
+        case .delimitedPlain:
+            JSONTextWriter.appendString(bytes + cell.start, count: cell.end &- cell.start, to: output)
+        case .delimitedQuoted:
+            scratch.removeAll()
+            DelimitedRecordSplitter.decodeQuoted(bytes, from: cell.start, to: cell.end, into: scratch)
+            JSONTextWriter.appendString(scratch.base, count: scratch.count, to: output)
+        case .json:
+            output.append(bytes + cell.start, count: cell.end &- cell.start)
+        }
+    }
+
+    private func isReservedKey(_ key: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        for reserved in layout.quotedReservedKeys where Self.equal(reserved, key, length) { return true }
+        return false
+    }
+
+    /// A coordinate as a JSON number: the source text when it already is one, else Swift's
+    /// shortest round-tripping form.
+    private func appendNumber(_ value: Double, text: InputCell, _ bytes: UnsafePointer<UInt8>, to output: ByteBuffer) {
+        var start = text.start
+        var end = text.end
+        if text.kind == .delimitedPlain {
+            while start < end, DecimalParser.isBlank(bytes[start]) { start &+= 1 }
+            while end > start, DecimalParser.isBlank(bytes[end &- 1]) { end &-= 1 }
+        }
+        if text.kind == .json || text.kind == .delimitedPlain, JSONScanner.isNumber(bytes, from: start, to: end) {
+            output.append(bytes + start, count: end &- start)
+        } else {
+            output.append(value.description)
+        }
+    }
+
+    // MARK: Placemark field text
+
+    /// The stored strings are borrowed in place, through a borrowed placemark: copying a String
+    /// (or the placemark) costs a retain and a release per field, which were a third of the time
+    /// per row, and worse when threads share the geocoder's strings.
+    private func appendTableFields(of placemark: borrowing Placemark, needsDelimiter: Bool, to output: ByteBuffer) {
+        let delimiter = table.delimiter
+        var needsDelimiter = needsDelimiter
+        for field in fields {
+            if needsDelimiter { output.append(delimiter) }
+            needsDelimiter = true
+            switch field {
+            case .name: appendTableText(placemark.name, to: output)
+            case .thoroughfare: appendTableText(placemark.thoroughfare, to: output)
+            case .subThoroughfare: appendTableText(placemark.subThoroughfare, to: output)
+            case .locality: appendTableText(placemark.locality, to: output)
+            case .subLocality: appendTableText(placemark.subLocality, to: output)
+            case .administrativeArea: appendTableText(placemark.administrativeArea, to: output)
+            case .subAdministrativeArea: appendTableText(placemark.subAdministrativeArea, to: output)
+            case .postalCode: appendTableText(placemark.postalCode, to: output)
+            case .country: appendTableText(placemark.country, to: output)
+            case .isoCountryCode: appendTableText(placemark.isoCountryCode, to: output)
+            case .timeZone: appendTableText(placemark.timeZone, to: output)
+            case .inlandWater: appendTableText(placemark.inlandWater, to: output)
+            case .ocean: appendTableText(placemark.ocean, to: output)
+            case .nearestLocality: appendTableText(placemark.nearestLocality?.name, to: output)
+            case .distance, .bearing, .description:
+                if computeText(of: field, placemark) { table.appendField(scratch.base, count: scratch.count, to: output) }
+            }
+        }
+    }
+
+    private func appendJSONFields(of placemark: borrowing Placemark, needsComma: Bool, to output: ByteBuffer) {
+        var needsComma = needsComma
+        for (position, field) in fields.enumerated() {
+            if needsComma { output.append(UInt8(ascii: ",")) }
+            needsComma = true
+            output.append(layout.quotedFieldKeys[position])
+            output.append(UInt8(ascii: ":"))
+            switch field {
+            case .name: appendJSONText(placemark.name, to: output)
+            case .thoroughfare: appendJSONText(placemark.thoroughfare, to: output)
+            case .subThoroughfare: appendJSONText(placemark.subThoroughfare, to: output)
+            case .locality: appendJSONText(placemark.locality, to: output)
+            case .subLocality: appendJSONText(placemark.subLocality, to: output)
+            case .administrativeArea: appendJSONText(placemark.administrativeArea, to: output)
+            case .subAdministrativeArea: appendJSONText(placemark.subAdministrativeArea, to: output)
+            case .postalCode: appendJSONText(placemark.postalCode, to: output)
+            case .country: appendJSONText(placemark.country, to: output)
+            case .isoCountryCode: appendJSONText(placemark.isoCountryCode, to: output)
+            case .timeZone: appendJSONText(placemark.timeZone, to: output)
+            case .inlandWater: appendJSONText(placemark.inlandWater, to: output)
+            case .ocean: appendJSONText(placemark.ocean, to: output)
+            case .nearestLocality: appendJSONText(placemark.nearestLocality?.name, to: output)
+            case .distance, .bearing, .description:
+                if !computeText(of: field, placemark) {
+                    output.append("null")
+                } else if field.isNumeric {
+                    output.append(scratch.base, count: scratch.count)
+                } else {
+                    JSONTextWriter.appendString(scratch.base, count: scratch.count, to: output)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func appendTableText(_ text: String?, to output: ByteBuffer) {
+        let table = self.table
+        let done: Void? = text?.utf8.withContiguousStorageIfAvailable { utf8 in
+            if let start = utf8.baseAddress { table.appendField(start, count: utf8.count, to: output) }
+        }
+        if done == nil, let text {  // a bridged string without contiguous UTF-8: rare
+            table.appendField(text, to: output)
+        }
+    }
+
+    @inline(__always)
+    private func appendJSONText(_ text: String?, to output: ByteBuffer) {
+        let done: Void? = text?.utf8.withContiguousStorageIfAvailable { utf8 in
+            if let start = utf8.baseAddress {
+                JSONTextWriter.appendString(start, count: utf8.count, to: output)
+            } else {
+                output.append("\"\"")
+            }
+        }
+        if done == nil {
+            if let text { JSONTextWriter.appendString(text, to: output) } else { output.append("null") }
+        }
+    }
+
+    /// Writes a computed field's text into `scratch`; false when absent. The locality's name is
+    /// borrowed in place like the other strings, not copied out of the placemark.
+    private func computeText(of field: PlacemarkField, _ placemark: borrowing Placemark) -> Bool {
+        guard let metres = placemark.nearestLocality?.distanceMetres,
+              let bearing = placemark.nearestLocality?.bearingDegrees else { return false }
+        scratch.removeAll()
+        guard PlacemarkText.appendPrefix(field, metres: metres, bearing: bearing, to: scratch) else { return false }
+        if field == .description {
+            let scratch = self.scratch
+            let done: Void? = placemark.nearestLocality?.name.utf8.withContiguousStorageIfAvailable { scratch.append($0) }
+            if done == nil, let name = placemark.nearestLocality?.name { scratch.append(name) }
+        }
+        return true
+    }
+}
+
+/// The computed placemark fields written straight into bytes. The text equals
+/// `PlacemarkField.text(in:)` (tests compare them) without building a String per row.
+enum PlacemarkText {
+    private static let compassPoints: [StaticString] = [
+        "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
+    ]
+
+    /// Writes `.distance`, `.bearing` or `.description`; false when the numbers are not finite.
+    static func append(_ field: PlacemarkField, of nearby: NearbyPlace, to output: ByteBuffer) -> Bool {
+        guard appendPrefix(field, metres: nearby.distanceMetres, bearing: nearby.bearingDegrees, to: output) else { return false }
+        if field == .description { output.append(nearby.name) }
+        return true
+    }
+
+    /// The field's text, except that `.description` stops before the place name, which always
+    /// ends it ("in …", "… of …").
+    static func appendPrefix(_ field: PlacemarkField, metres: Double, bearing: Double, to output: ByteBuffer) -> Bool {
+        guard metres.isFinite, abs(metres) < 1e15, bearing.isFinite else { return false }
+        switch field {
+        case .distance:
+            output.appendDecimal(Int(metres.rounded()))
+        case .bearing:
+            output.append(compassPoint(bearing))
+        case .description:
+            if metres < 100 {
+                output.append("in ")
+                return true
+            }
+            if metres < 1000 {
+                output.appendDecimal(Int(metres.rounded()))
+                output.append(" m ")
+            } else if metres / 1000 < 100 {
+                // (km * 10).rounded() / 10 prints as "<tenths / 10>.<tenths % 10>".
+                let tenths = Int((metres / 1000 * 10).rounded())
+                output.appendDecimal(tenths / 10)
+                output.append(UInt8(ascii: "."))
+                output.appendDecimal(tenths % 10)
+                output.append(" km ")
+            } else {
+                output.appendDecimal(Int((metres / 1000).rounded()))
+                output.append(" km ")
+            }
+            output.append(compassPoint(bearing))
+            output.append(" of ")
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The same rounding as `CompassPoint(bearing:)`, without its per-call `allCases` array.
+    static func compassPoint(_ bearing: Double) -> StaticString {
+        // Same value as (b % 360 + 360) % 360 without fmod in the usual case: b % 360 is b for b in
+        // [0, 360), and for x in [360, 720) x % 360 is x - 360, exactly (Sterbenz).
+        let remainder = bearing >= 0 && bearing < 360 ? bearing : bearing.truncatingRemainder(dividingBy: 360)
+        var normalized = remainder + 360
+        if normalized >= 360 { normalized -= 360 }
+        return compassPoints[Int((normalized / 22.5).rounded()) % 16]
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+@testable import Travel411Kit
+
+final class DecimalParserTests: XCTestCase {
+    private func parse(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { utf8 in
+            utf8.baseAddress.flatMap { DecimalParser.parse($0, from: 0, to: utf8.count) } ?? DecimalParser.parse(emptyPointer, from: 0, to: 0)
+        }
+    }
+
+    private let emptyPointer: UnsafePointer<UInt8> = {
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        return UnsafePointer(storage)
+    }()
+
+    func testAgreesWithDoubleOnRandomDecimals() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            let text = randomDecimal(using: &generator)
+            let expected = Double(text)
+            let parsed = parse(text)
+            XCTAssertEqual(parsed?.bitPattern, expected?.bitPattern, "'\(text)': \(String(describing: parsed)) vs \(String(describing: expected))")
+        }
+    }
+
+    func testAgreesWithDoubleOnCoordinateLikeValues() {
+        for _ in 0..<100_000 {
+            let value = Double.random(in: -180...180)
+            for text in [String(value), String(format: "%.6f", value), String(format: "%.15g", value), String(format: "%.17g", value)] {
+                XCTAssertEqual(parse(text)?.bitPattern, Double(text)?.bitPattern, text)
+            }
+        }
+    }
+
+    func testEdgeCases() {
+        XCTAssertEqual(parse("0"), 0)
+        XCTAssertEqual(parse("-0")?.sign, .minus)
+        XCTAssertEqual(parse("+5"), 5)
+        XCTAssertEqual(parse(".5"), 0.5)
+        XCTAssertEqual(parse("5."), 5)
+        XCTAssertEqual(parse(" 51.47\t"), 51.47)
+        XCTAssertEqual(parse("1e-3"), 0.001)
+        XCTAssertEqual(parse("1E+2"), 100)
+        XCTAssertEqual(parse("0.000000000000000000000000001234"), 1.234e-27)
+        XCTAssertEqual(parse("123456789012345678901234567890"), 1.2345678901234568e29)
+        XCTAssertEqual(parse("1e400"), .infinity)
+        for rejected in ["", " ", "-", "+", ".", "e5", "1e", "1e+", "abc", "NaN", "nan", "inf", "Infinity", "0x1p3", "1,5", "1.2.3", "--1", "1 2", "12a"] {
+            XCTAssertNil(parse(rejected), "'\(rejected)' should not parse")
+        }
+    }
+
+    private func randomDecimal(using generator: inout SystemRandomNumberGenerator) -> String {
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+        }
+        var text = ""
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0: text += "-"
+        case 1: text += "+"
+        default: break
+        }
+        let integerDigits = Int.random(in: 0...(Bool.random(using: &generator) ? 4 : 25), using: &generator)
+        let fractionDigits = Int.random(in: 0...(Bool.random(using: &generator) ? 8 : 25), using: &generator)
+        text += digits(integerDigits)
+        if fractionDigits > 0 || integerDigits == 0 { text += "." + digits(max(fractionDigits, integerDigits == 0 ? 1 : 0)) }
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+            text += ["e", "E"].randomElement(using: &generator) ?? "e"
+            text += ["", "-", "+"].randomElement(using: &generator) ?? ""
+            text += String(Int.random(in: 0...330, using: &generator))
+        }
+        return text
+    }
+}
+
+final class PlacemarkTextTests: XCTestCase {
+    /// The byte writer must say exactly what `PlacemarkField.text(in:)` says.
+    func testComputedFieldsMatchPlacemarkFieldText() {
+        let distances: [Double] = [0, 42, 99.4, 99.5, 100, 999.4, 999.5, 1000, 1049, 1050, 9_949, 9_950, 99_949, 99_950, 99_999, 100_000, 123_456.7]
+            + (0..<20_000).map { _ in Double.random(in: 0...2e7) } + (0..<5_000).map { _ in Double.random(in: 90...110_000) }
+        let buffer = ByteBuffer(capacity: 64)
+        for distance in distances {
+            let bearing = Double.random(in: -720...720)
+            var placemark = Placemark(location: Coordinate(latitude: 0, longitude: 0))
+            let nearby = NearbyPlace(name: "Hounslow", coordinate: placemark.location, distanceMetres: distance, bearingDegrees: bearing)
+            placemark.nearestLocality = nearby
+            for field in [PlacemarkField.distance, .bearing, .description] {
+                buffer.removeAll()
+                XCTAssertTrue(PlacemarkText.append(field, of: nearby, to: buffer))
+                XCTAssertEqual(String(decoding: buffer.bytes, as: UTF8.self), field.text(in: placemark), "\(field) at \(distance) m, \(bearing)°")
+            }
+        }
+    }
+
+    func testNonFiniteDistanceIsAbsentRatherThanACrash() {
+        let nearby = NearbyPlace(name: "Nowhere", coordinate: Coordinate(latitude: 0, longitude: 0), distanceMetres: .nan, bearingDegrees: 0)
+        XCTAssertFalse(PlacemarkText.append(.description, of: nearby, to: ByteBuffer(capacity: 16)))
+    }
+}
