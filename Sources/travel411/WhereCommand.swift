@@ -5,20 +5,67 @@ import Travel411Kit
 struct WhereCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "where",
-        abstract: "Turn a coordinate into a placemark: country, area, locality, street, time zone, water.",
+        abstract: "Turn coordinates into placemarks: country, area, locality, street, postcode, time zone, water.",
         discussion: """
-            Give LAT LON or "LAT,LON". Examples:
+            One point: give LAT LON or "LAT,LON".
               travel411 where 51.47 -0.45
               travel411 where "51.5174,-0.1200" --format json
+
+            Many points: give no coordinate and pipe them in, or name a file with --input. CSV, TSV, \
+            JSON Lines and GeoJSON are read (the format comes from --input-format, else the file \
+            extension, else the content) and written (--format csv|tsv|jsonl|geojson; by default the \
+            input's format). Every input row gives exactly one output row, in order, with the input's \
+            columns kept, the placemark fields appended and an `error` column saying why a row could \
+            not be geocoded. Exit status 65 when some rows carry errors.
+              travel411 where --input points.csv > placemarks.csv
+              cat points.jsonl | travel411 where --format csv --fields country,locality,timeZone
             """)
 
-    @Argument(help: ArgumentHelp("Latitude and longitude in degrees, as two arguments or one \"LAT,LON\".", valueName: "coordinate"))
+    @Argument(help: ArgumentHelp("Latitude and longitude in degrees, as two arguments or one \"LAT,LON\". None: read points from --input or standard input.", valueName: "coordinate"))
     var coordinate: [String] = []
 
     @OptionGroup var database: PlacesDatabaseOptions
 
-    @Option(help: ArgumentHelp("Output: \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: "|")).", valueName: "FORMAT"))
-    var format: String = "text"
+    @Option(help: ArgumentHelp("Output: text|json|geojson|nominatim for one point; csv|tsv|jsonl|geojson for many.", valueName: "FORMAT"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("Read points from this file ('-' for standard input).", valueName: "FILE"))
+    var input: String?
+
+    @Option(help: ArgumentHelp("Input format: \(BatchInputFormat.allCases.map(\.rawValue).joined(separator: "|")) (default: from the extension, else the content).", valueName: "FORMAT"))
+    var inputFormat: String?
+
+    @Option(help: ArgumentHelp("The input column holding latitudes (default: lat, latitude, y, …).", valueName: "NAME"))
+    var latColumn: String?
+
+    @Option(help: ArgumentHelp("The input column holding longitudes (default: lon, lng, long, longitude, x, …).", valueName: "NAME"))
+    var lonColumn: String?
+
+    @Option(help: ArgumentHelp("Placemark fields to append, comma-separated (default: all): \(PlacemarkField.allCases.map(\.rawValue).joined(separator: ",")).", valueName: "LIST"))
+    var fields: String?
+
+    @Option(help: ArgumentHelp("Worker threads for many points (default: every core).", valueName: "N"))
+    var jobs: Int?
+
+    private var isBatch: Bool { coordinate.isEmpty }
+
+    func validate() throws {
+        if isBatch {
+            _ = try batchOptions()
+        } else {
+            guard input == nil else { throw ValidationError("give either a coordinate or --input, not both") }
+            guard PlacemarkFormat(rawValue: format ?? "text") != nil else {
+                throw ValidationError("--format for one point must be one of \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format ?? "")'")
+            }
+            _ = try parsedCoordinate()
+        }
+    }
+
+    func run() throws {
+        isBatch ? try runBatch() : try runSingle()
+    }
+
+    // MARK: One point
 
     func parsedCoordinate() throws -> Coordinate {
         do {
@@ -32,25 +79,64 @@ struct WhereCommand: ParsableCommand {
         }
     }
 
-    func validate() throws {
-        guard PlacemarkFormat(rawValue: format) != nil else {
-            throw ValidationError("--format must be one of \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format)'")
-        }
-        _ = try parsedCoordinate()
+    private func runSingle() throws {
+        let point = try parsedCoordinate()
+        let geocoder = try openGeocoder(loading: .onDemand)
+        let placemark = geocoder.placemark(for: point)
+        print(PlacemarkFormatter.format(placemark, as: PlacemarkFormat(rawValue: format ?? "text") ?? .text))
     }
 
-    func run() throws {
-        let point = try parsedCoordinate()
-        let bar = ProgressBar()
-        let geocoder: ReverseGeocoder
+    // MARK: Many points
+
+    private func batchOptions() throws -> BatchOptions {
+        var options = BatchOptions()
+        if let inputFormat {
+            guard let parsed = BatchInputFormat(rawValue: inputFormat == "json" ? "jsonl" : inputFormat) else {
+                throw ValidationError("--input-format must be one of \(BatchInputFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(inputFormat)'")
+            }
+            options.inputFormat = parsed
+        }
+        // By default the output speaks the input's format.
+        let inputKind = options.inputFormat ?? input.flatMap(BatchInputFormat.init(fileExtensionOf:))
+        let outputName = format == "json" ? "jsonl" : (format ?? inputKind?.rawValue ?? "csv")
+        guard let output = BatchOutputFormat(rawValue: outputName) else {
+            throw ValidationError("--format for many points must be one of \(BatchOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(outputName)'")
+        }
+        options.outputFormat = output
+        options.latColumn = latColumn
+        options.lonColumn = lonColumn
+        if let fields {
+            do { options.fields = try BatchOptions.fields(parsing: fields) } catch { throw ValidationError("--fields: \(error.localizedDescription)") }
+        }
+        if let jobs {
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            options.jobs = jobs
+        }
+        options.showProgress = Diagnostics.stderrIsTerminal
+        return options
+    }
+
+    private func runBatch() throws {
+        let options = try batchOptions()
+        let geocoder = try openGeocoder(loading: .everything)
+        let batch = BatchGeocoder(options: options) { geocoder.placemark(for: $0) }
+        let summary: BatchSummary
         do {
-            geocoder = try PlacesDatabase.openGeocoder(explicitPath: database.databasePath, announce: Diagnostics.print, progress: bar.update)
-            bar.finish()
+            summary = try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
+        } catch {
+            throw Diagnostics.fail(error)
+        }
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+    }
+
+    private func openGeocoder(loading: ReverseGeocoder.Loading) throws -> ReverseGeocoder {
+        let bar = ProgressBar()
+        defer { bar.finish() }
+        do {
+            return try PlacesDatabase.openGeocoder(explicitPath: database.databasePath, loading: loading, announce: Diagnostics.print, progress: bar.update)
         } catch {
             bar.finish()
             throw Diagnostics.fail(error)
         }
-        let placemark = geocoder.placemark(for: point)
-        print(PlacemarkFormatter.format(placemark, as: PlacemarkFormat(rawValue: format) ?? .text))
     }
 }
