@@ -119,7 +119,7 @@ struct WhereCommand: ParsableCommand {
     private func runBatch() throws {
         let options = try batchOptions()
         let geocoder = try openGeocoder(loading: .everything)
-        let batch = BatchGeocoder(options: options) { geocoder.placemark(for: $0) }
+        let batch = BatchGeocoder(options: options, geocoder: geocoder)
         let summary: BatchSummary
         do {
             summary = try batch.run(inputPath: input, outputFD: STDOUT_FILENO)

@@ -31,7 +31,7 @@ import Foundation
 /// under "input".
 public struct BatchGeocoder {
     public let options: BatchOptions
-    private let geocode: @Sendable (Coordinate) -> Placemark
+    private let printer: any PlacemarkPrinter
 
     /// Input is read in blocks of this size, and chunks are about this size. JSON output repeats
     /// every key on every row (~15x the input of a small CSV), so it gets smaller blocks to keep
@@ -41,10 +41,20 @@ public struct BatchGeocoder {
     /// A record longer than this stops the run: it means a runaway quote or bracket.
     static let maximumRecordBytes = 64 << 20
 
-    /// `geocode` is called from several threads at once.
+    /// Geocodes with `geocoder`, which must be opened `.everything`: it is used from several threads at once.
+    public init(options: BatchOptions, geocoder: ReverseGeocoder) {
+        self.init(options: options, printer: geocoder)
+    }
+
+    /// Geocodes with any function returning placemarks (called from several threads at once, once
+    /// per printed field): exact but slower, for tests and other callers.
     public init(options: BatchOptions, geocode: @escaping @Sendable (Coordinate) -> Placemark) {
+        self.init(options: options, printer: ClosurePlacemarkPrinter(geocode))
+    }
+
+    init(options: BatchOptions, printer: any PlacemarkPrinter) {
         self.options = options
-        self.geocode = geocode
+        self.printer = printer
         blockSize = options.outputFormat == .csv || options.outputFormat == .tsv ? 512 << 10 : 128 << 10
     }
 
@@ -65,7 +75,7 @@ public struct BatchGeocoder {
             source.discard(prefix: 3, units: 0)
         }
         let format = try InputFormatDetector.format(explicit: options.inputFormat, inputName: inputName, sample: source.buffer.bytes)
-        let prepared = try InputPreparation.prepare(format: format, source: source, options: options, geocode: geocode)
+        let prepared = try InputPreparation.prepare(format: format, source: source, options: options, printer: printer)
 
         let output = OutputWriter(fd: outputFD, dropBeforeFirstRow: prepared.layout.rowSeparatorToDropAtStart)
         try output.writeFraming(prepared.layout.prologue())

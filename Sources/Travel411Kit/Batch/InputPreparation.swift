@@ -14,7 +14,7 @@ enum InputPreparation {
 
     static func prepare(
         format: BatchInputFormat, source: ChunkSource, options: BatchOptions,
-        geocode: @escaping @Sendable (Coordinate) -> Placemark
+        printer: any PlacemarkPrinter
     ) throws -> PreparedInput {
         let columns = CoordinateColumns(latitudeName: options.latColumn, longitudeName: options.lonColumn)
         switch format {
@@ -24,14 +24,14 @@ enum InputPreparation {
             let layout = OutputLayout(format: options.outputFormat, fields: options.fields, sourceColumnNames: delimited.names, addsGeometryColumns: false)
             return PreparedInput(
                 framer: DelimitedRecordFramer(delimiter: delimiter), layout: layout, inputDelimiter: delimiter,
-                makeProcessor: { DelimitedChunkProcessor(layout: delimited.layout, encoder: $0, geocode: geocode) })
+                makeProcessor: { DelimitedChunkProcessor(layout: delimited.layout, encoder: $0, printer: printer) })
         case .jsonl:
             let isTable = options.outputFormat == .csv || options.outputFormat == .tsv
             let names = isTable ? firstObjectKeys(source: source) : []
             let layout = OutputLayout(format: options.outputFormat, fields: options.fields, sourceColumnNames: names, addsGeometryColumns: false)
             return PreparedInput(
                 framer: LineFramer(), layout: layout, inputDelimiter: nil,
-                makeProcessor: { JSONLinesChunkProcessor(columns: columns, encoder: $0, geocode: geocode) })
+                makeProcessor: { JSONLinesChunkProcessor(columns: columns, encoder: $0, printer: printer) })
         case .geojson:
             try skipPreamble(source: source)
             let isTable = options.outputFormat == .csv || options.outputFormat == .tsv
@@ -41,7 +41,7 @@ enum InputPreparation {
                 addsGeometryColumns: options.outputFormat != .geojson)
             return PreparedInput(
                 framer: FeatureArrayFramer(), layout: layout, inputDelimiter: nil,
-                makeProcessor: { GeoJSONChunkProcessor(encoder: $0, geocode: geocode) })
+                makeProcessor: { GeoJSONChunkProcessor(encoder: $0, printer: printer) })
         }
     }
 

@@ -12,14 +12,14 @@ final class DelimitedChunkProcessor: ChunkProcessor {
     private let splitter: DelimitedRecordSplitter
     private let encoder: RowEncoder
     private let coordinates = CoordinateReader()
-    private let geocode: @Sendable (Coordinate) -> Placemark
+    private let printer: any PlacemarkPrinter
     private var cells: [InputCell] = []
 
-    init(layout: DelimitedLayout, encoder: RowEncoder, geocode: @escaping @Sendable (Coordinate) -> Placemark) {
+    init(layout: DelimitedLayout, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.layout = layout
         self.splitter = DelimitedRecordSplitter(delimiter: layout.delimiter)
         self.encoder = encoder
-        self.geocode = geocode
+        self.printer = printer
         cells.reserveCapacity(max(16, layout.columnCount + 4))
     }
 
@@ -30,7 +30,7 @@ final class DelimitedChunkProcessor: ChunkProcessor {
         swap(&cells, &self.cells)
         defer { swap(&cells, &self.cells) }
         // Locals, so the loop does not retain shared objects (the closure's context) per row.
-        let geocode = self.geocode
+        let printer = self.printer
         let encoder = self.encoder
         let layout = self.layout
         let bytes = UnsafePointer(chunk.buffer.base)
@@ -65,7 +65,7 @@ final class DelimitedChunkProcessor: ChunkProcessor {
             cells.withUnsafeBufferPointer { cellBuffer in
                 encoder.appendGeocodedRow(
                     bytes, input: .columns(cellBuffer, rawRecord: isWellFormed ? record.start..<record.contentEnd : nil),
-                    point: point, problem: "line \(recordLine): \(problem ?? "no coordinate")", geocode: geocode, to: output)
+                    point: point, problem: "line \(recordLine): \(problem ?? "no coordinate")", printer: printer, to: output)
             }
         }
         return counts

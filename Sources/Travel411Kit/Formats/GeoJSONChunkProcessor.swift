@@ -3,15 +3,15 @@
 final class GeoJSONChunkProcessor: ChunkProcessor {
     private let encoder: RowEncoder
     private let coordinates = CoordinateReader()
-    private let geocode: @Sendable (Coordinate) -> Placemark
+    private let printer: any PlacemarkPrinter
     private var featureMembers: [JSONMember] = []
     private var otherMembers: [JSONMember] = []
     private var geometryMembers: [JSONMember] = []
     private var propertyMembers: [JSONMember] = []
 
-    init(encoder: RowEncoder, geocode: @escaping @Sendable (Coordinate) -> Placemark) {
+    init(encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.encoder = encoder
-        self.geocode = geocode
+        self.printer = printer
     }
 
     func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts {
@@ -60,7 +60,7 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
                     encoder.appendGeocodedRow(
                         bytes, input: unparsed.map { .unparsed($0) } ?? .members(properties), point: point,
                         rawGeometry: rawGeometry, featureMembers: others,
-                        problem: "feature \(featureNumber): \(problem ?? "no coordinate")", geocode: geocode, to: output)
+                        problem: "feature \(featureNumber): \(problem ?? "no coordinate")", printer: printer, to: output)
                 }
             }
         }

@@ -4,14 +4,14 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
     private let columns: CoordinateColumns
     private let encoder: RowEncoder
     private let coordinates = CoordinateReader()
-    private let geocode: @Sendable (Coordinate) -> Placemark
+    private let printer: any PlacemarkPrinter
     private var members: [JSONMember] = []
     private let keyScratch = ByteBuffer(capacity: 256)
 
-    init(columns: CoordinateColumns, encoder: RowEncoder, geocode: @escaping @Sendable (Coordinate) -> Placemark) {
+    init(columns: CoordinateColumns, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.columns = columns
         self.encoder = encoder
-        self.geocode = geocode
+        self.printer = printer
         members.reserveCapacity(32)
     }
 
@@ -59,7 +59,7 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
             members.withUnsafeBufferPointer { memberBuffer in
                 encoder.appendGeocodedRow(
                     bytes, input: isParsed ? .members(memberBuffer) : .unparsed(start..<stop), point: point,
-                    problem: "line \(lineNumber): \(problem ?? "no coordinate")", geocode: geocode, to: output)
+                    problem: "line \(lineNumber): \(problem ?? "no coordinate")", printer: printer, to: output)
             }
         }
         return counts

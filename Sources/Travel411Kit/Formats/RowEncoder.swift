@@ -75,23 +75,23 @@ final class RowEncoder {
     /// there is no valid point, empty fields and the problem. `rawGeometry` is a GeoJSON input's
     /// geometry text; `featureMembers` are its other members (like "id"), kept in GeoJSON output.
     ///
-    /// The placemark is a local passed down `borrowing`: copying it (or its strings) costs a
-    /// retain and a release per field, which were a third of the time per row.
+    /// The answer is a plain-number record; each field's text is copied from the geocoder's text
+    /// tables into `scratch` and from there, quoted or escaped, into the row: no strings are made.
     @inline(__always)
     func appendGeocodedRow(
         _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>? = nil,
         featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0),
-        problem: @autoclosure () -> String, geocode: (Coordinate) -> Placemark, to output: ByteBuffer
+        problem: @autoclosure () -> String, printer: any PlacemarkPrinter, to output: ByteBuffer
     ) {
         let needsSeparator = beginRow(bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
         if let point {
-            let placemark = geocode(Coordinate(latitude: point.latitude, longitude: point.longitude))
+            let record = printer.record(for: Coordinate(latitude: point.latitude, longitude: point.longitude))
             switch layout.format {
             case .csv, .tsv:
-                appendTableFields(of: placemark, needsDelimiter: needsSeparator, to: output)
+                appendTableFields(of: record, printer: printer, needsDelimiter: needsSeparator, to: output)
                 output.append(table.delimiter)  // the empty error column
             case .jsonl, .geojson:
-                appendJSONFields(of: placemark, needsComma: needsSeparator, to: output)
+                appendJSONFields(of: record, printer: printer, needsComma: needsSeparator, to: output)
                 output.append(needsSeparator || fields.count > 0 ? ",\"error\":null" : "\"error\":null")
             }
         } else {
@@ -345,108 +345,33 @@ final class RowEncoder {
 
     // MARK: Placemark field text
 
-    /// The stored strings are borrowed in place, through a borrowed placemark: copying a String
-    /// (or the placemark) costs a retain and a release per field, which were a third of the time
-    /// per row, and worse when threads share the geocoder's strings.
-    private func appendTableFields(of placemark: borrowing Placemark, needsDelimiter: Bool, to output: ByteBuffer) {
+    private func appendTableFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter: Bool, to output: ByteBuffer) {
         let delimiter = table.delimiter
         var needsDelimiter = needsDelimiter
         for field in fields {
             if needsDelimiter { output.append(delimiter) }
             needsDelimiter = true
-            switch field {
-            case .name: appendTableText(placemark.name, to: output)
-            case .thoroughfare: appendTableText(placemark.thoroughfare, to: output)
-            case .subThoroughfare: appendTableText(placemark.subThoroughfare, to: output)
-            case .locality: appendTableText(placemark.locality, to: output)
-            case .subLocality: appendTableText(placemark.subLocality, to: output)
-            case .administrativeArea: appendTableText(placemark.administrativeArea, to: output)
-            case .subAdministrativeArea: appendTableText(placemark.subAdministrativeArea, to: output)
-            case .postalCode: appendTableText(placemark.postalCode, to: output)
-            case .country: appendTableText(placemark.country, to: output)
-            case .isoCountryCode: appendTableText(placemark.isoCountryCode, to: output)
-            case .timeZone: appendTableText(placemark.timeZone, to: output)
-            case .inlandWater: appendTableText(placemark.inlandWater, to: output)
-            case .ocean: appendTableText(placemark.ocean, to: output)
-            case .nearestLocality: appendTableText(placemark.nearestLocality?.name, to: output)
-            case .distance, .bearing, .description:
-                if computeText(of: field, placemark) { table.appendField(scratch.base, count: scratch.count, to: output) }
-            }
+            scratch.removeAll()
+            if printer.appendText(field, of: record, to: scratch) { table.appendField(scratch.base, count: scratch.count, to: output) }
         }
     }
 
-    private func appendJSONFields(of placemark: borrowing Placemark, needsComma: Bool, to output: ByteBuffer) {
+    private func appendJSONFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsComma: Bool, to output: ByteBuffer) {
         var needsComma = needsComma
         for (position, field) in fields.enumerated() {
             if needsComma { output.append(UInt8(ascii: ",")) }
             needsComma = true
             output.append(layout.quotedFieldKeys[position])
             output.append(UInt8(ascii: ":"))
-            switch field {
-            case .name: appendJSONText(placemark.name, to: output)
-            case .thoroughfare: appendJSONText(placemark.thoroughfare, to: output)
-            case .subThoroughfare: appendJSONText(placemark.subThoroughfare, to: output)
-            case .locality: appendJSONText(placemark.locality, to: output)
-            case .subLocality: appendJSONText(placemark.subLocality, to: output)
-            case .administrativeArea: appendJSONText(placemark.administrativeArea, to: output)
-            case .subAdministrativeArea: appendJSONText(placemark.subAdministrativeArea, to: output)
-            case .postalCode: appendJSONText(placemark.postalCode, to: output)
-            case .country: appendJSONText(placemark.country, to: output)
-            case .isoCountryCode: appendJSONText(placemark.isoCountryCode, to: output)
-            case .timeZone: appendJSONText(placemark.timeZone, to: output)
-            case .inlandWater: appendJSONText(placemark.inlandWater, to: output)
-            case .ocean: appendJSONText(placemark.ocean, to: output)
-            case .nearestLocality: appendJSONText(placemark.nearestLocality?.name, to: output)
-            case .distance, .bearing, .description:
-                if !computeText(of: field, placemark) {
-                    output.append("null")
-                } else if field.isNumeric {
-                    output.append(scratch.base, count: scratch.count)
-                } else {
-                    JSONTextWriter.appendString(scratch.base, count: scratch.count, to: output)
-                }
-            }
-        }
-    }
-
-    @inline(__always)
-    private func appendTableText(_ text: String?, to output: ByteBuffer) {
-        let table = self.table
-        let done: Void? = text?.utf8.withContiguousStorageIfAvailable { utf8 in
-            if let start = utf8.baseAddress { table.appendField(start, count: utf8.count, to: output) }
-        }
-        if done == nil, let text {  // a bridged string without contiguous UTF-8: rare
-            table.appendField(text, to: output)
-        }
-    }
-
-    @inline(__always)
-    private func appendJSONText(_ text: String?, to output: ByteBuffer) {
-        let done: Void? = text?.utf8.withContiguousStorageIfAvailable { utf8 in
-            if let start = utf8.baseAddress {
-                JSONTextWriter.appendString(start, count: utf8.count, to: output)
+            scratch.removeAll()
+            if !printer.appendText(field, of: record, to: scratch) {
+                output.append("null")
+            } else if field.isNumeric {
+                output.append(scratch.base, count: scratch.count)
             } else {
-                output.append("\"\"")
+                JSONTextWriter.appendString(scratch.base, count: scratch.count, to: output)
             }
         }
-        if done == nil {
-            if let text { JSONTextWriter.appendString(text, to: output) } else { output.append("null") }
-        }
-    }
-
-    /// Writes a computed field's text into `scratch`; false when absent. The locality's name is
-    /// borrowed in place like the other strings, not copied out of the placemark.
-    private func computeText(of field: PlacemarkField, _ placemark: borrowing Placemark) -> Bool {
-        guard let metres = placemark.nearestLocality?.distanceMetres,
-              let bearing = placemark.nearestLocality?.bearingDegrees else { return false }
-        scratch.removeAll()
-        guard PlacemarkText.appendPrefix(field, metres: metres, bearing: bearing, to: scratch) else { return false }
-        if field == .description {
-            let scratch = self.scratch
-            let done: Void? = placemark.nearestLocality?.name.utf8.withContiguousStorageIfAvailable { scratch.append($0) }
-            if done == nil, let name = placemark.nearestLocality?.name { scratch.append(name) }
-        }
-        return true
     }
 }
 

@@ -8,45 +8,70 @@ import Foundation
 final class PlacesLookup: @unchecked Sendable {
     enum Loading { case onDemand, everything }
 
-    /// What the geocoder reports of one polygon.
-    struct AreaAttributes {
-        var name: String?
-        var code: String?
-        var administrativeArea: String?
-        var subAdministrativeArea: String?
-    }
+    /// What the geocoder reports of one polygon, by column of `texts`.
+    enum AreaText: Int, CaseIterable { case name, code, administrativeArea, subAdministrativeArea }
 
-    /// A polygon level: its index, and its polygons' attributes (all in memory, or read when answered).
+    /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
     final class AreaLevel {
         let index: AreaIndex
-        private let preloaded: [AreaAttributes]
-        private var fetched: [Int: AreaAttributes] = [:]
-        private let fetch: ((Int) -> AreaAttributes?)?
+        /// Every polygon's texts, when all were read up front; kept for `texts`' memory.
+        private let preloaded: RecordTable?
+        private let texts: RecordTableView?
+        private var fetched: [Int: RecordTable] = [:]
+        private let fetch: ((Int) -> [String?]?)?
 
-        init(index: AreaIndex, preloaded: [AreaAttributes], fetch: ((Int) -> AreaAttributes?)?) {
+        init(index: AreaIndex, preloaded: [[String?]]?, fetch: ((Int) -> [String?]?)?) throws {
             self.index = index
-            self.preloaded = preloaded
+            if let preloaded {
+                let table = try RecordTable(storage: BlobStorage(bytes: RecordTable.build(
+                    coordinates: Array(repeating: Coordinate(latitude: 0, longitude: 0), count: preloaded.count),
+                    fields: preloaded, fieldCount: AreaText.allCases.count)))
+                self.preloaded = table
+                texts = table.view
+            } else {
+                self.preloaded = nil
+                texts = nil
+            }
             self.fetch = fetch
         }
 
-        func attributes(_ feature: Int) -> AreaAttributes? {
-            if feature < preloaded.count { return preloaded[feature] }
-            if let known = fetched[feature] { return known }
-            let loaded = fetch?(feature)
-            fetched[feature] = loaded
-            return loaded
+        /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
+        @inline(__always) func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
+            if let texts { return texts.bytes(feature, text.rawValue) }
+            if fetched[feature] == nil, let row = fetch?(feature),
+               let table = try? RecordTable(storage: BlobStorage(bytes: RecordTable.build(
+                   coordinates: [Coordinate(latitude: 0, longitude: 0)], fields: [row], fieldCount: AreaText.allCases.count))) {
+                fetched[feature] = table
+            }
+            return fetched[feature]?.view.bytes(0, text.rawValue) ?? UnsafeBufferPointer(start: nil, count: 0)
+        }
+
+        func string(_ feature: Int, _ text: AreaText) -> String? {
+            let utf8 = bytes(feature, text)
+            return utf8.isEmpty ? nil : String(decoding: utf8, as: UTF8.self)
         }
     }
 
-    struct PointLevel {
+    final class PointLevel {
         let index: PointIndex
         let records: PagedRecords
         let bounds: BoundingBox
+
+        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox) {
+            self.index = index
+            self.records = records
+            self.bounds = bounds
+        }
     }
 
-    struct LineLevel {
+    final class LineLevel {
         let index: LineIndex
         let names: PagedRecords
+
+        init(index: LineIndex, names: PagedRecords) {
+            self.index = index
+            self.names = names
+        }
     }
 
     private let database: SQLiteDatabase
@@ -55,7 +80,7 @@ final class PlacesLookup: @unchecked Sendable {
     private var areaLevels: [AreaLevel?] = Array(repeating: nil, count: PlacesSchema.AreaLevel.allCases.count)
     private var points: [PlacesSchema.PointLevel: PointLevel?] = [:]
     private var pointBounds: [PlacesSchema.PointLevel: BoundingBox] = [:]
-    private var countriesByCode: [String: AreaAttributes] = [:]
+    private var countriesByCode: [String: Int] = [:]
     private var streets: LineLevel??
 
     init(path: String, loading: Loading) throws {
@@ -73,8 +98,8 @@ final class PlacesLookup: @unchecked Sendable {
         for level in PlacesSchema.AreaLevel.allCases {
             areaLevels[Int(level.ordinal)] = try loadArea(level, loading: loading)
         }
-        for row in try database.query("SELECT name, code FROM travel411_areas WHERE level = 'country' AND code IS NOT NULL ORDER BY feature DESC") {
-            if let code = row[1].stringValue { countriesByCode[code] = AreaAttributes(name: row[0].stringValue, code: code) }
+        for row in try database.query("SELECT feature, code FROM travel411_areas WHERE level = 'country' AND code IS NOT NULL ORDER BY feature DESC") {
+            if let code = row[1].stringValue, let feature = row[0].int64Value { countriesByCode[code] = Int(feature) }
         }
         for row in try database.query("SELECT level, min_x, min_y, max_x, max_y FROM travel411_point_indexes") {
             guard let name = row[0].stringValue, let level = PlacesSchema.PointLevel(rawValue: name) else { continue }
@@ -91,9 +116,7 @@ final class PlacesLookup: @unchecked Sendable {
     private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading) throws -> AreaLevel? {
         guard try !database.query("SELECT 1 FROM travel411_areas WHERE level = ? LIMIT 1", [.text(level.rawValue)]).isEmpty else { return nil }
         let attributesSQL = "SELECT name, code, administrative_area, sub_administrative_area FROM travel411_areas WHERE level = ?"
-        func attributes(_ row: [SQLValue]) -> AreaAttributes {
-            AreaAttributes(name: row[0].stringValue, code: row[1].stringValue, administrativeArea: row[2].stringValue, subAdministrativeArea: row[3].stringValue)
-        }
+        func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
         let index: AreaIndex
         switch loading {
         case .everything:
@@ -122,10 +145,10 @@ final class PlacesLookup: @unchecked Sendable {
         switch loading {
         case .everything:
             let rows = try database.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
-            return AreaLevel(index: index, preloaded: rows.map(attributes), fetch: nil)
+            return try AreaLevel(index: index, preloaded: rows.map(attributes), fetch: nil)
         case .onDemand:
             let statement = try database.prepare(attributesSQL + " AND feature = ?")
-            return AreaLevel(index: index, preloaded: []) { feature in
+            return try AreaLevel(index: index, preloaded: nil) { feature in
                 defer { statement.reset() }
                 guard (try? statement.bind([.text(level.rawValue), .integer(Int64(feature))])) != nil,
                       (try? statement.step()) == true else { return nil }
@@ -161,17 +184,21 @@ final class PlacesLookup: @unchecked Sendable {
 
     @inline(__always) func area(_ level: PlacesSchema.AreaLevel) -> AreaLevel? { areaLevels[Int(level.ordinal)] }
 
-    /// A country's attributes by ISO code, for points snapped to the coast.
-    func country(code: String) -> AreaAttributes? { countriesByCode[code] }
+    /// A country's feature number by ISO code, for points snapped to the coast.
+    func countryFeature(code: String) -> Int? { countriesByCode[code] }
+
+    /// Whether a point level's bounds, widened by `metres`, may hold a point near `coordinate`.
+    @inline(__always) static func mayHold(_ bounds: BoundingBox, _ coordinate: Coordinate, within metres: Double) -> Bool {
+        guard !bounds.isEmpty else { return true }
+        let dy = metres / 111_000, dx = dy / max(cos(coordinate.latitude * .pi / 180), 0.01)
+        return !(coordinate.longitude + dx < bounds.minX || coordinate.longitude - dx > bounds.maxX
+            || coordinate.latitude + dy < bounds.minY || coordinate.latitude - dy > bounds.maxY)
+    }
 
     /// A point level, loaded on first use; nil when the database has none. Cheap to ask for a point
     /// outside the level's bounds, which never loads it.
     func pointLevel(_ level: PlacesSchema.PointLevel, near coordinate: Coordinate? = nil, within metres: Double = 0) -> PointLevel? {
-        if let coordinate, let bounds = pointBounds[level] {
-            let dy = metres / 111_000, dx = dy / max(cos(coordinate.latitude * .pi / 180), 0.01)
-            if coordinate.longitude + dx < bounds.minX || coordinate.longitude - dx > bounds.maxX
-                || coordinate.latitude + dy < bounds.minY || coordinate.latitude - dy > bounds.maxY { return nil }
-        }
+        if let coordinate, let bounds = pointBounds[level], !Self.mayHold(bounds, coordinate, within: metres) { return nil }
         if let loaded = points[level] { return loaded }
         let loaded: PointLevel? = try? {
             let statement = try database.prepare("SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?")

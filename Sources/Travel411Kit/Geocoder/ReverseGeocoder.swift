@@ -22,147 +22,297 @@ public struct GeocoderSettings: Sendable {
 
 /// Answers coordinates from a places database. Open it `.everything` to share one instance across
 /// threads (batches); `.onDemand` (the default, for single lookups) must stay on one thread.
+///
+/// Every answer is decided once, in `record(for:)`, as plain numbers; `placemark(for:)` turns that
+/// into strings and the batch writer prints it straight from the database's text tables, so a
+/// single `where` and a batch can never disagree.
 public final class ReverseGeocoder: @unchecked Sendable {
     public typealias Loading = PlacesLookupLoading
+    typealias AreaText = PlacesLookup.AreaText
 
     public let databasePath: String
     public let settings: GeocoderSettings
     private let lookup: PlacesLookup
+    private let hot: HotReferences
+
+    /// Everything a lookup touches, held without reference counting when all of it was read up
+    /// front: threads sharing one geocoder would otherwise contend on the same counters for every
+    /// point. `lookup` keeps the objects alive.
+    private struct HotReferences {
+        var areas: [Unmanaged<PlacesLookup.AreaLevel>?] = []
+        var localities: Unmanaged<PlacesLookup.PointLevel>?
+        var postcodes: Unmanaged<PlacesLookup.PointLevel>?
+        var addresses: Unmanaged<PlacesLookup.PointLevel>?
+        var streets: Unmanaged<PlacesLookup.LineLevel>?
+        var isComplete = false
+    }
 
     public init(databasePath: String, loading: Loading = .onDemand, settings: GeocoderSettings = GeocoderSettings()) throws {
         self.databasePath = databasePath
         self.settings = settings
-        lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand)
+        let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand)
+        self.lookup = lookup
+        var hot = HotReferences()
+        if loading == .everything {
+            hot.areas = PlacesSchema.AreaLevel.allCases.map { lookup.area($0).map(Unmanaged.passUnretained) }
+            hot.localities = lookup.pointLevel(.locality).map(Unmanaged.passUnretained)
+            hot.postcodes = lookup.pointLevel(.postcode).map(Unmanaged.passUnretained)
+            hot.addresses = lookup.pointLevel(.address).map(Unmanaged.passUnretained)
+            hot.streets = lookup.streetLevel().map(Unmanaged.passUnretained)
+            hot.isComplete = true
+        }
+        self.hot = hot
     }
 
+    // MARK: Deciding
+
     public func placemark(for coordinate: Coordinate) -> Placemark {
-        var placemark = Placemark(location: coordinate)
+        placemark(from: record(for: coordinate))
+    }
+
+    /// The answer for one point, as numbers. Thread-safe when opened `.everything`.
+    public func record(for coordinate: Coordinate) -> PlacemarkRecord {
+        var record = PlacemarkRecord(location: coordinate)
         let x = coordinate.longitude, y = coordinate.latitude
-
-        let country = area(.country, x, y)
-        placemark.country = country?.name
-        placemark.isoCountryCode = country?.code
-        let adminFeature = lookup.area(.admin)?.index.featureIndex(longitude: x, latitude: y)
-        if let admin = adminFeature.flatMap({ lookup.area(.admin)?.attributes($0) }) {
-            placemark.administrativeArea = admin.administrativeArea
-            placemark.subAdministrativeArea = admin.subAdministrativeArea
-        }
-        if let district = area(.district, x, y) {
-            placemark.subAdministrativeArea = district.name
-        }
-        placemark.timeZone = area(.timezone, x, y)?.name
-        placemark.ocean = area(.ocean, x, y)?.name
-        placemark.inlandWater = area(.inlandWater, x, y)?.name
-
-        fillLocalities(&placemark, adminFeature: adminFeature)
-        fillStreetAddress(&placemark)
-        placemark.name = Self.name(for: placemark)
-        return placemark
+        record.country = feature(.country, x, y)
+        record.admin = feature(.admin, x, y)
+        record.district = feature(.district, x, y)
+        record.timeZone = feature(.timezone, x, y)
+        record.ocean = feature(.ocean, x, y)
+        record.inlandWater = feature(.inlandWater, x, y)
+        decideLocalities(&record)
+        decideStreetAddress(&record)
+        return record
     }
 
     @inline(__always)
-    private func area(_ level: PlacesSchema.AreaLevel, _ x: Double, _ y: Double) -> PlacesLookup.AreaAttributes? {
-        guard let areas = lookup.area(level), let feature = areas.index.featureIndex(longitude: x, latitude: y) else { return nil }
-        return areas.attributes(feature)
+    private func feature(_ level: PlacesSchema.AreaLevel, _ x: Double, _ y: Double) -> Int32 {
+        withArea(level) { Int32($0.index.featureIndex(longitude: x, latitude: y) ?? -1) } ?? -1
+    }
+
+    @inline(__always)
+    private func withArea<R>(_ level: PlacesSchema.AreaLevel, _ body: (PlacesLookup.AreaLevel) -> R) -> R? {
+        if hot.isComplete {
+            return hot.areas[Int(level.ordinal)]?._withUnsafeGuaranteedRef(body)
+        }
+        return lookup.area(level).map(body)
+    }
+
+    @inline(__always)
+    private func withPoints<R>(_ level: PlacesSchema.PointLevel, near point: Coordinate? = nil, within metres: Double = 0,
+                               _ body: (PlacesLookup.PointLevel) -> R) -> R? {
+        if hot.isComplete {
+            let reference: Unmanaged<PlacesLookup.PointLevel>?
+            switch level {
+            case .locality: reference = hot.localities
+            case .postcode: reference = hot.postcodes
+            case .address: reference = hot.addresses
+            }
+            return reference?._withUnsafeGuaranteedRef { points in
+                if let point, !PlacesLookup.mayHold(points.bounds, point, within: metres) { return nil }
+                return body(points)
+            } ?? nil
+        }
+        return lookup.pointLevel(level, near: point, within: metres).map(body)
+    }
+
+    @inline(__always)
+    private func withStreets<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
+        if hot.isComplete { return hot.streets?._withUnsafeGuaranteedRef(body) }
+        return lookup.streetLevel().map(body)
     }
 
     /// Locality: the most populous place of the point's country whose catchment contains the point;
     /// else the nearest place of that country within the fallback distance. subLocality: the nearest
     /// place in the same admin polygon, when it is another name within reach. At sea there is no
     /// locality, only the nearest one, unless the coast is close enough to snap to (see settings).
-    private func fillLocalities(_ placemark: inout Placemark, adminFeature: Int?) {
-        guard let level = lookup.pointLevel(.locality) else { return }
-        let records = level.records
-        let query = PointIndex.Query(placemark.location)
-        var nearestGroup: UInt32 = 0
-        // `accept` runs for each candidate that beats the best so far, so the last call is the winner's.
-        guard let nearest = level.index.nearest(to: query, maxChord: 2.0001, where: { _, group in nearestGroup = group; return true }) else { return }
-        let nearestPlace = nearbyPlace(Int(nearest), records, from: placemark.location)
-        placemark.nearestLocality = nearestPlace
-        let countryField = PlacesSchema.LocalityField.countryCode.rawValue
-        var adminGroup = adminFeature.map { UInt32($0 + 1) }
+    private func decideLocalities(_ record: inout PlacemarkRecord) {
+        let settings = self.settings
+        _ = withPoints(.locality) { level in
+            let records = level.records
+            let query = PointIndex.Query(record.location)
+            var nearestGroup: UInt32 = 0
+            // `accept` runs for each candidate that beats the best so far, so the last call is the winner's.
+            guard let nearest = level.index.nearest(to: query, maxChord: 2.0001, where: { _, group in nearestGroup = group; return true }),
+                  let place = records.coordinate(Int(nearest)) else { return }
+            record.nearest = Int32(nearest)
+            record.nearestDistance = GreatCircle.distance(from: place, to: record.location)
+            record.nearestBearing = GreatCircle.initialBearing(from: place, to: record.location)
+            let countryField = PlacesSchema.LocalityField.countryCode.rawValue
 
-        if placemark.isoCountryCode == nil, nearestPlace.distanceMetres <= settings.coastalSnapMetres,
-           let code = records.string(Int(nearest), countryField), let country = lookup.country(code: code) {
-            placemark.country = country.name
-            placemark.isoCountryCode = country.code
-            if placemark.administrativeArea == nil, nearestGroup > 0, let admin = lookup.area(.admin)?.attributes(Int(nearestGroup) - 1) {
-                placemark.administrativeArea = admin.administrativeArea
-                placemark.subAdministrativeArea = admin.subAdministrativeArea
-                adminGroup = nearestGroup
+            if record.country < 0, record.nearestDistance <= settings.coastalSnapMetres,
+               let code = records.string(Int(nearest), countryField), let country = lookup.countryFeature(code: code) {
+                record.country = Int32(country)
+                if record.admin < 0, nearestGroup > 0 { record.admin = Int32(nearestGroup) - 1 }
             }
-        }
-        guard let countryCode = placemark.isoCountryCode else { return }
+            guard record.country >= 0, let countryCode = withArea(.country, { $0.bytes(Int(record.country), .code) }),
+                  !countryCode.isEmpty else { return }
 
-        let sameCountry = records.field(Int(nearest), countryField, equals: countryCode)
-        var locality = level.index.largestCatchment(containing: query, country: PointIndex.packCountry(countryCode)).map(Int.init)
-        if locality == nil, sameCountry, nearestPlace.distanceMetres <= settings.nearestLocalityFallbackMetres {
-            locality = Int(nearest)
+            let sameCountry = records.field(Int(nearest), countryField, equals: countryCode)
+            let packedCountry = countryCode.count == 2 ? UInt16(countryCode[0]) << 8 | UInt16(countryCode[1]) : 0
+            var locality = level.index.largestCatchment(containing: query, country: packedCountry).map(Int32.init)
+            if locality == nil, sameCountry, record.nearestDistance <= settings.nearestLocalityFallbackMetres {
+                locality = Int32(nearest)
+            }
+            guard let locality else { return }
+            record.locality = locality
+            if record.district < 0, record.admin >= 0,
+               withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
+               let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
+               records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
+                record.subAdministrativeFromLocality = true
+            }
+            // The nearest place in the point's own admin polygon: a village over the county line is not where you are.
+            let adminGroup: UInt32? = record.admin >= 0 ? UInt32(record.admin) + 1 : nil
+            let nameField = PlacesSchema.LocalityField.name.rawValue
+            let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
+            let sub = level.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.subLocalityRadiusMetres)) { id, group in
+                (adminGroup == nil || group == adminGroup) && records.field(Int(id), countryField, equals: countryCode)
+                    && !records.field(Int(id), nameField, equals: localityName)
+            }
+            if let sub { record.subLocality = Int32(sub) }
         }
-        guard let locality else { return }
-        let localityName = records.string(locality, PlacesSchema.LocalityField.name.rawValue)
-        placemark.locality = localityName
-        if placemark.subAdministrativeArea == nil, let area = placemark.administrativeArea,
-           records.field(locality, PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
-            placemark.subAdministrativeArea = records.string(locality, PlacesSchema.LocalityField.admin2.rawValue)
-        }
-        // The nearest place in the point's own admin polygon: a village over the county line is not where you are.
-        let chord = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
-        let nameField = PlacesSchema.LocalityField.name.rawValue
-        let sub = level.index.nearest(to: query, maxChord: chord) { id, group in
-            (adminGroup == nil || group == adminGroup) && records.field(Int(id), countryField, equals: countryCode)
-                && !(localityName.map { records.field(Int(id), nameField, equals: $0) } ?? false)
-        }
-        if let sub { placemark.subLocality = records.string(Int(sub), nameField) }
-    }
-
-    private func nearbyPlace(_ record: Int, _ records: PagedRecords, from point: Coordinate) -> NearbyPlace {
-        let place = records.coordinate(record) ?? point
-        return NearbyPlace(
-            name: records.string(record, PlacesSchema.LocalityField.name.rawValue) ?? "",
-            coordinate: place,
-            distanceMetres: GreatCircle.distance(from: place, to: point),
-            bearingDegrees: GreatCircle.initialBearing(from: place, to: point))
     }
 
     /// Thoroughfare from the nearest named line; house number from the nearest address point on that
     /// street (or, with no line near, the nearest address point at all, which then names the street);
     /// postcode from that address, else from the nearest postcode centroid.
-    private func fillStreetAddress(_ placemark: inout Placemark) {
-        let point = placemark.location
-        if let streets = lookup.streetLevel(),
-           let street = streets.index.nearest(to: point, radiusMetres: settings.thoroughfareRadiusMetres) {
-            placemark.thoroughfare = streets.names.string(Int(street.id), 0)
+    private func decideStreetAddress(_ record: inout PlacemarkRecord) {
+        let point = record.location
+        let settings = self.settings
+        if let street = withStreets({ $0.index.nearest(to: point, radiusMetres: settings.thoroughfareRadiusMetres) }) ?? nil {
+            record.street = Int32(street.id)
         }
         let query = PointIndex.Query(point)
-        if let addresses = lookup.pointLevel(.address, near: point, within: settings.addressRadiusMetres) {
+        let streetField = PlacesSchema.AddressField.street.rawValue
+        let found: UInt32?? = withPoints(.address, near: point, within: settings.addressRadiusMetres) { addresses in
             let chord = PointIndex.chord(metres: settings.addressRadiusMetres)
-            let streetField = PlacesSchema.AddressField.street.rawValue
-            let found: UInt32?
-            if let thoroughfare = placemark.thoroughfare {
-                found = addresses.index.nearest(to: query, maxChord: chord) { id, _ in addresses.records.field(Int(id), streetField, equals: thoroughfare) }
-            } else {
-                found = addresses.index.nearest(to: query, maxChord: chord)
+            guard record.street >= 0, let streetName = withStreets({ $0.names.bytes(Int(record.street), 0) }) ?? nil else {
+                return addresses.index.nearest(to: query, maxChord: chord)
             }
-            if let found = found.map(Int.init) {
-                placemark.subThoroughfare = addresses.records.string(found, PlacesSchema.AddressField.houseNumber.rawValue)
-                placemark.thoroughfare = placemark.thoroughfare ?? addresses.records.string(found, streetField)
-                placemark.postalCode = addresses.records.string(found, PlacesSchema.AddressField.postcode.rawValue)
-            }
+            return addresses.index.nearest(to: query, maxChord: chord) { id, _ in addresses.records.field(Int(id), streetField, equals: streetName) }
         }
-        if placemark.postalCode == nil,
-           let postcodes = lookup.pointLevel(.postcode, near: point, within: settings.postcodeRadiusMetres),
-           let found = postcodes.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres)) {
-            placemark.postalCode = postcodes.records.string(Int(found), 0)
+        if let found = found ?? nil { record.address = Int32(found) }
+        let addressHasPostcode = record.address >= 0
+            && !(withPoints(.address) { $0.records.bytes(Int(record.address), PlacesSchema.AddressField.postcode.rawValue)?.isEmpty ?? true } ?? true)
+        if !addressHasPostcode,
+           let found = withPoints(.postcode, near: point, within: settings.postcodeRadiusMetres, {
+               $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))
+           }) ?? nil {
+            record.postcode = Int32(found)
         }
     }
 
-    /// CLPlacemark's `name`: the most specific thing there is to call the spot.
-    static func name(for p: Placemark) -> String? {
-        if let street = p.thoroughfare {
-            return p.subThoroughfare.map { "\($0) \(street)" } ?? street
+    // MARK: Text
+
+    /// Appends the field's UTF-8 text to `buffer`; false (and nothing appended) when the field is absent.
+    /// This is how batches print: bytes straight from the text tables, no strings made.
+    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool {
+        let before = buffer.count
+        switch field {
+        case .name: appendName(of: record, to: buffer)
+        case .thoroughfare:
+            if record.street >= 0 {
+                append(withStreets { $0.names.bytes(Int(record.street), 0) } ?? nil, to: buffer)
+            } else {
+                append(addressBytes(record, .street), to: buffer)
+            }
+        case .subThoroughfare: append(addressBytes(record, .houseNumber), to: buffer)
+        case .locality: append(localityBytes(record.locality, .name), to: buffer)
+        case .subLocality: append(localityBytes(record.subLocality, .name), to: buffer)
+        case .administrativeArea: append(areaBytes(.admin, record.admin, .administrativeArea), to: buffer)
+        case .subAdministrativeArea:
+            if record.district >= 0 {
+                append(areaBytes(.district, record.district, .name), to: buffer)
+            } else if record.subAdministrativeFromLocality {
+                append(localityBytes(record.locality, .admin2), to: buffer)
+            } else {
+                append(areaBytes(.admin, record.admin, .subAdministrativeArea), to: buffer)
+            }
+        case .postalCode:
+            if record.postcode >= 0 {
+                append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
+            } else {
+                append(addressBytes(record, .postcode), to: buffer)
+            }
+        case .country: append(areaBytes(.country, record.country, .name), to: buffer)
+        case .isoCountryCode: append(areaBytes(.country, record.country, .code), to: buffer)
+        case .timeZone: append(areaBytes(.timezone, record.timeZone, .name), to: buffer)
+        case .inlandWater: append(areaBytes(.inlandWater, record.inlandWater, .name), to: buffer)
+        case .ocean: append(areaBytes(.ocean, record.ocean, .name), to: buffer)
+        case .nearestLocality: append(localityBytes(record.nearest, .name), to: buffer)
+        case .distance, .bearing, .description:
+            guard record.nearest >= 0,
+                  PlacemarkText.appendPrefix(field, metres: record.nearestDistance, bearing: record.nearestBearing, to: buffer) else { break }
+            if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
         }
-        return p.subLocality ?? p.locality ?? p.inlandWater ?? p.ocean ?? p.administrativeArea ?? p.country
+        return buffer.count > before
+    }
+
+    /// CLPlacemark's `name`: the most specific thing there is to call the spot.
+    private func appendName(of record: PlacemarkRecord, to buffer: ByteBuffer) {
+        let start = buffer.count
+        if appendText(.thoroughfare, of: record, to: buffer) {
+            let street = buffer.count
+            if appendText(.subThoroughfare, of: record, to: buffer) {
+                // "77 Wells Street": rotate the number in front of the street.
+                let number = Array(UnsafeBufferPointer(start: buffer.base + street, count: buffer.count - street))
+                let name = Array(UnsafeBufferPointer(start: buffer.base + start, count: street - start))
+                buffer.truncate(to: start)
+                buffer.append(number); buffer.append(UInt8(ascii: " ")); buffer.append(name)
+            }
+            return
+        }
+        for field in [PlacemarkField.subLocality, .locality, .inlandWater, .ocean, .administrativeArea, .country]
+        where appendText(field, of: record, to: buffer) { return }
+    }
+
+    @inline(__always) private func append(_ bytes: UnsafeBufferPointer<UInt8>?, to buffer: ByteBuffer) {
+        if let bytes, !bytes.isEmpty { buffer.append(bytes) }
+    }
+
+    @inline(__always) private func areaBytes(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ text: AreaText) -> UnsafeBufferPointer<UInt8>? {
+        guard feature >= 0 else { return nil }
+        return withArea(level) { $0.bytes(Int(feature), text) }
+    }
+
+    @inline(__always) private func localityBytes(_ locality: Int32, _ field: PlacesSchema.LocalityField) -> UnsafeBufferPointer<UInt8>? {
+        guard locality >= 0 else { return nil }
+        return withPoints(.locality) { $0.records.bytes(Int(locality), field.rawValue) } ?? nil
+    }
+
+    @inline(__always) private func addressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.AddressField) -> UnsafeBufferPointer<UInt8>? {
+        guard record.address >= 0 else { return nil }
+        return withPoints(.address) { $0.records.bytes(Int(record.address), field.rawValue) } ?? nil
+    }
+
+    /// The strings of a record: the same text the batch prints, field by field.
+    public func placemark(from record: PlacemarkRecord) -> Placemark {
+        let buffer = ByteBuffer(capacity: 256)
+        func text(_ field: PlacemarkField) -> String? {
+            buffer.removeAll()
+            return appendText(field, of: record, to: buffer) ? String(decoding: buffer.bytes, as: UTF8.self) : nil
+        }
+        var placemark = Placemark(location: record.location)
+        placemark.name = text(.name)
+        placemark.thoroughfare = text(.thoroughfare)
+        placemark.subThoroughfare = text(.subThoroughfare)
+        placemark.locality = text(.locality)
+        placemark.subLocality = text(.subLocality)
+        placemark.administrativeArea = text(.administrativeArea)
+        placemark.subAdministrativeArea = text(.subAdministrativeArea)
+        placemark.postalCode = text(.postalCode)
+        placemark.country = text(.country)
+        placemark.isoCountryCode = text(.isoCountryCode)
+        placemark.timeZone = text(.timeZone)
+        placemark.inlandWater = text(.inlandWater)
+        placemark.ocean = text(.ocean)
+        if record.nearest >= 0, let name = text(.nearestLocality),
+           let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil {
+            placemark.nearestLocality = NearbyPlace(name: name, coordinate: place, distanceMetres: record.nearestDistance,
+                                                    bearingDegrees: record.nearestBearing)
+        }
+        return placemark
     }
 }
 

@@ -32,7 +32,9 @@ public final class AreaIndex: @unchecked Sendable {
 
     /// Every tile's reference when all were read up front; otherwise references read one by one.
     /// A crossed tile's reference points into `tiles`, which holds only the tiles in memory.
-    private let grid: [UInt32]?
+    private let grid: UnsafeMutablePointer<UInt32>?
+    /// Preloaded tiles as bare pointers, so that many threads read them without reference counting.
+    private let preloadedTiles: UnsafeMutablePointer<AreaTile>?
     private var tiles: [AreaTile] = []
     /// Keeps the tiles' memory alive; `AreaTile` holds bare pointers so that lookups do no reference counting.
     private var tileStorage: [BlobStorage] = []
@@ -44,19 +46,31 @@ public final class AreaIndex: @unchecked Sendable {
     init(grid stored: [UInt32], blobs: [Int: BlobStorage]) throws {
         guard stored.count == AreaIndex.columns * AreaIndex.rows else { throw IndexFormatError.malformed("area grid size") }
         var grid = stored
+        var tiles: [AreaTile] = []
         for (index, reference) in stored.enumerated() where AreaIndex.tag(reference) == Tag.leafOrTile.rawValue {
             guard let blob = blobs[index] else { throw IndexFormatError.malformed("missing tile \(index)") }
             grid[index] = AreaIndex.ref(.leafOrTile, UInt32(tiles.count))
             tiles.append(try AreaTile(storage: blob))
             tileStorage.append(blob)
         }
-        self.grid = grid
+        let gridMemory = UnsafeMutablePointer<UInt32>.allocate(capacity: grid.count)
+        gridMemory.initialize(from: grid, count: grid.count)
+        let tileMemory = UnsafeMutablePointer<AreaTile>.allocate(capacity: max(tiles.count, 1))
+        tileMemory.initialize(from: tiles, count: tiles.count)
+        self.grid = gridMemory
+        preloadedTiles = tileMemory
         tileLoader = nil
+    }
+
+    deinit {
+        grid?.deallocate()
+        preloadedTiles?.deallocate()
     }
 
     /// Tiles read when first touched (a single lookup reads one tile per level). Not thread-safe.
     init(tileLoader: @escaping (Int) throws -> (reference: UInt32, blob: BlobStorage?)) {
         grid = nil
+        preloadedTiles = nil
         self.tileLoader = tileLoader
     }
 
@@ -71,7 +85,8 @@ public final class AreaIndex: @unchecked Sendable {
         switch AreaIndex.tag(ref) {
         case Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
         case Tag.leafOrTile.rawValue:
-            return tiles[Int(AreaIndex.payload(ref))].featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
+            let tile = preloadedTiles?[Int(AreaIndex.payload(ref))] ?? tiles[Int(AreaIndex.payload(ref))]
+            return tile.featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
         default: return nil
         }
     }

@@ -19,7 +19,8 @@ public final class PointIndex: @unchecked Sendable {
     private let pages: PagedBlobs
     /// Node views of the pages read so far, by heap number; bare pointers, so walking them does no
     /// reference counting (`pages` keeps the memory alive).
-    private var pageArrays: [NodeArrays?]
+    private let pageArrays: UnsafeMutablePointer<NodeArrays?>
+    private let pageArrayCount: Int
     private let hasCatchment: Bool
 
     enum SlotKind: UInt8 { case none = 0, node = 1, page = 2 }
@@ -82,11 +83,15 @@ public final class PointIndex: @unchecked Sendable {
         top = try NodeArrays(topBlob, headerBytes: arraysStart)
         topStorage = topBlob
         self.pages = pages
-        pageArrays = [NodeArrays?](repeating: nil, count: pages.count)
+        pageArrayCount = pages.count
+        pageArrays = UnsafeMutablePointer<NodeArrays?>.allocate(capacity: max(pages.count, 1))
+        pageArrays.initialize(repeating: nil, count: max(pages.count, 1))
         if pages.isPreloaded {
             for number in 0..<pages.count { pageArrays[number] = pages[number].flatMap { try? NodeArrays($0) } }
         }
     }
+
+    deinit { pageArrays.deallocate() }
 
     /// A point converted once per query.
     public struct Query {
@@ -119,7 +124,7 @@ public final class PointIndex: @unchecked Sendable {
         switch topKinds[t] {
         case SlotKind.node.rawValue: return cursor
         case SlotKind.page.rawValue:
-            guard t < pageArrays.count else { return nil }
+            guard t < pageArrayCount else { return nil }
             if let arrays = pageArrays[t] { return Cursor(arrays: arrays, base: lo) }
             guard let storage = pages[t], let arrays = try? NodeArrays(storage) else { return nil }
             pageArrays[t] = arrays

@@ -30,6 +30,9 @@ public final class RecordTable: @unchecked Sendable {
         }
     }
 
+    /// Bare pointers into this table, for lookups that must not touch reference counts.
+    var view: RecordTableView { RecordTableView(fieldCount: fieldCount, coordinates: coordinates, offsets: offsets, text: text) }
+
     public func coordinate(_ record: Int) -> Coordinate {
         Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
     }
@@ -72,13 +75,42 @@ public final class RecordTable: @unchecked Sendable {
     }
 }
 
+/// A record table's memory as bare pointers (its `RecordTable` keeps it alive).
+struct RecordTableView {
+    let fieldCount: Int
+    let coordinates: UnsafePointer<Double>
+    let offsets: UnsafePointer<UInt32>
+    let text: UnsafePointer<UInt8>
+
+    @inline(__always) func coordinate(_ record: Int) -> Coordinate {
+        Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
+    }
+
+    /// The field's UTF-8 bytes; empty when absent.
+    @inline(__always) func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8> {
+        let slot = record * fieldCount + field
+        let start = Int(offsets[slot]), end = Int(offsets[slot + 1])
+        return UnsafeBufferPointer(start: text + start, count: max(0, end - start))
+    }
+
+    @inline(__always) func equals(_ record: Int, _ field: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let mine = bytes(record, field)
+        guard mine.count == other.count else { return false }
+        guard let a = mine.baseAddress, let b = other.baseAddress, mine.count > 0 else { return true }
+        return memcmp(a, b, mine.count) == 0
+    }
+}
+
 /// A record table cut into pages of `pageSize` records, read whole or page by page like `PagedBlobs`.
 public final class PagedRecords: @unchecked Sendable {
     static let pageSize = 256
 
     private let pages: PagedBlobs
     private var tables: [Int: RecordTable] = [:]
+    /// Every page's table when all were read up front: kept for their memory, read through `views`.
     private let preloaded: [RecordTable?]
+    private let views: UnsafeMutablePointer<RecordTableView?>
+    private let viewCount: Int
 
     init(pages: PagedBlobs, preloadedCount: Int? = nil) {
         self.pages = pages
@@ -88,27 +120,44 @@ public final class PagedRecords: @unchecked Sendable {
         } else {
             preloaded = []
         }
+        viewCount = preloaded.count
+        views = UnsafeMutablePointer<RecordTableView?>.allocate(capacity: max(viewCount, 1))
+        for (n, table) in preloaded.enumerated() { (views + n).initialize(to: table?.view) }
     }
 
-    @inline(__always) private func table(_ record: Int) -> RecordTable? {
+    deinit { views.deallocate() }
+
+    /// The page holding `record`, as bare pointers.
+    @inline(__always) func view(_ record: Int) -> RecordTableView? {
         let number = record / PagedRecords.pageSize
-        if number < preloaded.count { return preloaded[number] }
-        if let table = tables[number] { return table }
+        if number < viewCount { return views[number] }
+        if let table = tables[number] { return table.view }
         guard let storage = pages[number], let table = try? RecordTable(storage: storage) else { return nil }
         tables[number] = table
-        return table
+        return table.view
     }
 
     public func coordinate(_ record: Int) -> Coordinate? {
-        table(record)?.coordinate(record % PagedRecords.pageSize)
+        view(record)?.coordinate(record % PagedRecords.pageSize)
     }
 
     public func string(_ record: Int, _ field: Int) -> String? {
-        table(record)?.string(record % PagedRecords.pageSize, field)
+        guard let bytes = bytes(record, field), bytes.count > 0 else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The field's UTF-8 bytes, valid while this table lives; nil or empty when absent.
+    @inline(__always) func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8>? {
+        view(record)?.bytes(record % PagedRecords.pageSize, field)
+    }
+
+    @inline(__always) func field(_ record: Int, _ field: Int, equals other: UnsafeBufferPointer<UInt8>) -> Bool {
+        view(record)?.equals(record % PagedRecords.pageSize, field, other) ?? false
     }
 
     public func field(_ record: Int, _ field: Int, equals other: String) -> Bool {
-        table(record)?.field(record % PagedRecords.pageSize, field, equals: other) ?? false
+        var other = other
+        return other.withUTF8 { self.field(record, field, equals: $0) }
     }
 
     /// Page blobs for records, `pageSize` at a time.
