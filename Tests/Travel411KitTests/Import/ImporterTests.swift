@@ -206,6 +206,23 @@ final class ImporterTests: XCTestCase {
         }
     }
 
+    /// shapelib and the reader accept ROADS.SHP with ROADS.SHX and ROADS.DBF; the checksum must cover those
+    /// files too, or a changed table would look unchanged (and an all-upper-case layer hashed nothing at all).
+    func testTheChecksumCoversUpperCaseFileNames() throws {
+        let roads = try writeUnknownRoads(name: "ROADS")
+        var upperCaseFiles: [URL] = []
+        for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
+            let upper = roads.deletingPathExtension().appendingPathExtension(fileExtension.uppercased())
+            try FileManager.default.moveItem(at: sidecar(roads, fileExtension), to: upper)
+            upperCaseFiles.append(upper)
+        }
+        try importFiles([upperCaseFiles[0]], into: databasePath(), level: .thoroughfare, nameField: "STREETNAM")
+        let database = try SQLiteDatabase(path: databasePath(), mode: .readOnly)
+        let recorded = try database.query("SELECT sha256 FROM travel411_sources").first?.first?.stringValue
+        XCTAssertEqual(recorded, try SourceChecksum.sha256Hex(ofFiles: upperCaseFiles))
+        XCTAssertNotEqual(recorded, try SourceChecksum.sha256Hex(ofFiles: []), "the checksum of no bytes at all")
+    }
+
     func testNullShapesAreSkippedAndCounted() throws {
         let towns = try TestShapefileWriter.write(
             directory: directory, name: "towns", kind: .point,
