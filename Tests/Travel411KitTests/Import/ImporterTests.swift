@@ -223,6 +223,25 @@ final class ImporterTests: XCTestCase {
         XCTAssertNotEqual(recorded, try SourceChecksum.sha256Hex(ofFiles: []), "the checksum of no bytes at all")
     }
 
+    /// Archives made on a Mac carry AppleDouble companions such as `._roads.shp` next to the real files;
+    /// they are not shapefiles, and a folder import must not fail on them.
+    func testHiddenFilesInAFolderAreNotImported() throws {
+        let folder = directory.appendingPathComponent("unzipped")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let roads = try writeUnknownRoads()
+        for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
+            try FileManager.default.moveItem(at: sidecar(roads, fileExtension), to: folder.appendingPathComponent("roads.\(fileExtension)"))
+        }
+        let appleDouble = Data([0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00] + Array(repeating: 0, count: 74))
+        try appleDouble.write(to: folder.appendingPathComponent("._roads.shp"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("__MACOSX"), withIntermediateDirectories: true)
+        try appleDouble.write(to: folder.appendingPathComponent("__MACOSX/._roads.shp"))
+
+        let summary = try importFiles([folder], into: databasePath(), level: .thoroughfare, nameField: "STREETNAM")
+        XCTAssertEqual(summary.layers.map(\.table), ["roads"])
+        XCTAssertEqual(summary.featureCount, 5)
+    }
+
     func testNullShapesAreSkippedAndCounted() throws {
         let towns = try TestShapefileWriter.write(
             directory: directory, name: "towns", kind: .point,
