@@ -86,6 +86,6 @@ final class ImportCommandTests: XCTestCase {
     }
 
     func testAnUnknownLayoutSaysHowToMapIt() throws {
-        try assertImportFails([Self.wilderness.path], naming: [Self.wilderness.path, "--level", "--name-field"])
+        try assertImportFails([Self.wilderness.path], naming: [Self.wilderness.path, "--level admin --name-field NAME"])
     }
 }

@@ -206,6 +206,23 @@ final class ImporterTests: XCTestCase {
         }
     }
 
+    /// The example in the message should name a field that can hold names, not whatever comes first.
+    func testTheSuggestedNameFieldIsATextField() throws {
+        let square = [TestShapefileWriter.points([(1, 1), (1, 2), (2, 2), (2, 1), (1, 1)])]
+        let labelled = try TestShapefileWriter.write(
+            directory: directory, name: "labelled", kind: .polygon, fields: [.double("AREA"), .integer("ID"), .string("LABEL")],
+            records: [.shape(square, values: [1.0, 1, "One"])])
+        XCTAssertThrowsError(try importFiles([labelled], into: databasePath())) { error in
+            assertContains(String(describing: error), "--level admin --name-field LABEL")
+        }
+        let named = try TestShapefileWriter.write(
+            directory: directory, name: "named", kind: .polygon, fields: [.double("AREA"), .string("CODE"), .string("NAME_EN")],
+            records: [.shape(square, values: [1.0, "X1", "One"])])
+        XCTAssertThrowsError(try importFiles([named], into: databasePath())) { error in
+            assertContains(String(describing: error), "--level admin --name-field NAME_EN")
+        }
+    }
+
     /// shapelib and the reader accept ROADS.SHP with ROADS.SHX and ROADS.DBF; the checksum must cover those
     /// files too, or a changed table would look unchanged (and an all-upper-case layer hashed nothing at all).
     func testTheChecksumCoversUpperCaseFileNames() throws {
