@@ -31,7 +31,8 @@ final class ImportCommandTests: XCTestCase {
     /// A small database, as an earlier import would have left it.
     private func importWilderness() throws {
         let output = try cli.succeed(["import", Self.wilderness.path, "--level", "admin", "--name-field", "NAME", "--db", databasePath])
-        XCTAssertTrue(output.contains("67 features"), output)
+        XCTAssertTrue(output.hasPrefix("Imported 1 layer, 67 features (0 records skipped) into \(databasePath) in "), output)
+        XCTAssertTrue(output.contains("  coutwildrnp  admin              67 features"), output)
     }
 
     /// Copies the wilderness shapefile into the test folder and damages the copy.
