@@ -61,7 +61,7 @@ public struct Importer {
             case .null:
                 skipReasons["null shape", default: 0] += 1
             case .invalid(let reason):
-                skipReasons[reason, default: 0] += 1
+                skipReasons[Self.reasonWithoutRecordNumber(reason), default: 0] += 1
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
                 if let reason = collector.collect(shape, record: record, fid: fid, plan: plan) {
@@ -81,6 +81,15 @@ public struct Importer {
             importSeconds: seconds))
         return ImportedLayer(path: plan.url.path, table: plan.table, layout: plan.profile.layout, level: plan.profile.level,
                              features: features, skipped: skipped, skipReasons: skipReasons, seconds: seconds)
+    }
+
+    /// The reader says "record 17: the shape has no vertices"; skips are counted by reason, which the
+    /// record number would turn into one reason per record.
+    static func reasonWithoutRecordNumber(_ reason: String) -> String {
+        guard reason.hasPrefix("record "), let colon = reason.range(of: ": ") else { return reason }
+        let number = reason[reason.index(reason.startIndex, offsetBy: "record ".count)..<colon.lowerBound]
+        guard !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber) else { return reason }
+        return String(reason[colon.upperBound...])
     }
 
     static func geometryType(_ kind: ShapefileGeometryKind) -> GeoPackageGeometryType {

@@ -282,6 +282,23 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(try database.query("SELECT name FROM towns ORDER BY fid").compactMap { $0[0].stringValue }, ["Paris", "Lyon"])
     }
 
+    /// Records the reader cannot use are skipped and counted by reason, not one reason per record: a layer
+    /// with thousands of bad records must not print thousands of lines.
+    func testUnusableShapesAreCountedByReason() throws {
+        let square = TestShapefileWriter.points([(1, 1), (1, 2), (2, 2), (2, 1), (1, 1)])
+        let flat = TestShapefileWriter.points([(1, 1), (2, 2), (3, 3), (1, 1)])
+        let country = try TestShapefileWriter.write(
+            directory: directory, name: "flat_country", kind: .polygon,
+            fields: [.string("ADMIN"), .string("ADM0_A3", width: 3), .string("ISO_A2", width: 2)],
+            records: [.shape([square], values: ["Squareland", "SQL", "SQ"])]
+                + (1...3).map { _ in .shape([flat], values: ["Flatland", "FLT", "FL"]) }
+                + [.null(values: ["Nowhere", "NOW", "NW"])])
+        let layer = try XCTUnwrap(try importFiles([country], into: databasePath()).layers.first)
+        XCTAssertEqual(layer.features, 1)
+        XCTAssertEqual(layer.skipped, 4)
+        XCTAssertEqual(layer.skipReasons, ["the polygon has no ring with 4 or more points and an area": 3, "null shape": 1])
+    }
+
     /// Two outer rings (clockwise, as shapefiles want them), the first with a hole (counter-clockwise). The
     /// large square spans whole 1° cells, so both the index's uniform cells and its tiles are exercised.
     func testAMultiPartPolygonWithAHoleAnswersInsideHoleAndOutside() throws {
