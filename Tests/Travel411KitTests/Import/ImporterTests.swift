@@ -299,6 +299,26 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(layer.skipReasons, ["the polygon has no ring with 4 or more points and an area": 3, "null shape": 1])
     }
 
+    /// Layers with no records (an extract of an empty area) import as empty tables, and the geocoder
+    /// opens the result and answers with nothing rather than failing.
+    func testEmptyLayersImportAndAnswerNothing() throws {
+        let towns = try TestShapefileWriter.write(
+            directory: directory, name: "towns", kind: .point,
+            fields: [.string("name"), .string("admin1"), .string("cc", width: 2), .integer("population")], records: [])
+        let countries = try TestShapefileWriter.write(
+            directory: directory, name: "countries", kind: .polygon,
+            fields: [.string("ADMIN"), .string("ADM0_A3", width: 3), .string("ISO_A2", width: 2)], records: [])
+        let roads = try TestShapefileWriter.write(
+            directory: directory, name: "roads", kind: .polyline, fields: [.string("name"), .string("highway")], records: [])
+        let summary = try importFiles([towns, countries, roads], into: databasePath())
+        XCTAssertEqual(summary.layers.map(\.features), [0, 0, 0])
+        XCTAssertEqual(Set(summary.layers.map(\.level)), [.locality, .country, .thoroughfare])
+
+        let geocoder = try ReverseGeocoder(databasePath: databasePath())
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 51.5, longitude: -0.12))
+        XCTAssertEqual(placemark, Placemark(location: Coordinate(latitude: 51.5, longitude: -0.12)))
+    }
+
     /// Two outer rings (clockwise, as shapefiles want them), the first with a hole (counter-clockwise). The
     /// large square spans whole 1° cells, so both the index's uniform cells and its tiles are exercised.
     func testAMultiPartPolygonWithAHoleAnswersInsideHoleAndOutside() throws {
