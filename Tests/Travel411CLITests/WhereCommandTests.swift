@@ -116,6 +116,40 @@ final class WhereCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, twoArguments)
     }
 
+    // MARK: First use
+
+    /// With no database yet, the first `where` builds one from the embedded data, saying so on stderr and
+    /// keeping stdout for the answer. `TRAVEL411_DATA` points it at the London boroughs alone, to stay fast.
+    func testTheFirstLookupBuildsTheDatabase() throws {
+        let data = cli.folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let boroughs = try EmbeddedData.locate().appendingPathComponent("districts")
+        for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
+            try FileManager.default.copyItem(at: boroughs.appendingPathComponent("london_boroughs.\(fileExtension)"),
+                                             to: data.appendingPathComponent("london_boroughs.\(fileExtension)"))
+        }
+        let database = cli.folder.appendingPathComponent("first-use.gpkg").path
+        let first = try cli.run(["where", "51.5074", "-0.1278", "--db", database], environment: ["TRAVEL411_DATA": data.path])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stdout, "location               51.5074, -0.1278\nsubAdministrativeArea  Westminster\n")
+        XCTAssertTrue(first.stderr.contains("No places database at \(database) yet: building it from \(data.path)"), first.stderr)
+
+        let second = try cli.run(["where", "51.5074", "-0.1278", "--db", database], environment: ["TRAVEL411_DATA": data.path])
+        XCTAssertEqual(second.stdout, first.stdout)
+        XCTAssertEqual(second.stderr, "", "built once only")
+    }
+
+    func testAFirstLookupThatCannotBuildTheDatabaseFailsAndLeavesNoFile() throws {
+        let empty = cli.folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let database = cli.folder.appendingPathComponent("never.gpkg").path
+        let result = try cli.run(["where", "51.5074", "-0.1278", "--db", database], environment: ["TRAVEL411_DATA": empty.path])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("travel411: error: \(empty.path): no .shp files in this folder"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: database))
+    }
+
     // MARK: Usage errors
 
     func testBadCoordinatesExit64SayingWhy() throws {
