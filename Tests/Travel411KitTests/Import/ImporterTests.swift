@@ -193,6 +193,26 @@ final class ImporterTests: XCTestCase {
         XCTAssertNil(geocoder.placemark(for: Coordinate(latitude: 51, longitude: 10)).thoroughfare)
     }
 
+    /// A country layer in a layout of its own must still give placemarks a country code (from a field with a
+    /// usual alpha-2 name, upper-cased), which the locality rules need: without it a mapped country layer
+    /// never yields a locality.
+    func testAMappedCountryLayerGivesCountryCodesAndLocalities() throws {
+        let square = TestShapefileWriter.points([(10, 40), (10, 41), (11, 41), (11, 40), (10, 40)])
+        let countries = try TestShapefileWriter.write(
+            directory: directory, name: "gadm_level0", kind: .polygon, fields: [.string("COUNTRY"), .string("ISO2", width: 2)],
+            records: [.shape([square], values: ["Squareland", "sq"])])
+        let towns = try TestShapefileWriter.write(
+            directory: directory, name: "towns", kind: .point,
+            fields: [.string("name"), .string("admin1"), .string("cc", width: 2), .integer("population")],
+            records: [.point(x: 10.5, y: 40.5, values: ["Squaretown", "01", "SQ", 50_000])])
+        try importFiles([countries, towns], into: databasePath(), level: .country, nameField: "COUNTRY")
+
+        let placemark = try ReverseGeocoder(databasePath: databasePath()).placemark(for: Coordinate(latitude: 40.51, longitude: 10.51))
+        XCTAssertEqual(placemark.country, "Squareland")
+        XCTAssertEqual(placemark.isoCountryCode, "SQ")
+        XCTAssertEqual(placemark.locality, "Squaretown")
+    }
+
     func testAMappingThatDoesNotFitTheFileIsRefused() throws {
         let roads = try writeUnknownRoads()
         XCTAssertThrowsError(try importFiles([roads], into: databasePath(), level: .thoroughfare)) { error in
