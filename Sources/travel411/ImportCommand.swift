@@ -54,7 +54,8 @@ struct ImportCommand: ParsableCommand {
 
 enum ImportSummaryFormatter {
     static func text(_ summary: ImportSummary) -> String {
-        var lines = ["Imported \(summary.layers.count) layers, \(summary.featureCount) features (\(summary.skippedCount) records skipped) into \(summary.databasePath) in \(String(format: "%.1f", summary.seconds)) s"]
+        let counts = "\(count(summary.layers.count, "layer")), \(count(summary.featureCount, "feature")) (\(count(summary.skippedCount, "record")) skipped)"
+        var lines = ["Imported \(counts) into \(summary.databasePath) in \(String(format: "%.1f", summary.seconds)) s"]
         let width = summary.layers.map(\.table.count).max() ?? 0
         for layer in summary.layers {
             var line = "  \(layer.table.padding(toLength: width, withPad: " ", startingAt: 0))  \(layer.level.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(String(format: "%7d", layer.features)) features"
@@ -67,5 +68,10 @@ enum ImportSummaryFormatter {
         }
         for warning in summary.warnings { lines.append("warning: \(warning)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// "1 layer", "19 layers".
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

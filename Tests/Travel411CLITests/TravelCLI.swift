@@ -104,14 +104,20 @@ struct RunningCLI {
     }
 }
 
-/// The places database the CLI tests geocode with. One shared file (built once, once the places
-/// importer can build it), or `$TRAVEL411_TEST_PLACES_DB`.
+/// The places database the CLI tests geocode with: the real one, imported from Data/ once per test process
+/// (here, not by the binary, so that concurrent test processes never race to build it).
+///
+/// Both test targets run in one process, so this and the library tests' `TestPlaces` share one import
+/// through `$TRAVEL411_TEST_PLACES_DB`: whichever needs it first builds it and sets the variable. Set it
+/// yourself to reuse a database across runs. A database built here is removed when the process exits,
+/// since each one takes a quarter of a gigabyte of /tmp.
 enum PlacesForTests {
-    /// The real places database, imported from Data/ once per test process (not by the binary, so that
-    /// concurrent test processes never race to build it). `TRAVEL411_TEST_PLACES_DB` reuses one.
     static let path: String = {
-        if let path = ProcessInfo.processInfo.environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty { return path }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-cli-tests-\(getpid())")
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty, FileManager.default.fileExists(atPath: path) {
+            return path
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-test-places-\(getpid())")
         let path = folder.appendingPathComponent("places.gpkg").path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -119,6 +125,11 @@ enum PlacesForTests {
         } catch {
             fatalError("cannot import Data/ for the CLI tests: \(error)")
         }
+        folderToRemoveAtExit = folder.path
+        atexit { PlacesForTests.folderToRemoveAtExit.map { try? FileManager.default.removeItem(atPath: $0) } }
+        setenv("TRAVEL411_TEST_PLACES_DB", path, 1)
         return path
     }()
+
+    nonisolated(unsafe) private static var folderToRemoveAtExit: String?
 }

@@ -59,7 +59,8 @@ public enum NominatimFormatter {
         let displayParts = [road, p.subLocality, p.locality, p.subAdministrativeArea, p.administrativeArea, p.postalCode, p.country]
         let lat = p.location.latitude, lon = p.location.longitude
         let delta = p.thoroughfare != nil ? 0.0005 : 0.005
-        let box = [lat - delta, lat + delta, lon - delta, lon + delta].map { JSONText.string(JSONText.number($0)) }
+        // Nominatim writes 7 decimals; rounding also hides binary noise such as 51.464999999999996.
+        let box = [lat - delta, lat + delta, lon - delta, lon + delta].map { JSONText.string(JSONText.number(($0 * 1e7).rounded() / 1e7)) }
         var members = [
             "\"place_id\":\(placeID(p))",
             "\"licence\":\(JSONText.string(licence))",

@@ -61,7 +61,7 @@ public struct Importer {
             case .null:
                 skipReasons["null shape", default: 0] += 1
             case .invalid(let reason):
-                skipReasons[reason, default: 0] += 1
+                skipReasons[Self.reasonWithoutRecordNumber(reason), default: 0] += 1
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
                 if let reason = collector.collect(shape, record: record, fid: fid, plan: plan) {
@@ -83,6 +83,15 @@ public struct Importer {
                              features: features, skipped: skipped, skipReasons: skipReasons, seconds: seconds)
     }
 
+    /// The reader says "record 17: the shape has no vertices"; skips are counted by reason, which the
+    /// record number would turn into one reason per record.
+    static func reasonWithoutRecordNumber(_ reason: String) -> String {
+        guard reason.hasPrefix("record "), let colon = reason.range(of: ": ") else { return reason }
+        let number = reason[reason.index(reason.startIndex, offsetBy: "record ".count)..<colon.lowerBound]
+        guard !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber) else { return reason }
+        return String(reason[colon.upperBound...])
+    }
+
     static func geometryType(_ kind: ShapefileGeometryKind) -> GeoPackageGeometryType {
         switch kind {
         case .point: return .point
@@ -92,11 +101,14 @@ public struct Importer {
         }
     }
 
-    /// The files whose bytes define a layer: the checksum changes when any of them does.
+    /// The files whose bytes define a layer: the checksum changes when any of them does. Extensions may be
+    /// all lower or all upper case (ROADS.SHP, ROADS.DBF), as the reader accepts them.
     static func componentFiles(of shp: URL) -> [URL] {
         let base = shp.deletingPathExtension()
-        return ["shp", "shx", "dbf", "prj", "cpg"].map { base.appendingPathExtension($0) }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        return ["shp", "shx", "dbf", "prj", "cpg"].compactMap { fileExtension in
+            [fileExtension, fileExtension.uppercased()].map { base.appendingPathExtension($0) }
+                .first { FileManager.default.fileExists(atPath: $0.path) }
+        }
     }
 }
 

@@ -33,7 +33,7 @@ struct LayerPlan {
             throw ImportError("""
                 \(url.path): travel411 does not know this layout (\(reader.geometryKind.rawValue)s with fields \(fields.joined(separator: ", "))).
                 Say what it holds: --level \(levels) and --name-field FIELD, for example
-                  travel411 import \(url.path) --level \(suggestedLevel(reader.geometryKind).rawValue) --name-field \(fields.first ?? "NAME")
+                  travel411 import \(url.path) --level \(suggestedLevel(reader.geometryKind).rawValue) --name-field \(suggestedNameField(reader.fields))
                 """)
         }
         var roleFields: [FieldRole: [Int]] = [:]
@@ -49,6 +49,13 @@ struct LayerPlan {
         case .polyline: return .thoroughfare
         case .polygon: return .admin
         }
+    }
+
+    /// The field most likely to hold names for the example: one called "…name…", else the first text
+    /// field; numbers such as AREA or PERIMETER, often first, make no sense as names.
+    private static func suggestedNameField(_ fields: [DBFField]) -> String {
+        let text = fields.filter { $0.type == .string }
+        return (text.first { $0.name.lowercased().contains("name") } ?? text.first ?? fields.first)?.name ?? "NAME"
     }
 
     /// A SQL-safe table name from the file name, unique within this import.

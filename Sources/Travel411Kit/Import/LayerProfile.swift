@@ -96,7 +96,12 @@ public struct LayerProfile: Sendable {
     /// A profile for a layout the user mapped with `--level` and `--name-field`.
     public static func userMapped(level: PlaceLevel, nameField: String) -> LayerProfile {
         var roles: [FieldRole: [String]] = [.name: [nameField]]
+        // ISO 3166 alpha-2 codes under their usual field names: placemarks need the country code to pick a
+        // locality of the same country, and to fill in the country of places that lack one.
+        let alpha2Fields = ["iso_a2", "iso2", "cc", "country_code"]
         switch level {
+        case .country: roles[.code] = alpha2Fields
+        case .admin: roles[.countryCode] = alpha2Fields
         case .postcode: roles[.postcode] = [nameField]
         case .address: roles[.houseNumber] = [nameField]; roles[.street] = ["street", "addr_stree"]; roles[.postcode] = ["postcode"]
         case .locality: roles[.population] = ["population", "pop"]; roles[.countryCode] = ["cc", "iso_a2", "country_code"]

@@ -82,7 +82,8 @@ final class LookupCollector {
         data.builder.add(feature: data.features.count, rings: rings)
         data.features.append(AreaFeature(
             layer: plan.table, fid: fid, name: plan.text(.name, record: record).map { Self.displayName($0, level: level) },
-            code: plan.text(.code, record: record), countryCode: plan.text(.countryCode, record: record)?.uppercased()))
+            code: level == .country ? plan.text(.code, record: record)?.uppercased() : plan.text(.code, record: record),
+            countryCode: plan.text(.countryCode, record: record)?.uppercased()))
         return nil
     }
 

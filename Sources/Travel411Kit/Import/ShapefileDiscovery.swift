@@ -8,15 +8,18 @@ enum ShapefileDiscovery {
         var errorDescription: String? { "\(path): \(reason)" }
     }
 
-    /// Folders are searched recursively for `.shp` files; a file may be given with or without `.shp`.
+    /// Folders are searched recursively for `.shp` files, leaving out hidden ones: archives made on a Mac
+    /// hold AppleDouble companions such as `._roads.shp` (also under `__MACOSX/`) that are not shapefiles.
+    /// A file may be given with or without `.shp`.
     static func shapefiles(in paths: [URL]) throws -> [URL] {
         var found: [URL] = []
         let fileManager = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
             if fileManager.fileExists(atPath: path.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                let inFolder = (fileManager.enumerator(at: path, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
-                    .filter { $0.pathExtension.lowercased() == "shp" }
+                let enumerator = fileManager.enumerator(at: path, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+                let inFolder = (enumerator?.allObjects as? [URL] ?? [])
+                    .filter { $0.pathExtension.lowercased() == "shp" && !$0.lastPathComponent.hasPrefix(".") }
                     .sorted { $0.path < $1.path }
                 if inFolder.isEmpty { throw NotFound(path: path.path, reason: "no .shp files in this folder") }
                 found += inFolder

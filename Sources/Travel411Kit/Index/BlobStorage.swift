@@ -46,8 +46,13 @@ final class BlobStorage: @unchecked Sendable {
         self.count = count
     }
 
+    /// Copies inside `withUnsafeBytes`: the array's memory is valid only during that call.
     convenience init(bytes: [UInt8]) {
-        self.init(copying: bytes.withUnsafeBytes { $0 })
+        self.init(count: bytes.count) { buffer in
+            bytes.withUnsafeBytes { source in
+                if let from = source.baseAddress, source.count > 0 { buffer.copyMemory(from: from, byteCount: source.count) }
+            }
+        }
     }
 
     deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// ArgumentParser reads "-0.19" as an unknown option, so `move-city 51.50 -0.19` or
 /// `--from 51.47 -0.45` would fail. Before parsing, each argument that is a negative number gets a
 /// leading space: the parser then sees a value, and coordinate parsing trims the space again.
@@ -14,11 +16,13 @@ public enum NegativeNumberArguments {
         return protected
     }
 
-    /// "-1", "-0.19", "-.5", "-1e-3"; not "-", "--x" or "-v".
+    /// "-1", "-0.19", "-.5", "-1e-3", and a "LAT,LON" pair starting with one ("-33.86,151.21");
+    /// not "-", "--x" or "-v".
     public static func isNegativeNumber(_ text: String) -> Bool {
         guard text.hasPrefix("-"), text.count > 1 else { return false }
         let body = text.dropFirst()
         guard let first = body.first, first.isASCII, first.isNumber || first == "." else { return false }
-        return Double(text) != nil
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        return parts.count <= 2 && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
     }
 }

@@ -181,8 +181,11 @@ public final class TravelStore {
 
     /// Refuses SQLite files that some other program (or the places importer) made.
     private func checkOwnership() throws {
-        let applicationID = try database.firstRow("PRAGMA application_id")?.first?.int64Value ?? 0
-        let tableCount = try database.firstRow("SELECT count(*) FROM sqlite_master")?.first?.int64Value ?? 0
+        // One statement, so both come from the same snapshot: read apart, another process could create
+        // the schema in between and make a fresh file look foreign.
+        let row = try database.firstRow("SELECT (SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_master)")
+        let applicationID = row?.first?.int64Value ?? 0
+        let tableCount = row.flatMap { $0.count > 1 ? $0[1].int64Value : nil } ?? 0
         if applicationID != Int64(TravelStoreSchema.applicationID) && (applicationID != 0 || tableCount > 0) {
             throw TravelStoreError.notAStateFile(path: path)
         }

@@ -3,11 +3,18 @@ import Foundation
 
 /// The real places database, imported from Data/ once per test process and shared by every test that
 /// needs real answers (no hand-made tables: what the tests see is what users get).
+///
+/// Both test targets run in one process, so the CLI tests' `PlacesForTests` and this share one import
+/// through `$TRAVEL411_TEST_PLACES_DB`: whichever needs it first builds it and sets the variable. Set it
+/// yourself to reuse a database across runs. A database built here is removed when the process exits,
+/// since each one takes a quarter of a gigabyte of /tmp.
 enum TestPlaces {
     static let databasePath: String = {
-        // A developer may point at a database built already, to skip the import while iterating.
-        if let path = ProcessInfo.processInfo.environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty { return path }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-kit-tests-\(getpid())")
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty, FileManager.default.fileExists(atPath: path) {
+            return path
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-test-places-\(getpid())")
         let path = folder.appendingPathComponent("places.gpkg").path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -15,8 +22,13 @@ enum TestPlaces {
         } catch {
             fatalError("cannot import Data/ for the tests: \(error)")
         }
+        folderToRemoveAtExit = folder.path
+        atexit { TestPlaces.folderToRemoveAtExit.map { try? FileManager.default.removeItem(atPath: $0) } }
+        setenv("TRAVEL411_TEST_PLACES_DB", path, 1)
         return path
     }()
+
+    nonisolated(unsafe) private static var folderToRemoveAtExit: String?
 
     static let geocoder: ReverseGeocoder = {
         do { return try ReverseGeocoder(databasePath: databasePath, loading: .everything) } catch {

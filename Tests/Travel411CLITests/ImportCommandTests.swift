@@ -1,0 +1,92 @@
+import Foundation
+import Travel411Kit
+import XCTest
+
+/// `travel411 import` through the binary: damaged input fails with the file named on stderr and the
+/// previous database left exactly as it was. Every run names its own `--db`: without it the import would
+/// replace `$TRAVEL411_DB`, which `TravelCLI` points at the shared test database.
+final class ImportCommandTests: XCTestCase {
+    private var cli: TravelCLI!
+
+    override func setUpWithError() throws {
+        cli = try TravelCLI()
+    }
+
+    override func tearDownWithError() throws {
+        cli.removeFolder()
+    }
+
+    private static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/shapefiles")
+
+    /// Colorado and Utah wilderness areas (public domain), a layout only `--level` can map.
+    private static let wilderness = fixtures.appendingPathComponent("fiona/coutwildrnp.shp")
+
+    private var databasePath: String { cli.folder.appendingPathComponent("places.gpkg").path }
+
+    private func sha256(_ path: String) throws -> String {
+        try SourceChecksum.sha256Hex(ofFiles: [URL(fileURLWithPath: path)])
+    }
+
+    /// A small database, as an earlier import would have left it.
+    private func importWilderness() throws {
+        let output = try cli.succeed(["import", Self.wilderness.path, "--level", "admin", "--name-field", "NAME", "--db", databasePath])
+        XCTAssertTrue(output.hasPrefix("Imported 1 layer, 67 features (0 records skipped) into \(databasePath) in "), output)
+        XCTAssertTrue(output.contains("  coutwildrnp  admin              67 features"), output)
+    }
+
+    /// Copies the wilderness shapefile into the test folder and damages the copy.
+    private func damagedWilderness(_ damage: (URL) throws -> Void) throws -> URL {
+        let folder = cli.folder.appendingPathComponent("damaged")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
+            try FileManager.default.copyItem(at: Self.wilderness.deletingPathExtension().appendingPathExtension(fileExtension),
+                                             to: folder.appendingPathComponent("coutwildrnp.\(fileExtension)"))
+        }
+        let shp = folder.appendingPathComponent("coutwildrnp.shp")
+        try damage(shp)
+        return shp
+    }
+
+    private func assertImportFails(_ arguments: [String], naming parts: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        try importWilderness()
+        let before = try sha256(databasePath)
+        let result = try cli.run(["import"] + arguments + ["--db", databasePath])
+        XCTAssertNotEqual(result.status, 0, "import succeeded: \(result.stdout)", file: file, line: line)
+        XCTAssertEqual(result.stdout, "", file: file, line: line)
+        for part in parts {
+            XCTAssertTrue(result.stderr.contains(part), "“\(result.stderr)” lacks “\(part)”", file: file, line: line)
+        }
+        XCTAssertEqual(try sha256(databasePath), before, "the previous database changed", file: file, line: line)
+    }
+
+    func testATruncatedShapefileFailsAndKeepsThePreviousDatabase() throws {
+        let shp = try damagedWilderness { shp in
+            let data = try Data(contentsOf: shp)
+            try data.prefix(data.count - 100).write(to: shp)
+        }
+        try assertImportFails([shp.path, "--level", "admin", "--name-field", "NAME"], naming: ["travel411: error: ", shp.path, "record 67"])
+    }
+
+    func testAMissingDbfFailsAndKeepsThePreviousDatabase() throws {
+        let shp = try damagedWilderness { shp in
+            try FileManager.default.removeItem(at: shp.deletingPathExtension().appendingPathExtension("dbf"))
+        }
+        try assertImportFails([shp.path, "--level", "admin", "--name-field", "NAME"],
+                              naming: [shp.deletingPathExtension().appendingPathExtension("dbf").path, "is missing"])
+    }
+
+    func testAFileThatIsNotAShapefileFailsAndKeepsThePreviousDatabase() throws {
+        let bad = Self.fixtures.appendingPathComponent("shapefile-js/bad.shp")
+        try assertImportFails([bad.path], naming: [bad.path, "is not a shapefile"])
+    }
+
+    func testAProjectedShapefileFailsAndKeepsThePreviousDatabase() throws {
+        let projected = Self.fixtures.appendingPathComponent("projected/london_boroughs_bng.shp")
+        try assertImportFails([projected.path], naming: ["london_boroughs_bng.prj", "British_National_Grid", "ogr2ogr"])
+    }
+
+    func testAnUnknownLayoutSaysHowToMapIt() throws {
+        try assertImportFails([Self.wilderness.path], naming: [Self.wilderness.path, "--level admin --name-field NAME"])
+    }
+}
