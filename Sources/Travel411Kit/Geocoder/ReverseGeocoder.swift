@@ -131,9 +131,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         _ = withPoints(.locality) { level in
             let records = level.records
             let query = PointIndex.Query(record.location)
-            var nearestGroup: UInt32 = 0
-            // `accept` runs for each candidate that beats the best so far, so the last call is the winner's.
-            guard let nearest = level.index.nearest(to: query, maxChord: 2.0001, where: { _, group in nearestGroup = group; return true }),
+            guard let (nearest, nearestGroup) = level.index.nearest(to: query),
                   let place = records.coordinate(Int(nearest)) else { return }
             record.nearest = Int32(nearest)
             record.nearestDistance = GreatCircle.distance(from: place, to: record.location)
@@ -162,13 +160,24 @@ public final class ReverseGeocoder: @unchecked Sendable {
                records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
                 record.subAdministrativeFromLocality = true
             }
-            // The nearest place in the point's own admin polygon: a village over the county line is not where you are.
-            let adminGroup: UInt32? = record.admin >= 0 ? UInt32(record.admin) + 1 : nil
+            // The nearest place in the point's own admin polygon: a village over the county line is not
+            // where you are. A namesake of the locality is skipped; two in a row leave subLocality empty.
+            var filter = PointIndex.NearestFilter(group: record.admin >= 0 ? UInt32(record.admin) + 1 : 0, country: packedCountry)
             let nameField = PlacesSchema.LocalityField.name.rawValue
             let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
-            let sub = level.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.subLocalityRadiusMetres)) { id, group in
-                (adminGroup == nil || group == adminGroup) && records.field(Int(id), countryField, equals: countryCode)
-                    && !records.field(Int(id), nameField, equals: localityName)
+            let chord = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
+            var sub: UInt32? = nil
+            // Usually the nearest place already qualifies, and no second search is needed.
+            if record.nearestDistance <= settings.subLocalityRadiusMetres,
+               filter.accepts(id: nearest, group: nearestGroup, country: sameCountry ? packedCountry : 0xffff),
+               !records.field(Int(nearest), nameField, equals: localityName) {
+                sub = nearest
+            } else {
+                for _ in 0..<2 {
+                    guard let candidate = level.index.nearest(to: query, maxChord: chord, filter: filter)?.id else { break }
+                    if !records.field(Int(candidate), nameField, equals: localityName) { sub = candidate; break }
+                    filter.excluded = candidate
+                }
             }
             if let sub { record.subLocality = Int32(sub) }
         }
@@ -188,16 +197,16 @@ public final class ReverseGeocoder: @unchecked Sendable {
         let found: UInt32?? = withPoints(.address, near: point, within: settings.addressRadiusMetres) { addresses in
             let chord = PointIndex.chord(metres: settings.addressRadiusMetres)
             guard record.street >= 0, let streetName = withStreets({ $0.names.bytes(Int(record.street), 0) }) ?? nil else {
-                return addresses.index.nearest(to: query, maxChord: chord)
+                return addresses.index.nearest(to: query, maxChord: chord)?.id
             }
-            return addresses.index.nearest(to: query, maxChord: chord) { id, _ in addresses.records.field(Int(id), streetField, equals: streetName) }
+            return addresses.index.nearest(to: query, maxChord: chord) { id in addresses.records.field(Int(id), streetField, equals: streetName) }
         }
         if let found = found ?? nil { record.address = Int32(found) }
         let addressHasPostcode = record.address >= 0
             && !(withPoints(.address) { $0.records.bytes(Int(record.address), PlacesSchema.AddressField.postcode.rawValue)?.isEmpty ?? true } ?? true)
         if !addressHasPostcode,
            let found = withPoints(.postcode, near: point, within: settings.postcodeRadiusMetres, {
-               $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))
+               $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?.id
            }) ?? nil {
             record.postcode = Int32(found)
         }

@@ -53,7 +53,7 @@ public struct LayerProfile: Sendable {
                      roles: [.name: ["name"], .code: ["iso_3166_2"], .countryCode: ["iso_a2"]],
                      requiredFields: ["name", "iso_3166_2", "adm0_a3"]),
         LayerProfile(layout: "Natural Earth admin 0 countries", level: .country,
-                     roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ISO_A2", "ISO_A2_EH"], .kind: ["ADM0_A3"]],
+                     roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ISO_A2_EH", "ISO_A2"], .kind: ["ADM0_A3"]],
                      requiredFields: ["ADMIN", "ADM0_A3", "ISO_A2"]),
         LayerProfile(layout: "London boroughs", level: .district,
                      roles: [.name: ["NAME"], .code: ["GSS_CODE"]],

@@ -190,8 +190,12 @@ private struct TileBuilder {
         self.maxDepth = maxDepth
     }
 
+    /// Where each segment's first vertex sits in `vertices`.
+    private var vertexOfSegment: [UInt32: UInt32] = [:]
+
     mutating func build(minX: Double, minY: Double, segments tileSegments: [UInt32], inside: [UInt32]) -> [UInt8] {
         let inTile = tileSegments.filter { intersects($0, minX: minX, minY: minY, size: 1) }
+        layOutVertices(inTile)
         nodes[0] = node(minX: minX, minY: minY, size: 1, segments: inTile, inside: inside, depth: 0)
         var writer = ByteWriter(capacity: 20 + nodes.count * 4 + leaves.count * 4 + entries.count * 4 + chains.count * 4 + vertices.count * 8 + 8)
         writer.append(UInt32(nodes.count)); writer.append(UInt32(leaves.count / 2))
@@ -202,6 +206,26 @@ private struct TileBuilder {
         writer.align(to: 8)
         for value in vertices { writer.append(value) }
         return writer.bytes
+    }
+
+    /// Stores each run of consecutive ring vertices inside the tile once; leaves then point into it,
+    /// so a border segment shared by several leaves costs its coordinates only once.
+    private mutating func layOutVertices(_ inTile: [UInt32]) {
+        let ordered = inTile.sorted {
+            let a = Int($0), b = Int($1)
+            return segments.ring[a] != segments.ring[b] ? segments.ring[a] < segments.ring[b] : segments.position[a] < segments.position[b]
+        }
+        var previous: Int? = nil
+        for segment in ordered {
+            let s = Int(segment)
+            let continues = previous.map { segments.ring[$0] == segments.ring[s] && segments.position[$0] + 1 == segments.position[s] } ?? false
+            if !continues {
+                vertices.append(segments.ax[s]); vertices.append(segments.ay[s])
+            }
+            vertexOfSegment[segment] = UInt32(vertices.count / 2 - 1)
+            vertices.append(segments.bx[s]); vertices.append(segments.by[s])
+            previous = s
+        }
     }
 
     private mutating func node(minX: Double, minY: Double, size: Double, segments cell: [UInt32], inside: [UInt32], depth: Int) -> UInt32 {
@@ -260,11 +284,9 @@ private struct TileBuilder {
                 if continues {
                     chains[chains.count - 1] += 1
                 } else {
-                    chains.append(UInt32(vertices.count / 2))
+                    chains.append(vertexOfSegment[ordered[cursor]] ?? 0)
                     chains.append(2)
-                    vertices.append(segments.ax[s]); vertices.append(segments.ay[s])
                 }
-                vertices.append(segments.bx[s]); vertices.append(segments.by[s])
                 previous = s
                 cursor += 1
             }

@@ -19,7 +19,8 @@ public final class PointIndex: @unchecked Sendable {
     private let pages: PagedBlobs
     /// Node views of the pages read so far, by heap number; bare pointers, so walking them does no
     /// reference counting (`pages` keeps the memory alive).
-    private let pageArrays: UnsafeMutablePointer<NodeArrays?>
+    private let pageArrays: UnsafeMutablePointer<NodeArrays>
+    private let pageLoaded: UnsafeMutablePointer<Bool>
     private let pageArrayCount: Int
     private let hasCatchment: Bool
 
@@ -84,14 +85,23 @@ public final class PointIndex: @unchecked Sendable {
         topStorage = topBlob
         self.pages = pages
         pageArrayCount = pages.count
-        pageArrays = UnsafeMutablePointer<NodeArrays?>.allocate(capacity: max(pages.count, 1))
-        pageArrays.initialize(repeating: nil, count: max(pages.count, 1))
+        pageArrays = UnsafeMutablePointer<NodeArrays>.allocate(capacity: max(pages.count, 1))
+        pageLoaded = UnsafeMutablePointer<Bool>.allocate(capacity: max(pages.count, 1))
+        pageLoaded.initialize(repeating: false, count: max(pages.count, 1))
         if pages.isPreloaded {
-            for number in 0..<pages.count { pageArrays[number] = pages[number].flatMap { try? NodeArrays($0) } }
+            for number in 0..<pages.count {
+                if let arrays = pages[number].flatMap({ try? NodeArrays($0) }) {
+                    (pageArrays + number).initialize(to: arrays)
+                    pageLoaded[number] = true
+                }
+            }
         }
     }
 
-    deinit { pageArrays.deallocate() }
+    deinit {
+        pageArrays.deallocate()
+        pageLoaded.deallocate()
+    }
 
     /// A point converted once per query.
     public struct Query {
@@ -114,8 +124,9 @@ public final class PointIndex: @unchecked Sendable {
     }
 
     /// Where the node for index range [lo, hi) with heap number t lives: the top slots, or a page.
+    /// Sixteen bytes, so the recursion passes it cheaply.
     private struct Cursor {
-        var arrays: NodeArrays
+        var arrays: UnsafePointer<NodeArrays>
         var base: Int       // subtract from a global index to index the page; -1 while in the top slots
     }
 
@@ -125,10 +136,12 @@ public final class PointIndex: @unchecked Sendable {
         case SlotKind.node.rawValue: return cursor
         case SlotKind.page.rawValue:
             guard t < pageArrayCount else { return nil }
-            if let arrays = pageArrays[t] { return Cursor(arrays: arrays, base: lo) }
-            guard let storage = pages[t], let arrays = try? NodeArrays(storage) else { return nil }
-            pageArrays[t] = arrays
-            return Cursor(arrays: arrays, base: lo)
+            if !pageLoaded[t] {
+                guard let storage = pages[t], let arrays = try? NodeArrays(storage) else { return nil }
+                (pageArrays + t).initialize(to: arrays)
+                pageLoaded[t] = true
+            }
+            return Cursor(arrays: UnsafePointer(pageArrays + t), base: lo)
         default: return nil
         }
     }
@@ -138,50 +151,81 @@ public final class PointIndex: @unchecked Sendable {
         cursor.base < 0 ? t : mid - cursor.base
     }
 
-    @inline(__always) private func squaredChord(_ q: Query, _ a: NodeArrays, _ i: Int) -> Double {
-        let p = a.coordinates + i * 3
+    @inline(__always) private func squaredChord(_ q: Query, _ a: UnsafePointer<NodeArrays>, _ i: Int) -> Double {
+        let p = a.pointee.coordinates + i * 3
         let dx = q.x - p[0], dy = q.y - p[1], dz = q.z - p[2]
         return dx * dx + dy * dy + dz * dz
     }
 
-    /// The record id of the nearest point within `maxChord`, or nil.
-    public func nearest(to q: Query, maxChord: Double = 2.0001) -> UInt32? {
-        nearest(to: q, maxChord: maxChord) { _, _ in true }
+    /// Which points a nearest search may answer with.
+    public struct NearestFilter: PointFilter {
+        /// Only points of this group (0: any).
+        public var group: UInt32 = 0
+        /// Only points of this packed country (0: any).
+        public var country: UInt16 = 0
+        /// Never this record.
+        public var excluded: UInt32 = .max
+
+        public init(group: UInt32 = 0, country: UInt16 = 0, excluded: UInt32 = .max) {
+            self.group = group
+            self.country = country
+            self.excluded = excluded
+        }
+
+        @inline(__always) public func accepts(id: UInt32, group: UInt32, country: UInt16) -> Bool {
+            id != excluded && (self.group == 0 || group == self.group) && (self.country == 0 || country == self.country)
+        }
     }
 
-    /// The nearest point within `maxChord` whose record id and group pass `accept`. Equal distances go
-    /// to the lower id, so the answer never depends on the tree's layout.
-    public func nearest(to q: Query, maxChord: Double, where accept: (_ id: UInt32, _ group: UInt32) -> Bool) -> UInt32? {
+    /// The nearest point within `maxChord` that `filter` accepts, with its group. Equal distances go to
+    /// the lower id, so the answer never depends on the tree's layout.
+    public func nearest<Filter: PointFilter>(to q: Query, maxChord: Double = 2.0001, filter: Filter = NearestFilter()) -> (id: UInt32, group: UInt32)? {
         guard count > 0 else { return nil }
-        var best: UInt32? = nil
-        var bestDistance = maxChord * maxChord
-        nearest(q, Cursor(arrays: top, base: -1), 0, count, 0, accept, &best, &bestDistance)
-        return best
+        var search = NearestSearch(query: q, filter: filter, bestDistance: maxChord * maxChord)
+        withUnsafePointer(to: top) { top in
+            nearest(&search, Cursor(arrays: top, base: -1), 0, count, 0)
+        }
+        return search.best.map { ($0, search.bestGroup) }
     }
 
-    private func nearest(
-        _ q: Query, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int, _ accept: (UInt32, UInt32) -> Bool,
-        _ best: inout UInt32?, _ bestDistance: inout Double
-    ) {
+    /// The nearest point within `maxChord` whose record id passes `accept` (slower: a closure per candidate).
+    public func nearest(to q: Query, maxChord: Double, where accept: @escaping (UInt32) -> Bool) -> UInt32? {
+        nearest(to: q, maxChord: maxChord, filter: ClosureFilter(accept: accept))?.id
+    }
+
+    private struct NearestSearch<Filter: PointFilter> {
+        let query: Query
+        let filter: Filter
+        var best: UInt32? = nil
+        var bestGroup: UInt32 = 0
+        var bestDistance: Double
+    }
+
+    private func nearest<Filter: PointFilter>(_ search: inout NearestSearch<Filter>, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int) {
         if hi <= lo { return }
         guard let cursor = enter(outer, t, lo: lo) else { return }
         let mid = (lo + hi) >> 1
         let i = slot(cursor, t, mid: mid)
         let a = cursor.arrays
+        let q = search.query
         let d = squaredChord(q, a, i)
-        let id = a.ids[i]
-        if d < bestDistance || (d == bestDistance && best.map { id < $0 } ?? false), accept(id, hasCatchment ? a.group[i] : 0) {
-            bestDistance = d; best = id
+        if d <= search.bestDistance {
+            let id = a.pointee.ids[i]
+            let group = hasCatchment ? a.pointee.group[i] : 0
+            let country = hasCatchment ? a.pointee.country[i] : 0
+            if d < search.bestDistance || search.best.map({ id < $0 }) ?? true, search.filter.accepts(id: id, group: group, country: country) {
+                search.bestDistance = d; search.best = id; search.bestGroup = group
+            }
         }
         if hi - lo == 1 { return }
-        let axis = Int(a.axes[i])
-        let diff = q[axis] - a.coordinates[i * 3 + axis]
+        let axis = Int(a.pointee.axes[i])
+        let diff = q[axis] - a.pointee.coordinates[i * 3 + axis]
         if diff < 0 {
-            nearest(q, cursor, lo, mid, 2 * t + 1, accept, &best, &bestDistance)
-            if diff * diff <= bestDistance { nearest(q, cursor, mid + 1, hi, 2 * t + 2, accept, &best, &bestDistance) }
+            nearest(&search, cursor, lo, mid, 2 * t + 1)
+            if diff * diff <= search.bestDistance { nearest(&search, cursor, mid + 1, hi, 2 * t + 2) }
         } else {
-            nearest(q, cursor, mid + 1, hi, 2 * t + 2, accept, &best, &bestDistance)
-            if diff * diff <= bestDistance { nearest(q, cursor, lo, mid, 2 * t + 1, accept, &best, &bestDistance) }
+            nearest(&search, cursor, mid + 1, hi, 2 * t + 2)
+            if diff * diff <= search.bestDistance { nearest(&search, cursor, lo, mid, 2 * t + 1) }
         }
     }
 
@@ -190,7 +234,9 @@ public final class PointIndex: @unchecked Sendable {
     public func largestCatchment(containing q: Query, country: UInt16) -> UInt32? {
         guard hasCatchment, count > 0 else { return nil }
         var best = Best()
-        largestCatchment(q, country, Cursor(arrays: top, base: -1), 0, count, 0, &best)
+        withUnsafePointer(to: top) { top in
+            largestCatchment(q, country, Cursor(arrays: top, base: -1), 0, count, 0, &best)
+        }
         return best.id
     }
 
@@ -212,12 +258,13 @@ public final class PointIndex: @unchecked Sendable {
         // Nothing below can beat the best so far: decided from the top slots before a page is read.
         let outerSlot = slot(outer, t, mid: (lo + hi) >> 1)
         if best.id != nil, outer.base >= 0 || topKinds[t] != SlotKind.none.rawValue,
-           outer.arrays.subtreeMaxPopulation[outerSlot] < best.population { return }
+           outer.arrays.pointee.subtreeMaxPopulation[outerSlot] < best.population { return }
         guard let cursor = enter(outer, t, lo: lo) else { return }
         let mid = (lo + hi) >> 1
         let i = slot(cursor, t, mid: mid)
-        let a = cursor.arrays
-        let d = squaredChord(q, a, i)
+        let p = cursor.arrays
+        let a = p.pointee
+        let d = squaredChord(q, p, i)
         let radius = Double(a.radius[i])
         if d <= radius * radius, country == 0 || a.country[i] == country {
             best.offer(id: a.ids[i], population: a.population[i], distance: d)
@@ -244,6 +291,17 @@ public final class PointIndex: @unchecked Sendable {
         guard bytes.count == 2 else { return 0 }
         return UInt16(bytes[0]) << 8 | UInt16(bytes[1])
     }
+}
+
+/// Decides which points a nearest search may answer with; a struct, so searches specialise on it.
+public protocol PointFilter {
+    func accepts(id: UInt32, group: UInt32, country: UInt16) -> Bool
+}
+
+/// A filter by record id through a closure, for the rare searches that need more than group and country.
+struct ClosureFilter: PointFilter {
+    let accept: (UInt32) -> Bool
+    @inline(__always) func accepts(id: UInt32, group: UInt32, country: UInt16) -> Bool { accept(id) }
 }
 
 extension PointIndex {
