@@ -4,7 +4,7 @@ import Foundation
 /// fields to every row and writes CSV, TSV, JSON Lines or GeoJSON, in input order.
 ///
 /// Nothing is dropped: every input record gives exactly one output row, and a row that cannot be
-/// geocoded carries an `error` saying why. Memory stays flat: input is read in blocks of 128-512 KiB and
+/// geocoded carries an `error` saying why. Memory stays flat: input is read in blocks of 128-256 KiB and
 /// only a few chunks are in flight between reading and writing.
 ///
 /// Input rules:
@@ -55,7 +55,7 @@ public struct BatchGeocoder {
     init(options: BatchOptions, printer: any PlacemarkPrinter) {
         self.options = options
         self.printer = printer
-        blockSize = options.outputFormat == .csv || options.outputFormat == .tsv ? 512 << 10 : 128 << 10
+        blockSize = options.outputFormat == .csv || options.outputFormat == .tsv ? 256 << 10 : 128 << 10
     }
 
     /// Runs the batch. `inputName` is the file's path (its extension picks the format) or "-" for

@@ -24,7 +24,7 @@ final class PlacesLookup: @unchecked Sendable {
             self.index = index
             if let preloaded {
                 let table = try RecordTable(storage: BlobStorage(bytes: RecordTable.build(
-                    coordinates: Array(repeating: Coordinate(latitude: 0, longitude: 0), count: preloaded.count),
+                    coordinates: nil,
                     fields: preloaded, fieldCount: AreaText.allCases.count)))
                 self.preloaded = table
                 texts = table.view
@@ -40,7 +40,7 @@ final class PlacesLookup: @unchecked Sendable {
             if let texts { return texts.bytes(feature, text.rawValue) }
             if fetched[feature] == nil, let row = fetch?(feature),
                let table = try? RecordTable(storage: BlobStorage(bytes: RecordTable.build(
-                   coordinates: [Coordinate(latitude: 0, longitude: 0)], fields: [row], fieldCount: AreaText.allCases.count))) {
+                   coordinates: nil, fields: [row], fieldCount: AreaText.allCases.count))) {
                 fetched[feature] = table
             }
             return fetched[feature]?.view.bytes(0, text.rawValue) ?? UnsafeBufferPointer(start: nil, count: 0)

@@ -152,7 +152,7 @@ struct LookupTablesWriter {
     private func storePostcodes() throws {
         let postcodes = collector.postcodes
         let places = postcodes.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
-        let records = PagedRecords.build(coordinates: postcodes.map(\.coordinate), fields: postcodes.map { [$0.code] }, fieldCount: 1)
+        let records = PagedRecords.build(coordinates: nil, fields: postcodes.map { [$0.code] }, fieldCount: 1)
         try storePoints(.postcode, coordinates: postcodes.map(\.coordinate), tree: PointIndexBuilder().build(places, withCatchment: false), records: records)
     }
 
@@ -160,7 +160,7 @@ struct LookupTablesWriter {
         let addresses = collector.addresses
         let places = addresses.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
         let records = PagedRecords.build(
-            coordinates: addresses.map(\.coordinate),
+            coordinates: nil,
             fields: addresses.map { [$0.houseNumber, $0.street, $0.postcode] },
             fieldCount: PlacesSchema.AddressField.allCases.count)
         try storePoints(.address, coordinates: addresses.map(\.coordinate), tree: PointIndexBuilder().build(places, withCatchment: false), records: records)
@@ -184,7 +184,7 @@ struct LookupTablesWriter {
     private func storeStreets() throws {
         let names = collector.streetNames
         let records = PagedRecords.build(
-            coordinates: Array(repeating: Coordinate(latitude: 0, longitude: 0), count: names.count),
+            coordinates: nil,
             fields: names.map { [$0] }, fieldCount: 1)
         try database.run("INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
                          [.text("thoroughfare"), .blob(collector.streets.build()), .integer(Int64(records.count))])

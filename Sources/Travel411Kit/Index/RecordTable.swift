@@ -3,26 +3,27 @@ import Foundation
 /// The text fields and coordinates of the records a `PointIndex` or `LineIndex` returns, stored as one
 /// blob and read in place: a lookup decodes only the strings of the records it answers with.
 ///
-/// Layout: u32 recordCount, u32 fieldCount, coordinates[recordCount × (latitude, longitude) f64],
+/// Layout: u32 recordCount, u32 fieldCount, u32 hasCoordinates, u32 padding, coordinates[recordCount ×
+/// (latitude, longitude) f64] when it has them (localities; streets and postcodes need none),
 /// offsets[recordCount × fieldCount + 1] u32 into the UTF-8 bytes that follow (empty means absent).
 public final class RecordTable: @unchecked Sendable {
     public let recordCount: Int
     public let fieldCount: Int
     private let storage: BlobStorage
-    private let coordinates: UnsafePointer<Double>
+    private let coordinates: UnsafePointer<Double>?
     private let offsets: UnsafePointer<UInt32>
     private let text: UnsafePointer<UInt8>
 
     init(storage: BlobStorage) throws {
-        guard storage.count >= 8 else { throw IndexFormatError.malformed("record table header") }
+        guard storage.count >= 16 else { throw IndexFormatError.malformed("record table header") }
         recordCount = Int(storage.u32(at: 0))
         fieldCount = Int(storage.u32(at: 4))
-        let coordinateOffset = 8
-        let offsetOffset = coordinateOffset + recordCount * 16
+        let coordinateOffset = 16
+        let offsetOffset = coordinateOffset + (storage.u32(at: 8) != 0 ? recordCount * 16 : 0)
         let textOffset = offsetOffset + (recordCount * fieldCount + 1) * 4
         guard textOffset <= storage.count else { throw IndexFormatError.malformed("record table size") }
         self.storage = storage
-        coordinates = storage.pointer(at: coordinateOffset, as: Double.self)
+        coordinates = storage.u32(at: 8) != 0 ? storage.pointer(at: coordinateOffset, as: Double.self) : nil
         offsets = storage.pointer(at: offsetOffset, as: UInt32.self)
         text = storage.pointer(at: textOffset, as: UInt8.self)
         guard Int(offsets[recordCount * fieldCount]) == storage.count - textOffset else {
@@ -33,9 +34,8 @@ public final class RecordTable: @unchecked Sendable {
     /// Bare pointers into this table, for lookups that must not touch reference counts.
     var view: RecordTableView { RecordTableView(fieldCount: fieldCount, coordinates: coordinates, offsets: offsets, text: text) }
 
-    public func coordinate(_ record: Int) -> Coordinate {
-        Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
-    }
+    /// The record's position; nil for tables stored without positions.
+    public func coordinate(_ record: Int) -> Coordinate? { view.coordinate(record) }
 
     public func string(_ record: Int, _ field: Int) -> String? {
         let slot = record * fieldCount + field
@@ -54,11 +54,14 @@ public final class RecordTable: @unchecked Sendable {
         }
     }
 
-    public static func build(coordinates: [Coordinate], fields: [[String?]], fieldCount: Int) -> [UInt8] {
+    /// `coordinates`, when given, has one entry per record.
+    public static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [UInt8] {
         var writer = ByteWriter()
-        writer.append(UInt32(coordinates.count))
+        writer.append(UInt32(fields.count))
         writer.append(UInt32(fieldCount))
-        for coordinate in coordinates { writer.append(coordinate.latitude); writer.append(coordinate.longitude) }
+        writer.append(UInt32(coordinates == nil ? 0 : 1))
+        writer.append(UInt32(0))
+        for coordinate in coordinates ?? [] { writer.append(coordinate.latitude); writer.append(coordinate.longitude) }
         var offset: UInt32 = 0
         var text: [UInt8] = []
         for record in fields {
@@ -78,12 +81,13 @@ public final class RecordTable: @unchecked Sendable {
 /// A record table's memory as bare pointers (its `RecordTable` keeps it alive).
 struct RecordTableView {
     let fieldCount: Int
-    let coordinates: UnsafePointer<Double>
+    let coordinates: UnsafePointer<Double>?
     let offsets: UnsafePointer<UInt32>
     let text: UnsafePointer<UInt8>
 
-    @inline(__always) func coordinate(_ record: Int) -> Coordinate {
-        Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
+    @inline(__always) func coordinate(_ record: Int) -> Coordinate? {
+        guard let coordinates else { return nil }
+        return Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
     }
 
     /// The field's UTF-8 bytes; empty when absent.
@@ -138,7 +142,7 @@ public final class PagedRecords: @unchecked Sendable {
     }
 
     public func coordinate(_ record: Int) -> Coordinate? {
-        view(record)?.coordinate(record % PagedRecords.pageSize)
+        view(record)?.coordinate(record % PagedRecords.pageSize) ?? nil
     }
 
     public func string(_ record: Int, _ field: Int) -> String? {
@@ -161,10 +165,10 @@ public final class PagedRecords: @unchecked Sendable {
     }
 
     /// Page blobs for records, `pageSize` at a time.
-    static func build(coordinates: [Coordinate], fields: [[String?]], fieldCount: Int) -> [[UInt8]] {
-        stride(from: 0, to: coordinates.count, by: pageSize).map { start in
-            let end = min(start + pageSize, coordinates.count)
-            return RecordTable.build(coordinates: Array(coordinates[start..<end]), fields: Array(fields[start..<end]), fieldCount: fieldCount)
+    static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [[UInt8]] {
+        stride(from: 0, to: fields.count, by: pageSize).map { start in
+            let end = min(start + pageSize, fields.count)
+            return RecordTable.build(coordinates: coordinates.map { Array($0[start..<end]) }, fields: Array(fields[start..<end]), fieldCount: fieldCount)
         }
     }
 }

@@ -31,6 +31,14 @@ func runBatch(
     _ input: Data, name: String = "input.csv", options: BatchOptions = BatchOptions(),
     blockSize: Int? = nil, geocode: @escaping @Sendable (Coordinate) -> Placemark = hemisphereGeocode
 ) throws -> BatchRun {
+    try runBatch(input, name: name, options: options, blockSize: blockSize, printer: ClosurePlacemarkPrinter(geocode))
+}
+
+/// The same with any printer, such as the real geocoder.
+func runBatch(
+    _ input: Data, name: String = "input.csv", options: BatchOptions = BatchOptions(),
+    blockSize: Int? = nil, printer: any PlacemarkPrinter
+) throws -> BatchRun {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-batch-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -44,7 +52,7 @@ func runBatch(
     var options = options
     options.printsSummary = false
     options.showProgress = false
-    var geocoder = BatchGeocoder(options: options, geocode: geocode)
+    var geocoder = BatchGeocoder(options: options, printer: printer)
     if let blockSize { geocoder.blockSize = blockSize }
     let summary = try geocoder.run(inputFD: inputFD, inputName: name, outputFD: outputFD)
     close(outputFD)
