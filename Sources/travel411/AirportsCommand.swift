@@ -28,7 +28,9 @@ extension AirportsCommand {
 
         func run() throws {
             let airport = try AirportCatalogue.loadEmbedded().requireAirport(withCode: code)
-            let placemark = try TravelGuide.places(explicitPath: db).placemark(for: airport.coordinate)
+            let bar = ProgressBar()
+            let places = TravelGuide.places(explicitPath: db, announce: Diagnostics.print, progress: bar.update, finished: bar.finish)
+            let placemark = try places.placemark(for: airport.coordinate)
             switch format {
             case .json:
                 try TravelOutput.printJSON(AirportDetailJSON(airport: AirportJSON(airport), placemark: placemark))

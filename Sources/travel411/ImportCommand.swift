@@ -25,6 +25,9 @@ struct ImportCommand: ParsableCommand {
     var nameField: String?
 
     func validate() throws {
+        if nameField != nil, level == nil {
+            throw ValidationError("--name-field goes with --level: say what the layout holds, e.g. --level thoroughfare --name-field NAME")
+        }
         if let level, PlaceLevel(rawValue: level).map(PlaceLevel.userMappable.contains) != true {
             throw ValidationError("--level must be one of \(PlaceLevel.userMappable.map(\.rawValue).joined(separator: ", ")); got '\(level)'")
         }

@@ -21,7 +21,11 @@ struct TravelStateOptions: ParsableArguments {
         return try TravelStore(path: path, busyTimeoutMilliseconds: max(0, timeout))
     }
 
-    func places() -> PlacesSource { TravelGuide.places(explicitPath: db) }
+    /// The places database, built from Data/ on first use with progress on stderr.
+    func places() -> PlacesSource {
+        let bar = ProgressBar()
+        return TravelGuide.places(explicitPath: db, announce: Diagnostics.print, progress: bar.update, finished: bar.finish)
+    }
 }
 
 /// `--format text|json`.

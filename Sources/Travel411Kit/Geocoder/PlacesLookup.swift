@@ -91,7 +91,15 @@ final class PlacesLookup: @unchecked Sendable {
         self.loading = loading
         // A single lookup reads a handful of pages once; a big page cache would only hold copies of them.
         if loading == .onDemand { try database.execute("PRAGMA cache_size = -256") }
-        let version = try? database.query("SELECT value FROM travel411_metadata WHERE key = 'lookup_schema_version'").first?.first?.stringValue
+        let version: String?
+        do {
+            guard try database.tableExists("travel411_metadata") else {
+                throw ImportError("\(path): not a travel411 places database (no travel411_metadata table); build one with `travel411 import`")
+            }
+            version = try database.query("SELECT value FROM travel411_metadata WHERE key = 'lookup_schema_version'").first?.first?.stringValue
+        } catch let error as SQLiteError {
+            throw ImportError("\(path): cannot read it as a places database (\(error.message)); build one with `travel411 import`")
+        }
         guard version == PlacesSchema.version else {
             throw ImportError("\(path): this places database was built by another version of travel411 (lookup tables \(version ?? "missing")); rebuild it with `travel411 import`")
         }

@@ -3,9 +3,17 @@ import Foundation
 /// Where the travel commands reach the places database: the same one `where` uses, built from
 /// Data/ on first use.
 public enum TravelGuide {
+    /// `announce` and `progress` report a first-use build of the database from Data/; `finished` follows it.
     public static func places(explicitPath: String?,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) -> PlacesSource {
-        PlacesSource(path: PlacesDatabaseLocation.resolve(explicitPath: explicitPath, environment: environment))
+                              environment: [String: String] = ProcessInfo.processInfo.environment,
+                              announce: @escaping (String) -> Void = { _ in },
+                              progress: @escaping (ImportProgress) -> Void = { _ in },
+                              finished: @escaping () -> Void = {}) -> PlacesSource {
+        let source = PlacesSource(path: PlacesDatabaseLocation.resolve(explicitPath: explicitPath, environment: environment))
+        source.announce = announce
+        source.progress = progress
+        source.finished = finished
+        return source
     }
 }
 
@@ -16,11 +24,20 @@ public final class PlacesSource {
     private var openedGeocoder: ReverseGeocoder?
     private var openedDatabase: SQLiteDatabase?
 
+    var announce: (String) -> Void = { _ in }
+    var progress: (ImportProgress) -> Void = { _ in }
+    var finished: () -> Void = {}
+
     public init(path: String) { self.path = path }
+
+    private func buildIfMissing() throws {
+        defer { finished() }
+        try PlacesDatabase.buildIfMissing(at: path, announce: announce, progress: progress)
+    }
 
     public func geocoder() throws -> ReverseGeocoder {
         if let openedGeocoder { return openedGeocoder }
-        try PlacesDatabase.buildIfMissing(at: path)
+        try buildIfMissing()
         let geocoder = try ReverseGeocoder(databasePath: path)
         openedGeocoder = geocoder
         return geocoder
@@ -29,7 +46,7 @@ public final class PlacesSource {
     /// The places database itself, read-only, for `LocalitySearch`.
     public func database() throws -> SQLiteDatabase {
         if let openedDatabase { return openedDatabase }
-        try PlacesDatabase.buildIfMissing(at: path)
+        try buildIfMissing()
         guard FileManager.default.fileExists(atPath: path) else { throw CityResolutionError.noPlacesDatabase(path: path) }
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         openedDatabase = database
