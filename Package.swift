@@ -40,13 +40,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What both test targets share: the places database imported from Data/ once per test run.
+        .target(
+            name: "Travel411TestSupport",
+            dependencies: ["Travel411Kit"],
+            path: "Tests/Travel411TestSupport"
+        ),
         .testTarget(
             name: "Travel411KitTests",
-            dependencies: ["Travel411Kit", "CShapelib", "CSQLite"]
+            dependencies: ["Travel411Kit", "Travel411TestSupport", "CShapelib", "CSQLite"]
         ),
         .testTarget(
             name: "Travel411CLITests",
-            dependencies: ["Travel411Kit"],
+            dependencies: ["Travel411Kit", "Travel411TestSupport"],
             // Expected outputs, read from the source tree by path (GoldenOutput), not bundled.
             exclude: ["Golden"]
         ),

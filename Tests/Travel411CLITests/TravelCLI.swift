@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Kit
+import Travel411TestSupport
 import XCTest
 
 /// Runs the built `travel411` binary against a state file in a fresh temporary folder.
@@ -104,32 +105,7 @@ struct RunningCLI {
     }
 }
 
-/// The places database the CLI tests geocode with: the real one, imported from Data/ once per test process
-/// (here, not by the binary, so that concurrent test processes never race to build it).
-///
-/// Both test targets run in one process, so this and the library tests' `TestPlaces` share one import
-/// through `$TRAVEL411_TEST_PLACES_DB`: whichever needs it first builds it and sets the variable. Set it
-/// yourself to reuse a database across runs. A database built here is removed when the process exits,
-/// since each one takes a quarter of a gigabyte of /tmp.
+/// The places database the CLI tests geocode with: the real one, shared with the library tests.
 enum PlacesForTests {
-    static let path: String = {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty, FileManager.default.fileExists(atPath: path) {
-            return path
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-test-places-\(getpid())")
-        let path = folder.appendingPathComponent("places.gpkg").path
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            _ = try Importer(options: ImportOptions(paths: [try EmbeddedData.locate()], databasePath: path)).run()
-        } catch {
-            fatalError("cannot import Data/ for the CLI tests: \(error)")
-        }
-        folderToRemoveAtExit = folder.path
-        atexit { PlacesForTests.folderToRemoveAtExit.map { try? FileManager.default.removeItem(atPath: $0) } }
-        setenv("TRAVEL411_TEST_PLACES_DB", path, 1)
-        return path
-    }()
-
-    nonisolated(unsafe) private static var folderToRemoveAtExit: String?
+    static var path: String { TestPlaces.databasePath }
 }

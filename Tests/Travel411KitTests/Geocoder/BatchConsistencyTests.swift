@@ -1,5 +1,6 @@
 import Foundation
 @testable import Travel411Kit
+import Travel411TestSupport
 import XCTest
 
 /// A single `where` and a batch must never disagree: thousands of seeded points through the real

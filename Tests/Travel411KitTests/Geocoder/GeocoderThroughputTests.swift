@@ -1,4 +1,5 @@
 @testable import Travel411Kit
+import Travel411TestSupport
 import XCTest
 
 /// Prints lookups per second on one core; a figure to watch, never an assertion (set TRAVEL411_BENCHMARK=1).

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Travel411Kit
+import Travel411TestSupport
 
 /// Real answers from the real places database (Data/ imported once, `TestPlaces`): what a user of
 /// `travel411 where` gets for well-known places, at sea, on lakes, across the antimeridian and in enclaves.

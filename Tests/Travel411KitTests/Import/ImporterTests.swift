@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Travel411Kit
+import Travel411TestSupport
 
 /// The importer on the real Data/ (through the shared TestPlaces database), on small shapefiles the tests
 /// write, and on damaged input, which must fail naming the file and leave the previous database untouched.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Travel411Kit
+import Travel411TestSupport
 
 /// City choice against the real places database imported from Data/.
 final class CityResolverTests: XCTestCase {

@@ -1,15 +1,14 @@
 import Foundation
-@testable import Travel411Kit
+import Travel411Kit
 
 /// The real places database, imported from Data/ once per test process and shared by every test that
-/// needs real answers (no hand-made tables: what the tests see is what users get).
+/// needs real answers (no hand-made tables: what the tests see is what users get). Both test targets use
+/// it, and the CLI tests hand it to the binary, so no two processes ever race to build one.
 ///
-/// Both test targets run in one process, so the CLI tests' `PlacesForTests` and this share one import
-/// through `$TRAVEL411_TEST_PLACES_DB`: whichever needs it first builds it and sets the variable. Set it
-/// yourself to reuse a database across runs. A database built here is removed when the process exits,
-/// since each one takes a quarter of a gigabyte of /tmp.
-enum TestPlaces {
-    static let databasePath: String = {
+/// Set `TRAVEL411_TEST_PLACES_DB` to reuse a database across runs. A database built here is removed
+/// when the process exits, since each one takes a quarter of a gigabyte of /tmp.
+public enum TestPlaces {
+    public static let databasePath: String = {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty, FileManager.default.fileExists(atPath: path) {
             return path
@@ -24,13 +23,13 @@ enum TestPlaces {
         }
         folderToRemoveAtExit = folder.path
         atexit { TestPlaces.folderToRemoveAtExit.map { try? FileManager.default.removeItem(atPath: $0) } }
-        setenv("TRAVEL411_TEST_PLACES_DB", path, 1)
         return path
     }()
 
     nonisolated(unsafe) private static var folderToRemoveAtExit: String?
 
-    static let geocoder: ReverseGeocoder = {
+    /// A geocoder over it with everything in memory, shared by the tests.
+    public static let geocoder: ReverseGeocoder = {
         do { return try ReverseGeocoder(databasePath: databasePath, loading: .everything) } catch {
             fatalError("cannot open the test places database: \(error)")
         }
