@@ -47,9 +47,18 @@ struct WhereCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Worker threads for many points (default: every core).", valueName: "N"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp("How far the nearest named street may be to be the thoroughfare.", valueName: "METRES"))
+    var thoroughfareRadius: Double = GeocoderSettings().thoroughfareRadiusMetres
+
+    @Option(help: ArgumentHelp("How far the nearest postcode centroid may be to give the postalCode.", valueName: "METRES"))
+    var postcodeRadius: Double = GeocoderSettings().postcodeRadiusMetres
+
     private var isBatch: Bool { coordinate.isEmpty }
 
     func validate() throws {
+        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius), ("--postcode-radius", postcodeRadius)] where !(value >= 0 && value <= 10_000) {
+            throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
+        }
         if isBatch {
             _ = try batchOptions()
         } else {
@@ -133,7 +142,11 @@ struct WhereCommand: ParsableCommand {
         let bar = ProgressBar()
         defer { bar.finish() }
         do {
-            return try PlacesDatabase.openGeocoder(explicitPath: database.databasePath, loading: loading, announce: Diagnostics.print, progress: bar.update)
+            var settings = GeocoderSettings()
+            settings.thoroughfareRadiusMetres = thoroughfareRadius
+            settings.postcodeRadiusMetres = postcodeRadius
+            return try PlacesDatabase.openGeocoder(
+                explicitPath: database.databasePath, loading: loading, settings: settings, announce: Diagnostics.print, progress: bar.update)
         } catch {
             bar.finish()
             throw Diagnostics.fail(error)
