@@ -16,26 +16,35 @@ public enum PlacemarkField: String, CaseIterable, Sendable {
     /// Whether JSON writes the value as a number rather than a string.
     public var isNumeric: Bool { self == .distance }
 
+    /// The Placemark property holding this field, for the fields stored as text (the rest are
+    /// computed from `nearestLocality`).
+    public var storedText: WritableKeyPath<Placemark, String?>? {
+        switch self {
+        case .name: return \.name
+        case .thoroughfare: return \.thoroughfare
+        case .subThoroughfare: return \.subThoroughfare
+        case .locality: return \.locality
+        case .subLocality: return \.subLocality
+        case .administrativeArea: return \.administrativeArea
+        case .subAdministrativeArea: return \.subAdministrativeArea
+        case .postalCode: return \.postalCode
+        case .country: return \.country
+        case .isoCountryCode: return \.isoCountryCode
+        case .timeZone: return \.timeZone
+        case .inlandWater: return \.inlandWater
+        case .ocean: return \.ocean
+        case .nearestLocality, .distance, .bearing, .description: return nil
+        }
+    }
+
     /// The field's value as text, nil when absent.
     public func text(in placemark: Placemark) -> String? {
+        if let storedText { return placemark[keyPath: storedText] }
         switch self {
-        case .name: return placemark.name
-        case .thoroughfare: return placemark.thoroughfare
-        case .subThoroughfare: return placemark.subThoroughfare
-        case .locality: return placemark.locality
-        case .subLocality: return placemark.subLocality
-        case .administrativeArea: return placemark.administrativeArea
-        case .subAdministrativeArea: return placemark.subAdministrativeArea
-        case .postalCode: return placemark.postalCode
-        case .country: return placemark.country
-        case .isoCountryCode: return placemark.isoCountryCode
-        case .timeZone: return placemark.timeZone
-        case .inlandWater: return placemark.inlandWater
-        case .ocean: return placemark.ocean
-        case .nearestLocality: return placemark.nearestLocality?.name
         case .distance: return placemark.nearestLocality.map { String(Int($0.distanceMetres.rounded())) }
         case .bearing: return placemark.nearestLocality?.compassPoint.rawValue
         case .description: return placemark.nearestLocality?.phrase
+        default: return placemark.nearestLocality?.name
         }
     }
 }

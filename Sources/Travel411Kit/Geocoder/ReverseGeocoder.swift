@@ -303,19 +303,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
             return appendText(field, of: record, to: buffer) ? String(decoding: buffer.bytes, as: UTF8.self) : nil
         }
         var placemark = Placemark(location: record.location)
-        placemark.name = text(.name)
-        placemark.thoroughfare = text(.thoroughfare)
-        placemark.subThoroughfare = text(.subThoroughfare)
-        placemark.locality = text(.locality)
-        placemark.subLocality = text(.subLocality)
-        placemark.administrativeArea = text(.administrativeArea)
-        placemark.subAdministrativeArea = text(.subAdministrativeArea)
-        placemark.postalCode = text(.postalCode)
-        placemark.country = text(.country)
-        placemark.isoCountryCode = text(.isoCountryCode)
-        placemark.timeZone = text(.timeZone)
-        placemark.inlandWater = text(.inlandWater)
-        placemark.ocean = text(.ocean)
+        for field in PlacemarkField.allCases {
+            if let property = field.storedText { placemark[keyPath: property] = text(field) }
+        }
         if record.nearest >= 0, let name = text(.nearestLocality),
            let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil {
             placemark.nearestLocality = NearbyPlace(name: name, coordinate: place, distanceMetres: record.nearestDistance,
