@@ -15,6 +15,8 @@ public final class PointIndex: @unchecked Sendable {
     public let count: Int
     private let top: NodeArrays
     private let topKinds: UnsafePointer<UInt8>
+    /// Per top slot: its subtree's bounding box, min x, y, z then max x, y, z.
+    private let topBoxes: UnsafePointer<Double>
     private let topStorage: BlobStorage
     private let pages: PagedBlobs
     /// Node views of the pages read so far, by heap number; bare pointers, so walking them does no
@@ -37,6 +39,8 @@ public final class PointIndex: @unchecked Sendable {
         let subtreeMaxPopulation: UnsafePointer<UInt32>
         let country: UnsafePointer<UInt16>       // ISO alpha-2 packed, 0 when unknown
         let group: UnsafePointer<UInt32>         // caller's grouping (localities: admin polygon + 1), 0 when none
+        /// Where the arrays end in the blob (the top blob stores subtree boxes after them).
+        let endOffset: Int
 
         /// Layout: u32 count, u32 hasCatchment, then arrays of `count`: f64×3 coordinates, u32 ids,
         /// u8 axes (padded to 4), and with catchment f32 radius, f32 subtree radius, u32 population,
@@ -57,6 +61,7 @@ public final class PointIndex: @unchecked Sendable {
             let k = withCatchment ? take(count * 2, align: 2) : i
             let g = withCatchment ? take(count * 4, align: 4) : i
             guard offset <= storage.count else { throw IndexFormatError.malformed("point page size") }
+            endOffset = offset
             coordinates = storage.pointer(at: c, as: Double.self)
             ids = storage.pointer(at: i, as: UInt32.self)
             axes = storage.pointer(at: a, as: UInt8.self)
@@ -82,6 +87,9 @@ public final class PointIndex: @unchecked Sendable {
         // The node arrays of the top blob start after the kinds; reuse the page reader by pretending
         // the header is that long (its first two words are the same count and flag).
         top = try NodeArrays(topBlob, headerBytes: arraysStart)
+        let boxesStart = (top.endOffset + 7) & ~7
+        guard boxesStart + slots * 48 <= topBlob.count else { throw IndexFormatError.malformed("point index boxes") }
+        topBoxes = topBlob.pointer(at: boxesStart, as: Double.self)
         topStorage = topBlob
         self.pages = pages
         pageArrayCount = pages.count
@@ -146,6 +154,15 @@ public final class PointIndex: @unchecked Sendable {
         }
     }
 
+    /// Squared distance from the query to top slot t's subtree box (0 inside it).
+    @inline(__always) private func squaredDistanceToBox(_ q: Query, _ t: Int) -> Double {
+        let box = topBoxes + t * 6
+        let dx = max(box[0] - q.x, 0, q.x - box[3])
+        let dy = max(box[1] - q.y, 0, q.y - box[4])
+        let dz = max(box[2] - q.z, 0, q.z - box[5])
+        return dx * dx + dy * dy + dz * dz
+    }
+
     /// The index of range [lo, hi)'s node within `cursor`'s arrays.
     @inline(__always) private func slot(_ cursor: Cursor, _ t: Int, mid: Int) -> Int {
         cursor.base < 0 ? t : mid - cursor.base
@@ -203,6 +220,8 @@ public final class PointIndex: @unchecked Sendable {
 
     private func nearest<Filter: PointFilter>(_ search: inout NearestSearch<Filter>, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int) {
         if hi <= lo { return }
+        // In the top levels, a subtree whose box is farther than the best so far is skipped unread.
+        if outer.base < 0, squaredDistanceToBox(search.query, t) > search.bestDistance { return }
         guard let cursor = enter(outer, t, lo: lo) else { return }
         let mid = (lo + hi) >> 1
         let i = slot(cursor, t, mid: mid)
@@ -259,6 +278,11 @@ public final class PointIndex: @unchecked Sendable {
         let outerSlot = slot(outer, t, mid: (lo + hi) >> 1)
         if best.id != nil, outer.base >= 0 || topKinds[t] != SlotKind.none.rawValue,
            outer.arrays.pointee.subtreeMaxPopulation[outerSlot] < best.population { return }
+        // In the top levels, a subtree whose box lies beyond its largest catchment is skipped unread.
+        if outer.base < 0, topKinds[t] != SlotKind.none.rawValue {
+            let reach = Double(outer.arrays.pointee.subtreeMaxRadius[t])
+            if squaredDistanceToBox(q, t) > reach * reach { return }
+        }
         guard let cursor = enter(outer, t, lo: lo) else { return }
         let mid = (lo + hi) >> 1
         let i = slot(cursor, t, mid: mid)

@@ -68,12 +68,14 @@ public struct PointIndexBuilder {
 
         // Walk the tree as lookups will: top nodes get heap numbers, small subtrees become pages.
         var topNodes: [Int: Int] = [:]         // heap number → global index of the node (or page root)
+        var topRanges: [Int: Range<Int>] = [:] // heap number → the index range of its subtree
         var kinds: [Int: PointIndex.SlotKind] = [:]
         var pages: [(number: Int, blob: [UInt8])] = []
         func walk(_ lo: Int, _ hi: Int, _ t: Int) {
             if hi <= lo { return }
             let mid = (lo + hi) >> 1
             topNodes[t] = mid
+            topRanges[t] = lo..<hi
             if hi - lo <= pageSize {
                 kinds[t] = .page
                 pages.append((t, nodeBlob(Array(lo..<hi), header: nil)))
@@ -118,7 +120,21 @@ public struct PointIndexBuilder {
         header.append(UInt32(slotCount)); header.append(UInt32(withCatchment ? 1 : 0))
         header.append(UInt32(n)); header.append(UInt32(0))
         for t in 0..<slotCount { header.append(kinds[t]?.rawValue ?? 0) }
-        let top = nodeBlob((0..<slotCount).map { topNodes[$0] }, header: header.bytes)
+        var top = nodeBlob((0..<slotCount).map { topNodes[$0] }, header: header.bytes)
+        // After the node arrays: each top slot's subtree bounding box (min x, y, z, max x, y, z), so a
+        // lookup can skip a whole subtree, or a page it would otherwise read, that is too far away.
+        var boxes = ByteWriter()
+        for t in 0..<slotCount {
+            var low = (Double.infinity, Double.infinity, Double.infinity), high = (-Double.infinity, -Double.infinity, -Double.infinity)
+            for i in topRanges[t] ?? 0..<0 {
+                let p = xyz[i]
+                low = (min(low.0, p.0), min(low.1, p.1), min(low.2, p.2))
+                high = (max(high.0, p.0), max(high.1, p.1), max(high.2, p.2))
+            }
+            for value in [low.0, low.1, low.2, high.0, high.1, high.2] { boxes.append(value) }
+        }
+        while top.count % 8 != 0 { top.append(0) }
+        top.append(contentsOf: boxes.bytes)
         return Output(top: top, pages: pages)
     }
 }
