@@ -46,10 +46,6 @@ final class PlacesLookup: @unchecked Sendable {
             return fetched[feature]?.view.bytes(0, text.rawValue) ?? UnsafeBufferPointer(start: nil, count: 0)
         }
 
-        func string(_ feature: Int, _ text: AreaText) -> String? {
-            let utf8 = bytes(feature, text)
-            return utf8.isEmpty ? nil : String(decoding: utf8, as: UTF8.self)
-        }
     }
 
     final class PointLevel {

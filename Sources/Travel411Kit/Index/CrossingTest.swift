@@ -20,7 +20,7 @@ func pathCrossesSegment(
 }
 
 /// Even-odd point-in-polygon by a ray towards +x, over every ring (holes included): the classic test,
-/// used for single shapes and to seed the index.
+/// for single shapes, and the reference the index's answers are tested against.
 public func evenOddContains(rings: [[Point2D]], x: Double, y: Double) -> Bool {
     var inside = false
     for ring in rings where ring.count >= 2 {

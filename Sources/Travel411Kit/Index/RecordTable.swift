@@ -37,22 +37,7 @@ public final class RecordTable: @unchecked Sendable {
     /// The record's position; nil for tables stored without positions.
     public func coordinate(_ record: Int) -> Coordinate? { view.coordinate(record) }
 
-    public func string(_ record: Int, _ field: Int) -> String? {
-        let slot = record * fieldCount + field
-        let start = Int(offsets[slot]), end = Int(offsets[slot + 1])
-        if end <= start { return nil }
-        return String(decoding: UnsafeBufferPointer(start: text + start, count: end - start), as: UTF8.self)
-    }
 
-    /// Compares a field with a string without decoding it.
-    public func field(_ record: Int, _ field: Int, equals other: String) -> Bool {
-        let slot = record * fieldCount + field
-        let start = Int(offsets[slot]), end = Int(offsets[slot + 1])
-        var other = other
-        return other.withUTF8 { bytes in
-            bytes.count == end - start && (bytes.isEmpty || bytes.baseAddress.map { memcmp($0, text + start, bytes.count) == 0 } == true)
-        }
-    }
 
     /// `coordinates`, when given, has one entry per record.
     public static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [UInt8] {
@@ -159,10 +144,6 @@ public final class PagedRecords: @unchecked Sendable {
         view(record)?.equals(record % PagedRecords.pageSize, field, other) ?? false
     }
 
-    public func field(_ record: Int, _ field: Int, equals other: String) -> Bool {
-        var other = other
-        return other.withUTF8 { self.field(record, field, equals: $0) }
-    }
 
     /// Page blobs for records, `pageSize` at a time.
     static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [[UInt8]] {
