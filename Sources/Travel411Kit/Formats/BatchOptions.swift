@@ -94,8 +94,9 @@ public struct BatchSummary: Sendable, Equatable, CustomStringConvertible {
     /// "1,000,000 rows, 12 errors, 0.93 s, 1,075,268 rows/s"
     public var description: String {
         let errorText = errors == 1 ? "1 error" : "\(Self.grouped(errors)) errors"
+        let rowText = rows == 1 ? "1 row" : "\(Self.grouped(rows)) rows"
         let secondsText = String(format: "%.2f", seconds)
-        return "\(Self.grouped(rows)) rows, \(errorText), \(secondsText) s, \(Self.grouped(Int(rowsPerSecond.rounded()))) rows/s"
+        return "\(rowText), \(errorText), \(secondsText) s, \(Self.grouped(Int(rowsPerSecond.rounded()))) rows/s"
     }
 
     static func grouped(_ value: Int) -> String {
