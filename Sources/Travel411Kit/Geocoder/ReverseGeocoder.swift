@@ -13,9 +13,10 @@ public struct GeocoderSettings: Sendable {
     /// With no catchment containing the point, the nearest locality in the same country within this
     /// distance is the locality.
     public var nearestLocalityFallbackMetres = 10_000.0
-    /// A point outside every country polygon but this close to a locality takes that locality's
-    /// country: the 1:10m coastline is simplified, and harbours, reclaimed land and islets fall outside it.
-    public var coastalSnapMetres = 5000.0
+    /// A point outside every country polygon takes the country found this far around it, if any
+    /// (probed on rings of 1, 2.5, 5, 10 and 20 km; the nearest ring that finds land decides): the
+    /// 1:10m coastline is simplified, and harbours, reclaimed land and islets fall outside it.
+    public var coastalSnapMetres = 20_000.0
 
     public init() {}
 }
@@ -80,6 +81,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         record.timeZone = feature(.timezone, x, y)
         record.ocean = feature(.ocean, x, y)
         record.inlandWater = feature(.inlandWater, x, y)
+        if record.country < 0 { snapToNearbyCountry(&record) }
         decideLocalities(&record)
         decideStreetAddress(&record)
         return record
@@ -122,6 +124,29 @@ public final class ReverseGeocoder: @unchecked Sendable {
         return lookup.streetLevel().map(body)
     }
 
+    /// Outside every country polygon: look around on widening rings of eight points, and take the
+    /// country most of the nearest ring's hits fall in (ties: the first found, going clockwise from
+    /// north), with its admin area when the point has none. Open sea, whose tiles and neighbouring
+    /// tiles hold no country at all, is skipped at once.
+    private func snapToNearbyCountry(_ record: inout PlacemarkRecord) {
+        let reach = settings.coastalSnapMetres
+        guard reach > 0, withArea(.country, { $0.index.mayHoldFeature(near: record.location, withinMetres: reach) }) == true else { return }
+        for radius in [1000.0, 2500, 5000, 10_000, 20_000] where radius <= reach {
+            var hits: [(country: Int32, admin: Int32)] = []
+            for bearing in stride(from: 0.0, to: 360, by: 45) {
+                let probe = GreatCircle.destination(from: record.location, distance: radius, bearing: bearing)
+                let country = feature(.country, probe.longitude, probe.latitude)
+                if country >= 0 { hits.append((country, feature(.admin, probe.longitude, probe.latitude))) }
+            }
+            guard let first = hits.first else { continue }
+            let votes = Dictionary(hits.map { ($0.country, 1) }, uniquingKeysWith: +)
+            let winner = hits.first { votes[$0.country] == votes.values.max() } ?? first
+            record.country = winner.country
+            if record.admin < 0 { record.admin = winner.admin }
+            return
+        }
+    }
+
     /// Locality: the most populous place of the point's country whose catchment contains the point;
     /// else the nearest place of that country within the fallback distance. subLocality: the nearest
     /// place in the same admin polygon, when it is another name within reach. At sea there is no
@@ -138,11 +163,6 @@ public final class ReverseGeocoder: @unchecked Sendable {
             record.nearestBearing = GreatCircle.initialBearing(from: place, to: record.location)
             let countryField = PlacesSchema.LocalityField.countryCode.rawValue
 
-            if record.country < 0, record.nearestDistance <= settings.coastalSnapMetres,
-               let code = records.string(Int(nearest), countryField), let country = lookup.countryFeature(code: code) {
-                record.country = Int32(country)
-                if record.admin < 0, nearestGroup > 0 { record.admin = Int32(nearestGroup) - 1 }
-            }
             guard record.country >= 0, let countryCode = withArea(.country, { $0.bytes(Int(record.country), .code) }),
                   !countryCode.isEmpty else { return }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Point-in-polygon lookup for one area level (countries, admin areas, time zones, water, …).
 ///
 /// The world is cut into 1° tiles. A tile that no border crosses stores its polygon id in a flat grid.
@@ -89,6 +91,23 @@ public final class AreaIndex: @unchecked Sendable {
             return tile.featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
         default: return nil
         }
+    }
+
+    /// False only when the point's tile and every tile within `metres` of it hold no polygon at all:
+    /// a cheap way to know a point is in open sea.
+    public func mayHoldFeature(near coordinate: Coordinate, withinMetres metres: Double) -> Bool {
+        let dy = metres / 111_000, dx = dy / max(cos(coordinate.latitude * .pi / 180), 0.01)
+        let west = Int((coordinate.longitude - dx + 180).rounded(.down)), east = Int((coordinate.longitude + dx + 180).rounded(.down))
+        let south = max(0, Int((coordinate.latitude - dy + 90).rounded(.down))), north = min(AreaIndex.rows - 1, Int((coordinate.latitude + dy + 90).rounded(.down)))
+        guard south <= north else { return false }
+        for row in south...north {
+            for rawColumn in west...max(west, min(east, west + AreaIndex.columns - 1)) {
+                let column = (rawColumn % AreaIndex.columns + AreaIndex.columns) % AreaIndex.columns
+                let tile = row * AreaIndex.columns + column
+                if AreaIndex.tag(grid?[tile] ?? lazyReference(tile)) != Tag.empty.rawValue { return true }
+            }
+        }
+        return false
     }
 
     private func lazyReference(_ index: Int) -> UInt32 {

@@ -354,7 +354,10 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(summary.layers.first?.level, .country)
         XCTAssertEqual(summary.layers.first?.features, 1)
 
-        let geocoder = try ReverseGeocoder(databasePath: databasePath())
+        // The exact polygon test alone: no snapping of points near a coast to the land around them.
+        var exact = GeocoderSettings()
+        exact.coastalSnapMetres = 0
+        let geocoder = try ReverseGeocoder(databasePath: databasePath(), settings: exact)
         func countryName(_ latitude: Double, _ longitude: Double) -> String? {
             geocoder.placemark(for: Coordinate(latitude: latitude, longitude: longitude)).country
         }
@@ -368,6 +371,15 @@ final class ImporterTests: XCTestCase {
         for (latitude, longitude) in [(9.99, 12), (14.01, 12), (15, 15), (20.5, 20.5), (20.3, 20.1), (-12, -12), (0, 0)] {
             XCTAssertNil(countryName(latitude, longitude), "(\(latitude), \(longitude)) is outside")
         }
+
+        // With the default settings a point just off the coast, or in the lake, takes the land around it;
+        // open sea does not.
+        let snapping = try ReverseGeocoder(databasePath: databasePath())
+        XCTAssertEqual(snapping.placemark(for: Coordinate(latitude: 14.01, longitude: 12)).country, "Holeyland")
+        XCTAssertEqual(snapping.placemark(for: Coordinate(latitude: 11.05, longitude: 11.05)).country, "Holeyland")
+        XCTAssertNil(snapping.placemark(for: Coordinate(latitude: 12, longitude: 12)).country, "the middle of the lake is over 20 km from its shore")
+        XCTAssertNil(snapping.placemark(for: Coordinate(latitude: 15, longitude: 15)).country)
+        XCTAssertNil(snapping.placemark(for: Coordinate(latitude: 0, longitude: 0)).country)
     }
 
     // MARK: Damaged input
