@@ -2,7 +2,7 @@
 /// field's text appended to a byte buffer when printed. No strings and no shared reference counts
 /// on the per-row path, so that worker threads do not slow each other down.
 protocol PlacemarkPrinter: AnyObject, Sendable {
-    func record(for coordinate: Coordinate) -> PlacemarkRecord
+    func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord
     /// Appends the field's UTF-8 text; false, with nothing appended, when the field is absent.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool
 }
@@ -16,7 +16,7 @@ final class ClosurePlacemarkPrinter: PlacemarkPrinter, @unchecked Sendable {
 
     init(_ geocode: @escaping @Sendable (Coordinate) -> Placemark) { self.geocode = geocode }
 
-    func record(for coordinate: Coordinate) -> PlacemarkRecord { PlacemarkRecord(location: coordinate) }
+    func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord { PlacemarkRecord(location: coordinate) }
 
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool {
         guard let text = field.text(in: geocode(record.location)), !text.isEmpty else { return false }

@@ -26,3 +26,41 @@ public struct PlacemarkRecord: Sendable {
 
     public init(location: Coordinate) { self.location = location }
 }
+
+/// Which lookups a caller needs, so a batch asking for a few fields does only their work.
+public struct PlacemarkNeeds: OptionSet, Sendable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let country = PlacemarkNeeds(rawValue: 1 << 0)
+    public static let admin = PlacemarkNeeds(rawValue: 1 << 1)
+    public static let district = PlacemarkNeeds(rawValue: 1 << 2)
+    public static let timeZone = PlacemarkNeeds(rawValue: 1 << 3)
+    public static let water = PlacemarkNeeds(rawValue: 1 << 4)
+    public static let localities = PlacemarkNeeds(rawValue: 1 << 5)
+    public static let subLocality = PlacemarkNeeds(rawValue: 1 << 6)
+    public static let streets = PlacemarkNeeds(rawValue: 1 << 7)
+    /// The nearest locality itself (its name, distance and bearing), not only the locality rule.
+    public static let nearestLocality = PlacemarkNeeds(rawValue: 1 << 8)
+    public static let all: PlacemarkNeeds = [.country, .admin, .district, .timeZone, .water, .localities, .subLocality, .streets, .nearestLocality]
+
+    /// Everything the fields' rules read (a locality needs the country it must lie in, and so on).
+    public init(fields: [PlacemarkField]) {
+        var needs: PlacemarkNeeds = []
+        for field in fields {
+            switch field {
+            case .name: needs = .all
+            case .thoroughfare, .subThoroughfare, .postalCode: needs.insert(.streets)
+            case .locality: needs.formUnion([.localities, .country])
+            case .subLocality: needs.formUnion([.localities, .subLocality, .country, .admin])
+            case .administrativeArea: needs.formUnion([.admin, .country])
+            case .subAdministrativeArea: needs.formUnion([.admin, .district, .localities, .country])
+            case .country, .isoCountryCode: needs.insert(.country)
+            case .timeZone: needs.insert(.timeZone)
+            case .inlandWater, .ocean: needs.insert(.water)
+            case .nearestLocality, .distance, .bearing, .description: needs.formUnion([.localities, .nearestLocality])
+            }
+        }
+        self = needs
+    }
+}

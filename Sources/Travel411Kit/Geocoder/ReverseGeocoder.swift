@@ -71,19 +71,22 @@ public final class ReverseGeocoder: @unchecked Sendable {
         placemark(from: record(for: coordinate))
     }
 
-    /// The answer for one point, as numbers. Thread-safe when opened `.everything`.
-    public func record(for coordinate: Coordinate) -> PlacemarkRecord {
+    /// The answer for one point, as numbers. Thread-safe when opened `.everything`. `needs` leaves out
+    /// lookups whose fields nobody will print; what it keeps is decided exactly as with `.all`.
+    public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all) -> PlacemarkRecord {
         var record = PlacemarkRecord(location: coordinate)
         let x = coordinate.longitude, y = coordinate.latitude
-        record.country = feature(.country, x, y)
-        record.admin = feature(.admin, x, y)
-        record.district = feature(.district, x, y)
-        record.timeZone = feature(.timezone, x, y)
-        record.ocean = feature(.ocean, x, y)
-        record.inlandWater = feature(.inlandWater, x, y)
-        if record.country < 0 { snapToNearbyCountry(&record) }
-        decideLocalities(&record)
-        decideStreetAddress(&record)
+        if needs.contains(.country) { record.country = feature(.country, x, y) }
+        if needs.contains(.admin) { record.admin = feature(.admin, x, y) }
+        if needs.contains(.district) { record.district = feature(.district, x, y) }
+        if needs.contains(.timeZone) { record.timeZone = feature(.timezone, x, y) }
+        if needs.contains(.water) {
+            record.ocean = feature(.ocean, x, y)
+            record.inlandWater = feature(.inlandWater, x, y)
+        }
+        if needs.contains(.country), record.country < 0 { snapToNearbyCountry(&record) }
+        if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
+        if needs.contains(.streets) { decideStreetAddress(&record) }
         return record
     }
 
@@ -148,29 +151,48 @@ public final class ReverseGeocoder: @unchecked Sendable {
     }
 
     /// Locality: the most populous place of the point's country whose catchment contains the point;
-    /// else the nearest place of that country within the fallback distance. subLocality: the nearest
+    /// else the nearest place of that country within the fallback distance (10 km). subLocality: the nearest
     /// place in the same admin polygon, when it is another name within reach. At sea there is no
     /// locality, only the nearest one, unless the coast is close enough to snap to (see settings).
-    private func decideLocalities(_ record: inout PlacemarkRecord) {
+    private func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         let settings = self.settings
         _ = withPoints(.locality) { level in
             let records = level.records
             let query = PointIndex.Query(record.location)
-            guard let (nearest, nearestGroup) = level.index.nearest(to: query),
-                  let place = records.coordinate(Int(nearest)) else { return }
-            record.nearest = Int32(nearest)
-            record.nearestDistance = GreatCircle.distance(from: place, to: record.location)
-            record.nearestBearing = GreatCircle.initialBearing(from: place, to: record.location)
             let countryField = PlacesSchema.LocalityField.countryCode.rawValue
+            // The nearest place, found when first needed: a batch that prints only the locality
+            // skips it whenever a catchment answers.
+            var nearestFound: (id: UInt32, group: UInt32)?? = nil
+            func nearestPlace() -> (id: UInt32, group: UInt32)? {
+                if let known = nearestFound { return known }
+                var found: (id: UInt32, group: UInt32)? = nil
+                if let (nearest, group) = level.index.nearest(to: query), let place = records.coordinate(Int(nearest)) {
+                    record.nearest = Int32(nearest)
+                    record.nearestDistance = GreatCircle.distance(from: place, to: record.location)
+                    record.nearestBearing = GreatCircle.initialBearing(from: place, to: record.location)
+                    found = (nearest, group)
+                }
+                nearestFound = .some(found)
+                return found
+            }
+            if needs.contains(.nearestLocality) || needs.contains(.subLocality) { _ = nearestPlace() }
 
             guard record.country >= 0, let countryCode = withArea(.country, { $0.bytes(Int(record.country), .code) }),
                   !countryCode.isEmpty else { return }
-
-            let sameCountry = records.field(Int(nearest), countryField, equals: countryCode)
             let packedCountry = countryCode.count == 2 ? UInt16(countryCode[0]) << 8 | UInt16(countryCode[1]) : 0
             var locality = level.index.largestCatchment(containing: query, country: packedCountry).map(Int32.init)
-            if locality == nil, sameCountry, record.nearestDistance <= settings.nearestLocalityFallbackMetres {
-                locality = Int32(nearest)
+            if locality == nil {
+                // The nearest place of the point's country within reach: the nearest place overall when
+                // that one qualifies (already found), else a search bounded by the reach.
+                if let known = nearestFound ?? nil, records.field(Int(known.id), countryField, equals: countryCode),
+                   record.nearestDistance <= settings.nearestLocalityFallbackMetres {
+                    locality = Int32(known.id)
+                } else if let found = level.index.nearest(
+                    to: query, maxChord: PointIndex.chord(metres: settings.nearestLocalityFallbackMetres),
+                    filter: PointIndex.NearestFilter(country: packedCountry))?.id,
+                    records.field(Int(found), countryField, equals: countryCode) {
+                    locality = Int32(found)
+                }
             }
             guard let locality else { return }
             record.locality = locality
@@ -180,6 +202,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
                records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
                 record.subAdministrativeFromLocality = true
             }
+            guard needs.contains(.subLocality), let (nearest, nearestGroup) = nearestPlace() else { return }
+            let sameCountry = records.field(Int(nearest), countryField, equals: countryCode)
             // The nearest place in the point's own admin polygon: a village over the county line is not
             // where you are. A namesake of the locality is skipped; two in a row leave subLocality empty.
             var filter = PointIndex.NearestFilter(group: record.admin >= 0 ? UInt32(record.admin) + 1 : 0, country: packedCountry)

@@ -8,13 +8,23 @@ import XCTest
 /// from a geocoder that reads on demand, field by field.
 final class BatchConsistencyTests: XCTestCase {
     func testBatchAndSingleLookupsAgreeOnThousandsOfRandomPoints() throws {
+        try compareBatchWithSingleLookups(fields: PlacemarkField.allCases)
+    }
+
+    /// A batch asking for a few fields skips the other lookups, and must still answer those fields the same.
+    func testAFewFieldsAreAnsweredAsWithAllOfThem() throws {
+        try compareBatchWithSingleLookups(fields: [.country, .administrativeArea, .locality, .timeZone])
+        try compareBatchWithSingleLookups(fields: [.subLocality, .postalCode, .ocean])
+    }
+
+    private func compareBatchWithSingleLookups(fields: [PlacemarkField]) throws {
         let points = try seededPoints()
         var csv = "id,lat,lon\n"
         for (i, point) in points.enumerated() { csv += "\(i),\(point.latitude),\(point.longitude)\n" }
 
         let batchGeocoder = try ReverseGeocoder(databasePath: TestPlaces.databasePath, loading: .everything)
         var options = BatchOptions(outputFormat: .csv, jobs: 2, showProgress: false, printsSummary: false)
-        options.fields = PlacemarkField.allCases
+        options.fields = fields
         let output = try runBatch(Data(csv.utf8), options: options, printer: batchGeocoder)
         let rows = parseCSV(output.text)
         XCTAssertEqual(rows.count, points.count + 1, "one output row per input row, plus the header")
@@ -28,12 +38,13 @@ final class BatchConsistencyTests: XCTestCase {
             XCTAssertEqual(row.first, String(i), "input order is kept")
             let placemark = single.placemark(for: point)
             if placemark.thoroughfare != nil { streetsSeen += 1 }
-            for field in PlacemarkField.allCases {
+            for field in fields {
                 guard let column = columns[field.rawValue] else { return XCTFail("no column \(field.rawValue)") }
                 XCTAssertEqual(row[column], field.text(in: placemark) ?? "", "\(field.rawValue) at \(point)")
             }
         }
         XCTAssertGreaterThan(streetsSeen, 50, "the sample reaches street level too")
+        XCTAssertNil(columns["thoroughfare"].flatMap { _ in fields.contains(.thoroughfare) ? nil : "extra" }, "only the asked fields are printed")
     }
 
     /// Uniform points worldwide, jittered real localities, and points in the street-level areas.
