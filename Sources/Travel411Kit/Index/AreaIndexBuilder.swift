@@ -5,7 +5,7 @@ import Foundation
 /// as blobs so that a lookup process starts without re-reading any geometry.
 public struct AreaIndexBuilder {
     /// A leaf stops splitting at this many border segments…
-    public var maxSegmentsPerLeaf = 12
+    public var maxSegmentsPerLeaf = 20
     /// …or at this depth below the 1° tile (2⁻¹⁴° is about 7 m).
     public var maxDepth = 14
 
