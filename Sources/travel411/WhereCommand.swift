@@ -127,7 +127,7 @@ struct WhereCommand: ParsableCommand {
 
     private func runBatch() throws {
         let options = try batchOptions()
-        let geocoder = try openGeocoder(loading: .everything)
+        let geocoder = try openGeocoder(loading: .everything, needs: PlacemarkNeeds(fields: options.fields))
         let batch = BatchGeocoder(options: options, geocoder: geocoder)
         let summary: BatchSummary
         do {
@@ -138,7 +138,7 @@ struct WhereCommand: ParsableCommand {
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 
-    private func openGeocoder(loading: ReverseGeocoder.Loading) throws -> ReverseGeocoder {
+    private func openGeocoder(loading: ReverseGeocoder.Loading, needs: PlacemarkNeeds = .all) throws -> ReverseGeocoder {
         let bar = ProgressBar()
         defer { bar.finish() }
         do {
@@ -146,7 +146,8 @@ struct WhereCommand: ParsableCommand {
             settings.thoroughfareRadiusMetres = thoroughfareRadius
             settings.postcodeRadiusMetres = postcodeRadius
             return try PlacesDatabase.openGeocoder(
-                explicitPath: database.databasePath, loading: loading, settings: settings, announce: Diagnostics.print, progress: bar.update)
+                explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,
+                announce: Diagnostics.print, progress: bar.update)
         } catch {
             bar.finish()
             throw Diagnostics.fail(error)

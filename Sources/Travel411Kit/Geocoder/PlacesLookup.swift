@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The lookup structures of a places database, loaded from its travel411 tables.
@@ -79,7 +80,8 @@ final class PlacesLookup: @unchecked Sendable {
     private var countriesByCode: [String: Int] = [:]
     private var streets: LineLevel??
 
-    init(path: String, loading: Loading) throws {
+    /// With `.everything`, only the levels `needs` asks for are read, several at once.
+    init(path: String, loading: Loading, needs: PlacemarkNeeds = .all) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ImportError("\(path): no places database here; build one with `travel411 import`")
         }
@@ -99,8 +101,23 @@ final class PlacesLookup: @unchecked Sendable {
         guard version == PlacesSchema.version else {
             throw ImportError("\(path): this places database was built by another version of travel411 (lookup tables \(version ?? "missing")); rebuild it with `travel411 import`")
         }
-        for level in PlacesSchema.AreaLevel.allCases {
-            areaLevels[Int(level.ordinal)] = try loadArea(level, loading: loading)
+        switch loading {
+        case .onDemand:
+            for level in PlacesSchema.AreaLevel.allCases {
+                areaLevels[Int(level.ordinal)] = try loadArea(level, loading: loading, from: database)
+            }
+        case .everything:
+            // Each level on a connection of its own, two or more at a time: reading the tiles is most
+            // of a batch's start-up.
+            let wanted = PlacesSchema.AreaLevel.allCases.filter { needs.contains(Self.need(for: $0)) }
+            var results = [Result<AreaLevel?, Error>](repeating: .success(nil), count: wanted.count)
+            results.withUnsafeMutableBufferPointer { results in
+                let results = results
+                DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
+                    results[i] = Result { try loadArea(wanted[i], loading: loading, from: SQLiteDatabase(path: path, mode: .readOnly)) }
+                }
+            }
+            for (level, result) in zip(wanted, results) { areaLevels[Int(level.ordinal)] = try result.get() }
         }
         for row in try database.query("SELECT feature, code FROM travel411_areas WHERE level = 'country' AND code IS NOT NULL ORDER BY feature DESC") {
             if let code = row[1].stringValue, let feature = row[0].int64Value { countriesByCode[code] = Int(feature) }
@@ -112,12 +129,25 @@ final class PlacesLookup: @unchecked Sendable {
             }
         }
         if loading == .everything {
-            for level in PlacesSchema.PointLevel.allCases { _ = pointLevel(level) }
-            _ = streetLevel()
+            for level in PlacesSchema.PointLevel.allCases {
+                if needs.contains(level == .locality ? .localities : .streets) { _ = pointLevel(level) } else { points[level] = .some(nil) }
+            }
+            if needs.contains(.streets) { _ = streetLevel() } else { streets = .some(nil) }
         }
     }
 
-    private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading) throws -> AreaLevel? {
+    /// Which need reads an area level.
+    static func need(for level: PlacesSchema.AreaLevel) -> PlacemarkNeeds {
+        switch level {
+        case .country: return .country
+        case .admin: return .admin
+        case .district: return .district
+        case .timezone: return .timeZone
+        case .ocean, .inlandWater: return .water
+        }
+    }
+
+    private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading, from database: SQLiteDatabase) throws -> AreaLevel? {
         guard try !database.query("SELECT 1 FROM travel411_areas WHERE level = ? LIMIT 1", [.text(level.rawValue)]).isEmpty else { return nil }
         let attributesSQL = "SELECT name, code, administrative_area, sub_administrative_area FROM travel411_areas WHERE level = ?"
         func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
@@ -136,7 +166,6 @@ final class PlacesLookup: @unchecked Sendable {
             index = try AreaIndex(grid: grid, blobs: blobs)
         case .onDemand:
             let statement = try database.prepare("SELECT reference, blob IS NOT NULL FROM travel411_area_tiles WHERE key = ?")
-            let database = self.database
             index = AreaIndex { tile in
                 defer { statement.reset() }
                 let key = level.tileKey(tile)

@@ -48,10 +48,13 @@ public final class ReverseGeocoder: @unchecked Sendable {
         var isComplete = false
     }
 
-    public init(databasePath: String, loading: Loading = .onDemand, settings: GeocoderSettings = GeocoderSettings()) throws {
+    /// `needs` limits what `.everything` reads up front: a batch printing only some fields passes
+    /// `PlacemarkNeeds(fields:)`, and must then ask `record(for:needs:)` for no more than that.
+    public init(databasePath: String, loading: Loading = .onDemand, settings: GeocoderSettings = GeocoderSettings(),
+                needs: PlacemarkNeeds = .all) throws {
         self.databasePath = databasePath
         self.settings = settings
-        let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand)
+        let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)
         self.lookup = lookup
         var hot = HotReferences()
         if loading == .everything {

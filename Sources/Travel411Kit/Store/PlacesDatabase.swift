@@ -16,10 +16,11 @@ public enum PlacesDatabase {
     /// The geocoder for `--db` / `$TRAVEL411_DB` / the user data directory, built on first use.
     public static func openGeocoder(
         explicitPath: String?, loading: ReverseGeocoder.Loading = .onDemand, settings: GeocoderSettings = GeocoderSettings(),
+        needs: PlacemarkNeeds = .all,
         announce: (String) -> Void = { _ in }, progress: @escaping (ImportProgress) -> Void = { _ in }
     ) throws -> ReverseGeocoder {
         let path = PlacesDatabaseLocation.resolve(explicitPath: explicitPath)
         try buildIfMissing(at: path, announce: announce, progress: progress)
-        return try ReverseGeocoder(databasePath: path, loading: loading, settings: settings)
+        return try ReverseGeocoder(databasePath: path, loading: loading, settings: settings, needs: needs)
     }
 }

@@ -22,7 +22,8 @@ final class BatchConsistencyTests: XCTestCase {
         var csv = "id,lat,lon\n"
         for (i, point) in points.enumerated() { csv += "\(i),\(point.latitude),\(point.longitude)\n" }
 
-        let batchGeocoder = try ReverseGeocoder(databasePath: TestPlaces.databasePath, loading: .everything)
+        // Read only what these fields need, as the command does.
+        let batchGeocoder = try ReverseGeocoder(databasePath: TestPlaces.databasePath, loading: .everything, needs: PlacemarkNeeds(fields: fields))
         var options = BatchOptions(outputFormat: .csv, jobs: 2, showProgress: false, printsSummary: false)
         options.fields = fields
         let output = try runBatch(Data(csv.utf8), options: options, printer: batchGeocoder)
