@@ -60,6 +60,10 @@ struct WhereCommand: ParsableCommand {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
         if isBatch {
+            // Waiting on a terminal for points nobody is typing would look like a hang.
+            if input == nil, isatty(STDIN_FILENO) != 0 {
+                throw ValidationError("give a coordinate (LAT LON or \"LAT,LON\"), or points on standard input or with --input FILE")
+            }
             _ = try batchOptions()
         } else {
             guard input == nil else { throw ValidationError("give either a coordinate or --input, not both") }
