@@ -19,6 +19,26 @@ public struct Placemark: Hashable, Sendable, Codable {
     public var nearestLocality: NearbyPlace?
 
     public init(location: Coordinate) { self.location = location }
+
+    /// Every key, `null` when absent, so that JSON readers always see the same shape.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+        try container.encode(name, forKey: .name)
+        try container.encode(thoroughfare, forKey: .thoroughfare)
+        try container.encode(subThoroughfare, forKey: .subThoroughfare)
+        try container.encode(locality, forKey: .locality)
+        try container.encode(subLocality, forKey: .subLocality)
+        try container.encode(administrativeArea, forKey: .administrativeArea)
+        try container.encode(subAdministrativeArea, forKey: .subAdministrativeArea)
+        try container.encode(postalCode, forKey: .postalCode)
+        try container.encode(country, forKey: .country)
+        try container.encode(isoCountryCode, forKey: .isoCountryCode)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(inlandWater, forKey: .inlandWater)
+        try container.encode(ocean, forKey: .ocean)
+        try container.encode(nearestLocality, forKey: .nearestLocality)
+    }
 }
 
 /// Where the queried point lies relative to a named place: "2.6 km NE of Cranford".
