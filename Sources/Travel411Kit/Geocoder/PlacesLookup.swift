@@ -53,11 +53,14 @@ final class PlacesLookup: @unchecked Sendable {
         let index: PointIndex
         let records: PagedRecords
         let bounds: BoundingBox
+        /// Localities only: the catchment candidates per cell.
+        let catchments: CatchmentCells?
 
-        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox) {
+        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox, catchments: CatchmentCells?) {
             self.index = index
             self.records = records
             self.bounds = bounds
+            self.catchments = catchments
         }
     }
 
@@ -244,7 +247,8 @@ final class PlacesLookup: @unchecked Sendable {
             return PointLevel(
                 index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit)),
                 records: try records(.pointRecords, level: level.ordinal, count: recordPages),
-                bounds: pointBounds[level] ?? .empty)
+                bounds: pointBounds[level] ?? .empty,
+                catchments: level == .locality ? CatchmentCells(pages: try pages(.catchmentCells, level: 0, count: 360 * 180)) : nil)
         }()
         points[level] = loaded
         return loaded

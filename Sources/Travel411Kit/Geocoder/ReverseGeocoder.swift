@@ -183,7 +183,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
             guard record.country >= 0, let countryCode = withArea(.country, { $0.bytes(Int(record.country), .code) }),
                   !countryCode.isEmpty else { return }
             let packedCountry = countryCode.count == 2 ? UInt16(countryCode[0]) << 8 | UInt16(countryCode[1]) : 0
-            var locality = level.index.largestCatchment(containing: query, country: packedCountry).map(Int32.init)
+            var locality = level.catchments?.largest(containing: record.location, query: query, country: packedCountry).map(Int32.init)
             if locality == nil {
                 // The nearest place of the point's country within reach: the nearest place overall when
                 // that one qualifies (already found), else a search bounded by the reach.

@@ -65,3 +65,37 @@ final class PointIndexTests: XCTestCase {
         XCTAssertGreaterThan(found, 50)
     }
 }
+
+final class CatchmentCellsTests: XCTestCase {
+    /// The per-cell candidate lists answer like a scan of every place, away from the discs' edges
+    /// (positions are stored as 32-bit floats, about a metre).
+    func testAgreesWithBruteForce() throws {
+        var generator = SplitMix64(seed: 5)
+        func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
+        // Dense places around two centres, one of them across the antimeridian.
+        let places: [CatchmentCellsBuilder.Place] = (0..<2000).map { i in
+            let centre = i % 2 == 0 ? Coordinate(latitude: 48.85, longitude: 2.35) : Coordinate(latitude: -17.5, longitude: 179.9)
+            let at = GreatCircle.destination(from: centre, distance: unit() * 150_000, bearing: unit() * 360)
+            let population = UInt32(unit() * unit() * 2_000_000)
+            return CatchmentCellsBuilder.Place(
+                coordinate: at, id: UInt32(i), catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)),
+                population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"))
+        }
+        var blobs = [BlobStorage?](repeating: nil, count: CatchmentCells.tileCount)
+        for tile in CatchmentCellsBuilder().build(places) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
+        let cells = CatchmentCells(pages: PagedBlobs(preloaded: blobs))
+        var compared = 0
+        for i in 0..<2000 {
+            let centre = i % 2 == 0 ? Coordinate(latitude: 48.85, longitude: 2.35) : Coordinate(latitude: -17.5, longitude: 179.9)
+            let q = GreatCircle.destination(from: centre, distance: unit() * 160_000, bearing: unit() * 360)
+            let distances = places.map { GreatCircle.distance(from: q, to: $0.coordinate) }
+            // Skip points within 5 m of a disc's edge, where float positions may decide either way.
+            if zip(places, distances).contains(where: { abs($1 - $0.catchmentMetres) < 5 }) { continue }
+            let containing = places.indices.filter { places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres }
+            let expected = containing.max { places[$0].population != places[$1].population ? places[$0].population < places[$1].population : distances[$0] > distances[$1] }
+            XCTAssertEqual(cells.largest(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")), expected.map { places[$0].id }, "at \(q)")
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 1300)
+    }
+}
