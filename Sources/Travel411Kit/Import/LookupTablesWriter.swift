@@ -133,7 +133,7 @@ struct LookupTablesWriter {
             coordinates: localities.map(\.coordinate),
             fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
             fieldCount: PlacesSchema.LocalityField.allCases.count)
-        try storePoints(.locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withCatchment: true), records: records)
+        try storePoints(.locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true), records: records)
         let cells = CatchmentCellsBuilder().build(places.map {
             CatchmentCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
                                         population: $0.population, country: PointIndex.packCountry($0.country))
@@ -158,7 +158,7 @@ struct LookupTablesWriter {
         let postcodes = collector.postcodes
         let places = postcodes.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
         let records = PagedRecords.build(coordinates: nil, fields: postcodes.map { [$0.code] }, fieldCount: 1)
-        try storePoints(.postcode, coordinates: postcodes.map(\.coordinate), tree: PointIndexBuilder().build(places, withCatchment: false), records: records)
+        try storePoints(.postcode, coordinates: postcodes.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false), records: records)
     }
 
     private func storeAddresses() throws {
@@ -168,7 +168,7 @@ struct LookupTablesWriter {
             coordinates: nil,
             fields: addresses.map { [$0.houseNumber, $0.street, $0.postcode] },
             fieldCount: PlacesSchema.AddressField.allCases.count)
-        try storePoints(.address, coordinates: addresses.map(\.coordinate), tree: PointIndexBuilder().build(places, withCatchment: false), records: records)
+        try storePoints(.address, coordinates: addresses.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false), records: records)
     }
 
     private func storePoints(_ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: PointIndexBuilder.Output, records: [[UInt8]]) throws {

@@ -10,7 +10,7 @@ import Foundation
 /// sit in one small blob, numbered like a binary heap (children of t are 2t+1 and 2t+2); every
 /// subtree of at most `pageSize` points below them is a page of its own, keyed by its heap number.
 /// Each node blob is struct-of-arrays: coordinates, record ids, split axes and, for localities, the
-/// catchment radius, population and country, plus the largest radius and population below each node.
+/// packed country and a group (the admin polygon) that searches can filter on.
 public final class PointIndex: @unchecked Sendable {
     public let count: Int
     private let top: NodeArrays
@@ -24,7 +24,7 @@ public final class PointIndex: @unchecked Sendable {
     private let pageArrays: UnsafeMutablePointer<NodeArrays>
     private let pageLoaded: UnsafeMutablePointer<Bool>
     private let pageArrayCount: Int
-    private let hasCatchment: Bool
+    private let hasGroups: Bool
 
     enum SlotKind: UInt8 { case none = 0, node = 1, page = 2 }
 
@@ -33,21 +33,16 @@ public final class PointIndex: @unchecked Sendable {
         let coordinates: UnsafePointer<Double>   // x, y, z per node
         let ids: UnsafePointer<UInt32>
         let axes: UnsafePointer<UInt8>
-        let radius: UnsafePointer<Float>         // catchment radius as a chord on the unit sphere
-        let subtreeMaxRadius: UnsafePointer<Float>
-        let population: UnsafePointer<UInt32>
-        let subtreeMaxPopulation: UnsafePointer<UInt32>
         let country: UnsafePointer<UInt16>       // ISO alpha-2 packed, 0 when unknown
         let group: UnsafePointer<UInt32>         // caller's grouping (localities: admin polygon + 1), 0 when none
         /// Where the arrays end in the blob (the top blob stores subtree boxes after them).
         let endOffset: Int
 
-        /// Layout: u32 count, u32 hasCatchment, then arrays of `count`: f64×3 coordinates, u32 ids,
-        /// u8 axes (padded to 4), and with catchment f32 radius, f32 subtree radius, u32 population,
-        /// u32 subtree population, u16 country (padded to 4), u32 group.
+        /// Layout: u32 count, u32 hasGroups, then arrays of `count`: f64×3 coordinates, u32 ids,
+        /// u8 axes (padded to 4), and for localities u16 country (padded to 4), u32 group.
         init(_ storage: BlobStorage, headerBytes: Int = 8) throws {
             guard storage.count >= headerBytes else { throw IndexFormatError.malformed("point page header") }
-            let count = Int(storage.u32(at: 0)), withCatchment = storage.u32(at: 4) != 0
+            let count = Int(storage.u32(at: 0)), withGroups = storage.u32(at: 4) != 0
             var offset = headerBytes
             func take(_ bytes: Int, align: Int) -> Int {
                 offset = (offset + align - 1) & ~(align - 1)
@@ -55,31 +50,25 @@ public final class PointIndex: @unchecked Sendable {
                 return offset
             }
             let c = take(count * 24, align: 8), i = take(count * 4, align: 4), a = take(count, align: 1)
-            // Without catchment data the catchment arrays alias the ids: never read, never out of bounds.
-            let r = withCatchment ? take(count * 4, align: 4) : i, sr = withCatchment ? take(count * 4, align: 4) : i
-            let p = withCatchment ? take(count * 4, align: 4) : i, sp = withCatchment ? take(count * 4, align: 4) : i
-            let k = withCatchment ? take(count * 2, align: 2) : i
-            let g = withCatchment ? take(count * 4, align: 4) : i
+            // Without locality data those arrays alias the ids: never read, never out of bounds.
+            let k = withGroups ? take(count * 2, align: 4) : i
+            let g = withGroups ? take(count * 4, align: 4) : i
             guard offset <= storage.count else { throw IndexFormatError.malformed("point page size") }
             endOffset = offset
             coordinates = storage.pointer(at: c, as: Double.self)
             ids = storage.pointer(at: i, as: UInt32.self)
             axes = storage.pointer(at: a, as: UInt8.self)
-            radius = storage.pointer(at: r, as: Float.self)
-            subtreeMaxRadius = storage.pointer(at: sr, as: Float.self)
-            population = storage.pointer(at: p, as: UInt32.self)
-            subtreeMaxPopulation = storage.pointer(at: sp, as: UInt32.self)
             country = storage.pointer(at: k, as: UInt16.self)
             group = storage.pointer(at: g, as: UInt32.self)
         }
     }
 
-    /// `topBlob` holds the top slots (u32 slotCount and u32 hasCatchment, u32 pointCount, u32 pad, then
+    /// `topBlob` holds the top slots (u32 slotCount and u32 hasGroups, u32 pointCount, u32 pad, then
     /// u8 kinds[slotCount] padded to 8, then the node arrays); `pages` yields page blobs by heap number.
     init(topBlob: BlobStorage, pages: PagedBlobs) throws {
         guard topBlob.count >= 16 else { throw IndexFormatError.malformed("point index header") }
         let slots = Int(topBlob.u32(at: 0))
-        hasCatchment = topBlob.u32(at: 4) != 0
+        hasGroups = topBlob.u32(at: 4) != 0
         count = Int(topBlob.u32(at: 8))
         let arraysStart = (16 + slots + 7) & ~7
         guard arraysStart <= topBlob.count else { throw IndexFormatError.malformed("point index size") }
@@ -230,8 +219,8 @@ public final class PointIndex: @unchecked Sendable {
         let d = squaredChord(q, a, i)
         if d <= search.bestDistance {
             let id = a.pointee.ids[i]
-            let group = hasCatchment ? a.pointee.group[i] : 0
-            let country = hasCatchment ? a.pointee.country[i] : 0
+            let group = hasGroups ? a.pointee.group[i] : 0
+            let country = hasGroups ? a.pointee.country[i] : 0
             if d < search.bestDistance || search.best.map({ id < $0 }) ?? true, search.filter.accepts(id: id, group: group, country: country) {
                 search.bestDistance = d; search.best = id; search.bestGroup = group
             }
@@ -245,66 +234,6 @@ public final class PointIndex: @unchecked Sendable {
         } else {
             nearest(&search, cursor, mid + 1, hi, 2 * t + 2)
             if diff * diff <= search.bestDistance { nearest(&search, cursor, lo, mid, 2 * t + 1) }
-        }
-    }
-
-    /// The most populous place whose catchment disc contains the point, among places of `country`
-    /// (two ASCII letters packed by `packCountry`, or 0 for any). Ties go to the nearer place, then the lower id.
-    public func largestCatchment(containing q: Query, country: UInt16) -> UInt32? {
-        guard hasCatchment, count > 0 else { return nil }
-        var best = Best()
-        withUnsafePointer(to: top) { top in
-            largestCatchment(q, country, Cursor(arrays: top, base: -1), 0, count, 0, &best)
-        }
-        return best.id
-    }
-
-    private struct Best {
-        var id: UInt32? = nil
-        var population: UInt32 = 0
-        var distance = Double.infinity
-
-        mutating func offer(id: UInt32, population: UInt32, distance: Double) {
-            guard let current = self.id else { self = Best(id: id, population: population, distance: distance); return }
-            if population > self.population || (population == self.population && (distance < self.distance || (distance == self.distance && id < current))) {
-                self = Best(id: id, population: population, distance: distance)
-            }
-        }
-    }
-
-    private func largestCatchment(_ q: Query, _ country: UInt16, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int, _ best: inout Best) {
-        if hi <= lo { return }
-        // Nothing below can beat the best so far: decided from the top slots before a page is read.
-        let outerSlot = slot(outer, t, mid: (lo + hi) >> 1)
-        if best.id != nil, outer.base >= 0 || topKinds[t] != SlotKind.none.rawValue,
-           outer.arrays.pointee.subtreeMaxPopulation[outerSlot] < best.population { return }
-        // In the top levels, a subtree whose box lies beyond its largest catchment is skipped unread.
-        if outer.base < 0, topKinds[t] != SlotKind.none.rawValue {
-            let reach = Double(outer.arrays.pointee.subtreeMaxRadius[t])
-            if squaredDistanceToBox(q, t) > reach * reach { return }
-        }
-        guard let cursor = enter(outer, t, lo: lo) else { return }
-        let mid = (lo + hi) >> 1
-        let i = slot(cursor, t, mid: mid)
-        let p = cursor.arrays
-        let a = p.pointee
-        let d = squaredChord(q, p, i)
-        let radius = Double(a.radius[i])
-        if d <= radius * radius, country == 0 || a.country[i] == country {
-            best.offer(id: a.ids[i], population: a.population[i], distance: d)
-        }
-        if hi - lo == 1 { return }
-        let axis = Int(a.axes[i])
-        let diff = q[axis] - a.coordinates[i * 3 + axis]
-        let near = diff < 0 ? (lo, mid, 2 * t + 1) : (mid + 1, hi, 2 * t + 2)
-        let far = diff < 0 ? (mid + 1, hi, 2 * t + 2) : (lo, mid, 2 * t + 1)
-        largestCatchment(q, country, cursor, near.0, near.1, near.2, &best)
-        if far.1 > far.0 {
-            let farSlot = slot(cursor, far.2, mid: (far.0 + far.1) >> 1)
-            let reach = Double(a.subtreeMaxRadius[farSlot])
-            if diff * diff <= reach * reach {
-                largestCatchment(q, country, cursor, far.0, far.1, far.2, &best)
-            }
         }
     }
 

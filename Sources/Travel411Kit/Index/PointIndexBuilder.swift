@@ -5,7 +5,8 @@ public struct PointIndexBuilder {
     public struct Place {
         public var coordinate: Coordinate
         public var id: UInt32
-        /// Catchment radius in metres, population and ISO country, for localities.
+        /// For localities: catchment radius in metres and population (for `CatchmentCellsBuilder`), and
+        /// the ISO country and group that searches filter on.
         public var catchmentMetres: Double = 0
         public var population: UInt32 = 0
         public var country: String? = nil
@@ -26,7 +27,7 @@ public struct PointIndexBuilder {
 
     public init() {}
 
-    public func build(_ places: [Place], withCatchment: Bool) -> Output {
+    public func build(_ places: [Place], withGroups: Bool) -> Output {
         let n = places.count
         var xyz = places.map { PointIndex.unitVector(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
         var order = Array(0..<n)
@@ -53,19 +54,6 @@ public struct PointIndexBuilder {
         }
         arrange(0, n)
 
-        let radius = order.map { Float(PointIndex.chord(metres: places[$0].catchmentMetres)).nextUp }
-        let population = order.map { places[$0].population }
-        var subtreeRadius = radius, subtreePopulation = population
-        func aggregate(_ lo: Int, _ hi: Int) -> (Float, UInt32) {
-            if hi <= lo { return (0, 0) }
-            let mid = (lo + hi) >> 1
-            let left = aggregate(lo, mid), right = aggregate(mid + 1, hi)
-            subtreeRadius[mid] = max(radius[mid], left.0, right.0)
-            subtreePopulation[mid] = max(population[mid], left.1, right.1)
-            return (subtreeRadius[mid], subtreePopulation[mid])
-        }
-        _ = aggregate(0, n)
-
         // Walk the tree as lookups will: top nodes get heap numbers, small subtrees become pages.
         var topNodes: [Int: Int] = [:]         // heap number → global index of the node (or page root)
         var topRanges: [Int: Range<Int>] = [:] // heap number → the index range of its subtree
@@ -88,7 +76,7 @@ public struct PointIndexBuilder {
         func nodeBlob(_ nodes: [Int?], header: [UInt8]?) -> [UInt8] {
             var writer = ByteWriter(capacity: 16 + nodes.count * 48)
             writer.append(UInt32(nodes.count))
-            writer.append(UInt32(withCatchment ? 1 : 0))
+            writer.append(UInt32(withGroups ? 1 : 0))
             if let header { for byte in header.dropFirst(8) { writer.append(byte) } }
             writer.align(to: 8)
             for node in nodes {
@@ -97,12 +85,8 @@ public struct PointIndexBuilder {
             }
             for node in nodes { writer.append(node.map { places[order[$0]].id } ?? 0) }
             for node in nodes { writer.append(node.map { axes[$0] } ?? 0) }
-            if withCatchment {
+            if withGroups {
                 writer.align(to: 4)
-                for node in nodes { writer.append(node.map { radius[$0] } ?? 0) }
-                for node in nodes { writer.append(node.map { subtreeRadius[$0] } ?? 0) }
-                for node in nodes { writer.append(node.map { population[$0] } ?? 0) }
-                for node in nodes { writer.append(node.map { subtreePopulation[$0] } ?? 0) }
                 for node in nodes {
                     let packed = node.map { PointIndex.packCountry(places[order[$0]].country) } ?? 0
                     writer.append(UInt8(packed & 0xff)); writer.append(UInt8(packed >> 8))
@@ -117,7 +101,7 @@ public struct PointIndexBuilder {
         let slotCount = (topNodes.keys.max() ?? -1) + 1
         // Header: slot count, catchment flag, point count, padding, then the kinds.
         var header = ByteWriter()
-        header.append(UInt32(slotCount)); header.append(UInt32(withCatchment ? 1 : 0))
+        header.append(UInt32(slotCount)); header.append(UInt32(withGroups ? 1 : 0))
         header.append(UInt32(n)); header.append(UInt32(0))
         for t in 0..<slotCount { header.append(kinds[t]?.rawValue ?? 0) }
         var top = nodeBlob((0..<slotCount).map { topNodes[$0] }, header: header.bytes)

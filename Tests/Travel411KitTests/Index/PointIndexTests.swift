@@ -19,7 +19,7 @@ final class PointIndexTests: XCTestCase {
     private func index(_ places: [PointIndexBuilder.Place], catchment: Bool, onDemand: Bool = false) throws -> PointIndex {
         var builder = PointIndexBuilder()
         builder.pageSize = 16
-        return try PointIndex(built: builder.build(places, withCatchment: catchment), onDemand: onDemand)
+        return try PointIndex(built: builder.build(places, withGroups: catchment), onDemand: onDemand)
     }
 
     func testNearestAgreesWithBruteForce() throws {
@@ -35,6 +35,21 @@ final class PointIndexTests: XCTestCase {
         }
     }
 
+    /// Filtering by country and group reads the per-node locality data: checked against a scan.
+    func testFilteredNearestAgreesWithBruteForce() throws {
+        var places = randomPlaces(2001, seed: 9)
+        for i in places.indices { places[i].group = UInt32(i % 5) }
+        let index = try self.index(places, catchment: true, onDemand: true)
+        var generator = SplitMix64(seed: 10)
+        for _ in 0..<300 {
+            let q = Coordinate(latitude: Double(generator.next() % 180_000) / 1000 - 90, longitude: Double(generator.next() % 360_000) / 1000 - 180)
+            let filter = PointIndex.NearestFilter(group: 3, country: PointIndex.packCountry("AA"))
+            let expected = places.filter { $0.group == 3 && $0.country == "AA" }
+                .min { GreatCircle.distance(from: q, to: $0.coordinate) < GreatCircle.distance(from: q, to: $1.coordinate) }
+            XCTAssertEqual(index.nearest(to: PointIndex.Query(q), filter: filter)?.id, expected?.id)
+        }
+    }
+
     func testNearestAcrossTheAntimeridian() throws {
         let places = [
             PointIndexBuilder.Place(coordinate: Coordinate(latitude: -18.14, longitude: 178.44), id: 0),
@@ -44,25 +59,6 @@ final class PointIndexTests: XCTestCase {
         let index = try index(places, catchment: false)
         XCTAssertEqual(index.nearest(to: PointIndex.Query(Coordinate(latitude: -16.8, longitude: 179.9)))?.id, 1)
         XCTAssertNil(index.nearest(to: PointIndex.Query(Coordinate(latitude: 0, longitude: 0)), maxChord: PointIndex.chord(metres: 1000)))
-    }
-
-    func testLargestCatchmentAgreesWithBruteForce() throws {
-        let places = randomPlaces(3000, seed: 3)
-        let index = try index(places, catchment: true, onDemand: true)
-        var generator = SplitMix64(seed: 4)
-        var found = 0
-        for _ in 0..<1000 {
-            // Near a random place, so catchments actually contain the query.
-            let anchor = places[Int(generator.next() % UInt64(places.count))].coordinate
-            let q = GreatCircle.destination(from: anchor, distance: Double(generator.next() % 60_000), bearing: Double(generator.next() % 360))
-            let containing = places.filter { $0.country == "AA" && GreatCircle.distance(from: q, to: $0.coordinate) <= $0.catchmentMetres * 0.999 }
-            let result = index.largestCatchment(containing: PointIndex.Query(q), country: PointIndex.packCountry("AA"))
-            if let best = containing.max(by: { $0.population < $1.population }) {
-                XCTAssertEqual(result, best.id)
-                found += 1
-            }
-        }
-        XCTAssertGreaterThan(found, 50)
     }
 }
 
