@@ -385,12 +385,6 @@ enum PlacemarkText {
         "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
     ]
 
-    /// Writes `.distance`, `.bearing` or `.description`; false when the numbers are not finite.
-    static func append(_ field: PlacemarkField, of nearby: NearbyPlace, to output: ByteBuffer) -> Bool {
-        guard appendPrefix(field, metres: nearby.distanceMetres, bearing: nearby.bearingDegrees, to: output) else { return false }
-        if field == .description { output.append(nearby.name) }
-        return true
-    }
 
     /// The field's text, except that `.description` stops before the place name, which always
     /// ends it ("in …", "… of …").

@@ -80,7 +80,6 @@ final class PlacesLookup: @unchecked Sendable {
     private var areaLevels: [AreaLevel?] = Array(repeating: nil, count: PlacesSchema.AreaLevel.allCases.count)
     private var points: [PlacesSchema.PointLevel: PointLevel?] = [:]
     private var pointBounds: [PlacesSchema.PointLevel: BoundingBox] = [:]
-    private var countriesByCode: [String: Int] = [:]
     private var streets: LineLevel??
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
@@ -121,9 +120,6 @@ final class PlacesLookup: @unchecked Sendable {
                 }
             }
             for (level, result) in zip(wanted, results) { areaLevels[Int(level.ordinal)] = try result.get() }
-        }
-        for row in try database.query("SELECT feature, code FROM travel411_areas WHERE level = 'country' AND code IS NOT NULL ORDER BY feature DESC") {
-            if let code = row[1].stringValue, let feature = row[0].int64Value { countriesByCode[code] = Int(feature) }
         }
         for row in try database.query("SELECT level, min_x, min_y, max_x, max_y FROM travel411_point_indexes") {
             guard let name = row[0].stringValue, let level = PlacesSchema.PointLevel(rawValue: name) else { continue }
@@ -219,9 +215,6 @@ final class PlacesLookup: @unchecked Sendable {
     }
 
     @inline(__always) func area(_ level: PlacesSchema.AreaLevel) -> AreaLevel? { areaLevels[Int(level.ordinal)] }
-
-    /// A country's feature number by ISO code, for points snapped to the coast.
-    func countryFeature(code: String) -> Int? { countriesByCode[code] }
 
     /// Whether a point level's bounds, widened by `metres`, may hold a point near `coordinate`.
     @inline(__always) static func mayHold(_ bounds: BoundingBox, _ coordinate: Coordinate, within metres: Double) -> Bool {

@@ -34,9 +34,7 @@ public struct Importer {
                 recordsDone += plan.reader.recordCount
                 layers.append(layer)
             }
-            let indexing = Date()
             try LookupTablesWriter(collector: collector, database: database, progress: progress).write()
-            if ProcessInfo.processInfo.environment["TRAVEL411_TRACE"] != nil { FileHandle.standardError.write(Data("indexing \(Date().timeIntervalSince(indexing)) s\n".utf8)) }
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
             try geoPackage.finish()
         }

@@ -130,10 +130,6 @@ public final class PagedRecords: @unchecked Sendable {
         view(record)?.coordinate(record % PagedRecords.pageSize) ?? nil
     }
 
-    public func string(_ record: Int, _ field: Int) -> String? {
-        guard let bytes = bytes(record, field), bytes.count > 0 else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 
     /// The field's UTF-8 bytes, valid while this table lives; nil or empty when absent.
     @inline(__always) func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8>? {

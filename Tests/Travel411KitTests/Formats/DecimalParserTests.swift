@@ -75,6 +75,13 @@ final class DecimalParserTests: XCTestCase {
 }
 
 final class PlacemarkTextTests: XCTestCase {
+    /// What the batch prints for a computed field: the prefix, then for `.description` the place's name.
+    private func append(_ field: PlacemarkField, of nearby: NearbyPlace, to buffer: ByteBuffer) -> Bool {
+        guard PlacemarkText.appendPrefix(field, metres: nearby.distanceMetres, bearing: nearby.bearingDegrees, to: buffer) else { return false }
+        if field == .description { buffer.append(nearby.name) }
+        return true
+    }
+
     /// The byte writer must say exactly what `PlacemarkField.text(in:)` says.
     func testComputedFieldsMatchPlacemarkFieldText() {
         let distances: [Double] = [0, 42, 99.4, 99.5, 100, 999.4, 999.5, 1000, 1049, 1050, 9_949, 9_950, 99_949, 99_950, 99_999, 100_000, 123_456.7]
@@ -87,7 +94,7 @@ final class PlacemarkTextTests: XCTestCase {
             placemark.nearestLocality = nearby
             for field in [PlacemarkField.distance, .bearing, .description] {
                 buffer.removeAll()
-                XCTAssertTrue(PlacemarkText.append(field, of: nearby, to: buffer))
+                XCTAssertTrue(append(field, of: nearby, to: buffer))
                 XCTAssertEqual(String(decoding: buffer.bytes, as: UTF8.self), field.text(in: placemark), "\(field) at \(distance) m, \(bearing)°")
             }
         }
@@ -95,6 +102,6 @@ final class PlacemarkTextTests: XCTestCase {
 
     func testNonFiniteDistanceIsAbsentRatherThanACrash() {
         let nearby = NearbyPlace(name: "Nowhere", coordinate: Coordinate(latitude: 0, longitude: 0), distanceMetres: .nan, bearingDegrees: 0)
-        XCTAssertFalse(PlacemarkText.append(.description, of: nearby, to: ByteBuffer(capacity: 16)))
+        XCTAssertFalse(append(.description, of: nearby, to: ByteBuffer(capacity: 16)))
     }
 }
