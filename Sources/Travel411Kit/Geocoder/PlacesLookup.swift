@@ -218,10 +218,7 @@ final class PlacesLookup: @unchecked Sendable {
 
     /// Whether a point level's bounds, widened by `metres`, may hold a point near `coordinate`.
     @inline(__always) static func mayHold(_ bounds: BoundingBox, _ coordinate: Coordinate, within metres: Double) -> Bool {
-        guard !bounds.isEmpty else { return true }
-        let dy = metres / 111_000, dx = dy / max(cos(coordinate.latitude * .pi / 180), 0.01)
-        return !(coordinate.longitude + dx < bounds.minX || coordinate.longitude - dx > bounds.maxX
-            || coordinate.latitude + dy < bounds.minY || coordinate.latitude - dy > bounds.maxY)
+        bounds.isEmpty || BoundingBox(around: coordinate, metres: metres).intersects(bounds)
     }
 
     /// A point level, loaded on first use; nil when the database has none. Cheap to ask for a point

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An axis-aligned box in degrees (x = longitude, y = latitude). Boxes never wrap the antimeridian:
 /// shapefile geometry is split there already, and region fitting handles wrap-around itself.
 public struct BoundingBox: Hashable, Sendable {
@@ -34,5 +36,18 @@ public struct BoundingBox: Hashable, Sendable {
 
     public func contains(x: Double, y: Double) -> Bool {
         x >= minX && x <= maxX && y >= minY && y <= maxY
+    }
+}
+
+extension BoundingBox {
+    /// Every longitude and latitude within `metres` of `centre`. The width uses the most poleward
+    /// latitude the circle reaches, so the box always holds the circle. Longitudes are not wrapped:
+    /// near the antimeridian `minX` may fall below -180 or `maxX` rise above 180, and callers that
+    /// index by longitude wrap them.
+    public init(around centre: Coordinate, metres: Double) {
+        let dy = metres / (GreatCircle.earthRadiusMetres * .pi / 180)
+        let poleward = min(89.999, abs(centre.latitude) + dy)
+        let dx = min(180, dy / cos(poleward * .pi / 180))
+        self.init(minX: centre.longitude - dx, minY: centre.latitude - dy, maxX: centre.longitude + dx, maxY: centre.latitude + dy)
     }
 }

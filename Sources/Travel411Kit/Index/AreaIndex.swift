@@ -96,9 +96,9 @@ public final class AreaIndex: @unchecked Sendable {
     /// False only when the point's tile and every tile within `metres` of it hold no polygon at all:
     /// a cheap way to know a point is in open sea.
     public func mayHoldFeature(near coordinate: Coordinate, withinMetres metres: Double) -> Bool {
-        let dy = metres / 111_000, dx = dy / max(cos(coordinate.latitude * .pi / 180), 0.01)
-        let west = Int((coordinate.longitude - dx + 180).rounded(.down)), east = Int((coordinate.longitude + dx + 180).rounded(.down))
-        let south = max(0, Int((coordinate.latitude - dy + 90).rounded(.down))), north = min(AreaIndex.rows - 1, Int((coordinate.latitude + dy + 90).rounded(.down)))
+        let box = BoundingBox(around: coordinate, metres: metres)
+        let west = Int((box.minX + 180).rounded(.down)), east = Int((box.maxX + 180).rounded(.down))
+        let south = max(0, Int((box.minY + 90).rounded(.down))), north = min(AreaIndex.rows - 1, Int((box.maxY + 90).rounded(.down)))
         guard south <= north else { return false }
         for row in south...north {
             for rawColumn in west...max(west, min(east, west + AreaIndex.columns - 1)) {

@@ -84,15 +84,13 @@ struct CatchmentCellsBuilder {
         let perTile = CatchmentCells.subdivisions
         var cells: [Int: [Int]] = [:]   // global cell number (row × 3600 + column) → places
         for (index, place) in places.enumerated() {
-            let latitude = place.coordinate.latitude, longitude = place.coordinate.longitude
-            let dy = place.catchmentMetres / 111_000 + 1e-6
-            let dx = dy / max(cos(min(89.9, abs(latitude) + dy) * .pi / 180), 1e-3)
-            let south = max(0, Int(((latitude - dy + 90) * Double(perTile)).rounded(.down)))
-            let north = min(180 * perTile - 1, Int(((latitude + dy + 90) * Double(perTile)).rounded(.down)))
+            let box = BoundingBox(around: place.coordinate, metres: place.catchmentMetres)
+            let south = max(0, Int(((box.minY + 90) * Double(perTile)).rounded(.down)))
+            let north = min(180 * perTile - 1, Int(((box.maxY + 90) * Double(perTile)).rounded(.down)))
             // Near the poles, or for huge discs, every column.
-            let allColumns = dx >= 180
-            let west = Int(((longitude - dx + 180) * Double(perTile)).rounded(.down))
-            let east = Int(((longitude + dx + 180) * Double(perTile)).rounded(.down))
+            let allColumns = box.maxX - box.minX >= 360
+            let west = Int(((box.minX + 180) * Double(perTile)).rounded(.down))
+            let east = Int(((box.maxX + 180) * Double(perTile)).rounded(.down))
             let columns = allColumns ? 0...(360 * perTile - 1) : west...max(west, east)
             guard south <= north else { continue }
             for cellRow in south...north {

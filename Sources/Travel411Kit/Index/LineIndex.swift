@@ -49,13 +49,13 @@ public final class LineIndex: @unchecked Sendable {
     public func nearest(to point: Coordinate, radiusMetres: Double) -> (id: UInt32, metres: Double)? {
         let metresPerDegreeY = GreatCircle.earthRadiusMetres * .pi / 180
         let metresPerDegreeX = metresPerDegreeY * max(cos(point.latitude * .pi / 180), 1e-6)
-        let dy = radiusMetres / metresPerDegreeY, dx = radiusMetres / metresPerDegreeX
         let x = point.longitude, y = point.latitude
-        guard x + dx >= bounds.minX, x - dx <= bounds.maxX, y + dy >= bounds.minY, y - dy <= bounds.maxY else { return nil }
+        let search = BoundingBox(around: point, metres: radiusMetres)
+        guard search.intersects(bounds) else { return nil }
         var best: (id: UInt32, metres: Double)? = nil
         var bestSquared = radiusMetres * radiusMetres
-        for row in LineIndex.row(y - dy)...LineIndex.row(y + dy) {
-            for column in LineIndex.column(x - dx)...LineIndex.column(x + dx) {
+        for row in LineIndex.row(search.minY)...LineIndex.row(search.maxY) {
+            for column in LineIndex.column(search.minX)...LineIndex.column(search.maxX) {
                 guard let cell = findCell(LineIndex.cellKey(column: column, row: row)) else { continue }
                 for r in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
                     let s = Int(refs[r])
