@@ -86,22 +86,13 @@ public enum NominatimFormatter {
     }
 }
 
-/// JSON text pieces: strings escaped per RFC 8259, numbers in their shortest round-tripping form.
+/// JSON text pieces for single answers: strings escaped by the batch's `JSONTextWriter` (one
+/// escaper for every JSON travel411 writes), numbers in their shortest round-tripping form.
 public enum JSONText {
     public static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        let buffer = ByteBuffer(capacity: text.utf8.count + 8)
+        JSONTextWriter.appendString(text, to: buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     public static func number(_ value: Double) -> String {

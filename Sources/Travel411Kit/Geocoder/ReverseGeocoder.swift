@@ -307,21 +307,20 @@ public final class ReverseGeocoder: @unchecked Sendable {
 
     /// CLPlacemark's `name`: the most specific thing there is to call the spot.
     private func appendName(of record: PlacemarkRecord, to buffer: ByteBuffer) {
+        // "77 Wells Street", or "Wells Street"; a house number without a street names nothing.
         let start = buffer.count
-        if appendText(.thoroughfare, of: record, to: buffer) {
-            let street = buffer.count
-            if appendText(.subThoroughfare, of: record, to: buffer) {
-                // "77 Wells Street": rotate the number in front of the street.
-                let number = Array(UnsafeBufferPointer(start: buffer.base + street, count: buffer.count - street))
-                let name = Array(UnsafeBufferPointer(start: buffer.base + start, count: street - start))
-                buffer.truncate(to: start)
-                buffer.append(number); buffer.append(UInt8(ascii: " ")); buffer.append(name)
-            }
+        if appendText(.subThoroughfare, of: record, to: buffer) {
+            buffer.append(UInt8(ascii: " "))
+            if appendText(.thoroughfare, of: record, to: buffer) { return }
+            buffer.truncate(to: start)
+        } else if appendText(.thoroughfare, of: record, to: buffer) {
             return
         }
-        for field in [PlacemarkField.subLocality, .locality, .inlandWater, .ocean, .administrativeArea, .country]
-        where appendText(field, of: record, to: buffer) { return }
+        for field in Self.nameFallbacks where appendText(field, of: record, to: buffer) { return }
     }
+
+    /// What names a spot without a street, most specific first.
+    private static let nameFallbacks: [PlacemarkField] = [.subLocality, .locality, .inlandWater, .ocean, .administrativeArea, .country]
 
     @inline(__always) private func append(_ bytes: UnsafeBufferPointer<UInt8>?, to buffer: ByteBuffer) {
         if let bytes, !bytes.isEmpty { buffer.append(bytes) }

@@ -45,7 +45,9 @@ final class BatchConsistencyTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(streetsSeen, 50, "the sample reaches street level too")
-        XCTAssertNil(columns["thoroughfare"].flatMap { _ in fields.contains(.thoroughfare) ? nil : "extra" }, "only the asked fields are printed")
+        for field in PlacemarkField.allCases {
+            XCTAssertEqual(columns[field.rawValue] != nil, fields.contains(field), "only the asked fields are printed: \(field.rawValue)")
+        }
     }
 
     /// Uniform points worldwide, jittered real localities, and points in the street-level areas.
