@@ -53,14 +53,14 @@ final class PlacesLookup: @unchecked Sendable {
         let index: PointIndex
         let records: PagedRecords
         let bounds: BoundingBox
-        /// Localities only: the catchment candidates per cell.
-        let catchments: CatchmentCells?
+        /// Localities only: catchment candidates and residents per cell (see `LocalityCells`).
+        let cells: LocalityCells?
 
-        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox, catchments: CatchmentCells?) {
+        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?) {
             self.index = index
             self.records = records
             self.bounds = bounds
-            self.catchments = catchments
+            self.cells = cells
         }
     }
 
@@ -89,8 +89,9 @@ final class PlacesLookup: @unchecked Sendable {
         }
         database = try SQLiteDatabase(path: path, mode: .readOnly)
         self.loading = loading
-        // A single lookup reads a handful of pages once; a big page cache would only hold copies of them.
-        if loading == .onDemand { try database.execute("PRAGMA cache_size = -256") }
+        // A single lookup reads a handful of pages once, and a batch copies every blob out as it reads
+        // it: either way a big page cache would only hold second copies, on top of a batch's peak memory.
+        try database.execute("PRAGMA cache_size = -256")
         let version: String?
         do {
             guard try database.tableExists("travel411_metadata") else {
@@ -116,7 +117,11 @@ final class PlacesLookup: @unchecked Sendable {
             results.withUnsafeMutableBufferPointer { results in
                 let results = results
                 DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
-                    results[i] = Result { try loadArea(wanted[i], loading: loading, from: SQLiteDatabase(path: path, mode: .readOnly)) }
+                    results[i] = Result {
+                        let connection = try SQLiteDatabase(path: path, mode: .readOnly)
+                        try connection.execute("PRAGMA cache_size = -256")
+                        return try loadArea(wanted[i], loading: loading, from: connection)
+                    }
                 }
             }
             for (level, result) in zip(wanted, results) { areaLevels[Int(level.ordinal)] = try result.get() }
@@ -238,7 +243,7 @@ final class PlacesLookup: @unchecked Sendable {
                 index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit)),
                 records: try records(.pointRecords, level: level.ordinal, count: recordPages),
                 bounds: pointBounds[level] ?? .empty,
-                catchments: level == .locality ? CatchmentCells(pages: try pages(.catchmentCells, level: 0, count: 360 * 180)) : nil)
+                cells: level == .locality ? LocalityCells(pages: try pages(.localityCells, level: 0, count: 360 * 180)) : nil)
         }()
         points[level] = loaded
         return loaded

@@ -87,7 +87,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
             record.ocean = feature(.ocean, x, y)
             record.inlandWater = feature(.inlandWater, x, y)
         }
-        if needs.contains(.country), record.country < 0 { snapToNearbyCountry(&record) }
+        if needs.contains(.country), record.country < 0 { snapToNearbyCountry(&record, needs: needs) }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if needs.contains(.streets) { decideStreetAddress(&record) }
         return record
@@ -134,23 +134,60 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// country most of the nearest ring's hits fall in (ties: the first found, going clockwise from
     /// north), with its admin area when the point has none. Open sea, whose tiles and neighbouring
     /// tiles hold no country at all, is skipped at once.
-    private func snapToNearbyCountry(_ record: inout PlacemarkRecord) {
+    private func snapToNearbyCountry(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         let reach = settings.coastalSnapMetres
         guard reach > 0, withArea(.country, { $0.index.mayHoldFeature(near: record.location, withinMetres: reach) }) == true else { return }
-        for radius in [1000.0, 2500, 5000, 10_000, 20_000] where radius <= reach {
-            var hits: [(country: Int32, admin: Int32)] = []
-            for bearing in stride(from: 0.0, to: 360, by: 45) {
-                let probe = GreatCircle.destination(from: record.location, distance: radius, bearing: bearing)
+        let origin = GreatCircle.Origin(record.location)
+        let probes = CoastalProbes.shared
+        for ring in 0..<CoastalProbes.ringCount where probes.radii[ring] <= reach {
+            let step = probes.step(ring)
+            // A coastal point probes up to forty times: hits stay in a vector, not a heap array.
+            var hits = SIMD8<Int32>(repeating: -1)
+            var hitCount = 0
+            for i in 0..<8 {
+                let probe = origin.destination(step, probes.heading(i))
                 let country = feature(.country, probe.longitude, probe.latitude)
-                if country >= 0 { hits.append((country, feature(.admin, probe.longitude, probe.latitude))) }
+                hits[i] = country
+                if country >= 0 { hitCount += 1 }
             }
-            guard let first = hits.first else { continue }
-            let votes = Dictionary(hits.map { ($0.country, 1) }, uniquingKeysWith: +)
-            let winner = hits.first { votes[$0.country] == votes.values.max() } ?? first
-            record.country = winner.country
-            if record.admin < 0 { record.admin = winner.admin }
+            guard hitCount > 0 else { continue }
+            var winner = 0, winnerVotes = 0
+            for i in 0..<8 where hits[i] >= 0 {
+                var votes = 0
+                for j in 0..<8 where hits[j] == hits[i] { votes += 1 }
+                if votes > winnerVotes { winner = i; winnerVotes = votes }
+            }
+            record.country = hits[winner]
+            if record.admin < 0, needs.contains(.admin) {
+                let probe = origin.destination(step, probes.heading(winner))
+                record.admin = feature(.admin, probe.longitude, probe.latitude)
+            }
             return
         }
+    }
+
+    /// The coastal snap's rings (1, 2.5, 5, 10 and 20 km) and eight bearings (clockwise from north),
+    /// as sines and cosines computed once; plain vectors, so threads read them without reference counting.
+    private struct CoastalProbes {
+        static let ringCount = 5
+        static let shared = CoastalProbes()
+        let radii = SIMD8<Double>(1000, 2500, 5000, 10_000, 20_000, .infinity, .infinity, .infinity)
+        private var ringSines = SIMD8<Double>(), ringCosines = SIMD8<Double>()
+        private var headingSines = SIMD8<Double>(), headingCosines = SIMD8<Double>()
+
+        private init() {
+            for ring in 0..<Self.ringCount {
+                let step = GreatCircle.Step(distance: radii[ring])
+                ringSines[ring] = step.sinδ; ringCosines[ring] = step.cosδ
+            }
+            for i in 0..<8 {
+                let heading = GreatCircle.Heading(Double(i) * 45)
+                headingSines[i] = heading.sinθ; headingCosines[i] = heading.cosθ
+            }
+        }
+
+        @inline(__always) func step(_ ring: Int) -> GreatCircle.Step { GreatCircle.Step(sinδ: ringSines[ring], cosδ: ringCosines[ring]) }
+        @inline(__always) func heading(_ i: Int) -> GreatCircle.Heading { GreatCircle.Heading(sinθ: headingSines[i], cosθ: headingCosines[i]) }
     }
 
     /// Locality: the most populous place of the point's country whose catchment contains the point;
@@ -183,23 +220,26 @@ public final class ReverseGeocoder: @unchecked Sendable {
             guard record.country >= 0, let countryCode = withArea(.country, { $0.bytes(Int(record.country), .code) }),
                   !countryCode.isEmpty else { return }
             let packedCountry = countryCode.count == 2 ? UInt16(countryCode[0]) << 8 | UInt16(countryCode[1]) : 0
-            var locality = level.catchments?.largest(containing: record.location, query: query, country: packedCountry).map(Int32.init)
+            // A two-letter code is the filter; anything else (rare) is checked against the records.
+            func inCountry(_ place: UInt32) -> Bool {
+                packedCountry != 0 || records.field(Int(place), countryField, equals: countryCode)
+            }
+            var locality = level.cells?.largest(containing: record.location, query: query, country: packedCountry).map(Int32.init)
             if locality == nil {
                 // The nearest place of the point's country within reach: the nearest place overall when
-                // that one qualifies (already found), else a search bounded by the reach.
+                // that one qualifies (already found), else the nearest from the cells around the point.
                 if let known = nearestFound ?? nil, records.field(Int(known.id), countryField, equals: countryCode),
                    record.nearestDistance <= settings.nearestLocalityFallbackMetres {
                     locality = Int32(known.id)
-                } else if let found = level.index.nearest(
-                    to: query, maxChord: PointIndex.chord(metres: settings.nearestLocalityFallbackMetres),
-                    filter: PointIndex.NearestFilter(country: packedCountry))?.id,
-                    records.field(Int(found), countryField, equals: countryCode) {
+                } else if let found = level.cells?.nearest(
+                    to: record.location, query: query, country: packedCountry, withinMetres: settings.nearestLocalityFallbackMetres),
+                    inCountry(found) {
                     locality = Int32(found)
                 }
             }
             guard let locality else { return }
             record.locality = locality
-            if record.district < 0, record.admin >= 0,
+            if needs.contains(.district), record.district < 0, record.admin >= 0,
                withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
                let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
                records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area) {

@@ -26,12 +26,46 @@ public enum GreatCircle {
 
     /// The point reached by travelling `distance` metres from `start` on initial bearing `bearing`.
     public static func destination(from start: Coordinate, distance: Double, bearing: Double) -> Coordinate {
-        let δ = distance / earthRadiusMetres
-        let θ = bearing * .pi / 180
-        let φ1 = start.latitude * .pi / 180, λ1 = start.longitude * .pi / 180
-        let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
-        let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
-        return Coordinate(latitude: φ2 * 180 / .pi, longitude: normalizedLongitude(λ2 * 180 / .pi))
+        Origin(start).destination(Step(distance: distance), Heading(bearing))
+    }
+
+    /// A start point's sines and cosines, for many destinations from one point (the coastal probes
+    /// ask forty): with `Step` and `Heading` computed once, each destination costs three calls of
+    /// trigonometry instead of nine, and gives bit for bit what `destination(from:distance:bearing:)` gives.
+    public struct Origin {
+        let λ1: Double, sinφ1: Double, cosφ1: Double
+
+        public init(_ start: Coordinate) {
+            let φ1 = start.latitude * .pi / 180
+            λ1 = start.longitude * .pi / 180
+            sinφ1 = sin(φ1); cosφ1 = cos(φ1)
+        }
+
+        public func destination(_ step: Step, _ heading: Heading) -> Coordinate {
+            let φ2 = asin(sinφ1 * step.cosδ + cosφ1 * step.sinδ * heading.cosθ)
+            let λ2 = λ1 + atan2(heading.sinθ * step.sinδ * cosφ1, step.cosδ - sinφ1 * sin(φ2))
+            return Coordinate(latitude: φ2 * 180 / .pi, longitude: normalizedLongitude(λ2 * 180 / .pi))
+        }
+    }
+
+    /// A distance travelled, as the sine and cosine of its angle at the Earth's centre.
+    public struct Step {
+        let sinδ: Double, cosδ: Double
+        public init(distance: Double) {
+            let δ = distance / earthRadiusMetres
+            sinδ = sin(δ); cosδ = cos(δ)
+        }
+        init(sinδ: Double, cosδ: Double) { self.sinδ = sinδ; self.cosδ = cosδ }
+    }
+
+    /// An initial bearing in degrees, as its sine and cosine.
+    public struct Heading {
+        let sinθ: Double, cosθ: Double
+        public init(_ bearing: Double) {
+            let θ = bearing * .pi / 180
+            sinθ = sin(θ); cosθ = cos(θ)
+        }
+        init(sinθ: Double, cosθ: Double) { self.sinθ = sinθ; self.cosθ = cosθ }
     }
 
     /// Wraps any longitude into [-180, 180).

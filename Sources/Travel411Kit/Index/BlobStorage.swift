@@ -8,6 +8,9 @@ struct ByteWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
     mutating func append(_ value: UInt8) { bytes.append(value) }
+    mutating func append(_ value: UInt16) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
     mutating func append(_ value: Float) { append(value.bitPattern) }
     mutating func append(_ value: Double) {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }

@@ -5,7 +5,7 @@ public struct PointIndexBuilder {
     public struct Place {
         public var coordinate: Coordinate
         public var id: UInt32
-        /// For localities: catchment radius in metres and population (for `CatchmentCellsBuilder`), and
+        /// For localities: catchment radius in metres and population (for `LocalityCellsBuilder`), and
         /// the ISO country and group that searches filter on.
         public var catchmentMetres: Double = 0
         public var population: UInt32 = 0

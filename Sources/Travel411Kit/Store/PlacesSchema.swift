@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "6"
+    public static let version = "7"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -31,7 +31,7 @@ public enum PlacesSchema {
 
     /// What a row of `travel411_pages` holds; its key packs this, a level and a page number.
     enum PageKind: Int64 {
-        case pointNodes = 1, pointRecords = 2, streetRecords = 3, catchmentCells = 4
+        case pointNodes = 1, pointRecords = 2, streetRecords = 3, localityCells = 4
 
         func key(level: Int64, page: Int) -> Int64 { rawValue << 40 | level << 32 | Int64(page) }
     }

@@ -62,24 +62,24 @@ final class PointIndexTests: XCTestCase {
     }
 }
 
-final class CatchmentCellsTests: XCTestCase {
+final class LocalityCellsTests: XCTestCase {
     /// The per-cell candidate lists answer like a scan of every place, away from the discs' edges
     /// (positions are stored as 32-bit floats, about a metre).
     func testAgreesWithBruteForce() throws {
         var generator = SplitMix64(seed: 5)
         func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
         // Dense places around two centres, one of them across the antimeridian.
-        let places: [CatchmentCellsBuilder.Place] = (0..<2000).map { i in
+        let places: [LocalityCellsBuilder.Place] = (0..<2000).map { i in
             let centre = i % 2 == 0 ? Coordinate(latitude: 48.85, longitude: 2.35) : Coordinate(latitude: -17.5, longitude: 179.9)
             let at = GreatCircle.destination(from: centre, distance: unit() * 150_000, bearing: unit() * 360)
             let population = UInt32(unit() * unit() * 2_000_000)
-            return CatchmentCellsBuilder.Place(
+            return LocalityCellsBuilder.Place(
                 coordinate: at, id: UInt32(i), catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)),
                 population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"))
         }
-        var blobs = [BlobStorage?](repeating: nil, count: CatchmentCells.tileCount)
-        for tile in CatchmentCellsBuilder().build(places) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
-        let cells = CatchmentCells(pages: PagedBlobs(preloaded: blobs))
+        var blobs = [BlobStorage?](repeating: nil, count: LocalityCells.tileCount)
+        for tile in LocalityCellsBuilder().build(places) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
+        let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs))
         var compared = 0
         for i in 0..<2000 {
             let centre = i % 2 == 0 ? Coordinate(latitude: 48.85, longitude: 2.35) : Coordinate(latitude: -17.5, longitude: 179.9)
@@ -93,5 +93,45 @@ final class CatchmentCellsTests: XCTestCase {
             compared += 1
         }
         XCTAssertGreaterThan(compared, 1300)
+    }
+
+    /// The nearest place of a country from the cells is exactly the k-d tree's filtered answer, the
+    /// same record down to ties, also across the antimeridian, near the pole and with no place in reach.
+    func testNearestOfCountryAgreesWithTheTree() throws {
+        var generator = SplitMix64(seed: 11)
+        func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
+        let centres = [Coordinate(latitude: 48.85, longitude: 2.35), Coordinate(latitude: -17.5, longitude: 179.95),
+                       Coordinate(latitude: 78.2, longitude: 15.6), Coordinate(latitude: 89.95, longitude: 0)]
+        var places: [PointIndexBuilder.Place] = (0..<3000).map { i in
+            let centre = centres[i % centres.count]
+            var place = PointIndexBuilder.Place(
+                coordinate: GreatCircle.destination(from: centre, distance: unit() * 60_000, bearing: unit() * 360), id: UInt32(i))
+            place.country = i % 3 == 0 ? "AA" : "BB"
+            return place
+        }
+        // Two places at one position: the lower id must win, as in the tree.
+        places.append({ var p = places[7]; p.id = 3000; return p }())
+        let tree = try PointIndex(built: PointIndexBuilder().build(places, withGroups: true))
+        var blobs = [BlobStorage?](repeating: nil, count: LocalityCells.tileCount)
+        let cellPlaces = places.map {
+            LocalityCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: 1000, population: 1,
+                                       country: PointIndex.packCountry($0.country))
+        }
+        for tile in LocalityCellsBuilder().build(cellPlaces) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
+        let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs))
+        var found = 0
+        for i in 0..<4000 {
+            let centre = centres[i % centres.count]
+            let q = i == 0 ? places[7].coordinate : GreatCircle.destination(from: centre, distance: unit() * 80_000, bearing: unit() * 360)
+            for (country, reach) in [("AA", 10_000.0), ("BB", 3000), ("AA", 25_000)] {
+                let packed = PointIndex.packCountry(country)
+                let expected = tree.nearest(to: PointIndex.Query(q), maxChord: PointIndex.chord(metres: reach),
+                                            filter: PointIndex.NearestFilter(country: packed))?.id
+                let actual = cells.nearest(to: q, query: PointIndex.Query(q), country: packed, withinMetres: reach)
+                XCTAssertEqual(actual, expected, "\(country) within \(reach) m of \(q)")
+                if expected != nil { found += 1 }
+            }
+        }
+        XCTAssertGreaterThan(found, 4000)
     }
 }

@@ -1,0 +1,236 @@
+import Foundation
+
+/// The two locality questions a batch asks of nearly every point, answered from 0.1° cells rather
+/// than by walking the k-d tree (whose nodes are a cache miss each, and were most of a batch's time):
+///
+/// - the catchment rule: the localities whose catchment disc may contain a point, listed per cell
+///   most populous first, so that the scan stops at the first match;
+/// - the fallback: the nearest locality of a country within a few kilometres, from the localities
+///   that lie in the point's cell and the cells around it.
+///
+/// Stored as one blob per 1° tile: u32 candidateCount, u32 residentCount, then 101 u32 candidate
+/// offsets and 101 u32 resident offsets (the entries of sub-cell k, row-major from the south-west,
+/// are offsets[k]..<offsets[k+1]); then the candidates, 28 bytes each: unit vector x, y, z and
+/// catchment radius as f32 (a chord), population u32, record id u32, packed country u16, padding;
+/// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
+/// numbers, so distances and ties come out exactly as there), record id u32, packed country u16, padding.
+final class LocalityCells: @unchecked Sendable {
+    static let subdivisions = 10
+    static let candidateStride = 28
+    static let residentStride = 32
+    static let tileCount = 360 * 180
+    static let headerBytes = 8 + 2 * 101 * 4
+
+    private let pages: PagedBlobs
+    /// Every tile's blob as a bare pointer when all were read up front, so that threads sharing
+    /// the cells never touch reference counts (`pages` keeps the memory alive).
+    private let preloaded: UnsafeMutablePointer<UnsafeRawPointer?>?
+
+    init(pages: PagedBlobs) {
+        self.pages = pages
+        if pages.isPreloaded {
+            let table = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: Self.tileCount)
+            for tile in 0..<Self.tileCount { (table + tile).initialize(to: pages[tile].map(\.base)) }
+            preloaded = table
+        } else {
+            preloaded = nil
+        }
+    }
+
+    deinit { preloaded?.deallocate() }
+
+    @inline(__always) private func tile(_ number: Int) -> UnsafeRawPointer? {
+        if let preloaded { return preloaded[number] }
+        return pages[number]?.base
+    }
+
+    /// Global cell row (0..<1800 from the south) and column (0..<3600 from 180° W) of a coordinate.
+    @inline(__always) static func cell(of coordinate: Coordinate) -> (row: Int, column: Int) {
+        let perDegree = Double(subdivisions)
+        return (min(180 * subdivisions - 1, max(0, Int(((coordinate.latitude + 90) * perDegree).rounded(.down)))),
+                min(360 * subdivisions - 1, max(0, Int(((coordinate.longitude + 180) * perDegree).rounded(.down)))))
+    }
+
+    /// The tile blob of a global cell and the cell's number within it.
+    @inline(__always) private func page(row: Int, column: Int) -> (page: UnsafeRawPointer, cell: Int)? {
+        guard let page = tile((row / Self.subdivisions) * 360 + column / Self.subdivisions) else { return nil }
+        return (page, (row % Self.subdivisions) * Self.subdivisions + column % Self.subdivisions)
+    }
+
+    /// The record id of the most populous place of `country` (packed, 0 for any) whose catchment
+    /// contains the point; ties go to the nearer place, then the lower id.
+    func largest(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
+        let (row, column) = Self.cell(of: coordinate)
+        guard let (page, cell) = page(row: row, column: column) else { return nil }
+        let start = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
+        let end = Int(page.load(fromByteOffset: 8 + (cell + 1) * 4, as: UInt32.self))
+        let entries = page + Self.headerBytes
+        var best: (id: UInt32, population: UInt32, distance: Double)? = nil
+        for e in start..<end {
+            let entry = entries + e * Self.candidateStride
+            let population = entry.load(fromByteOffset: 16, as: UInt32.self)
+            // Sorted most populous first: once past the winner's population, nothing can beat it.
+            if let best, population < best.population { break }
+            if country != 0, entry.load(fromByteOffset: 24, as: UInt16.self) != country { continue }
+            let dx = query.x - Double(entry.load(fromByteOffset: 0, as: Float.self))
+            let dy = query.y - Double(entry.load(fromByteOffset: 4, as: Float.self))
+            let dz = query.z - Double(entry.load(fromByteOffset: 8, as: Float.self))
+            let d = dx * dx + dy * dy + dz * dz
+            let radius = Double(entry.load(fromByteOffset: 12, as: Float.self))
+            guard d <= radius * radius else { continue }
+            let id = entry.load(fromByteOffset: 20, as: UInt32.self)
+            if let current = best, d > current.distance || (d == current.distance && id > current.id) { continue }
+            best = (id, population, d)
+        }
+        return best?.id
+    }
+
+    /// The nearest place of `country` (packed, 0 for any) within `metres` of the point, exactly as
+    /// `PointIndex.nearest(to:maxChord:filter:)` with a country filter answers it: the same chord
+    /// distances, equal distances to the lower id.
+    func nearest(to coordinate: Coordinate, query: PointIndex.Query, country: UInt16, withinMetres metres: Double) -> UInt32? {
+        var search = (best: UInt32?.none, distance: PointIndex.chord(metres: metres) * PointIndex.chord(metres: metres))
+        let (row, column) = Self.cell(of: coordinate)
+        scanResidents(row: row, column: column, query: query, country: country, into: &search)
+        // Then every other cell that a place nearer than the best so far could lie in: usually the
+        // point's cell holds a place a few kilometres away, and one to three neighbours remain.
+        let reach = search.best == nil ? metres : min(metres, Self.metres(chord: search.distance.squareRoot()))
+        let box = BoundingBox(around: coordinate, metres: reach * 1.01 + 10)
+        let perDegree = Double(Self.subdivisions), columns = 360 * Self.subdivisions
+        let south = max(0, Int(((box.minY + 90) * perDegree).rounded(.down)))
+        let north = min(180 * Self.subdivisions - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
+        let west = Int(((box.minX + 180) * perDegree).rounded(.down))
+        let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))
+        guard south <= north else { return search.best }
+        for cellRow in south...north {
+            for rawColumn in west...min(east, west + columns - 1) {
+                let cellColumn = (rawColumn % columns + columns) % columns
+                if cellRow == row, cellColumn == column { continue }
+                scanResidents(row: cellRow, column: cellColumn, query: query, country: country, into: &search)
+            }
+        }
+        return search.best
+    }
+
+    @inline(__always)
+    private func scanResidents(row: Int, column: Int, query: PointIndex.Query, country: UInt16,
+                               into search: inout (best: UInt32?, distance: Double)) {
+        guard let (page, cell) = page(row: row, column: column) else { return }
+        let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
+        let offsets = 8 + 101 * 4
+        let start = Int(page.load(fromByteOffset: offsets + cell * 4, as: UInt32.self))
+        let end = Int(page.load(fromByteOffset: offsets + (cell + 1) * 4, as: UInt32.self))
+        guard start < end else { return }
+        let residents = page + Self.residentsOffset(candidateCount: candidateCount)
+        for e in start..<end {
+            let entry = residents + e * Self.residentStride
+            if country != 0, entry.load(fromByteOffset: 28, as: UInt16.self) != country { continue }
+            let dx = query.x - entry.load(fromByteOffset: 0, as: Double.self)
+            let dy = query.y - entry.load(fromByteOffset: 8, as: Double.self)
+            let dz = query.z - entry.load(fromByteOffset: 16, as: Double.self)
+            let d = dx * dx + dy * dy + dz * dz
+            guard d <= search.distance else { continue }
+            let id = entry.load(fromByteOffset: 24, as: UInt32.self)
+            if d < search.distance || search.best.map({ id < $0 }) ?? true {
+                search = (id, d)
+            }
+        }
+    }
+
+    @inline(__always) static func residentsOffset(candidateCount: Int) -> Int {
+        (headerBytes + candidateCount * candidateStride + 7) & ~7
+    }
+
+    /// Great-circle metres for a chord of the unit sphere.
+    static func metres(chord: Double) -> Double {
+        2 * GreatCircle.earthRadiusMetres * asin(min(1, chord / 2))
+    }
+}
+
+/// Builds the per-tile blobs of `LocalityCells`.
+struct LocalityCellsBuilder {
+    struct Place {
+        var coordinate: Coordinate
+        var id: UInt32
+        var catchmentMetres: Double
+        var population: UInt32
+        var country: UInt16
+    }
+
+    /// Tile number → blob.
+    func build(_ places: [Place]) -> [(number: Int, blob: [UInt8])] {
+        let perTile = LocalityCells.subdivisions
+        let columnCount = 360 * perTile
+        var candidates: [Int: [Int]] = [:]   // global cell number (row × 3600 + column) → places
+        var residents: [Int: [Int]] = [:]
+        for (index, place) in places.enumerated() {
+            let home = LocalityCells.cell(of: place.coordinate)
+            residents[home.row * columnCount + home.column, default: []].append(index)
+            let box = BoundingBox(around: place.coordinate, metres: place.catchmentMetres)
+            let south = max(0, Int(((box.minY + 90) * Double(perTile)).rounded(.down)))
+            let north = min(180 * perTile - 1, Int(((box.maxY + 90) * Double(perTile)).rounded(.down)))
+            // Near the poles, or for huge discs, every column.
+            let allColumns = box.maxX - box.minX >= 360
+            let west = Int(((box.minX + 180) * Double(perTile)).rounded(.down))
+            let east = Int(((box.maxX + 180) * Double(perTile)).rounded(.down))
+            let columns = allColumns ? 0...(columnCount - 1) : west...max(west, east)
+            guard south <= north else { continue }
+            for cellRow in south...north {
+                for rawColumn in columns {
+                    let column = ((rawColumn % columnCount) + columnCount) % columnCount
+                    candidates[cellRow * columnCount + column, default: []].append(index)
+                }
+            }
+        }
+        var tiles: Set<Int> = []
+        for cell in Array(candidates.keys) + Array(residents.keys) {
+            let row = cell / columnCount, column = cell % columnCount
+            tiles.insert((row / perTile) * 360 + column / perTile)
+        }
+        return tiles.sorted().map { tile in
+            let tileRow = tile / 360, tileColumn = tile % 360
+            let cellNumbers = (0..<(perTile * perTile)).map { sub in
+                (tileRow * perTile + sub / perTile) * columnCount + tileColumn * perTile + sub % perTile
+            }
+            var candidateOffsets: [UInt32] = [0], residentOffsets: [UInt32] = [0]
+            var candidateEntries = ByteWriter(), residentEntries = ByteWriter()
+            for cell in cellNumbers {
+                let members = (candidates[cell] ?? []).sorted {
+                    places[$0].population != places[$1].population ? places[$0].population > places[$1].population : places[$0].id < places[$1].id
+                }
+                for member in members {
+                    let place = places[member]
+                    let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
+                    candidateEntries.append(Float(x)); candidateEntries.append(Float(y)); candidateEntries.append(Float(z))
+                    // Rounded up, with the Float positions' own error of about 1e-7 allowed for.
+                    candidateEntries.append((Float(PointIndex.chord(metres: place.catchmentMetres)) + 2e-7).nextUp)
+                    candidateEntries.append(place.population)
+                    candidateEntries.append(place.id)
+                    candidateEntries.append(place.country)
+                    candidateEntries.append(UInt16(0))
+                }
+                candidateOffsets.append(UInt32(candidateOffsets.last.map { Int($0) + members.count } ?? 0))
+                let dwellers = residents[cell] ?? []
+                for member in dwellers {
+                    let place = places[member]
+                    let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
+                    residentEntries.append(x); residentEntries.append(y); residentEntries.append(z)
+                    residentEntries.append(place.id)
+                    residentEntries.append(place.country)
+                    residentEntries.append(UInt16(0))
+                }
+                residentOffsets.append(UInt32(residentOffsets.last.map { Int($0) + dwellers.count } ?? 0))
+            }
+            var writer = ByteWriter()
+            writer.append(candidateOffsets.last ?? 0)
+            writer.append(residentOffsets.last ?? 0)
+            writer.append(contentsOf: candidateOffsets)
+            writer.append(contentsOf: residentOffsets)
+            var blob = writer.bytes
+            blob.append(contentsOf: candidateEntries.bytes)
+            while blob.count % 8 != 0 { blob.append(0) }
+            blob.append(contentsOf: residentEntries.bytes)
+            return (tile, blob)
+        }
+    }
+}
