@@ -141,41 +141,40 @@ extension AreaIndex {
 
 /// One tile's quadtree, read in place from its blob (which its `AreaIndex` keeps alive).
 ///
-/// Blob layout (little-endian u32 unless noted): nodeCount, leafCount, entryCount, chainCount,
-/// vertexCount, then nodes[nodeCount] (node 0 is the root), leaves[leafCount × (entryStart, entryCount)],
-/// entries[entryCount × (feature, centreInside, chainStart, chainCount)], chains[chainCount × (vertexStart,
-/// vertexCount)], padding to 8 bytes, vertices[vertexCount × (x, y) as f64].
+/// Laid out for few cache misses per lookup, which is what a lookup's time is: the root reference
+/// lives in this struct (read anyway), and each leaf's entries and chains sit together in one record.
+///
+/// Blob layout (little-endian u32 unless noted): nodeCount, recordWords, vertexCount, then
+/// nodes[nodeCount] (node 0 is the root), leaf records[recordWords], padding to 8 bytes, then
+/// vertices[vertexCount × (x, y) as f64]. A leaf reference's payload is the offset of its record in
+/// words. A record is entryCount, then per entry (one polygon): feature, centreInside, chainCount and
+/// chainCount × (vertexStart, vertexCount): runs of consecutive border vertices in `vertices`.
 struct AreaTile {
+    let root: UInt32
     let nodes: UnsafePointer<UInt32>
-    let leaves: UnsafePointer<UInt32>
-    let entries: UnsafePointer<UInt32>
-    let chains: UnsafePointer<UInt32>
+    let records: UnsafePointer<UInt32>
     let vertices: UnsafePointer<Double>
 
     init(storage: BlobStorage) throws {
-        guard storage.count >= 20 else { throw IndexFormatError.malformed("tile header") }
-        let nodeCount = Int(storage.u32(at: 0)), leafCount = Int(storage.u32(at: 4))
-        let entryCount = Int(storage.u32(at: 8)), chainCount = Int(storage.u32(at: 12))
-        let vertexCount = Int(storage.u32(at: 16))
-        var offset = 20
+        guard storage.count >= 12 else { throw IndexFormatError.malformed("tile header") }
+        let nodeCount = Int(storage.u32(at: 0)), recordWords = Int(storage.u32(at: 4))
+        let vertexCount = Int(storage.u32(at: 8))
+        var offset = 12
         let nodeOffset = offset; offset += nodeCount * 4
-        let leafOffset = offset; offset += leafCount * 8
-        let entryOffset = offset; offset += entryCount * 16
-        let chainOffset = offset; offset += chainCount * 8
+        let recordOffset = offset; offset += recordWords * 4
         offset = (offset + 7) & ~7
         let vertexOffset = offset; offset += vertexCount * 16
         guard offset == storage.count, nodeCount > 0 else { throw IndexFormatError.malformed("tile size") }
         nodes = storage.pointer(at: nodeOffset, as: UInt32.self)
-        leaves = storage.pointer(at: leafOffset, as: UInt32.self)
-        entries = storage.pointer(at: entryOffset, as: UInt32.self)
-        chains = storage.pointer(at: chainOffset, as: UInt32.self)
+        records = storage.pointer(at: recordOffset, as: UInt32.self)
         vertices = storage.pointer(at: vertexOffset, as: Double.self)
+        root = nodes[0]
     }
 
     @inline(__always)
     func featureIndex(x: Double, y: Double, minX: Double, minY: Double) -> Int? {
         var cellX = minX, cellY = minY, size = 1.0
-        var ref = nodes[0]
+        var ref = root
         while AreaIndex.tag(ref) == AreaIndex.Tag.internalNode.rawValue {
             size *= 0.5
             var quadrant = 0
@@ -195,14 +194,18 @@ struct AreaTile {
     }
 
     @inline(__always)
-    private func leafFeature(_ leaf: Int, centreX cx: Double, centreY cy: Double, x: Double, y: Double) -> Int? {
-        let entryStart = Int(leaves[leaf * 2]), entryCount = Int(leaves[leaf * 2 + 1])
-        for e in entryStart..<(entryStart + entryCount) {
-            let entry = entries + e * 4
-            var inside = entry[1] != 0
-            let chainStart = Int(entry[2]), chainCount = Int(entry[3])
-            for c in chainStart..<(chainStart + chainCount) {
-                let first = Int(chains[c * 2]), count = Int(chains[c * 2 + 1])
+    private func leafFeature(_ record: Int, centreX cx: Double, centreY cy: Double, x: Double, y: Double) -> Int? {
+        var cursor = records + record
+        let entryCount = Int(cursor[0])
+        cursor += 1
+        for _ in 0..<entryCount {
+            let feature = cursor[0]
+            var inside = cursor[1] != 0
+            let chainCount = Int(cursor[2])
+            cursor += 3
+            for _ in 0..<chainCount {
+                let first = Int(cursor[0]), count = Int(cursor[1])
+                cursor += 2
                 var v = vertices + first * 2
                 var ax = v[0], ay = v[1]
                 for _ in 1..<count {
@@ -212,7 +215,7 @@ struct AreaTile {
                     ax = bx; ay = by
                 }
             }
-            if inside { return Int(entry[0]) }
+            if inside { return Int(feature) }
         }
         return nil
     }

@@ -179,9 +179,7 @@ private struct TileBuilder {
     let maxDepth: Int
 
     var nodes: [UInt32] = [0]
-    var leaves: [UInt32] = []
-    var entries: [UInt32] = []
-    var chains: [UInt32] = []
+    var records: [UInt32] = []
     var vertices: [Double] = []
 
     init(segments: AreaIndexBuilder.Segments, maxSegmentsPerLeaf: Int, maxDepth: Int) {
@@ -197,12 +195,10 @@ private struct TileBuilder {
         let inTile = tileSegments.filter { intersects($0, minX: minX, minY: minY, size: 1) }
         layOutVertices(inTile)
         nodes[0] = node(minX: minX, minY: minY, size: 1, segments: inTile, inside: inside, depth: 0)
-        var writer = ByteWriter(capacity: 20 + nodes.count * 4 + leaves.count * 4 + entries.count * 4 + chains.count * 4 + vertices.count * 8 + 8)
-        writer.append(UInt32(nodes.count)); writer.append(UInt32(leaves.count / 2))
-        writer.append(UInt32(entries.count / 4)); writer.append(UInt32(chains.count / 2))
+        var writer = ByteWriter(capacity: 12 + nodes.count * 4 + records.count * 4 + vertices.count * 8 + 8)
+        writer.append(UInt32(nodes.count)); writer.append(UInt32(records.count))
         writer.append(UInt32(vertices.count / 2))
-        writer.append(contentsOf: nodes); writer.append(contentsOf: leaves)
-        writer.append(contentsOf: entries); writer.append(contentsOf: chains)
+        writer.append(contentsOf: nodes); writer.append(contentsOf: records)
         writer.align(to: 8)
         for value in vertices { writer.append(value) }
         return writer.bytes
@@ -271,31 +267,30 @@ private struct TileBuilder {
         }
         var features = Set(inside)
         for s in ordered { features.insert(segments.feature[Int(s)]) }
-        let leafIndex = leaves.count / 2
-        leaves.append(UInt32(entries.count / 4))
-        leaves.append(UInt32(features.count))
+        let record = records.count
+        records.append(UInt32(features.count))
         var cursor = 0
         for feature in features.sorted() {
-            let chainStart = chains.count / 2
+            records.append(feature)
+            records.append(inside.contains(feature) ? 1 : 0)
+            let chainCountSlot = records.count
+            records.append(0)
             var previous: Int? = nil
             while cursor < ordered.count, segments.feature[Int(ordered[cursor])] == feature {
                 let s = Int(ordered[cursor])
                 let continues = previous.map { segments.ring[$0] == segments.ring[s] && segments.position[$0] + 1 == segments.position[s] } ?? false
                 if continues {
-                    chains[chains.count - 1] += 1
+                    records[records.count - 1] += 1
                 } else {
-                    chains.append(vertexOfSegment[ordered[cursor]] ?? 0)
-                    chains.append(2)
+                    records.append(vertexOfSegment[ordered[cursor]] ?? 0)
+                    records.append(2)
+                    records[chainCountSlot] += 1
                 }
                 previous = s
                 cursor += 1
             }
-            entries.append(feature)
-            entries.append(inside.contains(feature) ? 1 : 0)
-            entries.append(UInt32(chainStart))
-            entries.append(UInt32(chains.count / 2 - chainStart))
         }
-        return AreaIndex.ref(.leafOrTile, UInt32(leafIndex))
+        return AreaIndex.ref(.leafOrTile, UInt32(record))
     }
 
     /// Closed segment–square intersection: boxes overlap and the corners are not all on one side.
