@@ -142,13 +142,7 @@ final class PlacesLookup: @unchecked Sendable {
 
     /// Which need reads an area level.
     static func need(for level: PlacesSchema.AreaLevel) -> PlacemarkNeeds {
-        switch level {
-        case .country: return .country
-        case .admin: return .admin
-        case .district: return .district
-        case .timezone: return .timeZone
-        case .ocean, .inlandWater: return .water
-        }
+        PlacesSchema.AreaLevel.need(ordinal: Int(level.ordinal))
     }
 
     private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading, from database: SQLiteDatabase) throws -> AreaLevel? {
@@ -159,15 +153,19 @@ final class PlacesLookup: @unchecked Sendable {
         switch loading {
         case .everything:
             var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
-            var blobs: [Int: BlobStorage] = [:]
+            let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
+            let size = try database.query(
+                "SELECT count(blob), coalesce(sum(length(blob)), 0) FROM travel411_area_tiles WHERE key BETWEEN ? AND ?", keys).first
+            let arena = TileArena(capacity: Int(size?[1].int64Value ?? 0) + Int(size?[0].int64Value ?? 0) * TileArena.alignment)
             let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
-            try statement.bind([.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))])
+            try statement.bind(keys)
             while try statement.step() {
                 let tile = Int(statement.int64(0) - level.tileKey(0))
+                guard grid.indices.contains(tile) else { continue }
                 grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
-                if !statement.isNull(2) { blobs[tile] = statement.withBlob(2) { BlobStorage(copying: $0) } }
+                if !statement.isNull(2) { try statement.withBlob(2) { try arena.append(tile: tile, bytes: $0) } }
             }
-            index = try AreaIndex(grid: grid, blobs: blobs)
+            index = try AreaIndex(grid: grid, arena: arena)
         case .onDemand:
             let statement = try database.prepare("SELECT reference, blob IS NOT NULL FROM travel411_area_tiles WHERE key = ?")
             index = AreaIndex { tile in

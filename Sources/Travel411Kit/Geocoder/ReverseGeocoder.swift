@@ -45,6 +45,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
         var postcodes: Unmanaged<PlacesLookup.PointLevel>?
         var addresses: Unmanaged<PlacesLookup.PointLevel>?
         var streets: Unmanaged<PlacesLookup.LineLevel>?
+        /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
+        var lockstep: [AreaLookupLockstep.Level?] = []
         var isComplete = false
     }
 
@@ -63,6 +65,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
             hot.postcodes = lookup.pointLevel(.postcode).map(Unmanaged.passUnretained)
             hot.addresses = lookup.pointLevel(.address).map(Unmanaged.passUnretained)
             hot.streets = lookup.streetLevel().map(Unmanaged.passUnretained)
+            hot.lockstep = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
             hot.isComplete = true
         }
         self.hot = hot
@@ -79,18 +82,53 @@ public final class ReverseGeocoder: @unchecked Sendable {
     public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all) -> PlacemarkRecord {
         var record = PlacemarkRecord(location: coordinate)
         let x = coordinate.longitude, y = coordinate.latitude
-        if needs.contains(.country) { record.country = feature(.country, x, y) }
-        if needs.contains(.admin) { record.admin = feature(.admin, x, y) }
-        if needs.contains(.district) { record.district = feature(.district, x, y) }
-        if needs.contains(.timeZone) { record.timeZone = feature(.timezone, x, y) }
-        if needs.contains(.water) {
-            record.ocean = feature(.ocean, x, y)
-            record.inlandWater = feature(.inlandWater, x, y)
+        if hot.isComplete {
+            decideAreasTogether(&record, needs: needs)
+        } else {
+            if needs.contains(.country) { record.country = feature(.country, x, y) }
+            if needs.contains(.admin) { record.admin = feature(.admin, x, y) }
+            if needs.contains(.district) { record.district = feature(.district, x, y) }
+            if needs.contains(.timeZone) { record.timeZone = feature(.timezone, x, y) }
+            if needs.contains(.water) {
+                record.ocean = feature(.ocean, x, y)
+                record.inlandWater = feature(.inlandWater, x, y)
+            }
         }
         if needs.contains(.country), record.country < 0 { snapToNearbyCountry(&record, needs: needs) }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if needs.contains(.streets) { decideStreetAddress(&record) }
         return record
+    }
+
+    /// Every needed area level at once, their lookups in lockstep (all levels in memory): the same
+    /// answers as one `feature` call per level, with the cache misses of the levels overlapping.
+    @inline(__always)
+    private func decideAreasTogether(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
+        let x = record.location.longitude, y = record.location.latitude
+        withUnsafeTemporaryAllocation(of: AreaLookupLockstep.Walk.self, capacity: AreaLookupLockstep.capacity) { walks in
+            var ordinals = SIMD8<Int32>(repeating: -1)
+            var count = 0
+            for ordinal in 0..<PlacesSchema.AreaLevel.count where needs.contains(PlacesSchema.AreaLevel.need(ordinal: ordinal)) {
+                guard let level = hot.lockstep[ordinal] else { continue }
+                walks.initializeElement(at: count, to: AreaLookupLockstep.Walk(level: level, longitude: x, latitude: y))
+                ordinals[count] = Int32(ordinal)
+                count += 1
+            }
+            var answers = SIMD8<Int32>(repeating: -1)
+            withUnsafeMutableBytes(of: &answers) {
+                AreaLookupLockstep.resolve(UnsafeMutableBufferPointer(rebasing: walks[0..<count]), answers: $0.bindMemory(to: Int32.self))
+            }
+            for i in 0..<count {
+                switch Int(ordinals[i]) {
+                case 0: record.country = answers[i]
+                case 1: record.admin = answers[i]
+                case 2: record.district = answers[i]
+                case 3: record.timeZone = answers[i]
+                case 4: record.ocean = answers[i]
+                default: record.inlandWater = answers[i]
+                }
+            }
+        }
     }
 
     @inline(__always)
@@ -143,14 +181,21 @@ public final class ReverseGeocoder: @unchecked Sendable {
             let step = probes.step(ring)
             // A coastal point probes up to forty times: hits stay in a vector, not a heap array.
             var hits = SIMD8<Int32>(repeating: -1)
-            var hitCount = 0
-            for i in 0..<8 {
-                let probe = origin.destination(step, probes.heading(i))
-                let country = feature(.country, probe.longitude, probe.latitude)
-                hits[i] = country
-                if country >= 0 { hitCount += 1 }
+            if hot.isComplete, let countries = hot.lockstep[Int(PlacesSchema.AreaLevel.country.ordinal)] {
+                withUnsafeTemporaryAllocation(of: AreaLookupLockstep.Walk.self, capacity: 8) { walks in
+                    for i in 0..<8 {
+                        let probe = origin.destination(step, probes.heading(i))
+                        walks.initializeElement(at: i, to: AreaLookupLockstep.Walk(level: countries, longitude: probe.longitude, latitude: probe.latitude))
+                    }
+                    withUnsafeMutableBytes(of: &hits) { AreaLookupLockstep.resolve(walks, answers: $0.bindMemory(to: Int32.self)) }
+                }
+            } else {
+                for i in 0..<8 {
+                    let probe = origin.destination(step, probes.heading(i))
+                    hits[i] = feature(.country, probe.longitude, probe.latitude)
+                }
             }
-            guard hitCount > 0 else { continue }
+            guard any(hits .>= 0) else { continue }
             var winner = 0, winnerVotes = 0
             for i in 0..<8 where hits[i] >= 0 {
                 var votes = 0

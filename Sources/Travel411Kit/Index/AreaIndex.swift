@@ -33,47 +33,53 @@ public final class AreaIndex: @unchecked Sendable {
     }
 
     /// Every tile's reference when all were read up front; otherwise references read one by one.
-    /// A crossed tile's reference points into `tiles`, which holds only the tiles in memory.
+    /// A crossed tile's payload is its offset in `arena` in 16-byte units (all read up front), or its
+    /// number in `tileStorage` (read one by one).
     private let grid: UnsafeMutablePointer<UInt32>?
-    /// Preloaded tiles as bare pointers, so that many threads read them without reference counting.
-    private let preloadedTiles: UnsafeMutablePointer<AreaTile>?
-    private var tiles: [AreaTile] = []
-    /// Keeps the tiles' memory alive; `AreaTile` holds bare pointers so that lookups do no reference counting.
+    /// Every crossed tile's blob back to back, so that the grid leads straight to a tile's header,
+    /// whose cache line also holds the root and the first nodes: one miss fewer than a table of tiles.
+    private let arena: TileArena?
+    /// Tiles read one by one; `AreaTile` holds bare pointers into them.
     private var tileStorage: [BlobStorage] = []
     private var lazyReferences: [Int: UInt32] = [:]
     private let tileLoader: ((Int) throws -> (reference: UInt32, blob: BlobStorage?))?
 
-    /// Every tile in memory (batches, where many threads read at once). `grid` holds the stored
-    /// references, whose crossed tiles name their blob in `blobs`.
-    init(grid stored: [UInt32], blobs: [Int: BlobStorage]) throws {
-        guard stored.count == AreaIndex.columns * AreaIndex.rows else { throw IndexFormatError.malformed("area grid size") }
-        var grid = stored
-        var tiles: [AreaTile] = []
-        for (index, reference) in stored.enumerated() where AreaIndex.tag(reference) == Tag.leafOrTile.rawValue {
-            guard let blob = blobs[index] else { throw IndexFormatError.malformed("missing tile \(index)") }
-            grid[index] = AreaIndex.ref(.leafOrTile, UInt32(tiles.count))
-            tiles.append(try AreaTile(storage: blob))
-            tileStorage.append(blob)
-        }
+    /// Every tile in memory (batches, where many threads read at once): `grid` holds the stored
+    /// references, `arena` the crossed tiles, whose references it rewrote to point into it.
+    init(grid: [UInt32], arena: TileArena) throws {
+        guard grid.count == AreaIndex.columns * AreaIndex.rows else { throw IndexFormatError.malformed("area grid size") }
         let gridMemory = UnsafeMutablePointer<UInt32>.allocate(capacity: grid.count)
         gridMemory.initialize(from: grid, count: grid.count)
-        let tileMemory = UnsafeMutablePointer<AreaTile>.allocate(capacity: max(tiles.count, 1))
-        tileMemory.initialize(from: tiles, count: tiles.count)
+        for (tile, offset) in arena.offsets {
+            guard AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue else { throw IndexFormatError.malformed("tile \(tile) without a reference") }
+            gridMemory[tile] = AreaIndex.ref(.leafOrTile, UInt32(offset / TileArena.alignment))
+        }
+        for tile in 0..<grid.count where AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue && arena.offsets[tile] == nil {
+            throw IndexFormatError.malformed("missing tile \(tile)")
+        }
         self.grid = gridMemory
-        preloadedTiles = tileMemory
+        self.arena = arena
         tileLoader = nil
     }
 
-    deinit {
-        grid?.deallocate()
-        preloadedTiles?.deallocate()
-    }
+    deinit { grid?.deallocate() }
 
     /// Tiles read when first touched (a single lookup reads one tile per level). Not thread-safe.
     init(tileLoader: @escaping (Int) throws -> (reference: UInt32, blob: BlobStorage?)) {
         grid = nil
-        preloadedTiles = nil
+        arena = nil
         self.tileLoader = tileLoader
+    }
+
+    /// This level for `AreaLookupLockstep`, when all its tiles are in memory.
+    var lockstepLevel: AreaLookupLockstep.Level? {
+        guard let grid, let arena else { return nil }
+        return AreaLookupLockstep.Level(grid: UnsafePointer(grid), arena: UnsafeRawPointer(arena.base))
+    }
+
+    @inline(__always) private func tile(_ payload: UInt32) -> AreaTile {
+        if let arena { return AreaTile(checkedBase: arena.base + Int(payload) * TileArena.alignment) }
+        return AreaTile(checkedBase: tileStorage[Int(payload)].base)
     }
 
     /// The index of the first polygon (in import order) that contains the point, or nil.
@@ -87,8 +93,7 @@ public final class AreaIndex: @unchecked Sendable {
         switch AreaIndex.tag(ref) {
         case Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
         case Tag.leafOrTile.rawValue:
-            let tile = preloadedTiles?[Int(AreaIndex.payload(ref))] ?? tiles[Int(AreaIndex.payload(ref))]
-            return tile.featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
+            return tile(AreaIndex.payload(ref)).featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
         default: return nil
         }
     }
@@ -116,9 +121,8 @@ public final class AreaIndex: @unchecked Sendable {
         if let tileLoader, let loaded = try? tileLoader(index) {
             reference = loaded.reference
             if AreaIndex.tag(reference) == Tag.leafOrTile.rawValue {
-                if let blob = loaded.blob, let tile = try? AreaTile(storage: blob) {
-                    reference = AreaIndex.ref(.leafOrTile, UInt32(tiles.count))
-                    tiles.append(tile)
+                if let blob = loaded.blob, (try? AreaTile.validate(UnsafeRawBufferPointer(start: blob.base, count: blob.count))) != nil {
+                    reference = AreaIndex.ref(.leafOrTile, UInt32(tileStorage.count))
                     tileStorage.append(blob)
                 } else {
                     reference = AreaIndex.ref(.empty, 0)
@@ -133,9 +137,9 @@ public final class AreaIndex: @unchecked Sendable {
 extension AreaIndex {
     /// An index straight from a builder's output, every tile in memory.
     convenience init(built: AreaIndexBuilder.Output) throws {
-        var blobs: [Int: BlobStorage] = [:]
-        for tile in built.tiles { blobs[tile.index] = BlobStorage(bytes: tile.blob) }
-        try self.init(grid: built.grid, blobs: blobs)
+        let arena = TileArena(capacity: built.tiles.reduce(0) { $0 + $1.blob.count + TileArena.alignment })
+        for tile in built.tiles { try tile.blob.withUnsafeBytes { try arena.append(tile: tile.index, bytes: $0) } }
+        try self.init(grid: built.grid, arena: arena)
     }
 }
 
@@ -155,20 +159,40 @@ struct AreaTile {
     let records: UnsafePointer<UInt32>
     let vertices: UnsafePointer<Double>
 
-    init(storage: BlobStorage) throws {
-        guard storage.count >= 12 else { throw IndexFormatError.malformed("tile header") }
-        let nodeCount = Int(storage.u32(at: 0)), recordWords = Int(storage.u32(at: 4))
-        let vertexCount = Int(storage.u32(at: 8))
-        var offset = 12
-        let nodeOffset = offset; offset += nodeCount * 4
-        let recordOffset = offset; offset += recordWords * 4
-        offset = (offset + 7) & ~7
-        let vertexOffset = offset; offset += vertexCount * 16
-        guard offset == storage.count, nodeCount > 0 else { throw IndexFormatError.malformed("tile size") }
-        nodes = storage.pointer(at: nodeOffset, as: UInt32.self)
-        records = storage.pointer(at: recordOffset, as: UInt32.self)
-        vertices = storage.pointer(at: vertexOffset, as: Double.self)
+    /// A tile whose blob `validate` accepted when it was read.
+    @inline(__always) init(checkedBase base: UnsafeRawPointer) {
+        let nodeCount = Int(base.load(fromByteOffset: 0, as: UInt32.self))
+        let recordWords = Int(base.load(fromByteOffset: 4, as: UInt32.self))
+        nodes = AreaTile.nodes(atBase: base)
+        records = nodes + nodeCount
+        vertices = (base + ((12 + (nodeCount + recordWords) * 4 + 7) & ~7)).assumingMemoryBound(to: Double.self)
         root = nodes[0]
+    }
+
+    @inline(__always) static func nodes(atBase base: UnsafeRawPointer) -> UnsafePointer<UInt32> {
+        (base + 12).assumingMemoryBound(to: UInt32.self)
+    }
+
+    @inline(__always) static func root(atBase base: UnsafeRawPointer) -> UInt32 { nodes(atBase: base)[0] }
+
+    /// The x of a leaf record's first vertex (0 for a record without one): reading it early brings
+    /// the record and its vertices into the cache.
+    @inline(__always) func firstVertexX(ofRecord record: Int) -> Double {
+        let words = records + record
+        // entryCount, then the first entry's feature, inside and chainCount, then its first vertexStart.
+        guard words[0] > 0, words[3] > 0 else { return 0 }
+        return vertices[Int(words[4]) * 2]
+    }
+
+    /// Checks that a blob's header matches its size (blobs start 16-byte aligned).
+    static func validate(_ blob: UnsafeRawBufferPointer) throws {
+        guard blob.count >= 12, let base = blob.baseAddress else { throw IndexFormatError.malformed("tile header") }
+        let nodeCount = Int(base.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+        let recordWords = Int(base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        let vertexCount = Int(base.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        guard nodeCount > 0, ((12 + (nodeCount + recordWords) * 4 + 7) & ~7) + vertexCount * 16 == blob.count else {
+            throw IndexFormatError.malformed("tile size")
+        }
     }
 
     @inline(__always)
@@ -194,7 +218,7 @@ struct AreaTile {
     }
 
     @inline(__always)
-    private func leafFeature(_ record: Int, centreX cx: Double, centreY cy: Double, x: Double, y: Double) -> Int? {
+    func leafFeature(_ record: Int, centreX cx: Double, centreY cy: Double, x: Double, y: Double) -> Int? {
         var cursor = records + record
         let entryCount = Int(cursor[0])
         cursor += 1
@@ -218,5 +242,34 @@ struct AreaTile {
             if inside { return Int(feature) }
         }
         return nil
+    }
+}
+
+/// The crossed tiles of one level in one allocation, each blob at a 16-byte boundary.
+final class TileArena: @unchecked Sendable {
+    static let alignment = 16
+    let base: UnsafeMutableRawPointer
+    private let capacity: Int
+    private(set) var used = 0
+    /// Tile number → byte offset of its blob.
+    private(set) var offsets: [Int: Int] = [:]
+
+    /// `capacity`: the blobs' total size plus `alignment` per blob.
+    init(capacity: Int) {
+        self.capacity = max(capacity, Self.alignment)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: Self.alignment)
+    }
+
+    deinit { base.deallocate() }
+
+    func append(tile: Int, bytes: UnsafeRawBufferPointer) throws {
+        try AreaTile.validate(bytes)
+        let offset = (used + Self.alignment - 1) & ~(Self.alignment - 1)
+        guard offset + bytes.count <= capacity, offset / Self.alignment < 1 << 30, let source = bytes.baseAddress else {
+            throw IndexFormatError.malformed("area tiles larger than announced")
+        }
+        (base + offset).copyMemory(from: source, byteCount: bytes.count)
+        offsets[tile] = offset
+        used = offset + bytes.count
     }
 }

@@ -18,6 +18,19 @@ public enum PlacesSchema {
             case .inlandWater: return 5
             }
         }
+        static let count = 6
+
+        /// Which need reads the level with this ordinal (a switch, not `allCases`, for the hot path).
+        @inline(__always) static func need(ordinal: Int) -> PlacemarkNeeds {
+            switch ordinal {
+            case 0: return .country
+            case 1: return .admin
+            case 2: return .district
+            case 3: return .timeZone
+            default: return .water
+            }
+        }
+
         /// Tiles of all levels share one integer key space.
         func tileKey(_ tile: Int) -> Int64 { ordinal * 100_000 + Int64(tile) }
     }
