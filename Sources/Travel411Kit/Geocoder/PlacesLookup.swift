@@ -104,39 +104,68 @@ final class PlacesLookup: @unchecked Sendable {
         guard version == PlacesSchema.version else {
             throw ImportError("\(path): this places database was built by another version of travel411 (lookup tables \(version ?? "missing")); rebuild it with `travel411 import`")
         }
-        switch loading {
-        case .onDemand:
-            for level in PlacesSchema.AreaLevel.allCases {
-                areaLevels[Int(level.ordinal)] = try loadArea(level, loading: loading, from: database)
-            }
-        case .everything:
-            // Each level on a connection of its own, two or more at a time: reading the tiles is most
-            // of a batch's start-up.
-            let wanted = PlacesSchema.AreaLevel.allCases.filter { needs.contains(Self.need(for: $0)) }
-            var results = [Result<AreaLevel?, Error>](repeating: .success(nil), count: wanted.count)
-            results.withUnsafeMutableBufferPointer { results in
-                let results = results
-                DispatchQueue.concurrentPerform(iterations: wanted.count) { i in
-                    results[i] = Result {
-                        let connection = try SQLiteDatabase(path: path, mode: .readOnly)
-                        try connection.execute("PRAGMA cache_size = -256")
-                        return try loadArea(wanted[i], loading: loading, from: connection)
-                    }
-                }
-            }
-            for (level, result) in zip(wanted, results) { areaLevels[Int(level.ordinal)] = try result.get() }
-        }
         for row in try database.query("SELECT level, min_x, min_y, max_x, max_y FROM travel411_point_indexes") {
             guard let name = row[0].stringValue, let level = PlacesSchema.PointLevel(rawValue: name) else { continue }
             if let minX = row[1].doubleValue, let minY = row[2].doubleValue, let maxX = row[3].doubleValue, let maxY = row[4].doubleValue {
                 pointBounds[level] = BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
             }
         }
-        if loading == .everything {
-            for level in PlacesSchema.PointLevel.allCases {
-                if needs.contains(level == .locality ? .localities : .streets) { _ = pointLevel(level) } else { points[level] = .some(nil) }
+        switch loading {
+        case .onDemand:
+            for level in PlacesSchema.AreaLevel.allCases {
+                areaLevels[Int(level.ordinal)] = try loadArea(level, loading: loading, from: database)
             }
-            if needs.contains(.streets) { _ = streetLevel() } else { streets = .some(nil) }
+        case .everything:
+            try loadEverything(path: path, needs: needs)
+        }
+    }
+
+    /// What one start-up task of `.everything` reads.
+    private enum LoadTask {
+        case area(PlacesSchema.AreaLevel), points(PlacesSchema.PointLevel), streets
+    }
+
+    private enum Loaded {
+        case area(AreaLevel?), points(PointLevel?), streets(LineLevel?)
+    }
+
+    /// Every wanted level on a connection of its own, all at once: reading them is a batch's start-up,
+    /// and the localities alone take as long as the three area levels a batch usually asks for.
+    private func loadEverything(path: String, needs: PlacemarkNeeds) throws {
+        var tasks: [LoadTask] = []
+        // Biggest first, so that the cores finish together.
+        if needs.contains(.localities) { tasks.append(.points(.locality)) } else { points[.locality] = .some(nil) }
+        for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district]
+        where needs.contains(Self.need(for: level)) {
+            tasks.append(.area(level))
+        }
+        if needs.contains(.streets) {
+            tasks += [.points(.postcode), .points(.address), .streets]
+        } else {
+            points[.postcode] = .some(nil); points[.address] = .some(nil); streets = .some(nil)
+        }
+        var results = [Result<Loaded, Error>](repeating: .success(.streets(nil)), count: tasks.count)
+        results.withUnsafeMutableBufferPointer { results in
+            let results = results
+            DispatchQueue.concurrentPerform(iterations: tasks.count) { i in
+                results[i] = Result {
+                    let connection = try SQLiteDatabase(path: path, mode: .readOnly)
+                    try connection.execute("PRAGMA cache_size = -256")
+                    switch tasks[i] {
+                    case .area(let level): return .area(try loadArea(level, loading: .everything, from: connection))
+                    case .points(let level): return .points(try loadPointLevel(level, from: connection))
+                    case .streets: return .streets(try loadStreetLevel(from: connection))
+                    }
+                }
+            }
+        }
+        for (task, result) in zip(tasks, results) {
+            switch (task, try result.get()) {
+            case (.area(let level), .area(let loaded)): areaLevels[Int(level.ordinal)] = loaded
+            case (.points(let level), .points(let loaded)): points[level] = .some(loaded)
+            case (.streets, .streets(let loaded)): streets = .some(loaded)
+            default: break
+            }
         }
     }
 
@@ -193,7 +222,7 @@ final class PlacesLookup: @unchecked Sendable {
     }
 
     /// Pages of one kind and level: all read now (`.everything`) or each when first touched.
-    private func pages(_ kind: PlacesSchema.PageKind, level: Int64, count: Int) throws -> PagedBlobs {
+    private func pages(_ kind: PlacesSchema.PageKind, level: Int64, count: Int, from database: SQLiteDatabase) throws -> PagedBlobs {
         switch loading {
         case .everything:
             var blobs = [BlobStorage?](repeating: nil, count: count)
@@ -205,15 +234,14 @@ final class PlacesLookup: @unchecked Sendable {
             }
             return PagedBlobs(preloaded: blobs)
         case .onDemand:
-            let database = self.database
             return PagedBlobs(count: count) { number in
                 database.blobStorage(table: "travel411_pages", column: "blob", rowID: kind.key(level: level, page: number))
             }
         }
     }
 
-    private func records(_ kind: PlacesSchema.PageKind, level: Int64, count: Int) throws -> PagedRecords {
-        let blobs = try pages(kind, level: level, count: count)
+    private func records(_ kind: PlacesSchema.PageKind, level: Int64, count: Int, from database: SQLiteDatabase) throws -> PagedRecords {
+        let blobs = try pages(kind, level: level, count: count, from: database)
         return PagedRecords(pages: blobs, preloadedCount: loading == .everything ? count : nil)
     }
 
@@ -229,35 +257,39 @@ final class PlacesLookup: @unchecked Sendable {
     func pointLevel(_ level: PlacesSchema.PointLevel, near coordinate: Coordinate? = nil, within metres: Double = 0) -> PointLevel? {
         if let coordinate, let bounds = pointBounds[level], !Self.mayHold(bounds, coordinate, within: metres) { return nil }
         if let loaded = points[level] { return loaded }
-        let loaded: PointLevel? = try? {
-            let statement = try database.prepare("SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?")
-            try statement.bind(.text(level.rawValue), at: 1)
-            guard try statement.step() else { return nil }
-            let top = statement.withBlob(0) { BlobStorage(copying: $0) }
-            let recordPages = statement.int(1)
-            // Heap numbers of pages stay below twice the slot count of the top blob's tree.
-            let slotLimit = 2 * Int(top.u32(at: 0)) + 2
-            return PointLevel(
-                index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit)),
-                records: try records(.pointRecords, level: level.ordinal, count: recordPages),
-                bounds: pointBounds[level] ?? .empty,
-                cells: level == .locality ? LocalityCells(pages: try pages(.localityCells, level: 0, count: 360 * 180)) : nil)
-        }()
+        let loaded = try? loadPointLevel(level, from: database)
         points[level] = loaded
         return loaded
     }
 
+    private func loadPointLevel(_ level: PlacesSchema.PointLevel, from database: SQLiteDatabase) throws -> PointLevel? {
+        let statement = try database.prepare("SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?")
+        try statement.bind(.text(level.rawValue), at: 1)
+        guard try statement.step() else { return nil }
+        let top = statement.withBlob(0) { BlobStorage(copying: $0) }
+        let recordPages = statement.int(1)
+        // Heap numbers of pages stay below twice the slot count of the top blob's tree.
+        let slotLimit = 2 * Int(top.u32(at: 0)) + 2
+        return PointLevel(
+            index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, from: database)),
+            records: try records(.pointRecords, level: level.ordinal, count: recordPages, from: database),
+            bounds: pointBounds[level] ?? .empty,
+            cells: level == .locality ? LocalityCells(pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database)) : nil)
+    }
+
     func streetLevel() -> LineLevel? {
         if let loaded = streets { return loaded }
-        let loaded: LineLevel? = try? {
-            let statement = try database.prepare("SELECT lines, record_pages FROM travel411_line_indexes WHERE level = 'thoroughfare'")
-            guard try statement.step() else { return nil }
-            return LineLevel(
-                index: try LineIndex(storage: statement.withBlob(0) { BlobStorage(copying: $0) }),
-                names: try records(.streetRecords, level: 0, count: statement.int(1)))
-        }()
+        let loaded = try? loadStreetLevel(from: database)
         streets = .some(loaded)
         return loaded
+    }
+
+    private func loadStreetLevel(from database: SQLiteDatabase) throws -> LineLevel? {
+        let statement = try database.prepare("SELECT lines, record_pages FROM travel411_line_indexes WHERE level = 'thoroughfare'")
+        guard try statement.step() else { return nil }
+        return LineLevel(
+            index: try LineIndex(storage: statement.withBlob(0) { BlobStorage(copying: $0) }),
+            names: try records(.streetRecords, level: 0, count: statement.int(1), from: database))
     }
 
     private func blob(_ sql: String, _ values: [SQLValue]) throws -> BlobStorage? {
