@@ -83,7 +83,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
         var record = PlacemarkRecord(location: coordinate)
         let x = coordinate.longitude, y = coordinate.latitude
         if hot.isComplete {
+            // The locality cell's first reads go out before the area lookups, so that both wait together.
+            let warmed = needs.contains(.localities) ? hot.localities?._withUnsafeGuaranteedRef { $0.cells?.warm(coordinate) } ?? 0 : 0
             decideAreasTogether(&record, needs: needs)
+            AreaLookupLockstep.keepAlive(Double(warmed))
         } else {
             if needs.contains(.country) { record.country = feature(.country, x, y) }
             if needs.contains(.admin) { record.admin = feature(.admin, x, y) }

@@ -93,5 +93,5 @@ enum AreaLookupLockstep {
 
     /// Makes the reads that only warm the cache count as used, so the optimiser keeps them.
     @inline(never) @_optimize(none)
-    private static func keepAlive(_ value: Double) {}
+    static func keepAlive(_ value: Double) {}
 }

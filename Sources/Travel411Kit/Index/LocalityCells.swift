@@ -57,6 +57,24 @@ final class LocalityCells: @unchecked Sendable {
         return (page, (row % Self.subdivisions) * Self.subdivisions + column % Self.subdivisions)
     }
 
+    /// Reads the first candidate and the first resident of the point's cell and returns a number
+    /// made of them, which the caller must keep (`AreaLookupLockstep.keepAlive`): asked before the
+    /// area lookups, it brings the cell into the cache while they wait for their own misses.
+    @inline(__always) func warm(_ coordinate: Coordinate) -> Float {
+        let (row, column) = Self.cell(of: coordinate)
+        guard let (page, cell) = page(row: row, column: column) else { return 0 }
+        let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
+        let residentCount = Int(page.load(fromByteOffset: 4, as: UInt32.self))
+        let candidate = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
+        let resident = Int(page.load(fromByteOffset: 8 + 101 * 4 + cell * 4, as: UInt32.self))
+        // Either list may be empty: never read past the blob.
+        let firstCandidate = candidate < candidateCount
+            ? page.load(fromByteOffset: Self.headerBytes + candidate * Self.candidateStride, as: Float.self) : 0
+        let firstResident = resident < residentCount
+            ? page.load(fromByteOffset: Self.residentsOffset(candidateCount: candidateCount) + resident * Self.residentStride, as: Double.self) : 0
+        return firstCandidate + Float(firstResident)
+    }
+
     /// The record id of the most populous place of `country` (packed, 0 for any) whose catchment
     /// contains the point; ties go to the nearer place, then the lower id.
     func largest(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
