@@ -35,7 +35,7 @@ enum Diagnostics {
         let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
         print("travel411: error: \(message)")
         switch error {
-        case is ShapefileError, is ImportError, is CoordinateError: return ExitCode(65)
+        case is ShapefileError, is ImportError, is OutdatedPlacesDatabaseError, is CoordinateError: return ExitCode(65)
         default: return .failure
         }
     }

@@ -92,17 +92,17 @@ final class PlacesLookup: @unchecked Sendable {
         // A single lookup reads a handful of pages once, and a batch copies every blob out as it reads
         // it: either way a big page cache would only hold second copies, on top of a batch's peak memory.
         try database.execute("PRAGMA cache_size = -256")
-        let version: String?
+        let stamp: LookupTablesStamp
         do {
-            guard try database.tableExists("travel411_metadata") else {
-                throw ImportError("\(path): not a travel411 places database (no travel411_metadata table); build one with `travel411 import`")
-            }
-            version = try database.query("SELECT value FROM travel411_metadata WHERE key = 'lookup_schema_version'").first?.first?.stringValue
+            stamp = try LookupTablesStamp.read(from: database)
         } catch let error as SQLiteError {
             throw ImportError("\(path): cannot read it as a places database (\(error.message)); build one with `travel411 import`")
         }
+        guard case .version(let version) = stamp else {
+            throw ImportError("\(path): not a travel411 places database (no travel411_metadata table); build one with `travel411 import`")
+        }
         guard version == PlacesSchema.version else {
-            throw ImportError("\(path): this places database was built by another version of travel411 (lookup tables \(version ?? "missing")); rebuild it with `travel411 import`")
+            throw OutdatedPlacesDatabaseError(path: path, lookupTablesVersion: version, reading: database)
         }
         for row in try database.query("SELECT level, min_x, min_y, max_x, max_y FROM travel411_point_indexes") {
             guard let name = row[0].stringValue, let level = PlacesSchema.PointLevel(rawValue: name) else { continue }
