@@ -121,13 +121,7 @@ final class WhereCommandTests: XCTestCase {
     /// With no database yet, the first `where` builds one from the embedded data, saying so on stderr and
     /// keeping stdout for the answer. `TRAVEL411_DATA` points it at the London boroughs alone, to stay fast.
     func testTheFirstLookupBuildsTheDatabase() throws {
-        let data = cli.folder.appendingPathComponent("data")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let boroughs = try EmbeddedData.locate().appendingPathComponent("districts")
-        for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
-            try FileManager.default.copyItem(at: boroughs.appendingPathComponent("london_boroughs.\(fileExtension)"),
-                                             to: data.appendingPathComponent("london_boroughs.\(fileExtension)"))
-        }
+        let data = try copyLondonBoroughs(to: cli.folder.appendingPathComponent("data"))
         let database = cli.folder.appendingPathComponent("first-use.gpkg").path
         let first = try cli.run(["where", "51.5074", "-0.1278", "--db", database], environment: ["TRAVEL411_DATA": data.path])
         XCTAssertEqual(first.status, 0, first.stderr)
@@ -148,6 +142,89 @@ final class WhereCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, "")
         XCTAssertTrue(result.stderr.contains("travel411: error: \(empty.path): no .shp files in this folder"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: database))
+    }
+
+    /// A folder holding Data/'s London boroughs alone: quick to import.
+    private func copyLondonBoroughs(to folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let boroughs = try EmbeddedData.locate().appendingPathComponent("districts")
+        for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
+            try FileManager.default.copyItem(at: boroughs.appendingPathComponent("london_boroughs.\(fileExtension)"),
+                                             to: folder.appendingPathComponent("london_boroughs.\(fileExtension)"))
+        }
+        return folder
+    }
+
+    // MARK: After an upgrade
+
+    /// What an older travel411 would have left: lookup tables of another version.
+    private func setLookupTablesVersion(_ version: String, in database: String) throws {
+        try SQLiteDatabase(path: database, mode: .readWrite)
+            .run("UPDATE travel411_metadata SET value = ? WHERE key = 'lookup_schema_version'", [.text(version)])
+    }
+
+    /// A database that an older travel411 built from the embedded data is rebuilt from it, wherever the
+    /// path came from, saying so on stderr; the answer is the one a current database gives.
+    func testALookupRebuildsADatabaseThatAnotherVersionBuiltFromTheEmbeddedData() throws {
+        let data = try copyLondonBoroughs(to: cli.folder.appendingPathComponent("data"))
+        let arguments = ["where", "51.5074", "-0.1278"]
+        let flagged = cli.folder.appendingPathComponent("flagged.gpkg").path
+        let fromEnvironment = cli.folder.appendingPathComponent("environment.gpkg").path
+        let ways: [(database: String, arguments: [String], environment: [String: String])] = [
+            (flagged, arguments + ["--db", flagged], ["TRAVEL411_DATA": data.path]),
+            (fromEnvironment, arguments, ["TRAVEL411_DATA": data.path, "TRAVEL411_DB": fromEnvironment]),
+            (cli.folder.appendingPathComponent("xdg/travel411/places.gpkg").path, arguments, ["TRAVEL411_DATA": data.path, "TRAVEL411_DB": ""]),
+        ]
+        for way in ways {
+            let built = try cli.run(way.arguments, environment: way.environment)
+            XCTAssertEqual(built.status, 0, built.stderr)
+            XCTAssertEqual(built.stdout, "location               51.5074, -0.1278\nsubAdministrativeArea  Westminster\n")
+            try setLookupTablesVersion("2", in: way.database)
+
+            let rebuilt = try cli.run(way.arguments, environment: way.environment)
+            XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+            XCTAssertEqual(rebuilt.stdout, built.stdout)
+            let announcement = "The places database at \(way.database) was built by another version of travel411 (lookup tables 2): rebuilding it from \(data.path)"
+            XCTAssertTrue(rebuilt.stderr.contains(announcement), rebuilt.stderr)
+
+            let after = try cli.run(way.arguments, environment: way.environment)
+            XCTAssertEqual(after.stdout, built.stdout)
+            XCTAssertEqual(after.stderr, "", "rebuilt once only")
+        }
+    }
+
+    /// A database imported from the user's own shapefiles is theirs: it stays as it is, and the error
+    /// (exit 65, as before) gives the import that rebuilds it, which works when pasted into a shell.
+    func testALookupOnAnOutdatedDatabaseOfOtherShapefilesGivesTheImportToRun() throws {
+        let mine = try copyLondonBoroughs(to: cli.folder.appendingPathComponent("my maps"))
+        let database = cli.folder.appendingPathComponent("mine.gpkg").path
+        try cli.succeed(["import", mine.path, "--db", database])
+        try setLookupTablesVersion("2", in: database)
+        let before = try SourceChecksum.sha256Hex(ofFiles: [URL(fileURLWithPath: database)])
+
+        let result = try cli.run(["where", "51.5074", "-0.1278", "--db", database])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertEqual(result.stdout, "")
+        let shapefile = mine.appendingPathComponent("london_boroughs.shp").path
+        let command = "travel411 import '\(shapefile)' --db \(database)"
+        XCTAssertEqual(result.stderr, """
+            travel411: error: \(database): this places database was built by another version of travel411 (lookup tables 2); \
+            rebuild it from its shapefiles with `\(command)`
+
+            """)
+        XCTAssertEqual(try SourceChecksum.sha256Hex(ofFiles: [URL(fileURLWithPath: database)]), before, "left byte for byte as it was")
+
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "'\(TravelCLI.binary.path)'" + command.dropFirst("travel411".count)]
+        shell.environment = cli.environment()
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 0, "the command in the message failed")
+        let answer = try cli.run(["where", "51.5074", "-0.1278", "--db", database])
+        XCTAssertEqual(answer.status, 0, answer.stderr)
+        XCTAssertEqual(answer.stdout, "location               51.5074, -0.1278\nsubAdministrativeArea  Westminster\n")
     }
 
     // MARK: Usage errors

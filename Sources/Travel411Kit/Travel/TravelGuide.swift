@@ -1,9 +1,10 @@
 import Foundation
 
 /// Where the travel commands reach the places database: the same one `where` uses, built from
-/// Data/ on first use.
+/// Data/ on first use (and rebuilt from it after an upgrade).
 public enum TravelGuide {
-    /// `announce` and `progress` report a first-use build of the database from Data/; `finished` follows it.
+    /// `announce` and `progress` report a build of the database from Data/ (first use, or a rebuild after an
+    /// upgrade); `finished` follows it.
     public static func places(explicitPath: String?,
                               environment: [String: String] = ProcessInfo.processInfo.environment,
                               announce: @escaping (String) -> Void = { _ in },
@@ -30,15 +31,15 @@ public final class PlacesSource {
 
     public init(path: String) { self.path = path }
 
-    private func buildIfMissing() throws {
+    /// Built from Data/ first when missing, rebuilt when an older travel411 built it from there.
+    private func open<Opened>(with open: (String) throws -> Opened) throws -> Opened {
         defer { finished() }
-        try PlacesDatabase.buildIfMissing(at: path, announce: announce, progress: progress)
+        return try PlacesDatabase.open(at: path, announce: announce, progress: progress, with: open)
     }
 
     public func geocoder() throws -> ReverseGeocoder {
         if let openedGeocoder { return openedGeocoder }
-        try buildIfMissing()
-        let geocoder = try ReverseGeocoder(databasePath: path)
+        let geocoder = try open { try ReverseGeocoder(databasePath: $0) }
         openedGeocoder = geocoder
         return geocoder
     }
@@ -46,9 +47,16 @@ public final class PlacesSource {
     /// The places database itself, read-only, for `LocalitySearch`.
     public func database() throws -> SQLiteDatabase {
         if let openedDatabase { return openedDatabase }
-        try buildIfMissing()
-        guard FileManager.default.fileExists(atPath: path) else { throw CityResolutionError.noPlacesDatabase(path: path) }
-        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let database = try open { path in
+            guard FileManager.default.fileExists(atPath: path) else { throw CityResolutionError.noPlacesDatabase(path: path) }
+            let database = try SQLiteDatabase(path: path, mode: .readOnly)
+            // Tables of another version would be misread; a file without travel411_metadata is left for
+            // the search to explain by what it lacks.
+            if case .version(let version) = try? LookupTablesStamp.read(from: database), version != PlacesSchema.version {
+                throw OutdatedPlacesDatabaseError(path: path, lookupTablesVersion: version, reading: database)
+            }
+            return database
+        }
         openedDatabase = database
         return database
     }
