@@ -55,12 +55,15 @@ final class PlacesLookup: @unchecked Sendable {
         let bounds: BoundingBox
         /// Localities only: catchment candidates and residents per cell (see `LocalityCells`).
         let cells: LocalityCells?
+        /// Localities read up front only: their names, which batches print for nearly every row.
+        let names: TextColumn?
 
-        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?) {
+        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
             self.index = index
             self.records = records
             self.bounds = bounds
             self.cells = cells
+            self.names = names
         }
     }
 
@@ -270,11 +273,15 @@ final class PlacesLookup: @unchecked Sendable {
         let recordPages = statement.int(1)
         // Heap numbers of pages stay below twice the slot count of the top blob's tree.
         let slotLimit = 2 * Int(top.u32(at: 0)) + 2
+        let records = try records(.pointRecords, level: level.ordinal, count: recordPages, from: database)
+        let isLocality = level == .locality
         return PointLevel(
             index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, from: database)),
-            records: try records(.pointRecords, level: level.ordinal, count: recordPages, from: database),
+            records: records,
             bounds: pointBounds[level] ?? .empty,
-            cells: level == .locality ? LocalityCells(pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database)) : nil)
+            cells: isLocality ? LocalityCells(pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database)) : nil,
+            names: isLocality && loading == .everything
+                ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
     }
 
     func streetLevel() -> LineLevel? {

@@ -421,7 +421,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
 
     @inline(__always) private func localityBytes(_ locality: Int32, _ field: PlacesSchema.LocalityField) -> UnsafeBufferPointer<UInt8>? {
         guard locality >= 0 else { return nil }
-        return withPoints(.locality) { $0.records.bytes(Int(locality), field.rawValue) } ?? nil
+        return withPoints(.locality) { level in
+            if field == .name, let names = level.names, Int(locality) < names.count { return names.bytes(Int(locality)) }
+            return level.records.bytes(Int(locality), field.rawValue)
+        } ?? nil
     }
 
     @inline(__always) private func addressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.AddressField) -> UnsafeBufferPointer<UInt8>? {

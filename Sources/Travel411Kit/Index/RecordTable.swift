@@ -116,6 +116,9 @@ public final class PagedRecords: @unchecked Sendable {
 
     deinit { views.deallocate() }
 
+    /// How many records the pages read up front hold (ids 0..<count; 0 when read one by one).
+    var preloadedRecordCount: Int { preloaded.reduce(0) { $0 + ($1?.recordCount ?? 0) } }
+
     /// The page holding `record`, as bare pointers.
     @inline(__always) func view(_ record: Int) -> RecordTableView? {
         let number = record / PagedRecords.pageSize
@@ -147,5 +150,42 @@ public final class PagedRecords: @unchecked Sendable {
             let end = min(start + pageSize, fields.count)
             return RecordTable.build(coordinates: coordinates.map { Array($0[start..<end]) }, fields: Array(fields[start..<end]), fieldCount: fieldCount)
         }
+    }
+}
+
+/// One text field of every record, copied back to back: what a batch prints for every row (the
+/// locality's name) in a fifth of the records' memory, so that its reads hit the cache far more often.
+final class TextColumn: @unchecked Sendable {
+    private let offsets: UnsafeMutablePointer<UInt32>
+    private let text: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    /// Field `field` of every record of `records`, which were all read up front.
+    init(field: Int, of records: PagedRecords) {
+        let count = records.preloadedRecordCount
+        var bytes = 0
+        for record in 0..<count { bytes += records.bytes(record, field)?.count ?? 0 }
+        self.count = count
+        offsets = .allocate(capacity: count + 1)
+        text = .allocate(capacity: max(bytes, 1))
+        var end = 0
+        for record in 0..<count {
+            offsets[record] = UInt32(end)
+            if let value = records.bytes(record, field), let start = value.baseAddress, !value.isEmpty {
+                (text + end).initialize(from: start, count: value.count)
+                end += value.count
+            }
+        }
+        offsets[count] = UInt32(end)
+    }
+
+    deinit {
+        offsets.deallocate()
+        text.deallocate()
+    }
+
+    @inline(__always) func bytes(_ record: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = Int(offsets[record]), end = Int(offsets[record + 1])
+        return UnsafeBufferPointer(start: text + start, count: end - start)
     }
 }
