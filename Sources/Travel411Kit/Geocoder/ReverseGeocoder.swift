@@ -254,7 +254,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
             func nearestPlace() -> (id: UInt32, group: UInt32)? {
                 if let known = nearestFound { return known }
                 var found: (id: UInt32, group: UInt32)? = nil
-                if let (nearest, group) = level.index.nearest(to: query), let place = records.coordinate(Int(nearest)) {
+                // The cells answer exactly when a place lies within their reach; the tree beyond it.
+                let candidate = level.cells?.nearest(
+                    to: record.location, query: query, filter: PointIndex.NearestFilter(), withinMetres: Self.nearestFromCellsMetres)
+                    ?? level.index.nearest(to: query)
+                if let (nearest, group) = candidate, let place = records.coordinate(Int(nearest)) {
                     record.nearest = Int32(nearest)
                     record.nearestDistance = GreatCircle.distance(from: place, to: record.location)
                     record.nearestBearing = GreatCircle.initialBearing(from: place, to: record.location)
@@ -279,8 +283,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 if let known = nearestFound ?? nil, records.field(Int(known.id), countryField, equals: countryCode),
                    record.nearestDistance <= settings.nearestLocalityFallbackMetres {
                     locality = Int32(known.id)
-                } else if let found = level.cells?.nearest(
-                    to: record.location, query: query, country: packedCountry, withinMetres: settings.nearestLocalityFallbackMetres),
+                } else if let found = nearest(in: level, to: record.location, query: query, filter: PointIndex.NearestFilter(country: packedCountry),
+                                              withinMetres: settings.nearestLocalityFallbackMetres),
                     inCountry(found) {
                     locality = Int32(found)
                 }
@@ -300,7 +304,6 @@ public final class ReverseGeocoder: @unchecked Sendable {
             var filter = PointIndex.NearestFilter(group: record.admin >= 0 ? UInt32(record.admin) + 1 : 0, country: packedCountry)
             let nameField = PlacesSchema.LocalityField.name.rawValue
             let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
-            let chord = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
             var sub: UInt32? = nil
             // Usually the nearest place already qualifies, and no second search is needed.
             if record.nearestDistance <= settings.subLocalityRadiusMetres,
@@ -309,13 +312,26 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 sub = nearest
             } else {
                 for _ in 0..<2 {
-                    guard let candidate = level.index.nearest(to: query, maxChord: chord, filter: filter)?.id else { break }
+                    guard let candidate = self.nearest(in: level, to: record.location, query: query, filter: filter,
+                                                  withinMetres: settings.subLocalityRadiusMetres) else { break }
                     if !records.field(Int(candidate), nameField, equals: localityName) { sub = candidate; break }
                     filter.excluded = candidate
                 }
             }
             if let sub { record.subLocality = Int32(sub) }
         }
+    }
+
+    /// Up to this distance, the nearest locality comes from the locality cells; beyond, from the tree.
+    static let nearestFromCellsMetres = 10_000.0
+
+    /// The nearest locality that `filter` accepts within `metres`: from the locality cells (a few cache
+    /// misses) when the database has them, else from the k-d tree (one per node); the same answer.
+    @inline(__always)
+    private func nearest(in level: PlacesLookup.PointLevel, to coordinate: Coordinate, query: PointIndex.Query,
+                         filter: PointIndex.NearestFilter, withinMetres metres: Double) -> UInt32? {
+        if let cells = level.cells { return cells.nearest(to: coordinate, query: query, filter: filter, withinMetres: metres)?.id }
+        return level.index.nearest(to: query, maxChord: PointIndex.chord(metres: metres), filter: filter)?.id
     }
 
     /// Thoroughfare from the nearest named line; house number from the nearest address point on that

@@ -136,7 +136,7 @@ struct LookupTablesWriter {
         try storePoints(.locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true), records: records)
         let cells = LocalityCellsBuilder().build(places.map {
             LocalityCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
-                                        population: $0.population, country: PointIndex.packCountry($0.country))
+                                        population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group)
         })
         try storePages(cells, kind: .localityCells, level: 0)
         // A plain table too, for searches by name (`destination create --city`).

@@ -5,19 +5,20 @@ import Foundation
 ///
 /// - the catchment rule: the localities whose catchment disc may contain a point, listed per cell
 ///   most populous first, so that the scan stops at the first match;
-/// - the fallback: the nearest locality of a country within a few kilometres, from the localities
-///   that lie in the point's cell and the cells around it.
+/// - nearest-place searches within a few kilometres (the locality fallback, the subLocality, the
+///   nearest locality itself), from the localities that lie in the point's cell and the cells around it.
 ///
 /// Stored as one blob per 1° tile: u32 candidateCount, u32 residentCount, then 101 u32 candidate
 /// offsets and 101 u32 resident offsets (the entries of sub-cell k, row-major from the south-west,
 /// are offsets[k]..<offsets[k+1]); then the candidates, 28 bytes each: unit vector x, y, z and
 /// catchment radius as f32 (a chord), population u32, record id u32, packed country u16, padding;
-/// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
-/// numbers, so distances and ties come out exactly as there), record id u32, packed country u16, padding.
+/// then, 8-aligned, the residents, 40 bytes each: unit vector x, y, z as f64 (the k-d tree's own
+/// numbers, so distances and ties come out exactly as there), record id u32, group u32 (admin polygon
+/// + 1, as in the tree), packed country u16, padding.
 final class LocalityCells: @unchecked Sendable {
     static let subdivisions = 10
     static let candidateStride = 28
-    static let residentStride = 32
+    static let residentStride = 40
     static let tileCount = 360 * 180
     static let headerBytes = 8 + 2 * 101 * 4
 
@@ -103,13 +104,14 @@ final class LocalityCells: @unchecked Sendable {
         return best?.id
     }
 
-    /// The nearest place of `country` (packed, 0 for any) within `metres` of the point, exactly as
-    /// `PointIndex.nearest(to:maxChord:filter:)` with a country filter answers it: the same chord
-    /// distances, equal distances to the lower id.
-    func nearest(to coordinate: Coordinate, query: PointIndex.Query, country: UInt16, withinMetres metres: Double) -> UInt32? {
-        var search = (best: UInt32?.none, distance: PointIndex.chord(metres: metres) * PointIndex.chord(metres: metres))
+    /// The nearest place that `filter` accepts within `metres` of the point, with its group, exactly
+    /// as `PointIndex.nearest(to:maxChord:filter:)` answers it: the same chord distances, equal
+    /// distances to the lower id.
+    func nearest(to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
+                 withinMetres metres: Double) -> (id: UInt32, group: UInt32)? {
+        var search = NearestSearch(distance: PointIndex.chord(metres: metres) * PointIndex.chord(metres: metres))
         let (row, column) = Self.cell(of: coordinate)
-        scanResidents(row: row, column: column, query: query, country: country, into: &search)
+        scanResidents(row: row, column: column, query: query, filter: filter, into: &search)
         // Then every other cell that a place nearer than the best so far could lie in: usually the
         // point's cell holds a place a few kilometres away, and one to three neighbours remain.
         let reach = search.best == nil ? metres : min(metres, Self.metres(chord: search.distance.squareRoot()))
@@ -119,20 +121,28 @@ final class LocalityCells: @unchecked Sendable {
         let north = min(180 * Self.subdivisions - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
         let west = Int(((box.minX + 180) * perDegree).rounded(.down))
         let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))
-        guard south <= north else { return search.best }
+        guard south <= north else { return search.found }
         for cellRow in south...north {
             for rawColumn in west...min(east, west + columns - 1) {
                 let cellColumn = (rawColumn % columns + columns) % columns
                 if cellRow == row, cellColumn == column { continue }
-                scanResidents(row: cellRow, column: cellColumn, query: query, country: country, into: &search)
+                scanResidents(row: cellRow, column: cellColumn, query: query, filter: filter, into: &search)
             }
         }
-        return search.best
+        return search.found
+    }
+
+    private struct NearestSearch {
+        var best: UInt32?
+        var group: UInt32 = 0
+        var distance: Double
+        init(distance: Double) { self.distance = distance }
+        var found: (id: UInt32, group: UInt32)? { best.map { ($0, group) } }
     }
 
     @inline(__always)
-    private func scanResidents(row: Int, column: Int, query: PointIndex.Query, country: UInt16,
-                               into search: inout (best: UInt32?, distance: Double)) {
+    private func scanResidents(row: Int, column: Int, query: PointIndex.Query, filter: PointIndex.NearestFilter,
+                               into search: inout NearestSearch) {
         guard let (page, cell) = page(row: row, column: column) else { return }
         let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
         let offsets = 8 + 101 * 4
@@ -142,15 +152,16 @@ final class LocalityCells: @unchecked Sendable {
         let residents = page + Self.residentsOffset(candidateCount: candidateCount)
         for e in start..<end {
             let entry = residents + e * Self.residentStride
-            if country != 0, entry.load(fromByteOffset: 28, as: UInt16.self) != country { continue }
             let dx = query.x - entry.load(fromByteOffset: 0, as: Double.self)
             let dy = query.y - entry.load(fromByteOffset: 8, as: Double.self)
             let dz = query.z - entry.load(fromByteOffset: 16, as: Double.self)
             let d = dx * dx + dy * dy + dz * dz
             guard d <= search.distance else { continue }
             let id = entry.load(fromByteOffset: 24, as: UInt32.self)
-            if d < search.distance || search.best.map({ id < $0 }) ?? true {
-                search = (id, d)
+            let group = entry.load(fromByteOffset: 28, as: UInt32.self)
+            if d < search.distance || search.best.map({ id < $0 }) ?? true,
+               filter.accepts(id: id, group: group, country: entry.load(fromByteOffset: 32, as: UInt16.self)) {
+                search.best = id; search.group = group; search.distance = d
             }
         }
     }
@@ -173,6 +184,8 @@ struct LocalityCellsBuilder {
         var catchmentMetres: Double
         var population: UInt32
         var country: UInt16
+        /// What nearest searches may filter on besides the country (localities: admin polygon + 1).
+        var group: UInt32 = 0
     }
 
     /// Tile number → blob.
@@ -234,8 +247,9 @@ struct LocalityCellsBuilder {
                     let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
                     residentEntries.append(x); residentEntries.append(y); residentEntries.append(z)
                     residentEntries.append(place.id)
+                    residentEntries.append(place.group)
                     residentEntries.append(place.country)
-                    residentEntries.append(UInt16(0))
+                    residentEntries.append(UInt16(0)); residentEntries.append(UInt32(0))
                 }
                 residentOffsets.append(UInt32(residentOffsets.last.map { Int($0) + dwellers.count } ?? 0))
             }

@@ -95,9 +95,10 @@ final class LocalityCellsTests: XCTestCase {
         XCTAssertGreaterThan(compared, 1300)
     }
 
-    /// The nearest place of a country from the cells is exactly the k-d tree's filtered answer, the
-    /// same record down to ties, also across the antimeridian, near the pole and with no place in reach.
-    func testNearestOfCountryAgreesWithTheTree() throws {
+    /// The nearest place from the cells is exactly the k-d tree's filtered answer (any place, a
+    /// country, a group, one place excluded), the same record and group down to ties, also across the
+    /// antimeridian, near the pole and with no place in reach.
+    func testNearestAgreesWithTheTree() throws {
         var generator = SplitMix64(seed: 11)
         func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
         let centres = [Coordinate(latitude: 48.85, longitude: 2.35), Coordinate(latitude: -17.5, longitude: 179.95),
@@ -107,6 +108,7 @@ final class LocalityCellsTests: XCTestCase {
             var place = PointIndexBuilder.Place(
                 coordinate: GreatCircle.destination(from: centre, distance: unit() * 60_000, bearing: unit() * 360), id: UInt32(i))
             place.country = i % 3 == 0 ? "AA" : "BB"
+            place.group = UInt32(i % 4)
             return place
         }
         // Two places at one position: the lower id must win, as in the tree.
@@ -115,7 +117,7 @@ final class LocalityCellsTests: XCTestCase {
         var blobs = [BlobStorage?](repeating: nil, count: LocalityCells.tileCount)
         let cellPlaces = places.map {
             LocalityCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: 1000, population: 1,
-                                       country: PointIndex.packCountry($0.country))
+                                       country: PointIndex.packCountry($0.country), group: $0.group)
         }
         for tile in LocalityCellsBuilder().build(cellPlaces) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
         let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs))
@@ -123,15 +125,21 @@ final class LocalityCellsTests: XCTestCase {
         for i in 0..<4000 {
             let centre = centres[i % centres.count]
             let q = i == 0 ? places[7].coordinate : GreatCircle.destination(from: centre, distance: unit() * 80_000, bearing: unit() * 360)
-            for (country, reach) in [("AA", 10_000.0), ("BB", 3000), ("AA", 25_000)] {
-                let packed = PointIndex.packCountry(country)
-                let expected = tree.nearest(to: PointIndex.Query(q), maxChord: PointIndex.chord(metres: reach),
-                                            filter: PointIndex.NearestFilter(country: packed))?.id
-                let actual = cells.nearest(to: q, query: PointIndex.Query(q), country: packed, withinMetres: reach)
-                XCTAssertEqual(actual, expected, "\(country) within \(reach) m of \(q)")
+            let filters = [
+                (PointIndex.NearestFilter(country: PointIndex.packCountry("AA")), 10_000.0),
+                (PointIndex.NearestFilter(country: PointIndex.packCountry("BB")), 3000),
+                (PointIndex.NearestFilter(), 25_000),
+                (PointIndex.NearestFilter(group: 2, country: PointIndex.packCountry("BB")), 5000),
+                (PointIndex.NearestFilter(group: 3, excluded: 7), 8000),
+            ]
+            for (filter, reach) in filters {
+                let expected = tree.nearest(to: PointIndex.Query(q), maxChord: PointIndex.chord(metres: reach), filter: filter)
+                let actual = cells.nearest(to: q, query: PointIndex.Query(q), filter: filter, withinMetres: reach)
+                XCTAssertEqual(actual?.id, expected?.id, "\(filter) within \(reach) m of \(q)")
+                XCTAssertEqual(actual?.group, expected?.group)
                 if expected != nil { found += 1 }
             }
         }
-        XCTAssertGreaterThan(found, 4000)
+        XCTAssertGreaterThan(found, 6000)
     }
 }
