@@ -279,7 +279,10 @@ final class PlacesLookup: @unchecked Sendable {
             index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, from: database)),
             records: records,
             bounds: pointBounds[level] ?? .empty,
-            cells: isLocality ? LocalityCells(pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database)) : nil,
+            // The groups (620 KB) only for batches: a single lookup asks the k-d tree, reading a few pages.
+            cells: isLocality ? LocalityCells(
+                pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database),
+                groups: loading == .everything ? try pages(.localityGroups, level: 0, count: 1, from: database)[0] : nil) : nil,
             names: isLocality && loading == .everything
                 ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
     }

@@ -255,9 +255,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 if let known = nearestFound { return known }
                 var found: (id: UInt32, group: UInt32)? = nil
                 // The cells answer exactly when a place lies within their reach; the tree beyond it.
-                let candidate = level.cells?.nearest(
-                    to: record.location, query: query, filter: PointIndex.NearestFilter(), withinMetres: Self.nearestFromCellsMetres)
-                    ?? level.index.nearest(to: query)
+                let cells = level.cells.flatMap { $0.knowsGroups ? $0 : nil }
+                let candidate = cells.flatMap { cells in
+                    cells.nearest(to: record.location, query: query, filter: PointIndex.NearestFilter(), withinMetres: Self.nearestFromCellsMetres)
+                        .map { (id: $0, group: cells.group(of: $0)) }
+                } ?? level.index.nearest(to: query)
                 if let (nearest, group) = candidate, let place = records.coordinate(Int(nearest)) {
                     record.nearest = Int32(nearest)
                     record.nearestDistance = GreatCircle.distance(from: place, to: record.location)
@@ -326,11 +328,13 @@ public final class ReverseGeocoder: @unchecked Sendable {
     static let nearestFromCellsMetres = 10_000.0
 
     /// The nearest locality that `filter` accepts within `metres`: from the locality cells (a few cache
-    /// misses) when the database has them, else from the k-d tree (one per node); the same answer.
+    /// misses) when they can filter as asked, else from the k-d tree (one per node); the same answer.
     @inline(__always)
     private func nearest(in level: PlacesLookup.PointLevel, to coordinate: Coordinate, query: PointIndex.Query,
                          filter: PointIndex.NearestFilter, withinMetres metres: Double) -> UInt32? {
-        if let cells = level.cells { return cells.nearest(to: coordinate, query: query, filter: filter, withinMetres: metres)?.id }
+        if let cells = level.cells, filter.group == 0 || cells.knowsGroups {
+            return cells.nearest(to: coordinate, query: query, filter: filter, withinMetres: metres)
+        }
         return level.index.nearest(to: query, maxChord: PointIndex.chord(metres: metres), filter: filter)?.id
     }
 

@@ -134,11 +134,12 @@ struct LookupTablesWriter {
             fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
             fieldCount: PlacesSchema.LocalityField.allCases.count)
         try storePoints(.locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true), records: records)
-        let cells = LocalityCellsBuilder().build(places.map {
+        let cellPlaces = places.map {
             LocalityCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
                                         population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group)
-        })
-        try storePages(cells, kind: .localityCells, level: 0)
+        }
+        try storePages(LocalityCellsBuilder().build(cellPlaces), kind: .localityCells, level: 0)
+        try storePages([(0, LocalityCellsBuilder().groups(cellPlaces))], kind: .localityGroups, level: 0)
         // A plain table too, for searches by name (`destination create --city`).
         let insert = try database.prepare("""
             INSERT INTO travel411_localities (id, name, admin1, admin2, cc, population, latitude, longitude)

@@ -12,23 +12,32 @@ import Foundation
 /// offsets and 101 u32 resident offsets (the entries of sub-cell k, row-major from the south-west,
 /// are offsets[k]..<offsets[k+1]); then the candidates, 28 bytes each: unit vector x, y, z and
 /// catchment radius as f32 (a chord), population u32, record id u32, packed country u16, padding;
-/// then, 8-aligned, the residents, 40 bytes each: unit vector x, y, z as f64 (the k-d tree's own
-/// numbers, so distances and ties come out exactly as there), record id u32, group u32 (admin polygon
-/// + 1, as in the tree), packed country u16, padding.
+/// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
+/// numbers, so distances and ties come out exactly as there), record id u32, packed country u16,
+/// padding. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
+/// record id: only the subLocality search filters on it, and the tiles stay as compact as the four
+/// fields' batches want them.
 final class LocalityCells: @unchecked Sendable {
     static let subdivisions = 10
     static let candidateStride = 28
-    static let residentStride = 40
+    static let residentStride = 32
     static let tileCount = 360 * 180
     static let headerBytes = 8 + 2 * 101 * 4
 
     private let pages: PagedBlobs
+    private let groupStorage: BlobStorage?
+    private let groups: UnsafePointer<UInt32>?
+    private let groupCount: Int
     /// Every tile's blob as a bare pointer when all were read up front, so that threads sharing
     /// the cells never touch reference counts (`pages` keeps the memory alive).
     private let preloaded: UnsafeMutablePointer<UnsafeRawPointer?>?
 
-    init(pages: PagedBlobs) {
+    /// `groups`: the u32 group of every record id (nil: every group 0).
+    init(pages: PagedBlobs, groups: BlobStorage? = nil) {
         self.pages = pages
+        groupStorage = groups
+        self.groups = groups.map { $0.pointer(at: 0, as: UInt32.self) }
+        groupCount = (groups?.count ?? 0) / 4
         if pages.isPreloaded {
             let table = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: Self.tileCount)
             for tile in 0..<Self.tileCount { (table + tile).initialize(to: pages[tile].map(\.base)) }
@@ -104,11 +113,11 @@ final class LocalityCells: @unchecked Sendable {
         return best?.id
     }
 
-    /// The nearest place that `filter` accepts within `metres` of the point, with its group, exactly
-    /// as `PointIndex.nearest(to:maxChord:filter:)` answers it: the same chord distances, equal
-    /// distances to the lower id.
+    /// The nearest place that `filter` accepts within `metres` of the point, exactly as
+    /// `PointIndex.nearest(to:maxChord:filter:)` answers it: the same chord distances, equal distances
+    /// to the lower id. (Its group, when wanted, is `group(of:)`: most searches never need it.)
     func nearest(to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
-                 withinMetres metres: Double) -> (id: UInt32, group: UInt32)? {
+                 withinMetres metres: Double) -> UInt32? {
         var search = NearestSearch(distance: PointIndex.chord(metres: metres) * PointIndex.chord(metres: metres))
         let (row, column) = Self.cell(of: coordinate)
         scanResidents(row: row, column: column, query: query, filter: filter, into: &search)
@@ -121,7 +130,7 @@ final class LocalityCells: @unchecked Sendable {
         let north = min(180 * Self.subdivisions - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
         let west = Int(((box.minX + 180) * perDegree).rounded(.down))
         let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))
-        guard south <= north else { return search.found }
+        guard south <= north else { return search.best }
         for cellRow in south...north {
             for rawColumn in west...min(east, west + columns - 1) {
                 let cellColumn = (rawColumn % columns + columns) % columns
@@ -129,15 +138,23 @@ final class LocalityCells: @unchecked Sendable {
                 scanResidents(row: cellRow, column: cellColumn, query: query, filter: filter, into: &search)
             }
         }
-        return search.found
+        return search.best
     }
+
+    /// Whether searches learn the places' groups here; without them, ask the k-d tree for those.
+    var knowsGroups: Bool { groups != nil }
+
+    /// A place's group (admin polygon + 1); 0 when unknown.
+    @inline(__always) func group(of id: UInt32) -> UInt32 {
+        guard let groups, Int(id) < groupCount else { return 0 }
+        return groups[Int(id)]
+    }
+
 
     private struct NearestSearch {
         var best: UInt32?
-        var group: UInt32 = 0
         var distance: Double
         init(distance: Double) { self.distance = distance }
-        var found: (id: UInt32, group: UInt32)? { best.map { ($0, group) } }
     }
 
     @inline(__always)
@@ -152,16 +169,18 @@ final class LocalityCells: @unchecked Sendable {
         let residents = page + Self.residentsOffset(candidateCount: candidateCount)
         for e in start..<end {
             let entry = residents + e * Self.residentStride
+            // The country first: it rules out a neighbour country's places without any arithmetic.
+            if filter.country != 0, entry.load(fromByteOffset: 28, as: UInt16.self) != filter.country { continue }
             let dx = query.x - entry.load(fromByteOffset: 0, as: Double.self)
             let dy = query.y - entry.load(fromByteOffset: 8, as: Double.self)
             let dz = query.z - entry.load(fromByteOffset: 16, as: Double.self)
             let d = dx * dx + dy * dy + dz * dz
             guard d <= search.distance else { continue }
             let id = entry.load(fromByteOffset: 24, as: UInt32.self)
-            let group = entry.load(fromByteOffset: 28, as: UInt32.self)
-            if d < search.distance || search.best.map({ id < $0 }) ?? true,
-               filter.accepts(id: id, group: group, country: entry.load(fromByteOffset: 32, as: UInt16.self)) {
-                search.best = id; search.group = group; search.distance = d
+            guard d < search.distance || search.best.map({ id < $0 }) ?? true else { continue }
+            let group = filter.group == 0 ? 0 : group(of: id)
+            if filter.accepts(id: id, group: group, country: entry.load(fromByteOffset: 28, as: UInt16.self)) {
+                search.best = id; search.distance = d
             }
         }
     }
@@ -186,6 +205,15 @@ struct LocalityCellsBuilder {
         var country: UInt16
         /// What nearest searches may filter on besides the country (localities: admin polygon + 1).
         var group: UInt32 = 0
+    }
+
+    /// The blob of every place's group, by record id.
+    func groups(_ places: [Place]) -> [UInt8] {
+        var groups = [UInt32](repeating: 0, count: (places.map(\.id).max().map { Int($0) + 1 }) ?? 0)
+        for place in places { groups[Int(place.id)] = place.group }
+        var writer = ByteWriter(capacity: groups.count * 4)
+        writer.append(contentsOf: groups)
+        return writer.bytes
     }
 
     /// Tile number → blob.
@@ -247,9 +275,8 @@ struct LocalityCellsBuilder {
                     let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
                     residentEntries.append(x); residentEntries.append(y); residentEntries.append(z)
                     residentEntries.append(place.id)
-                    residentEntries.append(place.group)
                     residentEntries.append(place.country)
-                    residentEntries.append(UInt16(0)); residentEntries.append(UInt32(0))
+                    residentEntries.append(UInt16(0))
                 }
                 residentOffsets.append(UInt32(residentOffsets.last.map { Int($0) + dwellers.count } ?? 0))
             }

@@ -44,7 +44,7 @@ public enum PlacesSchema {
 
     /// What a row of `travel411_pages` holds; its key packs this, a level and a page number.
     enum PageKind: Int64 {
-        case pointNodes = 1, pointRecords = 2, streetRecords = 3, localityCells = 4
+        case pointNodes = 1, pointRecords = 2, streetRecords = 3, localityCells = 4, localityGroups = 5
 
         func key(level: Int64, page: Int) -> Int64 { rawValue << 40 | level << 32 | Int64(page) }
     }

@@ -120,7 +120,7 @@ final class LocalityCellsTests: XCTestCase {
                                        country: PointIndex.packCountry($0.country), group: $0.group)
         }
         for tile in LocalityCellsBuilder().build(cellPlaces) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
-        let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs))
+        let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs), groups: BlobStorage(bytes: LocalityCellsBuilder().groups(cellPlaces)))
         var found = 0
         for i in 0..<4000 {
             let centre = centres[i % centres.count]
@@ -135,8 +135,8 @@ final class LocalityCellsTests: XCTestCase {
             for (filter, reach) in filters {
                 let expected = tree.nearest(to: PointIndex.Query(q), maxChord: PointIndex.chord(metres: reach), filter: filter)
                 let actual = cells.nearest(to: q, query: PointIndex.Query(q), filter: filter, withinMetres: reach)
-                XCTAssertEqual(actual?.id, expected?.id, "\(filter) within \(reach) m of \(q)")
-                XCTAssertEqual(actual?.group, expected?.group)
+                XCTAssertEqual(actual, expected?.id, "\(filter) within \(reach) m of \(q)")
+                XCTAssertEqual(actual.map(cells.group(of:)), expected?.group)
                 if expected != nil { found += 1 }
             }
         }
