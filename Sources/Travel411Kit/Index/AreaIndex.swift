@@ -32,6 +32,11 @@ public final class AreaIndex: @unchecked Sendable {
         (min(max(x, -180 + 1e-9), 180 - 1e-9), min(max(y, -90 + 1e-9), 90 - 1e-9))
     }
 
+    /// The column and row of the 1° tile holding a point already `clampedToWorld`.
+    @inline(__always) static func tile(_ x: Double, _ y: Double) -> (column: Int, row: Int) {
+        (min(columns - 1, max(0, Int((x + 180).rounded(.down)))), min(rows - 1, max(0, Int((y + 90).rounded(.down)))))
+    }
+
     /// Every tile's reference when all were read up front; otherwise references read one by one.
     /// A crossed tile's payload is its offset in `arena` in 16-byte units (all read up front), or its
     /// number in `tileStorage` (read one by one).
@@ -86,8 +91,7 @@ public final class AreaIndex: @unchecked Sendable {
     @inline(__always)
     public func featureIndex(longitude: Double, latitude: Double) -> Int? {
         let (x, y) = AreaIndex.clampedToWorld(longitude, latitude)
-        let column = min(AreaIndex.columns - 1, max(0, Int((x + 180).rounded(.down))))
-        let row = min(AreaIndex.rows - 1, max(0, Int((y + 90).rounded(.down))))
+        let (column, row) = AreaIndex.tile(x, y)
         let tileIndex = row * AreaIndex.columns + column
         let ref = grid?[tileIndex] ?? lazyReference(tileIndex)
         switch AreaIndex.tag(ref) {

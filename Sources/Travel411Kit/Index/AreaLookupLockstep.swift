@@ -26,8 +26,7 @@ enum AreaLookupLockstep {
         @inline(__always) init(level: Level, longitude: Double, latitude: Double) {
             self.level = level
             (x, y) = AreaIndex.clampedToWorld(longitude, latitude)
-            let column = min(AreaIndex.columns - 1, max(0, Int((x + 180).rounded(.down))))
-            let row = min(AreaIndex.rows - 1, max(0, Int((y + 90).rounded(.down))))
+            let (column, row) = AreaIndex.tile(x, y)
             cellX = Double(column) - 180
             cellY = Double(row) - 90
             tileBase = level.arena
