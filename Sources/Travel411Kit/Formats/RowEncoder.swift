@@ -58,6 +58,9 @@ final class RowEncoder {
     /// This worker's own copy of the field list. Iterating the layout's array, whose buffer every
     /// worker shares, retains it per row: contended atomics that made two workers slower than one.
     private let fields: UnsafeMutableBufferPointer<PlacemarkField>
+    /// This worker's own copies of the JSON keys, for the same reason.
+    private let fieldKeys: PackedByteStrings
+    private let inputColumnKeys: PackedByteStrings
     /// The lookups those fields need: a batch asking for fewer fields does less work per row.
     private let needs: PlacemarkNeeds
 
@@ -66,13 +69,19 @@ final class RowEncoder {
         fields = UnsafeMutableBufferPointer<PlacemarkField>.allocate(capacity: layout.fields.count)
         _ = fields.initialize(from: layout.fields)
         needs = PlacemarkNeeds(fields: layout.fields)
+        fieldKeys = PackedByteStrings(layout.quotedFieldKeys)
+        inputColumnKeys = PackedByteStrings(layout.quotedInputColumnKeys)
         let outputDelimiter = layout.format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
         table = DelimitedTextWriter(delimiter: outputDelimiter)
         verbatimDelimiter = inputDelimiter == outputDelimiter ? inputDelimiter : nil
         columnSlots = Array(repeating: .missing, count: layout.inputColumnNames.count)
     }
 
-    deinit { fields.deallocate() }
+    deinit {
+        fields.deallocate()
+        fieldKeys.deallocate()
+        inputColumnKeys.deallocate()
+    }
 
     /// Appends one row: the input's values, then the placemark of `point` (geocoded here) or, when
     /// there is no valid point, empty fields and the problem. `rawGeometry` is a GeoJSON input's
@@ -272,10 +281,10 @@ final class RowEncoder {
         var needsComma = false
         switch input {
         case .columns(let cells, _):
-            for (column, key) in layout.quotedInputColumnKeys.enumerated() {
+            for column in 0..<inputColumnKeys.count {
                 if needsComma { output.append(UInt8(ascii: ",")) }
                 needsComma = true
-                output.append(key)
+                output.append(inputColumnKeys[column])
                 output.append(UInt8(ascii: ":"))
                 appendJSONValue(column < cells.count ? cells[column] : .missing, bytes, to: output)
             }
@@ -364,7 +373,7 @@ final class RowEncoder {
         for (position, field) in fields.enumerated() {
             if needsComma { output.append(UInt8(ascii: ",")) }
             needsComma = true
-            output.append(layout.quotedFieldKeys[position])
+            output.append(fieldKeys[position])
             output.append(UInt8(ascii: ":"))
             scratch.removeAll()
             if !printer.appendText(field, of: record, to: scratch) {
@@ -430,5 +439,36 @@ enum PlacemarkText {
         var normalized = remainder + 360
         if normalized >= 360 { normalized -= 360 }
         return compassPoints[Int((normalized / 22.5).rounded()) % 16]
+    }
+}
+
+/// Byte strings in one allocation, read through bare pointers: per-row code that iterates an array
+/// of arrays retains each inner array, and threads sharing them contend on those counts.
+struct PackedByteStrings {
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let ends: UnsafeMutablePointer<Int>
+    let count: Int
+
+    init(_ strings: [[UInt8]]) {
+        count = strings.count
+        bytes = .allocate(capacity: max(1, strings.reduce(0) { $0 + $1.count }))
+        ends = .allocate(capacity: max(1, strings.count))
+        var end = 0
+        for (index, string) in strings.enumerated() {
+            (bytes + end).initialize(from: string, count: string.count)
+            end += string.count
+            ends[index] = end
+        }
+    }
+
+    /// Frees the strings; the owner calls it once, when it is done with them.
+    func deallocate() {
+        bytes.deallocate()
+        ends.deallocate()
+    }
+
+    @inline(__always) subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = index == 0 ? 0 : ends[index - 1]
+        return UnsafeBufferPointer(start: bytes + start, count: ends[index] - start)
     }
 }
