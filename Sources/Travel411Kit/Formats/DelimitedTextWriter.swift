@@ -2,16 +2,22 @@
 /// a field holding the delimiter, a quote, CR or LF is quoted, with inner quotes doubled).
 struct DelimitedTextWriter: Sendable {
     let delimiter: UInt8
+    /// Every byte that may need quoting is below this: the quote, CR, LF and the delimiter. It is
+    /// 0x3C for ',' ';' and tab, so most bytes fail the first test; a '|' delimiter raises it.
+    private let specialBytesLimit: UInt8
 
-    init(delimiter: UInt8) { self.delimiter = delimiter }
+    init(delimiter: UInt8) {
+        self.delimiter = delimiter
+        specialBytesLimit = max(0x3C, delimiter &+ 1)
+    }
 
     @inline(__always)
     func needsQuoting(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let specialBytesLimit = self.specialBytesLimit
         var index = 0
         while index < count {
             let byte = bytes[index]
-            // Every special byte is below 0x3C (',' '"' '\t' '\r' '\n'), so most bytes fail the first test.
-            if byte < 0x3C && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
+            if byte < specialBytesLimit && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
                 return true
             }
             index &+= 1
@@ -24,10 +30,11 @@ struct DelimitedTextWriter: Sendable {
         output.reserve(count)
         let start = output.count
         let destination = output.base + start
+        let specialBytesLimit = self.specialBytesLimit
         var index = 0
         while index < count {
             let byte = bytes[index]
-            if byte < 0x3C && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
+            if byte < specialBytesLimit && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
                 break
             }
             destination[index] = byte
