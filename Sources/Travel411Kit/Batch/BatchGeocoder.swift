@@ -11,6 +11,8 @@ import Foundation
 /// - Format: `options.inputFormat` if set, else the extension (.csv, .tsv/.tab, .jsonl/.ndjson,
 ///   .geojson), else the content (`{` with "FeatureCollection" → GeoJSON, `{` → JSON Lines, more
 ///   tabs than commas on the first line → TSV, else CSV). A UTF-8 byte order mark is skipped.
+/// - CSV delimiter: `options.csvDelimiter` if set, else `;` when the header (the first non-blank
+///   record, outside quotes) holds more semicolons than commas, else `,`.
 /// - CSV/TSV: RFC 4180 quoting (delimiters, doubled quotes and line breaks inside quotes), LF or
 ///   CRLF. The first non-blank record is the header when it names a latitude and a longitude
 ///   column (lat, latitude, y, lat_dd, … / lon, lng, long, longitude, x, …, case-insensitive,
@@ -23,7 +25,7 @@ import Foundation
 ///   Point geometries.
 ///
 /// Output: the input's columns (CSV/TSV records are copied verbatim when the output has the same
-/// delimiter), then the chosen placemark fields named as `PlacemarkField`, then `error`. CSV/TSV
+/// delimiter, and CSV output has a CSV input's delimiter), then the chosen placemark fields named as `PlacemarkField`, then `error`. CSV/TSV
 /// output from JSON takes its columns from the first object (or first feature's properties);
 /// GeoJSON written as a table or as JSON Lines gains `latitude` and `longitude`. An input column
 /// named like an added one is renamed `input_<name>`. Absent values are empty in CSV/TSV and null

@@ -19,9 +19,14 @@ enum InputPreparation {
         let columns = CoordinateColumns(latitudeName: options.latColumn, longitudeName: options.lonColumn)
         switch format {
         case .csv, .tsv:
-            let delimiter = format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
+            let delimiter = format == .tsv
+                ? UInt8(ascii: "\t")
+                : (options.csvDelimiter ?? CSVDelimiterDetector.delimiter(ofHeaderIn: source.buffer.bytes)).byte
             let delimited = try readHeader(source: source, delimiter: delimiter, columns: columns)
-            let layout = OutputLayout(format: options.outputFormat, fields: options.fields, sourceColumnNames: delimited.names, addsGeometryColumns: false)
+            // CSV output speaks the CSV input's dialect; TSV input written as CSV gets commas.
+            let layout = OutputLayout(
+                format: options.outputFormat, fields: options.fields, sourceColumnNames: delimited.names, addsGeometryColumns: false,
+                csvDelimiter: format == .csv ? delimiter : UInt8(ascii: ","))
             return PreparedInput(
                 framer: DelimitedRecordFramer(delimiter: delimiter), layout: layout, inputDelimiter: delimiter,
                 makeProcessor: { DelimitedChunkProcessor(layout: delimited.layout, encoder: $0, printer: printer) })

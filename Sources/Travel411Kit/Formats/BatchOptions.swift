@@ -25,6 +25,8 @@ public enum BatchOutputFormat: String, CaseIterable, Sendable {
 public struct BatchOptions: Sendable {
     /// Forces the input format; nil takes it from the file extension, else sniffs the content.
     public var inputFormat: BatchInputFormat?
+    /// Forces a CSV input's delimiter; nil takes `;` when the header has more semicolons than commas, else `,`.
+    public var csvDelimiter: CSVDelimiter?
     public var outputFormat: BatchOutputFormat
     /// Column (CSV/TSV) or key (JSON Lines) holding latitude; nil looks for common names.
     public var latColumn: String?
@@ -40,6 +42,7 @@ public struct BatchOptions: Sendable {
 
     public init(
         inputFormat: BatchInputFormat? = nil,
+        csvDelimiter: CSVDelimiter? = nil,
         outputFormat: BatchOutputFormat = .csv,
         latColumn: String? = nil,
         lonColumn: String? = nil,
@@ -49,6 +52,7 @@ public struct BatchOptions: Sendable {
         printsSummary: Bool = true
     ) {
         self.inputFormat = inputFormat
+        self.csvDelimiter = csvDelimiter
         self.outputFormat = outputFormat
         self.latColumn = latColumn
         self.lonColumn = lonColumn

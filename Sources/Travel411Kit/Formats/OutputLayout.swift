@@ -10,6 +10,9 @@ struct OutputLayout: Sendable {
     static let geometryColumnNames = ["latitude", "longitude"]
 
     let format: BatchOutputFormat
+    /// The byte between CSV/TSV output fields: a tab for TSV; for CSV the CSV input's own
+    /// delimiter (so a semicolon file comes back as one), else a comma.
+    let tableDelimiter: UInt8
     let fields: [PlacemarkField]
     /// Input column names as written (unique, collisions renamed). For JSON input these come from
     /// the first object and only drive CSV/TSV output; JSON output keeps every row's own keys.
@@ -24,8 +27,12 @@ struct OutputLayout: Sendable {
     /// Names added by the output, quoted: a keyed input member named like one of them is renamed.
     let quotedReservedKeys: [[UInt8]]
 
-    init(format: BatchOutputFormat, fields: [PlacemarkField], sourceColumnNames: [String], addsGeometryColumns: Bool) {
+    init(
+        format: BatchOutputFormat, fields: [PlacemarkField], sourceColumnNames: [String], addsGeometryColumns: Bool,
+        csvDelimiter: UInt8 = UInt8(ascii: ",")
+    ) {
         self.format = format
+        tableDelimiter = format == .tsv ? UInt8(ascii: "\t") : csvDelimiter
         self.fields = fields
         self.addsGeometryColumns = addsGeometryColumns
         var reserved = fields.map(\.rawValue) + [Self.errorKey]
@@ -61,7 +68,7 @@ struct OutputLayout: Sendable {
         let buffer = ByteBuffer(capacity: 256)
         switch format {
         case .csv, .tsv:
-            let writer = DelimitedTextWriter(delimiter: format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ","))
+            let writer = DelimitedTextWriter(delimiter: tableDelimiter)
             for (index, name) in allColumnNames.enumerated() {
                 if index > 0 { buffer.append(writer.delimiter) }
                 writer.appendField(name, to: buffer)

@@ -71,9 +71,8 @@ final class RowEncoder {
         needs = PlacemarkNeeds(fields: layout.fields)
         fieldKeys = PackedByteStrings(layout.quotedFieldKeys)
         inputColumnKeys = PackedByteStrings(layout.quotedInputColumnKeys)
-        let outputDelimiter = layout.format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
-        table = DelimitedTextWriter(delimiter: outputDelimiter)
-        verbatimDelimiter = inputDelimiter == outputDelimiter ? inputDelimiter : nil
+        table = DelimitedTextWriter(delimiter: layout.tableDelimiter)
+        verbatimDelimiter = inputDelimiter == layout.tableDelimiter ? inputDelimiter : nil
         columnSlots = Array(repeating: .missing, count: layout.inputColumnNames.count)
     }
 
