@@ -87,9 +87,10 @@ enum InputPreparation {
                 let missing = located.latitude == nil ? "latitude" : "longitude"
                 throw BatchError("\(source.inputName): the header has no \(missing) column of the name given (columns: \(listed))")
             }
+            let decimalMark = DecimalMark(fieldDelimiter: delimiter)
             let startsWithTwoNumbers = fields.count >= 2 && fields[0...1].allSatisfy { field in
                 var text = DelimitedRecordSplitter.text(of: field, in: bytes)
-                return text.withUTF8 { utf8 in utf8.baseAddress.flatMap { DecimalParser.parse($0, from: 0, to: utf8.count) } != nil }
+                return text.withUTF8 { utf8 in utf8.baseAddress.flatMap { decimalMark.parse($0, from: 0, to: utf8.count) } != nil }
             }
             if startsWithTwoNumbers {
                 let names = ["lat", "lon"] + (2..<max(2, fields.count)).map { "column\($0 + 1)" }

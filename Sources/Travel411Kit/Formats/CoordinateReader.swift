@@ -8,6 +8,11 @@ struct CoordinateReader {
     /// Longer values are cut in messages: a message quotes the value to help, not to copy it.
     private static let quotedValueLimit = 80
     private let scratch = ByteBuffer(capacity: 256)
+    private let decimalMark: DecimalMark
+
+    init(decimalMark: DecimalMark = .point) {
+        self.decimalMark = decimalMark
+    }
 
     func read(latitude: InputCell, longitude: InputCell, in bytes: UnsafePointer<UInt8>) -> Reading {
         let latitudeValue: Double
@@ -57,13 +62,15 @@ struct CoordinateReader {
 
     @inline(__always)
     private func number(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, named name: String) -> Result<Double, Problem> {
-        if let value = DecimalParser.parse(bytes, from: start, to: end) { return .success(value) }
+        if let value = decimalMark.parse(bytes, from: start, to: end) { return .success(value) }
         var trimmedStart = start
         while trimmedStart < end, DecimalParser.isBlank(bytes[trimmedStart]) { trimmedStart += 1 }
         if trimmedStart == end { return .failure(Problem(message: "\(name) is empty")) }
         let shown = min(end - start, Self.quotedValueLimit)
         var text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: shown), as: UTF8.self)
         if shown < end - start { text += "…" }
-        return .failure(Problem(message: "\(name) '\(text)' is not a number"))
+        // Say what a decimal comma looks like to someone who seems to have tried one.
+        let hint = decimalMark == .pointOrComma && text.contains(",") ? " (one decimal comma between digits, as in 51,47)" : ""
+        return .failure(Problem(message: "\(name) '\(text)' is not a number\(hint)"))
     }
 }

@@ -107,6 +107,36 @@ enum DecimalParser {
         return parseWithStrtod(bytes + numberStart, count: limit - numberStart)
     }
 
+    /// The value of a number written with a decimal comma, as spreadsheets in much of Europe write
+    /// it: optional spaces or tabs, optional sign, digits, one comma, digits, optional spaces or
+    /// tabs ("51,47", "-0,45"). Nil for anything else, such as "1,234,5", "1.234,5" or ",5".
+    /// Only tried after `parse` fails, so kept out of line, away from the callers' hot loops.
+    @inline(never)
+    static func parseDecimalComma(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Double? {
+        var index = start
+        var limit = end
+        while index < limit, isBlank(bytes[index]) { index &+= 1 }
+        while limit > index, isBlank(bytes[limit &- 1]) { limit &-= 1 }
+        let numberStart = index
+        if index < limit, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index &+= 1 }
+        let integerStart = index
+        while index < limit, bytes[index] &- 48 < 10 { index &+= 1 }
+        guard index > integerStart, index < limit, bytes[index] == UInt8(ascii: ",") else { return nil }
+        let comma = index
+        index &+= 1
+        let fractionStart = index
+        while index < limit, bytes[index] &- 48 < 10 { index &+= 1 }
+        guard index > fractionStart, index == limit else { return nil }
+        // The same digits with a point: the point grammar (and its exact rounding) takes it from here.
+        let count = limit &- numberStart
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { scratch -> Double? in
+            guard let text = scratch.baseAddress else { return nil }
+            text.update(from: bytes + numberStart, count: count)
+            text[comma &- numberStart] = UInt8(ascii: ".")
+            return parse(UnsafePointer(text), from: 0, to: count)
+        }
+    }
+
     @inline(__always)
     static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")

@@ -11,13 +11,14 @@ final class DelimitedChunkProcessor: ChunkProcessor {
     private let layout: DelimitedLayout
     private let splitter: DelimitedRecordSplitter
     private let encoder: RowEncoder
-    private let coordinates = CoordinateReader()
+    private let coordinates: CoordinateReader
     private let printer: any PlacemarkPrinter
     private var cells: [InputCell] = []
 
     init(layout: DelimitedLayout, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.layout = layout
         self.splitter = DelimitedRecordSplitter(delimiter: layout.delimiter)
+        coordinates = CoordinateReader(decimalMark: DecimalMark(fieldDelimiter: layout.delimiter))
         self.encoder = encoder
         self.printer = printer
         cells.reserveCapacity(max(16, layout.columnCount + 4))

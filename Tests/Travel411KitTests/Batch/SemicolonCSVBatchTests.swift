@@ -70,3 +70,106 @@ final class SemicolonCSVBatchTests: XCTestCase {
         }
     }
 }
+
+/// Numbers as spreadsheets in much of Europe write them: "51,47", in files whose fields are not
+/// separated by commas.
+final class DecimalCommaBatchTests: XCTestCase {
+    private let countryOnly = BatchOptions(fields: [.country])
+    private static let hint = " (one decimal comma between digits, as in 51,47)"
+
+    func testDecimalCommasAreReadInASemicolonFile() throws {
+        let input = "id;lat;lon\n1;51,47;-0,45\n2;\"-33,9\";151,2\n3; 10,5 ;+20\n4;-10.25;20,75\n"
+        let run = try runBatch(input, options: BatchOptions(fields: [.country, .isoCountryCode]))
+        // Input columns come back byte for byte: the spreadsheet reads its own numbers again.
+        XCTAssertEqual(run.text, "id;lat;lon;country;isoCountryCode;error\n1;51,47;-0,45;N;W;\n2;\"-33,9\";151,2;S;E;\n3; 10,5 ;+20;N;E;\n4;-10.25;20,75;S;E;\n")
+        XCTAssertEqual(run.summary.errors, 0)
+    }
+
+    func testTheValueReadIsTheDecimalOne() throws {
+        let geocode: @Sendable (Coordinate) -> Placemark = { coordinate in
+            var placemark = Placemark(location: coordinate)
+            placemark.name = "\(coordinate.latitude) \(coordinate.longitude)"
+            return placemark
+        }
+        let run = try runBatch(Data("lat;lon\n51,47;-0,45\n".utf8), options: BatchOptions(fields: [.name]), geocode: geocode)
+        XCTAssertEqual(run.text, "lat;lon;name;error\n51,47;-0,45;51.47 -0.45;\n")
+        let geojson = try runBatch(Data("lat;lon\n51,47;-0,45\n".utf8), options: BatchOptions(outputFormat: .geojson, fields: [.name]), geocode: geocode)
+        XCTAssertTrue(geojson.text.contains("\"coordinates\":[-0.45,51.47]"), geojson.text)
+    }
+
+    func testMalformedDecimalCommasAreErrorsNamingTheLineAndTheColumn() throws {
+        let input = "id;lat;lon\n1;1,234,5;0\n2;10;-0,4,5\n3;1.234,5;0\n4;,5;0\n5;5,;0\n6;abc;0\n7;91,5;0\n"
+        let run = try runBatch(input, options: countryOnly)
+        XCTAssertEqual(run.summary.rows, 7)
+        XCTAssertEqual(run.summary.errors, 7)
+        XCTAssertEqual(parseCSV(run.text, delimiter: ";").dropFirst().map { $0.last ?? "" }, [
+            "line 2: latitude '1,234,5' is not a number" + Self.hint,
+            "line 3: longitude '-0,4,5' is not a number" + Self.hint,
+            "line 4: latitude '1.234,5' is not a number" + Self.hint,
+            "line 5: latitude ',5' is not a number" + Self.hint,
+            "line 6: latitude '5,' is not a number" + Self.hint,
+            "line 7: latitude 'abc' is not a number",
+            "line 8: latitude 91.5 is outside [-90, 90]",
+        ])
+    }
+
+    func testACommaFileKeepsTreatingADecimalCommaAsAnError() throws {
+        let run = try runBatch("id,lat,lon\n1,\"51,47\",\"-0,45\"\n", options: countryOnly)
+        XCTAssertEqual(run.text, "id,lat,lon,country,error\n1,\"51,47\",\"-0,45\",,\"line 2: latitude '51,47' is not a number\"\n")
+    }
+
+    func testTSVReadsDecimalCommasToo() throws {
+        let run = try runBatch("lat\tlon\n51,47\t-0,45\n", name: "points.tsv", options: BatchOptions(outputFormat: .tsv, fields: [.country]))
+        XCTAssertEqual(run.text, "lat\tlon\tcountry\terror\n51,47\t-0,45\tN\t\n")
+    }
+
+    /// A header-less file of decimal commas has more commas than semicolons: the delimiter is named.
+    func testAHeaderlessSemicolonFileWithAnExplicitDelimiter() throws {
+        let input = "51,47;-0,45;first\n-33,9;151,2;second\n"
+        let run = try runBatch(input, options: BatchOptions(csvDelimiter: .semicolon, fields: [.country]))
+        XCTAssertEqual(run.text, "lat;lon;column3;country;error\n51,47;-0,45;first;N;\n-33,9;151,2;second;S;\n")
+        XCTAssertThrowsError(try runBatch(input, options: countryOnly), "detected as comma CSV, it has no coordinate columns")
+    }
+
+    /// Thousands of rows, 5 % garbage, small blocks, several workers: one output row per input row.
+    func testEveryRowGivesExactlyOneRowAndBadRowsAreFlagged() throws {
+        var generator = SeededGenerator(seed: 411)
+        var input = "\u{FEFF}id;lat;lon;note\r\n"
+        var expectedProblem: [Int: String] = [:]
+        let garbage: [(row: (Int) -> String, problem: String)] = [
+            ({ "\($0);1,2,3;10;many commas" }, "latitude '1,2,3' is not a number" + Self.hint),
+            ({ "\($0);10;,5;no digits before" }, "longitude ',5' is not a number" + Self.hint),
+            ({ "\($0);;10;empty" }, "latitude is empty"),
+            ({ "\($0);95,5;10;too far north" }, "latitude 95.5 is outside [-90, 90]"),
+            ({ "\($0);51,5" }, "expected 4 fields, found 2"),
+        ]
+        var line = 1
+        for id in 0..<5_000 {
+            line += 1
+            if Double.random(in: 0..<1, using: &generator) < 0.05 {
+                let kind = garbage[Int.random(in: 0..<garbage.count, using: &generator)]
+                input += kind.row(id) + "\r\n"
+                expectedProblem[id] = "line \(line): \(kind.problem)"
+            } else {
+                let lat = String(format: "%.5f", Double.random(in: -89...89, using: &generator)).replacingOccurrences(of: ".", with: ",")
+                let lon = String(format: "%.5f", Double.random(in: -179...179, using: &generator)).replacingOccurrences(of: ".", with: ",")
+                input += "\(id);\(lat);\(lon);\"a; b\"\r\n"
+            }
+        }
+        XCTAssertGreaterThan(expectedProblem.count, 150)
+        for jobs in [1, 3] {
+            let run = try runBatch(input, options: BatchOptions(fields: [.country], jobs: jobs), blockSize: 4096)
+            XCTAssertEqual(run.summary.rows, 5_000)
+            XCTAssertEqual(run.summary.errors, expectedProblem.count)
+            let rows = parseCSV(run.text, delimiter: ";")
+            XCTAssertEqual(rows.count, 5_001)
+            XCTAssertEqual(rows[0], ["id", "lat", "lon", "note", "country", "error"])
+            for (id, row) in rows.dropFirst().enumerated() {
+                XCTAssertEqual(row.first, String(id))
+                XCTAssertEqual(row.count, 6, "row \(id): \(row)")
+                XCTAssertEqual(row.last, expectedProblem[id] ?? "", "row \(id)")
+                if expectedProblem[id] == nil { XCTAssertEqual(row[3], "a; b") }
+            }
+        }
+    }
+}
