@@ -16,7 +16,9 @@ struct WhereCommand: ParsableCommand {
             extension, else the content) and written (--format csv|tsv|jsonl|geojson; by default the \
             input's format). Every input row gives exactly one output row, in order, with the input's \
             columns kept, the placemark fields appended and an `error` column saying why a row could \
-            not be geocoded. Exit status 65 when some rows carry errors.
+            not be geocoded. Exit status 65 when some rows carry errors. CSV whose header has more \
+            semicolons than commas is read as semicolon-separated, with decimal commas (51,47), and \
+            written back with semicolons; --delimiter names the delimiter when that guess is wrong.
               travel411 where --input points.csv > placemarks.csv
               cat points.jsonl | travel411 where --format csv --fields country,locality,timeZone
             """)
@@ -34,6 +36,9 @@ struct WhereCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Input format: \(BatchInputFormat.allCases.map(\.rawValue).joined(separator: "|")) (default: from the extension, else the content).", valueName: "FORMAT"))
     var inputFormat: String?
+
+    @Option(help: ArgumentHelp("CSV input's field delimiter: ',' ';' 'tab' or '|' (default: ';' when the header has more semicolons than commas, else ','). CSV output uses it too.", valueName: "CHAR"))
+    var delimiter: String?
 
     @Option(help: ArgumentHelp("The input column holding latitudes (default: lat, latitude, y, …).", valueName: "NAME"))
     var latColumn: String?
@@ -108,6 +113,14 @@ struct WhereCommand: ParsableCommand {
                 throw ValidationError("--input-format must be one of \(BatchInputFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(inputFormat)'")
             }
             options.inputFormat = parsed
+        }
+        if let delimiter {
+            do {
+                options.csvDelimiter = try CSVDelimiter(argument: delimiter)
+                try options.checkCSVDelimiterApplies(toInputNamed: input ?? "-")
+            } catch {
+                throw ValidationError(error.localizedDescription)
+            }
         }
         // By default the output speaks the input's format.
         let inputKind = options.inputFormat ?? input.flatMap(BatchInputFormat.init(fileExtensionOf:))

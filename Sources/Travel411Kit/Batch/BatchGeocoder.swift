@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Input rules:
 /// - Format: `options.inputFormat` if set, else the extension (.csv, .tsv/.tab, .jsonl/.ndjson,
-///   .geojson), else the content (`{` with "FeatureCollection" → GeoJSON, `{` → JSON Lines, more
+///   .geojson), else CSV when `options.csvDelimiter` is set, else the content (`{` with "FeatureCollection" → GeoJSON, `{` → JSON Lines, more
 ///   tabs than commas on the first line → TSV, else CSV). A UTF-8 byte order mark is skipped.
 /// - CSV delimiter: `options.csvDelimiter` if set, else `;` when the header (the first non-blank
 ///   record, outside quotes) holds more semicolons than commas, else `,`.
@@ -76,7 +76,8 @@ public struct BatchGeocoder {
         if source.buffer.count >= 3, source.buffer.base[0] == 0xEF, source.buffer.base[1] == 0xBB, source.buffer.base[2] == 0xBF {
             source.discard(prefix: 3, units: 0)
         }
-        let format = try InputFormatDetector.format(explicit: options.inputFormat, inputName: inputName, sample: source.buffer.bytes)
+        let format = try InputFormatDetector.format(
+            explicit: options.inputFormat, csvDelimiter: options.csvDelimiter, inputName: inputName, sample: source.buffer.bytes)
         let prepared = try InputPreparation.prepare(format: format, source: source, options: options, printer: printer)
 
         let output = OutputWriter(fd: outputFD, dropBeforeFirstRow: prepared.layout.rowSeparatorToDropAtStart)

@@ -1,9 +1,21 @@
 /// Decides the input format: the explicit option, else the file extension, else the content.
 enum InputFormatDetector {
-    static func format(explicit: BatchInputFormat?, inputName: String, sample: UnsafeBufferPointer<UInt8>) throws -> BatchInputFormat {
-        if let explicit { return explicit }
-        if let byExtension = BatchInputFormat(fileExtensionOf: inputName) { return byExtension }
+    static func format(
+        explicit: BatchInputFormat?, csvDelimiter: CSVDelimiter? = nil, inputName: String, sample: UnsafeBufferPointer<UInt8>
+    ) throws -> BatchInputFormat {
+        if let declared = try declaredFormat(explicit: explicit, csvDelimiter: csvDelimiter, inputName: inputName) { return declared }
+        // A delimiter given for the input says it is CSV, whatever its first line looks like.
+        if csvDelimiter != nil { return .csv }
         return try sniff(sample)
+    }
+
+    /// The format known without reading: the explicit option, else the extension. A CSV delimiter
+    /// given for input declared as something else is a mistake to report, not to guess around.
+    static func declaredFormat(explicit: BatchInputFormat?, csvDelimiter: CSVDelimiter?, inputName: String) throws -> BatchInputFormat? {
+        let declared = explicit ?? BatchInputFormat(fileExtensionOf: inputName)
+        guard csvDelimiter != nil, let declared, declared != .csv else { return declared }
+        if explicit != nil { throw BatchError("--delimiter applies to CSV input, not to --input-format \(declared.rawValue)") }
+        throw BatchError("--delimiter applies to CSV input, and \(inputName) is \(declared.rawValue) by its extension; add --input-format csv to read it as CSV")
     }
 
     /// `{` starts JSON: GeoJSON if a FeatureCollection is named early on, else JSON Lines.

@@ -62,6 +62,12 @@ public struct BatchOptions: Sendable {
         self.printsSummary = printsSummary
     }
 
+    /// Throws when `csvDelimiter` is set for input that `inputFormat` or the extension of
+    /// `inputName` (a path, or "-" for standard input) declares as other than CSV.
+    public func checkCSVDelimiterApplies(toInputNamed inputName: String) throws {
+        _ = try InputFormatDetector.declaredFormat(explicit: inputFormat, csvDelimiter: csvDelimiter, inputName: inputName)
+    }
+
     /// Parses a `--fields` value: comma-separated field names, matched case-insensitively.
     public static func fields(parsing list: String) throws -> [PlacemarkField] {
         var fields: [PlacemarkField] = []

@@ -173,3 +173,58 @@ final class DecimalCommaBatchTests: XCTestCase {
         }
     }
 }
+
+/// `csvDelimiter` (`--delimiter`): for files the header-based guess gets wrong.
+final class CSVDelimiterOptionTests: XCTestCase {
+    func testTheArgumentNamesOneOfFourDelimiters() throws {
+        let accepted: [(String, CSVDelimiter)] = [(",", .comma), (";", .semicolon), ("|", .pipe), ("tab", .tab), ("TAB", .tab), ("\\t", .tab), ("\t", .tab)]
+        for (argument, delimiter) in accepted {
+            XCTAssertEqual(try CSVDelimiter(argument: argument), delimiter, argument)
+        }
+        for rejected in ["", ":", "semicolon", ";;", " ", "\\n"] {
+            XCTAssertThrowsError(try CSVDelimiter(argument: rejected)) { error in
+                XCTAssertEqual("\(error)", "--delimiter must be one of ',' ';' 'tab' '|'; got '\(rejected)'")
+            }
+        }
+    }
+
+    func testAPipeFileIsReadAndWrittenWithPipes() throws {
+        let run = try runBatch("id|name|lat|lon\n1|a,b;c|51,5|-0,1\n2|\"x|y\"|-10|20\n", options: BatchOptions(csvDelimiter: .pipe, fields: [.country]))
+        XCTAssertEqual(run.text, "id|name|lat|lon|country|error\n1|a,b;c|51,5|-0,1|N|\n2|\"x|y\"|-10|20|S|\n")
+    }
+
+    func testACommaDelimiterOverridesAHeaderWithMoreSemicolons() throws {
+        let input = "a;b;c;d,lat,lon\n1;2;3;4,51.5,-0.1\n"
+        let run = try runBatch(input, options: BatchOptions(csvDelimiter: .comma, fields: [.country]))
+        XCTAssertEqual(run.text, "a;b;c;d,lat,lon,country,error\n1;2;3;4,51.5,-0.1,N,\n")
+        XCTAssertThrowsError(try runBatch(input, options: BatchOptions(fields: [.country])), "detected as semicolon CSV, it has no coordinate columns")
+    }
+
+    func testADelimiterMakesUnnamedInputCSVWithoutSniffing() throws {
+        // More tabs than commas: sniffed, this would be TSV.
+        let run = try runBatch("a\tb;lat;lon\n1\t2;10;20\n", name: "-", options: BatchOptions(csvDelimiter: .semicolon, fields: [.country]))
+        XCTAssertEqual(run.text, "a\tb;lat;lon;country;error\n1\t2;10;20;N;\n")
+    }
+
+    func testATabDelimiterForCSVInputIsMirroredInCSVOutput() throws {
+        let run = try runBatch("lat\tlon\n51,5\t-0,1\n", name: "points.csv", options: BatchOptions(csvDelimiter: .tab, fields: [.country]))
+        XCTAssertEqual(run.text, "lat\tlon\tcountry\terror\n51,5\t-0,1\tN\t\n")
+    }
+
+    func testADelimiterForInputDeclaredAsAnotherFormatIsRefused() throws {
+        let semicolon = BatchOptions(csvDelimiter: .semicolon, fields: [.country])
+        XCTAssertThrowsError(try runBatch("lat;lon\n1;2\n", name: "points.tsv", options: semicolon)) { error in
+            XCTAssertEqual("\(error)", "--delimiter applies to CSV input, and points.tsv is tsv by its extension; add --input-format csv to read it as CSV")
+        }
+        var jsonLines = semicolon
+        jsonLines.inputFormat = .jsonl
+        XCTAssertThrowsError(try jsonLines.checkCSVDelimiterApplies(toInputNamed: "points.csv")) { error in
+            XCTAssertEqual("\(error)", "--delimiter applies to CSV input, not to --input-format jsonl")
+        }
+        var csv = semicolon
+        csv.inputFormat = .csv
+        XCTAssertEqual(try runBatch("lat;lon\n1;2\n", name: "points.tsv", options: csv).text, "lat;lon;country;error\n1;2;N;\n")
+        XCTAssertNoThrow(try semicolon.checkCSVDelimiterApplies(toInputNamed: "-"))
+        XCTAssertNoThrow(try semicolon.checkCSVDelimiterApplies(toInputNamed: "points.txt"))
+    }
+}
