@@ -6,21 +6,51 @@ struct ImportedSources: Equatable, Sendable {
     /// The shapefiles' paths, in import order, each once.
     var paths: [String]
     var mapping: LayoutMapping?
+    /// Each path's recorded SHA-256 of its shapefile's files (`SourceChecksum`), where the table has one.
+    var checksums: [String: String] = [:]
 
     /// Nil when the table is missing, unreadable or empty. Read defensively: an outdated database may come
     /// from any earlier travel411, or from something else that happens to have a travel411_metadata table.
     static func read(from database: SQLiteDatabase) -> ImportedSources? {
         guard (try? database.tableExists("travel411_sources")) == true,
-              let rows = try? database.query("SELECT path FROM travel411_sources ORDER BY id") else { return nil }
+              let rows = try? database.query("SELECT path, sha256 FROM travel411_sources ORDER BY id") else { return nil }
         var seen = Set<String>()
         let paths = rows.compactMap { $0.first?.stringValue }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        var checksums: [String: String] = [:]
+        for row in rows {
+            if let path = row.first?.stringValue, row.count > 1, let sum = row[1].stringValue, !sum.isEmpty { checksums[path] = sum }
+        }
         guard !paths.isEmpty else { return nil }
         let descriptions = (try? database.query("""
             SELECT contents.description FROM travel411_sources AS sources
             JOIN gpkg_contents AS contents ON contents.table_name = sources.layer ORDER BY sources.id
             """)) ?? []
         let mapping = descriptions.lazy.compactMap { $0.first?.stringValue.flatMap(LayoutMapping.init(layerDescription:)) }.first
-        return ImportedSources(paths: paths, mapping: mapping)
+        return ImportedSources(paths: paths, mapping: mapping, checksums: checksums)
+    }
+
+    /// Whether every source is, byte for byte, a shapefile of `folder` at the same place below it: the
+    /// same data in another copy of it (a second clone, a moved install). Each source's path is matched
+    /// by its longest tail that names a shapefile in `folder`, and its recorded checksum must equal that
+    /// file's. Reads the candidate files once; meant for the rare outdated database, not for every open.
+    func areAll(copiesOf folder: URL) -> Bool {
+        guard !paths.isEmpty, mapping == nil else { return false }
+        return paths.allSatisfy { path in
+            guard let recorded = checksums[path], let copy = Self.counterpart(of: path, in: folder),
+                  let sum = try? SourceChecksum.sha256Hex(ofFiles: Importer.componentFiles(of: copy)) else { return false }
+            return sum == recorded
+        }
+    }
+
+    /// The file in `folder` whose path below it is the longest tail of `path`: for
+    /// /old/clone/Data/countries/x.shp and folder /new/Data, /new/Data/countries/x.shp.
+    private static func counterpart(of path: String, in folder: URL) -> URL? {
+        let components = URL(fileURLWithPath: path).pathComponents
+        for start in components.indices.dropFirst() {
+            let candidate = components[start...].reduce(folder) { $0.appendingPathComponent($1) }
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        }
+        return nil
     }
 
     /// Whether every source lies inside `folder`, symlinks resolved on both sides.

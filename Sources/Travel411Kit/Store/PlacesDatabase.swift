@@ -44,12 +44,14 @@ public enum PlacesDatabase {
         }
     }
 
-    /// Rebuilds the outdated database from `Data/` if every file it was imported from lies there, which
-    /// loses nothing: the same data comes back in this version's tables. Rethrows `outdated` otherwise.
+    /// Rebuilds the outdated database from `Data/` if every file it was imported from lies there, or is
+    /// a byte-for-byte copy of a file there (another clone's `Data/`), which loses nothing: the same data
+    /// comes back in this version's tables. Rethrows `outdated` otherwise.
     private static func rebuildFromEmbeddedData(
         _ outdated: OutdatedPlacesDatabaseError, announce: (String) -> Void, progress: @escaping (ImportProgress) -> Void
     ) throws {
-        guard let data = try? EmbeddedData.locate(), let sources = outdated.sources, sources.areAll(inside: data) else {
+        guard let data = try? EmbeddedData.locate(), let sources = outdated.sources,
+              sources.areAll(inside: data) || sources.areAll(copiesOf: data) else {
             throw outdated
         }
         announce("The places database at \(outdated.path) was built by another version of travel411 (lookup tables \(outdated.lookupTablesVersion ?? "missing")): rebuilding it from \(data.path) (once; later lookups are instant).")
