@@ -94,9 +94,10 @@ final class PlacesLookup: @unchecked Sendable {
         self.loading = loading
         // A single lookup reads a handful of pages once, and a batch copies every blob out as it reads
         // it: either way a big page cache would only hold second copies, on top of a batch's peak memory.
-        try database.execute("PRAGMA cache_size = -256")
         let stamp: LookupTablesStamp
         do {
+            // The first statement is where a file that is not SQLite at all shows itself.
+            try database.execute("PRAGMA cache_size = -256")
             stamp = try LookupTablesStamp.read(from: database)
         } catch let error as SQLiteError {
             throw ImportError("\(path): cannot read it as a places database (\(error.message)); build one with `travel411 import`")

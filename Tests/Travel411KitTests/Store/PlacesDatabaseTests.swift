@@ -146,14 +146,14 @@ final class PlacesDatabaseTests: XCTestCase {
         }
     }
 
-    func testFilesThatAreNotTravel411DatabasesKeepTodaysMessages() throws {
+    func testFilesThatAreNotTravel411DatabasesAreSaidToBeNone() throws {
         let other = directory.appendingPathComponent("other.sqlite").path
         try SQLiteDatabase(path: other).execute("CREATE TABLE travel411_sources (path TEXT); INSERT INTO travel411_sources VALUES ('/x.shp')")
         let text = directory.appendingPathComponent("notes.gpkg").path
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: text))
         let cases = [
             (other, "\(other): not a travel411 places database (no travel411_metadata table); build one with `travel411 import`"),
-            (text, "\(text): file is not a database"),
+            (text, "\(text): cannot read it as a places database (file is not a database); build one with `travel411 import`"),
         ]
         for (path, expected) in cases {
             let hashBefore = try sha256(path)
