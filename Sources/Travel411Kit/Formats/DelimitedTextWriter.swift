@@ -11,18 +11,9 @@ struct DelimitedTextWriter: Sendable {
         specialBytesLimit = max(0x3C, delimiter &+ 1)
     }
 
-    @inline(__always)
-    func needsQuoting(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let specialBytesLimit = self.specialBytesLimit
-        var index = 0
-        while index < count {
-            let byte = bytes[index]
-            if byte < specialBytesLimit && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
-                return true
-            }
-            index &+= 1
-        }
-        return false
+    /// Whether `byte` makes a field need quotes: the delimiter, a quote, CR or LF.
+    @inline(__always) private func isSpecial(_ byte: UInt8) -> Bool {
+        byte < specialBytesLimit && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
     }
 
     func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
@@ -30,13 +21,10 @@ struct DelimitedTextWriter: Sendable {
         output.reserve(count)
         let start = output.count
         let destination = output.base + start
-        let specialBytesLimit = self.specialBytesLimit
         var index = 0
         while index < count {
             let byte = bytes[index]
-            if byte < specialBytesLimit && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) {
-                break
-            }
+            if isSpecial(byte) { break }
             destination[index] = byte
             index &+= 1
         }

@@ -302,10 +302,4 @@ final class PlacesLookup: @unchecked Sendable {
             index: try LineIndex(storage: statement.withBlob(0) { BlobStorage(copying: $0) }),
             names: try records(.streetRecords, level: 0, count: statement.int(1), from: database))
     }
-
-    private func blob(_ sql: String, _ values: [SQLValue]) throws -> BlobStorage? {
-        let statement = try database.prepare(sql)
-        try statement.bind(values)
-        return try statement.step() ? statement.withBlob(0) { BlobStorage(copying: $0) } : nil
-    }
 }

@@ -18,20 +18,3 @@ func pathCrossesSegment(
     let sideP = ex * (py - ay) - ey * (px - ax)
     return (sideC >= 0) != (sideP >= 0)
 }
-
-/// Even-odd point-in-polygon by a ray towards +x, over every ring (holes included): the classic test,
-/// for single shapes, and the reference the index's answers are tested against.
-public func evenOddContains(rings: [[Point2D]], x: Double, y: Double) -> Bool {
-    var inside = false
-    for ring in rings where ring.count >= 2 {
-        var previous = ring[ring.count - 1]
-        for current in ring {
-            if (current.y > y) != (previous.y > y) {
-                let crossingX = current.x + (y - current.y) * (previous.x - current.x) / (previous.y - current.y)
-                if crossingX > x { inside.toggle() }
-            }
-            previous = current
-        }
-    }
-    return inside
-}

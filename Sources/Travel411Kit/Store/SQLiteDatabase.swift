@@ -162,12 +162,6 @@ public final class SQLiteStatement {
         guard rc == SQLITE_OK else { throw database.error(rc) }
     }
 
-    /// Binds a blob straight from memory, without building an array first.
-    public func bindBlob(_ raw: UnsafeRawBufferPointer, at index: Int32) throws {
-        let rc = sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), transientDestructor)
-        guard rc == SQLITE_OK else { throw database.error(rc) }
-    }
-
     /// Binds a blob that SQLite reads in place instead of copying (SQLITE_STATIC): the fast path for
     /// bulk inserts. `raw` must stay valid and unchanged until the statement has been stepped and reset.
     public func bindBlobWithoutCopy(_ raw: UnsafeRawBufferPointer, at index: Int32) throws {
