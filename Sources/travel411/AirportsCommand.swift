@@ -130,8 +130,8 @@ struct NearbyAirportJSON: Encodable {
 
     init(_ nearby: AirportDistance) {
         airport = AirportJSON(nearby.airport)
-        distanceMetres = (nearby.distanceMetres * 10).rounded() / 10
-        bearingDegrees = (nearby.bearingDegrees * 10).rounded() / 10
+        distanceMetres = nearby.distanceMetres.roundedToTenths
+        bearingDegrees = nearby.bearingDegrees.roundedToTenths
         compassPoint = nearby.compassPoint.rawValue
     }
 }

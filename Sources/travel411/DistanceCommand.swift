@@ -57,8 +57,8 @@ struct DistanceCommand: ParsableCommand {
             let bearing = GreatCircle.initialBearing(from: start, to: end)
             try TravelOutput.printJSON(DistanceJSON(
                 destination: destination.name, from: origin, to: target, toKind: to.rawValue,
-                distanceMetres: (metres * 10).rounded() / 10, distanceKilometres: (metres).rounded() / 1000,
-                bearingDegrees: (bearing * 10).rounded() / 10, compassPoint: CompassPoint(bearing: bearing).rawValue,
+                distanceMetres: metres.roundedToTenths, distanceKilometres: (metres).rounded() / 1000,
+                bearingDegrees: bearing.roundedToTenths, compassPoint: CompassPoint(bearing: bearing).rawValue,
                 sentence: sentence))
         }
     }

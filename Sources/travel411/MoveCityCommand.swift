@@ -71,7 +71,7 @@ struct MoveCityCommand: ParsableCommand {
             try TravelOutput.printJSON(MoveResultJSON(
                 destination: move.destinationName, moveID: move.id, undone: move.undoneAt != nil,
                 from: PlaceJSON(from), to: PlaceJSON(to), renamed: from.name != to.name,
-                distanceMetres: (distance * 10).rounded() / 10, bearingDegrees: (bearing * 10).rounded() / 10,
+                distanceMetres: distance.roundedToTenths, bearingDegrees: bearing.roundedToTenths,
                 compassPoint: CompassPoint(bearing: bearing).rawValue))
         case .text:
             print("\(heading):")
@@ -130,7 +130,7 @@ struct HistoryEntryJSON: Encodable {
         movedAt = move.movedAt
         from = PlaceJSON(move.from)
         to = PlaceJSON(move.to)
-        distanceMetres = (move.distanceMetres * 10).rounded() / 10
+        distanceMetres = move.distanceMetres.roundedToTenths
         undoneAt = move.undoneAt
     }
 

@@ -159,3 +159,8 @@ struct PlaceJSON: Encodable {
         longitude = coordinate.longitude
     }
 }
+
+extension Double {
+    /// Metres and degrees in JSON output: a tenth is finer than any of them is known.
+    var roundedToTenths: Double { (self * 10).rounded() / 10 }
+}
