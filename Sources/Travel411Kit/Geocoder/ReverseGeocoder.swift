@@ -278,11 +278,19 @@ public final class ReverseGeocoder: @unchecked Sendable {
             func inCountry(_ place: UInt32) -> Bool {
                 packedCountry != 0 || records.field(Int(place), countryField, equals: countryCode)
             }
+            // Whether the nearest place overall is of the point's country: asked by both rules below.
+            var nearestIsInCountry: Bool?
+            func nearestInCountry(_ nearest: UInt32) -> Bool {
+                if let known = nearestIsInCountry { return known }
+                let answer = records.field(Int(nearest), countryField, equals: countryCode)
+                nearestIsInCountry = answer
+                return answer
+            }
             var locality = level.cells?.largest(containing: record.location, query: query, country: packedCountry).map(Int32.init)
             if locality == nil {
                 // The nearest place of the point's country within reach: the nearest place overall when
                 // that one qualifies (already found), else the nearest from the cells around the point.
-                if let known = nearestFound ?? nil, records.field(Int(known.id), countryField, equals: countryCode),
+                if let known = nearestFound ?? nil, nearestInCountry(known.id),
                    record.nearestDistance <= settings.nearestLocalityFallbackMetres {
                     locality = Int32(known.id)
                 } else if let found = nearest(in: level, to: record.location, query: query, filter: PointIndex.NearestFilter(country: packedCountry),
@@ -300,7 +308,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 record.subAdministrativeFromLocality = true
             }
             guard needs.contains(.subLocality), let (nearest, nearestGroup) = nearestPlace() else { return }
-            let sameCountry = records.field(Int(nearest), countryField, equals: countryCode)
+            let sameCountry = nearestInCountry(nearest)
             // The nearest place in the point's own admin polygon: a village over the county line is not
             // where you are. A namesake of the locality is skipped; two in a row leave subLocality empty.
             var filter = PointIndex.NearestFilter(group: record.admin >= 0 ? UInt32(record.admin) + 1 : 0, country: packedCountry)
