@@ -1,4 +1,4 @@
-import Crypto
+import CCrypto
 import Foundation
 
 /// Fingerprints source files so an import can tell whether they changed since the last build.
@@ -15,7 +15,11 @@ public enum SourceChecksum {
     /// SHA-256 in lowercase hex of the files' contents, one after the other in the given order (so for a
     /// single file it equals `sha256sum`). Files are read in 1 MiB chunks, never whole.
     public static func sha256Hex(ofFiles files: [URL]) throws -> String {
-        var hasher = SHA256()
+        guard let context = EVP_MD_CTX_new() else {
+            throw ReadError(path: files.first?.path ?? "", reason: "OpenSSL could not allocate a digest context")
+        }
+        defer { EVP_MD_CTX_free(context) }
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
         for file in files {
             let handle: FileHandle
             do {
@@ -26,13 +30,16 @@ public enum SourceChecksum {
             defer { try? handle.close() }
             do {
                 while let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
-                    hasher.update(data: chunk)
+                    chunk.withUnsafeBytes { bytes in _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
                 }
             } catch {
                 throw ReadError(path: file.path, reason: reasonText(error))
             }
         }
-        return hasher.finalize().map { byte in
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return digest.prefix(Int(length)).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
