@@ -21,19 +21,15 @@ extension AirportsCommand {
         @Option(help: "Output format.")
         var format: TravelOutputFormat = .text
 
-        @Option(name: .long, help: ArgumentHelp(
-            "The places database used for the placemark (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).",
-            valueName: "file"))
-        var db: String?
+        @OptionGroup var database: PlacesDatabaseOptions
 
         func run() throws {
             let airport = try AirportCatalogue.loadEmbedded().requireAirport(withCode: code)
-            let bar = ProgressBar()
-            let places = TravelGuide.places(explicitPath: db, announce: Diagnostics.print, progress: bar.update, finished: bar.finish)
+            let places = database.places()
             let placemark = try places.placemark(for: airport.coordinate)
             switch format {
             case .json:
-                try TravelOutput.printJSON(AirportDetailJSON(airport: AirportJSON(airport), placemark: placemark))
+                try TravelOutput.printJSON(AirportDetailJSON(airport: airport, placemark: placemark))
             case .text:
                 print("\(airport.codes)  \(airport.name)")
                 let elevation = airport.elevationFeet.map {
@@ -76,7 +72,7 @@ extension AirportsCommand {
             let nearest = try AirportCatalogue.loadEmbedded().nearest(to: point, limit: limit)
             switch format {
             case .json:
-                try TravelOutput.printJSON(nearest.map(NearbyAirportJSON.init))
+                try TravelOutput.printJSON(nearest)
             case .text:
                 let rows = [["CODE", "ICAO", "AIRPORT", "DISTANCE", "BEARING"]] + nearest.map {
                     [$0.airport.iata ?? "-", $0.airport.icao, "\($0.airport.name), \($0.airport.countryCode)",
@@ -89,49 +85,8 @@ extension AirportsCommand {
     }
 }
 
-struct AirportJSON: Encodable {
-    var code: String
-    var iata: String?
-    var icao: String
-    var name: String
-    var city: String
-    var subdivision: String
-    var country: String
-    var elevationFeet: Double?
-    var timeZone: String
-    var latitude: Double
-    var longitude: Double
-
-    init(_ airport: Airport) {
-        code = airport.code
-        iata = airport.iata
-        icao = airport.icao
-        name = airport.name
-        city = airport.city
-        subdivision = airport.subdivision
-        country = airport.countryCode
-        elevationFeet = airport.elevationFeet
-        timeZone = airport.timeZone
-        latitude = airport.coordinate.latitude
-        longitude = airport.coordinate.longitude
-    }
-}
-
+/// `airports show --format json`: the airport, and our placemark of its spot in the one placemark shape.
 struct AirportDetailJSON: Encodable {
-    var airport: AirportJSON
+    var airport: Airport
     var placemark: Placemark
-}
-
-struct NearbyAirportJSON: Encodable {
-    var airport: AirportJSON
-    var distanceMetres: Double
-    var bearingDegrees: Double
-    var compassPoint: String
-
-    init(_ nearby: AirportDistance) {
-        airport = AirportJSON(nearby.airport)
-        distanceMetres = nearby.distanceMetres.roundedToTenths
-        bearingDegrees = nearby.bearingDegrees.roundedToTenths
-        compassPoint = nearby.compassPoint.rawValue
-    }
 }

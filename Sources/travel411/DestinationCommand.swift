@@ -68,7 +68,7 @@ extension DestinationCommand {
             }
             let places = options.places()
             let resolved = try CityResolver.resolve(request, for: airport, places: places)
-            if let warning = resolved.warning { TravelOutput.warn(warning) }
+            if let warning = resolved.warning { Diagnostics.warning(warning) }
             let destination = try store.createDestination(named: name, airport: airport, city: resolved.city)
             try DestinationPresenter.present(destination, isCurrent: true, places: places, format: format,
                                              heading: "Created \(destination.name) (now current)")
@@ -209,14 +209,14 @@ enum DestinationPresenter {
 struct DestinationJSON: Encodable {
     var name: String
     var current: Bool
-    var airport: AirportJSON
-    var pins: [PinJSON]
+    var airport: Airport
+    var pins: [MapPin]
 
     init(destination: Destination, isCurrent: Bool, pins: [MapPin]) {
         name = destination.name
         current = isCurrent
-        airport = AirportJSON(destination.airport)
-        self.pins = pins.map(PinJSON.init)
+        airport = destination.airport
+        self.pins = pins
     }
 }
 
@@ -224,12 +224,12 @@ struct DestinationSummaryJSON: Encodable {
     var name: String
     var current: Bool
     var airport: String
-    var city: PlaceJSON
+    var city: DestinationCity
 
     init(_ destination: Destination, isCurrent: Bool) {
         name = destination.name
         current = isCurrent
         airport = destination.airport.code
-        city = PlaceJSON(destination.city)
+        city = destination.city
     }
 }

@@ -35,18 +35,18 @@ struct DistanceCommand: ParsableCommand {
 
     func run() throws {
         let destination = try options.openStore().destination(named: self.destination)
-        let origin: PlaceJSON
+        let origin: DestinationCity
         if from.isEmpty {
-            origin = PlaceJSON(name: destination.airport.name, coordinate: destination.airport.coordinate)
+            origin = DestinationCity(name: destination.airport.name, coordinate: destination.airport.coordinate)
         } else {
             let point = try CoordinateArguments.coordinate(from: from, naming: "--from")
-            origin = PlaceJSON(name: TravelOutput.coordinate(point), coordinate: point)
+            origin = DestinationCity(name: TravelOutput.coordinate(point), coordinate: point)
         }
         let target = to == .city
-            ? PlaceJSON(destination.city)
-            : PlaceJSON(name: destination.airport.name, coordinate: destination.airport.coordinate)
-        let start = Coordinate(latitude: origin.latitude, longitude: origin.longitude)
-        let end = Coordinate(latitude: target.latitude, longitude: target.longitude)
+            ? destination.city
+            : DestinationCity(name: destination.airport.name, coordinate: destination.airport.coordinate)
+        let start = origin.coordinate
+        let end = target.coordinate
         let metres = GreatCircle.distance(from: start, to: end)
         // The app's sentence: "You are now 12.3 km from London".
         let sentence = "You are now \(DistanceFormatter.humanReadable(metres: metres)) from \(target.name)"
@@ -66,8 +66,8 @@ struct DistanceCommand: ParsableCommand {
 
 struct DistanceJSON: Encodable {
     var destination: String
-    var from: PlaceJSON
-    var to: PlaceJSON
+    var from: DestinationCity
+    var to: DestinationCity
     var toKind: String
     var distanceMetres: Double
     var distanceKilometres: Double

@@ -18,40 +18,28 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var database: PlacesDatabaseOptions
 
-    @Option(help: ArgumentHelp("What an unrecognised layout holds: \(PlaceLevel.userMappable.map(\.rawValue).joined(separator: "|")).", valueName: "LEVEL"))
-    var level: String?
+    @Option(help: ArgumentHelp("What an unrecognised layout holds.", valueName: "level"))
+    var level: PlaceLevel?
 
-    @Option(help: ArgumentHelp("The field that names each feature of an unrecognised layout.", valueName: "FIELD"))
+    @Option(help: ArgumentHelp("The field that names each feature of an unrecognised layout.", valueName: "field"))
     var nameField: String?
 
     func validate() throws {
         if nameField != nil, level == nil {
             throw ValidationError("--name-field goes with --level: say what the layout holds, e.g. --level thoroughfare --name-field NAME")
         }
-        if let level, PlaceLevel(rawValue: level).map(PlaceLevel.userMappable.contains) != true {
-            throw ValidationError("--level must be one of \(PlaceLevel.userMappable.map(\.rawValue).joined(separator: ", ")); got '\(level)'")
-        }
     }
 
     func run() throws {
-        let targets: [URL]
-        do {
-            targets = paths.isEmpty ? [try EmbeddedData.locate()] : paths.map { URL(fileURLWithPath: $0) }
-        } catch {
-            throw Diagnostics.fail(error)
-        }
+        let targets = paths.isEmpty ? [try EmbeddedData.locate()] : paths.map { URL(fileURLWithPath: $0) }
         let output = PlacesDatabaseLocation.resolve(explicitPath: database.databasePath)
-        let options = ImportOptions(paths: targets, databasePath: output, level: level.flatMap(PlaceLevel.init(rawValue:)), nameField: nameField)
+        let options = ImportOptions(paths: targets, databasePath: output, level: level, nameField: nameField)
         let bar = ProgressBar()
-        let summary: ImportSummary
-        do {
-            summary = try Importer(options: options, progress: bar.update).run()
-            bar.finish()
-        } catch {
-            bar.finish()
-            throw Diagnostics.fail(error)
-        }
+        defer { bar.finish() }
+        let summary = try Importer(options: options, progress: bar.update).run()
+        bar.finish()
         print(ImportSummaryFormatter.text(summary))
+        summary.warnings.forEach(Diagnostics.warning)
     }
 }
 
@@ -69,7 +57,6 @@ enum ImportSummaryFormatter {
                 lines.append("      \(count) × \(reason)")
             }
         }
-        for warning in summary.warnings { lines.append("warning: \(warning)") }
         return lines.joined(separator: "\n")
     }
 

@@ -55,7 +55,7 @@ struct MoveCityCommand: ParsableCommand {
             if newName == nil {
                 let water = placemark.ocean ?? placemark.inlandWater
                 let place = water.map { "\(target) is in the \($0)" } ?? "\(target) has no locality or administrative area (at sea?)"
-                TravelOutput.warn("\(place); the City keeps its name '\(before.city.name)'")
+                Diagnostics.warning("\(place); the City keeps its name '\(before.city.name)'")
             }
             let move = try store.moveCity(of: before.name, to: target, newName: newName,
                                           insideTransaction: { TravelTestHooks.pauseInsideMoveIfRequested() })
@@ -70,7 +70,7 @@ struct MoveCityCommand: ParsableCommand {
         case .json:
             try TravelOutput.printJSON(MoveResultJSON(
                 destination: move.destinationName, moveID: move.id, undone: move.undoneAt != nil,
-                from: PlaceJSON(from), to: PlaceJSON(to), renamed: from.name != to.name,
+                from: from, to: to, renamed: from.name != to.name,
                 distanceMetres: distance.roundedToTenths, bearingDegrees: bearing.roundedToTenths,
                 compassPoint: CompassPoint(bearing: bearing).rawValue))
         case .text:
@@ -86,7 +86,7 @@ struct MoveCityCommand: ParsableCommand {
     private func printHistory(_ moves: [CityMove], of destination: Destination) throws {
         switch format {
         case .json:
-            try TravelOutput.printJSON(moves.map(HistoryEntryJSON.init))
+            try TravelOutput.printJSON(moves)
         case .text:
             guard !moves.isEmpty else {
                 print("\(destination.name)'s City has not been moved; it is \(destination.city.name) at \(TravelOutput.coordinate(destination.city.coordinate)).")
@@ -109,40 +109,10 @@ struct MoveResultJSON: Encodable {
     var destination: String
     var moveID: Int64
     var undone: Bool
-    var from: PlaceJSON
-    var to: PlaceJSON
+    var from: DestinationCity
+    var to: DestinationCity
     var renamed: Bool
     var distanceMetres: Double
     var bearingDegrees: Double
     var compassPoint: String
-}
-
-struct HistoryEntryJSON: Encodable {
-    var id: Int64
-    var movedAt: String
-    var from: PlaceJSON
-    var to: PlaceJSON
-    var distanceMetres: Double
-    var undoneAt: String?
-
-    init(_ move: CityMove) {
-        id = move.id
-        movedAt = move.movedAt
-        from = PlaceJSON(move.from)
-        to = PlaceJSON(move.to)
-        distanceMetres = move.distanceMetres.roundedToTenths
-        undoneAt = move.undoneAt
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(movedAt, forKey: .movedAt)
-        try container.encode(from, forKey: .from)
-        try container.encode(to, forKey: .to)
-        try container.encode(distanceMetres, forKey: .distanceMetres)
-        try container.encode(undoneAt, forKey: .undoneAt)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, movedAt, from, to, distanceMetres, undoneAt }
 }

@@ -65,18 +65,18 @@ struct RegionJSON: Encodable {
     var bounds: Bounds
     var crossesAntimeridian: Bool
     var rule: Rule
-    var pins: [PinJSON]
+    var pins: [MapPin]
     var included: [Center]
 
     init(destination: String, region: MapRegion, pins: [MapPin], included: [Coordinate]) {
-        let r = TravelOutput.rounded6
+        let r = { (value: Double) in value.roundedToMicrodegrees }
         self.destination = destination
         center = Center(latitude: r(region.center.latitude), longitude: r(region.center.longitude))
         span = Span(latitudeDelta: r(region.latitudeDelta), longitudeDelta: r(region.longitudeDelta))
         bounds = Bounds(south: r(region.south), north: r(region.north), west: r(region.west), east: r(region.east))
         crossesAntimeridian = region.crossesAntimeridian
         rule = Rule(padding: MapRegion.padding, minimumSpan: MapRegion.minimumSpan)
-        self.pins = pins.map(PinJSON.init)
+        self.pins = pins
         self.included = included.map { Center(latitude: $0.latitude, longitude: $0.longitude) }
     }
 }

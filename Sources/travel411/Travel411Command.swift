@@ -7,36 +7,71 @@ struct Travel411Command: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "travel411",
         abstract: "Offline reverse geocoder and travel guide.",
-        discussion: "No network, no API key, no quota: everything is answered from a local places database built from shapefiles.",
+        discussion: """
+            No network, no API key, no quota: everything is answered from a local places database built from shapefiles.
+
+            Exit status: 0 success, 1 failure, 64 usage error, 65 bad input data, 66 missing input file, \
+            69 a needed part is unavailable, 73 an output cannot be created, 74 I/O error, 75 try again \
+            (the state file stayed locked).
+            """,
         version: Travel411.version,
         subcommands: [
             WhereCommand.self, ImportCommand.self,
             DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self,
         ]
     )
+
+    /// The one place where every command's errors end: each `Travel411Error` says its exit status;
+    /// usage errors (64), help and `--version` are left to swift-argument-parser, with our prefix.
+    static func main() {
+        do {
+            // ArgumentParser would read a negative longitude such as "-0.1919" as an unknown option; protect
+            // such arguments first so `move-city 51.5010 -0.1919` and `--from 51.47 -0.45` work.
+            var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch let error as Travel411Error {
+            Diagnostics.error(error.description)
+            Foundation.exit(error.exitStatus.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }  // --help, --version
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                let body = message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
+                Diagnostics.error(body)
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 /// Options shared by every command that reads the places database.
 struct PlacesDatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "FILE"))
+    @Option(name: .customLong("db"), help: ArgumentHelp("The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "file"))
     var databasePath: String?
+
+    /// The places database for the travel commands, built from Data/ on first use with progress on stderr.
+    func places() -> PlacesSource {
+        let bar = ProgressBar()
+        return TravelGuide.places(explicitPath: databasePath, announce: Diagnostics.print, progress: bar.update, finished: bar.finish)
+    }
 }
 
-/// Where diagnostics go: stderr, so stdout stays clean for results.
+/// Where diagnostics go: stderr, so stdout stays clean for results. Every line starts with
+/// "travel411: error: " or "travel411: warning: " when it is one of those, and text from input files is
+/// escaped before it gets here (`DisplayText`).
 enum Diagnostics {
     static func print(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
-
-    /// Fails with a message and exit 65 (EX_DATAERR) for bad input data, 1 for anything else.
-    static func fail(_ error: Error) -> ExitCode {
-        let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
-        print("travel411: error: \(message)")
-        switch error {
-        case is ShapefileError, is ImportError, is OutdatedPlacesDatabaseError, is CoordinateError: return ExitCode(65)
-        default: return .failure
-        }
+    static func error(_ message: String) {
+        print("travel411: error: " + DisplayText.escapingControls(message))
     }
+
+    static func warning(_ message: String) {
+        print("travel411: warning: " + DisplayText.escapingControls(message))
+    }
+
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 }

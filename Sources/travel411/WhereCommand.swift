@@ -28,34 +28,34 @@ struct WhereCommand: ParsableCommand {
 
     @OptionGroup var database: PlacesDatabaseOptions
 
-    @Option(help: ArgumentHelp("Output: text|json|geojson|nominatim for one point; csv|tsv|jsonl|geojson for many.", valueName: "FORMAT"))
-    var format: String?
+    @Option(help: ArgumentHelp("Output: text, json, geojson or nominatim for one point (default text); csv, tsv, jsonl (or json) or geojson for many (default: the input's format).", valueName: "format"))
+    var format: WhereOutputFormat?
 
-    @Option(help: ArgumentHelp("Read points from this file ('-' for standard input).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Read points from this file ('-' for standard input).", valueName: "file"))
     var input: String?
 
-    @Option(help: ArgumentHelp("Input format: \(BatchInputFormat.allCases.map(\.rawValue).joined(separator: "|")) (default: from the extension, else the content).", valueName: "FORMAT"))
-    var inputFormat: String?
+    @Option(help: ArgumentHelp("Input format (default: from the extension, else the content).", valueName: "format"))
+    var inputFormat: BatchFormat?
 
-    @Option(help: ArgumentHelp("CSV input's field delimiter: ',' ';' 'tab' or '|' (default: ';' when the header has more semicolons than commas, else ','). CSV output uses it too.", valueName: "CHAR"))
-    var delimiter: String?
+    @Option(help: ArgumentHelp("CSV input's field delimiter, by name or as the character itself (default: ';' when the header has more semicolons than commas, else ','). CSV output uses it too.", valueName: "char"))
+    var delimiter: CSVDelimiter?
 
-    @Option(help: ArgumentHelp("The input column holding latitudes (default: lat, latitude, y, …).", valueName: "NAME"))
+    @Option(help: ArgumentHelp("The input column holding latitudes (default: lat, latitude, y, …).", valueName: "name"))
     var latColumn: String?
 
-    @Option(help: ArgumentHelp("The input column holding longitudes (default: lon, lng, long, longitude, x, …).", valueName: "NAME"))
+    @Option(help: ArgumentHelp("The input column holding longitudes (default: lon, lng, long, longitude, x, …).", valueName: "name"))
     var lonColumn: String?
 
-    @Option(help: ArgumentHelp("Placemark fields to append, comma-separated (default: all): \(PlacemarkField.allCases.map(\.rawValue).joined(separator: ",")).", valueName: "LIST"))
+    @Option(help: ArgumentHelp("Placemark fields to append, comma-separated (default: all): \(PlacemarkField.allCases.map(\.rawValue).joined(separator: ",")).", valueName: "list"))
     var fields: String?
 
-    @Option(help: ArgumentHelp("Worker threads for many points (default: every core).", valueName: "N"))
+    @Option(help: ArgumentHelp("Worker threads for many points (default: every core).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("How far the nearest named street may be to be the thoroughfare.", valueName: "METRES"))
+    @Option(help: ArgumentHelp("How far the nearest named street may be to be the thoroughfare.", valueName: "metres"))
     var thoroughfareRadius: Double = GeocoderSettings().thoroughfareRadiusMetres
 
-    @Option(help: ArgumentHelp("How far the nearest postcode centroid may be to give the postalCode.", valueName: "METRES"))
+    @Option(help: ArgumentHelp("How far the nearest postcode centroid may be to give the postalCode.", valueName: "metres"))
     var postcodeRadius: Double = GeocoderSettings().postcodeRadiusMetres
 
     private var isBatch: Bool { coordinate.isEmpty }
@@ -72,8 +72,9 @@ struct WhereCommand: ParsableCommand {
             _ = try batchOptions()
         } else {
             guard input == nil else { throw ValidationError("give either a coordinate or --input, not both") }
-            guard PlacemarkFormat(rawValue: format ?? "text") != nil else {
-                throw ValidationError("--format for one point must be one of \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(format ?? "")'")
+            guard inputFormat == nil, delimiter == nil else { throw ValidationError("--input-format and --delimiter are for many points; one coordinate needs neither") }
+            if let format, format.placemarkFormat == nil {
+                throw ValidationError("--format \(format.rawValue) is for many points; one point prints \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             _ = try parsedCoordinate()
         }
@@ -86,49 +87,39 @@ struct WhereCommand: ParsableCommand {
     // MARK: One point
 
     func parsedCoordinate() throws -> Coordinate {
-        do {
-            switch coordinate.count {
-            case 1: return try Coordinate(parsingPair: coordinate[0])
-            case 2: return try Coordinate(parsingLatitude: coordinate[0], longitude: coordinate[1])
-            default: throw ValidationError("give one coordinate as LAT LON or \"LAT,LON\"")
-            }
-        } catch let error as CoordinateError {
-            throw ValidationError(error.description)
-        }
+        guard coordinate.count <= 2 else { throw ValidationError("give one coordinate as LAT LON or \"LAT,LON\"") }
+        return try CoordinateArguments.coordinate(from: coordinate, naming: nil)
     }
 
     private func runSingle() throws {
         let point = try parsedCoordinate()
         let geocoder = try openGeocoder(loading: .onDemand)
         let placemark = geocoder.placemark(for: point)
-        print(PlacemarkFormatter.format(placemark, as: PlacemarkFormat(rawValue: format ?? "text") ?? .text))
+        print(PlacemarkFormatter.format(placemark, as: format?.placemarkFormat ?? .text))
     }
 
     // MARK: Many points
 
     private func batchOptions() throws -> BatchOptions {
         var options = BatchOptions()
-        if let inputFormat {
-            guard let parsed = BatchInputFormat(rawValue: inputFormat == "json" ? "jsonl" : inputFormat) else {
-                throw ValidationError("--input-format must be one of \(BatchInputFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(inputFormat)'")
-            }
-            options.inputFormat = parsed
-        }
+        options.inputFormat = inputFormat
         if let delimiter {
+            options.csvDelimiter = delimiter
             do {
-                options.csvDelimiter = try CSVDelimiter(argument: delimiter)
                 try options.checkCSVDelimiterApplies(toInputNamed: input ?? "-")
             } catch {
                 throw ValidationError(error.localizedDescription)
             }
         }
         // By default the output speaks the input's format.
-        let inputKind = options.inputFormat ?? input.flatMap(BatchInputFormat.init(fileExtensionOf:))
-        let outputName = format == "json" ? "jsonl" : (format ?? inputKind?.rawValue ?? "csv")
-        guard let output = BatchOutputFormat(rawValue: outputName) else {
-            throw ValidationError("--format for many points must be one of \(BatchOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(outputName)'")
+        if let format {
+            guard let output = format.batchFormat else {
+                throw ValidationError("--format \(format.rawValue) is for one point; many points print \(BatchFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            options.outputFormat = output
+        } else {
+            options.outputFormat = inputFormat ?? input.flatMap(BatchFormat.init(fileExtensionOf:)) ?? .csv
         }
-        options.outputFormat = output
         options.latColumn = latColumn
         options.lonColumn = lonColumn
         if let fields {
@@ -146,28 +137,18 @@ struct WhereCommand: ParsableCommand {
         let options = try batchOptions()
         let geocoder = try openGeocoder(loading: .everything, needs: PlacemarkNeeds(fields: options.fields))
         let batch = BatchGeocoder(options: options, geocoder: geocoder)
-        let summary: BatchSummary
-        do {
-            summary = try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
-        } catch {
-            throw Diagnostics.fail(error)
-        }
+        let summary = try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 
     private func openGeocoder(loading: ReverseGeocoder.Loading, needs: PlacemarkNeeds = .all) throws -> ReverseGeocoder {
         let bar = ProgressBar()
         defer { bar.finish() }
-        do {
-            var settings = GeocoderSettings()
-            settings.thoroughfareRadiusMetres = thoroughfareRadius
-            settings.postcodeRadiusMetres = postcodeRadius
-            return try PlacesDatabase.openGeocoder(
-                explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,
-                announce: Diagnostics.print, progress: bar.update)
-        } catch {
-            bar.finish()
-            throw Diagnostics.fail(error)
-        }
+        var settings = GeocoderSettings()
+        settings.thoroughfareRadiusMetres = thoroughfareRadius
+        settings.postcodeRadiusMetres = postcodeRadius
+        return try PlacesDatabase.openGeocoder(
+            explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,
+            announce: Diagnostics.print, progress: bar.update)
     }
 }

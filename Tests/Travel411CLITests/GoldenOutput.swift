@@ -3,8 +3,10 @@ import XCTest
 
 /// Golden-file checks of what the binary prints. Each case is two files in `Golden/`:
 /// `<case>.args`, the arguments one per line (so "51.5174,-0.1200" stays one argument), and
-/// `<case>.stdout`, the exact standard output expected. Run with `TRAVEL411_UPDATE_GOLDEN=1` to rewrite
-/// the .stdout files from what the binary prints now, then review the change with `git diff`.
+/// `<case>.stdout`, the exact standard output expected (cases made in code pass their arguments and have
+/// no .args file). Run with `TRAVEL411_UPDATE_GOLDEN=1` to rewrite the .stdout files from what the binary
+/// prints now: each rewritten case then fails with "recorded a new baseline", so an update can never pass
+/// by rewriting its own expectation. Review the change with `git diff` and run the tests again.
 enum GoldenOutput {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
@@ -25,12 +27,24 @@ enum GoldenOutput {
     @discardableResult
     static func check(_ name: String, with cli: TravelCLI, status: Int32 = 0,
                       file: StaticString = #filePath, line: UInt = #line) throws -> TravelCLI.Result {
-        let arguments = try arguments(name)
-        let result = try cli.run(arguments)
+        try check(name, arguments: try arguments(name), with: cli, status: status, file: file, line: line)
+    }
+
+    /// As `check(_:with:)`, for a case whose arguments are given here rather than in a .args file.
+    @discardableResult
+    static func check(_ name: String, arguments: [String], with cli: TravelCLI, status: Int32 = 0,
+                      environment: [String: String] = [:],
+                      file: StaticString = #filePath, line: UInt = #line) throws -> TravelCLI.Result {
+        // Help text wraps at the terminal's width: fix it, so that the goldens do not depend on who runs them.
+        let result = try cli.run(arguments, environment: environment.merging(["COLUMNS": "80"]) { given, _ in given })
         XCTAssertEqual(result.status, status, "travel411 \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
         let expectedURL = folder.appendingPathComponent(name + ".stdout")
         if isUpdating {
-            try result.stdout.write(to: expectedURL, atomically: true, encoding: .utf8)
+            let previous = try? String(contentsOf: expectedURL, encoding: .utf8)
+            if previous != result.stdout {
+                try result.stdout.write(to: expectedURL, atomically: true, encoding: .utf8)
+                XCTFail("recorded a new baseline for \(name) in \(expectedURL.lastPathComponent); review it with git diff and run the tests again without TRAVEL411_UPDATE_GOLDEN", file: file, line: line)
+            }
             return result
         }
         guard let expected = try? String(contentsOf: expectedURL, encoding: .utf8) else {

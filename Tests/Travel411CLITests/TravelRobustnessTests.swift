@@ -86,7 +86,7 @@ final class TravelRobustnessTests: XCTestCase {
         let garbage = Data(repeating: 0x5A, count: 4096)
         try garbage.write(to: URL(fileURLWithPath: cli.statePath))
         let result = try cli.run(["destination", "list"])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 65, "bad data")
         XCTAssertTrue(result.stderr.contains("is not a SQLite database"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cli.statePath)), garbage, "not overwritten")
     }
@@ -94,19 +94,19 @@ final class TravelRobustnessTests: XCTestCase {
     func testSomeOtherSQLiteFileIsRefused() throws {
         try SQLiteDatabase(path: cli.statePath).execute("CREATE TABLE localities (fid INTEGER PRIMARY KEY)")
         let result = try cli.run(["destination", "list"])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 65, "bad data")
         XCTAssertTrue(result.stderr.contains("not a travel411 state file"), result.stderr)
     }
 
     func testAStateFileInAMissingFolderIsExplained() throws {
         let result = try cli.run(["destination", "list", "--state", cli.folder.appendingPathComponent("missing/travel.sqlite").path])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 73, "cannot create")
         XCTAssertTrue(result.stderr.contains("missing does not exist"), result.stderr)
     }
 
     func testThePlacesDatabaseIsNeverUsedAsState() throws {
         let result = try cli.run(["destination", "list", "--state", PlacesForTests.path, "--db", PlacesForTests.path])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 65, "bad data")
         XCTAssertTrue(result.stderr.contains("is the places database"), result.stderr)
     }
 
@@ -116,7 +116,7 @@ final class TravelRobustnessTests: XCTestCase {
         try holder.execute("BEGIN IMMEDIATE")
         defer { try? holder.execute("ROLLBACK") }
         let result = try cli.run(["move-city", "51.5010", "-0.1919"], environment: ["TRAVEL411_BUSY_TIMEOUT_MS": "300"])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 75, "try again later")
         XCTAssertTrue(result.stderr.contains("stayed locked by another process for 0.3 s"), result.stderr)
         try holder.execute("ROLLBACK")
         XCTAssertEqual(try moveCount(), 0)

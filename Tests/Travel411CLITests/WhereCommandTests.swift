@@ -107,11 +107,6 @@ final class WhereCommandTests: XCTestCase {
         let twoArguments = try cli.succeed(["where", "-33.86", "151.21"])
         XCTAssertTrue(twoArguments.contains("country                Australia\n"), twoArguments)
         let result = try cli.run(["where", "-33.86,151.21"])
-        if result.status == 64, result.stderr.contains("give one coordinate") {
-            // Known bug: NegativeNumberArguments.isNegativeNumber protects "-33.86" but not "-33.86,151.21",
-            // and ArgumentParser then drops the argument. Remove this skip once it is fixed.
-            throw XCTSkip("where \"-33.86,151.21\" is still refused: \(result.stderr)")
-        }
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, twoArguments)
     }
@@ -234,9 +229,11 @@ final class WhereCommandTests: XCTestCase {
             (["where", "95", "0"], ["latitude", "95", "outside [-90, 90]"]),
             (["where", "abc", "0"], ["latitude", "'abc' is not a number"]),
             (["where", "51.5", "200"], ["longitude", "200", "outside [-180, 180]"]),
-            (["where", "51.5"], ["'51.5' is not a coordinate"]),
+            (["where", "51.5"], ["needs a latitude and a longitude", "got '51.5'"]),
+            (["where", "51.5,"], ["'51.5,' is not a coordinate"]),
             (["where", "1", "2", "3"], ["give one coordinate"]),
-            (["where", "51.47", "-0.45", "--format", "xml"], ["--format for one point must be one of", "'xml'"]),
+            (["where", "51.47", "-0.45", "--format", "xml"], ["The value 'xml' is invalid for '--format <format>'", "nominatim"]),
+            (["where", "51.47", "-0.45", "--format", "csv"], ["--format csv is for many points; one point prints text, json, geojson, nominatim"]),
         ]
         for (arguments, parts) in cases {
             let result = try cli.run(arguments)

@@ -57,8 +57,8 @@ final class WhereDelimiterTests: XCTestCase {
         let csv = try write("lat;lon\n51,47;-0,45\n", named: "pts.csv")
         let jsonl = try write("{\"lat\":51.47,\"lon\":-0.45}\n", named: "pts.jsonl")
         let cases: [([String], String)] = [
-            (["where", "--input", csv, "--delimiter", ":"], "--delimiter must be one of ',' ';' 'tab' '|'; got ':'"),
-            (["where", "--input", csv, "--delimiter", "semicolon"], "got 'semicolon'"),
+            (["where", "--input", csv, "--delimiter", ":"], "The value ':' is invalid for '--delimiter <char>'"),
+            (["where", "--input", csv, "--delimiter", "semi"], "The value 'semi' is invalid for '--delimiter <char>'"),
             (["where", "--input", jsonl, "--delimiter", ";"], "--delimiter applies to CSV input, and \(jsonl) is jsonl by its extension"),
             (["where", "--input", csv, "--input-format", "geojson", "--delimiter", ";"], "--delimiter applies to CSV input, not to --input-format geojson"),
         ]

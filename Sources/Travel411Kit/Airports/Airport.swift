@@ -1,5 +1,5 @@
 /// One airport of the catalogue in `Data/airports/airports.csv`.
-public struct Airport: Hashable, Sendable, Codable {
+public struct Airport: Hashable, Sendable {
     /// Four-character ICAO code (or a local code where the airport has none); unique in the catalogue.
     public var icao: String
     /// Three-letter IATA code; many small airfields have none.

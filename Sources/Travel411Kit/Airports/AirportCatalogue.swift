@@ -126,3 +126,12 @@ public enum AirportCatalogueError: Error, Equatable, LocalizedError, CustomStrin
 
     public var errorDescription: String? { description }
 }
+
+extension AirportCatalogueError: Travel411Error {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unknownCode: return .failure
+        case .unreadable: return .noInput
+        }
+    }
+}

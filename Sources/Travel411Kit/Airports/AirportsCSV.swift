@@ -3,11 +3,12 @@ import Foundation
 /// Reads the airportsdata CSV layout: a header row naming the columns, then one airport a line.
 /// Fields may be quoted, and quoted fields may hold commas and doubled quotes.
 enum AirportsCSV {
-    struct Malformed: Error, LocalizedError {
+    struct Malformed: Travel411Error {
         let file: String
         let line: Int
         let reason: String
-        var errorDescription: String? { "\(file), line \(line): \(reason)" }
+        var description: String { "\(file), line \(line): \(reason)" }
+        var exitStatus: ExitStatus { .dataError }
     }
 
     static func parse(_ text: String, file: String) throws -> [Airport] {

@@ -106,7 +106,7 @@ public struct BatchGeocoder {
             return try run(inputFD: STDIN_FILENO, inputName: "-", outputFD: outputFD)
         }
         let fd = open(inputPath, O_RDONLY)
-        guard fd >= 0 else { throw BatchError("cannot open \(inputPath): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw BatchError("cannot open \(inputPath): \(String(cString: strerror(errno)))", exitStatus: .noInput) }
         defer { close(fd) }
         var status = stat()
         if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {

@@ -1,8 +1,8 @@
 /// Decides the input format: the explicit option, else the file extension, else the content.
 enum InputFormatDetector {
     static func format(
-        explicit: BatchInputFormat?, csvDelimiter: CSVDelimiter? = nil, inputName: String, sample: UnsafeBufferPointer<UInt8>
-    ) throws -> BatchInputFormat {
+        explicit: BatchFormat?, csvDelimiter: CSVDelimiter? = nil, inputName: String, sample: UnsafeBufferPointer<UInt8>
+    ) throws -> BatchFormat {
         if let declared = try declaredFormat(explicit: explicit, csvDelimiter: csvDelimiter, inputName: inputName) { return declared }
         // A delimiter given for the input says it is CSV, whatever its first line looks like.
         if csvDelimiter != nil { return .csv }
@@ -11,8 +11,8 @@ enum InputFormatDetector {
 
     /// The format known without reading: the explicit option, else the extension. A CSV delimiter
     /// given for input declared as something else is a mistake to report, not to guess around.
-    static func declaredFormat(explicit: BatchInputFormat?, csvDelimiter: CSVDelimiter?, inputName: String) throws -> BatchInputFormat? {
-        let declared = explicit ?? BatchInputFormat(fileExtensionOf: inputName)
+    static func declaredFormat(explicit: BatchFormat?, csvDelimiter: CSVDelimiter?, inputName: String) throws -> BatchFormat? {
+        let declared = explicit ?? BatchFormat(fileExtensionOf: inputName)
         guard csvDelimiter != nil, let declared, declared != .csv else { return declared }
         if explicit != nil { throw BatchError("--delimiter applies to CSV input, not to --input-format \(declared.rawValue)") }
         throw BatchError("--delimiter applies to CSV input, and \(inputName) is \(declared.rawValue) by its extension; add --input-format csv to read it as CSV")
@@ -20,7 +20,7 @@ enum InputFormatDetector {
 
     /// `{` starts JSON: GeoJSON if a FeatureCollection is named early on, else JSON Lines.
     /// Anything else is delimited text: TSV if the first line has more tabs than commas.
-    static func sniff(_ sample: UnsafeBufferPointer<UInt8>) throws -> BatchInputFormat {
+    static func sniff(_ sample: UnsafeBufferPointer<UInt8>) throws -> BatchFormat {
         guard let bytes = sample.baseAddress else { return .csv }
         let start = JSONScanner.skipWhitespace(bytes, 0, sample.count)
         guard start < sample.count else { return .csv }

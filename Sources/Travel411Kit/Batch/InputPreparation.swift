@@ -13,7 +13,7 @@ enum InputPreparation {
     static let lookAheadLimit = 16 << 20
 
     static func prepare(
-        format: BatchInputFormat, source: ChunkSource, options: BatchOptions,
+        format: BatchFormat, source: ChunkSource, options: BatchOptions,
         printer: any PlacemarkPrinter
     ) throws -> PreparedInput {
         let columns = CoordinateColumns(latitudeName: options.latColumn, longitudeName: options.lonColumn)
@@ -82,7 +82,9 @@ enum InputPreparation {
                 source.discard(prefix: record.next, units: record.lines)
                 return (names, DelimitedLayout(delimiter: delimiter, columnCount: names.count, latitudeColumn: latitude, longitudeColumn: longitude))
             }
-            let listed = names.map { "'\($0)'" }.joined(separator: ", ")
+            // Header names are the file's bytes: escaped and shortened, so a binary file cannot paint the terminal.
+            let shown = names.prefix(12).map { "'\(DisplayText.sanitized($0, limit: 40))'" }
+            let listed = (shown + (names.count > 12 ? ["… \(names.count - 12) more"] : [])).joined(separator: ", ")
             if columns.describesLatitudeExplicitly || columns.describesLongitudeExplicitly {
                 let missing = located.latitude == nil ? "latitude" : "longitude"
                 throw BatchError("\(source.inputName): the header has no \(missing) column of the name given (columns: \(listed))")

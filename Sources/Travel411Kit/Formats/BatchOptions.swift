@@ -1,7 +1,7 @@
 import Foundation
 
-/// The layouts `where --input` reads.
-public enum BatchInputFormat: String, CaseIterable, Sendable {
+/// The layouts a batch reads and writes (`where --input`, `--input-format`, `--format`).
+public enum BatchFormat: String, CaseIterable, Sendable {
     case csv, tsv, jsonl, geojson
 
     /// The format a file name's extension names, nil when the extension says nothing.
@@ -16,18 +16,13 @@ public enum BatchInputFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// The layouts `where --input` writes.
-public enum BatchOutputFormat: String, CaseIterable, Sendable {
-    case csv, tsv, jsonl, geojson
-}
-
 /// How a batch run reads, geocodes and writes.
 public struct BatchOptions: Sendable {
     /// Forces the input format; nil takes it from the file extension, else sniffs the content.
-    public var inputFormat: BatchInputFormat?
+    public var inputFormat: BatchFormat?
     /// Forces a CSV input's delimiter; nil takes `;` when the header has more semicolons than commas, else `,`.
     public var csvDelimiter: CSVDelimiter?
-    public var outputFormat: BatchOutputFormat
+    public var outputFormat: BatchFormat
     /// Column (CSV/TSV) or key (JSON Lines) holding latitude; nil looks for common names.
     public var latColumn: String?
     public var lonColumn: String?
@@ -41,9 +36,9 @@ public struct BatchOptions: Sendable {
     public var printsSummary: Bool
 
     public init(
-        inputFormat: BatchInputFormat? = nil,
+        inputFormat: BatchFormat? = nil,
         csvDelimiter: CSVDelimiter? = nil,
-        outputFormat: BatchOutputFormat = .csv,
+        outputFormat: BatchFormat = .csv,
         latColumn: String? = nil,
         lonColumn: String? = nil,
         fields: [PlacemarkField] = PlacemarkField.allCases,
@@ -124,7 +119,14 @@ public struct BatchSummary: Sendable, Equatable, CustomStringConvertible {
 /// the output and counted).
 public struct BatchError: Error, Equatable, LocalizedError, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// Bad data (65) unless the input could not be opened at all (66).
+    public var exitStatus: ExitStatus
+    public init(_ message: String, exitStatus: ExitStatus = .dataError) {
+        self.message = message
+        self.exitStatus = exitStatus
+    }
     public var description: String { message }
     public var errorDescription: String? { message }
 }
+
+extension BatchError: Travel411Error {}

@@ -15,16 +15,26 @@ public enum CSVDelimiter: String, CaseIterable, Sendable {
         }
     }
 
-    /// Parses a `--delimiter` value: `,` `;` `|`, or `tab` (also written `\t`, or a tab itself).
-    public init(argument: String) throws {
-        switch argument {
-        case ",": self = .comma
-        case ";": self = .semicolon
-        case "|": self = .pipe
-        case "\t", "\\t": self = .tab
-        case let name where name.lowercased() == "tab": self = .tab
+    /// The name `--delimiter` takes, which needs no quoting in a shell.
+    public var name: String {
+        switch self {
+        case .comma: "comma"
+        case .semicolon: "semicolon"
+        case .tab: "tab"
+        case .pipe: "pipe"
+        }
+    }
+
+    /// Parses a `--delimiter` value: a name (`comma`, `semicolon`, `tab`, `pipe`) or the character itself
+    /// (`,` `;` `|`, a tab, or `\t`).
+    public init(parsing argument: String) throws {
+        switch argument.lowercased() {
+        case ",", "comma": self = .comma
+        case ";", "semicolon": self = .semicolon
+        case "|", "pipe": self = .pipe
+        case "\t", "\\t", "tab": self = .tab
         default:
-            throw BatchError("--delimiter must be one of ',' ';' 'tab' '|'; got '\(argument)'")
+            throw BatchError("--delimiter must be one of comma (','), semicolon (';'), tab or pipe ('|'); got '\(DisplayText.sanitized(argument, limit: 20))'")
         }
     }
 }

@@ -9,7 +9,7 @@ struct OutputLayout: Sendable {
     static let rawInputKey = "input"
     static let geometryColumnNames = ["latitude", "longitude"]
 
-    let format: BatchOutputFormat
+    let format: BatchFormat
     /// The byte between CSV/TSV output fields: a tab for TSV; for CSV the CSV input's own
     /// delimiter (so a semicolon file comes back as one), else a comma.
     let tableDelimiter: UInt8
@@ -28,7 +28,7 @@ struct OutputLayout: Sendable {
     let quotedReservedKeys: [[UInt8]]
 
     init(
-        format: BatchOutputFormat, fields: [PlacemarkField], sourceColumnNames: [String], addsGeometryColumns: Bool,
+        format: BatchFormat, fields: [PlacemarkField], sourceColumnNames: [String], addsGeometryColumns: Bool,
         csvDelimiter: UInt8 = UInt8(ascii: ",")
     ) {
         self.format = format

@@ -1,18 +1,50 @@
 import Foundation
 
+/// Turns one value into the text a command prints. Every output format of a command is one of these,
+/// chosen by its `--format`, so that commands print and never shape output themselves.
+public protocol OutputFormatter<Subject>: Sendable {
+    associatedtype Subject
+    func format(_ subject: Subject) throws -> String
+}
+
+/// A JSON document: pretty-printed, keys sorted, in the subject's one `Encodable` shape.
+public struct JSONDocumentFormatter<Subject: Encodable>: OutputFormatter {
+    public init() {}
+    public func format(_ subject: Subject) throws -> String { try JSONDocument.text(subject) }
+}
+
 /// Output shapes for a single placemark (`travel411 where LAT LON`).
 public enum PlacemarkFormat: String, CaseIterable, Sendable {
     case text, json, geojson, nominatim
+
+    public var formatter: any OutputFormatter<Placemark> {
+        switch self {
+        case .text: PlacemarkFormatter.Text()
+        case .json: PlacemarkFormatter.JSONObject()
+        case .geojson: PlacemarkFormatter.GeoJSONFeature()
+        case .nominatim: NominatimFormatter.JSONV2()
+        }
+    }
 }
 
 public enum PlacemarkFormatter {
+    public struct Text: OutputFormatter {
+        public func format(_ placemark: Placemark) -> String { text(placemark) }
+    }
+
+    /// Compact, keys in `PlacemarkField` order: the same keys and values as `Placemark`'s `Encodable`
+    /// shape (a test holds them equal), written directly because batches print one per row.
+    public struct JSONObject: OutputFormatter {
+        public func format(_ placemark: Placemark) -> String { jsonObject(placemark) }
+    }
+
+    public struct GeoJSONFeature: OutputFormatter {
+        public func format(_ placemark: Placemark) -> String { geoJSONFeature(placemark) }
+    }
+
     public static func format(_ placemark: Placemark, as format: PlacemarkFormat) -> String {
-        switch format {
-        case .text: return text(placemark)
-        case .json: return jsonObject(placemark)
-        case .geojson: return geoJSONFeature(placemark)
-        case .nominatim: return NominatimFormatter.jsonV2(placemark)
-        }
+        // None of the placemark formatters throws.
+        (try? format.formatter.format(placemark)) ?? ""
     }
 
     /// Aligned "field  value" lines for people; absent fields are left out.
@@ -46,6 +78,10 @@ public enum PlacemarkFormatter {
 
 /// Nominatim's `format=jsonv2` reverse answer, for clients written against Nominatim.
 public enum NominatimFormatter {
+    public struct JSONV2: OutputFormatter {
+        public func format(_ placemark: Placemark) -> String { jsonV2(placemark) }
+    }
+
     static let licence = "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
 
     public static func jsonV2(_ p: Placemark) -> String {

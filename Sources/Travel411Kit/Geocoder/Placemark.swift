@@ -1,6 +1,6 @@
 /// The answer for one coordinate, with Apple's CLPlacemark field names so that app developers
 /// recognise them. Every field may be nil: at sea most are.
-public struct Placemark: Hashable, Sendable, Codable {
+public struct Placemark: Hashable, Sendable, Encodable {
     public var location: Coordinate
     public var name: String?
     public var thoroughfare: String?
@@ -20,24 +20,29 @@ public struct Placemark: Hashable, Sendable, Codable {
 
     public init(location: Coordinate) { self.location = location }
 
-    /// Every key, `null` when absent, so that JSON readers always see the same shape.
+    /// The one JSON shape of a placemark, wherever it is printed (`where --format json`, every batch
+    /// format's keys, `airports show`, the travel commands): latitude and longitude, then every
+    /// `PlacemarkField` under its CLPlacemark name with the same value as in batch output, `null` when absent.
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(location, forKey: .location)
-        try container.encode(name, forKey: .name)
-        try container.encode(thoroughfare, forKey: .thoroughfare)
-        try container.encode(subThoroughfare, forKey: .subThoroughfare)
-        try container.encode(locality, forKey: .locality)
-        try container.encode(subLocality, forKey: .subLocality)
-        try container.encode(administrativeArea, forKey: .administrativeArea)
-        try container.encode(subAdministrativeArea, forKey: .subAdministrativeArea)
-        try container.encode(postalCode, forKey: .postalCode)
-        try container.encode(country, forKey: .country)
-        try container.encode(isoCountryCode, forKey: .isoCountryCode)
-        try container.encode(timeZone, forKey: .timeZone)
-        try container.encode(inlandWater, forKey: .inlandWater)
-        try container.encode(ocean, forKey: .ocean)
-        try container.encode(nearestLocality, forKey: .nearestLocality)
+        var container = encoder.container(keyedBy: FieldKey.self)
+        try container.encode(location.latitude, forKey: FieldKey("latitude"))
+        try container.encode(location.longitude, forKey: FieldKey("longitude"))
+        for field in PlacemarkField.allCases {
+            let key = FieldKey(field.rawValue)
+            switch (field.text(in: self), field.isNumeric) {
+            case (nil, _): try container.encodeNil(forKey: key)
+            case (let text?, true): try container.encode(Int(text) ?? 0, forKey: key)
+            case (let text?, false): try container.encode(text, forKey: key)
+            }
+        }
+    }
+
+    private struct FieldKey: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 }
 

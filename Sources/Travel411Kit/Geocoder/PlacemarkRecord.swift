@@ -25,6 +25,19 @@ public struct PlacemarkRecord: Sendable {
     var postcode: Int32 = -1
 
     public init(location: Coordinate) { self.location = location }
+
+    /// Stores an area level's answer in its field.
+    @inline(__always)
+    mutating func setFeature(_ feature: Int32, of level: PlacesSchema.AreaLevel) {
+        switch level {
+        case .country: country = feature
+        case .admin: admin = feature
+        case .district: district = feature
+        case .timezone: timeZone = feature
+        case .ocean: ocean = feature
+        case .inlandWater: inlandWater = feature
+        }
+    }
 }
 
 /// Which lookups a caller needs, so a batch asking for a few fields does only their work.

@@ -121,15 +121,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
             withUnsafeMutableBytes(of: &answers) {
                 AreaLookupLockstep.resolve(UnsafeMutableBufferPointer(rebasing: walks[0..<count]), answers: $0.bindMemory(to: Int32.self))
             }
-            for i in 0..<count {
-                switch Int(ordinals[i]) {
-                case 0: record.country = answers[i]
-                case 1: record.admin = answers[i]
-                case 2: record.district = answers[i]
-                case 3: record.timeZone = answers[i]
-                case 4: record.ocean = answers[i]
-                default: record.inlandWater = answers[i]
-                }
+            for lane in 0..<count {
+                record.setFeature(answers[lane], of: PlacesSchema.AreaLevel(ordinal: Int(ordinals[lane])))
             }
         }
     }
@@ -243,92 +236,150 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// place in the same admin polygon, when it is another name within reach. At sea there is no
     /// locality, only the nearest one, unless the coast is close enough to snap to (see settings).
     private func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
-        let settings = self.settings
         _ = withPoints(.locality) { level in
-            let records = level.records
-            let query = PointIndex.Query(record.location)
-            let countryField = PlacesSchema.LocalityField.countryCode.rawValue
-            // The nearest place, found when first needed: a batch that prints only the locality
-            // skips it whenever a catchment answers.
-            var nearestFound: (id: UInt32, group: UInt32)?? = nil
-            func nearestPlace() -> (id: UInt32, group: UInt32)? {
-                if let known = nearestFound { return known }
-                var found: (id: UInt32, group: UInt32)? = nil
-                // The cells answer exactly when a place lies within their reach; the tree beyond it.
-                let cells = level.cells.flatMap { $0.knowsGroups ? $0 : nil }
-                let candidate = cells.flatMap { cells in
-                    cells.nearest(to: record.location, query: query, filter: PointIndex.NearestFilter(), withinMetres: Self.nearestFromCellsMetres)
-                        .map { (id: $0, group: cells.group(of: $0)) }
-                } ?? level.index.nearest(to: query)
-                if let (nearest, group) = candidate, let place = records.coordinate(Int(nearest)) {
-                    record.nearest = Int32(nearest)
-                    record.nearestDistance = GreatCircle.distance(from: place, to: record.location)
-                    record.nearestBearing = GreatCircle.initialBearing(from: place, to: record.location)
-                    found = (nearest, group)
-                }
-                nearestFound = .some(found)
-                return found
-            }
-            if needs.contains(.nearestLocality) || needs.contains(.subLocality) { _ = nearestPlace() }
-
-            guard record.country >= 0, let countryCode = withArea(.country, { $0.bytes(Int(record.country), .code) }),
-                  !countryCode.isEmpty else { return }
-            let packedCountry = countryCode.count == 2 ? UInt16(countryCode[0]) << 8 | UInt16(countryCode[1]) : 0
-            // A two-letter code is the filter; anything else (rare) is checked against the records.
-            func inCountry(_ place: UInt32) -> Bool {
-                packedCountry != 0 || records.field(Int(place), countryField, equals: countryCode)
-            }
-            // Whether the nearest place overall is of the point's country: asked by both rules below.
-            var nearestIsInCountry: Bool?
-            func nearestInCountry(_ nearest: UInt32) -> Bool {
-                if let known = nearestIsInCountry { return known }
-                let answer = records.field(Int(nearest), countryField, equals: countryCode)
-                nearestIsInCountry = answer
-                return answer
-            }
-            var locality = level.cells?.largest(containing: record.location, query: query, country: packedCountry).map(Int32.init)
-            if locality == nil {
-                // The nearest place of the point's country within reach: the nearest place overall when
-                // that one qualifies (already found), else the nearest from the cells around the point.
-                if let known = nearestFound ?? nil, nearestInCountry(known.id),
-                   record.nearestDistance <= settings.nearestLocalityFallbackMetres {
-                    locality = Int32(known.id)
-                } else if let found = nearest(in: level, to: record.location, query: query, filter: PointIndex.NearestFilter(country: packedCountry),
-                                              withinMetres: settings.nearestLocalityFallbackMetres),
-                    inCountry(found) {
-                    locality = Int32(found)
-                }
-            }
-            guard let locality else { return }
+            var candidates = LocalityCandidates(level: level, location: record.location)
+            if needs.contains(.nearestLocality) || needs.contains(.subLocality) { _ = candidates.nearestPlace(recordingIn: &record) }
+            guard var country = pointCountry(of: record) else { return }
+            guard let locality = locality(of: &record, candidates: &candidates, country: &country) else { return }
             record.locality = locality
-            if needs.contains(.district), record.district < 0, record.admin >= 0,
-               withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
-               let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
-               records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
-                record.subAdministrativeFromLocality = true
+            if needs.contains(.district) { noteDistrictFromLocality(&record, locality: locality, records: level.records) }
+            if needs.contains(.subLocality) { decideSubLocality(&record, locality: locality, candidates: &candidates, country: &country) }
+        }
+    }
+
+    /// The nearby localities of one point: the nearest place overall, found when first needed (a batch
+    /// that prints only the locality skips it whenever a catchment answers) and then remembered.
+    private struct LocalityCandidates {
+        let level: PlacesLookup.PointLevel
+        let location: Coordinate
+        let query: PointIndex.Query
+        private var nearestFound: (id: UInt32, group: UInt32)?? = nil
+
+        init(level: PlacesLookup.PointLevel, location: Coordinate) {
+            self.level = level
+            self.location = location
+            query = PointIndex.Query(location)
+        }
+
+        /// The nearest place if it has been looked for already; nil if not, or if there is none.
+        var knownNearest: (id: UInt32, group: UInt32)? { nearestFound ?? nil }
+
+        /// The nearest place overall, with its distance and bearing written into the record.
+        @inline(__always)
+        mutating func nearestPlace(recordingIn record: inout PlacemarkRecord) -> (id: UInt32, group: UInt32)? {
+            if let known = nearestFound { return known }
+            var found: (id: UInt32, group: UInt32)? = nil
+            // The cells answer exactly when a place lies within their reach; the tree beyond it.
+            let cells = level.cells.flatMap { $0.knowsGroups ? $0 : nil }
+            let candidate = cells.flatMap { cells in
+                cells.nearest(to: location, query: query, filter: PointIndex.NearestFilter(), withinMetres: ReverseGeocoder.nearestFromCellsMetres)
+                    .map { (id: $0, group: cells.group(of: $0)) }
+            } ?? level.index.nearest(to: query)
+            if let (nearest, group) = candidate, let place = level.records.coordinate(Int(nearest)) {
+                record.nearest = Int32(nearest)
+                record.nearestDistance = GreatCircle.distance(from: place, to: location)
+                record.nearestBearing = GreatCircle.initialBearing(from: place, to: location)
+                found = (nearest, group)
             }
-            guard needs.contains(.subLocality), let (nearest, nearestGroup) = nearestPlace() else { return }
-            let sameCountry = nearestInCountry(nearest)
-            // The nearest place in the point's own admin polygon: a village over the county line is not
-            // where you are. A namesake of the locality is skipped; two in a row leave subLocality empty.
-            var filter = PointIndex.NearestFilter(group: record.admin >= 0 ? UInt32(record.admin) + 1 : 0, country: packedCountry)
-            let nameField = PlacesSchema.LocalityField.name.rawValue
-            let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
-            var sub: UInt32? = nil
-            // Usually the nearest place already qualifies, and no second search is needed.
-            if record.nearestDistance <= settings.subLocalityRadiusMetres,
-               filter.accepts(id: nearest, group: nearestGroup, country: sameCountry ? packedCountry : 0xffff),
-               !records.field(Int(nearest), nameField, equals: localityName) {
-                sub = nearest
-            } else {
-                for _ in 0..<2 {
-                    guard let candidate = self.nearest(in: level, to: record.location, query: query, filter: filter,
-                                                  withinMetres: settings.subLocalityRadiusMetres) else { break }
-                    if !records.field(Int(candidate), nameField, equals: localityName) { sub = candidate; break }
-                    filter.excluded = candidate
-                }
+            nearestFound = .some(found)
+            return found
+        }
+    }
+
+    /// The country of the point, as the localities are filtered by it.
+    private struct PointCountry {
+        /// The ISO code's bytes, as the locality records store it.
+        let code: UnsafeBufferPointer<UInt8>
+        /// A two-letter code packed for the cells' and the tree's filters; 0 for anything else (rare),
+        /// which is then checked against the records.
+        let packed: UInt16
+        /// Whether the nearest place overall is of this country: asked by both the locality fallback and
+        /// the subLocality rule, read from the records once.
+        private var nearestIsInCountry: Bool?
+
+        init(code: UnsafeBufferPointer<UInt8>) {
+            self.code = code
+            packed = code.count == 2 ? UInt16(code[0]) << 8 | UInt16(code[1]) : 0
+        }
+
+        private static let countryField = PlacesSchema.LocalityField.countryCode.rawValue
+
+        func contains(_ place: UInt32, records: PagedRecords) -> Bool {
+            packed != 0 || records.field(Int(place), Self.countryField, equals: code)
+        }
+
+        mutating func containsNearest(_ nearest: UInt32, records: PagedRecords) -> Bool {
+            if let known = nearestIsInCountry { return known }
+            let answer = records.field(Int(nearest), Self.countryField, equals: code)
+            nearestIsInCountry = answer
+            return answer
+        }
+    }
+
+    @inline(__always)
+    private func pointCountry(of record: PlacemarkRecord) -> PointCountry? {
+        guard record.country >= 0, let code = withArea(.country, { $0.bytes(Int(record.country), .code) }), !code.isEmpty else { return nil }
+        return PointCountry(code: code)
+    }
+
+    /// The most populous place of the point's country whose catchment holds the point; else the nearest
+    /// place of that country within the fallback distance (the nearest overall when it qualifies and is
+    /// already known, else the nearest from the cells around the point).
+    @inline(__always)
+    private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> Int32? {
+        let level = candidates.level
+        if let largest = level.cells?.largest(containing: record.location, query: candidates.query, country: country.packed) {
+            return Int32(largest)
+        }
+        let reach = settings.nearestLocalityFallbackMetres
+        if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
+            return Int32(known.id)
+        }
+        if let found = nearest(in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(country: country.packed), withinMetres: reach),
+           country.contains(found, records: level.records) {
+            return Int32(found)
+        }
+        return nil
+    }
+
+    /// A first-level area without second-level names (a borough-less county) takes its district from the
+    /// locality when the locality lies in the same first-level area.
+    @inline(__always)
+    private func noteDistrictFromLocality(_ record: inout PlacemarkRecord, locality: Int32, records: PagedRecords) {
+        if record.district < 0, record.admin >= 0,
+           withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
+           let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
+           records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
+            record.subAdministrativeFromLocality = true
+        }
+    }
+
+    /// The nearest place in the point's own admin polygon within the subLocality radius: a village over
+    /// the county line is not where you are. A namesake of the locality is skipped; two in a row leave
+    /// subLocality empty.
+    @inline(__always)
+    private func decideSubLocality(_ record: inout PlacemarkRecord, locality: Int32, candidates: inout LocalityCandidates, country: inout PointCountry) {
+        guard let (nearest, nearestGroup) = candidates.nearestPlace(recordingIn: &record) else { return }
+        let level = candidates.level, records = level.records
+        let sameCountry = country.containsNearest(nearest, records: records)
+        var filter = PointIndex.NearestFilter(group: record.admin >= 0 ? UInt32(record.admin) + 1 : 0, country: country.packed)
+        let nameField = PlacesSchema.LocalityField.name.rawValue
+        let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
+        let radius = settings.subLocalityRadiusMetres
+        // Usually the nearest place already qualifies, and no second search is needed.
+        if record.nearestDistance <= radius,
+           filter.accepts(id: nearest, group: nearestGroup, country: sameCountry ? country.packed : 0xffff),
+           !records.field(Int(nearest), nameField, equals: localityName) {
+            record.subLocality = Int32(nearest)
+            return
+        }
+        for _ in 0..<2 {
+            guard let candidate = self.nearest(in: level, to: record.location, query: candidates.query, filter: filter, withinMetres: radius) else { return }
+            if !records.field(Int(candidate), nameField, equals: localityName) {
+                record.subLocality = Int32(candidate)
+                return
             }
-            if let sub { record.subLocality = Int32(sub) }
+            filter.excluded = candidate
         }
     }
 

@@ -71,3 +71,7 @@ extension Coordinate: CustomStringConvertible {
         return "\(value)"
     }
 }
+
+extension CoordinateError: Travel411Error {
+    public var exitStatus: ExitStatus { .usage }
+}

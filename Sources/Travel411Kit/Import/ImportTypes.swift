@@ -52,3 +52,7 @@ public struct ImportError: Error, LocalizedError, CustomStringConvertible {
     public var description: String { message }
     public var errorDescription: String? { message }
 }
+
+extension ImportError: Travel411Error {
+    public var exitStatus: ExitStatus { .dataError }
+}

@@ -2,10 +2,11 @@ import Foundation
 
 /// Turns the paths a user gave into the shapefiles to import, in a stable order.
 enum ShapefileDiscovery {
-    struct NotFound: Error, LocalizedError {
+    struct NotFound: Travel411Error {
         let path: String
         let reason: String
-        var errorDescription: String? { "\(path): \(reason)" }
+        var description: String { "\(path): \(reason)" }
+        var exitStatus: ExitStatus { .noInput }
     }
 
     /// Folders are searched recursively for `.shp` files, leaving out hidden ones: archives made on a Mac

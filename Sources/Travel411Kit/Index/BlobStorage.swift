@@ -78,3 +78,7 @@ enum IndexFormatError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension IndexFormatError: Travel411Error {
+    var exitStatus: ExitStatus { .dataError }
+}

@@ -33,3 +33,7 @@ public struct ShapefileError: Error, LocalizedError, CustomStringConvertible {
     public var description: String { message }
     public var errorDescription: String? { message }
 }
+
+extension ShapefileError: Travel411Error {
+    public var exitStatus: ExitStatus { .dataError }
+}

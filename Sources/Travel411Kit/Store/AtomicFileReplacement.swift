@@ -103,3 +103,7 @@ public enum AtomicFileReplacement {
         guard fsync(descriptor) == 0 else { throw AtomicFileReplacementError.system("cannot sync to disk", path: url.path) }
     }
 }
+
+extension AtomicFileReplacementError: Travel411Error {
+    public var exitStatus: ExitStatus { .cannotCreate }
+}

@@ -372,3 +372,7 @@ private struct WKBReader {
         return parts
     }
 }
+
+extension GeoPackageGeometryError: Travel411Error {
+    public var exitStatus: ExitStatus { .dataError }
+}

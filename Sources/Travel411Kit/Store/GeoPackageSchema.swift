@@ -158,3 +158,7 @@ enum GeoPackageSchema {
         return formatter.date(from: text)
     }
 }
+
+extension GeoPackageError: Travel411Error {
+    public var exitStatus: ExitStatus { .dataError }
+}

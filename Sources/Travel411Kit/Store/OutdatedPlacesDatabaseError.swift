@@ -27,3 +27,7 @@ public struct OutdatedPlacesDatabaseError: Error, LocalizedError, CustomStringCo
 
     public var errorDescription: String? { description }
 }
+
+extension OutdatedPlacesDatabaseError: Travel411Error {
+    public var exitStatus: ExitStatus { .dataError }
+}

@@ -25,10 +25,11 @@ public enum PlacesDatabaseLocation {
 
 /// Finds the embedded default `Data/` folder.
 public enum EmbeddedData {
-    public struct NotFound: Error, LocalizedError {
-        public var errorDescription: String? {
+    public struct NotFound: Travel411Error {
+        public var description: String {
             "cannot find the embedded Data/ folder; run from the repository with `swift run`, or set TRAVEL411_DATA to its path"
         }
+        public var exitStatus: ExitStatus { .noInput }
     }
 
     /// `$TRAVEL411_DATA`, else a `Data/` folder found by walking up from the executable and from this

@@ -20,16 +20,32 @@ public enum PlacesSchema {
         }
         static let count = 6
 
-        /// Which need reads the level with this ordinal (a switch, not `allCases`, for the hot path).
-        @inline(__always) static func need(ordinal: Int) -> PlacemarkNeeds {
+        /// The level of an ordinal, the inverse of `ordinal` (a switch, not `allCases`, for the hot path:
+        /// the lockstep lookups carry levels as ordinals in SIMD lanes).
+        @inline(__always) init(ordinal: Int) {
             switch ordinal {
-            case 0: return .country
-            case 1: return .admin
-            case 2: return .district
-            case 3: return .timeZone
-            default: return .water
+            case 0: self = .country
+            case 1: self = .admin
+            case 2: self = .district
+            case 3: self = .timezone
+            case 4: self = .ocean
+            default: self = .inlandWater
             }
         }
+
+        /// Which need reads this level.
+        @inline(__always) var need: PlacemarkNeeds {
+            switch self {
+            case .country: return .country
+            case .admin: return .admin
+            case .district: return .district
+            case .timezone: return .timeZone
+            case .ocean, .inlandWater: return .water
+            }
+        }
+
+        /// Which need reads the level with this ordinal.
+        @inline(__always) static func need(ordinal: Int) -> PlacemarkNeeds { AreaLevel(ordinal: ordinal).need }
 
         /// Tiles of all levels share one integer key space.
         func tileKey(_ tile: Int) -> Int64 { ordinal * 100_000 + Int64(tile) }

@@ -252,3 +252,17 @@ extension SQLValue {
         }
     }
 }
+
+extension SQLiteError: Travel411Error {
+    /// From SQLite's primary result code: a locked file is worth retrying, a file that is not a database
+    /// is bad data, a failed write is an I/O error.
+    public var exitStatus: ExitStatus {
+        switch code & 0xFF {
+        case 5, 6: return .temporaryFailure  // SQLITE_BUSY, SQLITE_LOCKED
+        case 11, 26: return .dataError  // SQLITE_CORRUPT, SQLITE_NOTADB
+        case 14: return .noInput  // SQLITE_CANTOPEN
+        case 10, 13: return .ioError  // SQLITE_IOERR, SQLITE_FULL
+        default: return .failure
+        }
+    }
+}

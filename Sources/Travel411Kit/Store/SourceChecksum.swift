@@ -55,3 +55,7 @@ public enum SourceChecksum {
         return error.localizedDescription
     }
 }
+
+extension SourceChecksum.ReadError: Travel411Error {
+    public var exitStatus: ExitStatus { .noInput }
+}

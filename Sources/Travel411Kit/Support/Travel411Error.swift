@@ -57,19 +57,40 @@ public enum DisplayText {
                 break
             }
             switch scalar.value {
-            case 0x0A where true:
-                result += "\\n"
-            case 0x09:
-                result += "\\t"
-            case 0x0D:
-                result += "\\r"
-            case 0x00..<0x20, 0x7F..<0xA0, 0xFFFD, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF:
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            case 0x0A: result += "\\n"
+            case 0x09: result += "\\t"
             default:
-                result.unicodeScalars.append(scalar)
+                if isInvisible(scalar) {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
             count += 1
         }
         return result
+    }
+
+    /// A whole message about to be printed: line breaks and tabs stay, every other invisible character is
+    /// escaped, as a last guard for messages that quoted input without `sanitized`.
+    public static func escapingControls(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: { isInvisible($0) }) else { return message }
+        var result = ""
+        for scalar in message.unicodeScalars {
+            if isInvisible(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: return false
+        case 0x00..<0x20, 0x7F..<0xA0, 0xFFFD, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: return true
+        default: return false
+        }
     }
 }

@@ -98,3 +98,13 @@ public enum CityResolutionError: Error, Equatable, LocalizedError, CustomStringC
 
     public var errorDescription: String? { description }
 }
+
+extension CityResolutionError: Travel411Error {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .noLocality: return .failure
+        case .noPlacesDatabase: return .noInput
+        case .noLocalitiesTable: return .dataError
+        }
+    }
+}

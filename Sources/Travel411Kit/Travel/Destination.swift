@@ -1,5 +1,5 @@
 /// A trip: the airport one flies into (fixed) and the city one is visiting (movable).
-public struct Destination: Hashable, Sendable, Codable {
+public struct Destination: Hashable, Sendable {
     public var id: Int64
     public var name: String
     public var airport: Airport
@@ -20,7 +20,7 @@ public struct Destination: Hashable, Sendable, Codable {
 }
 
 /// The City pin's name and place.
-public struct DestinationCity: Hashable, Sendable, Codable {
+public struct DestinationCity: Hashable, Sendable {
     public var name: String
     public var coordinate: Coordinate
 
@@ -31,7 +31,7 @@ public struct DestinationCity: Hashable, Sendable, Codable {
 }
 
 /// One drag of the City pin, kept so that it can be listed and undone.
-public struct CityMove: Hashable, Sendable, Codable {
+public struct CityMove: Hashable, Sendable {
     public var id: Int64
     public var destinationName: String
     /// UTC, ISO 8601.

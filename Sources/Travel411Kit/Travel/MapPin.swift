@@ -20,7 +20,7 @@ public enum PinColour: String, Sendable, Codable {
 }
 
 /// One pin as the map shows it.
-public struct MapPin: Hashable, Sendable, Codable {
+public struct MapPin: Hashable, Sendable {
     public var kind: PinKind
     public var title: String
     /// From the reverse geocode of the pin's spot; nil until geocoded or where nothing is known.

@@ -51,3 +51,15 @@ public enum TravelStoreError: Error, Equatable, LocalizedError, CustomStringConv
 }
 
 import Foundation
+
+extension TravelStoreError: Travel411Error {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .isPlacesDatabase, .notAStateFile, .notADatabase, .corrupt, .newerSchema: return .dataError
+        case .locked: return .temporaryFailure
+        case .cannotOpen: return .cannotCreate
+        case .invalidDestinationName: return .usage
+        case .unknownDestination, .noDestinations, .noCurrentDestination, .destinationExists, .nothingToUndo: return .failure
+        }
+    }
+}

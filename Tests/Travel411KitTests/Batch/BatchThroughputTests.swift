@@ -12,7 +12,7 @@ final class BatchThroughputTests: XCTestCase {
             throw XCTSkip("set TRAVEL411_BENCH_INPUT to a CSV file to measure throughput")
         }
         let outputPath = environment["TRAVEL411_BENCH_OUTPUT"] ?? "/dev/null"
-        let format = environment["TRAVEL411_BENCH_FORMAT"].flatMap(BatchOutputFormat.init(rawValue:)) ?? .csv
+        let format = environment["TRAVEL411_BENCH_FORMAT"].flatMap(BatchFormat.init(rawValue:)) ?? .csv
         let jobs = environment["TRAVEL411_BENCH_JOBS"].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount
         // "minimal" fills one field (the I/O alone); the default fills five, as a real answer would.
         let minimal: @Sendable (Coordinate) -> Placemark = { coordinate in

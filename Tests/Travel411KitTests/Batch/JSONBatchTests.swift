@@ -206,7 +206,7 @@ final class BatchDeterminismTests: XCTestCase {
             let note = id % 97 == 0 ? "\"multi\nline, \"\"quoted\"\"\"" : "n\(id)"
             csv += "\(id),\(String(format: "%.6f", lat)),\(String(format: "%.6f", lon)),\(note)\n"
         }
-        for format in BatchOutputFormat.allCases {
+        for format in BatchFormat.allCases {
             let single = try runBatch(csv, options: BatchOptions(outputFormat: format, jobs: 1))
             let parallel = try runBatch(csv, options: BatchOptions(outputFormat: format, jobs: 4), blockSize: 1000)
             XCTAssertEqual(single.summary.rows, 20_000)

@@ -177,13 +177,16 @@ final class DecimalCommaBatchTests: XCTestCase {
 /// `csvDelimiter` (`--delimiter`): for files the header-based guess gets wrong.
 final class CSVDelimiterOptionTests: XCTestCase {
     func testTheArgumentNamesOneOfFourDelimiters() throws {
-        let accepted: [(String, CSVDelimiter)] = [(",", .comma), (";", .semicolon), ("|", .pipe), ("tab", .tab), ("TAB", .tab), ("\\t", .tab), ("\t", .tab)]
+        let accepted: [(String, CSVDelimiter)] = [
+            (",", .comma), (";", .semicolon), ("|", .pipe), ("tab", .tab), ("TAB", .tab), ("\\t", .tab), ("\t", .tab),
+            ("comma", .comma), ("semicolon", .semicolon), ("Pipe", .pipe),
+        ]
         for (argument, delimiter) in accepted {
-            XCTAssertEqual(try CSVDelimiter(argument: argument), delimiter, argument)
+            XCTAssertEqual(try CSVDelimiter(parsing: argument), delimiter, argument)
         }
-        for rejected in ["", ":", "semicolon", ";;", " ", "\\n"] {
-            XCTAssertThrowsError(try CSVDelimiter(argument: rejected)) { error in
-                XCTAssertEqual("\(error)", "--delimiter must be one of ',' ';' 'tab' '|'; got '\(rejected)'")
+        for rejected in ["", ":", "semi", ";;", " ", "\\n"] {
+            XCTAssertThrowsError(try CSVDelimiter(parsing: rejected)) { error in
+                XCTAssertEqual("\(error)", "--delimiter must be one of comma (','), semicolon (';'), tab or pipe ('|'); got '\(DisplayText.sanitized(rejected))'")
             }
         }
     }
