@@ -104,6 +104,7 @@ final class ChunkPipeline {
 }
 
 /// A closable FIFO shared by the reader and the workers.
+// @unchecked Sendable: every access to its state holds `condition`.
 final class WorkQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Element] = []
@@ -143,6 +144,7 @@ final class WorkQueue<Element>: @unchecked Sendable {
 }
 
 /// Finished chunks waiting to be written in sequence order, plus the run's first failure.
+// @unchecked Sendable: every access to its state holds `condition`.
 final class OrderedResults: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Int: (ByteBuffer, RowCounts)] = [:]
@@ -192,6 +194,7 @@ final class OrderedResults: @unchecked Sendable {
 
 /// Writes to the output file descriptor in large writes, retrying short ones. GeoJSON rows begin
 /// with ",\n"; the writer drops the comma before the first row it writes.
+// @unchecked Sendable: handed to the pipeline's one writer thread, the only thread that calls it.
 final class OutputWriter: @unchecked Sendable {
     private let fd: Int32
     private var bytesToDropAtStart: Int
@@ -238,6 +241,7 @@ final class OutputWriter: @unchecked Sendable {
 }
 
 /// A running row count on stderr, for people watching a terminal; silent otherwise.
+// @unchecked Sendable: called only from the pipeline's writer thread, after each chunk is written.
 final class ProgressReporter: @unchecked Sendable {
     private let started: Double
     private var lastReport: Double

@@ -11,6 +11,7 @@ struct InputChunk {
 }
 
 /// Reuses large buffers between chunks so steady-state work neither allocates nor page-faults.
+// @unchecked Sendable: `buffers` is only touched under `lock`; a buffer belongs to one thread between take and give back.
 final class BufferPool: @unchecked Sendable {
     private let lock = NSLock()
     private var buffers: [ByteBuffer] = []

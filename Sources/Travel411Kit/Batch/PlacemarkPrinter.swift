@@ -11,7 +11,7 @@ extension ReverseGeocoder: PlacemarkPrinter {}
 
 /// Prints placemarks from any function (tests, other callers), computing the placemark again for
 /// each field: exact, and fast enough for anything but the hot path.
-final class ClosurePlacemarkPrinter: PlacemarkPrinter, @unchecked Sendable {
+final class ClosurePlacemarkPrinter: PlacemarkPrinter, Sendable {
     private let geocode: @Sendable (Coordinate) -> Placemark
 
     init(_ geocode: @escaping @Sendable (Coordinate) -> Placemark) { self.geocode = geocode }

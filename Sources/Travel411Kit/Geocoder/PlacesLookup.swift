@@ -6,6 +6,8 @@ import Foundation
 /// `.onDemand` reads what a query needs when it first needs it (one `where`: a few tiles, tens of
 /// milliseconds); `.everything` reads all of it up front so that any number of threads can share it
 /// (batches). Both answer through the same lookup code.
+// @unchecked Sendable: `.everything` reads all levels in init and writes nothing after it (shared by
+// batch workers); `.onDemand` fills caches lazily and is used from one thread, as documented above.
 final class PlacesLookup: @unchecked Sendable {
     enum Loading { case onDemand, everything }
 

@@ -7,6 +7,8 @@ import Foundation
 /// segments, each with the inside/outside state of the leaf's centre for every polygon there. A lookup
 /// then decides containment by counting crossings between the leaf centre and the point: it never
 /// touches more than a handful of vertices, however big the polygon (Russia, Canada, Antarctica).
+// @unchecked Sendable: it holds raw pointers into its blob, which Swift cannot check; nothing is written
+// after init, so any number of batch workers read one copy (sharing it saves a copy per worker).
 public final class AreaIndex: @unchecked Sendable {
     static let columns = 360
     static let rows = 180
@@ -250,6 +252,7 @@ struct AreaTile {
 }
 
 /// The crossed tiles of one level in one allocation, each blob at a 16-byte boundary.
+// @unchecked Sendable: one raw allocation, filled in init and only read afterwards.
 final class TileArena: @unchecked Sendable {
     static let alignment = 16
     let base: UnsafeMutableRawPointer

@@ -30,6 +30,7 @@ struct ByteWriter {
 }
 
 /// An owned, aligned copy of a blob that lookups read in place, without parsing.
+// @unchecked Sendable: owns one aligned raw allocation, written in init and only read afterwards.
 final class BlobStorage: @unchecked Sendable {
     let base: UnsafeRawPointer
     let count: Int

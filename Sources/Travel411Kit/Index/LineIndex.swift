@@ -6,6 +6,7 @@ import Foundation
 /// Blob layout: u32 cellCount, u32 segmentCount, u32 refCount, u32 pad, f64 bbox[4] (minX, minY, maxX,
 /// maxY), cellKeys[cellCount] u32 (sorted), cellStarts[cellCount + 1] u32, refs[refCount] u32,
 /// pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32.
+// @unchecked Sendable: reads its blob in place through raw pointers; never written after init.
 public final class LineIndex: @unchecked Sendable {
     static let cellDegrees = 0.01
     static let columns = 36_000

@@ -17,6 +17,7 @@ import Foundation
 /// padding. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
 /// record id: only the subLocality search filters on it, and the tiles stay as compact as the four
 /// fields' batches want them.
+// @unchecked Sendable: reads its blobs in place through raw pointers; never written after init.
 final class LocalityCells: @unchecked Sendable {
     static let subdivisions = 10
     static let candidateStride = 28

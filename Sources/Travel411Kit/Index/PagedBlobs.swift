@@ -1,5 +1,7 @@
 /// Numbered blobs that a lookup reads either all up front (batches: many threads, no locks) or one by
 /// one when first touched (a single `where`: only the pages near the point are ever read).
+// @unchecked Sendable: preloaded (`isPreloaded`, what batches use) nothing is written after init; the
+// on-demand cache is filled by the one thread a single lookup runs on.
 final class PagedBlobs: @unchecked Sendable {
     private var pages: [BlobStorage?]
     private let loader: ((Int) throws -> BlobStorage?)?

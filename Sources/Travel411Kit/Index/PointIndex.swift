@@ -11,6 +11,8 @@ import Foundation
 /// subtree of at most `pageSize` points below them is a page of its own, keyed by its heap number.
 /// Each node blob is struct-of-arrays: coordinates, record ids, split axes and, for localities, the
 /// packed country and a group (the admin polygon) that searches can filter on.
+// @unchecked Sendable: its pages are PagedBlobs (see there: read-only when preloaded, one thread when
+// loaded on demand); the rest is fixed at init.
 public final class PointIndex: @unchecked Sendable {
     public let count: Int
     private let top: NodeArrays

@@ -6,6 +6,8 @@ import Foundation
 /// Layout: u32 recordCount, u32 fieldCount, u32 hasCoordinates, u32 padding, coordinates[recordCount ×
 /// (latitude, longitude) f64] when it has them (localities; streets and postcodes need none),
 /// offsets[recordCount × fieldCount + 1] u32 into the UTF-8 bytes that follow (empty means absent).
+// @unchecked Sendable: a read-only view of raw blob bytes (raw pointers are not Sendable to the checker);
+// never written after init.
 public final class RecordTable: @unchecked Sendable {
     public let recordCount: Int
     public let fieldCount: Int
@@ -91,6 +93,8 @@ struct RecordTableView {
 }
 
 /// A record table cut into pages of `pageSize` records, read whole or page by page like `PagedBlobs`.
+// @unchecked Sendable: preloaded (batches) it is never written after init; loaded on demand it fills a
+// page cache and is used by one thread only, as ReverseGeocoder's `.onDemand` documents.
 public final class PagedRecords: @unchecked Sendable {
     static let pageSize = 256
 
@@ -155,6 +159,7 @@ public final class PagedRecords: @unchecked Sendable {
 
 /// One text field of every record, copied back to back: what a batch prints for every row (the
 /// locality's name) in a fifth of the records' memory, so that its reads hit the cache far more often.
+// @unchecked Sendable: one raw allocation, filled in init and only read afterwards.
 final class TextColumn: @unchecked Sendable {
     private let offsets: UnsafeMutablePointer<UInt32>
     private let text: UnsafeMutablePointer<UInt8>
