@@ -4,9 +4,11 @@ import PackageDescription
 let package = Package(
     name: "travel411",
     platforms: [.macOS(.v13)],
+    // No library product: Travel411Kit is compiled with -O (below), an unsafe flag that SwiftPM refuses in
+    // a versioned dependency. Programs use travel411 through its batch mode (rows on stdin, one row out
+    // per row) and `travel411 serve`; README "Using travel411 from other programs" says how.
     products: [
         .executable(name: "travel411", targets: ["travel411"]),
-        .library(name: "Travel411Kit", targets: ["Travel411Kit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,6 +36,7 @@ let package = Package(
             ],
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
+            // (This is why there is no library product: see `products`.)
             swiftSettings: [.unsafeFlags(["-O"])]
         ),
         .executableTarget(
