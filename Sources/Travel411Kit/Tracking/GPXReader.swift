@@ -31,6 +31,10 @@ public enum GPXReader {
             let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown XML error"
             error = .brokenXML(name: name, line: max(1, parser.lineNumber), detail: message)
         }
+        // libxml2 through FoundationXML may accept a document cut off mid-way; elements left open say so.
+        if error == nil, let open = handler.openElement {
+            error = .brokenXML(name: name, line: max(1, parser.lineNumber), detail: "the file ends inside <\(open)>: it is cut off")
+        }
         if error == nil, !handler.sawRoot {
             error = .brokenXML(name: name, line: max(1, parser.lineNumber), detail: "no <gpx> element")
         }
@@ -57,6 +61,7 @@ public enum GPXReader {
         private var extensionsDepth = 0
         private var segment = -1
         private var path: [String] = []
+        var openElement: String? { path.last }
 
         init(inputName: String) { self.inputName = inputName }
 
