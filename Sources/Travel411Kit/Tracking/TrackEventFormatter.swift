@@ -2,15 +2,16 @@ import Foundation
 
 /// Events and the summary as text for people and as JSON Lines for scripts.
 public enum TrackEventFormatter {
-    /// One line per event:
-    /// `2005-09-25T23:52:34Z  location  39.432837, -119.765590  You are now 8123 km from London  [first fix]  Reno, United States`
+    /// One line per event: time, kind, position, what it says (the City sentence, or the region's name and
+    /// message), why it fired in brackets, and the place:
+    /// `2005-09-25T23:52:34Z  location  39.432837, -119.76559  You are now 8.6 km from Reno  [first fix]  United States, 11.4 km S of Sparks`
     public static func text(_ event: TrackEvent) -> String {
         var parts = [TrackTime.format(event.fix.time), event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
                      "\(degrees(event.fix.coordinate.latitude)), \(degrees(event.fix.coordinate.longitude))"]
         if event.kind == .location {
             parts.append(event.sentence)
         } else {
-            parts.append("\(event.message) (\(event.region?.name ?? "")); \(event.sentence)")
+            parts.append("\(event.region?.name ?? ""): \(event.message)")
         }
         parts.append("[\(event.reason)]")
         if let place = event.place { parts.append(place) }

@@ -169,11 +169,12 @@ public struct Tracker: Sendable {
             summary.skipped[.filtered, default: 0] += 1
         }
         for crossing in monitor.update(with: fix) {
-            let verb = crossing.side == .inside ? "entered" : "left"
             let accuracy = crossing.accuracyMetres.map { ", accuracy ±\(DistanceFormatter.humanReadable(metres: $0))" } ?? ""
             let waited = fix.time.timeIntervalSince(crossing.since)
-            let reason = "\(verb) \(crossing.region.name): \(DistanceFormatter.humanReadable(metres: crossing.distanceMetres)) from its centre "
-                + "(radius \(DistanceFormatter.humanReadable(metres: crossing.region.radiusMetres))\(accuracy); \(TrackTime.duration(waited)) on this side)"
+            let reason = "\(crossing.side == .inside ? "entered" : "left") \(crossing.region.name): "
+                + "\(DistanceFormatter.humanReadable(metres: crossing.distanceMetres)) from its centre "
+                + "(radius \(DistanceFormatter.humanReadable(metres: crossing.region.radiusMetres))\(accuracy)), "
+                + "\(crossing.side.rawValue) for \(TrackTime.duration(waited))"
             var regionEvent = event(crossing.side == .inside ? .enter : .exit, fix: fix, reason: reason)
             regionEvent.region = crossing.region
             regionEvent.message = crossing.side == .inside ? crossing.region.enterMessage : crossing.region.exitMessage
