@@ -67,6 +67,10 @@ struct TrackCommand: ParsableCommand {
         guard maxAge.isFinite, maxAge > 0 else { throw ValidationError("--max-age must be a positive number of seconds, not \(maxAge)") }
         do { _ = try inlineRegions() } catch { throw ValidationError("--region: \(error.localizedDescription)") }
         if let execCommand, execCommand.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command") }
+        // Waiting silently for a GPS that was never piped in looks like a hang.
+        if input == nil, isatty(STDIN_FILENO) != 0 {
+            throw ValidationError("give a track FILE, or '-' to read a GPS stream from standard input (e.g. gpspipe -r | travel411 track -)")
+        }
     }
 
     private func inlineRegions() throws -> [MonitoredRegion] {

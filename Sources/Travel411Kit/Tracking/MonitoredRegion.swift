@@ -37,6 +37,10 @@ public struct MonitoredRegion: Hashable, Sendable, Codable {
         }
         let text = message?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let text, text.count > 500 { throw TrackingError.invalidRegion("the message is longer than 500 characters") }
+        // One event is one line of text output: no line breaks or escape sequences in a message.
+        if let text, text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+            throw TrackingError.invalidRegion("the message contains control characters (line breaks, tabs, escapes)")
+        }
         return MonitoredRegion(name: name, center: center, radiusMetres: radiusMetres, message: (text?.isEmpty ?? true) ? nil : text)
     }
 

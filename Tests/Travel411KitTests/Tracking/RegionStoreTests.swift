@@ -55,6 +55,7 @@ final class RegionStoreTests: XCTestCase {
         XCTAssertThrowsError(try MonitoredRegion.validated(name: "a", center: home, radiusMetres: .nan, message: nil))
         XCTAssertThrowsError(try MonitoredRegion.validated(name: "a", center: home, radiusMetres: 500_000, message: nil))
         XCTAssertThrowsError(try MonitoredRegion.validated(name: "  ", center: home, radiusMetres: 100, message: nil))
+        XCTAssertThrowsError(try MonitoredRegion.validated(name: "a", center: home, radiusMetres: 100, message: "two\nlines"))
         XCTAssertEqual(try MonitoredRegion.parse(inline: "home=51.4613,-0.3037,100"),
                        MonitoredRegion(name: "home", center: home, radiusMetres: 100))
         XCTAssertEqual(try MonitoredRegion.parse(inline: "a=b=1,2,3").name, "a=b")
