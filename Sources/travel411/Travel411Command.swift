@@ -18,6 +18,7 @@ struct Travel411Command: ParsableCommand {
         subcommands: [
             WhereCommand.self, ImportCommand.self,
             DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self,
+            TrackCommand.self, RegionsCommand.self,
         ]
     )
 

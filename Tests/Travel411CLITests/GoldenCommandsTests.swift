@@ -24,6 +24,7 @@ final class GoldenCommandsTests: XCTestCase {
         ["destination", "use"], ["destination", "rename"], ["destination", "delete"],
         ["move-city"], ["region"], ["distance"],
         ["airports"], ["airports", "show"], ["airports", "near"],
+        ["track"], ["regions"], ["regions", "add"], ["regions", "list"], ["regions", "remove"],
     ]
 
     func testTheHelpOfEveryCommand() throws {

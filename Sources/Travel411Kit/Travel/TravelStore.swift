@@ -258,7 +258,7 @@ public final class TravelStore {
     }
 
     /// A named destination, or the current one; errors say what exists instead.
-    private func resolve(_ name: String?) throws -> Destination {
+    func resolve(_ name: String?) throws -> Destination {
         if let name {
             if let destination = try findDestination(named: name) { return destination }
             let names = try readDestinations(where: "1", []).map(\.name)
@@ -329,11 +329,11 @@ public final class TravelStore {
     // MARK: Transactions and errors
 
     /// One write transaction, with SQLite's errors turned into messages about the state file.
-    private func writing<T>(_ body: () throws -> T) throws -> T {
+    func writing<T>(_ body: () throws -> T) throws -> T {
         try translatingSQLiteErrors { try database.transaction(body) }
     }
 
-    private func translatingSQLiteErrors<T>(_ body: () throws -> T) throws -> T {
+    func translatingSQLiteErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SQLiteError {

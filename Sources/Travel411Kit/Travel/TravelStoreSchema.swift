@@ -46,6 +46,20 @@ enum TravelStoreSchema {
         );
         INSERT INTO travel_state (singleton) VALUES (1);
         """,
+        // 2: circular regions monitored for enter and exit, per destination (`travel411 regions`).
+        """
+        CREATE TABLE monitored_regions (
+            id INTEGER PRIMARY KEY,
+            destination_id INTEGER NOT NULL REFERENCES destinations(id) ON DELETE CASCADE,
+            name TEXT NOT NULL COLLATE NOCASE CHECK (length(trim(name)) > 0),
+            latitude REAL NOT NULL CHECK (latitude BETWEEN -90 AND 90),
+            longitude REAL NOT NULL CHECK (longitude BETWEEN -180 AND 180),
+            radius_metres REAL NOT NULL CHECK (radius_metres > 0),
+            message TEXT,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            UNIQUE (destination_id, name)
+        );
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

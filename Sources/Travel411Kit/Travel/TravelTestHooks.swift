@@ -11,4 +11,12 @@ public enum TravelTestHooks {
         FileHandle.standardError.write(Data("travel411: test hook: paused inside the move transaction\n".utf8))
         Thread.sleep(forTimeInterval: seconds)
     }
+
+    /// `TRAVEL411_TEST_PAUSE_IN_REGIONS_ADD=SECONDS`: the same for `regions add`, after the insert and
+    /// before COMMIT.
+    public static func pauseInsideRegionsAddIfRequested(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let text = environment["TRAVEL411_TEST_PAUSE_IN_REGIONS_ADD"], let seconds = Double(text), seconds > 0 else { return }
+        FileHandle.standardError.write(Data("travel411: test hook: paused inside the regions add transaction\n".utf8))
+        Thread.sleep(forTimeInterval: seconds)
+    }
 }

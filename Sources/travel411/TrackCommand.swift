@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Travel411Kit
+
+struct TrackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Follow a recorded track or a live GPS stream: distances to the City, and region enter and exit.",
+        discussion: """
+            Reads fixes from GPX (1.0 and 1.1: tracks, segments, routes), NMEA 0183 (RMC and GGA of any \
+            talker, checksums verified), CSV or JSON Lines (columns found by name: time, lat, lon, accuracy, \
+            …). '-' reads standard input as a live stream: each fix is answered as soon as its line arrives. \
+            Each fix passes, in order: --desired-accuracy, --max-age (against the newest fix seen so far, or \
+            the clock with --live), time order (a fix not later than the last accepted one is skipped), then \
+            the distance filter or the significant-change rule. Regions (stored with `travel411 regions`, or \
+            --region) are watched on every accepted fix. A summary goes to stderr (text) or ends the JSON Lines.
+            """)
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
+
+    @Argument(help: ArgumentHelp("The track file, or '-' for standard input (the default).", valueName: "file"))
+    var input: String?
+
+    @Option(help: "The input format (default: from the extension, else the content).")
+    var inputFormat: TrackInputFormat?
+
+    @Option(help: "Output format.")
+    var format: OutputFormat = .text
+
+    @Option(help: "standard: every fix that passes the filters; significant-change: moves of 500 m or more, at most one every 5 minutes.")
+    var mode: TrackingRules.Mode = .standard
+
+    @Option(help: ArgumentHelp("Report a fix only when it is at least this far from the last reported one (default: every fix).",
+                               valueName: "metres"))
+    var distanceFilter: Double?
+
+    @Option(help: "Ignore fixes less accurate than this (accuracy from the input, else HDOP × 5 m).")
+    var desiredAccuracy: TrackingRules.DesiredAccuracy = .best
+
+    @Option(help: ArgumentHelp("Discard fixes older than this: cached, not current.", valueName: "seconds"))
+    var maxAge: Double = 15
+
+    @Flag(help: "Judge a fix's age against the clock instead of the newest fix seen (for a live receiver).")
+    var live = false
+
+    @Option(help: ArgumentHelp("The destination whose City distances refer to, and whose regions are watched (default: the current one).",
+                               valueName: "name"))
+    var destination: String?
+
+    @Option(help: ArgumentHelp("Also watch this region; repeat for more.", valueName: "name=lat,lon,radius"))
+    var region: [String] = []
+
+    @Option(name: .customLong("exec"), help: ArgumentHelp(
+        "Run this shell command for each event, with the event in TRAVEL411_EVENT, TRAVEL411_MESSAGE, TRAVEL411_LATITUDE, TRAVEL411_LONGITUDE, TRAVEL411_TIME, TRAVEL411_REGION, TRAVEL411_PLACE, ….",
+        valueName: "command"))
+    var execCommand: String?
+
+    @OptionGroup var options: TravelStateOptions
+
+    func validate() throws {
+        if let distanceFilter, !(distanceFilter.isFinite && distanceFilter >= 0) {
+            throw ValidationError("--distance-filter must be zero or more metres, not \(distanceFilter)")
+        }
+        if distanceFilter != nil && mode == .significantChange {
+            throw ValidationError("--distance-filter applies to --mode standard; significant-change has its own 500 m rule")
+        }
+        guard maxAge.isFinite, maxAge > 0 else { throw ValidationError("--max-age must be a positive number of seconds, not \(maxAge)") }
+        do { _ = try inlineRegions() } catch { throw ValidationError("--region: \(error.localizedDescription)") }
+        if let execCommand, execCommand.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command") }
+        // Waiting silently for a GPS that was never piped in looks like a hang.
+        if input == nil, isatty(STDIN_FILENO) != 0 {
+            throw ValidationError("give a track FILE, or '-' to read a GPS stream from standard input (e.g. gpspipe -r | travel411 track -)")
+        }
+    }
+
+    private func inlineRegions() throws -> [MonitoredRegion] {
+        var regions: [MonitoredRegion] = []
+        for text in region {
+            let parsed = try MonitoredRegion.parse(inline: text)
+            if regions.contains(where: { $0.name.caseInsensitiveCompare(parsed.name) == .orderedSame }) {
+                throw TrackingError.invalidRegion("'\(DisplayText.sanitized(parsed.name))' is given twice")
+            }
+            regions.append(parsed)
+        }
+        if regions.count > MonitoredRegion.maximumCount { throw TrackingError.tooManyRegions(count: regions.count) }
+        return regions
+    }
+
+    func run() throws {
+        // Each line as soon as it is printed: a live stream's events must not wait in a buffer.
+        setvbuf(stdout, nil, _IOLBF, 0)
+        let (destination, stored) = try options.openStore().regions(of: self.destination)
+        var regions = stored
+        for inline in try inlineRegions() {
+            if let clash = regions.first(where: { $0.name.caseInsensitiveCompare(inline.name) == .orderedSame }) {
+                throw TrackingError.invalidRegion("--region '\(DisplayText.sanitized(inline.name))' has the name of \(destination.name)'s stored region '\(clash.name)'")
+            }
+            regions.append(inline)
+        }
+        if regions.count > MonitoredRegion.maximumCount { throw TrackingError.tooManyRegions(count: regions.count) }
+
+        let reader = try TrackReader(path: input, format: inputFormat)
+        let annotator = geocoderAnnotator()
+        let hook = execCommand.map(TrackEventCommand.init(command:))
+        var tracker = Tracker(rules: TrackingRules(mode: mode, distanceFilter: distanceFilter, desiredAccuracy: desiredAccuracy,
+                                                   maximumAge: maxAge),
+                              destination: TrackDestination(destination), regions: regions, clock: live ? .system : .track)
+        var warnings = 0
+        var fatal: Error?
+        do {
+            while let item = try reader.next() {
+                if case .skipped(let skipped) = item {
+                    warnings += 1
+                    if warnings <= Self.warningLimit {
+                        Diagnostics.warning("\(reader.name) line \(skipped.line): \(skipped.problem == .badChecksum ? "bad checksum: " : "")\(skipped.detail)")
+                    } else if warnings == Self.warningLimit + 1 {
+                        Diagnostics.warning("further skipped lines are only counted in the summary")
+                    }
+                }
+                for event in tracker.process(item) {
+                    let annotated = annotator?.annotate(event) ?? event
+                    print(format == .jsonl ? TrackEventFormatter.jsonLine(annotated) : TrackEventFormatter.text(annotated))
+                    if let hook, let problem = hook.run(for: annotated) { Diagnostics.warning(problem) }
+                }
+            }
+        } catch {
+            fatal = error
+        }
+        if reader.waypointsIgnored > 0 {
+            Diagnostics.warning("\(reader.name): \(reader.waypointsIgnored) waypoints ignored (a track is its <trkpt> and <rtept> points)")
+        }
+        let summary = tracker.summary
+        switch format {
+        case .jsonl: print(TrackEventFormatter.summaryJSONLine(summary, name: reader.name, format: reader.format))
+        case .text: TrackEventFormatter.summaryText(summary, name: reader.name).forEach(Diagnostics.print)
+        }
+        if let fatal { throw fatal }
+        if summary.fixesRead == 0 {
+            let why = reader.isEmpty ? "it is empty"
+                : reader.waypointsIgnored > 0 ? "it has \(reader.waypointsIgnored) waypoints but no track or route points"
+                : "none of its \(reader.format.rawValue) lines is a fix"
+            throw TrackingError.nothingRead(name: reader.name, detail: why)
+        }
+    }
+
+    static let warningLimit = 20
+
+    /// The reverse geocoder for events' placemarks; without a places database events go out without them.
+    private func geocoderAnnotator() -> TrackEventAnnotator? {
+        do {
+            return TrackEventAnnotator(geocoder: try options.places().geocoder())
+        } catch {
+            Diagnostics.warning("events carry no placemark: \(error.localizedDescription)")
+            return nil
+        }
+    }
+}
+
+extension TrackInputFormat: ExpressibleByArgument {}
+extension TrackingRules.Mode: ExpressibleByArgument {}
+extension TrackingRules.DesiredAccuracy: ExpressibleByArgument {}
