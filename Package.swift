@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "Travel411Kit", targets: ["Travel411Kit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // 1.8.0 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
