@@ -139,7 +139,7 @@ struct QuakesCommand: ParsableCommand {
 
         var filter = QuakeFilter(minimumMagnitude: try minimumMagnitude(), since: try sinceTime(),
                                  near: try nearPoint(), radiusMetres: try radiusMetres(), last: last)
-        var centreName: String?
+        var centreName = filter.near.map(TravelOutput.coordinate)
         if let destinationName {
             let store = try TravelStore(path: try TravelStateLocation.prepare(explicitPath: state, placesDatabasePath: database.databasePath))
             let destination = try store.destination(named: destinationName.isEmpty ? nil : destinationName)
