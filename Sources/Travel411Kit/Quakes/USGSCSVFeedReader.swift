@@ -90,7 +90,7 @@ enum USGSCSVFeedReader {
             quake.updated = try row.time("updated")
             quake.status = row.text("status")
             quake.network = row.text("net")
-            quake.stationCount = try row.number("nst").map { Int($0) }
+            quake.stationCount = try row.number("nst").map { try QuakeFieldCheck.count($0, field: "nst") }
             quake.azimuthalGap = try row.number("gap")
             quake.nearestStationDegrees = try row.number("dmin")
             quake.rms = try row.number("rms")
@@ -139,9 +139,12 @@ enum QuakeFieldCheck {
         return value
     }
 
-    static func finite(_ value: Double, field: String) throws -> Double {
-        guard value.isFinite else { throw RecordProblem(reason: "\(field) \(value) is not a number") }
-        return value
+    /// A whole, non-negative count such as `nst`; 1e30 or -3 stations are a broken record, not a crash.
+    static func count(_ value: Double, field: String) throws -> Int {
+        guard value >= 0, let count = Int(exactly: value.rounded()), count < 1_000_000 else {
+            throw RecordProblem(reason: "\(field) \(JSONText.number(value)) is not a count")
+        }
+        return count
     }
 
     static func coordinate(latitude: Double, longitude: Double) throws -> Coordinate {

@@ -121,7 +121,7 @@ enum USGSGeoJSONFeedReader {
             quake.eventType = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .type))
             quake.status = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .status))
             quake.network = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .net))
-            quake.stationCount = try properties.decodeIfPresent(Double.self, forKey: .nst).map { Int($0) }
+            quake.stationCount = try properties.decodeIfPresent(Double.self, forKey: .nst).map { try QuakeFieldCheck.count($0, field: "properties.nst") }
             quake.azimuthalGap = try properties.decodeIfPresent(Double.self, forKey: .gap)
             quake.nearestStationDegrees = try properties.decodeIfPresent(Double.self, forKey: .dmin)
             quake.rms = try properties.decodeIfPresent(Double.self, forKey: .rms)

@@ -84,6 +84,14 @@ final class QuakeFeedReaderTests: XCTestCase {
         ])
     }
 
+    func testAStationCountThatIsNoCountIsSkipped() throws {
+        var lines = try QuakeFixtures.csvLines(rows: 2)
+        lines[1] = lines[1].replacingOccurrences(of: ",ml,54,45,", with: ",ml,-3,45,")
+        lines[2] = lines[2].replacingOccurrences(of: ",ml,94,64,", with: ",ml,9e99,64,")
+        let feed = try QuakeFeed.read(Data(lines.joined(separator: "\n").utf8), source: "nst.csv")
+        XCTAssertEqual(feed.skipped.map(\.description), ["line 2: nst -3 is not a count", "line 3: nst 9e+99 is not a count"])
+    }
+
     func testAQuotedPlaceOverSeveralLinesKeepsLaterLineNumbersRight() throws {
         var lines = try QuakeFixtures.csvLines(rows: 3)
         lines[1] = lines[1].replacingOccurrences(of: "\"25 km ENE of Maricopa, CA\"", with: "\"25 km ENE of\nMaricopa, CA\"")
@@ -118,10 +126,11 @@ final class QuakeFeedReaderTests: XCTestCase {
         edit(5) { _, geometry in geometry["coordinates"] = [140] }
         edit(6) { properties, _ in properties["mag"] = NSNull() }  // a missing magnitude is no error
         features[7]["geometry"] = NSNull()
+        edit(8) { properties, _ in properties["nst"] = 1e30 }  // would trap a plain Int(_:)
         document["features"] = features
         let feed = try QuakeFeed.read(QuakeFixtures.encode(document), source: "bad.geojson")
         XCTAssertEqual(feed.recordCount, 314)
-        XCTAssertEqual(feed.quakes.count, 314 - 6)
+        XCTAssertEqual(feed.quakes.count, 314 - 7)
         XCTAssertEqual(feed.skipped.map(\.description), [
             "features[1]: properties.mag is not a number",
             "features[2]: longitude 200 is outside [-180, 180]",
@@ -129,6 +138,7 @@ final class QuakeFeedReaderTests: XCTestCase {
             "features[4]: the geometry is a Polygon, not a Point",
             "features[5]: the Point has 1 coordinate, not [longitude, latitude, depth]",
             "features[7]: no geometry",
+            "features[8]: properties.nst 1e+30 is not a count",
         ])
         XCTAssertNil(feed.quakes.first { $0.id == (features[6]["id"] as? String) }?.magnitude)
     }
