@@ -26,7 +26,11 @@ public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
     /// `2024-08-07T13:27:10.850Z`, `2024-08-07 13:27:10+09:00`. No zone means UTC. Nil for
     /// anything else, including impossible dates such as 2024-02-30.
     public init?(iso8601 text: String) {
-        var scanner = DigitScanner(Array(text.trimmingCharacters(in: .whitespaces).utf8))
+        var utf8 = Array(text.utf8)[...]
+        // Surrounding spaces are tolerated; trimmed on the bytes, as feeds are read row by row.
+        while let first = utf8.first, first == 0x20 || first == 0x09 { utf8 = utf8.dropFirst() }
+        while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }
+        var scanner = DigitScanner(Array(utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
               let month = scanner.number(digits: 2), scanner.skip("-"),
               let day = scanner.number(digits: 2),
