@@ -26,6 +26,8 @@ public struct QuakeFeed: Sendable {
     ///
     /// `source` names the input in messages ("2.5_month.csv", "standard input", a URL).
     public static func read(_ data: Data, source: String) throws -> QuakeFeed {
+        // A UTF-8 byte-order mark (Windows editors write one) is no content of either format.
+        let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         guard let first = data.first(where: { !JSONScanner.isWhitespace($0) }) else {
             throw QuakeFeedError.empty(source: source)
         }

@@ -14,8 +14,7 @@ enum USGSCSVFeedReader {
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw QuakeFeedError.empty(source: source) }
             let end = raw.count
-            // A byte-order mark, as spreadsheet programs write it, is not part of the first column's name.
-            var index = end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+            var index = 0
             let splitter = DelimitedRecordSplitter(delimiter: UInt8(ascii: ","))
             var fields: [InputCell] = []
             var line = 1

@@ -67,6 +67,11 @@ final class QuakeFeedReaderTests: XCTestCase {
 
     // MARK: Malformed rows and features
 
+    func testAGeoJSONFeedWithAByteOrderMarkIsRead() throws {
+        let feed = try QuakeFeed.read(Data([0xEF, 0xBB, 0xBF]) + QuakeFixtures.data(QuakeFixtures.geoJSONPath), source: "bom.geojson")
+        XCTAssertEqual(feed.quakes.count, 314)
+    }
+
     func testBadCSVRowsAreSkippedWithTheirLineNumbers() throws {
         var lines = try QuakeFixtures.csvLines(rows: 6)
         lines[2] = lines[2].replacingOccurrences(of: ",3.4,ml,", with: ",NaN,ml,")  // line 3: a NaN magnitude
