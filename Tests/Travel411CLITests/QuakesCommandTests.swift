@@ -69,6 +69,17 @@ final class QuakesCommandTests: XCTestCase {
         }
     }
 
+    func testThePlacemarkIsWhatWhereSays() throws {
+        let output = try cli.succeed(["quakes", Self.geoJSON, "--last", "20", "--format", "json"])
+        let events = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+        for event in events.prefix(5) {
+            let latitude = try XCTUnwrap(event["latitude"] as? Double), longitude = try XCTUnwrap(event["longitude"] as? Double)
+            let whereOutput = try cli.succeed(["where", "\(latitude),\(longitude)", "--format", "json"])
+            let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(whereOutput.utf8)) as? NSDictionary)
+            XCTAssertEqual(event["placemark"] as? NSDictionary, expected, "\(latitude), \(longitude)")
+        }
+    }
+
     func testLastTwelveText() throws {
         try GoldenOutput.check("quakes-last12-text", with: cli)
     }
