@@ -98,6 +98,15 @@ public struct QuakeMapCircles: Sendable {
         self.withoutMagnitude = withoutMagnitude
     }
 
+    /// The circles of geocoded events, each titled with its time, magnitude and our description,
+    /// for the renderer's callouts.
+    public init(_ items: [GeocodedQuake]) {
+        self.init(items.map(\.quake), titles: items.map { item in
+            let magnitude = item.quake.magnitude.map { "M \(QuakeNumbers.magnitude($0)) · " } ?? ""
+            return "\(magnitude)\(item.quake.time.readable) UTC · \(item.description)"
+        })
+    }
+
     /// The legend: a circle for each whole magnitude from the smallest to the largest shown (at
     /// most six, evenly spread), drawn by the same rule.
     public var legend: [QuakeLegendEntry] {

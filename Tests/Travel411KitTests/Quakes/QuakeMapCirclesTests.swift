@@ -47,6 +47,14 @@ final class QuakeMapCirclesTests: XCTestCase {
         }
     }
 
+    func testCirclesOfGeocodedEventsAreTitledWithOurDescription() throws {
+        let quake = try XCTUnwrap(try QuakeFixtures.geoJSONFeed().quakes.first)
+        let item = GeocodedQuake(selected: SelectedQuake(quake: quake), placemark: Placemark(location: quake.coordinate),
+                                 description: "41.9 km W of Samanente, Papua, Indonesia")
+        XCTAssertEqual(QuakeMapCircles([item]).circles.map(\.title), ["M 5.2 · 2013-07-20 12:01:20 UTC · 41.9 km W of Samanente, Papua, Indonesia"])
+        XCTAssertEqual(QuakeMapCircles([quake]).circles.map(\.title), ["M 5.2 · 2013-07-20 12:01:20 UTC · 234km W of Abepura, Indonesia"])
+    }
+
     func testColoursStayInsideTheUnitRange() {
         XCTAssertEqual(QuakeCircleStyle.colour(magnitude: 9.5).green, 0)      // 1 − 0.015·90.25 < 0
         XCTAssertEqual(QuakeCircleStyle.colour(magnitude: -1.2).green, 1)     // microquakes count as 0
