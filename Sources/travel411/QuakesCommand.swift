@@ -141,7 +141,11 @@ struct QuakesCommand: ParsableCommand {
                                  near: try nearPoint(), radiusMetres: try radiusMetres(), last: last)
         var centreName = filter.near.map(TravelOutput.coordinate)
         if let destinationName {
-            let store = try TravelStore(path: try TravelStateLocation.prepare(explicitPath: state, placesDatabasePath: database.databasePath))
+            // The same state file and busy timeout as the travel commands (TravelStateOptions.openStore).
+            let environment = ProcessInfo.processInfo.environment
+            let timeout = environment["TRAVEL411_BUSY_TIMEOUT_MS"].flatMap { Int32($0) } ?? TravelStore.defaultBusyTimeoutMilliseconds
+            let store = try TravelStore(path: try TravelStateLocation.prepare(explicitPath: state, placesDatabasePath: database.databasePath),
+                                        busyTimeoutMilliseconds: max(0, timeout))
             let destination = try store.destination(named: destinationName.isEmpty ? nil : destinationName)
             filter.near = destination.city.coordinate
             centreName = destination.city.name == destination.name ? destination.name : "\(destination.city.name) (\(destination.name))"
