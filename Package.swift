@@ -11,7 +11,8 @@ let package = Package(
         .executable(name: "travel411", targets: ["travel411"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // 1.8.0 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(

@@ -19,6 +19,7 @@ struct Travel411Command: ParsableCommand {
             WhereCommand.self, ImportCommand.self,
             DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self,
             TrackCommand.self, RegionsCommand.self,
+            QuakesCommand.self,
         ]
     )
 

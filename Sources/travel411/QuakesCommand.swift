@@ -1,0 +1,205 @@
+import ArgumentParser
+import Foundation
+import Travel411Kit
+
+struct QuakesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quakes",
+        abstract: "List USGS earthquake feeds, each event geocoded with our places database.",
+        discussion: """
+            SOURCE is a USGS summary feed in CSV or GeoJSON (told apart by content): a file, - for \
+            standard input, or an https:// URL such as \
+            https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/4.5_month.geojson (plain http:// \
+            only for localhost). Each event gets our own description beside USGS's place. Events are \
+            listed most recent first; with --near or --near-destination, nearest first, with the \
+            distance and bearing. Malformed rows or features are skipped with a warning naming their \
+            line or index, and the command then exits with 65. A URL that cannot be fetched exits with 69.
+              travel411 quakes 4.5_month.geojson --last 10
+              travel411 quakes 4.5_month.geojson --near 35.68 139.69 --radius 300
+              travel411 quakes 2.5_month.csv --near-destination --since 7d --format json
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, csv, geojson }
+
+    @Argument(help: ArgumentHelp("A USGS feed: a file, - for standard input, or an https:// URL.", valueName: "source"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("Keep the N most recent events (the app showed 300).", valueName: "n"))
+    var last: Int?
+
+    @Option(help: ArgumentHelp("Keep events of at least this magnitude.", valueName: "m"))
+    var minMagnitude: String?
+
+    @Option(help: ArgumentHelp("Keep events at or after this time: ISO 8601 (2024-08-01, 2024-08-01T12:00Z) or a duration back from now such as 7d, 12h or 30m (units \(QuakeSince.units)).", valueName: "time"))
+    var since: String?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Keep events within --radius of this point, nearest first.", valueName: "lat lon"))
+    var near: [String] = []
+
+    @Option(defaultAsFlag: "", parsing: .next,
+            help: ArgumentHelp("Keep events within --radius of a destination's City, nearest first (no name: the current destination).", valueName: "name"))
+    var nearDestination: String? = nil
+
+    @Option(help: ArgumentHelp("The radius for --near and --near-destination, in km (default: \(JSONText.number(QuakeFilter.defaultRadiusKilometres))).", valueName: "km"))
+    var radius: String?
+
+    @Option(help: "Output format.")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("How long to wait for a URL's server, in seconds.", valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Option(help: ArgumentHelp("The travel state file, for --near-destination (default: $TRAVEL411_STATE, else $XDG_DATA_HOME/travel411/travel.sqlite).", valueName: "file"))
+    var state: String?
+
+    @OptionGroup var database: PlacesDatabaseOptions
+
+    // MARK: Checking the command line
+
+    /// `quakes --near-destination feed.csv` reads the feed as the destination's name; when no SOURCE
+    /// follows and that "name" is plainly a feed, it is the SOURCE, near the current destination.
+    private var resolved: (source: String, destination: String?) {
+        if let source { return (source, nearDestination) }
+        if let name = nearDestination, !name.isEmpty, name == "-" || name.contains("://") || FileManager.default.fileExists(atPath: name) {
+            return (name, "")
+        }
+        return ("", nearDestination)
+    }
+
+    func validate() throws {
+        let (source, destination) = resolved
+        guard !source.isEmpty else {
+            throw ValidationError("give a USGS feed: a file, - for standard input, or an https:// URL")
+        }
+        do {
+            let parsed = try QuakeSource(argument: source)
+            if parsed == .standardInput, isatty(STDIN_FILENO) != 0 {
+                throw ValidationError("'-' reads a feed from standard input, but it is a terminal; pipe a feed in or name a file")
+            }
+        } catch let error as QuakeSourceError {
+            throw ValidationError(error.description)
+        }
+        if let last, last < 1 { throw ValidationError("--last must be at least 1; got \(last)") }
+        _ = try minimumMagnitude()
+        _ = try sinceTime()
+        if !near.isEmpty && destination != nil { throw ValidationError("give either --near or --near-destination, not both") }
+        _ = try nearPoint()
+        if radius != nil && near.isEmpty && destination == nil {
+            throw ValidationError("--radius needs --near LAT LON or --near-destination")
+        }
+        _ = try radiusMetres()
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds; got \(timeout)") }
+    }
+
+    private func minimumMagnitude() throws -> Double? {
+        guard let minMagnitude else { return nil }
+        guard let value = Double(minMagnitude.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw ValidationError("--min-magnitude '\(DisplayText.sanitized(minMagnitude))' is not a number")
+        }
+        return value
+    }
+
+    private func sinceTime() throws -> UTCTimestamp? {
+        guard let since else { return nil }
+        guard let time = QuakeSince.parse(since, now: Self.now) else {
+            throw ValidationError("--since '\(DisplayText.sanitized(since))' is neither an ISO 8601 time (2024-08-01, 2024-08-01T12:00:00Z) nor a duration such as 7d, 12h or 30m")
+        }
+        return time
+    }
+
+    private func nearPoint() throws -> Coordinate? {
+        near.isEmpty ? nil : try CoordinateArguments.coordinate(from: near, naming: "--near")
+    }
+
+    private func radiusMetres() throws -> Double {
+        guard let radius else { return QuakeFilter.defaultRadiusKilometres * 1000 }
+        // Half the Earth's circumference reaches every point.
+        guard let km = Double(radius.trimmingCharacters(in: .whitespaces)), km > 0, km <= 20_016 else {
+            throw ValidationError("--radius must be a distance in km between 0 and 20016 (half the Earth's circumference); got '\(DisplayText.sanitized(radius))'")
+        }
+        return km * 1000
+    }
+
+    /// The clock `--since 7d` counts back from; `TRAVEL411_TEST_NOW` fixes it for tests.
+    static var now: UTCTimestamp {
+        ProcessInfo.processInfo.environment["TRAVEL411_TEST_NOW"].flatMap(UTCTimestamp.init(iso8601:)) ?? UTCTimestamp(Date())
+    }
+
+    // MARK: Running
+
+    func run() throws {
+        let (sourceArgument, destinationName) = resolved
+        let source = try QuakeSource(argument: sourceArgument)
+        let feed = try QuakeFeed.read(try source.read(timeout: timeout), source: source.displayName)
+        reportSkipped(feed, source: source)
+        if feed.recordCount > 0 && feed.quakes.isEmpty {
+            throw QuakeFeedError.noUsableRecords(source: source.displayName, skipped: feed.skipped.count)
+        }
+        if feed.recordCount == 0 { Diagnostics.warning("\(source.displayName) holds no events") }
+
+        var filter = QuakeFilter(minimumMagnitude: try minimumMagnitude(), since: try sinceTime(),
+                                 near: try nearPoint(), radiusMetres: try radiusMetres(), last: last)
+        var centreName = filter.near.map(TravelOutput.coordinate)
+        if let destinationName {
+            // The same state file and busy timeout as the travel commands (TravelStateOptions.openStore).
+            let environment = ProcessInfo.processInfo.environment
+            let timeout = environment["TRAVEL411_BUSY_TIMEOUT_MS"].flatMap { Int32($0) } ?? TravelStore.defaultBusyTimeoutMilliseconds
+            let store = try TravelStore(path: try TravelStateLocation.prepare(explicitPath: state, placesDatabasePath: database.databasePath),
+                                        busyTimeoutMilliseconds: max(0, timeout))
+            let destination = try store.destination(named: destinationName.isEmpty ? nil : destinationName)
+            filter.near = destination.city.coordinate
+            centreName = destination.city.name == destination.name ? destination.name : "\(destination.city.name) (\(destination.name))"
+        }
+        let selected = QuakeSelection.select(feed.quakes, filter)
+        if selected.isEmpty { explainNothingSelected(feed, filter) }
+
+        let geocoded = try geocode(selected)
+        switch format {
+        case .text:
+            if geocoded.isEmpty {
+                print("No events in \(source.displayName) match" + (centreName.map { " near \($0)" } ?? "") + ".")
+            } else {
+                if let centreName { print("Within \(JSONText.number(filter.radiusMetres / 1000)) km of \(centreName), nearest first:") }
+                TravelOutput.aligned(QuakeTextTable.lines(geocoded, withDistance: filter.near != nil)).forEach { print($0) }
+            }
+        case .json:
+            try TravelOutput.printJSON(geocoded.map(QuakeJSON.init))
+        case .geojson:
+            try TravelOutput.printJSON(QuakeFeatureCollection(geocoded))
+        case .csv:
+            print(QuakeCSV.text(geocoded), terminator: "")
+        }
+        if !feed.skipped.isEmpty {
+            throw SkippedQuakeRecordsError(source: source.displayName, skipped: feed.skipped.count, total: feed.recordCount)
+        }
+    }
+
+    /// Many events are geocoded faster with the lookup tables read up front; a few, on demand.
+    private func geocode(_ selected: [SelectedQuake]) throws -> [GeocodedQuake] {
+        guard !selected.isEmpty else { return [] }
+        let bar = ProgressBar()
+        defer { bar.finish() }
+        let geocoder = try PlacesDatabase.openGeocoder(
+            explicitPath: database.databasePath, loading: selected.count > 50 ? .everything : .onDemand,
+            announce: Diagnostics.print, progress: bar.update)
+        return QuakeDescriber(geocoder: geocoder).geocode(selected)
+    }
+
+    /// Each skipped record is named on stderr (the first few hundred; then a count), and the summary
+    /// follows as the command's error once the results are out.
+    private func reportSkipped(_ feed: QuakeFeed, source: QuakeSource) {
+        let shown = 200
+        for record in feed.skipped.prefix(shown) {
+            Diagnostics.warning("\(source.displayName) \(record.location): \(record.reason); skipped")
+        }
+        if feed.skipped.count > shown {
+            Diagnostics.warning("\(source.displayName): \(feed.skipped.count - shown) more malformed records skipped")
+        }
+    }
+
+    /// An empty answer after a --since is often an old feed file: say how old its newest event is.
+    private func explainNothingSelected(_ feed: QuakeFeed, _ filter: QuakeFilter) {
+        guard let since = filter.since, let newest = feed.quakes.map(\.time).max(), newest < since else { return }
+        Diagnostics.warning("the newest event in the feed is at \(newest.iso8601), before --since \(since.iso8601)")
+    }
+}
