@@ -480,6 +480,17 @@ def run(spark, arguments, log=sys.stderr):
     return summary
 
 
+def failure_reason(error):
+    """The line that says why a task failed (an executor's RuntimeError from PartitionGeocoder
+    arrives wrapped in Py4J and Spark stack traces), else the error's first line."""
+    text = str(error)
+    found = re.findall(r"RuntimeError: (.+)", text)
+    if found:
+        return found[-1].strip()
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__
+
+
 def main(argv=None):
     arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
     try:
@@ -502,9 +513,8 @@ def main(argv=None):
     except JobError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return error.status
-    except Exception as error:  # noqa: BLE001 - Spark's own message, without the Java stack
-        first = str(error).strip().splitlines()
-        print(f"{PROG}: the job failed: {first[0] if first else type(error).__name__}", file=sys.stderr)
+    except Exception as error:  # noqa: BLE001 - the cause, without the Java and Python stacks
+        print(f"{PROG}: the job failed: {failure_reason(error)}", file=sys.stderr)
         return EX_SOFTWARE
     finally:
         spark.stop()
