@@ -230,6 +230,21 @@ def verify(arguments):
     checks.check("existing output 73, missing input 66, unknown column 65, missing binary 69",
                  statuses == [73, 66, 65, 69], f"{statuses}: {[str(error) for error in (exists, missing, no_columns, no_binary)]}")
 
+    # --- a task that fails: the database is not on the executors ---
+    spark.sparkContext.setLogLevel("OFF")  # the failing task's Java stack is expected here
+    try:
+        geocode.run(spark, geocode.parse_arguments(["--binary", arguments.binary, "--db", "not-shipped.gpkg",
+                                                    "--input", tsv, "--no-header", "--output", tsv_out + "5"]),
+                    log=sys.stdout)
+        reason = "the job succeeded"
+    except geocode.JobError as error:
+        reason = f"a usage error: {error}"
+    except Exception as error:  # noqa: BLE001 - what main() reports for a failed job
+        reason = geocode.failure_reason(error)
+    spark.sparkContext.setLogLevel("ERROR")
+    checks.check("a task that cannot find the database fails the job, and the message says why",
+                 "'not-shipped.gpkg' was not shipped to this executor" in reason, reason)
+
     spark.stop()
     print(f"spark: {checks.passed} passed, {checks.failed} failed")
     return 0 if checks.failed == 0 else 1
