@@ -11,7 +11,7 @@ struct Travel411Command: ParsableCommand {
         version: Travel411.version,
         subcommands: [
             WhereCommand.self, ImportCommand.self,
-            DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self,
+            DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self, MapCommand.self,
         ]
     )
 }
