@@ -174,7 +174,7 @@ public struct MapLayout {
         for (box, index) in zip(calloutBoxes, scene.callouts.filter { scene.markers.indices.contains($0) && !Self.calloutLines(scene.markers[$0]).isEmpty }) {
             drawCallout(Self.calloutLines(scene.markers[index]), box: box, anchor: markerPoints[index], symbol: scene.markers[index].symbol)
         }
-        placeBasemapLabels(basemap.labels)
+        placeBasemapLabels(basemap.labels, besides: Set(scene.markers.compactMap(\.title)))
         items.append(.path([[ScreenPoint(x: 0.5, y: 0.5), ScreenPoint(x: viewport.width - 0.5, y: 0.5),
                              ScreenPoint(x: viewport.width - 0.5, y: viewport.height - 0.5), ScreenPoint(x: 0.5, y: viewport.height - 0.5)]],
                            closed: true, style: PathStyle(stroke: MapStyle.frame, lineWidth: 1), role: .decoration))
@@ -363,10 +363,11 @@ public struct MapLayout {
         }
     }
 
-    private mutating func placeBasemapLabels(_ labels: [BasemapLabel]) {
+    private mutating func placeBasemapLabels(_ labels: [BasemapLabel], besides markerTitles: Set<String>) {
         let order: [BasemapLabelKind] = [.country, .sea, .locality, .district, .street]
         let showsDots = viewport.longitudeSpan > 1.5
-        var placedNames = Set<String>()
+        // A place already named by a pin is not named twice.
+        var placedNames = markerTitles
         var localityCount = 0
         for kind in order {
             for label in labels.filter({ $0.kind == kind }).sorted(by: { $0.rank > $1.rank || ($0.rank == $1.rank && $0.text < $1.text) }) {

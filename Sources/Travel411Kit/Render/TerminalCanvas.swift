@@ -104,6 +104,8 @@ public enum TerminalMap {
             // A marker is solid; a line is its stroke only.
             style.fill = role == .marker ? ink(style.fill) : (role == .decoration ? ink(style.fill) : nil)
             style.stroke = ink(style.stroke)
+            // At least one braille dot wide, or thin coasts vanish between the dots.
+            if style.stroke != nil { style.lineWidth = max(style.lineWidth, cellWidth / 2 + 0.5) }
             return .path(subpaths, closed: closed, style: style, role: role)
         case .circle(let centre, let radius, var style, let role):
             style.fill = ink(style.fill)
