@@ -26,6 +26,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
@@ -33,7 +38,7 @@ let package = Package(
         .target(
             name: "Travel411Kit",
             dependencies: [
-                "CShapelib", "CSQLite", "CCrypto",
+                "CShapelib", "CSQLite", "CCrypto", "CCairo",
             ],
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.

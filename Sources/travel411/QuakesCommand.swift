@@ -46,6 +46,9 @@ struct QuakesCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .text
 
+    @Option(help: ArgumentHelp("Also draw the events on a map, as `travel411 map` draws: a file (.svg, .png or .pdf), or 'terminal' to draw it after the table. Each event is a circle magnitude² × 0.75 points wide, from yellow to red.", valueName: "file"))
+    var map: String?
+
     @Option(help: ArgumentHelp("How long to wait for a URL's server, in seconds.", valueName: "seconds"))
     var timeout: Double = 60
 
@@ -67,6 +70,9 @@ struct QuakesCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let map, map != "terminal", MapOutputFormat(fileExtension: URL(fileURLWithPath: map).pathExtension) == nil {
+            throw ValidationError("--map \(DisplayText.sanitized(map)): the extension says the format; use .svg, .png or .pdf, or 'terminal'")
+        }
         let (source, destination) = resolved
         guard !source.isEmpty else {
             throw ValidationError("give a USGS feed: a file, - for standard input, or an https:// URL")
@@ -169,9 +175,30 @@ struct QuakesCommand: ParsableCommand {
         case .csv:
             print(QuakeCSV.text(geocoded), terminator: "")
         }
+        if let map { try drawMap(geocoded, to: map, near: filter.near.map { (centreName ?? "", $0) }) }
         if !feed.skipped.isEmpty {
             throw SkippedQuakeRecordsError(source: source.displayName, skipped: feed.skipped.count, total: feed.recordCount)
         }
+    }
+
+    /// The events through the renderer of `travel411 map`: a file by its extension, or the terminal.
+    private func drawMap(_ geocoded: [GeocodedQuake], to target: String, near centre: (String, Coordinate)?) throws {
+        let scene = QuakeMap.scene(geocoded, near: centre.map { (name: $0.0, coordinate: $0.1) })
+        let bar = ProgressBar()
+        let places = database.places()
+        _ = try places.database()
+        bar.finish()
+        let basemap = try BasemapLoader(path: places.path)
+        if target == "terminal" {
+            let (columns, rows) = TerminalSize.current()
+            let colour = TerminalColour.detect(environment: ProcessInfo.processInfo.environment)
+            let (_, text) = try MapRenderer.terminal(scene, columns: columns, rows: rows, colour: colour, basemap: basemap)
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        let url = URL(fileURLWithPath: target)
+        let layout = try MapRenderer.layout(scene, width: 1280, height: 800, basemap: basemap)
+        try MapRenderer.write(layout, as: MapOutputFormat(fileExtension: url.pathExtension) ?? .svg, to: url)
     }
 
     /// Many events are geocoded faster with the lookup tables read up front; a few, on demand.

@@ -20,6 +20,7 @@ struct Travel411Command: ParsableCommand {
             DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self,
             TrackCommand.self, RegionsCommand.self,
             QuakesCommand.self,
+            MapCommand.self,
         ]
     )
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Travel411Kit
 import Travel411TestSupport
 import XCTest
@@ -201,5 +204,48 @@ final class QuakesCommandTests: XCTestCase {
     func testNegativeMagnitudesAndSouthernPointsAreAccepted() throws {
         let output = try cli.succeed(["quakes", Self.geoJSON, "--near", "-17.7", "178.0", "--radius", "800", "--min-magnitude", "-1", "--format", "csv"])
         XCTAssertGreaterThan(output.split(separator: "\n").count, 5)
+    }
+
+    // MARK: The map
+
+    /// --map draws every selected event as a circle with the seed's rule (diameter magnitude² × 0.75
+    /// points, fill RGB (1, 1 − 0.015·m², 0.211) at 60 %), through the renderer of `travel411 map`.
+    func testTheMapDrawsACirclePerEventByTheSeedsRule() throws {
+        let svg = cli.folder.appendingPathComponent("quakes.svg")
+        try cli.succeed(["quakes", Self.geoJSON, "--last", "20", "--map", svg.path])
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        XCTAssertTrue(text.contains(">20 earthquakes<"), "legend title")
+        let parser = XMLParser(data: Data(text.utf8))
+        let collector = CircleCollector()
+        parser.delegate = collector
+        XCTAssertTrue(parser.parse(), "well-formed SVG")
+        // The events come first in drawing order; the legend's circles (drawn last) follow them.
+        let quakeCircles = collector.circles.filter { $0["fill-opacity"] == "0.6" }.prefix(20)
+        XCTAssertEqual(quakeCircles.count, 20, "a circle per event")
+        for circle in quakeCircles {
+            let radius = try XCTUnwrap(circle["r"].flatMap(Double.init))
+            // The radius gives the magnitude; the fill's green must follow from it.
+            let magnitude = (radius * 2 / 0.75).squareRoot()
+            let green = Int((max(0, 1 - 0.015 * magnitude * magnitude) * 255).rounded())
+            let fill = try XCTUnwrap(circle["fill"])
+            let actualGreen = Int(fill.dropFirst(3).prefix(2), radix: 16) ?? -1
+            XCTAssertEqual(Double(actualGreen), Double(green), accuracy: 3, "\(fill) for r=\(radius)")
+            XCTAssertTrue(fill.hasPrefix("#ff") && fill.hasSuffix("36"), fill)
+        }
+    }
+
+    func testTheMapNeedsAKnownFormat() throws {
+        let result = try cli.run(["quakes", Self.geoJSON, "--map", cli.folder.appendingPathComponent("quakes.gif").path])
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertTrue(result.stderr.contains("use .svg, .png or .pdf, or 'terminal'"), result.stderr)
+    }
+}
+
+/// The attributes of every <circle> of an SVG.
+private final class CircleCollector: NSObject, XMLParserDelegate {
+    var circles: [[String: String]] = []
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if name == "circle" { circles.append(attributes) }
     }
 }

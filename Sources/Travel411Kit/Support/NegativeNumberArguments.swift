@@ -16,13 +16,14 @@ public enum NegativeNumberArguments {
         return protected
     }
 
-    /// "-1", "-0.19", "-.5", "-1e-3", and a "LAT,LON" pair starting with one ("-33.86,151.21");
-    /// not "-", "--x" or "-v".
+    /// "-1", "-0.19", "-.5", "-1e-3", and a comma list starting with one: a "LAT,LON" pair
+    /// ("-33.86,151.21"), a pin ("-18.14,178.43,Suva"), a region ("-17.5,179,2,3"). Not "-", "--x" or
+    /// "-v": no option of travel411 starts with a digit.
     public static func isNegativeNumber(_ text: String) -> Bool {
         guard text.hasPrefix("-"), text.count > 1 else { return false }
         let body = text.dropFirst()
         guard let first = body.first, first.isASCII, first.isNumber || first == "." else { return false }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        return parts.count <= 2 && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
+        let leading = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        return Double(leading.trimmingCharacters(in: .whitespaces)) != nil
     }
 }

@@ -1,0 +1,2 @@
+#include <cairo.h>
+#include <cairo-pdf.h>

@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Travel411TestSupport
+import XCTest
+@testable import Travel411Kit
+
+/// The backends on the real places database: well-formed SVG with the pins where the projection puts
+/// them, a PNG, and the terminal with and without colour.
+final class MapOutputTests: XCTestCase {
+    let airport = Coordinate(latitude: 51.471184, longitude: -0.452542)
+    let city = Coordinate(latitude: 51.500153, longitude: -0.126236)
+
+    func londonScene() throws -> MapScene {
+        let region = try XCTUnwrap(MapRegion.fitting([airport, city]))
+        return MapScene(region: region, markers: [
+            MapMarker(coordinate: airport, title: "London Heathrow Airport", colour: .airportGreen, glyph: "A"),
+            MapMarker(coordinate: city, title: "London & <Westminster>", colour: .cityRed, glyph: "C"),
+        ])
+    }
+
+    /// Collects the path data of each fill colour and every text.
+    final class SVGCollector: NSObject, XMLParserDelegate {
+        var paths: [(fill: String?, d: String)] = []
+        var texts: [String] = []
+        private var inText = false
+        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            if element == "path", let d = attributes["d"] { paths.append((attributes["fill"], d)) }
+            if element == "text" { inText = true; texts.append("") }
+        }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { if inText { texts[texts.count - 1] += string } }
+        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) { if element == "text" { inText = false } }
+    }
+
+    func testTheSVGIsWellFormedAndEachPinStandsOnItsProjectedPoint() throws {
+        let layout = try MapRenderer.layout(try londonScene(), width: 1024, height: 768, basemap: try BasemapLoader(path: TestPlaces.databasePath))
+        let svg = MapRenderer.svg(layout)
+        let collector = SVGCollector()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        XCTAssertTrue(parser.parse(), "SVG does not parse: \(String(describing: parser.parserError))")
+        XCTAssertTrue(collector.texts.contains("London & <Westminster>"), "titles stay text")
+        XCTAssertTrue(collector.texts.contains("London Heathrow Airport"))
+        for (coordinate, colour) in [(airport, MapColour.airportGreen), (city, MapColour.cityRed)] {
+            // The projection formula, worked out here from the viewport's centre and scale.
+            let v = layout.viewport
+            let mercator = { (lat: Double) in log(tan(Double.pi / 4 + lat * Double.pi / 360)) * 180 / Double.pi }
+            let x = v.width / 2 + (coordinate.longitude - v.centre.longitude) * v.pixelsPerDegree
+            let y = v.height / 2 - (mercator(coordinate.latitude) - mercator(v.centre.latitude)) * v.pixelsPerDegree
+            let pin = try XCTUnwrap(collector.paths.first { $0.fill == colour.hex }, "no \(colour.hex) pin")
+            let start = pin.d.dropFirst().split(separator: "L")[0].split(separator: " ").compactMap { Double($0) }
+            XCTAssertEqual(start.count, 2)
+            XCTAssertEqual(start[0], x, accuracy: 1, "pin x")
+            XCTAssertEqual(start[1], y, accuracy: 1, "pin y")
+            XCTAssertTrue(v.bounds.contains(ScreenPoint(x: x, y: y)))
+        }
+        XCTAssertTrue(svg.contains("Made with Natural Earth."), "the attribution line is drawn")
+    }
+
+    func testTheLondonMapReadsOnlyTheBasemapItShowsAndRendersFast() throws {
+        let loader = try BasemapLoader(path: TestPlaces.databasePath)
+        let started = Date()
+        let layout = try MapRenderer.layout(try londonScene(), width: 1024, height: 768, basemap: loader)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("map-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("london.png")
+        try MapRenderer.write(layout, as: .png, to: png)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1.5, "a London map must render in well under a second")
+        let bytes = try Data(contentsOf: png)
+        XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG signature")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["london.png"], "no temporary file left")
+        let pdf = folder.appendingPathComponent("london.pdf")
+        try MapRenderer.write(layout, as: .pdf, to: pdf)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: pdf).prefix(5), as: UTF8.self), "%PDF-")
+    }
+
+    func testWritingIntoAFileInsteadOfAFolderFailsAndLeavesNothing() throws {
+        let layout = MapLayout(scene: try londonScene(), width: 200, height: 100)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("map-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        XCTAssertThrowsError(try MapRenderer.write(layout, as: .svg, to: file.appendingPathComponent("map.svg"))) { error in
+            XCTAssertTrue(error is MapRenderError, "\(error)")
+        }
+    }
+
+    func testTheTerminalMapWithoutColourHasNoEscapeBytesAndKeepsItsWidth() throws {
+        let (_, text) = try MapRenderer.terminal(try londonScene(), columns: 80, rows: 30, colour: .none,
+                                                 basemap: try BasemapLoader(path: TestPlaces.databasePath))
+        XCTAssertFalse(text.utf8.contains(0x1B), "NO_COLOR output holds an escape byte")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        XCTAssertEqual(lines.count, 30)
+        for line in lines { XCTAssertEqual(line.count, 80) }
+        XCTAssertTrue(text.contains("A") && text.contains("C"), "the pins' letters")
+        XCTAssertTrue(text.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "braille lines")
+    }
+
+    func testTheColourTerminalMapUsesTrueColourOr256Colours() throws {
+        let scene = try londonScene()
+        let (_, trueColour) = try MapRenderer.terminal(scene, columns: 60, rows: 20, colour: .trueColour)
+        XCTAssertTrue(trueColour.contains("\u{1B}[0;38;2;"))
+        let (_, palette) = try MapRenderer.terminal(scene, columns: 60, rows: 20, colour: .palette256)
+        XCTAssertTrue(palette.contains(";38;5;"))
+        XCTAssertFalse(palette.contains(";38;2;"))
+        XCTAssertEqual(TerminalColour.detect(environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"]), TerminalColour.none)
+        XCTAssertEqual(TerminalColour.detect(environment: ["COLORTERM": "truecolor"]), .trueColour)
+        XCTAssertEqual(TerminalColour.detect(environment: ["TERM": "xterm-256color"]), .palette256)
+        XCTAssertEqual(TerminalColour.detect(environment: ["TERM": "dumb"]), TerminalColour.none)
+    }
+
+    func testGenericCirclesPolylinesAndALegendAreDrawn() throws {
+        let region = try XCTUnwrap(MapRegion.fitting([airport, city]))
+        let scene = MapScene(region: region,
+                             circles: [MapCircle(centre: city, radius: .pixels(12), fill: MapColour.cityRed.withAlpha(0.5), label: "M5.1"),
+                                       MapCircle(centre: airport, radius: .metres(1000), fill: nil, stroke: .userBlue)],
+                             polylines: [MapPolyline(coordinates: [airport, city])],
+                             legend: MapLegend(title: "Quakes", entries: [.init(symbol: .circle(radius: 6, fill: .cityRed), label: "M5+")]))
+        let layout = MapLayout(scene: scene, width: 800, height: 600)
+        let svg = MapRenderer.svg(layout)
+        XCTAssertTrue(svg.contains(">M5.1</text>"))
+        XCTAssertTrue(svg.contains(">Quakes</text>") && svg.contains(">M5+</text>"))
+        XCTAssertTrue(svg.contains("stroke=\"\(MapColour.trackOrange.hex)\""))
+        // 1 km around the airport: its radius in pixels is 1 km over the metres per pixel there.
+        let radius = layout.items.compactMap { item -> Double? in
+            if case .circle(_, let r, let style, _) = item, style.stroke == .userBlue { return r }
+            return nil
+        }.first
+        XCTAssertEqual(try XCTUnwrap(radius), 1000 / layout.viewport.metresPerPixel(atLatitude: airport.latitude), accuracy: 0.5)
+    }
+}
+
+/// The track sample of `Scripts/render-samples`: the CLI has no `--track` until the track reader
+/// lands, so the sample is drawn from a `[Coordinate]` polyline and event markers through the same
+/// `DestinationMap` and renderer. Writes only when TRAVEL411_RENDER_SAMPLES names a folder.
+final class MapSamples: XCTestCase {
+    func testTrackSample() throws {
+        guard let folder = ProcessInfo.processInfo.environment["TRAVEL411_RENDER_SAMPLES"], !folder.isEmpty else {
+            throw XCTSkip("set TRAVEL411_RENDER_SAMPLES to a folder to write the track sample")
+        }
+        var map = DestinationMap(destination: Destination(id: 1, name: BookLondon.destinationName, airport: BookLondon.airport, city: BookLondon.city))
+        // Heathrow along the A4 and the Cromwell Road to Westminster.
+        map.track = [(51.4700, -0.4543), (51.4810, -0.4460), (51.4870, -0.4100), (51.4880, -0.3700), (51.4900, -0.3300),
+                     (51.4920, -0.2900), (51.4930, -0.2500), (51.4950, -0.2240), (51.4960, -0.2000), (51.4950, -0.1800),
+                     (51.4960, -0.1600), (51.4990, -0.1400), (51.5007, -0.1246)].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        map.trackEvents = [(map.track[9], "enter Kensington"), (map.track[11], "exit Kensington")]
+        var scene = try map.scene { _ in nil }
+        scene.circles = [MapCircle(centre: Coordinate(latitude: 51.4975, longitude: -0.16), radius: .metres(1500),
+                                   fill: MapColour.trackOrange.withAlpha(0.12), stroke: .trackOrange, label: nil)]
+        let layout = try MapRenderer.layout(scene, width: 1024, height: 768, basemap: try BasemapLoader(path: TestPlaces.databasePath))
+        for format in [MapOutputFormat.svg, .png] {
+            try MapRenderer.write(layout, as: format, to: URL(fileURLWithPath: folder).appendingPathComponent("track.\(format.rawValue)"))
+        }
+    }
+}
