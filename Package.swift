@@ -50,7 +50,9 @@ let package = Package(
             dependencies: [
                 "Travel411Kit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The Swift 6 language mode, target by target: the executable first (the library next).
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // What both test targets share: the places database imported from Data/ once per test run.
         .target(

@@ -88,7 +88,7 @@ struct TrackCommand: ParsableCommand {
 
     func run() throws {
         // Each line as soon as it is printed: a live stream's events must not wait in a buffer.
-        setvbuf(stdout, nil, _IOLBF, 0)
+        StandardStreams.lineBufferStandardOutput()
         let (destination, stored) = try options.openStore().regions(of: self.destination)
         var regions = stored
         for inline in try inlineRegions() {
