@@ -12,6 +12,7 @@ struct Travel411Command: ParsableCommand {
         subcommands: [
             WhereCommand.self, ImportCommand.self,
             DestinationCommand.self, MoveCityCommand.self, RegionCommand.self, DistanceCommand.self, AirportsCommand.self,
+            ServeCommand.self,
         ]
     )
 }
