@@ -104,7 +104,7 @@ struct ReverseGeocodingRoutes: Sendable {
         if first.isEmpty, let error = stream.error {
             stream.close()
             batches.release()
-            let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+            let message = BatchRequest.describe(error)
             throw ServerHTTPError(ServerRequestError(status: 400, message))
         }
         let batches = batches

@@ -324,6 +324,26 @@ final class ServeTests: XCTestCase {
         }
     }
 
+    /// A batch still streaming when SIGTERM comes is finished in full before the server exits 0.
+    func testSIGTERMFinishesTheRequestInFlight() throws {
+        let own = try ServerProcess(arguments: ["--log-level", "warning"])
+        let rows = 100_000
+        let body = "lat,lon\n" + String(repeating: "51.47,-0.45\n", count: rows)
+        nonisolated(unsafe) var reply: Result<ServerProcess.Reply, Error>?
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            reply = Result { try own.request("/reverse?fields=country", method: "POST", body: Data(body.utf8), contentType: "text/csv") }
+            done.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(own.process.processIdentifier, SIGTERM)
+        done.wait()
+        let answer = try XCTUnwrap(reply).get()
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.body.split(separator: "\n").count, rows + 1)
+        XCTAssertEqual(own.stop(), 0, own.stderr)
+    }
+
     func testManyConcurrentRequestsAllSucceed() throws {
         let server = try server
         let failures = NSLock()

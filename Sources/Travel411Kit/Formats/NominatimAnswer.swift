@@ -291,7 +291,8 @@ public enum NominatimFormatter {
     }
 }
 
-/// Text and attribute values inside XML: the five characters XML reserves are escaped, and control
+/// Text and attribute values inside XML: &, <, > and " are escaped (attributes are always written in
+/// double quotes, so ' may stay), and control
 /// characters XML 1.0 cannot carry at all are dropped.
 public enum XMLText {
     public static func escaped(_ text: String) -> String {
@@ -303,7 +304,6 @@ public enum XMLText {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            case "'": result += "&apos;"
             case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
             default:
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }

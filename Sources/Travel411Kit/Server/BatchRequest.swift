@@ -64,6 +64,14 @@ public struct BatchRequest: Sendable {
         self.options = options
     }
 
+    /// A batch error as the HTTP client should read it: the CLI's option names become the
+    /// request parameters that do the same.
+    public static func describe(_ error: Error) -> String {
+        let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        return message.replacingOccurrences(of: "--lat-column", with: "the lat_column parameter")
+            .replacingOccurrences(of: "--lon-column", with: "lon_column")
+    }
+
     public var contentType: String {
         switch options.outputFormat {
         case .csv: return "text/csv; charset=utf-8"

@@ -65,7 +65,7 @@ final class ReverseRequestTests: XCTestCase {
     }
 
     func testXMLEscaping() {
-        XCTAssertEqual(XMLText.escaped("Fish & Chips <\"'>\u{1}"), "Fish &amp; Chips &lt;&quot;&apos;&gt;")
+        XCTAssertEqual(XMLText.escaped("Fish & Chips <\"'>\u{1}"), "Fish &amp; Chips &lt;&quot;'&gt;")
     }
 
     /// A made-up placemark, so the shapes are checked without depending on the data's names.
