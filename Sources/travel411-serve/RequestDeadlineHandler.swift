@@ -5,6 +5,9 @@ import NIOHTTPTypes
 /// within `headerTimeout` of opening or of its last answer, and the body within `bodyTimeout` of the
 /// headers. An idle keep-alive connection is closed the same way. The server's own time to answer
 /// is never limited: while a request is being answered no deadline runs.
+///
+/// Requests only move the deadline (a clock read); the one timer per connection re-arms itself
+/// when it fires early, so a busy connection does not schedule and cancel a task per request.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -13,7 +16,9 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private let headerTimeout: TimeAmount
     private let bodyTimeout: TimeAmount
-    private var deadline: Scheduled<Void>?
+    /// When the connection is closed unless the client gets on; nil while the server is answering.
+    private var expiry: NIODeadline?
+    private var timer: Scheduled<Void>?
     /// Requests whose headers have arrived and whose answers have not ended.
     private var inFlight = 0
 
@@ -32,11 +37,11 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        disarm()
+        stop()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
+    func handlerRemoved(context: ChannelHandlerContext) { stop() }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -44,7 +49,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             inFlight += 1
             arm(context, bodyTimeout)
         case .end:
-            disarm()
+            expiry = nil
         case .body:
             break
         }
@@ -60,13 +65,28 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func arm(_ context: ChannelHandlerContext, _ timeout: TimeAmount) {
-        deadline?.cancel()
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        let deadline = NIODeadline.now() + timeout
+        expiry = deadline
+        if timer == nil { schedule(context, at: deadline) }
     }
 
-    private func disarm() {
-        deadline?.cancel()
-        deadline = nil
+    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
+            guard let self else { return }
+            self.timer = nil
+            guard let expiry = self.expiry else { return }
+            if expiry <= NIODeadline.now() {
+                channel.close(promise: nil)
+            } else {
+                self.schedule(context, at: expiry)
+            }
+        }
+    }
+
+    private func stop() {
+        timer?.cancel()
+        timer = nil
+        expiry = nil
     }
 }

@@ -106,12 +106,8 @@ struct Travel411Serve: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("travel411-serve: listening on http://\(shown):\(bound)\n".utf8))
             },
             logger: logger)
-        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let shutdownLogger = logger
-        ShutdownSignals.install { number in
-            shutdownLogger.notice("signal \(number == SIGINT ? "SIGINT" : "SIGTERM"): finishing the requests in flight, then stopping")
-            Task { await services.triggerGracefulShutdown() }
-        }
+        let services = ServiceGroup(configuration: .init(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await services.run()
         logger.info("stopped")
     }

@@ -138,6 +138,8 @@ public struct NominatimPlace: Sendable {
 public enum NominatimFormatter {
     public static let licence = "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
 
+    private static let licenceJSON = JSONText.string(licence)
+
     /// `where --format nominatim`: the jsonv2 answer at full detail.
     public static func jsonV2(_ p: Placemark) -> String {
         answer(p, options: NominatimOptions(format: .jsonv2))
@@ -191,7 +193,7 @@ public enum NominatimFormatter {
     private static func jsonObject(_ place: NominatimPlace, options: NominatimOptions) -> String {
         var members = [
             "\"place_id\":\(place.placeID)",
-            "\"licence\":\(str(licence))",
+            "\"licence\":\(licenceJSON)",
             "\"lat\":\(str(coordinateText(place.location.latitude)))",
             "\"lon\":\(str(coordinateText(place.location.longitude)))",
             "\"\(options.format == .json ? "class" : "category")\":\(str(place.level.category))",
@@ -223,7 +225,7 @@ public enum NominatimFormatter {
         properties += optionalMembers(place, options: options)
         let box = place.box
         let bbox = [box[2], box[0], box[3], box[1]].map(coordinateText).joined(separator: ",")
-        return "{\"type\":\"FeatureCollection\",\"licence\":\(str(licence)),\"features\":[{\"type\":\"Feature\",\"properties\":{"
+        return "{\"type\":\"FeatureCollection\",\"licence\":\(licenceJSON),\"features\":[{\"type\":\"Feature\",\"properties\":{"
             + properties.joined(separator: ",") + "},\"bbox\":[\(bbox)],\"geometry\":\(pointGeometry(place))}]}"
     }
 

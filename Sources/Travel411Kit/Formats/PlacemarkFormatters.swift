@@ -50,6 +50,10 @@ public enum PlacemarkFormatter {
 /// escaper for every JSON travel411 writes), numbers in their shortest round-tripping form.
 public enum JSONText {
     public static func string(_ text: String) -> String {
+        // Most names need no escaping (a Swift string is valid UTF-8 already): skip the buffer.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         let buffer = ByteBuffer(capacity: text.utf8.count + 8)
         JSONTextWriter.appendString(text, to: buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)

@@ -30,6 +30,14 @@ public struct ReverseRequest: Equatable, Sendable {
     /// `layer`: accepted (address, poi, railway, natural, manmade); every answer is an address.
     public var layers: [String]
 
+    /// 0-9, signs, the decimal point and the exponent's e.
+    private static func isDecimalNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return true
+        default: return false
+        }
+    }
+
     static let knownLayers = ["address", "poi", "railway", "natural", "manmade"]
 
     /// `parameters` are the decoded query items in order; `queryString` is the raw query, which the
@@ -52,10 +60,10 @@ public struct ReverseRequest: Equatable, Sendable {
 
         func degrees(_ name: String, limit: Double) throws -> Double {
             guard let text = values[name] else { throw fail("Parameter '\(name)' is missing; give lat and lon in degrees, e.g. lat=51.47&lon=-0.45") }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
+                ? text.trimmingCharacters(in: .whitespaces) : text
             // Only plain decimal numbers: Double() would also take "nan", "inf" and hexadecimal.
-            guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-                  let value = Double(trimmed) else {
+            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy(Self.isDecimalNumberByte), let value = Double(trimmed) else {
                 throw fail("Parameter '\(name)' must be a number; got '\(DisplayText.sanitized(text, limit: 40))'")
             }
             guard value.isFinite, abs(value) <= limit else {
