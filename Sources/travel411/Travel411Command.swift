@@ -21,6 +21,7 @@ struct Travel411Command: ParsableCommand {
             TrackCommand.self, RegionsCommand.self,
             QuakesCommand.self,
             MapCommand.self,
+            ServeCommand.self,
         ]
     )
 

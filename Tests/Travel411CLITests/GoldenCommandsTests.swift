@@ -25,7 +25,7 @@ final class GoldenCommandsTests: XCTestCase {
         ["move-city"], ["region"], ["distance"],
         ["airports"], ["airports", "show"], ["airports", "near"],
         ["track"], ["regions"], ["regions", "add"], ["regions", "list"], ["regions", "remove"],
-        ["quakes"], ["map"],
+        ["quakes"], ["map"], ["serve"],
     ]
 
     func testTheHelpOfEveryCommand() throws {

@@ -76,56 +76,16 @@ public enum PlacemarkFormatter {
     }
 }
 
-/// Nominatim's `format=jsonv2` reverse answer, for clients written against Nominatim.
-public enum NominatimFormatter {
-    public struct JSONV2: OutputFormatter {
-        public func format(_ placemark: Placemark) -> String { jsonV2(placemark) }
-    }
-
-    static let licence = "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
-
-    public static func jsonV2(_ p: Placemark) -> String {
-        guard p.country != nil || p.locality != nil else { return "{\"error\":\"Unable to geocode\"}" }
-        let road = p.thoroughfare.map { street in p.subThoroughfare.map { "\($0) \(street)" } ?? street }
-        let address: [(String, String?)] = [
-            ("house_number", p.subThoroughfare), ("road", p.thoroughfare), ("suburb", p.subLocality), ("city", p.locality),
-            ("county", p.subAdministrativeArea), ("state", p.administrativeArea), ("postcode", p.postalCode),
-            ("country", p.country), ("country_code", p.isoCountryCode?.lowercased()),
-        ]
-        let displayParts = [road, p.subLocality, p.locality, p.subAdministrativeArea, p.administrativeArea, p.postalCode, p.country]
-        let lat = p.location.latitude, lon = p.location.longitude
-        let delta = p.thoroughfare != nil ? 0.0005 : 0.005
-        // Nominatim writes 7 decimals; rounding also hides binary noise such as 51.464999999999996.
-        let box = [lat - delta, lat + delta, lon - delta, lon + delta].map { JSONText.string(JSONText.number(($0 * 1e7).rounded() / 1e7)) }
-        var members = [
-            "\"place_id\":\(placeID(p))",
-            "\"licence\":\(JSONText.string(licence))",
-            "\"lat\":\(JSONText.string(JSONText.number(lat)))",
-            "\"lon\":\(JSONText.string(JSONText.number(lon)))",
-            "\"category\":\(JSONText.string(p.thoroughfare != nil ? "highway" : "place"))",
-            "\"type\":\(JSONText.string(p.thoroughfare != nil ? "road" : (p.locality != nil ? "city" : "country")))",
-            "\"display_name\":\(JSONText.string(displayParts.compactMap { $0 }.joined(separator: ", ")))",
-        ]
-        let addressMembers = address.compactMap { key, value in value.map { "\(JSONText.string(key)):\(JSONText.string($0))" } }
-        members.append("\"address\":{" + addressMembers.joined(separator: ",") + "}")
-        members.append("\"boundingbox\":[" + box.joined(separator: ",") + "]")
-        return "{" + members.joined(separator: ",") + "}"
-    }
-
-    /// A stable number for the answer: the same place always gets the same id (FNV-1a of its names).
-    static func placeID(_ p: Placemark) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in [p.thoroughfare, p.locality, p.administrativeArea, p.isoCountryCode].map({ $0 ?? "" }).joined(separator: "|").utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return hash >> 12
-    }
-}
+// NominatimFormatter (the `nominatim` format, shared with `travel411 serve`) is in NominatimAnswer.swift.
 
 /// JSON text pieces for single answers: strings escaped by the batch's `JSONTextWriter` (one
 /// escaper for every JSON travel411 writes), numbers in their shortest round-tripping form.
 public enum JSONText {
     public static func string(_ text: String) -> String {
+        // Most names need no escaping (a Swift string is valid UTF-8 already): skip the buffer.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         let buffer = ByteBuffer(capacity: text.utf8.count + 8)
         JSONTextWriter.appendString(text, to: buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)

@@ -1,0 +1,322 @@
+import Foundation
+
+/// The response shapes of Nominatim's `/reverse`.
+public enum NominatimFormat: String, CaseIterable, Sendable {
+    case xml, json, jsonv2, geojson, geocodejson
+
+    public var isJSON: Bool { self != .xml }
+}
+
+/// How fine an answer may be. Nominatim's `zoom` picks the level: 3 country, 5 state, 8 county,
+/// 10 city, 14 suburb, 16-17 street, 18 building; the zooms between fall to the coarser level.
+public enum NominatimDetail: Int, Comparable, CaseIterable, Sendable {
+    case country, state, county, city, suburb, street, building
+
+    public init(zoom: Int) {
+        switch zoom {
+        case ..<5: self = .country
+        case 5..<8: self = .state
+        case 8..<10: self = .county
+        case 10..<14: self = .city
+        case 14..<16: self = .suburb
+        case 16..<18: self = .street
+        default: self = .building
+        }
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Nominatim's place_rank (and address_rank) for an answer of this level.
+    var placeRank: Int { [4, 8, 12, 16, 20, 26, 30][rawValue] }
+    /// category (jsonv2) or class (json), type, addresstype, and GeocodeJSON's type.
+    var category: String { [ "boundary", "boundary", "boundary", "place", "place", "highway", "place"][rawValue] }
+    var type: String { ["administrative", "administrative", "administrative", "city", "suburb", "road", "house"][rawValue] }
+    var addressType: String { ["country", "state", "county", "city", "suburb", "road", "place"][rawValue] }
+    var geocodeJSONType: String { ["country", "state", "county", "city", "district", "street", "house"][rawValue] }
+}
+
+/// What a `/reverse` request asks of the answer besides the point (Nominatim's parameters).
+public struct NominatimOptions: Sendable, Equatable {
+    public var format: NominatimFormat
+    /// 0-18; finer zooms give finer answers.
+    public var zoom: Int
+    /// The `address` object (`addressparts` in XML).
+    public var addressDetails: Bool
+    /// `namedetails`: the answer's name, as stored (no translations are kept).
+    public var nameDetails: Bool
+    /// `extratags`: what the database knows beyond the address: the time zone, the water.
+    public var extraTags: Bool
+    /// The request's query string, echoed by the XML answer as Nominatim does.
+    public var queryString: String
+    /// The XML answer's `timestamp`; nil leaves the attribute out (reproducible output).
+    public var timestamp: Date?
+
+    public init(format: NominatimFormat = .jsonv2, zoom: Int = 18, addressDetails: Bool = true, nameDetails: Bool = false,
+                extraTags: Bool = false, queryString: String = "", timestamp: Date? = nil) {
+        self.format = format
+        self.zoom = zoom
+        self.addressDetails = addressDetails
+        self.nameDetails = nameDetails
+        self.extraTags = extraTags
+        self.queryString = queryString
+        self.timestamp = timestamp
+    }
+
+    public var detail: NominatimDetail { NominatimDetail(zoom: zoom) }
+}
+
+/// A placemark seen as a Nominatim place: its address parts cut to the requested detail, the level
+/// of the finest part left, and the names and ranks derived from it. Every output shape is written
+/// from this one value, so `where --format nominatim` and `travel411 serve` always agree.
+public struct NominatimPlace: Sendable {
+    public let location: Coordinate
+    public let level: NominatimDetail
+    /// Address parts in Nominatim's order, finest first, only those present.
+    public let address: [(key: String, value: String)]
+    public let displayName: String
+    public let name: String
+    public let placeID: UInt64
+    public let timeZone: String?
+    public let water: String?
+
+    /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode".
+    public init?(_ p: Placemark, detail: NominatimDetail = .building) {
+        guard p.country != nil || p.locality != nil else { return nil }
+        func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
+        let houseNumber = p.thoroughfare != nil ? upTo(.building, p.subThoroughfare) : nil
+        let road = upTo(.street, p.thoroughfare)
+        let suburb = upTo(.suburb, p.subLocality)
+        let city = upTo(.city, p.locality)
+        let county = upTo(.county, p.subAdministrativeArea)
+        let state = upTo(.state, p.administrativeArea)
+        // A postcode belongs to a street, not to a whole town.
+        let postcode = upTo(.street, p.postalCode)
+        let parts: [(NominatimDetail, String, String?)] = [
+            (.building, "house_number", houseNumber), (.street, "road", road), (.suburb, "suburb", suburb), (.city, "city", city),
+            (.county, "county", county), (.state, "state", state), (.street, "postcode", postcode),
+            (.country, "country", p.country), (.country, "country_code", p.isoCountryCode?.lowercased()),
+        ]
+        address = parts.compactMap { _, key, value in value.map { (key, $0) } }
+        let named: [(NominatimDetail, String?)] = [
+            (.building, houseNumber), (.street, road), (.suburb, suburb), (.city, city),
+            (.county, county), (.state, state), (.country, p.country),
+        ]
+        guard let finest = named.first(where: { $0.1 != nil }) else { return nil }
+        level = finest.0
+        name = level == .building ? "" : (finest.1 ?? "")
+        let street = road.map { road in houseNumber.map { "\($0) \(road)" } ?? road }
+        displayName = [street, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(separator: ", ")
+        location = p.location
+        timeZone = p.timeZone
+        water = p.inlandWater ?? p.ocean
+        placeID = Self.placeID([road, city, state, p.isoCountryCode])
+    }
+
+    /// A stable number for the answer: the same place always gets the same id (FNV-1a of its names).
+    static func placeID(_ names: [String?]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in names.map({ $0 ?? "" }).joined(separator: "|").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hash >> 12
+    }
+
+    /// [south, north, west, east], as Nominatim orders `boundingbox`: a small box around the point,
+    /// since the database keeps no outline for localities and streets.
+    var box: [Double] {
+        let delta = level >= .street ? 0.0005 : 0.005
+        let lat = location.latitude, lon = location.longitude
+        return [lat - delta, lat + delta, lon - delta, lon + delta].map { ($0 * 1e7).rounded() / 1e7 }
+    }
+
+    var extraTags: [(key: String, value: String)] {
+        [("timezone", timeZone), ("water", water)].compactMap { key, value in value.map { (key, $0) } }
+    }
+}
+
+/// Nominatim's reverse answers in every format, for clients written against Nominatim.
+public enum NominatimFormatter {
+    /// `where --format nominatim`, behind the one formatter protocol.
+    public struct JSONV2: OutputFormatter {
+        public func format(_ placemark: Placemark) -> String { jsonV2(placemark) }
+    }
+
+    public static let licence = "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
+
+    private static let licenceJSON = JSONText.string(licence)
+
+    /// `where --format nominatim`: the jsonv2 answer at full detail.
+    public static func jsonV2(_ p: Placemark) -> String {
+        answer(p, options: NominatimOptions(format: .jsonv2))
+    }
+
+    /// The answer for `p`, or Nominatim's "Unable to geocode" in the requested format.
+    public static func answer(_ p: Placemark, options: NominatimOptions) -> String {
+        guard let place = NominatimPlace(p, detail: options.detail) else { return unableToGeocode(options) }
+        switch options.format {
+        case .json, .jsonv2: return jsonObject(place, options: options)
+        case .geojson: return geoJSON(place, options: options)
+        case .geocodejson: return geocodeJSON(place, options: options)
+        case .xml: return xml(place, options: options)
+        }
+    }
+
+    public static func unableToGeocode(_ options: NominatimOptions) -> String {
+        guard options.format == .xml else { return "{\"error\":\"Unable to geocode\"}" }
+        return xmlHeader(options) + "<error>Unable to geocode</error>\n</reversegeocode>"
+    }
+
+    /// A refused request (HTTP 400 and the like) in the shape Nominatim uses for its format.
+    public static func requestError(code: Int, message: String, format: NominatimFormat) -> String {
+        if format == .xml {
+            return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<error>\n  <code>\(code)</code>\n  <message>\(XMLText.escaped(message))</message>\n</error>"
+        }
+        return "{\"error\":{\"code\":\(code),\"message\":\(JSONText.string(message))}}"
+    }
+
+    // MARK: JSON shapes
+
+    private static func str(_ text: String) -> String { JSONText.string(text) }
+    private static func coordinateText(_ value: Double) -> String { JSONText.number(value) }
+
+    private static func addressObject(_ place: NominatimPlace) -> String {
+        "{" + place.address.map { "\(str($0.key)):\(str($0.value))" }.joined(separator: ",") + "}"
+    }
+
+    private static func optionalMembers(_ place: NominatimPlace, options: NominatimOptions) -> [String] {
+        var members: [String] = []
+        if options.addressDetails { members.append("\"address\":" + addressObject(place)) }
+        if options.extraTags {
+            members.append("\"extratags\":{" + place.extraTags.map { "\(str($0.key)):\(str($0.value))" }.joined(separator: ",") + "}")
+        }
+        if options.nameDetails {
+            members.append("\"namedetails\":" + (place.name.isEmpty ? "{}" : "{\"name\":\(str(place.name))}"))
+        }
+        return members
+    }
+
+    private static func jsonObject(_ place: NominatimPlace, options: NominatimOptions) -> String {
+        var members = [
+            "\"place_id\":\(place.placeID)",
+            "\"licence\":\(licenceJSON)",
+            "\"lat\":\(str(coordinateText(place.location.latitude)))",
+            "\"lon\":\(str(coordinateText(place.location.longitude)))",
+            "\"\(options.format == .json ? "class" : "category")\":\(str(place.level.category))",
+            "\"type\":\(str(place.level.type))",
+            "\"place_rank\":\(place.level.placeRank)",
+            "\"addresstype\":\(str(place.level.addressType))",
+            "\"name\":\(str(place.name))",
+            "\"display_name\":\(str(place.displayName))",
+        ]
+        members += optionalMembers(place, options: options)
+        members.append("\"boundingbox\":[" + place.box.map { str(coordinateText($0)) }.joined(separator: ",") + "]")
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    private static func pointGeometry(_ place: NominatimPlace) -> String {
+        "{\"type\":\"Point\",\"coordinates\":[\(coordinateText(place.location.longitude)),\(coordinateText(place.location.latitude))]}"
+    }
+
+    private static func geoJSON(_ place: NominatimPlace, options: NominatimOptions) -> String {
+        var properties = [
+            "\"place_id\":\(place.placeID)",
+            "\"place_rank\":\(place.level.placeRank)",
+            "\"category\":\(str(place.level.category))",
+            "\"type\":\(str(place.level.type))",
+            "\"addresstype\":\(str(place.level.addressType))",
+            "\"name\":\(str(place.name))",
+            "\"display_name\":\(str(place.displayName))",
+        ]
+        properties += optionalMembers(place, options: options)
+        let box = place.box
+        let bbox = [box[2], box[0], box[3], box[1]].map(coordinateText).joined(separator: ",")
+        return "{\"type\":\"FeatureCollection\",\"licence\":\(licenceJSON),\"features\":[{\"type\":\"Feature\",\"properties\":{"
+            + properties.joined(separator: ",") + "},\"bbox\":[\(bbox)],\"geometry\":\(pointGeometry(place))}]}"
+    }
+
+    private static func geocodeJSON(_ place: NominatimPlace, options: NominatimOptions) -> String {
+        var geocoding = [
+            "\"place_id\":\(place.placeID)",
+            "\"osm_key\":\(str(place.level.category))",
+            "\"osm_value\":\(str(place.level.type))",
+            "\"type\":\(str(place.level.geocodeJSONType))",
+            "\"label\":\(str(place.displayName))",
+            "\"name\":\(str(place.name))",
+        ]
+        if options.addressDetails {
+            let keys = ["house_number": "housenumber", "road": "street", "suburb": "district", "city": "city", "county": "county",
+                        "state": "state", "postcode": "postcode", "country": "country", "country_code": "country_code"]
+            geocoding += place.address.compactMap { part in keys[part.key].map { "\(str($0)):\(str(part.value))" } }
+            let admin = place.address.compactMap { part -> String? in
+                let level = ["country": "level2", "state": "level4", "county": "level6", "city": "level8"][part.key]
+                return level.map { "\(str($0)):\(str(part.value))" }
+            }
+            geocoding.append("\"admin\":{" + admin.joined(separator: ",") + "}")
+        }
+        if options.extraTags {
+            geocoding.append("\"extra\":{" + place.extraTags.map { "\(str($0.key)):\(str($0.value))" }.joined(separator: ",") + "}")
+        }
+        let query = "\(coordinateText(place.location.latitude)),\(coordinateText(place.location.longitude))"
+        return "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(str(licence)),\"licence\":\(str(licence)),\"query\":\(str(query))},"
+            + "\"features\":[{\"type\":\"Feature\",\"properties\":{\"geocoding\":{" + geocoding.joined(separator: ",") + "}},\"geometry\":\(pointGeometry(place))}]}"
+    }
+
+    // MARK: XML
+
+    private static func xmlHeader(_ options: NominatimOptions) -> String {
+        var attributes = ""
+        if let timestamp = options.timestamp { attributes += " timestamp=\"\(XMLText.escaped(httpDate(timestamp)))\"" }
+        attributes += " attribution=\"\(XMLText.escaped(licence))\" querystring=\"\(XMLText.escaped(options.queryString))\""
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<reversegeocode\(attributes)>\n"
+    }
+
+    private static func xml(_ place: NominatimPlace, options: NominatimOptions) -> String {
+        let box = place.box.map(coordinateText).joined(separator: ",")
+        var text = xmlHeader(options)
+        text += "<result place_id=\"\(place.placeID)\" lat=\"\(coordinateText(place.location.latitude))\" lon=\"\(coordinateText(place.location.longitude))\""
+        text += " boundingbox=\"\(box)\" place_rank=\"\(place.level.placeRank)\" address_rank=\"\(place.level.placeRank)\">"
+        text += XMLText.escaped(place.displayName) + "</result>\n"
+        if options.addressDetails {
+            text += "<addressparts>" + place.address.map { "<\($0.key)>\(XMLText.escaped($0.value))</\($0.key)>" }.joined() + "</addressparts>\n"
+        }
+        if options.extraTags {
+            text += "<extratags>" + place.extraTags.map { "<tag key=\"\($0.key)\" value=\"\(XMLText.escaped($0.value))\"/>" }.joined() + "</extratags>\n"
+        }
+        if options.nameDetails {
+            text += "<namedetails>" + (place.name.isEmpty ? "" : "<name desc=\"name\">\(XMLText.escaped(place.name))</name>") + "</namedetails>\n"
+        }
+        return text + "</reversegeocode>"
+    }
+
+    /// "Tue, 25 Nov 2026 00:34:04 +0000", as Nominatim writes its timestamps.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        return formatter.string(from: date)
+    }
+}
+
+/// Text and attribute values inside XML: &, <, > and " are escaped (attributes are always written in
+/// double quotes, so ' may stay), and control
+/// characters XML 1.0 cannot carry at all are dropped.
+public enum XMLText {
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,21 @@
+/// The limits `travel411 serve` puts on what a client may send (docs/serve.md lists them).
+public struct ServerLimits: Sendable {
+    /// 16 MiB of CSV is about half a million points.
+    public static let defaultMaxBodyBytes = 16 << 20
+    /// Headers, and each header field on its own, as SwiftNIO's decoder counts them.
+    public static let maxHeaderBytes = 16 << 10
+    /// A request target (path and query) longer than this gets 414.
+    public static let maxTargetBytes = 8 << 10
+    /// POST /reverse batches running at once; more get 503 until one ends.
+    public static let maxConcurrentBatches = 4
+
+    public var maxBodyBytes: Int
+    public var headerTimeout: Duration
+    public var bodyTimeout: Duration
+
+    public init(maxBodyBytes: Int = defaultMaxBodyBytes, headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(60)) {
+        self.maxBodyBytes = maxBodyBytes
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// `GET /status`, as Nominatim answers it: `OK` as text, or a small JSON object with `format=json`.
+public struct ServerStatus: Sendable {
+    /// When the places database was built, as Nominatim's `data_updated` ("2026-11-25T00:34:04+00:00").
+    public var dataUpdated: String?
+    /// The lookup tables' schema version, as `database_version`.
+    public var databaseVersion: String?
+
+    public init(dataUpdated: String?, databaseVersion: String?) {
+        self.dataUpdated = dataUpdated
+        self.databaseVersion = databaseVersion
+    }
+
+    /// Reads the build date and the lookup schema from the database's metadata table.
+    public init(databasePath: String) throws {
+        let metadata = try GeoPackageReader(path: databasePath).metadata()
+        dataUpdated = metadata["build_date"].map { $0.hasSuffix("Z") ? String($0.dropLast()) + "+00:00" : $0 }
+        databaseVersion = metadata["lookup_schema_version"]
+    }
+
+    public enum Format: String, CaseIterable, Sendable { case text, json }
+
+    /// Nominatim's `/status` takes `format=text` (the default) or `format=json`.
+    public static func format(parameters: [(name: String, value: String)]) throws -> Format {
+        guard let text = parameters.first(where: { $0.name == "format" })?.value else { return .text }
+        guard let format = Format(rawValue: text.lowercased()) else {
+            throw ServerRequestError("Parameter 'format' must be one of: text, json; got '\(DisplayText.sanitized(text, limit: 40))'")
+        }
+        return format
+    }
+
+    public func body(_ format: Format) -> String {
+        switch format {
+        case .text: return "OK"
+        case .json:
+            return "{\"status\":0,\"message\":\"OK\",\"data_updated\":\(dataUpdated.map(JSONText.string) ?? "null"),"
+                + "\"software_version\":\(JSONText.string("travel411 " + Travel411.version)),"
+                + "\"database_version\":\(databaseVersion.map(JSONText.string) ?? "null")}"
+        }
+    }
+}

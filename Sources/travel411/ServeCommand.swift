@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Travel411Kit
+
+/// `travel411 serve`: runs the `travel411-serve` executable that sits beside this one. The server is
+/// its own executable so that building the core tool never compiles SwiftNIO and Hummingbird.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve Nominatim's /reverse API from the local places database (runs travel411-serve).",
+        discussion: """
+            Endpoints: GET /reverse?lat=..&lon=.. with Nominatim's parameters (format=xml|json|jsonv2|geojson|geocodejson, \
+            zoom, addressdetails, namedetails, extratags, accept-language, layer); POST /reverse with CSV, TSV, JSON Lines \
+            or GeoJSON points, answered in the same format; GET /status; GET /metrics (Prometheus). Only 127.0.0.1 \
+            listens unless --host says otherwise. SIGTERM and SIGINT finish the requests in flight, then exit 0.
+            The server is a separate executable; build it once with `swift build --product travel411-serve`.
+              travel411 serve --port 8080
+              curl 'http://127.0.0.1:8080/reverse?lat=51.47&lon=-0.45&format=jsonv2'
+            """)
+
+    @Option(help: ArgumentHelp("The address to listen on (default: 127.0.0.1); 0.0.0.0 listens on every interface.", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("The TCP port (default: 8080; 0 picks a free one, printed on stderr).", valueName: "port"))
+    var port: Int?
+
+    @OptionGroup var database: PlacesDatabaseOptions
+
+    @Option(help: ArgumentHelp("Most connections open at once (default: 1024).", valueName: "n"))
+    var maxConnections: Int?
+
+    @Option(help: ArgumentHelp("Largest POST /reverse body in bytes (default: \(ServerLimits.defaultMaxBodyBytes)); larger ones get 413.", valueName: "bytes"))
+    var maxBodyBytes: Int?
+
+    @Option(help: ArgumentHelp("Seconds a client may take to send a request's headers (default: 10).", valueName: "seconds"))
+    var headerTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds a client may take to send a request body (default: 60).", valueName: "seconds"))
+    var bodyTimeout: Double?
+
+    @Option(help: ArgumentHelp("Log level (default: info, which logs one line per request).", valueName: "level"))
+    var logLevel: ServeLogLevel?
+
+    /// The arguments handed on to `travel411-serve`, which validates their values itself.
+    var forwardedArguments: [String] {
+        var arguments: [String] = []
+        func add(_ name: String, _ value: CustomStringConvertible?) {
+            if let value { arguments += [name, value.description] }
+        }
+        add("--host", host)
+        add("--port", port)
+        add("--db", database.databasePath)
+        add("--max-connections", maxConnections)
+        add("--max-body-bytes", maxBodyBytes)
+        add("--header-timeout", headerTimeout)
+        add("--body-timeout", bodyTimeout)
+        add("--log-level", logLevel?.rawValue)
+        return arguments
+    }
+
+    func run() throws {
+        let server = try ServerExecutable.locate()
+        let arguments = [server.path] + forwardedArguments
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        // On success execv does not return: the server takes over this process, its signals and its exit status.
+        execv(server.path, &cArguments)
+        let reason = String(cString: strerror(errno))
+        cArguments.forEach { free($0) }
+        throw UserFacingError("cannot run \(server.path): \(reason)", exitStatus: .unavailable)
+    }
+}
+
+enum ServeLogLevel: String, ExpressibleByArgument, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+}
+
+/// Finds `travel411-serve` in the folder of the running `travel411`, where SwiftPM builds both.
+enum ServerExecutable {
+    static let name = "travel411-serve"
+
+    static func locate() throws -> URL {
+        let own = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+            .resolvingSymlinksInPath()
+        let folder = own.deletingLastPathComponent()
+        let server = folder.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: server.path) else {
+            throw UserFacingError(notBuiltMessage(folder: folder), exitStatus: .unavailable)
+        }
+        return server
+    }
+
+    /// Names the exact build command, for the configuration and package this travel411 came from.
+    static func notBuiltMessage(folder: URL) -> String {
+        let components = folder.pathComponents
+        var command = "swift build --product \(name)"
+        if folder.lastPathComponent == "release" || components.dropLast().last == "release" { command = "swift build -c release --product \(name)" }
+        var location = ""
+        if let build = components.lastIndex(where: { $0.hasPrefix(".build") }), build > 1 {
+            let package = NSString.path(withComponents: Array(components[..<build]))
+            location = " in \(package)"
+            if components[build] != ".build" { command += " --scratch-path \(components[build])" }
+        }
+        return "the server is a separate executable, and \(folder.appendingPathComponent(name).path) has not been built: run `\(command)`\(location), then `travel411 serve` again"
+    }
+}
