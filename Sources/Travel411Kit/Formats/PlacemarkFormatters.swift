@@ -89,7 +89,8 @@ public enum NominatimFormatter {
         let road = p.thoroughfare.map { street in p.subThoroughfare.map { "\($0) \(street)" } ?? street }
         let address: [(String, String?)] = [
             ("house_number", p.subThoroughfare), ("road", p.thoroughfare), ("suburb", p.subLocality), ("city", p.locality),
-            ("county", p.subAdministrativeArea), ("state", p.administrativeArea), ("postcode", p.postalCode),
+            ("county", p.subAdministrativeArea), ("state", p.administrativeArea), ("ISO3166-2-lvl4", p.administrativeAreaCode),
+            ("postcode", p.postalCode),
             ("country", p.country), ("country_code", p.isoCountryCode?.lowercased()),
         ]
         let displayParts = [road, p.subLocality, p.locality, p.subAdministrativeArea, p.administrativeArea, p.postalCode, p.country]
