@@ -151,7 +151,7 @@ final class PlacesLookup: @unchecked Sendable {
         // Biggest first, so that the cores finish together.
         if needs.contains(.localities) { tasks.append(.points(.locality)) } else { points[.locality] = .some(nil) }
         for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district]
-        where needs.contains(Self.need(for: level)) {
+        where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country)) {
             tasks.append(.area(level))
         }
         if needs.contains(.streets) {
@@ -185,6 +185,8 @@ final class PlacesLookup: @unchecked Sendable {
     }
 
     /// Which need reads an area level.
+    /// (The time zones are read for `.country` too, though not looked up for every point: a point outside
+    /// every country polygon takes the country of the territorial waters it is in.)
     static func need(for level: PlacesSchema.AreaLevel) -> PlacemarkNeeds {
         PlacesSchema.AreaLevel.need(ordinal: Int(level.ordinal))
     }

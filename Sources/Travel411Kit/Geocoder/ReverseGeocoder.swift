@@ -106,7 +106,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
         if needs.contains(.country), record.country < 0 {
             snapToNearbyCountry(&record, needs: needs)
-            takeCountryFromTerritorialWaters(&record, needs: needs)
+            if record.country < 0 { takeCountryFromTerritorialWaters(&record, needs: needs) }
         }
         if record.admin >= 0, record.country >= 0, needs.contains(.admin) { dropAdminOfAnotherCountry(&record) }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
@@ -218,9 +218,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    /// Outside every country polygon, inside a land time zone: the zone's country (tzdata's zone.tab),
-    /// whose polygons follow the territorial waters, decides; it overrides a coastal snap that found
-    /// another country's land. `Etc/` zones at sea have no country.
+    /// Outside every country polygon with no land within the coastal snap's reach, inside a land time
+    /// zone: the zone's country (tzdata's zone.tab), whose polygons follow the territorial waters,
+    /// decides (atolls the 1:10m coastline leaves out). `Etc/` zones at sea have no country.
     @inline(__always)
     private func takeCountryFromTerritorialWaters(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         let zone = needs.contains(.timeZone) ? record.timeZone
