@@ -57,6 +57,14 @@ enum ImportSummaryFormatter {
                 lines.append("      \(count) × \(reason)")
             }
         }
+        if !summary.territories.isEmpty {
+            lines.append("Overseas territories with their own ISO code (from the time zones' zone.tab):")
+            lines += summary.territories.map { "  \($0)" }
+        }
+        if !summary.contradictedLabels.isEmpty {
+            lines.append("Admin-1 labels their localities contradict (answered with the localities' name):")
+            lines += summary.contradictedLabels.map { "  \($0)" }
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -35,6 +35,8 @@ final class WhereCommandTests: XCTestCase {
             let value = object[field.rawValue]
             switch (field.text(in: expected), value) {
             case (nil, is NSNull): break
+            case (let text?, let flag as NSNumber) where Bool(text) != nil:
+                XCTAssertEqual(flag.boolValue, Bool(text), field.rawValue, file: file, line: line)
             case (let text?, let number as NSNumber) where field.isNumeric: XCTAssertEqual(number.stringValue, text, field.rawValue, file: file, line: line)
             case (let text?, let string as String) where !field.isNumeric: XCTAssertEqual(string, text, field.rawValue, file: file, line: line)
             default: XCTFail("\(field.rawValue): expected \(field.text(in: expected) ?? "null"), got \(value ?? "nothing")", file: file, line: line)

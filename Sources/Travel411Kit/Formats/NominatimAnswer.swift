@@ -93,7 +93,9 @@ public struct NominatimPlace: Sendable {
         let postcode = upTo(.street, p.postalCode)
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, "house_number", houseNumber), (.street, "road", road), (.suburb, "suburb", suburb), (.city, "city", city),
-            (.county, "county", county), (.state, "state", state), (.street, "postcode", postcode),
+            (.county, "county", county), (.state, "state", state),
+            // Nominatim's key for the ISO 3166-2 code of the first-level area.
+            (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
             (.country, "country", p.country), (.country, "country_code", p.isoCountryCode?.lowercased()),
         ]
         address = parts.compactMap { _, key, value in value.map { (key, $0) } }

@@ -52,6 +52,11 @@ public enum PlacemarkFormatter {
         var lines = ["location               \(placemark.location)"]
         for field in PlacemarkField.allCases {
             guard let value = field.text(in: placemark) else { continue }
+            // A flag people need to see only when it holds; its name is longer than the label column.
+            if field == .countryFromTerritorialWaters {
+                if placemark.countryFromTerritorialWaters { lines.append("\(field.rawValue) true") }
+                continue
+            }
             let label = field.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)
             lines.append("\(label) \(field == .distance ? value + " m" : value)")
         }

@@ -389,6 +389,8 @@ final class RowEncoder {
 /// The computed placemark fields written straight into bytes. The text equals
 /// `PlacemarkField.text(in:)` (tests compare them) without building a String per row.
 enum PlacemarkText {
+    static let trueBytes: StaticString = "true"
+    static let falseBytes: StaticString = "false"
     private static let compassPoints: [StaticString] = [
         "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
     ]

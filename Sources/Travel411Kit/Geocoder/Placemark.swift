@@ -8,10 +8,14 @@ public struct Placemark: Hashable, Sendable, Encodable {
     public var locality: String?
     public var subLocality: String?
     public var administrativeArea: String?
+    /// ISO 3166-2 code of the administrativeArea ("DE-BY"); nil where the data does not know it reliably.
+    public var administrativeAreaCode: String?
     public var subAdministrativeArea: String?
     public var postalCode: String?
     public var country: String?
     public var isoCountryCode: String?
+    /// The point lies outside every country polygon, and `country` is that of the territorial waters it is in.
+    public var countryFromTerritorialWaters = false
     public var timeZone: String?
     public var inlandWater: String?
     public var ocean: String?
@@ -31,7 +35,8 @@ public struct Placemark: Hashable, Sendable, Encodable {
             let key = FieldKey(field.rawValue)
             switch (field.text(in: self), field.isNumeric) {
             case (nil, _): try container.encodeNil(forKey: key)
-            case (let text?, true): try container.encode(Int(text) ?? 0, forKey: key)
+            case (let text?, true):
+                if let flag = Bool(text) { try container.encode(flag, forKey: key) } else { try container.encode(Int(text) ?? 0, forKey: key) }
             case (let text?, false): try container.encode(text, forKey: key)
             }
         }

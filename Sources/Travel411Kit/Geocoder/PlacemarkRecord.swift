@@ -17,6 +17,9 @@ public struct PlacemarkRecord: Sendable {
     var subLocality: Int32 = -1
     var nearestDistance = 0.0
     var nearestBearing = 0.0
+    /// The point lies outside every country polygon, and `country` is that of the land time zone whose
+    /// territorial waters it is in.
+    var countryFromTerritorialWaters = false
     /// subAdministrativeArea comes from the locality's GeoNames admin2.
     var subAdministrativeFromLocality = false
     /// Street, address and postcode record numbers; -1 when none.
@@ -66,7 +69,8 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
             case .thoroughfare, .subThoroughfare, .postalCode: needs.insert(.streets)
             case .locality: needs.formUnion([.localities, .country])
             case .subLocality: needs.formUnion([.localities, .subLocality, .country, .admin])
-            case .administrativeArea: needs.formUnion([.admin, .country])
+            case .administrativeArea, .administrativeAreaCode: needs.formUnion([.admin, .country])
+            case .countryFromTerritorialWaters: needs.formUnion([.country, .timeZone])
             case .subAdministrativeArea: needs.formUnion([.admin, .district, .localities, .country])
             case .country, .isoCountryCode: needs.insert(.country)
             case .timeZone: needs.insert(.timeZone)

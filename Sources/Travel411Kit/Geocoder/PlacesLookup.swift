@@ -12,19 +12,23 @@ final class PlacesLookup: @unchecked Sendable {
     enum Loading { case onDemand, everything }
 
     /// What the geocoder reports of one polygon, by column of `texts`.
-    enum AreaText: Int, CaseIterable { case name, code, administrativeArea, subAdministrativeArea }
+    enum AreaText: Int, CaseIterable { case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode }
 
     /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
     final class AreaLevel {
         let index: AreaIndex
+        /// The country feature each polygon belongs to (admin polygons, time zones), -1 for none; read up
+        /// front in both loadings, a few kilobytes.
+        let countryFeatures: [Int32]
         /// Every polygon's texts, when all were read up front; kept for `texts`' memory.
         private let preloaded: RecordTable?
         private let texts: RecordTableView?
         private var fetched: [Int: RecordTable] = [:]
         private let fetch: ((Int) -> [String?]?)?
 
-        init(index: AreaIndex, preloaded: [[String?]]?, fetch: ((Int) -> [String?]?)?) throws {
+        init(index: AreaIndex, preloaded: [[String?]]?, countryFeatures: [Int32] = [], fetch: ((Int) -> [String?]?)?) throws {
             self.index = index
+            self.countryFeatures = countryFeatures
             if let preloaded {
                 let table = try RecordTable(storage: BlobStorage(bytes: RecordTable.build(
                     coordinates: nil,
@@ -39,6 +43,11 @@ final class PlacesLookup: @unchecked Sendable {
         }
 
         /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
+        /// The country feature of a polygon; -1 when it has none.
+        @inline(__always) func countryFeature(of feature: Int32) -> Int32 {
+            feature >= 0 && Int(feature) < countryFeatures.count ? countryFeatures[Int(feature)] : -1
+        }
+
         @inline(__always) func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
             if let texts { return texts.bytes(feature, text.rawValue) }
             if fetched[feature] == nil, let row = fetch?(feature),
@@ -142,7 +151,7 @@ final class PlacesLookup: @unchecked Sendable {
         // Biggest first, so that the cores finish together.
         if needs.contains(.localities) { tasks.append(.points(.locality)) } else { points[.locality] = .some(nil) }
         for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district]
-        where needs.contains(Self.need(for: level)) {
+        where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country)) {
             tasks.append(.area(level))
         }
         if needs.contains(.streets) {
@@ -176,13 +185,15 @@ final class PlacesLookup: @unchecked Sendable {
     }
 
     /// Which need reads an area level.
+    /// (The time zones are read for `.country` too, though not looked up for every point: a point outside
+    /// every country polygon takes the country of the territorial waters it is in.)
     static func need(for level: PlacesSchema.AreaLevel) -> PlacemarkNeeds {
         PlacesSchema.AreaLevel.need(ordinal: Int(level.ordinal))
     }
 
     private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading, from database: SQLiteDatabase) throws -> AreaLevel? {
         guard try !database.query("SELECT 1 FROM travel411_areas WHERE level = ? LIMIT 1", [.text(level.rawValue)]).isEmpty else { return nil }
-        let attributesSQL = "SELECT name, code, administrative_area, sub_administrative_area FROM travel411_areas WHERE level = ?"
+        let attributesSQL = "SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code FROM travel411_areas WHERE level = ?"
         func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
         let index: AreaIndex
         switch loading {
@@ -212,13 +223,22 @@ final class PlacesLookup: @unchecked Sendable {
                 return (UInt32(truncatingIfNeeded: statement.int64(0)), blob)
             }
         }
+        var countryFeatures: [Int32] = []
+        if level == .admin || level == .timezone {
+            let rows = try database.query("SELECT feature, country_feature FROM travel411_areas WHERE level = ? ORDER BY feature", [.text(level.rawValue)])
+            countryFeatures = [Int32](repeating: -1, count: rows.count)
+            for row in rows {
+                guard let f = row[0].int64Value, f >= 0, Int(f) < rows.count, let country = row[1].int64Value else { continue }
+                countryFeatures[Int(f)] = Int32(country)
+            }
+        }
         switch loading {
         case .everything:
             let rows = try database.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
-            return try AreaLevel(index: index, preloaded: rows.map(attributes), fetch: nil)
+            return try AreaLevel(index: index, preloaded: rows.map(attributes), countryFeatures: countryFeatures, fetch: nil)
         case .onDemand:
             let statement = try database.prepare(attributesSQL + " AND feature = ?")
-            return try AreaLevel(index: index, preloaded: nil) { feature in
+            return try AreaLevel(index: index, preloaded: nil, countryFeatures: countryFeatures) { feature in
                 defer { statement.reset() }
                 guard (try? statement.bind([.text(level.rawValue), .integer(Int64(feature))])) != nil,
                       (try? statement.step()) == true else { return nil }

@@ -104,7 +104,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 record.inlandWater = feature(.inlandWater, x, y)
             }
         }
-        if needs.contains(.country), record.country < 0 { snapToNearbyCountry(&record, needs: needs) }
+        if needs.contains(.country), record.country < 0 {
+            snapToNearbyCountry(&record, needs: needs)
+            if record.country < 0 { takeCountryFromTerritorialWaters(&record, needs: needs) }
+        }
+        if record.admin >= 0, record.country >= 0, needs.contains(.admin) { dropAdminOfAnotherCountry(&record) }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if needs.contains(.streets) { decideStreetAddress(&record) }
         return record
@@ -214,6 +218,27 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
+    /// Outside every country polygon with no land within the coastal snap's reach, inside a land time
+    /// zone: the zone's country (tzdata's zone.tab), whose polygons follow the territorial waters,
+    /// decides (atolls the 1:10m coastline leaves out). `Etc/` zones at sea have no country.
+    @inline(__always)
+    private func takeCountryFromTerritorialWaters(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
+        let zone = needs.contains(.timeZone) ? record.timeZone
+            : feature(.timezone, record.location.longitude, record.location.latitude)
+        guard let country = withArea(.timezone, { $0.countryFeature(of: zone) }), country >= 0 else { return }
+        record.country = country
+        record.countryFromTerritorialWaters = true
+    }
+
+    /// An admin polygon belongs to one country (the one its localities lie in): where it overlaps
+    /// another country's polygon, along a simplified or disputed border, the country polygon wins and
+    /// the point has no administrativeArea rather than another country's.
+    @inline(__always)
+    private func dropAdminOfAnotherCountry(_ record: inout PlacemarkRecord) {
+        let owner = withArea(.admin) { $0.countryFeature(of: record.admin) } ?? -1
+        if owner >= 0, owner != record.country { record.admin = -1 }
+    }
+
     /// The coastal snap's rings (1, 2.5, 5, 10 and 20 km) and eight bearings (clockwise from north),
     /// as sines and cosines computed once; plain vectors, so threads read them without reference counting.
     private struct CoastalProbes {
@@ -245,12 +270,15 @@ public final class ReverseGeocoder: @unchecked Sendable {
     private func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         _ = withPoints(.locality) { level in
             var candidates = LocalityCandidates(level: level, location: record.location)
-            if needs.contains(.nearestLocality) || needs.contains(.subLocality) { _ = candidates.nearestPlace(recordingIn: &record) }
+            if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(recordingIn: &record) }
             guard var country = pointCountry(of: record) else { return }
-            guard let locality = locality(of: &record, candidates: &candidates, country: &country) else { return }
+            guard let (locality, population) = locality(of: &record, candidates: &candidates, country: &country) else { return }
             record.locality = locality
             if needs.contains(.district) { noteDistrictFromLocality(&record, locality: locality, records: level.records) }
-            if needs.contains(.subLocality) { decideSubLocality(&record, locality: locality, candidates: &candidates, country: &country) }
+            // A locality found without a catchment has no neighbourhood: no core disc can hold the point.
+            if needs.contains(.subLocality), let population {
+                decideSubLocality(&record, locality: locality, population: population, candidates: &candidates, country: &country)
+            }
         }
     }
 
@@ -333,18 +361,18 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// place of that country within the fallback distance (the nearest overall when it qualifies and is
     /// already known, else the nearest from the cells around the point).
     @inline(__always)
-    private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> Int32? {
+    private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> (Int32, UInt32?)? {
         let level = candidates.level
-        if let largest = level.cells?.largest(containing: record.location, query: candidates.query, country: country.packed) {
-            return Int32(largest)
+        if let largest = level.cells?.largestWithPopulation(containing: record.location, query: candidates.query, country: country.packed) {
+            return (Int32(largest.id), largest.population)
         }
         let reach = settings.nearestLocalityFallbackMetres
         if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
-            return Int32(known.id)
+            return (Int32(known.id), nil)
         }
         if let found = nearest(in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(country: country.packed), withinMetres: reach),
            country.contains(found, records: level.records) {
-            return Int32(found)
+            return (Int32(found), nil)
         }
         return nil
     }
@@ -361,32 +389,27 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    /// The nearest place in the point's own admin polygon within the subLocality radius: a village over
-    /// the county line is not where you are. A namesake of the locality is skipped; two in a row leave
-    /// subLocality empty.
+    /// A neighbourhood of the locality: the nearest place of the point's country, less populous than the
+    /// locality and not its namesake, whose own core disc (3,000 people per km², at least 1 km) holds
+    /// the point. A separate town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far from
+    /// the point for its core to hold it, and then there is no subLocality at all.
     @inline(__always)
-    private func decideSubLocality(_ record: inout PlacemarkRecord, locality: Int32, candidates: inout LocalityCandidates, country: inout PointCountry) {
-        guard let (nearest, nearestGroup) = candidates.nearestPlace(recordingIn: &record) else { return }
+    private func decideSubLocality(_ record: inout PlacemarkRecord, locality: Int32, population: UInt32, candidates: inout LocalityCandidates, country: inout PointCountry) {
         let level = candidates.level, records = level.records
-        let sameCountry = country.containsNearest(nearest, records: records)
-        var filter = PointIndex.NearestFilter(group: record.admin >= 0 ? UInt32(record.admin) + 1 : 0, country: country.packed)
+        guard let cells = level.cells else { return }
         let nameField = PlacesSchema.LocalityField.name.rawValue
         let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
-        let radius = settings.subLocalityRadiusMetres
-        // Usually the nearest place already qualifies, and no second search is needed.
-        if record.nearestDistance <= radius,
-           filter.accepts(id: nearest, group: nearestGroup, country: sameCountry ? country.packed : 0xffff),
-           !records.field(Int(nearest), nameField, equals: localityName) {
-            record.subLocality = Int32(nearest)
-            return
-        }
+        let reach = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
+        var excluded: UInt32 = .max
         for _ in 0..<2 {
-            guard let candidate = self.nearest(in: level, to: record.location, query: candidates.query, filter: filter, withinMetres: radius) else { return }
-            if !records.field(Int(candidate), nameField, equals: localityName) {
-                record.subLocality = Int32(candidate)
+            guard let found = cells.nearestHolding(candidates.location, query: candidates.query, country: country.packed,
+                                                   below: population, excluding: excluded, maxChord: reach),
+                  country.contains(found, records: records) else { return }
+            if !records.field(Int(found), nameField, equals: localityName) {
+                record.subLocality = Int32(found)
                 return
             }
-            filter.excluded = candidate
+            excluded = found
         }
     }
 
@@ -451,6 +474,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
         case .locality: append(localityBytes(record.locality, .name), to: buffer)
         case .subLocality: append(localityBytes(record.subLocality, .name), to: buffer)
         case .administrativeArea: append(areaBytes(.admin, record.admin, .administrativeArea), to: buffer)
+        case .administrativeAreaCode: append(areaBytes(.admin, record.admin, .administrativeAreaCode), to: buffer)
+        case .countryFromTerritorialWaters:
+            if record.country >= 0 { buffer.append(record.countryFromTerritorialWaters ? PlacemarkText.trueBytes : PlacemarkText.falseBytes) }
         case .subAdministrativeArea:
             if record.district >= 0 {
                 append(areaBytes(.district, record.district, .name), to: buffer)
@@ -529,6 +555,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         for field in PlacemarkField.allCases {
             if let property = field.storedText { placemark[keyPath: property] = text(field) }
         }
+        placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
         if record.nearest >= 0, let name = text(.nearestLocality),
            let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil {
             placemark.nearestLocality = NearbyPlace(name: name, coordinate: place, distanceMetres: record.nearestDistance,

@@ -33,6 +33,12 @@ public struct ImportSummary: Sendable {
     public var layers: [ImportedLayer]
     public var warnings: [String]
     public var seconds: Double
+    /// Overseas parts of a country polygon indexed as their own ISO 3166-1 territory ("French Guiana
+    /// (GF), from parts of France"), told apart by tzdata's zone.tab.
+    public var territories: [String] = []
+    /// Admin-1 polygons whose label their own localities contradict (GeoNames admin1), which answer
+    /// with the localities' name instead.
+    public var contradictedLabels: [String] = []
 
     public var featureCount: Int { layers.reduce(0) { $0 + $1.features } }
     public var skippedCount: Int { layers.reduce(0) { $0 + $1.skipped } }

@@ -22,6 +22,7 @@ public struct Importer {
         let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
 
         var layers: [ImportedLayer] = []
+        var report = LookupTablesWriter.Report()
         try AtomicFileReplacement.replace(URL(fileURLWithPath: options.databasePath)) { temporary in
             let database = try SQLiteDatabase(path: temporary.path)
             let geoPackage = try GeoPackageWriter(database: database)
@@ -34,12 +35,13 @@ public struct Importer {
                 recordsDone += plan.reader.recordCount
                 layers.append(layer)
             }
-            try LookupTablesWriter(collector: collector, database: database, progress: progress).write()
+            report = try LookupTablesWriter(collector: collector, database: database, progress: progress).write()
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
             try geoPackage.finish()
         }
         return ImportSummary(databasePath: options.databasePath, layers: layers, warnings: warnings,
-                             seconds: Date().timeIntervalSince(started))
+                             seconds: Date().timeIntervalSince(started), territories: report.territories,
+                             contradictedLabels: report.contradictedLabels)
     }
 
     private func importLayer(

@@ -37,6 +37,11 @@ final class LookupCollector {
     var addresses: [Address] = []
     var streets = LineIndexBuilder()
     var streetNames: [String] = []
+    /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
+    /// territory once the time zones are known (`TerritoryAssignment`).
+    var countryPolygons: [[Polygon]] = []
+    /// Folders of the time-zone layers, where tzdata's zone.tab and iso3166.tab may lie beside them.
+    var timeZoneFolders: [URL] = []
 
     /// Takes one imported record; returns a reason when the record is unusable for its level.
     func collect(_ shape: Shape, record: Int, fid: Int64, plan: LayerPlan) -> String? {
@@ -45,7 +50,10 @@ final class LookupCollector {
         case .country: return addArea(.country, shape, record, fid, plan)
         case .admin: return addArea(.admin, shape, record, fid, plan)
         case .district: return addArea(.district, shape, record, fid, plan)
-        case .timezone: return addArea(.timezone, shape, record, fid, plan)
+        case .timezone:
+            let folder = plan.url.deletingLastPathComponent()
+            if !timeZoneFolders.contains(folder) { timeZoneFolders.append(folder) }
+            return addArea(.timezone, shape, record, fid, plan)
         case .water: return addArea(profile.isMarine ? .ocean : .inlandWater, shape, record, fid, plan)
         case .locality:
             guard let name = plan.text(.name, record: record) else { return "no name" }
@@ -79,12 +87,24 @@ final class LookupCollector {
         guard !rings.isEmpty else { return "not a polygon" }
         let data = areas[level] ?? AreaLevelData()
         areas[level] = data
-        data.builder.add(feature: data.features.count, rings: rings)
+        if level == .country {
+            countryPolygons.append(Self.polygons(shape))
+        } else {
+            data.builder.add(feature: data.features.count, rings: rings)
+        }
         data.features.append(AreaFeature(
             layer: plan.table, fid: fid, name: plan.text(.name, record: record).map { Self.displayName($0, level: level) },
             code: level == .country ? plan.text(.code, record: record)?.uppercased() : plan.text(.code, record: record),
             countryCode: plan.text(.countryCode, record: record)?.uppercased()))
         return nil
+    }
+
+    static func polygons(_ shape: Shape) -> [Polygon] {
+        switch shape {
+        case .polygon(let polygon): return [polygon]
+        case .multiPolygon(let polygons): return polygons
+        default: return []
+        }
     }
 
     static func firstPoint(_ shape: Shape) -> Coordinate? {

@@ -3,19 +3,31 @@ import Foundation
 
 /// Builds the geocoder's lookup structures from what the import collected and stores them.
 struct LookupTablesWriter {
-    /// A catchment holds its population at this density; see README "How a locality is chosen".
-    static let catchmentDensityPerSquareMetre = 3000.0 / 1_000_000
+    /// A place's core disc holds its population at this density (docs/fields.md, subLocality).
+    static let coreDensityPerSquareMetre = 3000.0 / 1_000_000
     static let minimumCatchmentMetres = 1000.0
+    /// A catchment's radius grows as population^0.4, 1 km at this many people (docs/fields.md, locality).
+    static let catchmentReferencePopulation = 1800.0
+    static let catchmentExponent = 0.4
 
     let collector: LookupCollector
     let database: SQLiteDatabase
     let progress: (ImportProgress) -> Void
 
-    func write() throws {
+    /// What the rules decided from the data, for the import summary.
+    struct Report {
+        var territories: [String] = []
+        var contradictedLabels: [String] = []
+    }
+
+    func write() throws -> Report {
         try database.execute(PlacesSchema.createStatements)
-        let levels = PlacesSchema.AreaLevel.allCases.filter { collector.areas[$0] != nil }
+        let zoneTables = try TimeZoneCountries.read(from: collector.timeZoneFolders)
+        // Every level but the countries at once; the countries then, since their overseas parts are
+        // told apart by the time zones (`TerritoryAssignment`).
+        let levels = PlacesSchema.AreaLevel.allCases.filter { $0 != .country && collector.areas[$0] != nil }
         var built = [AreaIndexBuilder.Output?](repeating: nil, count: levels.count)
-        progress(ImportProgress(stage: "indexing areas", completed: 0, total: levels.count))
+        progress(ImportProgress(stage: "indexing areas", completed: 0, total: levels.count + 1))
         built.withUnsafeMutableBufferPointer { output in
             let output = output
             DispatchQueue.concurrentPerform(iterations: levels.count) { i in
@@ -28,20 +40,72 @@ struct LookupTablesWriter {
             indexes[level] = try AreaIndex(built: output)
             try store(level, output)
         }
-        progress(ImportProgress(stage: "indexing areas", completed: levels.count, total: levels.count))
+        var report = Report()
+        var countryOfZone: [Int32] = []
+        if let countries = collector.areas[.country] {
+            let assignment = TerritoryAssignment(
+                countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone],
+                zoneFeatures: collector.areas[.timezone]?.features ?? [], tables: zoneTables)
+            countries.features = assignment.features
+            for part in assignment.parts { countries.builder.add(feature: part.feature, rings: part.rings) }
+            let output = countries.builder.build()
+            indexes[.country] = try AreaIndex(built: output)
+            try store(.country, output)
+            countryOfZone = assignment.countryOfZoneFeature
+            report.territories = assignment.territories
+        }
+        progress(ImportProgress(stage: "indexing areas", completed: levels.count + 1, total: levels.count + 1))
 
-        let countryCodes = fillMissingCountryCodes(countries: indexes[.country])
+        let localityCountryFeatures = collector.localities.map { locality in
+            indexes[.country]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
+        }
+        let countryCodes = fillMissingCountryCodes(countryFeatures: localityCountryFeatures)
         let localityAdmins = collector.localities.map { locality in
             indexes[.admin]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
         }
-        let adminNames = administrativeAreaNames(localityAdmins: localityAdmins, localityCountries: countryCodes)
-        try storeAreaFeatures(adminNames: adminNames)
+        let countryFeatures = collector.areas[.country]?.features ?? []
+        // A locality votes for its admin polygon's name when it is of the country it lies in: places just
+        // over a border would vote for the other country's names.
+        let votes = collector.localities.indices.map { i in
+            guard let f = localityCountryFeatures[i] else { return false }
+            return countryCodes[i] == countryFeatures[f].code
+        }
+        let naming = AdministrativeAreaNaming(
+            features: collector.areas[.admin]?.features ?? [], localities: collector.localities,
+            localityAdmin: localityAdmins, localityCounts: votes)
+        report.contradictedLabels = naming.contradictions
+        let adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
+        try storeAreaFeatures(adminNames: naming.decisions, countryFeature: [.admin: adminCountries, .timezone: countryOfZone])
         progress(ImportProgress(stage: "indexing places", completed: 0, total: 3))
         try storeLocalities(countryCodes: countryCodes, admins: localityAdmins)
         try storePostcodes()
         try storeAddresses()
         try storeStreets()
         progress(ImportProgress(stage: "indexing places", completed: 3, total: 3))
+        return report
+    }
+
+    /// The country each admin polygon belongs to, as a country feature: the one most of its localities
+    /// lie in, else the one with its country code. A lookup drops an admin polygon of another country
+    /// than the point's (they disagree along some simplified or disputed borders).
+    private func adminCountryFeatures(localityAdmins: [Int?], localityCountries: [Int?]) -> [Int32] {
+        let admins = collector.areas[.admin]?.features ?? []
+        let countries = collector.areas[.country]?.features ?? []
+        var firstWithCode: [String: Int] = [:]
+        for (f, country) in countries.enumerated() {
+            if let code = country.code, firstWithCode[code] == nil { firstWithCode[code] = f }
+        }
+        var tallies = [[Int: Int]](repeating: [:], count: admins.count)
+        for (admin, country) in zip(localityAdmins, localityCountries) {
+            guard let admin, let country, admin < admins.count else { continue }
+            tallies[admin][country, default: 0] += 1
+        }
+        return admins.enumerated().map { f, admin in
+            if let (country, _) = tallies[f].max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) {
+                return Int32(country)
+            }
+            return admin.countryCode.flatMap { firstWithCode[$0] }.map(Int32.init) ?? -1
+        }
     }
 
     /// One row per tile that is not empty: its reference, and the quadtree blob when a border crosses it.
@@ -54,67 +118,50 @@ struct LookupTablesWriter {
     }
 
     /// OpenStreetMap places carry no country: take it from the country polygon they lie in.
-    private func fillMissingCountryCodes(countries: AreaIndex?) -> [String?] {
-        let countryFeatures = collector.areas[.country]?.features ?? []
-        return collector.localities.map { locality in
+    private func fillMissingCountryCodes(countryFeatures: [Int?]) -> [String?] {
+        let features = collector.areas[.country]?.features ?? []
+        return collector.localities.enumerated().map { i, locality in
             if let code = locality.countryCode { return code }
-            guard let countries, let f = countries.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude) else { return nil }
-            return countryFeatures[f].code
+            return countryFeatures[i].flatMap { features[$0].code }
         }
     }
 
-    /// The first-level name for each admin polygon, derived from the data (README "Administrative areas"):
-    /// each polygon takes the GeoNames admin1 most of its localities carry. Where several polygons of a
-    /// country share that name, Natural Earth has split the first level into finer units (UK boroughs,
-    /// French departments) and the shared name is the administrative area; where a polygon has it alone,
-    /// the polygon is itself a first-level unit and keeps its own (ISO 3166-2) name: Bayern, California.
-    private func administrativeAreaNames(localityAdmins: [Int?], localityCountries: [String?]) -> [(area: String?, subArea: String?)] {
-        let features = collector.areas[.admin]?.features ?? []
-        var votes = [[String: (count: Int, population: Double)]](repeating: [:], count: features.count)
-        do {
-            for (i, locality) in collector.localities.enumerated() {
-                guard let admin1 = locality.admin1, let f = localityAdmins[i] else { continue }
-                // Localities just over a border would vote for the wrong country's names.
-                if let code = features[f].countryCode, let localityCode = localityCountries[i], code != localityCode { continue }
-                let current = votes[f][admin1] ?? (0, 0)
-                votes[f][admin1] = (current.count + 1, current.population + locality.population)
-            }
-        }
-        let majority: [String?] = votes.map { tally in
-            tally.max { a, b in a.value.count != b.value.count ? a.value.count < b.value.count : a.value.population < b.value.population }?.key
-        }
-        var sharing: [String: Int] = [:]
-        for (f, label) in majority.enumerated() {
-            if let label { sharing["\(features[f].countryCode ?? "")|\(label)", default: 0] += 1 }
-        }
-        return features.enumerated().map { f, feature in
-            guard let label = majority[f], sharing["\(feature.countryCode ?? "")|\(label)", default: 0] >= 2 else {
-                return (feature.name, nil)
-            }
-            return (label, feature.name == label ? nil : feature.name)
-        }
-    }
-
-    private func storeAreaFeatures(adminNames: [(area: String?, subArea: String?)]) throws {
+    private func storeAreaFeatures(adminNames: [AdministrativeAreaNaming.Decision],
+                                   countryFeature: [PlacesSchema.AreaLevel: [Int32]]) throws {
         let insert = try database.prepare("""
-            INSERT INTO travel411_areas (level, feature, layer, fid, name, code, country_code, administrative_area, sub_administrative_area)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO travel411_areas (level, feature, layer, fid, name, code, country_code, administrative_area,
+                                         sub_administrative_area, administrative_area_code, country_feature)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
         for (level, data) in collector.areas {
+            let countries = countryFeature[level] ?? []
             for (f, feature) in data.features.enumerated() {
-                let derived: (area: String?, subArea: String?) = level == .admin && f < adminNames.count ? adminNames[f] : (nil, nil)
+                let derived = level == .admin && f < adminNames.count ? adminNames[f] : AdministrativeAreaNaming.Decision()
                 try insert.run([
                     .text(level.rawValue), .integer(Int64(f)), .text(feature.layer), .integer(feature.fid),
-                    feature.name.map(SQLValue.text) ?? .null, feature.code.map(SQLValue.text) ?? .null,
-                    feature.countryCode.map(SQLValue.text) ?? .null,
-                    derived.area.map(SQLValue.text) ?? .null, derived.subArea.map(SQLValue.text) ?? .null,
+                    text(feature.name), text(feature.code), text(feature.countryCode),
+                    text(derived.area), text(derived.subArea), text(derived.code),
+                    f < countries.count && countries[f] >= 0 ? .integer(Int64(countries[f])) : .null,
                 ])
             }
         }
     }
 
+    /// Where a town's name is still what a person calls the spot: the area of towns grows more slowly
+    /// than their population (urban area ∝ population^0.8), so the radius grows as population^0.4, never
+    /// less than the place's core disc. London (8.96 million) reaches 30.8 km, a town of 147,000 6 km,
+    /// a village of 3,000 1.2 km.
     static func catchmentMetres(population: Double) -> Double {
-        max(minimumCatchmentMetres, (population / (.pi * catchmentDensityPerSquareMetre)).squareRoot())
+        max(coreMetres(population: population),
+            1000 * Foundation.pow(max(0, population) / catchmentReferencePopulation, catchmentExponent))
+    }
+
+    /// The disc that holds the population at 3,000 people per km², at least 1 km: a neighbourhood's own
+    /// extent, which a subLocality must hold the point in.
+    @inline(__always)
+    static func coreMetres(population: Double) -> Double {
+        max(minimumCatchmentMetres, (max(0, population) / (.pi * coreDensityPerSquareMetre)).squareRoot())
     }
 
     private func storeLocalities(countryCodes: [String?], admins: [Int?]) throws {

@@ -89,6 +89,12 @@ final class LocalityCells: @unchecked Sendable {
     /// The record id of the most populous place of `country` (packed, 0 for any) whose catchment
     /// contains the point; ties go to the nearer place, then the lower id.
     func largest(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
+        largestWithPopulation(containing: coordinate, query: query, country: country)?.id
+    }
+
+    /// `largest(containing:)` with the winner's population.
+    @inline(__always)
+    func largestWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> (id: UInt32, population: UInt32)? {
         let (row, column) = Self.cell(of: coordinate)
         guard let (page, cell) = page(row: row, column: column) else { return nil }
         let start = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
@@ -110,6 +116,38 @@ final class LocalityCells: @unchecked Sendable {
             let id = entry.load(fromByteOffset: 20, as: UInt32.self)
             if let current = best, d > current.distance || (d == current.distance && id > current.id) { continue }
             best = (id, population, d)
+        }
+        return best.map { ($0.id, $0.population) }
+    }
+
+    /// The nearest place of `country` (packed, 0 for any) less populous than `population`, other than
+    /// `excluded`, within `maxChord`, whose core disc (`LookupTablesWriter.coreMetres`) holds the point:
+    /// the subLocality rule. Every such place is among the cell's catchment candidates, since a core
+    /// disc never exceeds the catchment.
+    func nearestHolding(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, below population: UInt32,
+                        excluding excluded: UInt32, maxChord: Double) -> UInt32? {
+        let (row, column) = Self.cell(of: coordinate)
+        guard let (page, cell) = page(row: row, column: column) else { return nil }
+        let start = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
+        let end = Int(page.load(fromByteOffset: 8 + (cell + 1) * 4, as: UInt32.self))
+        let entries = page + Self.headerBytes
+        var best: (id: UInt32, distance: Double)? = nil
+        for e in start..<end {
+            let entry = entries + e * Self.candidateStride
+            let candidatePopulation = entry.load(fromByteOffset: 16, as: UInt32.self)
+            guard candidatePopulation < population else { continue }
+            if country != 0, entry.load(fromByteOffset: 24, as: UInt16.self) != country { continue }
+            let dx = query.x - Double(entry.load(fromByteOffset: 0, as: Float.self))
+            let dy = query.y - Double(entry.load(fromByteOffset: 4, as: Float.self))
+            let dz = query.z - Double(entry.load(fromByteOffset: 8, as: Float.self))
+            let d = dx * dx + dy * dy + dz * dz
+            guard d <= maxChord * maxChord else { continue }
+            let id = entry.load(fromByteOffset: 20, as: UInt32.self)
+            guard id != excluded else { continue }
+            if let current = best, d > current.distance || (d == current.distance && id > current.id) { continue }
+            let core = PointIndex.chord(metres: LookupTablesWriter.coreMetres(population: Double(candidatePopulation)))
+            guard d <= core * core else { continue }
+            best = (id, d)
         }
         return best?.id
     }

@@ -34,7 +34,8 @@ public struct QuakeJSON: Encodable, Sendable {
     public var distanceMetres: Double?
     public var bearingDegrees: Double?
     public var compassPoint: String?
-    public var placemark: PlacemarkJSON
+    /// In `Placemark`'s one JSON shape: the keys of `travel411 where --format json`.
+    public var placemark: Placemark
 
     public init(_ item: GeocodedQuake) {
         let quake = item.quake
@@ -58,7 +59,7 @@ public struct QuakeJSON: Encodable, Sendable {
         distanceMetres = item.selected.distanceMetres.map(QuakeNumbers.tenths)
         bearingDegrees = item.selected.bearingDegrees.map(QuakeNumbers.tenths)
         compassPoint = item.selected.bearingDegrees.map { CompassPoint(bearing: $0).rawValue }
-        placemark = PlacemarkJSON(item.placemark)
+        placemark = item.placemark
     }
 
     enum CodingKeys: String, CodingKey {
@@ -90,36 +91,6 @@ public struct QuakeJSON: Encodable, Sendable {
         try container.encode(bearingDegrees, forKey: .bearingDegrees)
         try container.encode(compassPoint, forKey: .compassPoint)
         try container.encode(placemark, forKey: .placemark)
-    }
-}
-
-/// A placemark with the flat keys `travel411 where --format json` prints: latitude, longitude,
-/// then every `PlacemarkField`, `null` when absent, `distance` as a number of whole metres.
-public struct PlacemarkJSON: Encodable, Sendable {
-    public var placemark: Placemark
-
-    public init(_ placemark: Placemark) { self.placemark = placemark }
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(placemark.location.latitude, forKey: Key("latitude"))
-        try container.encode(placemark.location.longitude, forKey: Key("longitude"))
-        for field in PlacemarkField.allCases {
-            let text = field.text(in: placemark)
-            if field.isNumeric {
-                try container.encode(text.flatMap { Int($0) }, forKey: Key(field.rawValue))
-            } else {
-                try container.encode(text, forKey: Key(field.rawValue))
-            }
-        }
     }
 }
 
