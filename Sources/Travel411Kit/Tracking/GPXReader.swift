@@ -20,13 +20,19 @@ public enum GPXReader {
     }
 
     public static func read(_ data: Data, name: String) -> Result {
-        let parser = XMLParser(data: data)
+        let guarded = XMLParserInputGuard.guarded(data)
+        let parser = XMLParser(data: Data(guarded.bytes))
         let handler = Handler(inputName: name)
         parser.delegate = handler
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         let succeeded = parser.parse()
         var error = handler.notGPX
+        if error == nil, let invalid = guarded.invalidUTF8 {
+            let byte = String(invalid.byte, radix: 16, uppercase: true)
+            error = .brokenXML(name: name, line: invalid.line,
+                               detail: "byte 0x\(byte) is not UTF-8, which the file is in; give its encoding in the XML declaration")
+        }
         if !succeeded, error == nil {
             let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown XML error"
             error = .brokenXML(name: name, line: max(1, parser.lineNumber), detail: message)
