@@ -19,13 +19,19 @@ struct LookupTablesWriter {
         built.withUnsafeMutableBufferPointer { output in
             let output = output
             DispatchQueue.concurrentPerform(iterations: levels.count) { i in
-                output[i] = collector.areas[levels[i]]?.builder.build()
+                guard let data = collector.areas[levels[i]] else { return }
+                output[i] = data.builder.build()
+                // Its rings are in the built tiles now: free them while the other levels still build.
+                data.builder = AreaIndexBuilder()
             }
         }
+        // Each level's tiles go to the database and out of memory one by one; only the levels that the
+        // steps below look points up in stay indexed.
         var indexes: [PlacesSchema.AreaLevel: AreaIndex] = [:]
-        for (level, output) in zip(levels, built) {
-            guard let output else { continue }
-            indexes[level] = try AreaIndex(built: output)
+        for (i, level) in levels.enumerated() {
+            guard let output = built[i] else { continue }
+            built[i] = nil
+            if level == .country || level == .admin { indexes[level] = try AreaIndex(built: output) }
             try store(level, output)
         }
         progress(ImportProgress(stage: "indexing areas", completed: levels.count, total: levels.count))
