@@ -28,10 +28,8 @@ public enum GPXReader {
         parser.shouldResolveExternalEntities = false
         let succeeded = parser.parse()
         var error = handler.notGPX
-        if error == nil, let invalid = guarded.invalidUTF8 {
-            let byte = String(invalid.byte, radix: 16, uppercase: true)
-            error = .brokenXML(name: name, line: invalid.line,
-                               detail: "byte 0x\(byte) is not UTF-8, which the file is in; give its encoding in the XML declaration")
+        if error == nil, let problem = guarded.problem {
+            error = .brokenXML(name: name, line: problem.line, detail: problem.detail)
         }
         if !succeeded, error == nil {
             let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown XML error"

@@ -60,4 +60,21 @@ final class FuzzRegressionTests: XCTestCase {
         let reader = try TrackReader(data: Data(gpx.utf8), name: "pi.gpx")
         XCTAssertEqual(try reader.readAll().count, 1)
     }
+
+    /// The fuzzer's second find: an OziExplorer GPX whose declared encoding is "I\u{13}O-8859-1", a name libxml2
+    /// does not know, so it passed the Latin-1 bytes on as they were and the parser trapped on them.
+    func testAnEncodingNameThatCannotBeReadIsRefused() throws {
+        let read = try readTrack("fuzzer-crash-170011c6.gpx")
+        XCTAssertEqual(read.fixes, 0)
+        XCTAssertEqual(read.error, "fuzzer-crash-170011c6.gpx line 1: the GPX is broken or cut off (the XML declaration names the encoding “I\\u{13}O-8859-1”, which cannot be read here; convert the file to UTF-8)")
+    }
+
+    /// Windows-1252 is converted before the parse, so its names read right.
+    func testAWindows1252DocumentIsConverted() throws {
+        let gpx = "<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<gpx version=\"1.1\"><trk><name>Stra\u{DF}e \u{20AC}</name><trkseg>"
+            + "<trkpt lat=\"45.1\" lon=\"14.1\"><time>2010-10-04T05:13:19Z</time></trkpt></trkseg></trk></gpx>"
+        let reader = try TrackReader(data: try XCTUnwrap(gpx.data(using: .windowsCP1252)), name: "cp1252.gpx")
+        XCTAssertEqual(try reader.readAll().count, 1)
+        XCTAssertEqual(reader.trackNames, ["Stra\u{DF}e \u{20AC}"])
+    }
 }
