@@ -81,6 +81,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // libFuzzer targets for every reader of outside files (Scripts/fuzz builds it with -sanitize=fuzzer and
+        // -DFUZZING). A plain build gives a stub that says so, so `swift build` and `swift test` need no flags.
+        .executableTarget(
+            name: "Travel411Fuzz",
+            dependencies: ["Travel411Kit"],
+            path: "Fuzz/Travel411Fuzz"
+        ),
         // What both test targets share: the places database imported from Data/ once per test run.
         .target(
             name: "Travel411TestSupport",

@@ -34,6 +34,9 @@ struct WhereCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read points from this file ('-' for standard input).", valueName: "file"))
     var input: String?
 
+    @Option(help: ArgumentHelp("Write many points' output to this file instead of standard output. It appears only when the run is complete (a temporary file renamed into place), so an interrupted run leaves no partial file.", valueName: "file"))
+    var output: String?
+
     @Option(help: ArgumentHelp("Input format (default: from the extension, else the content).", valueName: "format"))
     var inputFormat: BatchFormat?
 
@@ -72,6 +75,7 @@ struct WhereCommand: ParsableCommand {
             _ = try batchOptions()
         } else {
             guard input == nil else { throw ValidationError("give either a coordinate or --input, not both") }
+            guard output == nil else { throw ValidationError("--output is for many points; one point prints to standard output") }
             guard inputFormat == nil, delimiter == nil else { throw ValidationError("--input-format and --delimiter are for many points; one coordinate needs neither") }
             if let format, format.placemarkFormat == nil {
                 throw ValidationError("--format \(format.rawValue) is for many points; one point prints \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -111,14 +115,15 @@ struct WhereCommand: ParsableCommand {
                 throw ValidationError(error.localizedDescription)
             }
         }
-        // By default the output speaks the input's format.
+        // By default the output speaks the --output extension's format, else the input's.
         if let format {
             guard let output = format.batchFormat else {
                 throw ValidationError("--format \(format.rawValue) is for one point; many points print \(BatchFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             options.outputFormat = output
         } else {
-            options.outputFormat = inputFormat ?? input.flatMap(BatchFormat.init(fileExtensionOf:)) ?? .csv
+            options.outputFormat = output.flatMap(BatchFormat.init(fileExtensionOf:))
+                ?? inputFormat ?? input.flatMap(BatchFormat.init(fileExtensionOf:)) ?? .csv
         }
         options.latColumn = latColumn
         options.lonColumn = lonColumn
@@ -137,7 +142,11 @@ struct WhereCommand: ParsableCommand {
         let options = try batchOptions()
         let geocoder = try openGeocoder(loading: .everything, needs: PlacemarkNeeds(fields: options.fields))
         let batch = BatchGeocoder(options: options, geocoder: geocoder)
-        let summary = try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
+        let summary = if let output {
+            try BatchOutputFile.write(to: output) { try batch.run(inputPath: input, outputFD: $0) }
+        } else {
+            try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
+        }
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 

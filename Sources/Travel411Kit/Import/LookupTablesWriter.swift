@@ -31,13 +31,21 @@ struct LookupTablesWriter {
         built.withUnsafeMutableBufferPointer { output in
             let output = output
             DispatchQueue.concurrentPerform(iterations: levels.count) { i in
-                output[i] = collector.areas[levels[i]]?.builder.build()
+                guard let data = collector.areas[levels[i]] else { return }
+                output[i] = data.builder.build()
+                // Its rings are in the built tiles now: free them while the other levels still build.
+                data.builder = AreaIndexBuilder()
             }
         }
+        // Each level's tiles go to the database and out of memory one by one; only the levels that the
+        // steps below look points up in stay indexed.
         var indexes: [PlacesSchema.AreaLevel: AreaIndex] = [:]
-        for (level, output) in zip(levels, built) {
-            guard let output else { continue }
-            indexes[level] = try AreaIndex(built: output)
+        for (i, level) in levels.enumerated() {
+            guard let output = built[i] else { continue }
+            built[i] = nil
+            // The time zones tell overseas territories apart below (TerritoryAssignment); admin and country
+            // place the localities.
+            if level == .admin || level == .timezone { indexes[level] = try AreaIndex(built: output) }
             try store(level, output)
         }
         var report = Report()

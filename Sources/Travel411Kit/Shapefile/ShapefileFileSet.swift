@@ -25,7 +25,13 @@ struct ShapefileFileSet {
     func required(_ sidecar: String?, extension fileExtension: String) throws -> String {
         if let sidecar { return sidecar }
         let expected = String(shp.dropLast(4)) + "." + fileExtension
-        throw ShapefileError(file: expected, message: Self.missingMessage(expected))
+        var message = Self.missingMessage(expected)
+        if fileExtension == "shx" {
+            // The index only repeats where each record starts; GDAL can rebuild it from the .shp.
+            let name = URL(fileURLWithPath: shp).deletingPathExtension().lastPathComponent
+            message += "; GDAL rebuilds a lost index: `ogr2ogr --config SHAPE_RESTORE_SHX YES \(name)_fixed.shp \(name).shp`"
+        }
+        throw ShapefileError(file: expected, message: message)
     }
 
     private static func missingMessage(_ file: String) -> String {

@@ -28,13 +28,15 @@ public final class GeoPackageWriter {
             throw GeoPackageError(path: database.path, "cannot build a GeoPackage here: the database is not empty")
         }
         // page_size only takes effect before the first table exists. MEMORY journal keeps ROLLBACK working
-        // (OFF would not) at almost no cost, since a fresh file has no old pages to save. A 256 MiB cache
-        // holds the whole ~100 MB import, so nothing is written until COMMIT.
+        // (OFF would not) at almost no cost, since a fresh file has no old pages to save. The cache is 32 MiB:
+        // a cache that held the whole import (256 MiB, for a ~245 MB database) kept every page in memory until
+        // COMMIT, a third of the import's peak; when this one fills, SQLite spills pages to the file (the OS's
+        // page cache, with synchronous OFF), which costs the default import no measurable time.
         try database.execute("""
             PRAGMA page_size = 4096;
             PRAGMA journal_mode = MEMORY;
             PRAGMA synchronous = OFF;
-            PRAGMA cache_size = -262144;
+            PRAGMA cache_size = -32768;
             PRAGMA temp_store = MEMORY;
             PRAGMA application_id = \(GeoPackageSchema.applicationID);
             PRAGMA user_version = \(GeoPackageSchema.userVersion);

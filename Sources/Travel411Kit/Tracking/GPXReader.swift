@@ -20,13 +20,17 @@ public enum GPXReader {
     }
 
     public static func read(_ data: Data, name: String) -> Result {
-        let parser = XMLParser(data: data)
+        let guarded = XMLParserInputGuard.guarded(data)
+        let parser = XMLParser(data: Data(guarded.bytes))
         let handler = Handler(inputName: name)
         parser.delegate = handler
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         let succeeded = parser.parse()
         var error = handler.notGPX
+        if error == nil, let problem = guarded.problem {
+            error = .brokenXML(name: name, line: problem.line, detail: problem.detail)
+        }
         if !succeeded, error == nil {
             let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown XML error"
             error = .brokenXML(name: name, line: max(1, parser.lineNumber), detail: message)

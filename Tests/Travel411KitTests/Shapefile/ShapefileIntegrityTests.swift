@@ -67,7 +67,9 @@ final class ShapefileIntegrityTests: XCTestCase {
             let stash = directory.appendingPathComponent("stash")
             try FileManager.default.moveItem(at: sidecar(shp, fileExtension), to: stash)
             assertOpeningFails(shp.path) { error in
-                XCTAssertEqual(error.message, "\(sidecar(shp, fileExtension).path) is missing: a shapefile needs .shp, .shx and .dbf")
+                let hint = fileExtension == "shx"
+                    ? "; GDAL rebuilds a lost index: `ogr2ogr --config SHAPE_RESTORE_SHX YES roads_fixed.shp roads.shp`" : ""
+                XCTAssertEqual(error.message, "\(sidecar(shp, fileExtension).path) is missing: a shapefile needs .shp, .shx and .dbf" + hint)
                 XCTAssertEqual(error.file, sidecar(shp, fileExtension).path)
             }
             try FileManager.default.moveItem(at: stash, to: sidecar(shp, fileExtension))
