@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Travel411Kit
 
 /// The readers that take files from anywhere, each fed the fuzzer's bytes the way the CLI feeds it a file.
@@ -16,8 +17,9 @@ enum FuzzTarget: String, CaseIterable {
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["TRAVEL411_FUZZ_TARGET"] ?? ""
         guard let target = FuzzTarget(rawValue: name) else {
-            FileHandle.standardError.write(Data(
-                "TRAVEL411_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "TRAVEL411_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
             exit(64)
         }
         return target
@@ -40,7 +42,10 @@ enum FuzzContainer {
         var parts: [[UInt8]] = []
         var offset = 0
         for _ in 0..<(count - 1) {
-            guard offset + 4 <= input.count else { parts.append([]); continue }
+            guard offset + 4 <= input.count else {
+                parts.append([])
+                continue
+            }
             let length = input[offset..<offset + 4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
             offset += 4
             let end = min(input.count, offset + length)

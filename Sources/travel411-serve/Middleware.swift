@@ -24,12 +24,14 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("request", metadata: [
-            "method": "\(request.method.rawValue)",
-            "path": "\(DisplayText.sanitized(request.uri.path, limit: 100))",
-            "status": "\(status)",
-            "ms": "\(String(format: "%.3f", milliseconds))",
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method.rawValue)",
+                "path": "\(DisplayText.sanitized(request.uri.path, limit: 100))",
+                "status": "\(status)",
+                "ms": "\(String(format: "%.3f", milliseconds))",
+            ])
     }
 }
 
@@ -41,13 +43,15 @@ struct RequestShapeMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let target = request.uri.description.utf8.count
         if target > ServerLimits.maxTargetBytes {
-            throw ServerHTTPError(ServerRequestError(status: 414, "The request target is \(target) bytes; at most \(ServerLimits.maxTargetBytes) are taken"))
+            throw ServerHTTPError(
+                ServerRequestError(status: 414, "The request target is \(target) bytes; at most \(ServerLimits.maxTargetBytes) are taken"))
         }
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
             let what = "\(request.method.rawValue) \(DisplayText.sanitized(request.uri.path, limit: 100))"
-            throw ServerHTTPError(ServerRequestError(status: error.status.code, "\(what) is not served here; the endpoints are \(Self.endpoints)"))
+            throw ServerHTTPError(
+                ServerRequestError(status: error.status.code, "\(what) is not served here; the endpoints are \(Self.endpoints)"))
         }
     }
 }

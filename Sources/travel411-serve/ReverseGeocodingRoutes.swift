@@ -53,7 +53,8 @@ struct ReverseGeocodingRoutes: Sendable {
     func statusAnswer(_ request: Request) throws -> Response {
         do {
             let format = try ServerStatus.format(parameters: Self.parameters(request))
-            return Self.text(status.body(format), contentType: format == .json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8")
+            return Self.text(
+                status.body(format), contentType: format == .json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8")
         } catch let error as ServerRequestError {
             throw ServerHTTPError(error)
         }
@@ -62,13 +63,17 @@ struct ReverseGeocodingRoutes: Sendable {
     func metrics() -> Response {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// POST /reverse: the body through the batch pipeline, the answer streamed as it is written.
     func reverseMany(_ request: Request) async throws -> Response {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxBodyBytes {
-            throw ServerHTTPError(ServerRequestError(status: 413, "The request body is \(declared) bytes; at most \(limits.maxBodyBytes) are taken (--max-body-bytes)"))
+            throw ServerHTTPError(
+                ServerRequestError(
+                    status: 413, "The request body is \(declared) bytes; at most \(limits.maxBodyBytes) are taken (--max-body-bytes)"))
         }
         let parameters = Self.parameters(request)
         let contentType = request.headers[.contentType]
@@ -81,7 +86,8 @@ struct ReverseGeocodingRoutes: Sendable {
         do {
             collected = try await request.body.collect(upTo: limits.maxBodyBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw ServerHTTPError(ServerRequestError(status: 413, "The request body is larger than \(limits.maxBodyBytes) bytes (--max-body-bytes)"))
+            throw ServerHTTPError(
+                ServerRequestError(status: 413, "The request body is larger than \(limits.maxBodyBytes) bytes (--max-body-bytes)"))
         }
         let body = collected.readBytes(length: collected.readableBytes) ?? []
         let batchRequest: BatchRequest
@@ -91,7 +97,9 @@ struct ReverseGeocodingRoutes: Sendable {
             throw ServerHTTPError(error)
         }
         guard batches.acquire() else {
-            throw ServerHTTPError(ServerRequestError(status: 503, "\(ServerLimits.maxConcurrentBatches) batches are running; try again when one has finished"))
+            throw ServerHTTPError(
+                ServerRequestError(status: 503, "\(ServerLimits.maxConcurrentBatches) batches are running; try again when one has finished")
+            )
         }
         let stream: BatchStream
         do {
@@ -109,23 +117,25 @@ struct ReverseGeocodingRoutes: Sendable {
         }
         let batches = batches
         let logger = logger
-        return Response(status: .ok, headers: [.contentType: batchRequest.contentType], body: ResponseBody { writer in
-            defer {
-                stream.close()
-                batches.release()
-            }
-            var chunk = first
-            while !chunk.isEmpty {
-                try await writer.write(ByteBuffer(bytes: chunk))
-                chunk = await Self.read(stream)
-            }
-            if let error = stream.error {
-                // Headers are gone already: cutting the answer short is the only way left to say it failed.
-                logger.error("batch failed part way", metadata: ["error": "\(error)"])
-                throw error
-            }
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: .ok, headers: [.contentType: batchRequest.contentType],
+            body: ResponseBody { writer in
+                defer {
+                    stream.close()
+                    batches.release()
+                }
+                var chunk = first
+                while !chunk.isEmpty {
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                    chunk = await Self.read(stream)
+                }
+                if let error = stream.error {
+                    // Headers are gone already: cutting the answer short is the only way left to say it failed.
+                    logger.error("batch failed part way", metadata: ["error": "\(error)"])
+                    throw error
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// The pipe read blocks, so it happens off the event loops.

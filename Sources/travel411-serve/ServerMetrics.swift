@@ -16,11 +16,12 @@ enum ServerMetrics {
     }
 
     static func sanitized(_ name: String) -> String {
-        String(name.unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", ":": return Character(scalar)
-            default: return "_"
-            }
-        })
+        String(
+            name.unicodeScalars.map { scalar -> Character in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "_", ":": return Character(scalar)
+                default: return "_"
+                }
+            })
     }
 }

@@ -26,13 +26,17 @@ struct Travel411Serve: AsyncParsableCommand {
             """,
         version: Travel411.version)
 
-    @Option(help: ArgumentHelp("The address to listen on; another interface than loopback must be asked for by name (0.0.0.0 for all).", valueName: "address"))
+    @Option(
+        help: ArgumentHelp(
+            "The address to listen on; another interface than loopback must be asked for by name (0.0.0.0 for all).", valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("The TCP port (0 picks a free one, printed on stderr).", valueName: "port"))
     var port = 8080
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "file"))
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp("The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "file"))
     var databasePath: String?
 
     @Option(help: ArgumentHelp("Most connections open at once; more wait in the listen backlog.", valueName: "n"))
@@ -41,13 +45,18 @@ struct Travel411Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Largest POST /reverse body, in bytes; larger ones get 413.", valueName: "bytes"))
     var maxBodyBytes = ServerLimits.defaultMaxBodyBytes
 
-    @Option(help: ArgumentHelp("Seconds a client may take to send a request's headers (and an idle connection stays open); slower ones are cut off.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a client may take to send a request's headers (and an idle connection stays open); slower ones are cut off.",
+            valueName: "seconds"))
     var headerTimeout = 10.0
 
     @Option(help: ArgumentHelp("Seconds a client may take to send a request body.", valueName: "seconds"))
     var bodyTimeout = 60.0
 
-    @Option(help: ArgumentHelp("Log level: \(ServeLogLevel.allCases.map(\.rawValue).joined(separator: "|")); access logs are info.", valueName: "level"))
+    @Option(
+        help: ArgumentHelp(
+            "Log level: \(ServeLogLevel.allCases.map(\.rawValue).joined(separator: "|")); access logs are info.", valueName: "level"))
     var logLevel: ServeLogLevel = .info
 
     func validate() throws {
@@ -83,19 +92,30 @@ struct Travel411Serve: AsyncParsableCommand {
             }
             status = try ServerStatus(databasePath: path)
         } catch {
-            throw ServeStartError(description: "cannot open the places database \(path): \((error as? LocalizedError)?.errorDescription ?? String(describing: error))")
+            throw ServeStartError(
+                description:
+                    "cannot open the places database \(path): \((error as? LocalizedError)?.errorDescription ?? String(describing: error))")
         }
-        logger.info("places database loaded", metadata: ["path": "\(path)", "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+        logger.info(
+            "places database loaded",
+            metadata: ["path": "\(path)", "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
 
-        let limits = ServerLimits(maxBodyBytes: maxBodyBytes, headerTimeout: .nanoseconds(Int64(headerTimeout * 1e9)), bodyTimeout: .nanoseconds(Int64(bodyTimeout * 1e9)))
+        let limits = ServerLimits(
+            maxBodyBytes: maxBodyBytes, headerTimeout: .nanoseconds(Int64(headerTimeout * 1e9)),
+            bodyTimeout: .nanoseconds(Int64(bodyTimeout * 1e9)))
         let router = ReverseGeocodingRoutes(geocoder: geocoder, status: status, registry: registry, limits: limits, logger: logger).router()
         let host = host
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestDeadlineHandler(headerTimeout: limits.headerTimeout, bodyTimeout: limits.bodyTimeout)],
-                idleTimeout: nil,
-                httpDecoderConfiguration: .init(maxHeaderFieldSize: ServerLimits.maxHeaderBytes, maxHeaderListSize: ServerLimits.maxHeaderBytes, maxHeaderFieldCount: 100))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        RequestDeadlineHandler(headerTimeout: limits.headerTimeout, bodyTimeout: limits.bodyTimeout)
+                    ],
+                    idleTimeout: nil,
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: ServerLimits.maxHeaderBytes, maxHeaderListSize: ServerLimits.maxHeaderBytes,
+                        maxHeaderFieldCount: 100))),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "travel411/\(Travel411.version)",
                 availableConnectionsDelegate: MaximumAvailableConnections(maxConnections)),
@@ -106,8 +126,9 @@ struct Travel411Serve: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("travel411-serve: listening on http://\(shown):\(bound)\n".utf8))
             },
             logger: logger)
-        let services = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await services.run()
         logger.info("stopped")
     }

@@ -32,16 +32,19 @@ extension AirportsCommand {
                 try TravelOutput.printJSON(AirportDetailJSON(airport: airport, placemark: placemark))
             case .text:
                 print("\(airport.codes)  \(airport.name)")
-                let elevation = airport.elevationFeet.map {
-                    "\(TravelOutput.degrees($0)) ft (\(Int(($0 * 0.3048).rounded())) m)"
-                } ?? "unknown"
-                var rows = [["city", airport.city],
-                            ["subdivision", airport.subdivision],
-                            ["country", airport.countryCode],
-                            ["elevation", elevation],
-                            ["time zone", airport.timeZone],
-                            ["position", TravelOutput.coordinate(airport.coordinate)],
-                            ["placemark", CityNaming.subtitle(from: placemark) ?? "(no place name known here)"]]
+                let elevation =
+                    airport.elevationFeet.map {
+                        "\(TravelOutput.degrees($0)) ft (\(Int(($0 * 0.3048).rounded())) m)"
+                    } ?? "unknown"
+                var rows = [
+                    ["city", airport.city],
+                    ["subdivision", airport.subdivision],
+                    ["country", airport.countryCode],
+                    ["elevation", elevation],
+                    ["time zone", airport.timeZone],
+                    ["position", TravelOutput.coordinate(airport.coordinate)],
+                    ["placemark", CityNaming.subtitle(from: placemark) ?? "(no place name known here)"],
+                ]
                 if let nearest = placemark.nearestLocality { rows.append(["nearest", nearest.phrase]) }
                 if let lid = airport.localIdentifier { rows.insert(["local code", lid], at: 0) }
                 TravelOutput.aligned(rows, indent: "  ").forEach { print($0) }
@@ -74,11 +77,15 @@ extension AirportsCommand {
             case .json:
                 try TravelOutput.printJSON(nearest)
             case .text:
-                let rows = [["CODE", "ICAO", "AIRPORT", "DISTANCE", "BEARING"]] + nearest.map {
-                    [$0.airport.iata ?? "-", $0.airport.icao, "\($0.airport.name), \($0.airport.countryCode)",
-                     DistanceFormatter.humanReadable(metres: $0.distanceMetres),
-                     "\($0.compassPoint.rawValue) (\(Int($0.bearingDegrees.rounded()) % 360)°)"]
-                }
+                let rows =
+                    [["CODE", "ICAO", "AIRPORT", "DISTANCE", "BEARING"]]
+                    + nearest.map {
+                        [
+                            $0.airport.iata ?? "-", $0.airport.icao, "\($0.airport.name), \($0.airport.countryCode)",
+                            DistanceFormatter.humanReadable(metres: $0.distanceMetres),
+                            "\($0.compassPoint.rawValue) (\(Int($0.bearingDegrees.rounded()) % 360)°)",
+                        ]
+                    }
                 TravelOutput.aligned(rows).forEach { print($0) }
             }
         }

@@ -35,8 +35,9 @@ extension DestinationCommand {
         @Option(help: ArgumentHelp("Name of the city to visit.", valueName: "name"))
         var city: String?
 
-        @Option(name: .customLong("city-at"), parsing: .upToNextOption,
-                help: ArgumentHelp("Put the City at this spot instead, named from the geocode.", valueName: "lat lon"))
+        @Option(
+            name: .customLong("city-at"), parsing: .upToNextOption,
+            help: ArgumentHelp("Put the City at this spot instead, named from the geocode.", valueName: "lat lon"))
         var cityAt: [String] = []
 
         @Option(help: "Output format.")
@@ -54,7 +55,9 @@ extension DestinationCommand {
         func run() throws {
             let store = try options.openStore()
             // Fail before any slow lookup when the name is taken.
-            if let existing = try store.destinations().first(where: { $0.name.caseInsensitiveCompare(name.trimmingCharacters(in: .whitespaces)) == .orderedSame }) {
+            if let existing = try store.destinations().first(where: {
+                $0.name.caseInsensitiveCompare(name.trimmingCharacters(in: .whitespaces)) == .orderedSame
+            }) {
                 throw TravelStoreError.destinationExists(existing.name)
             }
             let airport = try AirportCatalogue.loadEmbedded().requireAirport(withCode: self.airport)
@@ -70,8 +73,9 @@ extension DestinationCommand {
             let resolved = try CityResolver.resolve(request, for: airport, places: places)
             if let warning = resolved.warning { Diagnostics.warning(warning) }
             let destination = try store.createDestination(named: name, airport: airport, city: resolved.city)
-            try DestinationPresenter.present(destination, isCurrent: true, places: places, format: format,
-                                             heading: "Created \(destination.name) (now current)")
+            try DestinationPresenter.present(
+                destination, isCurrent: true, places: places, format: format,
+                heading: "Created \(destination.name) (now current)")
         }
     }
 
@@ -95,9 +99,14 @@ extension DestinationCommand {
                     print("No destinations. Create one with `travel411 destination create NAME --airport CODE`.")
                     return
                 }
-                let rows = [["", "DESTINATION", "AIRPORT", "CITY", "CITY AT"]] + destinations.map {
-                    [$0.id == currentID ? "*" : " ", $0.name, $0.airport.code, $0.city.name, TravelOutput.coordinate($0.city.coordinate)]
-                }
+                let rows =
+                    [["", "DESTINATION", "AIRPORT", "CITY", "CITY AT"]]
+                    + destinations.map {
+                        [
+                            $0.id == currentID ? "*" : " ", $0.name, $0.airport.code, $0.city.name,
+                            TravelOutput.coordinate($0.city.coordinate),
+                        ]
+                    }
                 TravelOutput.aligned(rows).forEach { print($0) }
             }
         }
@@ -178,8 +187,10 @@ extension DestinationCommand {
 
 /// Prints a destination with its pins, as `show` and `create` do.
 enum DestinationPresenter {
-    static func present(_ destination: Destination, isCurrent: Bool, places: PlacesSource, format: TravelOutputFormat,
-                        heading: String? = nil) throws {
+    static func present(
+        _ destination: Destination, isCurrent: Bool, places: PlacesSource, format: TravelOutputFormat,
+        heading: String? = nil
+    ) throws {
         let pins = try destination.pins.map { pin -> MapPin in
             var pin = pin
             pin.subtitle = CityNaming.subtitle(from: try places.placemark(for: pin.coordinate))
@@ -191,13 +202,17 @@ enum DestinationPresenter {
         case .text:
             print(heading ?? (isCurrent ? "\(destination.name) (current)" : destination.name))
             let rows = pins.map { pin in
-                [pin.kind.rawValue, pin.colour.rawValue,
-                 pin.kind == .airport ? "\(pin.title) (\(destination.airport.code))" : pin.title,
-                 TravelOutput.coordinate(pin.coordinate), pin.kind.isMovable ? "movable" : "fixed"]
+                [
+                    pin.kind.rawValue, pin.colour.rawValue,
+                    pin.kind == .airport ? "\(pin.title) (\(destination.airport.code))" : pin.title,
+                    TravelOutput.coordinate(pin.coordinate), pin.kind.isMovable ? "movable" : "fixed",
+                ]
             }
             // Each subtitle goes on its own line under its pin's title.
-            let titleIndent = String(repeating: " ", count: 2 + (rows.map { $0[0].count }.max() ?? 0) + 2
-                                     + (rows.map { $0[1].count }.max() ?? 0) + 2)
+            let titleIndent = String(
+                repeating: " ",
+                count: 2 + (rows.map { $0[0].count }.max() ?? 0) + 2
+                    + (rows.map { $0[1].count }.max() ?? 0) + 2)
             for (line, pin) in zip(TravelOutput.aligned(rows, indent: "  "), pins) {
                 print(line)
                 print(titleIndent + (pin.subtitle ?? "(no place name known here)"))

@@ -42,7 +42,8 @@ struct DistanceCommand: ParsableCommand {
             let point = try CoordinateArguments.coordinate(from: from, naming: "--from")
             origin = DestinationCity(name: TravelOutput.coordinate(point), coordinate: point)
         }
-        let target = to == .city
+        let target =
+            to == .city
             ? destination.city
             : DestinationCity(name: destination.airport.name, coordinate: destination.airport.coordinate)
         let start = origin.coordinate
@@ -55,11 +56,12 @@ struct DistanceCommand: ParsableCommand {
             print(sentence)
         case .json:
             let bearing = GreatCircle.initialBearing(from: start, to: end)
-            try TravelOutput.printJSON(DistanceJSON(
-                destination: destination.name, from: origin, to: target, toKind: to.rawValue,
-                distanceMetres: metres.roundedToTenths, distanceKilometres: (metres).rounded() / 1000,
-                bearingDegrees: bearing.roundedToTenths, compassPoint: CompassPoint(bearing: bearing).rawValue,
-                sentence: sentence))
+            try TravelOutput.printJSON(
+                DistanceJSON(
+                    destination: destination.name, from: origin, to: target, toKind: to.rawValue,
+                    distanceMetres: metres.roundedToTenths, distanceKilometres: (metres).rounded() / 1000,
+                    bearingDegrees: bearing.roundedToTenths, compassPoint: CompassPoint(bearing: bearing).rawValue,
+                    sentence: sentence))
         }
     }
 }

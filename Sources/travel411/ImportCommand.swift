@@ -45,11 +45,13 @@ struct ImportCommand: ParsableCommand {
 
 enum ImportSummaryFormatter {
     static func text(_ summary: ImportSummary) -> String {
-        let counts = "\(count(summary.layers.count, "layer")), \(count(summary.featureCount, "feature")) (\(count(summary.skippedCount, "record")) skipped)"
+        let counts =
+            "\(count(summary.layers.count, "layer")), \(count(summary.featureCount, "feature")) (\(count(summary.skippedCount, "record")) skipped)"
         var lines = ["Imported \(counts) into \(summary.databasePath) in \(String(format: "%.1f", summary.seconds)) s"]
         let width = summary.layers.map(\.table.count).max() ?? 0
         for layer in summary.layers {
-            var line = "  \(layer.table.padding(toLength: width, withPad: " ", startingAt: 0))  \(layer.level.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(String(format: "%7d", layer.features)) features"
+            var line =
+                "  \(layer.table.padding(toLength: width, withPad: " ", startingAt: 0))  \(layer.level.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(String(format: "%7d", layer.features)) features"
             line += String(format: " %6.2f s", layer.seconds)
             if layer.skipped > 0 { line += ", \(layer.skipped) skipped" }
             lines.append(line)

@@ -23,13 +23,17 @@ struct MapCommand: ParsableCommand {
     @Flag(help: "Draw the map in the terminal (the default without --out).")
     var terminal = false
 
-    @Option(help: ArgumentHelp("Pixels for a file (default 1024x768), columns and rows for the terminal (default: its width).", valueName: "WxH"))
+    @Option(
+        help: ArgumentHelp(
+            "Pixels for a file (default 1024x768), columns and rows for the terminal (default: its width).", valueName: "WxH"))
     var size: String?
 
     @Option(help: ArgumentHelp("auto (the pins, fitted as `travel411 region` does) or LAT,LON,LATSPAN,LONSPAN.", valueName: "region"))
     var region: String = "auto"
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Your location: the blue dot, or an arrow when it is out of view.", valueName: "lat lon"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Your location: the blue dot, or an arrow when it is out of view.", valueName: "lat lon"))
     var me: [String] = []
 
     @Option(help: "Which pins get a callout with their place and distance.")
@@ -38,7 +42,10 @@ struct MapCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Add a pin; give it more than once for more.", valueName: "lat,lon[,title]"))
     var pin: [String] = []
 
-    @Option(help: ArgumentHelp("Draw a track (any format `travel411 track` reads: GPX, NMEA, CSV, JSON Lines) as a line, with the enter and exit events of the destination's regions marked.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw a track (any format `travel411 track` reads: GPX, NMEA, CSV, JSON Lines) as a line, with the enter and exit events of the destination's regions marked.",
+            valueName: "file"))
     var track: String?
 
     @OptionGroup var options: TravelStateOptions
@@ -48,8 +55,9 @@ struct MapCommand: ParsableCommand {
         if let out, out != "-" {
             let fileExtension = URL(fileURLWithPath: out).pathExtension
             if MapOutputFormat(fileExtension: fileExtension) == nil {
-                throw ValidationError("--out \(DisplayText.sanitized(out)): the extension says the format; use .svg, .png or .pdf"
-                                      + (fileExtension.isEmpty ? "" : " (not .\(DisplayText.sanitized(fileExtension)))"))
+                throw ValidationError(
+                    "--out \(DisplayText.sanitized(out)): the extension says the format; use .svg, .png or .pdf"
+                        + (fileExtension.isEmpty ? "" : " (not .\(DisplayText.sanitized(fileExtension)))"))
             }
         }
         if let size { _ = try parsedSize(size) }
@@ -93,7 +101,9 @@ struct MapCommand: ParsableCommand {
         } else {
             let (columns, rows) = try size.map(parsedSize) ?? TerminalSize.current()
             guard (MapRenderer.minimumColumns...MapRenderer.maximumColumns).contains(columns), (5...500).contains(rows) else {
-                throw ValidationError("--size \(columns)x\(rows): the terminal map takes \(MapRenderer.minimumColumns) to \(MapRenderer.maximumColumns) columns and 5 to 500 rows")
+                throw ValidationError(
+                    "--size \(columns)x\(rows): the terminal map takes \(MapRenderer.minimumColumns) to \(MapRenderer.maximumColumns) columns and 5 to 500 rows"
+                )
             }
             let colour = TerminalColour.detect(environment: ProcessInfo.processInfo.environment)
             let (layout, text) = try MapRenderer.terminal(scene, columns: columns, rows: rows, colour: colour, basemap: basemap)
@@ -129,8 +139,14 @@ struct MapCommand: ParsableCommand {
         guard dx != 0 || dy != 0 else { return }
         let degreesPerPixel = 1 / layout.viewport.pixelsPerDegree
         var parts: [String] = []
-        if dx != 0 { parts.append("\(TravelOutput.degrees(abs(dx) * degreesPerPixel))° \(dx > 0 ? "west" : "east") (\(Int(abs(dx).rounded())) px)") }
-        if dy != 0 { parts.append("\(TravelOutput.degrees(abs(dy) * degreesPerPixel))° of Mercator latitude \(dy > 0 ? "north" : "south") (\(Int(abs(dy).rounded())) px)") }
+        if dx != 0 {
+            parts.append("\(TravelOutput.degrees(abs(dx) * degreesPerPixel))° \(dx > 0 ? "west" : "east") (\(Int(abs(dx).rounded())) px)")
+        }
+        if dy != 0 {
+            parts.append(
+                "\(TravelOutput.degrees(abs(dy) * degreesPerPixel))° of Mercator latitude \(dy > 0 ? "north" : "south") (\(Int(abs(dy).rounded())) px)"
+            )
+        }
         Diagnostics.warning("moved the map \(parts.joined(separator: " and ")) so that every callout fits")
     }
 
@@ -146,7 +162,9 @@ struct MapCommand: ParsableCommand {
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
             throw ValidationError("--size is WIDTHxHEIGHT, e.g. 1024x768 (or 80x40 in the terminal); got '\(DisplayText.sanitized(text))'")
         }
-        guard width > 0, height > 0 else { throw ValidationError("--size \(DisplayText.sanitized(text)): both sides must be greater than 0") }
+        guard width > 0, height > 0 else {
+            throw ValidationError("--size \(DisplayText.sanitized(text)): both sides must be greater than 0")
+        }
         return (width, height)
     }
 

@@ -44,8 +44,9 @@ struct MoveCityCommand: ParsableCommand {
             try printHistory(try store.moveHistory(of: destination), of: try store.destination(named: destination))
         } else if undo {
             let move = try store.undoCityMove(of: destination)
-            try printResult(heading: "Undid the move of \(move.destinationName)'s City",
-                            from: move.to, to: move.from, move: move)
+            try printResult(
+                heading: "Undid the move of \(move.destinationName)'s City",
+                from: move.to, to: move.from, move: move)
         } else {
             let target = try CoordinateArguments.coordinate(from: position, naming: "the new position")
             // An unknown destination fails here, before the geocoder is opened.
@@ -57,8 +58,9 @@ struct MoveCityCommand: ParsableCommand {
                 let place = water.map { "\(target) is in the \($0)" } ?? "\(target) has no locality or administrative area (at sea?)"
                 Diagnostics.warning("\(place); the City keeps its name '\(before.city.name)'")
             }
-            let move = try store.moveCity(of: before.name, to: target, newName: newName,
-                                          insideTransaction: { TravelTestHooks.pauseInsideMoveIfRequested() })
+            let move = try store.moveCity(
+                of: before.name, to: target, newName: newName,
+                insideTransaction: { TravelTestHooks.pauseInsideMoveIfRequested() })
             try printResult(heading: "Moved \(move.destinationName)'s City", from: move.from, to: move.to, move: move)
         }
     }
@@ -68,17 +70,22 @@ struct MoveCityCommand: ParsableCommand {
         let bearing = GreatCircle.initialBearing(from: from.coordinate, to: to.coordinate)
         switch format {
         case .json:
-            try TravelOutput.printJSON(MoveResultJSON(
-                destination: move.destinationName, moveID: move.id, undone: move.undoneAt != nil,
-                from: from, to: to, renamed: from.name != to.name,
-                distanceMetres: distance.roundedToTenths, bearingDegrees: bearing.roundedToTenths,
-                compassPoint: CompassPoint(bearing: bearing).rawValue))
+            try TravelOutput.printJSON(
+                MoveResultJSON(
+                    destination: move.destinationName, moveID: move.id, undone: move.undoneAt != nil,
+                    from: from, to: to, renamed: from.name != to.name,
+                    distanceMetres: distance.roundedToTenths, bearingDegrees: bearing.roundedToTenths,
+                    compassPoint: CompassPoint(bearing: bearing).rawValue))
         case .text:
             print("\(heading):")
-            let rows = [["from", from.name, TravelOutput.coordinate(from.coordinate)],
-                        ["to", to.name, TravelOutput.coordinate(to.coordinate)]]
+            let rows = [
+                ["from", from.name, TravelOutput.coordinate(from.coordinate)],
+                ["to", to.name, TravelOutput.coordinate(to.coordinate)],
+            ]
             TravelOutput.aligned(rows, indent: "  ").forEach { print($0) }
-            let moved = distance < 1 ? "did not move" : "moved \(DistanceFormatter.humanReadable(metres: distance)) \(CompassPoint(bearing: bearing).rawValue)"
+            let moved =
+                distance < 1
+                ? "did not move" : "moved \(DistanceFormatter.humanReadable(metres: distance)) \(CompassPoint(bearing: bearing).rawValue)"
             print("  \(moved)")
         }
     }
@@ -89,16 +96,20 @@ struct MoveCityCommand: ParsableCommand {
             try TravelOutput.printJSON(moves)
         case .text:
             guard !moves.isEmpty else {
-                print("\(destination.name)'s City has not been moved; it is \(destination.city.name) at \(TravelOutput.coordinate(destination.city.coordinate)).")
+                print(
+                    "\(destination.name)'s City has not been moved; it is \(destination.city.name) at \(TravelOutput.coordinate(destination.city.coordinate))."
+                )
                 return
             }
             print("Moves of \(destination.name)'s City, oldest first:")
             let rows = moves.map { move in
-                ["#\(move.id)", move.movedAt,
-                 "\(move.from.name) (\(TravelOutput.coordinate(move.from.coordinate)))",
-                 "->", "\(move.to.name) (\(TravelOutput.coordinate(move.to.coordinate)))",
-                 DistanceFormatter.humanReadable(metres: move.distanceMetres),
-                 move.undoneAt.map { "undone \($0)" } ?? ""]
+                [
+                    "#\(move.id)", move.movedAt,
+                    "\(move.from.name) (\(TravelOutput.coordinate(move.from.coordinate)))",
+                    "->", "\(move.to.name) (\(TravelOutput.coordinate(move.to.coordinate)))",
+                    DistanceFormatter.humanReadable(metres: move.distanceMetres),
+                    move.undoneAt.map { "undone \($0)" } ?? "",
+                ]
             }
             TravelOutput.aligned(rows, indent: "  ").forEach { print($0) }
         }

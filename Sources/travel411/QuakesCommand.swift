@@ -30,29 +30,43 @@ struct QuakesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Keep events of at least this magnitude.", valueName: "m"))
     var minMagnitude: String?
 
-    @Option(help: ArgumentHelp("Keep events at or after this time: ISO 8601 (2024-08-01, 2024-08-01T12:00Z) or a duration back from now such as 7d, 12h or 30m (units \(QuakeSince.units)).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep events at or after this time: ISO 8601 (2024-08-01, 2024-08-01T12:00Z) or a duration back from now such as 7d, 12h or 30m (units \(QuakeSince.units)).",
+            valueName: "time"))
     var since: String?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Keep events within --radius of this point, nearest first.", valueName: "lat lon"))
     var near: [String] = []
 
-    @Option(defaultAsFlag: "", parsing: .next,
-            help: ArgumentHelp("Keep events within --radius of a destination's City, nearest first (no name: the current destination).", valueName: "name"))
+    @Option(
+        defaultAsFlag: "", parsing: .next,
+        help: ArgumentHelp(
+            "Keep events within --radius of a destination's City, nearest first (no name: the current destination).", valueName: "name"))
     var nearDestination: String? = nil
 
-    @Option(help: ArgumentHelp("The radius for --near and --near-destination, in km (default: \(JSONText.number(QuakeFilter.defaultRadiusKilometres))).", valueName: "km"))
+    @Option(
+        help: ArgumentHelp(
+            "The radius for --near and --near-destination, in km (default: \(JSONText.number(QuakeFilter.defaultRadiusKilometres))).",
+            valueName: "km"))
     var radius: String?
 
     @Option(help: "Output format.")
     var format: Format = .text
 
-    @Option(help: ArgumentHelp("Also draw the events on a map, as `travel411 map` draws: a file (.svg, .png or .pdf), or 'terminal' to draw it after the table. Each event is a circle magnitude² × 0.75 points wide, from yellow to red.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also draw the events on a map, as `travel411 map` draws: a file (.svg, .png or .pdf), or 'terminal' to draw it after the table. Each event is a circle magnitude² × 0.75 points wide, from yellow to red.",
+            valueName: "file"))
     var map: String?
 
     @Option(help: ArgumentHelp("How long to wait for a URL's server, in seconds.", valueName: "seconds"))
     var timeout: Double = 60
 
-    @Option(help: ArgumentHelp("The travel state file, for --near-destination (default: $TRAVEL411_STATE, else $XDG_DATA_HOME/travel411/travel.sqlite).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The travel state file, for --near-destination (default: $TRAVEL411_STATE, else $XDG_DATA_HOME/travel411/travel.sqlite).",
+            valueName: "file"))
     var state: String?
 
     @OptionGroup var database: PlacesDatabaseOptions
@@ -71,7 +85,8 @@ struct QuakesCommand: ParsableCommand {
 
     func validate() throws {
         if let map, map != "terminal", MapOutputFormat(fileExtension: URL(fileURLWithPath: map).pathExtension) == nil {
-            throw ValidationError("--map \(DisplayText.sanitized(map)): the extension says the format; use .svg, .png or .pdf, or 'terminal'")
+            throw ValidationError(
+                "--map \(DisplayText.sanitized(map)): the extension says the format; use .svg, .png or .pdf, or 'terminal'")
         }
         let (source, destination) = resolved
         guard !source.isEmpty else {
@@ -108,7 +123,9 @@ struct QuakesCommand: ParsableCommand {
     private func sinceTime() throws -> UTCTimestamp? {
         guard let since else { return nil }
         guard let time = QuakeSince.parse(since, now: Self.now) else {
-            throw ValidationError("--since '\(DisplayText.sanitized(since))' is neither an ISO 8601 time (2024-08-01, 2024-08-01T12:00:00Z) nor a duration such as 7d, 12h or 30m")
+            throw ValidationError(
+                "--since '\(DisplayText.sanitized(since))' is neither an ISO 8601 time (2024-08-01, 2024-08-01T12:00:00Z) nor a duration such as 7d, 12h or 30m"
+            )
         }
         return time
     }
@@ -121,7 +138,9 @@ struct QuakesCommand: ParsableCommand {
         guard let radius else { return QuakeFilter.defaultRadiusKilometres * 1000 }
         // Half the Earth's circumference reaches every point.
         guard let km = Double(radius.trimmingCharacters(in: .whitespaces)), km > 0, km <= 20_016 else {
-            throw ValidationError("--radius must be a distance in km between 0 and 20016 (half the Earth's circumference); got '\(DisplayText.sanitized(radius))'")
+            throw ValidationError(
+                "--radius must be a distance in km between 0 and 20016 (half the Earth's circumference); got '\(DisplayText.sanitized(radius))'"
+            )
         }
         return km * 1000
     }
@@ -143,15 +162,17 @@ struct QuakesCommand: ParsableCommand {
         }
         if feed.recordCount == 0 { Diagnostics.warning("\(source.displayName) holds no events") }
 
-        var filter = QuakeFilter(minimumMagnitude: try minimumMagnitude(), since: try sinceTime(),
-                                 near: try nearPoint(), radiusMetres: try radiusMetres(), last: last)
+        var filter = QuakeFilter(
+            minimumMagnitude: try minimumMagnitude(), since: try sinceTime(),
+            near: try nearPoint(), radiusMetres: try radiusMetres(), last: last)
         var centreName = filter.near.map(TravelOutput.coordinate)
         if let destinationName {
             // The same state file and busy timeout as the travel commands (TravelStateOptions.openStore).
             let environment = ProcessInfo.processInfo.environment
             let timeout = environment["TRAVEL411_BUSY_TIMEOUT_MS"].flatMap { Int32($0) } ?? TravelStore.defaultBusyTimeoutMilliseconds
-            let store = try TravelStore(path: try TravelStateLocation.prepare(explicitPath: state, placesDatabasePath: database.databasePath),
-                                        busyTimeoutMilliseconds: max(0, timeout))
+            let store = try TravelStore(
+                path: try TravelStateLocation.prepare(explicitPath: state, placesDatabasePath: database.databasePath),
+                busyTimeoutMilliseconds: max(0, timeout))
             let destination = try store.destination(named: destinationName.isEmpty ? nil : destinationName)
             filter.near = destination.city.coordinate
             centreName = destination.city.name == destination.name ? destination.name : "\(destination.city.name) (\(destination.name))"

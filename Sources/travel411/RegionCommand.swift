@@ -15,8 +15,9 @@ struct RegionCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The destination (default: the current one).", valueName: "name"))
     var destination: String?
 
-    @Option(parsing: .upToNextOption,
-            help: ArgumentHelp("Also show these points: one or more latitude/longitude pairs.", valueName: "lat lon"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Also show these points: one or more latitude/longitude pairs.", valueName: "lat lon"))
     var include: [String] = []
 
     @Option(help: "Output format.")
@@ -40,12 +41,20 @@ struct RegionCommand: ParsableCommand {
             print("Region for \(destination.name):")
             var rows = [
                 ["centre", TravelOutput.coordinate(region.center)],
-                ["span", "\(TravelOutput.degrees(region.latitudeDelta))° latitude × \(TravelOutput.degrees(region.longitudeDelta))° longitude"],
-                ["bounds", "south \(TravelOutput.degrees(region.south)), north \(TravelOutput.degrees(region.north)), west \(TravelOutput.degrees(region.west)), east \(TravelOutput.degrees(region.east))"
-                    + (region.crossesAntimeridian ? " (crosses the antimeridian)" : "")],
+                [
+                    "span",
+                    "\(TravelOutput.degrees(region.latitudeDelta))° latitude × \(TravelOutput.degrees(region.longitudeDelta))° longitude",
+                ],
+                [
+                    "bounds",
+                    "south \(TravelOutput.degrees(region.south)), north \(TravelOutput.degrees(region.north)), west \(TravelOutput.degrees(region.west)), east \(TravelOutput.degrees(region.east))"
+                        + (region.crossesAntimeridian ? " (crosses the antimeridian)" : ""),
+                ],
             ]
             for pin in pins {
-                rows.append(["\(pin.kind.rawValue) pin", "\(pin.title) (\(pin.colour.rawValue)) at \(TravelOutput.coordinate(pin.coordinate))"])
+                rows.append([
+                    "\(pin.kind.rawValue) pin", "\(pin.title) (\(pin.colour.rawValue)) at \(TravelOutput.coordinate(pin.coordinate))",
+                ])
             }
             for point in extras { rows.append(["included", TravelOutput.coordinate(point)]) }
             TravelOutput.aligned(rows, indent: "  ").forEach { print($0) }
@@ -54,10 +63,24 @@ struct RegionCommand: ParsableCommand {
 }
 
 struct RegionJSON: Encodable {
-    struct Center: Encodable { var latitude: Double; var longitude: Double }
-    struct Span: Encodable { var latitudeDelta: Double; var longitudeDelta: Double }
-    struct Bounds: Encodable { var south: Double; var north: Double; var west: Double; var east: Double }
-    struct Rule: Encodable { var padding: Double; var minimumSpan: Double }
+    struct Center: Encodable {
+        var latitude: Double
+        var longitude: Double
+    }
+    struct Span: Encodable {
+        var latitudeDelta: Double
+        var longitudeDelta: Double
+    }
+    struct Bounds: Encodable {
+        var south: Double
+        var north: Double
+        var west: Double
+        var east: Double
+    }
+    struct Rule: Encodable {
+        var padding: Double
+        var minimumSpan: Double
+    }
 
     var destination: String
     var center: Center

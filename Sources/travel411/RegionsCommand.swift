@@ -47,10 +47,12 @@ struct RegionsCommand: ParsableCommand {
         func run() throws {
             let region = try region()
             let store = try options.openStore()
-            let destination = try store.addRegion(region, to: self.destination,
-                                                  insideTransaction: { TravelTestHooks.pauseInsideRegionsAddIfRequested() })
+            let destination = try store.addRegion(
+                region, to: self.destination,
+                insideTransaction: { TravelTestHooks.pauseInsideRegionsAddIfRequested() })
             switch format {
-            case .json: try TravelOutput.printJSON(MonitoredRegionsJSON(destination: destination.name, regions: [MonitoredRegionJSON(region)]))
+            case .json:
+                try TravelOutput.printJSON(MonitoredRegionsJSON(destination: destination.name, regions: [MonitoredRegionJSON(region)]))
             case .text: print("Added region \(region.name) to \(destination.name): \(RegionsCommand.describe(region))")
             }
         }
@@ -71,15 +73,20 @@ struct RegionsCommand: ParsableCommand {
             let (destination, regions) = try options.openStore().regions(of: self.destination)
             switch format {
             case .json:
-                try TravelOutput.printJSON(MonitoredRegionsJSON(destination: destination.name, regions: regions.map(MonitoredRegionJSON.init)))
+                try TravelOutput.printJSON(
+                    MonitoredRegionsJSON(destination: destination.name, regions: regions.map(MonitoredRegionJSON.init)))
             case .text:
                 guard !regions.isEmpty else {
                     print("\(destination.name) has no regions; add one with `travel411 regions add NAME LAT LON --radius METRES`")
                     return
                 }
                 print("Regions of \(destination.name) (\(regions.count) of \(MonitoredRegion.maximumCount)):")
-                let rows = regions.map { [$0.name, TravelOutput.coordinate($0.center), "radius \(DistanceFormatter.humanReadable(metres: $0.radiusMetres))",
-                                          $0.message.map { "\"\($0)\"" } ?? ""] }
+                let rows = regions.map {
+                    [
+                        $0.name, TravelOutput.coordinate($0.center), "radius \(DistanceFormatter.humanReadable(metres: $0.radiusMetres))",
+                        $0.message.map { "\"\($0)\"" } ?? "",
+                    ]
+                }
                 TravelOutput.aligned(rows, indent: "  ").forEach { print($0) }
             }
         }

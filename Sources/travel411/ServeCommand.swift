@@ -29,7 +29,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Most connections open at once (default: 1024).", valueName: "n"))
     var maxConnections: Int?
 
-    @Option(help: ArgumentHelp("Largest POST /reverse body in bytes (default: \(ServerLimits.defaultMaxBodyBytes)); larger ones get 413.", valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "Largest POST /reverse body in bytes (default: \(ServerLimits.defaultMaxBodyBytes)); larger ones get 413.", valueName: "bytes"))
     var maxBodyBytes: Int?
 
     @Option(help: ArgumentHelp("Seconds a client may take to send a request's headers (default: 10).", valueName: "seconds"))
@@ -79,8 +81,10 @@ enum ServerExecutable {
     static let name = "travel411-serve"
 
     static func locate() throws -> URL {
-        let own = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-            .resolvingSymlinksInPath()
+        let own = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        )
+        .resolvingSymlinksInPath()
         let folder = own.deletingLastPathComponent()
         let server = folder.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: server.path) else {
@@ -93,13 +97,16 @@ enum ServerExecutable {
     static func notBuiltMessage(folder: URL) -> String {
         let components = folder.pathComponents
         var command = "swift build --product \(name)"
-        if folder.lastPathComponent == "release" || components.dropLast().last == "release" { command = "swift build -c release --product \(name)" }
+        if folder.lastPathComponent == "release" || components.dropLast().last == "release" {
+            command = "swift build -c release --product \(name)"
+        }
         var location = ""
         if let build = components.lastIndex(where: { $0.hasPrefix(".build") }), build > 1 {
             let package = NSString.path(withComponents: Array(components[..<build]))
             location = " in \(package)"
             if components[build] != ".build" { command += " --scratch-path \(components[build])" }
         }
-        return "the server is a separate executable, and \(folder.appendingPathComponent(name).path) has not been built: run `\(command)`\(location), then `travel411 serve` again"
+        return
+            "the server is a separate executable, and \(folder.appendingPathComponent(name).path) has not been built: run `\(command)`\(location), then `travel411 serve` again"
     }
 }

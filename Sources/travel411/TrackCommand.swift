@@ -30,8 +30,10 @@ struct TrackCommand: ParsableCommand {
     @Option(help: "standard: every fix that passes the filters; significant-change: moves of 500 m or more, at most one every 5 minutes.")
     var mode: TrackingRules.Mode = .standard
 
-    @Option(help: ArgumentHelp("Report a fix only when it is at least this far from the last reported one (default: every fix).",
-                               valueName: "metres"))
+    @Option(
+        help: ArgumentHelp(
+            "Report a fix only when it is at least this far from the last reported one (default: every fix).",
+            valueName: "metres"))
     var distanceFilter: Double?
 
     @Option(help: "Ignore fixes less accurate than this (accuracy from the input, else HDOP × 5 m).")
@@ -43,16 +45,20 @@ struct TrackCommand: ParsableCommand {
     @Flag(help: "Judge a fix's age against the clock instead of the newest fix seen (for a live receiver).")
     var live = false
 
-    @Option(help: ArgumentHelp("The destination whose City distances refer to, and whose regions are watched (default: the current one).",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The destination whose City distances refer to, and whose regions are watched (default: the current one).",
+            valueName: "name"))
     var destination: String?
 
     @Option(help: ArgumentHelp("Also watch this region; repeat for more.", valueName: "name=lat,lon,radius"))
     var region: [String] = []
 
-    @Option(name: .customLong("exec"), help: ArgumentHelp(
-        "Run this shell command for each event, with the event in TRAVEL411_EVENT, TRAVEL411_MESSAGE, TRAVEL411_LATITUDE, TRAVEL411_LONGITUDE, TRAVEL411_TIME, TRAVEL411_REGION, TRAVEL411_PLACE, ….",
-        valueName: "command"))
+    @Option(
+        name: .customLong("exec"),
+        help: ArgumentHelp(
+            "Run this shell command for each event, with the event in TRAVEL411_EVENT, TRAVEL411_MESSAGE, TRAVEL411_LATITUDE, TRAVEL411_LONGITUDE, TRAVEL411_TIME, TRAVEL411_REGION, TRAVEL411_PLACE, ….",
+            valueName: "command"))
     var execCommand: String?
 
     @OptionGroup var options: TravelStateOptions
@@ -69,7 +75,8 @@ struct TrackCommand: ParsableCommand {
         if let execCommand, execCommand.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command") }
         // Waiting silently for a GPS that was never piped in looks like a hang.
         if input == nil, isatty(STDIN_FILENO) != 0 {
-            throw ValidationError("give a track FILE, or '-' to read a GPS stream from standard input (e.g. gpspipe -r | travel411 track -)")
+            throw ValidationError(
+                "give a track FILE, or '-' to read a GPS stream from standard input (e.g. gpspipe -r | travel411 track -)")
         }
     }
 
@@ -93,7 +100,8 @@ struct TrackCommand: ParsableCommand {
         var regions = stored
         for inline in try inlineRegions() {
             if let clash = regions.first(where: { $0.name.caseInsensitiveCompare(inline.name) == .orderedSame }) {
-                throw TrackingError.invalidRegion("--region '\(DisplayText.sanitized(inline.name))' has the name of \(destination.name)'s stored region '\(clash.name)'")
+                throw TrackingError.invalidRegion(
+                    "--region '\(DisplayText.sanitized(inline.name))' has the name of \(destination.name)'s stored region '\(clash.name)'")
             }
             regions.append(inline)
         }
@@ -102,9 +110,11 @@ struct TrackCommand: ParsableCommand {
         let reader = try TrackReader(path: input, format: inputFormat)
         let annotator = geocoderAnnotator()
         let hook = execCommand.map(TrackEventCommand.init(command:))
-        var tracker = Tracker(rules: TrackingRules(mode: mode, distanceFilter: distanceFilter, desiredAccuracy: desiredAccuracy,
-                                                   maximumAge: maxAge),
-                              destination: TrackDestination(destination), regions: regions, clock: live ? .system : .track)
+        var tracker = Tracker(
+            rules: TrackingRules(
+                mode: mode, distanceFilter: distanceFilter, desiredAccuracy: desiredAccuracy,
+                maximumAge: maxAge),
+            destination: TrackDestination(destination), regions: regions, clock: live ? .system : .track)
         var warnings = 0
         var fatal: Error?
         do {
@@ -112,7 +122,9 @@ struct TrackCommand: ParsableCommand {
                 if case .skipped(let skipped) = item {
                     warnings += 1
                     if warnings <= Self.warningLimit {
-                        Diagnostics.warning("\(reader.name) line \(skipped.line): \(skipped.problem == .badChecksum ? "bad checksum: " : "")\(skipped.detail)")
+                        Diagnostics.warning(
+                            "\(reader.name) line \(skipped.line): \(skipped.problem == .badChecksum ? "bad checksum: " : "")\(skipped.detail)"
+                        )
                     } else if warnings == Self.warningLimit + 1 {
                         Diagnostics.warning("further skipped lines are only counted in the summary")
                     }
@@ -136,9 +148,12 @@ struct TrackCommand: ParsableCommand {
         }
         if let fatal { throw fatal }
         if summary.fixesRead == 0 {
-            let why = reader.isEmpty ? "it is empty"
-                : reader.waypointsIgnored > 0 ? "it has \(reader.waypointsIgnored) waypoints but no track or route points"
-                : "none of its \(reader.format.rawValue) lines is a fix"
+            let why =
+                reader.isEmpty
+                ? "it is empty"
+                : reader.waypointsIgnored > 0
+                    ? "it has \(reader.waypointsIgnored) waypoints but no track or route points"
+                    : "none of its \(reader.format.rawValue) lines is a fix"
             throw TrackingError.nothingRead(name: reader.name, detail: why)
         }
     }

@@ -51,7 +51,9 @@ struct Travel411Command: ParsableCommand {
 
 /// Options shared by every command that reads the places database.
 struct PlacesDatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "file"))
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp("The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "file"))
     var databasePath: String?
 
     /// The places database for the travel commands, built from Data/ on first use with progress on stderr.

@@ -4,9 +4,11 @@ import Travel411Kit
 
 /// `--state` and `--db`, shared by the travel commands.
 struct TravelStateOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The travel state file (default: $TRAVEL411_STATE, else $XDG_DATA_HOME/travel411/travel.sqlite).",
-        valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The travel state file (default: $TRAVEL411_STATE, else $XDG_DATA_HOME/travel411/travel.sqlite).",
+            valueName: "file"))
     var state: String?
 
     @OptionGroup var database: PlacesDatabaseOptions
@@ -87,7 +89,8 @@ enum CoordinateArguments {
     static func coordinates(from values: [String], naming what: String) throws -> [Coordinate] {
         let parts = split(values)
         guard parts.count % 2 == 0 else {
-            throw ValidationError("\(what) takes pairs of latitude and longitude; '\(values.joined(separator: " "))' has an odd number of values")
+            throw ValidationError(
+                "\(what) takes pairs of latitude and longitude; '\(values.joined(separator: " "))' has an odd number of values")
         }
         return try stride(from: 0, to: parts.count, by: 2).map {
             try coordinate(from: [parts[$0], parts[$0 + 1]], naming: what)

@@ -23,24 +23,36 @@ struct WhereCommand: ParsableCommand {
               cat points.jsonl | travel411 where --format csv --fields country,locality,timeZone
             """)
 
-    @Argument(help: ArgumentHelp("Latitude and longitude in degrees, as two arguments or one \"LAT,LON\". None: read points from --input or standard input.", valueName: "coordinate"))
+    @Argument(
+        help: ArgumentHelp(
+            "Latitude and longitude in degrees, as two arguments or one \"LAT,LON\". None: read points from --input or standard input.",
+            valueName: "coordinate"))
     var coordinate: [String] = []
 
     @OptionGroup var database: PlacesDatabaseOptions
 
-    @Option(help: ArgumentHelp("Output: text, json, geojson or nominatim for one point (default text); csv, tsv, jsonl (or json) or geojson for many (default: the input's format).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "Output: text, json, geojson or nominatim for one point (default text); csv, tsv, jsonl (or json) or geojson for many (default: the input's format).",
+            valueName: "format"))
     var format: WhereOutputFormat?
 
     @Option(help: ArgumentHelp("Read points from this file ('-' for standard input).", valueName: "file"))
     var input: String?
 
-    @Option(help: ArgumentHelp("Write many points' output to this file instead of standard output. It appears only when the run is complete (a temporary file renamed into place), so an interrupted run leaves no partial file.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write many points' output to this file instead of standard output. It appears only when the run is complete (a temporary file renamed into place), so an interrupted run leaves no partial file.",
+            valueName: "file"))
     var output: String?
 
     @Option(help: ArgumentHelp("Input format (default: from the extension, else the content).", valueName: "format"))
     var inputFormat: BatchFormat?
 
-    @Option(help: ArgumentHelp("CSV input's field delimiter, by name or as the character itself (default: ';' when the header has more semicolons than commas, else ','). CSV output uses it too.", valueName: "char"))
+    @Option(
+        help: ArgumentHelp(
+            "CSV input's field delimiter, by name or as the character itself (default: ';' when the header has more semicolons than commas, else ','). CSV output uses it too.",
+            valueName: "char"))
     var delimiter: CSVDelimiter?
 
     @Option(help: ArgumentHelp("The input column holding latitudes (default: lat, latitude, y, …).", valueName: "name"))
@@ -49,7 +61,10 @@ struct WhereCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The input column holding longitudes (default: lon, lng, long, longitude, x, …).", valueName: "name"))
     var lonColumn: String?
 
-    @Option(help: ArgumentHelp("Placemark fields to append, comma-separated (default: all): \(PlacemarkField.allCases.map(\.rawValue).joined(separator: ",")).", valueName: "list"))
+    @Option(
+        help: ArgumentHelp(
+            "Placemark fields to append, comma-separated (default: all): \(PlacemarkField.allCases.map(\.rawValue).joined(separator: ",")).",
+            valueName: "list"))
     var fields: String?
 
     @Option(help: ArgumentHelp("Worker threads for many points (default: every core).", valueName: "n"))
@@ -64,7 +79,8 @@ struct WhereCommand: ParsableCommand {
     private var isBatch: Bool { coordinate.isEmpty }
 
     func validate() throws {
-        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius), ("--postcode-radius", postcodeRadius)] where !(value >= 0 && value <= 10_000) {
+        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius), ("--postcode-radius", postcodeRadius)]
+        where !(value >= 0 && value <= 10_000) {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
         if isBatch {
@@ -76,9 +92,13 @@ struct WhereCommand: ParsableCommand {
         } else {
             guard input == nil else { throw ValidationError("give either a coordinate or --input, not both") }
             guard output == nil else { throw ValidationError("--output is for many points; one point prints to standard output") }
-            guard inputFormat == nil, delimiter == nil else { throw ValidationError("--input-format and --delimiter are for many points; one coordinate needs neither") }
+            guard inputFormat == nil, delimiter == nil else {
+                throw ValidationError("--input-format and --delimiter are for many points; one coordinate needs neither")
+            }
             if let format, format.placemarkFormat == nil {
-                throw ValidationError("--format \(format.rawValue) is for many points; one point prints \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--format \(format.rawValue) is for many points; one point prints \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             _ = try parsedCoordinate()
         }
@@ -118,17 +138,22 @@ struct WhereCommand: ParsableCommand {
         // By default the output speaks the --output extension's format, else the input's.
         if let format {
             guard let output = format.batchFormat else {
-                throw ValidationError("--format \(format.rawValue) is for one point; many points print \(BatchFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--format \(format.rawValue) is for one point; many points print \(BatchFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             options.outputFormat = output
         } else {
-            options.outputFormat = output.flatMap(BatchFormat.init(fileExtensionOf:))
+            options.outputFormat =
+                output.flatMap(BatchFormat.init(fileExtensionOf:))
                 ?? inputFormat ?? input.flatMap(BatchFormat.init(fileExtensionOf:)) ?? .csv
         }
         options.latColumn = latColumn
         options.lonColumn = lonColumn
         if let fields {
-            do { options.fields = try BatchOptions.fields(parsing: fields) } catch { throw ValidationError("--fields: \(error.localizedDescription)") }
+            do { options.fields = try BatchOptions.fields(parsing: fields) } catch {
+                throw ValidationError("--fields: \(error.localizedDescription)")
+            }
         }
         if let jobs {
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -142,11 +167,12 @@ struct WhereCommand: ParsableCommand {
         let options = try batchOptions()
         let geocoder = try openGeocoder(loading: .everything, needs: PlacemarkNeeds(fields: options.fields))
         let batch = BatchGeocoder(options: options, geocoder: geocoder)
-        let summary = if let output {
-            try BatchOutputFile.write(to: output) { try batch.run(inputPath: input, outputFD: $0) }
-        } else {
-            try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
-        }
+        let summary =
+            if let output {
+                try BatchOutputFile.write(to: output) { try batch.run(inputPath: input, outputFD: $0) }
+            } else {
+                try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
+            }
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 

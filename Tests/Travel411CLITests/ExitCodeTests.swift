@@ -16,8 +16,10 @@ final class ExitCodeTests: XCTestCase {
         cli.removeFolder()
     }
 
-    private func expect(_ status: ExitStatus, _ arguments: [String], environment: [String: String] = [:],
-                        file: StaticString = #filePath, line: UInt = #line) throws {
+    private func expect(
+        _ status: ExitStatus, _ arguments: [String], environment: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let result = try cli.run(arguments, environment: environment)
         let command = "travel411 " + arguments.joined(separator: " ")
         XCTAssertEqual(result.status, status.rawValue, "\(command): \(result.stderr)", file: file, line: line)
@@ -85,7 +87,8 @@ final class ExitCodeTests: XCTestCase {
     /// bytes (an escape sequence would repaint the user's terminal).
     func testInputBytesInMessagesAreEscaped() throws {
         let binary = cli.folder.appendingPathComponent("photo.csv")
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x1B, 0x5B, 0x33, 0x31, 0x6D, 0x2C, 0x00, 0x07, 0x0A, 0x01, 0x02]).write(to: binary)
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x1B, 0x5B, 0x33, 0x31, 0x6D, 0x2C, 0x00, 0x07, 0x0A, 0x01, 0x02]).write(
+            to: binary)
         let result = try cli.run(["where", "--input", binary.path])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stderr.contains("photo.csv"), result.stderr)

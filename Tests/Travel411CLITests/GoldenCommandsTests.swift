@@ -71,7 +71,8 @@ final class GoldenCommandsTests: XCTestCase {
         try GoldenOutput.check("airports-show-text", arguments: ["airports", "show", "LHR"], with: cli)
         try GoldenOutput.check("airports-show-json", arguments: ["airports", "show", "LHR", "--format", "json"], with: cli)
         try GoldenOutput.check("airports-near-text", arguments: ["airports", "near", "51.47", "-0.45", "--limit", "3"], with: cli)
-        try GoldenOutput.check("airports-near-json", arguments: ["airports", "near", "-16.7", "-179.9", "--limit", "2", "--format", "json"], with: cli)
+        try GoldenOutput.check(
+            "airports-near-json", arguments: ["airports", "near", "-16.7", "-179.9", "--limit", "2", "--format", "json"], with: cli)
     }
 
     func testMoveCityText() throws {

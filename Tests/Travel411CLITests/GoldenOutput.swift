@@ -25,16 +25,20 @@ enum GoldenOutput {
     /// Runs the case's arguments, checks the exit status, and compares stdout with the golden file
     /// (or rewrites it when updating). Returns the run, for further checks of its output.
     @discardableResult
-    static func check(_ name: String, with cli: TravelCLI, status: Int32 = 0,
-                      file: StaticString = #filePath, line: UInt = #line) throws -> TravelCLI.Result {
+    static func check(
+        _ name: String, with cli: TravelCLI, status: Int32 = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> TravelCLI.Result {
         try check(name, arguments: try arguments(name), with: cli, status: status, file: file, line: line)
     }
 
     /// As `check(_:with:)`, for a case whose arguments are given here rather than in a .args file.
     @discardableResult
-    static func check(_ name: String, arguments: [String], with cli: TravelCLI, status: Int32 = 0,
-                      environment: [String: String] = [:],
-                      file: StaticString = #filePath, line: UInt = #line) throws -> TravelCLI.Result {
+    static func check(
+        _ name: String, arguments: [String], with cli: TravelCLI, status: Int32 = 0,
+        environment: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> TravelCLI.Result {
         // Help text wraps at the terminal's width: fix it, so that the goldens do not depend on who runs them.
         let result = try cli.run(arguments, environment: environment.merging(["COLUMNS": "80"]) { given, _ in given })
         XCTAssertEqual(result.status, status, "travel411 \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
@@ -43,7 +47,9 @@ enum GoldenOutput {
             let previous = try? String(contentsOf: expectedURL, encoding: .utf8)
             if previous != result.stdout {
                 try result.stdout.write(to: expectedURL, atomically: true, encoding: .utf8)
-                XCTFail("recorded a new baseline for \(name) in \(expectedURL.lastPathComponent); review it with git diff and run the tests again without TRAVEL411_UPDATE_GOLDEN", file: file, line: line)
+                XCTFail(
+                    "recorded a new baseline for \(name) in \(expectedURL.lastPathComponent); review it with git diff and run the tests again without TRAVEL411_UPDATE_GOLDEN",
+                    file: file, line: line)
             }
             return result
         }
@@ -52,7 +58,8 @@ enum GoldenOutput {
             return result
         }
         if result.stdout != expected {
-            XCTFail("travel411 \(arguments.joined(separator: " ")) differs from \(name).stdout:\n\(firstDifference(expected, result.stdout))\n"
+            XCTFail(
+                "travel411 \(arguments.joined(separator: " ")) differs from \(name).stdout:\n\(firstDifference(expected, result.stdout))\n"
                     + "(if the change is intended, rerun with TRAVEL411_UPDATE_GOLDEN=1 and review the diff)", file: file, line: line)
         }
         return result

@@ -40,15 +40,17 @@ final class ImportCommandTests: XCTestCase {
         let folder = cli.folder.appendingPathComponent("damaged")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
-            try FileManager.default.copyItem(at: Self.wilderness.deletingPathExtension().appendingPathExtension(fileExtension),
-                                             to: folder.appendingPathComponent("coutwildrnp.\(fileExtension)"))
+            try FileManager.default.copyItem(
+                at: Self.wilderness.deletingPathExtension().appendingPathExtension(fileExtension),
+                to: folder.appendingPathComponent("coutwildrnp.\(fileExtension)"))
         }
         let shp = folder.appendingPathComponent("coutwildrnp.shp")
         try damage(shp)
         return shp
     }
 
-    private func assertImportFails(_ arguments: [String], naming parts: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertImportFails(_ arguments: [String], naming parts: [String], file: StaticString = #filePath, line: UInt = #line) throws
+    {
         try importWilderness()
         let before = try sha256(databasePath)
         let result = try cli.run(["import"] + arguments + ["--db", databasePath])
@@ -65,15 +67,17 @@ final class ImportCommandTests: XCTestCase {
             let data = try Data(contentsOf: shp)
             try data.prefix(data.count - 100).write(to: shp)
         }
-        try assertImportFails([shp.path, "--level", "admin", "--name-field", "NAME"], naming: ["travel411: error: ", shp.path, "record 67"])
+        try assertImportFails(
+            [shp.path, "--level", "admin", "--name-field", "NAME"], naming: ["travel411: error: ", shp.path, "record 67"])
     }
 
     func testAMissingDbfFailsAndKeepsThePreviousDatabase() throws {
         let shp = try damagedWilderness { shp in
             try FileManager.default.removeItem(at: shp.deletingPathExtension().appendingPathExtension("dbf"))
         }
-        try assertImportFails([shp.path, "--level", "admin", "--name-field", "NAME"],
-                              naming: [shp.deletingPathExtension().appendingPathExtension("dbf").path, "is missing"])
+        try assertImportFails(
+            [shp.path, "--level", "admin", "--name-field", "NAME"],
+            naming: [shp.deletingPathExtension().appendingPathExtension("dbf").path, "is missing"])
     }
 
     func testAFileThatIsNotAShapefileFailsAndKeepsThePreviousDatabase() throws {

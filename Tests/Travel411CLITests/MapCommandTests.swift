@@ -81,7 +81,9 @@ final class MapCommandTests: XCTestCase {
 
     /// In a tmux pane 80 columns wide the map fills the pane's width and no more.
     func testTheTerminalMapInATmuxPane() throws {
-        guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first(where: FileManager.default.isExecutableFile)
+        else {
             throw XCTSkip("tmux is not installed")
         }
         let session = "travel411-map"
@@ -112,7 +114,10 @@ final class MapCommandTests: XCTestCase {
         // A colour terminal whatever the environment the tests run in (CI has no TERM): the half-block map.
         let settings = cli.environment().filter { $0.key.hasPrefix("TRAVEL411_") || $0.key == "XDG_DATA_HOME" }
             .map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        _ = try tmuxRun(["-S", socket, "send-keys", "-t", session, "clear; env -u NO_COLOR TERM=xterm-256color \(settings) '\(TravelCLI.binary.path)' map; echo MAP-DONE", "Enter"])
+        _ = try tmuxRun([
+            "-S", socket, "send-keys", "-t", session,
+            "clear; env -u NO_COLOR TERM=xterm-256color \(settings) '\(TravelCLI.binary.path)' map; echo MAP-DONE", "Enter",
+        ])
         var screen = ""
         for _ in 0..<300 {
             Thread.sleep(forTimeInterval: 0.1)

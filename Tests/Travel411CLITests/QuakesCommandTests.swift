@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Travel411Kit
 import Travel411TestSupport
 import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// `travel411 quakes` end to end on the sample USGS feeds and the real places database: golden
 /// output in every format, the URL path against a loopback server, standard input, and the bad
@@ -22,7 +23,8 @@ final class QuakesCommandTests: XCTestCase {
         // Help text wraps at $COLUMNS; the golden help is 80 columns wide. The golden cases name the
         // fixtures relative to the package root, where `swift test` runs.
         setenv("COLUMNS", "80", 1)
-        FileManager.default.changeCurrentDirectoryPath(Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path)
+        FileManager.default.changeCurrentDirectoryPath(
+            Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path)
     }
 
     override func tearDownWithError() throws {
@@ -30,8 +32,10 @@ final class QuakesCommandTests: XCTestCase {
     }
 
     /// Failures end through the executable's one error path, with each error's own exit status.
-    private func assertFails(_ result: TravelCLI.Result, _ status: ExitStatus, saying message: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertFails(
+        _ result: TravelCLI.Result, _ status: ExitStatus, saying message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(result.status, status.rawValue, result.stderr, file: file, line: line)
         XCTAssertTrue(result.stderr.contains("travel411: error: "), "stderr: \(result.stderr)", file: file, line: line)
         XCTAssertTrue(result.stderr.contains(message), "stderr: \(result.stderr)", file: file, line: line)
@@ -143,7 +147,8 @@ final class QuakesCommandTests: XCTestCase {
     }
 
     func testSinceCountsBackFromNow() throws {
-        let output = try cli.succeed(["quakes", Self.csv, "--since", "2h", "--format", "csv"], environment: ["TRAVEL411_TEST_NOW": "2024-08-07T14:00:00Z"])
+        let output = try cli.succeed(
+            ["quakes", Self.csv, "--since", "2h", "--format", "csv"], environment: ["TRAVEL411_TEST_NOW": "2024-08-07T14:00:00Z"])
         XCTAssertEqual(output.split(separator: "\n").count, 1 + 6)
         let old = try cli.run(["quakes", Self.csv, "--since", "7d"], environment: ["TRAVEL411_TEST_NOW": "2026-01-01T00:00:00Z"])
         XCTAssertEqual(old.status, 0)
@@ -154,7 +159,8 @@ final class QuakesCommandTests: XCTestCase {
     // MARK: Bad input
 
     func testMalformedRowsAreSkippedNamedAndCounted() throws {
-        var lines = try String(contentsOfFile: Self.csv, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).prefix(5).map(String.init)
+        var lines = try String(contentsOfFile: Self.csv, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).prefix(5)
+            .map(String.init)
         lines[2] = lines[2].replacingOccurrences(of: ",3.4,ml,", with: ",NaN,ml,")
         lines[4] = "not,a,row"
         let path = cli.folder.appendingPathComponent("bad.csv").path
@@ -162,7 +168,8 @@ final class QuakesCommandTests: XCTestCase {
         let result = try cli.run(["quakes", path, "--format", "json"])
         assertFails(result, .dataError, saying: "bad.csv: skipped 2 of 4 events as malformed")
         XCTAssertTrue(result.stderr.contains("travel411: warning: \(path) line 3: mag 'NaN' is not a number; skipped"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("travel411: warning: \(path) line 5: 3 fields where the header has 22; skipped"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("travel411: warning: \(path) line 5: 3 fields where the header has 22; skipped"), result.stderr)
         // The good events are still printed.
         let events = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(events.map { $0["id"] as? String }, ["ci40867520", "us6000nim4"])
@@ -178,7 +185,8 @@ final class QuakesCommandTests: XCTestCase {
         let image = cli.folder.appendingPathComponent("photo.jpg").path
         FileManager.default.createFile(atPath: image, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00]))
         assertFails(try cli.run(["quakes", image]), .dataError, saying: "photo.jpg is not a USGS earthquake feed: it holds binary data")
-        assertFails(try cli.run(["quakes", cli.folder.appendingPathComponent("missing.csv").path]), .noInput, saying: "missing.csv: no such file")
+        assertFails(
+            try cli.run(["quakes", cli.folder.appendingPathComponent("missing.csv").path]), .noInput, saying: "missing.csv: no such file")
     }
 
     func testUsageErrors() throws {
@@ -191,7 +199,10 @@ final class QuakesCommandTests: XCTestCase {
             (["quakes", Self.csv, "--since", "yesterday"], "--since 'yesterday' is neither an ISO 8601 time"),
             (["quakes", Self.csv, "--last", "0"], "--last must be at least 1"),
             (["quakes", Self.csv, "--min-magnitude", "big"], "--min-magnitude 'big' is not a number"),
-            (["quakes", "http://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/4.5_month.geojson"], "plain http:// is accepted for localhost alone"),
+            (
+                ["quakes", "http://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/4.5_month.geojson"],
+                "plain http:// is accepted for localhost alone"
+            ),
             (["quakes", Self.csv, "--format", "xml"], "--format"),
         ]
         for (arguments, message) in cases {
@@ -202,7 +213,9 @@ final class QuakesCommandTests: XCTestCase {
     }
 
     func testNegativeMagnitudesAndSouthernPointsAreAccepted() throws {
-        let output = try cli.succeed(["quakes", Self.geoJSON, "--near", "-17.7", "178.0", "--radius", "800", "--min-magnitude", "-1", "--format", "csv"])
+        let output = try cli.succeed([
+            "quakes", Self.geoJSON, "--near", "-17.7", "178.0", "--radius", "800", "--min-magnitude", "-1", "--format", "csv",
+        ])
         XCTAssertGreaterThan(output.split(separator: "\n").count, 5)
     }
 
@@ -244,8 +257,10 @@ final class QuakesCommandTests: XCTestCase {
 /// The attributes of every <circle> of an SVG.
 private final class CircleCollector: NSObject, XMLParserDelegate {
     var circles: [[String: String]] = []
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if name == "circle" { circles.append(attributes) }
     }
 }

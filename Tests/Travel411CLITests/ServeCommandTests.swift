@@ -30,7 +30,8 @@ final class ServeCommandTests: XCTestCase {
         let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 69, message)
-        XCTAssertTrue(message.contains("run `swift build --product travel411-serve` in \(cli.folder.appendingPathComponent("bin").path)"), message)
+        XCTAssertTrue(
+            message.contains("run `swift build --product travel411-serve` in \(cli.folder.appendingPathComponent("bin").path)"), message)
     }
 
     func testBadOptionValuesAreUsageErrors() throws {

@@ -73,17 +73,23 @@ final class TrackCommandTests: XCTestCase {
     func testExecGetsTheEventInEnvironmentVariablesAndAFailingCommandDoesNotStopTracking() throws {
         let log = cli.folder.appendingPathComponent("exec.log").path
         let region = "home=39.41,-119.75,800"
-        try cli.succeed(["regions", "add", "Home", "39.41", "-119.75", "--radius", "800", "--message", "Bye $(touch \(cli.folder.path)/pwned)"])
-        let command = "printf '%s|%s|%s|%s\\n' \"$TRAVEL411_EVENT\" \"$TRAVEL411_REGION\" \"$TRAVEL411_MESSAGE\" \"$TRAVEL411_LATITUDE\" >> '\(log)'"
-        let result = try cli.run(["track", Self.fixture("nmea/dotMorten-NmeaParser/NmeaSampleData.txt"), "--mode", "significant-change",
-                                  "--exec", command])
+        try cli.succeed([
+            "regions", "add", "Home", "39.41", "-119.75", "--radius", "800", "--message", "Bye $(touch \(cli.folder.path)/pwned)",
+        ])
+        let command =
+            "printf '%s|%s|%s|%s\\n' \"$TRAVEL411_EVENT\" \"$TRAVEL411_REGION\" \"$TRAVEL411_MESSAGE\" \"$TRAVEL411_LATITUDE\" >> '\(log)'"
+        let result = try cli.run([
+            "track", Self.fixture("nmea/dotMorten-NmeaParser/NmeaSampleData.txt"), "--mode", "significant-change",
+            "--exec", command,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(calls.count, result.stdout.split(separator: "\n").count, "one command per event")
         XCTAssertTrue(calls.contains { $0.hasPrefix("enter|Home|Bye $(touch ") }, calls.joined(separator: "\n"))
         XCTAssertTrue(calls.contains { $0.hasPrefix("exit|Home|") })
-        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("pwned").path),
-                       "text from the state never reaches the shell as code")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("pwned").path),
+            "text from the state never reaches the shell as code")
         _ = region
 
         let failing = try cli.run(["track", Self.fixture("nmea/gpsd/com-1289.log"), "--exec", "exit 3"])
@@ -101,7 +107,10 @@ final class TrackCommandTests: XCTestCase {
             ("blob.bin", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }, "looks like a binary file"),
             ("names.csv", Array("id,name\n1,a\n2,b\n".utf8), "no latitude and longitude columns"),
             ("garbage.nmea", Array(String(repeating: "$GPRMC,garbage*00\nhello\n", count: 500).utf8), "none of its nmea lines is a fix"),
-            ("cut.gpx", Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture("gpx/gpxgo/visnjan.gpx"))).prefix(9000)), "the GPX is broken or cut off"),
+            (
+                "cut.gpx", Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture("gpx/gpxgo/visnjan.gpx"))).prefix(9000)),
+                "the GPX is broken or cut off"
+            ),
         ]
         for (name, bytes, message) in cases {
             let path = try write(name, bytes)
@@ -119,8 +128,10 @@ final class TrackCommandTests: XCTestCase {
     }
 
     func testOptionsAreChecked() throws {
-        for arguments in [["--distance-filter", "-5"], ["--max-age", "0"], ["--region", "home=51.5,-0.12"],
-                          ["--region", "home=51.5,-0.12,0"], ["--desired-accuracy", "5m"], ["--mode", "significant-change", "--distance-filter", "10"]] {
+        for arguments in [
+            ["--distance-filter", "-5"], ["--max-age", "0"], ["--region", "home=51.5,-0.12"],
+            ["--region", "home=51.5,-0.12,0"], ["--desired-accuracy", "5m"], ["--mode", "significant-change", "--distance-filter", "10"],
+        ] {
             let result = try cli.run(["track", Self.fixture("nmea/gpsd/com-1289.log")] + arguments)
             XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
         }
@@ -134,8 +145,9 @@ final class TrackCommandTests: XCTestCase {
 
     func testRegionsAddListRemove() throws {
         XCTAssertTrue(try cli.succeed(["regions", "list"]).contains("London has no regions"))
-        XCTAssertEqual(try cli.succeed(["regions", "add", "Home", "51.4613", "-0.3037", "--radius", "100", "--message", "Don't forget your passport"]),
-                       "Added region Home to London: 51.4613, -0.3037, radius 100 m, message \"Don't forget your passport\"\n")
+        XCTAssertEqual(
+            try cli.succeed(["regions", "add", "Home", "51.4613", "-0.3037", "--radius", "100", "--message", "Don't forget your passport"]),
+            "Added region Home to London: 51.4613, -0.3037, radius 100 m, message \"Don't forget your passport\"\n")
         let duplicate = try cli.run(["regions", "add", "home", "51", "0", "--radius", "10"])
         XCTAssertNotEqual(duplicate.status, 0)
         XCTAssertTrue(duplicate.stderr.contains("already exists"))
@@ -154,8 +166,9 @@ final class TrackCommandTests: XCTestCase {
     /// `regions add` killed with SIGKILL inside its transaction leaves a sound file without the region.
     func testARegionsAddKilledInsideItsTransactionLeavesTheStateConsistent() throws {
         try cli.succeed(["regions", "add", "Office", "51.5", "-0.12", "--radius", "50"])
-        let add = try cli.start(["regions", "add", "Home", "51.4613", "-0.3037", "--radius", "100"],
-                                environment: ["TRAVEL411_TEST_PAUSE_IN_REGIONS_ADD": "60"])
+        let add = try cli.start(
+            ["regions", "add", "Home", "51.4613", "-0.3037", "--radius", "100"],
+            environment: ["TRAVEL411_TEST_PAUSE_IN_REGIONS_ADD": "60"])
         let deadline = Date().addingTimeInterval(30)
         while !add.stderrSoFar.contains("paused inside the regions add transaction") {
             guard Date() < deadline, add.process.isRunning else { return XCTFail("never reached the transaction: \(add.stderrSoFar)") }
@@ -167,7 +180,8 @@ final class TrackCommandTests: XCTestCase {
         let database = try SQLiteDatabase(path: cli.statePath, mode: .readOnly)
         XCTAssertEqual(try database.query("PRAGMA integrity_check").first?.first?.stringValue, "ok")
         XCTAssertEqual(try database.query("SELECT name FROM monitored_regions").map { $0.first?.stringValue }, ["Office"])
-        try cli.succeed(["regions", "add", "Home", "51.4613", "-0.3037", "--radius", "100"], environment: ["TRAVEL411_BUSY_TIMEOUT_MS": "1000"])
+        try cli.succeed(
+            ["regions", "add", "Home", "51.4613", "-0.3037", "--radius", "100"], environment: ["TRAVEL411_BUSY_TIMEOUT_MS": "1000"])
         XCTAssertTrue(try cli.succeed(["regions", "list"]).contains("Home"))
     }
 
@@ -196,18 +210,30 @@ final class LineCollector: @unchecked Sendable {
                 while let newline = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending = Data(pending[(newline + 1)...])
-                    condition.lock(); lines.append(line); condition.broadcast(); condition.unlock()
+                    condition.lock()
+                    lines.append(line)
+                    condition.broadcast()
+                    condition.unlock()
                 }
             }
         }
     }
 
-    var count: Int { condition.lock(); defer { condition.unlock() }; return lines.count }
-    var all: [String] { condition.lock(); defer { condition.unlock() }; return lines }
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines.count
+    }
+    var all: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines
+    }
 
     func wait(forCount wanted: Int, seconds: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while lines.count < wanted {
             if !condition.wait(until: deadline) { return lines.count >= wanted }
         }

@@ -28,9 +28,9 @@ struct TravelCLI {
             return URL(fileURLWithPath: path)
         }
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("travel411")
-        }
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("travel411")
+            }
         #endif
         return Bundle.main.bundleURL.appendingPathComponent("travel411")
     }
@@ -71,8 +71,10 @@ struct TravelCLI {
 
     /// Runs and expects success, returning stdout.
     @discardableResult
-    func succeed(_ arguments: [String], environment extra: [String: String] = [:],
-                 file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    func succeed(
+        _ arguments: [String], environment extra: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         let result = try run(arguments, environment: extra)
         XCTAssertEqual(result.status, 0, "travel411 \(arguments.joined(separator: " ")) failed: \(result.stderr)", file: file, line: line)
         return result.stdout

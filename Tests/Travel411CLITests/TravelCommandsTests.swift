@@ -15,10 +15,13 @@ final class TravelCommandsTests: XCTestCase {
     }
 
     private func city(_ destination: String? = nil) throws -> (name: String, latitude: Double, longitude: Double) {
-        let shown = try XCTUnwrap(try cli.json(["destination", "show"] + (destination.map { [$0] } ?? []) + ["--format", "json"]) as? [String: Any])
+        let shown = try XCTUnwrap(
+            try cli.json(["destination", "show"] + (destination.map { [$0] } ?? []) + ["--format", "json"]) as? [String: Any])
         let pins = try XCTUnwrap(shown["pins"] as? [[String: Any]])
         let city = try XCTUnwrap(pins.first { $0["kind"] as? String == "city" })
-        return (try XCTUnwrap(city["title"] as? String), try XCTUnwrap(city["latitude"] as? Double), try XCTUnwrap(city["longitude"] as? Double))
+        return (
+            try XCTUnwrap(city["title"] as? String), try XCTUnwrap(city["latitude"] as? Double), try XCTUnwrap(city["longitude"] as? Double)
+        )
     }
 
     private func history() throws -> [[String: Any]] {
@@ -124,8 +127,9 @@ final class TravelCommandsTests: XCTestCase {
     func testDistanceSpeaksLikeTheApp() throws {
         XCTAssertEqual(try cli.succeed(["distance"]), "You are now 22.8 km from London\n", "from the airport by default")
         XCTAssertEqual(try cli.succeed(["distance", "--from", "51.47", "-0.45"]), "You are now 22.7 km from London\n")
-        XCTAssertEqual(try cli.succeed(["distance", "--from", "51.5", "-0.12", "--to", "airport"]),
-                       "You are now 23.2 km from London Heathrow Airport\n")
+        XCTAssertEqual(
+            try cli.succeed(["distance", "--from", "51.5", "-0.12", "--to", "airport"]),
+            "You are now 23.2 km from London Heathrow Airport\n")
         XCTAssertEqual(try cli.succeed(["distance", "--from", "51.500153", "-0.126236"]), "You are now 0 m from London\n")
 
         let json = try XCTUnwrap(try cli.json(["distance", "--from", "51.47", "-0.45", "--format", "json"]) as? [String: Any])
@@ -211,8 +215,9 @@ final class TravelCommandsTests: XCTestCase {
         XCTAssertEqual(names.map { $0["name"] as? String }, ["London", "Taveuni"])
         XCTAssertEqual(names.map { $0["current"] as? Bool }, [true, false])
 
-        XCTAssertEqual(try cli.succeed(["destination", "delete", "London"]),
-                       "Deleted London.\nTaveuni is now the current destination.\n")
+        XCTAssertEqual(
+            try cli.succeed(["destination", "delete", "London"]),
+            "Deleted London.\nTaveuni is now the current destination.\n")
         XCTAssertEqual(try cli.succeed(["distance", "--format", "json"]).contains("\"destination\" : \"Taveuni\""), true)
 
         let duplicate = try cli.run(["destination", "create", "taveuni", "--airport", "LHR", "--city-at", "51.5", "-0.12"])
@@ -246,8 +251,10 @@ final class TravelCommandsTests: XCTestCase {
     func testAirportsShowGivesTheDetails() throws {
         let output = try cli.succeed(["airports", "show", "lhr"])
         XCTAssertTrue(output.hasPrefix("LHR/EGLL  London Heathrow Airport\n"), output)
-        for expected in ["city         London", "subdivision  England", "country      GB", "elevation    83 ft (25 m)",
-                         "time zone    Europe/London", "position     51.4706, -0.46194", "placemark"] {
+        for expected in [
+            "city         London", "subdivision  England", "country      GB", "elevation    83 ft (25 m)",
+            "time zone    Europe/London", "position     51.4706, -0.46194", "placemark",
+        ] {
             XCTAssertTrue(output.contains(expected), "\(expected) in\n\(output)")
         }
         let json = try XCTUnwrap(try cli.json(["airports", "show", "NFNM", "--format", "json"]) as? [String: Any])
@@ -262,7 +269,8 @@ final class TravelCommandsTests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix("CODE"), output)
         XCTAssertTrue(lines[1].hasPrefix("LHR   EGLL  London Heathrow Airport, GB"), output)
         XCTAssertTrue(lines[1].contains(" W ("), output)
-        let json = try XCTUnwrap(try cli.json(["airports", "near", "-16.7", "-179.9", "--limit", "1", "--format", "json"]) as? [[String: Any]])
+        let json = try XCTUnwrap(
+            try cli.json(["airports", "near", "-16.7", "-179.9", "--limit", "1", "--format", "json"]) as? [[String: Any]])
         XCTAssertEqual((json.first?["airport"] as? [String: Any])?["iata"] as? String, "TVU", "found across the antimeridian")
     }
 }

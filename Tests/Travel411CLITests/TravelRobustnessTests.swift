@@ -1,10 +1,11 @@
 import Foundation
 import Travel411Kit
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Bad input, damaged or busy state files, concurrent writers and killed processes.
@@ -31,7 +32,8 @@ final class TravelRobustnessTests: XCTestCase {
 
     private func cityRow() throws -> [SQLValue] {
         let database = try SQLiteDatabase(path: cli.statePath, mode: .readOnly)
-        return try XCTUnwrap(try database.query("SELECT city_name, city_latitude, city_longitude FROM destinations WHERE name = 'London'").first)
+        return try XCTUnwrap(
+            try database.query("SELECT city_name, city_latitude, city_longitude FROM destinations WHERE name = 'London'").first)
     }
 
     // MARK: Bad input
@@ -39,7 +41,9 @@ final class TravelRobustnessTests: XCTestCase {
     func testAnUnknownAirportCodeSuggestsClosestCodesAndWritesNothing() throws {
         let result = try cli.run(["destination", "create", "Trip", "--airport", "LHJ", "--city-at", "51.5", "-0.12"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("no airport has the IATA or ICAO code 'LHJ'; did you mean LHR/EGLL (London Heathrow Airport, GB)"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("no airport has the IATA or ICAO code 'LHJ'; did you mean LHR/EGLL (London Heathrow Airport, GB)"),
+            result.stderr)
         XCTAssertEqual(try cli.succeed(["destination", "list", "--format", "json"]).contains("Trip"), false, "nothing half-written")
 
         let show = try cli.run(["airports", "show", "EGLX"])
@@ -48,9 +52,11 @@ final class TravelRobustnessTests: XCTestCase {
     }
 
     func testAnUnknownDestinationIsNamed() throws {
-        for arguments in [["destination", "show", "Lodnon"], ["move-city", "51.5", "-0.1", "--destination", "Lodnon"],
-                          ["region", "--destination", "Lodnon"], ["distance", "--destination", "Lodnon"],
-                          ["destination", "use", "Lodnon"], ["destination", "delete", "Lodnon"]] {
+        for arguments in [
+            ["destination", "show", "Lodnon"], ["move-city", "51.5", "-0.1", "--destination", "Lodnon"],
+            ["region", "--destination", "Lodnon"], ["distance", "--destination", "Lodnon"],
+            ["destination", "use", "Lodnon"], ["destination", "delete", "Lodnon"],
+        ] {
             let result = try cli.run(arguments)
             XCTAssertEqual(result.status, 1, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.contains("no destination is named 'Lodnon'; did you mean 'London'?"), result.stderr)

@@ -24,8 +24,10 @@ final class WhereCommandTests: XCTestCase {
     }
 
     /// Every key present, each value equal to the library's answer for the same point, null when absent.
-    private func assertPlacemarkObject(_ object: [String: Any], latitude: Double, longitude: Double,
-                                       file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertPlacemarkObject(
+        _ object: [String: Any], latitude: Double, longitude: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         XCTAssertEqual(Set(object.keys), Set(Self.placemarkKeys), file: file, line: line)
         XCTAssertEqual(object["latitude"] as? Double, latitude, file: file, line: line)
         XCTAssertEqual(object["longitude"] as? Double, longitude, file: file, line: line)
@@ -37,9 +39,13 @@ final class WhereCommandTests: XCTestCase {
             case (nil, is NSNull): break
             case (let text?, let flag as NSNumber) where Bool(text) != nil:
                 XCTAssertEqual(flag.boolValue, Bool(text), field.rawValue, file: file, line: line)
-            case (let text?, let number as NSNumber) where field.isNumeric: XCTAssertEqual(number.stringValue, text, field.rawValue, file: file, line: line)
-            case (let text?, let string as String) where !field.isNumeric: XCTAssertEqual(string, text, field.rawValue, file: file, line: line)
-            default: XCTFail("\(field.rawValue): expected \(field.text(in: expected) ?? "null"), got \(value ?? "nothing")", file: file, line: line)
+            case (let text?, let number as NSNumber) where field.isNumeric:
+                XCTAssertEqual(number.stringValue, text, field.rawValue, file: file, line: line)
+            case (let text?, let string as String) where !field.isNumeric:
+                XCTAssertEqual(string, text, field.rawValue, file: file, line: line)
+            default:
+                XCTFail(
+                    "\(field.rawValue): expected \(field.text(in: expected) ?? "null"), got \(value ?? "nothing")", file: file, line: line)
             }
         }
     }
@@ -146,8 +152,9 @@ final class WhereCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let boroughs = try EmbeddedData.locate().appendingPathComponent("districts")
         for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
-            try FileManager.default.copyItem(at: boroughs.appendingPathComponent("london_boroughs.\(fileExtension)"),
-                                             to: folder.appendingPathComponent("london_boroughs.\(fileExtension)"))
+            try FileManager.default.copyItem(
+                at: boroughs.appendingPathComponent("london_boroughs.\(fileExtension)"),
+                to: folder.appendingPathComponent("london_boroughs.\(fileExtension)"))
         }
         return folder
     }
@@ -170,7 +177,10 @@ final class WhereCommandTests: XCTestCase {
         let ways: [(database: String, arguments: [String], environment: [String: String])] = [
             (flagged, arguments + ["--db", flagged], ["TRAVEL411_DATA": data.path]),
             (fromEnvironment, arguments, ["TRAVEL411_DATA": data.path, "TRAVEL411_DB": fromEnvironment]),
-            (cli.folder.appendingPathComponent("xdg/travel411/places.gpkg").path, arguments, ["TRAVEL411_DATA": data.path, "TRAVEL411_DB": ""]),
+            (
+                cli.folder.appendingPathComponent("xdg/travel411/places.gpkg").path, arguments,
+                ["TRAVEL411_DATA": data.path, "TRAVEL411_DB": ""]
+            ),
         ]
         for way in ways {
             let built = try cli.run(way.arguments, environment: way.environment)
@@ -181,7 +191,8 @@ final class WhereCommandTests: XCTestCase {
             let rebuilt = try cli.run(way.arguments, environment: way.environment)
             XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
             XCTAssertEqual(rebuilt.stdout, built.stdout)
-            let announcement = "The places database at \(way.database) was built by another version of travel411 (lookup tables 2): rebuilding it from \(data.path)"
+            let announcement =
+                "The places database at \(way.database) was built by another version of travel411 (lookup tables 2): rebuilding it from \(data.path)"
             XCTAssertTrue(rebuilt.stderr.contains(announcement), rebuilt.stderr)
 
             let after = try cli.run(way.arguments, environment: way.environment)
@@ -204,7 +215,9 @@ final class WhereCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, "")
         let shapefile = mine.appendingPathComponent("london_boroughs.shp").path
         let command = "travel411 import '\(shapefile)' --db \(database)"
-        XCTAssertEqual(result.stderr, """
+        XCTAssertEqual(
+            result.stderr,
+            """
             travel411: error: \(database): this places database was built by another version of travel411 (lookup tables 2); \
             rebuild it from its shapefiles with `\(command)`
 
@@ -235,7 +248,10 @@ final class WhereCommandTests: XCTestCase {
             (["where", "51.5,"], ["'51.5,' is not a coordinate"]),
             (["where", "1", "2", "3"], ["give one coordinate"]),
             (["where", "51.47", "-0.45", "--format", "xml"], ["The value 'xml' is invalid for '--format <format>'", "nominatim"]),
-            (["where", "51.47", "-0.45", "--format", "csv"], ["--format csv is for many points; one point prints text, json, geojson, nominatim"]),
+            (
+                ["where", "51.47", "-0.45", "--format", "csv"],
+                ["--format csv is for many points; one point prints text, json, geojson, nominatim"]
+            ),
         ]
         for (arguments, parts) in cases {
             let result = try cli.run(arguments)

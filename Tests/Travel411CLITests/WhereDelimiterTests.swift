@@ -22,7 +22,8 @@ final class WhereDelimiterTests: XCTestCase {
 
     /// The README's example: decimal commas read, semicolons written, the bad row flagged.
     func testASemicolonFileWithDecimalCommasComesBackWithSemicolons() throws {
-        let path = try write("""
+        let path = try write(
+            """
             id;lat;lon;note
             heathrow;51,47;-0,45;"arrivals; terminal 5"
             fitzrovia;51,51651;-0,13739;
@@ -31,7 +32,9 @@ final class WhereDelimiterTests: XCTestCase {
             """, named: "pts.csv")
         let result = try cli.run(["where", "--input", path, "--fields", "locality,postalCode,distance,description"])
         XCTAssertEqual(result.status, 65, result.stderr)
-        XCTAssertEqual(result.stdout, """
+        XCTAssertEqual(
+            result.stdout,
+            """
             id;lat;lon;note;locality;postalCode;distance;description;error
             heathrow;51,47;-0,45;"arrivals; terminal 5";London;TW6 1EW;2628;2.6 km NE of Stanwell;
             fitzrovia;51,51651;-0,13739;;London;W1T 3QJ;274;274 m NNW of Soho;
@@ -43,13 +46,19 @@ final class WhereDelimiterTests: XCTestCase {
 
     func testTheDelimiterOptionReadsWhatDetectionCannot() throws {
         let pipe = try write("lat|lon\n51,47|-0,45\n", named: "pts.txt")
-        XCTAssertEqual(try cli.succeed(["where", "--input", pipe, "--delimiter", "|", "--fields", "locality"]), "lat|lon|locality|error\n51,47|-0,45|London|\n")
+        XCTAssertEqual(
+            try cli.succeed(["where", "--input", pipe, "--delimiter", "|", "--fields", "locality"]),
+            "lat|lon|locality|error\n51,47|-0,45|London|\n")
         // Header-less with decimal commas: more commas than semicolons, so the delimiter is named.
         let headerless = try write("51,47;-0,45\n", named: "headerless.csv")
-        XCTAssertEqual(try cli.succeed(["where", "--input", headerless, "--delimiter", ";", "--fields", "isoCountryCode"]), "lat;lon;isoCountryCode;error\n51,47;-0,45;GB;\n")
+        XCTAssertEqual(
+            try cli.succeed(["where", "--input", headerless, "--delimiter", ";", "--fields", "isoCountryCode"]),
+            "lat;lon;isoCountryCode;error\n51,47;-0,45;GB;\n")
         let tabs = try write("lat\tlon\n51.47\t-0.45\n", named: "tabs.csv")
         for argument in ["tab", "\\t"] {
-            XCTAssertEqual(try cli.succeed(["where", "--input", tabs, "--delimiter", argument, "--fields", "isoCountryCode"]), "lat\tlon\tisoCountryCode\terror\n51.47\t-0.45\tGB\t\n", argument)
+            XCTAssertEqual(
+                try cli.succeed(["where", "--input", tabs, "--delimiter", argument, "--fields", "isoCountryCode"]),
+                "lat\tlon\tisoCountryCode\terror\n51.47\t-0.45\tGB\t\n", argument)
         }
     }
 
@@ -60,7 +69,10 @@ final class WhereDelimiterTests: XCTestCase {
             (["where", "--input", csv, "--delimiter", ":"], "The value ':' is invalid for '--delimiter <char>'"),
             (["where", "--input", csv, "--delimiter", "semi"], "The value 'semi' is invalid for '--delimiter <char>'"),
             (["where", "--input", jsonl, "--delimiter", ";"], "--delimiter applies to CSV input, and \(jsonl) is jsonl by its extension"),
-            (["where", "--input", csv, "--input-format", "geojson", "--delimiter", ";"], "--delimiter applies to CSV input, not to --input-format geojson"),
+            (
+                ["where", "--input", csv, "--input-format", "geojson", "--delimiter", ";"],
+                "--delimiter applies to CSV input, not to --input-format geojson"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try cli.run(arguments)

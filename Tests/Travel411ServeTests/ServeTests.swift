@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Travel411Kit
 import Travel411TestSupport
 import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The real server over the real database, driven over loopback HTTP.
 final class ServeTests: XCTestCase {
@@ -50,7 +51,10 @@ final class ServeTests: XCTestCase {
     // MARK: GET /reverse
 
     func testJSONv2AnswersEqualWhereNominatim() throws {
-        for (lat, lon) in [("51.47", "-0.45"), ("51.5174", "-0.12"), ("51.51651", "-0.13739"), ("40", "-40"), ("60.17", "24.94"), ("0", "0"), ("-33.86", "151.21")] {
+        for (lat, lon) in [
+            ("51.47", "-0.45"), ("51.5174", "-0.12"), ("51.51651", "-0.13739"), ("40", "-40"), ("60.17", "24.94"), ("0", "0"),
+            ("-33.86", "151.21"),
+        ] {
             let reply = try server.request("/reverse?lat=\(lat)&lon=\(lon)&format=jsonv2")
             XCTAssertEqual(reply.status, 200)
             XCTAssertEqual(reply.contentType, "application/json; charset=utf-8")
@@ -87,7 +91,8 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(((feature["properties"] as? [String: Any])?["address"] as? [String: String])?["city"], "London")
 
         let geocode = try XCTUnwrap(try server.request("/reverse?lat=51.47&lon=-0.45&format=geocodejson").json as? [String: Any])
-        let properties = try XCTUnwrap(((geocode["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
+        let properties = try XCTUnwrap(
+            ((geocode["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
         XCTAssertEqual(properties["city"] as? String, "London")
         XCTAssertEqual(properties["country_code"] as? String, "gb")
         XCTAssertTrue((properties["label"] as? String)?.hasSuffix("United Kingdom") == true)
@@ -95,7 +100,8 @@ final class ServeTests: XCTestCase {
 
     func testZoomLimitsTheDetail() throws {
         func address(_ zoom: Int) throws -> (String?, [String: String]) {
-            let json = try XCTUnwrap(try server.request("/reverse?lat=51.51651&lon=-0.13739&format=jsonv2&zoom=\(zoom)").json as? [String: Any])
+            let json = try XCTUnwrap(
+                try server.request("/reverse?lat=51.51651&lon=-0.13739&format=jsonv2&zoom=\(zoom)").json as? [String: Any])
             return (json["addresstype"] as? String, json["address"] as? [String: String] ?? [:])
         }
         let building = try address(18)
@@ -125,7 +131,9 @@ final class ServeTests: XCTestCase {
         let plain = try XCTUnwrap(try server.request("/reverse?lat=51.47&lon=-0.45&format=jsonv2&addressdetails=0").json as? [String: Any])
         XCTAssertNil(plain["address"])
         XCTAssertNil(plain["extratags"])
-        let rich = try XCTUnwrap(try server.request("/reverse?lat=51.47&lon=-0.45&format=jsonv2&extratags=1&namedetails=1&accept-language=de&layer=address,poi").json as? [String: Any])
+        let rich = try XCTUnwrap(
+            try server.request("/reverse?lat=51.47&lon=-0.45&format=jsonv2&extratags=1&namedetails=1&accept-language=de&layer=address,poi")
+                .json as? [String: Any])
         XCTAssertEqual((rich["extratags"] as? [String: String])?["timezone"], "Europe/London")
         XCTAssertEqual((rich["namedetails"] as? [String: String])?["name"], rich["name"] as? String)
         let xml = try server.request("/reverse?lat=51.47&lon=-0.45&extratags=1&namedetails=1")
@@ -177,7 +185,9 @@ final class ServeTests: XCTestCase {
     }
 
     func testUnknownFormat() throws {
-        try assertRefused("/reverse?lat=51.47&lon=-0.45&format=yaml", status: 400, mentioning: "'format' must be one of: xml, json, jsonv2, geojson, geocodejson; got 'yaml'")
+        try assertRefused(
+            "/reverse?lat=51.47&lon=-0.45&format=yaml", status: 400,
+            mentioning: "'format' must be one of: xml, json, jsonv2, geojson, geocodejson; got 'yaml'")
         try assertRefused("/status?format=yaml", status: 400, mentioning: "'format' must be one of: text, json")
     }
 
@@ -205,7 +215,9 @@ final class ServeTests: XCTestCase {
         XCTAssertTrue(status.map { [400, 414, 431].contains($0) } ?? closed, "got \(text.prefix(200))")
         try assertStillServing()
         // Just over the limit, the server itself answers 414 in JSON.
-        try assertRefused("/reverse?lat=51.47&lon=-0.45&pad=" + String(repeating: "x", count: ServerLimits.maxTargetBytes), status: 414, mentioning: "request target")
+        try assertRefused(
+            "/reverse?lat=51.47&lon=-0.45&pad=" + String(repeating: "x", count: ServerLimits.maxTargetBytes), status: 414,
+            mentioning: "request target")
     }
 
     func testSlowlorisIsCutOff() throws {
@@ -229,7 +241,8 @@ final class ServeTests: XCTestCase {
 
     func testPostCSVKeepsEveryRowInOrder() throws {
         let body = "id,lat,lon\n1,51.47,-0.45\n2,not-a-number,0\n3,40,-40\n4,51.5174,-0.12\n"
-        let reply = try server.request("/reverse?fields=locality,country,isoCountryCode", method: "POST", body: Data(body.utf8), contentType: "text/csv")
+        let reply = try server.request(
+            "/reverse?fields=locality,country,isoCountryCode", method: "POST", body: Data(body.utf8), contentType: "text/csv")
         XCTAssertEqual(reply.status, 200, reply.body)
         XCTAssertEqual(reply.contentType, "text/csv; charset=utf-8")
         let lines = reply.body.split(separator: "\n").map(String.init)
@@ -246,20 +259,26 @@ final class ServeTests: XCTestCase {
         let jsonl = "{\"name\":\"heathrow\",\"lat\":51.47,\"lon\":-0.45}\n{\"name\":\"helsinki\",\"lat\":60.17,\"lon\":24.94}\n"
         let lines = try server.request("/reverse?fields=country", method: "POST", body: Data(jsonl.utf8)).body.split(separator: "\n")
         XCTAssertEqual(lines.count, 2)
-        XCTAssertEqual(lines.first.map(String.init), "{\"name\":\"heathrow\",\"lat\":51.47,\"lon\":-0.45,\"country\":\"United Kingdom\",\"error\":null}")
+        XCTAssertEqual(
+            lines.first.map(String.init),
+            "{\"name\":\"heathrow\",\"lat\":51.47,\"lon\":-0.45,\"country\":\"United Kingdom\",\"error\":null}")
         let geojson = """
             {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":7},"geometry":{"type":"Point","coordinates":[-0.45,51.47]}}]}
             """
-        let reply = try server.request("/reverse?fields=locality", method: "POST", body: Data(geojson.utf8), contentType: "application/geo+json")
+        let reply = try server.request(
+            "/reverse?fields=locality", method: "POST", body: Data(geojson.utf8), contentType: "application/geo+json")
         XCTAssertEqual(reply.contentType, "application/geo+json; charset=utf-8")
         let features = (reply.json as? [String: Any])?["features"] as? [[String: Any]]
         XCTAssertEqual((features?.first?["properties"] as? [String: Any])?["locality"] as? String, "London")
-        let csv = try server.request("/reverse?fields=country&format=csv", method: "POST", body: Data(jsonl.utf8), contentType: "application/x-ndjson")
+        let csv = try server.request(
+            "/reverse?fields=country&format=csv", method: "POST", body: Data(jsonl.utf8), contentType: "application/x-ndjson")
         XCTAssertEqual(csv.body, "name,lat,lon,country,error\nheathrow,51.47,-0.45,United Kingdom,\nhelsinki,60.17,24.94,Finland,\n")
     }
 
     func testPostBodyInNoKnownFormat() throws {
-        for (body, type) in [("just some words\nand more\n", "text/plain"), ("[1,2,3]", "application/json"), ("\u{0}\u{1}PNG\u{2}", nil)] as [(String, String?)] {
+        for (body, type) in [("just some words\nand more\n", "text/plain"), ("[1,2,3]", "application/json"), ("\u{0}\u{1}PNG\u{2}", nil)]
+            as [(String, String?)]
+        {
             let reply = try server.request("/reverse", method: "POST", body: Data(body.utf8), contentType: type)
             XCTAssertEqual(reply.status, 400, "\(body): \(reply.body)")
             XCTAssertTrue(((reply.json as? [String: Any])?["error"] as? [String: Any])?["message"] is String, reply.body)
@@ -302,7 +321,10 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(metrics.status, 200)
         XCTAssertTrue(metrics.contentType.hasPrefix("text/plain; version=0.0.4"), metrics.contentType)
         let lines = metrics.body.split(separator: "\n")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/reverse\"") && $0.contains("http_response_status_code=\"200\"") }, metrics.body)
+        XCTAssertTrue(
+            lines.contains {
+                $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/reverse\"") && $0.contains("http_response_status_code=\"200\"")
+            }, metrics.body)
         XCTAssertTrue(lines.contains { $0.hasPrefix("hb_requests{") && $0.contains("http_response_status_code=\"400\"") }, metrics.body)
         XCTAssertTrue(lines.contains { $0.hasPrefix("hb_request_errors{") }, metrics.body)
         XCTAssertTrue(lines.contains { $0.hasPrefix("http_server_request_duration_bucket{") && $0.contains("le=\"0.001\"") }, metrics.body)
@@ -311,7 +333,8 @@ final class ServeTests: XCTestCase {
     func testAccessLogHasOneLinePerRequestWithoutTheLocation() throws {
         _ = try server.request("/reverse?lat=51.4711&lon=-0.4522&format=json")
         Thread.sleep(forTimeInterval: 0.2)
-        let line = try XCTUnwrap(try server.stderr.split(separator: "\n").last { $0.contains("path=/reverse") && $0.contains("status=200") })
+        let line = try XCTUnwrap(
+            try server.stderr.split(separator: "\n").last { $0.contains("path=/reverse") && $0.contains("status=200") })
         XCTAssertTrue(line.contains("method=GET"), String(line))
         XCTAssertFalse(try server.stderr.contains("51.4711"), "the access log must not record the queried location")
     }

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Travel411Kit
 import Travel411TestSupport
 import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The built `travel411-serve`, started on a free loopback port over the real places database.
 final class ServerProcess {
@@ -18,9 +19,9 @@ final class ServerProcess {
             return URL(fileURLWithPath: path).deletingLastPathComponent()
         }
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
         #endif
         return Bundle.main.bundleURL
     }
@@ -85,7 +86,9 @@ final class ServerProcess {
 
     /// A request through URLSession (libcurl on Linux), so chunked answers are read as any client would.
     func request(_ pathAndQuery: String, method: String = "GET", body: Data? = nil, contentType: String? = nil) throws -> Reply {
-        guard let url = URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)") else { throw StartFailure(description: "bad URL \(pathAndQuery)") }
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)") else {
+            throw StartFailure(description: "bad URL \(pathAndQuery)")
+        }
         var request = URLRequest(url: url, timeoutInterval: 60)
         request.httpMethod = method
         request.httpBody = body
@@ -96,8 +99,10 @@ final class ServerProcess {
             if let error {
                 result = .failure(error)
             } else if let http = response as? HTTPURLResponse {
-                result = .success(Reply(status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type") ?? "",
-                                        body: String(decoding: data ?? Data(), as: UTF8.self)))
+                result = .success(
+                    Reply(
+                        status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type") ?? "",
+                        body: String(decoding: data ?? Data(), as: UTF8.self)))
             }
             done.signal()
         }
@@ -145,7 +150,10 @@ enum RawClient {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, 65536, 0) }
-            if count > 0 { received += buffer[0..<count]; continue }
+            if count > 0 {
+                received += buffer[0..<count]
+                continue
+            }
             return (String(decoding: received, as: UTF8.self), count == 0 || errno == ECONNRESET)
         }
     }

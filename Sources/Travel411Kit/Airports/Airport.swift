@@ -17,8 +17,10 @@ public struct Airport: Hashable, Sendable {
     /// National location identifier (the FAA's in the US), when it has one.
     public var localIdentifier: String?
 
-    public init(icao: String, iata: String?, name: String, city: String, subdivision: String, countryCode: String,
-                elevationFeet: Double?, coordinate: Coordinate, timeZone: String, localIdentifier: String?) {
+    public init(
+        icao: String, iata: String?, name: String, city: String, subdivision: String, countryCode: String,
+        elevationFeet: Double?, coordinate: Coordinate, timeZone: String, localIdentifier: String?
+    ) {
         self.icao = icao
         self.iata = iata
         self.name = name

@@ -86,9 +86,10 @@ public struct AirportCatalogue: Sendable {
     public func nearest(to point: Coordinate, limit: Int) -> [AirportDistance] {
         guard limit > 0 else { return [] }
         var measured = airports.map { airport in
-            AirportDistance(airport: airport,
-                            distanceMetres: GreatCircle.distance(from: point, to: airport.coordinate),
-                            bearingDegrees: GreatCircle.initialBearing(from: point, to: airport.coordinate))
+            AirportDistance(
+                airport: airport,
+                distanceMetres: GreatCircle.distance(from: point, to: airport.coordinate),
+                bearingDegrees: GreatCircle.initialBearing(from: point, to: airport.coordinate))
         }
         measured.sort { $0.distanceMetres < $1.distanceMetres }
         return Array(measured.prefix(limit))

@@ -35,14 +35,16 @@ enum AirportsCSV {
                 throw Malformed(file: file, line: lineNumber, reason: "expected \(header.count) fields, found \(row.count)")
             }
             guard let lat = Double(row[latitude]), let lon = Double(row[longitude]),
-                  let coordinate = try? Coordinate(validatingLatitude: lat, longitude: lon) else {
+                let coordinate = try? Coordinate(validatingLatitude: lat, longitude: lon)
+            else {
                 throw Malformed(file: file, line: lineNumber, reason: "bad coordinates '\(row[latitude])', '\(row[longitude])'")
             }
-            airports.append(Airport(
-                icao: row[icao], iata: row[iata].isEmpty ? nil : row[iata], name: row[name], city: row[city],
-                subdivision: row[subdivision], countryCode: row[country], elevationFeet: Double(row[elevation]),
-                coordinate: coordinate, timeZone: row[timeZone],
-                localIdentifier: localIdentifier.flatMap { row[$0].isEmpty ? nil : row[$0] }))
+            airports.append(
+                Airport(
+                    icao: row[icao], iata: row[iata].isEmpty ? nil : row[iata], name: row[name], city: row[city],
+                    subdivision: row[subdivision], countryCode: row[country], elevationFeet: Double(row[elevation]),
+                    coordinate: coordinate, timeZone: row[timeZone],
+                    localIdentifier: localIdentifier.flatMap { row[$0].isEmpty ? nil : row[$0] }))
         }
         return airports
     }
@@ -68,7 +70,12 @@ enum AirportsCSV {
             index += 1
             if inQuotes {
                 if byte == quote {
-                    if index < bytes.count && bytes[index] == quote { field.append(quote); index += 1 } else { inQuotes = false }
+                    if index < bytes.count && bytes[index] == quote {
+                        field.append(quote)
+                        index += 1
+                    } else {
+                        inQuotes = false
+                    }
                 } else {
                     field.append(byte)
                 }

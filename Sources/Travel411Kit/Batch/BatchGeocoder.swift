@@ -116,7 +116,9 @@ public struct BatchGeocoder {
     }
 
     /// Opens the framer's concrete type so the per-block scan is a direct call.
-    private static func runPipeline<Framer: RecordFramer>(_ pipeline: ChunkPipeline, source: ChunkSource, framer: Framer, inputPool: BufferPool) throws -> RowCounts {
+    private static func runPipeline<Framer: RecordFramer>(
+        _ pipeline: ChunkPipeline, source: ChunkSource, framer: Framer, inputPool: BufferPool
+    ) throws -> RowCounts {
         var framer = framer
         return try pipeline.run(source: source, framer: &framer, inputPool: inputPool)
     }

@@ -28,7 +28,10 @@ final class ChunkPipeline {
     private let progress: ProgressReporter?
     let outputPool: BufferPool
 
-    init(jobs: Int, output: OutputWriter, outputBufferCapacity: Int, progress: ProgressReporter?, makeProcessor: @escaping () -> ChunkProcessor) {
+    init(
+        jobs: Int, output: OutputWriter, outputBufferCapacity: Int, progress: ProgressReporter?,
+        makeProcessor: @escaping () -> ChunkProcessor
+    ) {
         self.jobs = max(1, jobs)
         // One chunk per worker, one being read and one being written: more only held output waiting
         // its turn (as fast on 2 cores, and 6 MB less on 8).
@@ -264,7 +267,9 @@ final class ProgressReporter: @unchecked Sendable {
         guard now - lastReport >= 0.25 else { return }
         lastReport = now
         let rate = Double(counts.rows) / max(now - started, 1e-9)
-        print("\r\(BatchSummary.grouped(counts.rows)) rows, \(BatchSummary.grouped(counts.errors)) errors, \(BatchSummary.grouped(Int(rate))) rows/s\u{1B}[K")
+        print(
+            "\r\(BatchSummary.grouped(counts.rows)) rows, \(BatchSummary.grouped(counts.errors)) errors, \(BatchSummary.grouped(Int(rate))) rows/s\u{1B}[K"
+        )
         hasPrinted = true
     }
 

@@ -117,7 +117,9 @@ final class ChunkSource {
                 return cut(at: boundary, units: unitsToBoundary)
             }
             if buffer.count >= maximumRecordBytes {
-                throw BatchError("\(inputName): a record starting near line or feature \(unitsBefore + 1) is longer than \(maximumRecordBytes >> 20) MiB; is a closing quote or bracket missing?")
+                throw BatchError(
+                    "\(inputName): a record starting near line or feature \(unitsBefore + 1) is longer than \(maximumRecordBytes >> 20) MiB; is a closing quote or bracket missing?"
+                )
             }
             target = buffer.count + blockSize
         }

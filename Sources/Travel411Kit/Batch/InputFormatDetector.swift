@@ -15,7 +15,9 @@ enum InputFormatDetector {
         let declared = explicit ?? BatchFormat(fileExtensionOf: inputName)
         guard csvDelimiter != nil, let declared, declared != .csv else { return declared }
         if explicit != nil { throw BatchError("--delimiter applies to CSV input, not to --input-format \(declared.rawValue)") }
-        throw BatchError("--delimiter applies to CSV input, and \(inputName) is \(declared.rawValue) by its extension; add --input-format csv to read it as CSV")
+        throw BatchError(
+            "--delimiter applies to CSV input, and \(inputName) is \(declared.rawValue) by its extension; add --input-format csv to read it as CSV"
+        )
     }
 
     /// `{` starts JSON: GeoJSON if a FeatureCollection is named early on, else JSON Lines.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything decided before the first chunk: how records are framed, the output columns and how
 /// a worker turns chunks into rows. Reading the header (or GeoJSON preamble) consumes it.
 struct PreparedInput {
@@ -19,7 +21,8 @@ enum InputPreparation {
         let columns = CoordinateColumns(latitudeName: options.latColumn, longitudeName: options.lonColumn)
         switch format {
         case .csv, .tsv:
-            let delimiter = format == .tsv
+            let delimiter =
+                format == .tsv
                 ? UInt8(ascii: "\t")
                 : (options.csvDelimiter ?? CSVDelimiterDetector.delimiter(ofHeaderIn: source.buffer.bytes)).byte
             let delimited = try readHeader(source: source, delimiter: delimiter, columns: columns)
@@ -33,7 +36,8 @@ enum InputPreparation {
         case .jsonl:
             let isTable = options.outputFormat == .csv || options.outputFormat == .tsv
             let names = isTable ? firstObjectKeys(source: source) : []
-            let layout = OutputLayout(format: options.outputFormat, fields: options.fields, sourceColumnNames: names, addsGeometryColumns: false)
+            let layout = OutputLayout(
+                format: options.outputFormat, fields: options.fields, sourceColumnNames: names, addsGeometryColumns: false)
             return PreparedInput(
                 framer: LineFramer(), layout: layout, inputDelimiter: nil,
                 makeProcessor: { JSONLinesChunkProcessor(columns: columns, encoder: $0, printer: printer) })
@@ -55,7 +59,9 @@ enum InputPreparation {
     /// Reads the first non-blank record. If it names latitude and longitude columns it is the
     /// header and is consumed; if its first two fields are numbers the input has no header and
     /// they are latitude and longitude.
-    private static func readHeader(source: ChunkSource, delimiter: UInt8, columns: CoordinateColumns) throws -> (names: [String], layout: DelimitedLayout) {
+    private static func readHeader(source: ChunkSource, delimiter: UInt8, columns: CoordinateColumns) throws -> (
+        names: [String], layout: DelimitedLayout
+    ) {
         let splitter = DelimitedRecordSplitter(delimiter: delimiter)
         var fields: [InputCell] = []
         var target = 64 << 10
@@ -80,7 +86,10 @@ enum InputPreparation {
             let located = columns.locate(in: names)
             if let latitude = located.latitude, let longitude = located.longitude {
                 source.discard(prefix: record.next, units: record.lines)
-                return (names, DelimitedLayout(delimiter: delimiter, columnCount: names.count, latitudeColumn: latitude, longitudeColumn: longitude))
+                return (
+                    names,
+                    DelimitedLayout(delimiter: delimiter, columnCount: names.count, latitudeColumn: latitude, longitudeColumn: longitude)
+                )
             }
             // Header names are the file's bytes: escaped and shortened, so a binary file cannot paint the terminal.
             let shown = names.prefix(12).map { "'\(DisplayText.sanitized($0, limit: 40))'" }
@@ -90,15 +99,19 @@ enum InputPreparation {
                 throw BatchError("\(source.inputName): the header has no \(missing) column of the name given (columns: \(listed))")
             }
             let decimalMark = DecimalMark(fieldDelimiter: delimiter)
-            let startsWithTwoNumbers = fields.count >= 2 && fields[0...1].allSatisfy { field in
-                var text = DelimitedRecordSplitter.text(of: field, in: bytes)
-                return text.withUTF8 { utf8 in utf8.baseAddress.flatMap { decimalMark.parse($0, from: 0, to: utf8.count) } != nil }
-            }
+            let startsWithTwoNumbers =
+                fields.count >= 2
+                && fields[0...1].allSatisfy { field in
+                    var text = DelimitedRecordSplitter.text(of: field, in: bytes)
+                    return text.withUTF8 { utf8 in utf8.baseAddress.flatMap { decimalMark.parse($0, from: 0, to: utf8.count) } != nil }
+                }
             if startsWithTwoNumbers {
                 let names = ["lat", "lon"] + (2..<max(2, fields.count)).map { "column\($0 + 1)" }
                 return (names, DelimitedLayout(delimiter: delimiter, columnCount: fields.count, latitudeColumn: 0, longitudeColumn: 1))
             }
-            throw BatchError("\(source.inputName): cannot tell which columns hold latitude and longitude (columns: \(listed)); name them with --lat-column and --lon-column")
+            throw BatchError(
+                "\(source.inputName): cannot tell which columns hold latitude and longitude (columns: \(listed)); name them with --lat-column and --lon-column"
+            )
         }
     }
 
@@ -150,7 +163,9 @@ enum InputPreparation {
                 source.discard(prefix: arrayStart, units: 0)
                 return
             } catch let error as JSONSyntaxError where error.offset >= buffer.count && !source.isAtEndOfInput {
-                guard buffer.count < lookAheadLimit else { throw BatchError("\(source.inputName): no \"features\" array in the first 16 MiB") }
+                guard buffer.count < lookAheadLimit else {
+                    throw BatchError("\(source.inputName): no \"features\" array in the first 16 MiB")
+                }
                 target = buffer.count + (1 << 20)
             } catch let error as JSONSyntaxError {
                 throw BatchError("\(source.inputName): not a GeoJSON FeatureCollection (\(error.reason) at byte \(error.offset + 1))")
@@ -173,7 +188,9 @@ enum InputPreparation {
             index = JSONScanner.skipWhitespace(bytes, index + 1, count)
             if JSONScanner.equals("\"features\"", bytes, from: keyStart, to: keyEnd) {
                 guard index < count else { throw JSONSyntaxError(reason: "features value missing", offset: index) }
-                guard bytes[index] == UInt8(ascii: "[") else { throw JSONSyntaxError(reason: "\"features\" is not an array", offset: index) }
+                guard bytes[index] == UInt8(ascii: "[") else {
+                    throw JSONSyntaxError(reason: "\"features\" is not an array", offset: index)
+                }
                 return index + 1
             }
             index = JSONScanner.skipWhitespace(bytes, try JSONScanner.scanValue(bytes, index, count), count)
@@ -194,13 +211,11 @@ enum InputPreparation {
         while index < buffer.count && (JSONScanner.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: ",")) { index += 1 }
         var members: [JSONMember] = []
         guard (try? JSONScanner.scanObjectMembers(bytes, index, buffer.count, into: &members)) != nil,
-              let properties = members.first(where: { JSONScanner.equals("\"properties\"", bytes, from: $0.keyStart, to: $0.keyEnd) }),
-              bytes[properties.valueStart] == UInt8(ascii: "{")
+            let properties = members.first(where: { JSONScanner.equals("\"properties\"", bytes, from: $0.keyStart, to: $0.keyEnd) }),
+            bytes[properties.valueStart] == UInt8(ascii: "{")
         else { return [] }
         var propertyMembers: [JSONMember] = []
         _ = try? JSONScanner.scanObjectMembers(bytes, properties.valueStart, properties.valueEnd, into: &propertyMembers)
         return keys(of: propertyMembers, in: bytes)
     }
 }
-
-import Foundation

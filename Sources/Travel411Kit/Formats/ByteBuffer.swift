@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A growable byte array for building output and holding input blocks.
@@ -100,11 +100,17 @@ final class ByteBuffer {
     /// Writes an integer in decimal, without going through `String`.
     func appendDecimal(_ value: Int) {
         reserve(20)
-        if value < 0 { base[count] = UInt8(ascii: "-"); count &+= 1 }
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count &+= 1
+        }
         var magnitude = value.magnitude
         var digitCount = 1
         var probe = magnitude
-        while probe >= 10 { probe /= 10; digitCount &+= 1 }
+        while probe >= 10 {
+            probe /= 10
+            digitCount &+= 1
+        }
         var index = count &+ digitCount
         count = index
         repeat {

@@ -34,7 +34,9 @@ public enum CSVDelimiter: String, CaseIterable, Sendable {
         case "|", "pipe": self = .pipe
         case "\t", "\\t", "tab": self = .tab
         default:
-            throw BatchError("--delimiter must be one of comma (','), semicolon (';'), tab or pipe ('|'); got '\(DisplayText.sanitized(argument, limit: 20))'")
+            throw BatchError(
+                "--delimiter must be one of comma (','), semicolon (';'), tab or pipe ('|'); got '\(DisplayText.sanitized(argument, limit: 20))'"
+            )
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Recognises which column (CSV/TSV header) or key (JSON) holds latitude and longitude.
 ///
 /// Without options, common names are matched case-insensitively; earlier names in each list win,
@@ -90,5 +92,3 @@ struct CoordinateColumns: Sendable {
         return true
     }
 }
-
-import Foundation

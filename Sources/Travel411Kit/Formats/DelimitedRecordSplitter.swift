@@ -56,7 +56,8 @@ struct DelimitedRecordSplitter: Sendable {
                 }
                 if !isClosed {
                     fields.append(InputCell(start: fieldStart, end: end, kind: .delimitedQuoted))
-                    return DelimitedRecord(start: start, contentEnd: end, next: end, lines: embeddedNewlines, isUnterminated: true, endsWithNewline: false)
+                    return DelimitedRecord(
+                        start: start, contentEnd: end, next: end, lines: embeddedNewlines, isUnterminated: true, endsWithNewline: false)
                 }
             }
             while index < end {
@@ -132,7 +133,9 @@ struct DelimitedRecordFramer: RecordFramer {
 
     /// Units are line feeds, so chunks know their first line number for messages.
     mutating func scan(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> FramerScan {
-        if end > start && (state == .fieldStart || state == .unquoted) && memchr(bytes + start, Int32(DelimitedRecordSplitter.quote), end - start) == nil {
+        if end > start && (state == .fieldStart || state == .unquoted)
+            && memchr(bytes + start, Int32(DelimitedRecordSplitter.quote), end - start) == nil
+        {
             return scanWithoutQuotes(bytes, from: start, to: end)
         }
         var lastBoundary: Int?
@@ -204,7 +207,7 @@ struct DelimitedRecordFramer: RecordFramer {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -13,7 +13,8 @@ struct DelimitedTextWriter: Sendable {
 
     /// Whether `byte` makes a field need quotes: the delimiter, a quote, CR or LF.
     @inline(__always) private func isSpecial(_ byte: UInt8) -> Bool {
-        byte < specialBytesLimit && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
+        byte < specialBytesLimit
+            && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
     }
 
     func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {

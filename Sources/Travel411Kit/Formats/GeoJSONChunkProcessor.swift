@@ -99,7 +99,8 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
         let geometry = geometryValue.flatMap { bytes[$0.lowerBound] == UInt8(ascii: "{") ? $0 : nil }
         if let propertiesValue, bytes[propertiesValue.lowerBound] == UInt8(ascii: "{") {
             _ = try? JSONScanner.scanObjectMembers(bytes, propertiesValue.lowerBound, propertiesValue.upperBound, into: &propertyMembers)
-        } else if let propertiesValue, !JSONScanner.equals("null", bytes, from: propertiesValue.lowerBound, to: propertiesValue.upperBound) {
+        } else if let propertiesValue, !JSONScanner.equals("null", bytes, from: propertiesValue.lowerBound, to: propertiesValue.upperBound)
+        {
             return .failure(AnalysisFailure(geometry: geometry, message: "properties is not an object"))
         }
         if let typeValue, !JSONScanner.equals("\"Feature\"", bytes, from: typeValue.lowerBound, to: typeValue.upperBound) {
@@ -144,12 +145,13 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
 
     private static func text(_ bytes: UnsafePointer<UInt8>, _ range: Range<Int>) -> String {
         let shown = min(range.count, 60)
-        return String(decoding: UnsafeBufferPointer(start: bytes + range.lowerBound, count: shown), as: UTF8.self) + (shown < range.count ? "…" : "")
+        return String(decoding: UnsafeBufferPointer(start: bytes + range.lowerBound, count: shown), as: UTF8.self)
+            + (shown < range.count ? "…" : "")
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -50,7 +50,7 @@ enum JSONScanner {
                 guard index &+ 1 < end else { break }
                 switch bytes[index &+ 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     index &+= 2
                 case UInt8(ascii: "u"):
                     guard index &+ 5 < end, (2...5).allSatisfy({ hexValue(bytes[index &+ $0]) != nil }) else {
@@ -190,7 +190,8 @@ enum JSONScanner {
             guard index < end, bytes[index] == UInt8(ascii: ":") else { throw JSONSyntaxError(reason: "expected ':'", offset: index) }
             let valueStart = skipWhitespace(bytes, index &+ 1, end)
             let valueEnd = try scanValue(bytes, valueStart, end, depth: 1)
-            members.append(JSONMember(keyStart: keyStart, keyEnd: keyEnd, keyHasEscapes: keyHasEscapes, valueStart: valueStart, valueEnd: valueEnd))
+            members.append(
+                JSONMember(keyStart: keyStart, keyEnd: keyEnd, keyHasEscapes: keyHasEscapes, valueStart: valueStart, valueEnd: valueEnd))
             index = skipWhitespace(bytes, valueEnd, end)
             guard index < end else { break }
             if bytes[index] == UInt8(ascii: ",") {
@@ -236,7 +237,8 @@ enum JSONScanner {
                 var scalar = readHex4(bytes, index)
                 index &+= 4
                 if (0xD800...0xDBFF).contains(scalar), index &+ 5 < contentEnd &+ 1,
-                   bytes[index] == UInt8(ascii: "\\"), bytes[index &+ 1] == UInt8(ascii: "u") {
+                    bytes[index] == UInt8(ascii: "\\"), bytes[index &+ 1] == UInt8(ascii: "u")
+                {
                     let low = readHex4(bytes, index &+ 2)
                     if (0xDC00...0xDFFF).contains(low) {
                         scalar = 0x10000 &+ ((scalar &- 0xD800) << 10) &+ (low &- 0xDC00)
@@ -280,7 +282,7 @@ enum JSONScanner {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

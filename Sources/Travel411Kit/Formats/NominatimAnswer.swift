@@ -29,7 +29,7 @@ public enum NominatimDetail: Int, Comparable, CaseIterable, Sendable {
     /// Nominatim's place_rank (and address_rank) for an answer of this level.
     var placeRank: Int { [4, 8, 12, 16, 20, 26, 30][rawValue] }
     /// category (jsonv2) or class (json), type, addresstype, and GeocodeJSON's type.
-    var category: String { [ "boundary", "boundary", "boundary", "place", "place", "highway", "place"][rawValue] }
+    var category: String { ["boundary", "boundary", "boundary", "place", "place", "highway", "place"][rawValue] }
     var type: String { ["administrative", "administrative", "administrative", "city", "suburb", "road", "house"][rawValue] }
     var addressType: String { ["country", "state", "county", "city", "suburb", "road", "place"][rawValue] }
     var geocodeJSONType: String { ["country", "state", "county", "city", "district", "street", "house"][rawValue] }
@@ -51,8 +51,10 @@ public struct NominatimOptions: Sendable, Equatable {
     /// The XML answer's `timestamp`; nil leaves the attribute out (reproducible output).
     public var timestamp: Date?
 
-    public init(format: NominatimFormat = .jsonv2, zoom: Int = 18, addressDetails: Bool = true, nameDetails: Bool = false,
-                extraTags: Bool = false, queryString: String = "", timestamp: Date? = nil) {
+    public init(
+        format: NominatimFormat = .jsonv2, zoom: Int = 18, addressDetails: Bool = true, nameDetails: Bool = false,
+        extraTags: Bool = false, queryString: String = "", timestamp: Date? = nil
+    ) {
         self.format = format
         self.zoom = zoom
         self.addressDetails = addressDetails
@@ -143,7 +145,8 @@ public enum NominatimFormatter {
         public func format(_ placemark: Placemark) -> String { jsonV2(placemark) }
     }
 
-    public static let licence = "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
+    public static let licence =
+        "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
 
     private static let licenceJSON = JSONText.string(licence)
 
@@ -171,7 +174,8 @@ public enum NominatimFormatter {
     /// A refused request (HTTP 400 and the like) in the shape Nominatim uses for its format.
     public static func requestError(code: Int, message: String, format: NominatimFormat) -> String {
         if format == .xml {
-            return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<error>\n  <code>\(code)</code>\n  <message>\(XMLText.escaped(message))</message>\n</error>"
+            return
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<error>\n  <code>\(code)</code>\n  <message>\(XMLText.escaped(message))</message>\n</error>"
         }
         return "{\"error\":{\"code\":\(code),\"message\":\(JSONText.string(message))}}"
     }
@@ -246,8 +250,10 @@ public enum NominatimFormatter {
             "\"name\":\(str(place.name))",
         ]
         if options.addressDetails {
-            let keys = ["house_number": "housenumber", "road": "street", "suburb": "district", "city": "city", "county": "county",
-                        "state": "state", "postcode": "postcode", "country": "country", "country_code": "country_code"]
+            let keys = [
+                "house_number": "housenumber", "road": "street", "suburb": "district", "city": "city", "county": "county",
+                "state": "state", "postcode": "postcode", "country": "country", "country_code": "country_code",
+            ]
             geocoding += place.address.compactMap { part in keys[part.key].map { "\(str($0)):\(str(part.value))" } }
             let admin = place.address.compactMap { part -> String? in
                 let level = ["country": "level2", "state": "level4", "county": "level6", "city": "level8"][part.key]
@@ -259,8 +265,10 @@ public enum NominatimFormatter {
             geocoding.append("\"extra\":{" + place.extraTags.map { "\(str($0.key)):\(str($0.value))" }.joined(separator: ",") + "}")
         }
         let query = "\(coordinateText(place.location.latitude)),\(coordinateText(place.location.longitude))"
-        return "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(str(licence)),\"licence\":\(str(licence)),\"query\":\(str(query))},"
-            + "\"features\":[{\"type\":\"Feature\",\"properties\":{\"geocoding\":{" + geocoding.joined(separator: ",") + "}},\"geometry\":\(pointGeometry(place))}]}"
+        return
+            "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(str(licence)),\"licence\":\(str(licence)),\"query\":\(str(query))},"
+            + "\"features\":[{\"type\":\"Feature\",\"properties\":{\"geocoding\":{" + geocoding.joined(separator: ",")
+            + "}},\"geometry\":\(pointGeometry(place))}]}"
     }
 
     // MARK: XML
@@ -275,17 +283,24 @@ public enum NominatimFormatter {
     private static func xml(_ place: NominatimPlace, options: NominatimOptions) -> String {
         let box = place.box.map(coordinateText).joined(separator: ",")
         var text = xmlHeader(options)
-        text += "<result place_id=\"\(place.placeID)\" lat=\"\(coordinateText(place.location.latitude))\" lon=\"\(coordinateText(place.location.longitude))\""
+        text +=
+            "<result place_id=\"\(place.placeID)\" lat=\"\(coordinateText(place.location.latitude))\" lon=\"\(coordinateText(place.location.longitude))\""
         text += " boundingbox=\"\(box)\" place_rank=\"\(place.level.placeRank)\" address_rank=\"\(place.level.placeRank)\">"
         text += XMLText.escaped(place.displayName) + "</result>\n"
         if options.addressDetails {
-            text += "<addressparts>" + place.address.map { "<\($0.key)>\(XMLText.escaped($0.value))</\($0.key)>" }.joined() + "</addressparts>\n"
+            text +=
+                "<addressparts>" + place.address.map { "<\($0.key)>\(XMLText.escaped($0.value))</\($0.key)>" }.joined()
+                + "</addressparts>\n"
         }
         if options.extraTags {
-            text += "<extratags>" + place.extraTags.map { "<tag key=\"\($0.key)\" value=\"\(XMLText.escaped($0.value))\"/>" }.joined() + "</extratags>\n"
+            text +=
+                "<extratags>" + place.extraTags.map { "<tag key=\"\($0.key)\" value=\"\(XMLText.escaped($0.value))\"/>" }.joined()
+                + "</extratags>\n"
         }
         if options.nameDetails {
-            text += "<namedetails>" + (place.name.isEmpty ? "" : "<name desc=\"name\">\(XMLText.escaped(place.name))</name>") + "</namedetails>\n"
+            text +=
+                "<namedetails>" + (place.name.isEmpty ? "" : "<name desc=\"name\">\(XMLText.escaped(place.name))</name>")
+                + "</namedetails>\n"
         }
         return text + "</reversegeocode>"
     }

@@ -77,7 +77,8 @@ public enum PlacemarkFormatter {
 
     public static func geoJSONFeature(_ placemark: Placemark) -> String {
         let coordinates = "[\(JSONText.number(placemark.location.longitude)),\(JSONText.number(placemark.location.latitude))]"
-        return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(coordinates)},\"properties\":\(jsonObject(placemark))}"
+        return
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(coordinates)},\"properties\":\(jsonObject(placemark))}"
     }
 }
 

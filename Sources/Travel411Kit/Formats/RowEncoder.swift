@@ -94,7 +94,8 @@ final class RowEncoder {
         featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0),
         problem: @autoclosure () -> String, printer: any PlacemarkPrinter, to output: ByteBuffer
     ) {
-        let needsSeparator = beginRow(bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
+        let needsSeparator = beginRow(
+            bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
         if let point {
             let record = printer.record(for: Coordinate(latitude: point.latitude, longitude: point.longitude), needs: needs)
             switch layout.format {
@@ -317,7 +318,6 @@ final class RowEncoder {
         return needsComma
     }
 
-
     private func appendJSONValue(_ cell: InputCell, _ bytes: UnsafePointer<UInt8>, to output: ByteBuffer) {
         switch cell.kind {
         case .missing:
@@ -394,7 +394,6 @@ enum PlacemarkText {
     private static let compassPoints: [StaticString] = [
         "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
     ]
-
 
     /// The field's text, except that `.description` stops before the place name, which always
     /// ends it ("in …", "… of …").

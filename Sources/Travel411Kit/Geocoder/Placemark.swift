@@ -36,7 +36,11 @@ public struct Placemark: Hashable, Sendable, Encodable {
             switch (field.text(in: self), field.isNumeric) {
             case (nil, _): try container.encodeNil(forKey: key)
             case (let text?, true):
-                if let flag = Bool(text) { try container.encode(flag, forKey: key) } else { try container.encode(Int(text) ?? 0, forKey: key) }
+                if let flag = Bool(text) {
+                    try container.encode(flag, forKey: key)
+                } else {
+                    try container.encode(Int(text) ?? 0, forKey: key)
+                }
             case (let text?, false): try container.encode(text, forKey: key)
             }
         }

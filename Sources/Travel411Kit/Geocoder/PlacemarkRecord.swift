@@ -58,7 +58,9 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
     public static let streets = PlacemarkNeeds(rawValue: 1 << 7)
     /// The nearest locality itself (its name, distance and bearing), not only the locality rule.
     public static let nearestLocality = PlacemarkNeeds(rawValue: 1 << 8)
-    public static let all: PlacemarkNeeds = [.country, .admin, .district, .timeZone, .water, .localities, .subLocality, .streets, .nearestLocality]
+    public static let all: PlacemarkNeeds = [
+        .country, .admin, .district, .timeZone, .water, .localities, .subLocality, .streets, .nearestLocality,
+    ]
 
     /// Everything the fields' rules read (a locality needs the country it must lie in, and so on).
     public init(fields: [PlacemarkField]) {

@@ -30,9 +30,11 @@ final class PlacesLookup: @unchecked Sendable {
             self.index = index
             self.countryFeatures = countryFeatures
             if let preloaded {
-                let table = try RecordTable(storage: BlobStorage(bytes: RecordTable.build(
-                    coordinates: nil,
-                    fields: preloaded, fieldCount: AreaText.allCases.count)))
+                let table = try RecordTable(
+                    storage: BlobStorage(
+                        bytes: RecordTable.build(
+                            coordinates: nil,
+                            fields: preloaded, fieldCount: AreaText.allCases.count)))
                 self.preloaded = table
                 texts = table.view
             } else {
@@ -51,8 +53,11 @@ final class PlacesLookup: @unchecked Sendable {
         @inline(__always) func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
             if let texts { return texts.bytes(feature, text.rawValue) }
             if fetched[feature] == nil, let row = fetch?(feature),
-               let table = try? RecordTable(storage: BlobStorage(bytes: RecordTable.build(
-                   coordinates: nil, fields: [row], fieldCount: AreaText.allCases.count))) {
+                let table = try? RecordTable(
+                    storage: BlobStorage(
+                        bytes: RecordTable.build(
+                            coordinates: nil, fields: [row], fieldCount: AreaText.allCases.count)))
+            {
                 fetched[feature] = table
             }
             return fetched[feature]?.view.bytes(0, text.rawValue) ?? UnsafeBufferPointer(start: nil, count: 0)
@@ -157,7 +162,9 @@ final class PlacesLookup: @unchecked Sendable {
         if needs.contains(.streets) {
             tasks += [.points(.postcode), .points(.address), .streets]
         } else {
-            points[.postcode] = .some(nil); points[.address] = .some(nil); streets = .some(nil)
+            points[.postcode] = .some(nil)
+            points[.address] = .some(nil)
+            streets = .some(nil)
         }
         var results = [Result<Loaded, Error>](repeating: .success(.streets(nil)), count: tasks.count)
         results.withUnsafeMutableBufferPointer { results in
@@ -192,8 +199,11 @@ final class PlacesLookup: @unchecked Sendable {
     }
 
     private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading, from database: SQLiteDatabase) throws -> AreaLevel? {
-        guard try !database.query("SELECT 1 FROM travel411_areas WHERE level = ? LIMIT 1", [.text(level.rawValue)]).isEmpty else { return nil }
-        let attributesSQL = "SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code FROM travel411_areas WHERE level = ?"
+        guard try !database.query("SELECT 1 FROM travel411_areas WHERE level = ? LIMIT 1", [.text(level.rawValue)]).isEmpty else {
+            return nil
+        }
+        let attributesSQL =
+            "SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code FROM travel411_areas WHERE level = ?"
         func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
         let index: AreaIndex
         switch loading {
@@ -201,7 +211,8 @@ final class PlacesLookup: @unchecked Sendable {
             var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
             let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
             let size = try database.query(
-                "SELECT count(blob), coalesce(sum(length(blob)), 0) FROM travel411_area_tiles WHERE key BETWEEN ? AND ?", keys).first
+                "SELECT count(blob), coalesce(sum(length(blob)), 0) FROM travel411_area_tiles WHERE key BETWEEN ? AND ?", keys
+            ).first
             let arena = TileArena(capacity: Int(size?[1].int64Value ?? 0) + Int(size?[0].int64Value ?? 0) * TileArena.alignment)
             let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
             try statement.bind(keys)
@@ -225,7 +236,8 @@ final class PlacesLookup: @unchecked Sendable {
         }
         var countryFeatures: [Int32] = []
         if level == .admin || level == .timezone {
-            let rows = try database.query("SELECT feature, country_feature FROM travel411_areas WHERE level = ? ORDER BY feature", [.text(level.rawValue)])
+            let rows = try database.query(
+                "SELECT feature, country_feature FROM travel411_areas WHERE level = ? ORDER BY feature", [.text(level.rawValue)])
             countryFeatures = [Int32](repeating: -1, count: rows.count)
             for row in rows {
                 guard let f = row[0].int64Value, f >= 0, Int(f) < rows.count, let country = row[1].int64Value else { continue }
@@ -241,7 +253,8 @@ final class PlacesLookup: @unchecked Sendable {
             return try AreaLevel(index: index, preloaded: nil, countryFeatures: countryFeatures) { feature in
                 defer { statement.reset() }
                 guard (try? statement.bind([.text(level.rawValue), .integer(Int64(feature))])) != nil,
-                      (try? statement.step()) == true else { return nil }
+                    (try? statement.step()) == true
+                else { return nil }
                 return attributes(statement.row())
             }
         }
@@ -303,9 +316,10 @@ final class PlacesLookup: @unchecked Sendable {
             records: records,
             bounds: pointBounds[level] ?? .empty,
             // The groups (620 KB) only for batches: a single lookup asks the k-d tree, reading a few pages.
-            cells: isLocality ? LocalityCells(
-                pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database),
-                groups: loading == .everything ? try pages(.localityGroups, level: 0, count: 1, from: database)[0] : nil) : nil,
+            cells: isLocality
+                ? LocalityCells(
+                    pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database),
+                    groups: loading == .everything ? try pages(.localityGroups, level: 0, count: 1, from: database)[0] : nil) : nil,
             names: isLocality && loading == .everything
                 ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
     }

@@ -59,8 +59,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
 
     /// `needs` limits what `.everything` reads up front: a batch printing only some fields passes
     /// `PlacemarkNeeds(fields:)`, and must then ask `record(for:needs:)` for no more than that.
-    public init(databasePath: String, loading: Loading = .onDemand, settings: GeocoderSettings = GeocoderSettings(),
-                needs: PlacemarkNeeds = .all) throws {
+    public init(
+        databasePath: String, loading: Loading = .onDemand, settings: GeocoderSettings = GeocoderSettings(),
+        needs: PlacemarkNeeds = .all
+    ) throws {
         self.databasePath = databasePath
         self.settings = settings
         let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)
@@ -152,8 +154,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func withPoints<R>(_ level: PlacesSchema.PointLevel, near point: Coordinate? = nil, within metres: Double = 0,
-                               _ body: (PlacesLookup.PointLevel) -> R) -> R? {
+    private func withPoints<R>(
+        _ level: PlacesSchema.PointLevel, near point: Coordinate? = nil, within metres: Double = 0,
+        _ body: (PlacesLookup.PointLevel) -> R
+    ) -> R? {
         if hot.isComplete {
             let reference: Unmanaged<PlacesLookup.PointLevel>?
             switch level {
@@ -192,7 +196,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 withUnsafeTemporaryAllocation(of: AreaLookupLockstep.Walk.self, capacity: 8) { walks in
                     for i in 0..<8 {
                         let probe = origin.destination(step, probes.heading(i))
-                        walks.initializeElement(at: i, to: AreaLookupLockstep.Walk(level: countries, longitude: probe.longitude, latitude: probe.latitude))
+                        walks.initializeElement(
+                            at: i, to: AreaLookupLockstep.Walk(level: countries, longitude: probe.longitude, latitude: probe.latitude))
                     }
                     withUnsafeMutableBytes(of: &hits) { AreaLookupLockstep.resolve(walks, answers: $0.bindMemory(to: Int32.self)) }
                 }
@@ -207,7 +212,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
             for i in 0..<8 where hits[i] >= 0 {
                 var votes = 0
                 for j in 0..<8 where hits[j] == hits[i] { votes += 1 }
-                if votes > winnerVotes { winner = i; winnerVotes = votes }
+                if votes > winnerVotes {
+                    winner = i
+                    winnerVotes = votes
+                }
             }
             record.country = hits[winner]
             if record.admin < 0, needs.contains(.admin) {
@@ -223,7 +231,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// decides (atolls the 1:10m coastline leaves out). `Etc/` zones at sea have no country.
     @inline(__always)
     private func takeCountryFromTerritorialWaters(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
-        let zone = needs.contains(.timeZone) ? record.timeZone
+        let zone =
+            needs.contains(.timeZone)
+            ? record.timeZone
             : feature(.timezone, record.location.longitude, record.location.latitude)
         guard let country = withArea(.timezone, { $0.countryFeature(of: zone) }), country >= 0 else { return }
         record.country = country
@@ -251,16 +261,20 @@ public final class ReverseGeocoder: @unchecked Sendable {
         private init() {
             for ring in 0..<Self.ringCount {
                 let step = GreatCircle.Step(distance: radii[ring])
-                ringSines[ring] = step.sinδ; ringCosines[ring] = step.cosδ
+                ringSines[ring] = step.sinδ
+                ringCosines[ring] = step.cosδ
             }
             for i in 0..<8 {
                 let heading = GreatCircle.Heading(Double(i) * 45)
-                headingSines[i] = heading.sinθ; headingCosines[i] = heading.cosθ
+                headingSines[i] = heading.sinθ
+                headingCosines[i] = heading.cosθ
             }
         }
 
         @inline(__always) func step(_ ring: Int) -> GreatCircle.Step { GreatCircle.Step(sinδ: ringSines[ring], cosδ: ringCosines[ring]) }
-        @inline(__always) func heading(_ i: Int) -> GreatCircle.Heading { GreatCircle.Heading(sinθ: headingSines[i], cosθ: headingCosines[i]) }
+        @inline(__always) func heading(_ i: Int) -> GreatCircle.Heading {
+            GreatCircle.Heading(sinθ: headingSines[i], cosθ: headingCosines[i])
+        }
     }
 
     /// Locality: the most populous place of the point's country whose catchment contains the point;
@@ -306,10 +320,13 @@ public final class ReverseGeocoder: @unchecked Sendable {
             var found: (id: UInt32, group: UInt32)? = nil
             // The cells answer exactly when a place lies within their reach; the tree beyond it.
             let cells = level.cells.flatMap { $0.knowsGroups ? $0 : nil }
-            let candidate = cells.flatMap { cells in
-                cells.nearest(to: location, query: query, filter: PointIndex.NearestFilter(), withinMetres: ReverseGeocoder.nearestFromCellsMetres)
+            let candidate =
+                cells.flatMap { cells in
+                    cells.nearest(
+                        to: location, query: query, filter: PointIndex.NearestFilter(), withinMetres: ReverseGeocoder.nearestFromCellsMetres
+                    )
                     .map { (id: $0, group: cells.group(of: $0)) }
-            } ?? level.index.nearest(to: query)
+                } ?? level.index.nearest(to: query)
             if let (nearest, group) = candidate, let place = level.records.coordinate(Int(nearest)) {
                 record.nearest = Int32(nearest)
                 record.nearestDistance = GreatCircle.distance(from: place, to: location)
@@ -353,7 +370,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
 
     @inline(__always)
     private func pointCountry(of record: PlacemarkRecord) -> PointCountry? {
-        guard record.country >= 0, let code = withArea(.country, { $0.bytes(Int(record.country), .code) }), !code.isEmpty else { return nil }
+        guard record.country >= 0, let code = withArea(.country, { $0.bytes(Int(record.country), .code) }), !code.isEmpty else {
+            return nil
+        }
         return PointCountry(code: code)
     }
 
@@ -361,7 +380,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// place of that country within the fallback distance (the nearest overall when it qualifies and is
     /// already known, else the nearest from the cells around the point).
     @inline(__always)
-    private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> (Int32, UInt32?)? {
+    private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> (
+        Int32, UInt32?
+    )? {
         let level = candidates.level
         if let largest = level.cells?.largestWithPopulation(containing: record.location, query: candidates.query, country: country.packed) {
             return (Int32(largest.id), largest.population)
@@ -370,8 +391,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
         if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
             return (Int32(known.id), nil)
         }
-        if let found = nearest(in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(country: country.packed), withinMetres: reach),
-           country.contains(found, records: level.records) {
+        if let found = nearest(
+            in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(country: country.packed),
+            withinMetres: reach),
+            country.contains(found, records: level.records)
+        {
             return (Int32(found), nil)
         }
         return nil
@@ -382,9 +406,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
     @inline(__always)
     private func noteDistrictFromLocality(_ record: inout PlacemarkRecord, locality: Int32, records: PagedRecords) {
         if record.district < 0, record.admin >= 0,
-           withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
-           let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
-           records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area) {
+            withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
+            let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
+            records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area)
+        {
             record.subAdministrativeFromLocality = true
         }
     }
@@ -394,7 +419,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// the point. A separate town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far from
     /// the point for its core to hold it, and then there is no subLocality at all.
     @inline(__always)
-    private func decideSubLocality(_ record: inout PlacemarkRecord, locality: Int32, population: UInt32, candidates: inout LocalityCandidates, country: inout PointCountry) {
+    private func decideSubLocality(
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, candidates: inout LocalityCandidates,
+        country: inout PointCountry
+    ) {
         let level = candidates.level, records = level.records
         guard let cells = level.cells else { return }
         let nameField = PlacesSchema.LocalityField.name.rawValue
@@ -402,9 +430,12 @@ public final class ReverseGeocoder: @unchecked Sendable {
         let reach = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
         var excluded: UInt32 = .max
         for _ in 0..<2 {
-            guard let found = cells.nearestHolding(candidates.location, query: candidates.query, country: country.packed,
-                                                   below: population, excluding: excluded, maxChord: reach),
-                  country.contains(found, records: records) else { return }
+            guard
+                let found = cells.nearestHolding(
+                    candidates.location, query: candidates.query, country: country.packed,
+                    below: population, excluding: excluded, maxChord: reach),
+                country.contains(found, records: records)
+            else { return }
             if !records.field(Int(found), nameField, equals: localityName) {
                 record.subLocality = Int32(found)
                 return
@@ -419,8 +450,10 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// The nearest locality that `filter` accepts within `metres`: from the locality cells (a few cache
     /// misses) when they can filter as asked, else from the k-d tree (one per node); the same answer.
     @inline(__always)
-    private func nearest(in level: PlacesLookup.PointLevel, to coordinate: Coordinate, query: PointIndex.Query,
-                         filter: PointIndex.NearestFilter, withinMetres metres: Double) -> UInt32? {
+    private func nearest(
+        in level: PlacesLookup.PointLevel, to coordinate: Coordinate, query: PointIndex.Query,
+        filter: PointIndex.NearestFilter, withinMetres metres: Double
+    ) -> UInt32? {
         if let cells = level.cells, filter.group == 0 || cells.knowsGroups {
             return cells.nearest(to: coordinate, query: query, filter: filter, withinMetres: metres)
         }
@@ -443,15 +476,23 @@ public final class ReverseGeocoder: @unchecked Sendable {
             guard record.street >= 0, let streetName = withStreets({ $0.names.bytes(Int(record.street), 0) }) ?? nil else {
                 return addresses.index.nearest(to: query, maxChord: chord)?.id
             }
-            return addresses.index.nearest(to: query, maxChord: chord) { id in addresses.records.field(Int(id), streetField, equals: streetName) }
+            return addresses.index.nearest(to: query, maxChord: chord) { id in
+                addresses.records.field(Int(id), streetField, equals: streetName)
+            }
         }
         if let found = found ?? nil { record.address = Int32(found) }
-        let addressHasPostcode = record.address >= 0
-            && !(withPoints(.address) { $0.records.bytes(Int(record.address), PlacesSchema.AddressField.postcode.rawValue)?.isEmpty ?? true } ?? true)
+        let addressHasPostcode =
+            record.address >= 0
+            && !(withPoints(.address) {
+                $0.records.bytes(Int(record.address), PlacesSchema.AddressField.postcode.rawValue)?.isEmpty ?? true
+            } ?? true)
         if !addressHasPostcode,
-           let found = withPoints(.postcode, near: point, within: settings.postcodeRadiusMetres, {
-               $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?.id
-           }) ?? nil {
+            let found = withPoints(
+                .postcode, near: point, within: settings.postcodeRadiusMetres,
+                {
+                    $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?.id
+                }) ?? nil
+        {
             record.postcode = Int32(found)
         }
     }
@@ -476,7 +517,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
         case .administrativeArea: append(areaBytes(.admin, record.admin, .administrativeArea), to: buffer)
         case .administrativeAreaCode: append(areaBytes(.admin, record.admin, .administrativeAreaCode), to: buffer)
         case .countryFromTerritorialWaters:
-            if record.country >= 0 { buffer.append(record.countryFromTerritorialWaters ? PlacemarkText.trueBytes : PlacemarkText.falseBytes) }
+            if record.country >= 0 {
+                buffer.append(record.countryFromTerritorialWaters ? PlacemarkText.trueBytes : PlacemarkText.falseBytes)
+            }
         case .subAdministrativeArea:
             if record.district >= 0 {
                 append(areaBytes(.district, record.district, .name), to: buffer)
@@ -499,7 +542,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
         case .nearestLocality: append(localityBytes(record.nearest, .name), to: buffer)
         case .distance, .bearing, .description:
             guard record.nearest >= 0,
-                  PlacemarkText.appendPrefix(field, metres: record.nearestDistance, bearing: record.nearestBearing, to: buffer) else { break }
+                PlacemarkText.appendPrefix(field, metres: record.nearestDistance, bearing: record.nearestBearing, to: buffer)
+            else { break }
             if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
         }
         return buffer.count > before
@@ -526,7 +570,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
         if let bytes, !bytes.isEmpty { buffer.append(bytes) }
     }
 
-    @inline(__always) private func areaBytes(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ text: AreaText) -> UnsafeBufferPointer<UInt8>? {
+    @inline(__always) private func areaBytes(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ text: AreaText) -> UnsafeBufferPointer<
+        UInt8
+    >? {
         guard feature >= 0 else { return nil }
         return withArea(level) { $0.bytes(Int(feature), text) }
     }
@@ -539,7 +585,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
         } ?? nil
     }
 
-    @inline(__always) private func addressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.AddressField) -> UnsafeBufferPointer<UInt8>? {
+    @inline(__always) private func addressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.AddressField) -> UnsafeBufferPointer<
+        UInt8
+    >? {
         guard record.address >= 0 else { return nil }
         return withPoints(.address) { $0.records.bytes(Int(record.address), field.rawValue) } ?? nil
     }
@@ -557,9 +605,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
         placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
         if record.nearest >= 0, let name = text(.nearestLocality),
-           let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil {
-            placemark.nearestLocality = NearbyPlace(name: name, coordinate: place, distanceMetres: record.nearestDistance,
-                                                    bearingDegrees: record.nearestBearing)
+            let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil
+        {
+            placemark.nearestLocality = NearbyPlace(
+                name: name, coordinate: place, distanceMetres: record.nearestDistance,
+                bearingDegrees: record.nearestBearing)
         }
         return placemark
     }

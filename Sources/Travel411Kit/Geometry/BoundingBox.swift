@@ -9,7 +9,10 @@ public struct BoundingBox: Hashable, Sendable {
     public var maxY: Double
 
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
 
     /// The empty box: extending it by any point gives that point.

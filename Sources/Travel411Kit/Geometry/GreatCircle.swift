@@ -38,7 +38,8 @@ public enum GreatCircle {
         public init(_ start: Coordinate) {
             let φ1 = start.latitude * .pi / 180
             λ1 = start.longitude * .pi / 180
-            sinφ1 = sin(φ1); cosφ1 = cos(φ1)
+            sinφ1 = sin(φ1)
+            cosφ1 = cos(φ1)
         }
 
         public func destination(_ step: Step, _ heading: Heading) -> Coordinate {
@@ -53,9 +54,13 @@ public enum GreatCircle {
         let sinδ: Double, cosδ: Double
         public init(distance: Double) {
             let δ = distance / earthRadiusMetres
-            sinδ = sin(δ); cosδ = cos(δ)
+            sinδ = sin(δ)
+            cosδ = cos(δ)
         }
-        init(sinδ: Double, cosδ: Double) { self.sinδ = sinδ; self.cosδ = cosδ }
+        init(sinδ: Double, cosδ: Double) {
+            self.sinδ = sinδ
+            self.cosδ = cosδ
+        }
     }
 
     /// An initial bearing in degrees, as its sine and cosine.
@@ -63,9 +68,13 @@ public enum GreatCircle {
         let sinθ: Double, cosθ: Double
         public init(_ bearing: Double) {
             let θ = bearing * .pi / 180
-            sinθ = sin(θ); cosθ = cos(θ)
+            sinθ = sin(θ)
+            cosθ = cos(θ)
         }
-        init(sinθ: Double, cosθ: Double) { self.sinθ = sinθ; self.cosθ = cosθ }
+        init(sinθ: Double, cosθ: Double) {
+            self.sinθ = sinθ
+            self.cosθ = cosθ
+        }
     }
 
     /// Wraps any longitude into [-180, 180).

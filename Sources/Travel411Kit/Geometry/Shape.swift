@@ -2,7 +2,10 @@
 public struct Point2D: Hashable, Sendable {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }
 
 /// A closed ring of a polygon part (first point repeated last, as shapefiles write it).
@@ -12,7 +15,10 @@ public typealias Ring = [Point2D]
 public struct Polygon: Hashable, Sendable {
     public var exterior: Ring
     public var holes: [Ring]
-    public init(exterior: Ring, holes: [Ring] = []) { self.exterior = exterior; self.holes = holes }
+    public init(exterior: Ring, holes: [Ring] = []) {
+        self.exterior = exterior
+        self.holes = holes
+    }
 }
 
 /// Feature geometry in the shapes the importer stores. Multi-part shapefile records become the multi cases.
@@ -35,9 +41,14 @@ public enum Shape: Hashable, Sendable {
         case .point(let p): body(p)
         case .multiPoint(let ps), .lineString(let ps): ps.forEach(body)
         case .multiLineString(let lines): lines.forEach { $0.forEach(body) }
-        case .polygon(let polygon): polygon.exterior.forEach(body); polygon.holes.forEach { $0.forEach(body) }
+        case .polygon(let polygon):
+            polygon.exterior.forEach(body)
+            polygon.holes.forEach { $0.forEach(body) }
         case .multiPolygon(let polygons):
-            for polygon in polygons { polygon.exterior.forEach(body); polygon.holes.forEach { $0.forEach(body) } }
+            for polygon in polygons {
+                polygon.exterior.forEach(body)
+                polygon.holes.forEach { $0.forEach(body) }
+            }
         }
     }
 

@@ -26,10 +26,12 @@ struct AdministrativeAreaNaming {
 
     /// `localityAdmin[i]` is the admin feature holding locality i; `localityCounts[i]` whether it
     /// may vote (its own country is the country polygon's where it lies).
-    init(features: [LookupCollector.AreaFeature], localities: [LookupCollector.Locality], localityAdmin: [Int?],
-         localityCounts: [Bool]) {
+    init(
+        features: [LookupCollector.AreaFeature], localities: [LookupCollector.Locality], localityAdmin: [Int?],
+        localityCounts: [Bool]
+    ) {
         var votes = [[String: (count: Int, population: Double)]](repeating: [:], count: features.count)
-        var admin1Names: [String: Set<String>] = [:]   // country → folded GeoNames admin1 names
+        var admin1Names: [String: Set<String>] = [:]  // country → folded GeoNames admin1 names
         for (i, locality) in localities.enumerated() {
             guard let admin1 = locality.admin1 else { continue }
             if let country = locality.countryCode { admin1Names[country, default: []].insert(Self.folded(admin1)) }
@@ -39,10 +41,13 @@ struct AdministrativeAreaNaming {
         }
         // The leading name of each polygon, and whether it leads clearly.
         let leading: [(name: String, clear: Bool, majority: Bool)?] = votes.map { tally in
-            guard let top = tally.max(by: { a, b in
-                a.value.count != b.value.count ? a.value.count < b.value.count
-                    : a.value.population != b.value.population ? a.value.population < b.value.population : a.key > b.key
-            }) else { return nil }
+            guard
+                let top = tally.max(by: { a, b in
+                    a.value.count != b.value.count
+                        ? a.value.count < b.value.count
+                        : a.value.population != b.value.population ? a.value.population < b.value.population : a.key > b.key
+                })
+            else { return nil }
             let total = tally.values.reduce(0) { $0 + $1.count }
             let clear = total >= Self.minimumVotes && Double(top.value.count) >= Self.clearShare * Double(total)
             return (top.key, clear, top.value.count * 2 > total)
@@ -77,7 +82,9 @@ struct AdministrativeAreaNaming {
             let contradicted = !label.isEmpty && label != leadFolded && (admin1Names[country]?.contains(label) ?? false)
             guard contradicted else { return Decision(area: lead.name, subArea: nil, code: ownCode) }
             let count = votes[f][lead.name]?.count ?? 0
-            contradictions.append("\(feature.countryCode ?? "?"): the polygon labelled \(feature.name ?? "?")\(feature.code.map { " (\($0))" } ?? "") holds \(count) localities of \(lead.name)")
+            contradictions.append(
+                "\(feature.countryCode ?? "?"): the polygon labelled \(feature.name ?? "?")\(feature.code.map { " (\($0))" } ?? "") holds \(count) localities of \(lead.name)"
+            )
             // Its code follows the label; the right one is that of the polygon labelled with the name, if any.
             let owners = polygonsByLabel["\(country)|\(leadFolded)"] ?? []
             let code = owners.count == 1 ? Self.validCode(features[owners[0]].code) : nil
@@ -89,9 +96,11 @@ struct AdministrativeAreaNaming {
     /// A name compared across languages' spellings and GeoNames' suffixes: lower case, no accents,
     /// without generic words ("Tungurahua Province" and "Tungurahua" are the same).
     static func folded(_ name: String) -> String {
-        let generic: Set<Substring> = ["province", "provincia", "state", "of", "the", "region", "department", "departamento",
-                                       "governorate", "prefecture", "county", "oblast", "estado", "do", "de", "del",
-                                       "municipality", "city", "district"]
+        let generic: Set<Substring> = [
+            "province", "provincia", "state", "of", "the", "region", "department", "departamento",
+            "governorate", "prefecture", "county", "oblast", "estado", "do", "de", "del",
+            "municipality", "city", "district",
+        ]
         let plain = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
         let words = plain.split { !$0.isLetter && !$0.isNumber }.filter { !generic.contains($0) }
         return words.joined(separator: " ")
@@ -103,8 +112,9 @@ struct AdministrativeAreaNaming {
         guard let code else { return nil }
         let parts = code.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[0].allSatisfy({ $0.isASCII && $0.isUppercase }),
-              (1...3).contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
-              !(parts[1].first == "X" && parts[1].count == 3 && parts[1].dropFirst().allSatisfy(\.isNumber)) else { return nil }
+            (1...3).contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
+            !(parts[1].first == "X" && parts[1].count == 3 && parts[1].dropFirst().allSatisfy(\.isNumber))
+        else { return nil }
         return code
     }
 }

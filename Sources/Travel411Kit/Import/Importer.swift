@@ -39,9 +39,10 @@ public struct Importer {
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
             try geoPackage.finish()
         }
-        return ImportSummary(databasePath: options.databasePath, layers: layers, warnings: warnings,
-                             seconds: Date().timeIntervalSince(started), territories: report.territories,
-                             contradictedLabels: report.contradictedLabels)
+        return ImportSummary(
+            databasePath: options.databasePath, layers: layers, warnings: warnings,
+            seconds: Date().timeIntervalSince(started), territories: report.territories,
+            contradictedLabels: report.contradictedLabels)
     }
 
     private func importLayer(
@@ -73,14 +74,16 @@ public struct Importer {
         try table.finish()
         let seconds = Date().timeIntervalSince(started)
         let skipped = skipReasons.filter { !$0.key.hasPrefix("kept") }.values.reduce(0, +)
-        try geoPackage.recordSource(SourceRecord(
-            layer: plan.table, level: plan.profile.level.rawValue, path: plan.url.path,
-            sha256: try SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: plan.url)),
-            featureCount: features, skippedCount: skipped,
-            skippedReasons: skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
-            importSeconds: seconds))
-        return ImportedLayer(path: plan.url.path, table: plan.table, layout: plan.profile.layout, level: plan.profile.level,
-                             features: features, skipped: skipped, skipReasons: skipReasons, seconds: seconds)
+        try geoPackage.recordSource(
+            SourceRecord(
+                layer: plan.table, level: plan.profile.level.rawValue, path: plan.url.path,
+                sha256: try SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: plan.url)),
+                featureCount: features, skippedCount: skipped,
+                skippedReasons: skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
+                importSeconds: seconds))
+        return ImportedLayer(
+            path: plan.url.path, table: plan.table, layout: plan.profile.layout, level: plan.profile.level,
+            features: features, skipped: skipped, skipReasons: skipReasons, seconds: seconds)
     }
 
     /// The reader says "record 17: the shape has no vertices"; skips are counted by reason, which the

@@ -14,23 +14,34 @@ struct LayerPlan {
         let fileName = url.lastPathComponent
         let fieldNames = Set(reader.fields.map { $0.name.lowercased() })
         let profile: LayerProfile
-        if let known = LayerProfile.known.first(where: { $0.matches(fileName: fileName, fieldNames: fieldNames, geometry: reader.geometryKind) }) {
+        if let known = LayerProfile.known.first(where: {
+            $0.matches(fileName: fileName, fieldNames: fieldNames, geometry: reader.geometryKind)
+        }) {
             profile = known
         } else if let level = options.level {
             guard let nameField = options.nameField else {
-                throw ImportError("\(url.path): --level \(level.rawValue) also needs --name-field FIELD (fields: \(reader.fields.map(\.name).joined(separator: ", ")))")
+                throw ImportError(
+                    "\(url.path): --level \(level.rawValue) also needs --name-field FIELD (fields: \(reader.fields.map(\.name).joined(separator: ", ")))"
+                )
             }
             guard reader.fieldIndex(nameField) != nil else {
-                throw ImportError("\(url.path): field '\(nameField)' given by --name-field does not exist (fields: \(reader.fields.map(\.name).joined(separator: ", ")))")
+                throw ImportError(
+                    "\(url.path): field '\(nameField)' given by --name-field does not exist (fields: \(reader.fields.map(\.name).joined(separator: ", ")))"
+                )
             }
-            if let expected = level.expectedGeometry, expected != reader.geometryKind, !(expected == .point && reader.geometryKind == .multiPoint) {
-                throw ImportError("\(url.path): --level \(level.rawValue) needs \(expected.rawValue) geometry, but this file holds \(reader.geometryKind.rawValue)s")
+            if let expected = level.expectedGeometry, expected != reader.geometryKind,
+                !(expected == .point && reader.geometryKind == .multiPoint)
+            {
+                throw ImportError(
+                    "\(url.path): --level \(level.rawValue) needs \(expected.rawValue) geometry, but this file holds \(reader.geometryKind.rawValue)s"
+                )
             }
             profile = .userMapped(level: level, nameField: nameField)
         } else {
             let levels = PlaceLevel.userMappable.map(\.rawValue).joined(separator: "|")
             let fields = reader.fields.map(\.name)
-            throw ImportError("""
+            throw ImportError(
+                """
                 \(url.path): travel411 does not know this layout (\(reader.geometryKind.rawValue)s with fields \(fields.joined(separator: ", "))).
                 Say what it holds: --level \(levels) and --name-field FIELD, for example
                   travel411 import \(url.path) --level \(suggestedLevel(reader.geometryKind).rawValue) --name-field \(suggestedNameField(reader.fields))
@@ -40,7 +51,8 @@ struct LayerPlan {
         for (role, candidates) in profile.roles {
             roleFields[role] = candidates.compactMap { reader.fieldIndex($0) }
         }
-        return LayerPlan(url: url, reader: reader, profile: profile, table: uniqueTableName(for: url, used: &usedTables), roleFields: roleFields)
+        return LayerPlan(
+            url: url, reader: reader, profile: profile, table: uniqueTableName(for: url, used: &usedTables), roleFields: roleFields)
     }
 
     private static func suggestedLevel(_ geometry: ShapefileGeometryKind) -> PlaceLevel {
@@ -61,7 +73,9 @@ struct LayerPlan {
     /// A SQL-safe table name from the file name, unique within this import.
     private static func uniqueTableName(for url: URL, used: inout Set<String>) -> String {
         var base = String(url.deletingPathExtension().lastPathComponent.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
-        if base.isEmpty || base.first?.isNumber == true || base.hasPrefix("gpkg_") || base.hasPrefix("rtree_") || base.hasPrefix("travel411_") || base.hasPrefix("sqlite_") {
+        if base.isEmpty || base.first?.isNumber == true || base.hasPrefix("gpkg_") || base.hasPrefix("rtree_")
+            || base.hasPrefix("travel411_") || base.hasPrefix("sqlite_")
+        {
             base = "layer_" + base
         }
         var name = base

@@ -8,7 +8,9 @@ public enum PlaceLevel: String, CaseIterable, Sendable, Codable {
     case basemap
 
     /// The levels a user may name with `--level` for a layout the importer does not know.
-    public static let userMappable: [PlaceLevel] = [.country, .admin, .district, .locality, .thoroughfare, .address, .postcode, .timezone, .water]
+    public static let userMappable: [PlaceLevel] = [
+        .country, .admin, .district, .locality, .thoroughfare, .address, .postcode, .timezone, .water,
+    ]
 
     public var expectedGeometry: ShapefileGeometryKind? {
         switch self {
@@ -46,51 +48,69 @@ public struct LayerProfile: Sendable {
 
     /// The known layouts, most specific first.
     public static let known: [LayerProfile] = [
-        LayerProfile(layout: "Natural Earth admin 0 (small-scale basemap)", level: .basemap,
-                     roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ADM0_A3"]],
-                     requiredFields: ["ADMIN", "ADM0_A3"], fileNameContains: ["_50m_", "_110m_"]),
-        LayerProfile(layout: "Natural Earth admin 1", level: .admin,
-                     roles: [.name: ["name"], .code: ["iso_3166_2"], .countryCode: ["iso_a2"]],
-                     requiredFields: ["name", "iso_3166_2", "adm0_a3"]),
-        LayerProfile(layout: "Natural Earth admin 0 countries", level: .country,
-                     roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ISO_A2_EH", "ISO_A2"], .kind: ["ADM0_A3"]],
-                     requiredFields: ["ADMIN", "ADM0_A3", "ISO_A2"]),
-        LayerProfile(layout: "London boroughs", level: .district,
-                     roles: [.name: ["NAME"], .code: ["GSS_CODE"]],
-                     requiredFields: ["NAME", "GSS_CODE"]),
-        LayerProfile(layout: "GeoNames places", level: .locality,
-                     roles: [.name: ["name"], .admin1: ["admin1"], .admin2: ["admin2"], .countryCode: ["cc"], .population: ["population"]],
-                     requiredFields: ["name", "admin1", "cc", "population"]),
-        LayerProfile(layout: "Geofabrik gis_osm_places_free_1", level: .locality,
-                     roles: [.name: ["name"], .population: ["population"], .kind: ["fclass"]],
-                     requiredFields: ["name", "fclass", "population"]),
-        LayerProfile(layout: "Geofabrik gis_osm_roads_free_1", level: .thoroughfare,
-                     roles: [.name: ["name"], .ref: ["ref"], .kind: ["fclass"]],
-                     requiredFields: ["name", "fclass", "ref"]),
-        LayerProfile(layout: "OpenStreetMap highway lines", level: .thoroughfare,
-                     roles: [.name: ["name"], .ref: ["ref"], .kind: ["highway"]],
-                     requiredFields: ["name", "highway"]),
-        LayerProfile(layout: "IANA time zones (timezone-boundary-builder)", level: .timezone,
-                     roles: [.name: ["tzid"]],
-                     requiredFields: ["tzid"]),
-        LayerProfile(layout: "Natural Earth time zones (UTC offset bands)", level: .timezoneBand,
-                     roles: [.name: ["time_zone"], .code: ["tz_name1st"]],
-                     requiredFields: ["time_zone", "zone"]),
-        LayerProfile(layout: "Natural Earth marine polygons", level: .water, isMarine: true,
-                     roles: [.name: ["name"], .kind: ["featurecla"]],
-                     requiredFields: ["featurecla", "name", "name_fr"]),
-        LayerProfile(layout: "Natural Earth lakes", level: .water,
-                     roles: [.name: ["name"], .kind: ["featurecla"]],
-                     requiredFields: ["featurecla", "name", "name_abb"]),
-        LayerProfile(layout: "Ordnance Survey Code-Point Open", level: .postcode,
-                     roles: [.name: ["postcode"]],
-                     requiredFields: ["postcode", "pc_area"]),
-        LayerProfile(layout: "OpenStreetMap address points", level: .address,
-                     roles: [.houseNumber: ["housenum", "addr_hous", "housenumber"], .street: ["street", "addr_stree"], .postcode: ["postcode", "addr_postc"], .name: ["name"]],
-                     requiredFields: ["housenum", "street"]),
-        LayerProfile(layout: "Natural Earth airports", level: .airport,
-                     roles: [.name: ["name"], .code: ["iata_code"], .ref: ["gps_code"]],
-                     requiredFields: ["iata_code", "gps_code", "name"]),
+        LayerProfile(
+            layout: "Natural Earth admin 0 (small-scale basemap)", level: .basemap,
+            roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ADM0_A3"]],
+            requiredFields: ["ADMIN", "ADM0_A3"], fileNameContains: ["_50m_", "_110m_"]),
+        LayerProfile(
+            layout: "Natural Earth admin 1", level: .admin,
+            roles: [.name: ["name"], .code: ["iso_3166_2"], .countryCode: ["iso_a2"]],
+            requiredFields: ["name", "iso_3166_2", "adm0_a3"]),
+        LayerProfile(
+            layout: "Natural Earth admin 0 countries", level: .country,
+            roles: [.name: ["NAME_LONG", "ADMIN", "NAME"], .code: ["ISO_A2_EH", "ISO_A2"], .kind: ["ADM0_A3"]],
+            requiredFields: ["ADMIN", "ADM0_A3", "ISO_A2"]),
+        LayerProfile(
+            layout: "London boroughs", level: .district,
+            roles: [.name: ["NAME"], .code: ["GSS_CODE"]],
+            requiredFields: ["NAME", "GSS_CODE"]),
+        LayerProfile(
+            layout: "GeoNames places", level: .locality,
+            roles: [.name: ["name"], .admin1: ["admin1"], .admin2: ["admin2"], .countryCode: ["cc"], .population: ["population"]],
+            requiredFields: ["name", "admin1", "cc", "population"]),
+        LayerProfile(
+            layout: "Geofabrik gis_osm_places_free_1", level: .locality,
+            roles: [.name: ["name"], .population: ["population"], .kind: ["fclass"]],
+            requiredFields: ["name", "fclass", "population"]),
+        LayerProfile(
+            layout: "Geofabrik gis_osm_roads_free_1", level: .thoroughfare,
+            roles: [.name: ["name"], .ref: ["ref"], .kind: ["fclass"]],
+            requiredFields: ["name", "fclass", "ref"]),
+        LayerProfile(
+            layout: "OpenStreetMap highway lines", level: .thoroughfare,
+            roles: [.name: ["name"], .ref: ["ref"], .kind: ["highway"]],
+            requiredFields: ["name", "highway"]),
+        LayerProfile(
+            layout: "IANA time zones (timezone-boundary-builder)", level: .timezone,
+            roles: [.name: ["tzid"]],
+            requiredFields: ["tzid"]),
+        LayerProfile(
+            layout: "Natural Earth time zones (UTC offset bands)", level: .timezoneBand,
+            roles: [.name: ["time_zone"], .code: ["tz_name1st"]],
+            requiredFields: ["time_zone", "zone"]),
+        LayerProfile(
+            layout: "Natural Earth marine polygons", level: .water, isMarine: true,
+            roles: [.name: ["name"], .kind: ["featurecla"]],
+            requiredFields: ["featurecla", "name", "name_fr"]),
+        LayerProfile(
+            layout: "Natural Earth lakes", level: .water,
+            roles: [.name: ["name"], .kind: ["featurecla"]],
+            requiredFields: ["featurecla", "name", "name_abb"]),
+        LayerProfile(
+            layout: "Ordnance Survey Code-Point Open", level: .postcode,
+            roles: [.name: ["postcode"]],
+            requiredFields: ["postcode", "pc_area"]),
+        LayerProfile(
+            layout: "OpenStreetMap address points", level: .address,
+            roles: [
+                .houseNumber: ["housenum", "addr_hous", "housenumber"], .street: ["street", "addr_stree"],
+                .postcode: ["postcode", "addr_postc"], .name: ["name"],
+            ],
+            requiredFields: ["housenum", "street"]),
+        LayerProfile(
+            layout: "Natural Earth airports", level: .airport,
+            roles: [.name: ["name"], .code: ["iata_code"], .ref: ["gps_code"]],
+            requiredFields: ["iata_code", "gps_code", "name"]),
     ]
 
     /// A profile for a layout the user mapped with `--level` and `--name-field`.
@@ -103,13 +123,19 @@ public struct LayerProfile: Sendable {
         case .country: roles[.code] = alpha2Fields
         case .admin: roles[.countryCode] = alpha2Fields
         case .postcode: roles[.postcode] = [nameField]
-        case .address: roles[.houseNumber] = [nameField]; roles[.street] = ["street", "addr_stree"]; roles[.postcode] = ["postcode"]
-        case .locality: roles[.population] = ["population", "pop"]; roles[.countryCode] = ["cc", "iso_a2", "country_code"]
+        case .address:
+            roles[.houseNumber] = [nameField]
+            roles[.street] = ["street", "addr_stree"]
+            roles[.postcode] = ["postcode"]
+        case .locality:
+            roles[.population] = ["population", "pop"]
+            roles[.countryCode] = ["cc", "iso_a2", "country_code"]
         case .thoroughfare: roles[.ref] = ["ref"]
         default: break
         }
-        return LayerProfile(layout: LayoutMapping(level: level.rawValue, nameField: nameField).layout, level: level,
-                            isMarine: false, roles: roles, requiredFields: [nameField])
+        return LayerProfile(
+            layout: LayoutMapping(level: level.rawValue, nameField: nameField).layout, level: level,
+            isMarine: false, roles: roles, requiredFields: [nameField])
     }
 }
 
@@ -133,8 +159,10 @@ struct LayoutMapping: Equatable, Sendable {
     /// at the first " from ".
     init?(layerDescription: String) {
         guard layerDescription.hasPrefix(Self.levelPrefix),
-              let separator = layerDescription.range(of: Self.nameFieldSeparator) else { return nil }
-        let level = layerDescription[layerDescription.index(layerDescription.startIndex, offsetBy: Self.levelPrefix.count)..<separator.lowerBound]
+            let separator = layerDescription.range(of: Self.nameFieldSeparator)
+        else { return nil }
+        let level = layerDescription[
+            layerDescription.index(layerDescription.startIndex, offsetBy: Self.levelPrefix.count)..<separator.lowerBound]
         let rest = layerDescription[separator.upperBound...]
         let nameField = rest.range(of: Self.fileSeparator).map { rest[..<$0.lowerBound] } ?? rest
         guard !level.isEmpty, !nameField.isEmpty else { return nil }

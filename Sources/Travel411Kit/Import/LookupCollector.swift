@@ -58,10 +58,11 @@ final class LookupCollector {
         case .locality:
             guard let name = plan.text(.name, record: record) else { return "no name" }
             guard let point = Self.firstPoint(shape) else { return "not a point" }
-            localities.append(Locality(
-                name: name, admin1: plan.text(.admin1, record: record), admin2: plan.text(.admin2, record: record),
-                countryCode: plan.text(.countryCode, record: record)?.uppercased(),
-                population: max(0, plan.number(.population, record: record) ?? 0), coordinate: point))
+            localities.append(
+                Locality(
+                    name: name, admin1: plan.text(.admin1, record: record), admin2: plan.text(.admin2, record: record),
+                    countryCode: plan.text(.countryCode, record: record)?.uppercased(),
+                    population: max(0, plan.number(.population, record: record) ?? 0), coordinate: point))
         case .postcode:
             guard let code = plan.text(.postcode, record: record) ?? plan.text(.name, record: record) else { return "no postcode" }
             guard let point = Self.firstPoint(shape) else { return "not a point" }
@@ -69,8 +70,10 @@ final class LookupCollector {
         case .address:
             guard let number = plan.text(.houseNumber, record: record) else { return "no house number" }
             guard let point = Self.firstPoint(shape) else { return "not a point" }
-            addresses.append(Address(houseNumber: number, street: plan.text(.street, record: record),
-                                     postcode: plan.text(.postcode, record: record), coordinate: point))
+            addresses.append(
+                Address(
+                    houseNumber: number, street: plan.text(.street, record: record),
+                    postcode: plan.text(.postcode, record: record), coordinate: point))
         case .thoroughfare:
             // Unnamed lines (footways, service roads) are kept in the layer but cannot name a street.
             guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record) else { return nil }
@@ -92,10 +95,11 @@ final class LookupCollector {
         } else {
             data.builder.add(feature: data.features.count, rings: rings)
         }
-        data.features.append(AreaFeature(
-            layer: plan.table, fid: fid, name: plan.text(.name, record: record).map { Self.displayName($0, level: level) },
-            code: level == .country ? plan.text(.code, record: record)?.uppercased() : plan.text(.code, record: record),
-            countryCode: plan.text(.countryCode, record: record)?.uppercased()))
+        data.features.append(
+            AreaFeature(
+                layer: plan.table, fid: fid, name: plan.text(.name, record: record).map { Self.displayName($0, level: level) },
+                code: level == .country ? plan.text(.code, record: record)?.uppercased() : plan.text(.code, record: record),
+                countryCode: plan.text(.countryCode, record: record)?.uppercased()))
         return nil
     }
 

@@ -134,9 +134,12 @@ struct LookupTablesWriter {
         }
     }
 
-    private func storeAreaFeatures(adminNames: [AdministrativeAreaNaming.Decision],
-                                   countryFeature: [PlacesSchema.AreaLevel: [Int32]]) throws {
-        let insert = try database.prepare("""
+    private func storeAreaFeatures(
+        adminNames: [AdministrativeAreaNaming.Decision],
+        countryFeature: [PlacesSchema.AreaLevel: [Int32]]
+    ) throws {
+        let insert = try database.prepare(
+            """
             INSERT INTO travel411_areas (level, feature, layer, fid, name, code, country_code, administrative_area,
                                          sub_administrative_area, administrative_area_code, country_feature)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -161,7 +164,8 @@ struct LookupTablesWriter {
     /// less than the place's core disc. London (8.96 million) reaches 30.8 km, a town of 147,000 6 km,
     /// a village of 3,000 1.2 km.
     static func catchmentMetres(population: Double) -> Double {
-        max(coreMetres(population: population),
+        max(
+            coreMetres(population: population),
             1000 * Foundation.pow(max(0, population) / catchmentReferencePopulation, catchmentExponent))
     }
 
@@ -188,15 +192,19 @@ struct LookupTablesWriter {
             coordinates: localities.map(\.coordinate),
             fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
             fieldCount: PlacesSchema.LocalityField.allCases.count)
-        try storePoints(.locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true), records: records)
+        try storePoints(
+            .locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true),
+            records: records)
         let cellPlaces = places.map {
-            LocalityCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
-                                        population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group)
+            LocalityCellsBuilder.Place(
+                coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
+                population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group)
         }
         try storePages(LocalityCellsBuilder().build(cellPlaces), kind: .localityCells, level: 0)
         try storePages([(0, LocalityCellsBuilder().groups(cellPlaces))], kind: .localityGroups, level: 0)
         // A plain table too, for searches by name (`destination create --city`).
-        let insert = try database.prepare("""
+        let insert = try database.prepare(
+            """
             INSERT INTO travel411_localities (id, name, admin1, admin2, cc, population, latitude, longitude)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -214,7 +222,9 @@ struct LookupTablesWriter {
         let postcodes = collector.postcodes
         let places = postcodes.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
         let records = PagedRecords.build(coordinates: nil, fields: postcodes.map { [$0.code] }, fieldCount: 1)
-        try storePoints(.postcode, coordinates: postcodes.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false), records: records)
+        try storePoints(
+            .postcode, coordinates: postcodes.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false),
+            records: records)
     }
 
     private func storeAddresses() throws {
@@ -224,15 +234,21 @@ struct LookupTablesWriter {
             coordinates: nil,
             fields: addresses.map { [$0.houseNumber, $0.street, $0.postcode] },
             fieldCount: PlacesSchema.AddressField.allCases.count)
-        try storePoints(.address, coordinates: addresses.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false), records: records)
+        try storePoints(
+            .address, coordinates: addresses.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false), records: records
+        )
     }
 
-    private func storePoints(_ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: PointIndexBuilder.Output, records: [[UInt8]]) throws {
+    private func storePoints(
+        _ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: PointIndexBuilder.Output, records: [[UInt8]]
+    ) throws {
         var box = BoundingBox.empty
         for c in coordinates { box.extend(x: c.longitude, y: c.latitude) }
-        let bounds: [SQLValue] = box.isEmpty ? [.null, .null, .null, .null] : [.real(box.minX), .real(box.minY), .real(box.maxX), .real(box.maxY)]
-        try database.run("INSERT INTO travel411_point_indexes (level, min_x, min_y, max_x, max_y, tree, record_pages) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         [.text(level.rawValue)] + bounds + [.blob(tree.top), .integer(Int64(records.count))])
+        let bounds: [SQLValue] =
+            box.isEmpty ? [.null, .null, .null, .null] : [.real(box.minX), .real(box.minY), .real(box.maxX), .real(box.maxY)]
+        try database.run(
+            "INSERT INTO travel411_point_indexes (level, min_x, min_y, max_x, max_y, tree, record_pages) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(level.rawValue)] + bounds + [.blob(tree.top), .integer(Int64(records.count))])
         try storePages(tree.pages, kind: .pointNodes, level: level.ordinal)
         try storePages(records.enumerated().map { ($0, $1) }, kind: .pointRecords, level: level.ordinal)
     }
@@ -247,8 +263,9 @@ struct LookupTablesWriter {
         let records = PagedRecords.build(
             coordinates: nil,
             fields: names.map { [$0] }, fieldCount: 1)
-        try database.run("INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
-                         [.text("thoroughfare"), .blob(collector.streets.build()), .integer(Int64(records.count))])
+        try database.run(
+            "INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
+            [.text("thoroughfare"), .blob(collector.streets.build()), .integer(Int64(records.count))])
         try storePages(records.enumerated().map { ($0, $1) }, kind: .streetRecords, level: 0)
     }
 }

@@ -38,7 +38,8 @@ struct ReimportCommand {
         var best: (folder: String, count: Int)?
         var folder = URL(fileURLWithPath: paths[start]).deletingLastPathComponent()
         while folder.path != "/", let found = shapefiles(in: folder), found.count <= paths.count - start,
-              zip(found, paths[start...]).allSatisfy({ ImportedSources.resolved($0.path) == ImportedSources.resolved($1) }) {
+            zip(found, paths[start...]).allSatisfy({ ImportedSources.resolved($0.path) == ImportedSources.resolved($1) })
+        {
             if found.count > best?.count ?? 0 { best = (folder.path, found.count) }
             folder.deleteLastPathComponent()
         }

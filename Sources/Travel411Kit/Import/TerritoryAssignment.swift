@@ -26,8 +26,10 @@ struct TerritoryAssignment {
     /// Up to this many vertices of a part's outer ring are looked up in the time zones.
     static let samplesPerRing = 64
 
-    init(countries: [AreaFeature], polygons: [[Polygon]], zones: AreaIndex?, zoneFeatures: [AreaFeature],
-         tables: TimeZoneCountries) {
+    init(
+        countries: [AreaFeature], polygons: [[Polygon]], zones: AreaIndex?, zoneFeatures: [AreaFeature],
+        tables: TimeZoneCountries
+    ) {
         var features = countries
         let zoneCountry: [String?] = zoneFeatures.map { $0.name.flatMap { tables.countryOfZone[$0] } }
         let ownCodes = Set(countries.compactMap(\.code))
@@ -38,8 +40,9 @@ struct TerritoryAssignment {
             for polygon in polygons[f] {
                 let rings = [polygon.exterior] + polygon.holes
                 guard let zones, !tables.isEmpty,
-                      let code = Self.majorityZoneCountry(of: polygon.exterior, zones: zones, zoneCountry: zoneCountry),
-                      code != feature.code, !ownCodes.contains(code), let name = tables.nameOfCountry[code] else {
+                    let code = Self.majorityZoneCountry(of: polygon.exterior, zones: zones, zoneCountry: zoneCountry),
+                    code != feature.code, !ownCodes.contains(code), let name = tables.nameOfCountry[code]
+                else {
                     assigned.append((f, rings))
                     continue
                 }
@@ -56,8 +59,10 @@ struct TerritoryAssignment {
             }
         }
         // The index answers the first containing polygon in feature order, and wants them added so.
-        let parts = assigned.enumerated().sorted { $0.element.feature != $1.element.feature ? $0.element.feature < $1.element.feature : $0.offset < $1.offset }
-            .map(\.element)
+        let parts = assigned.enumerated().sorted {
+            $0.element.feature != $1.element.feature ? $0.element.feature < $1.element.feature : $0.offset < $1.offset
+        }
+        .map(\.element)
         let territories = split.sorted { $0.key < $1.key }.map { code, value in
             "\(value.name) (\(code)), from parts of \(value.from.sorted().joined(separator: ", "))"
         }
@@ -69,9 +74,18 @@ struct TerritoryAssignment {
         }
         var countryOfZone: [Int32] = []
         for code in zoneCountry {
-            guard let code else { countryOfZone.append(-1); continue }
-            if let f = featureOfCode[code] { countryOfZone.append(Int32(f)); continue }
-            guard let name = tables.nameOfCountry[code] else { countryOfZone.append(-1); continue }
+            guard let code else {
+                countryOfZone.append(-1)
+                continue
+            }
+            if let f = featureOfCode[code] {
+                countryOfZone.append(Int32(f))
+                continue
+            }
+            guard let name = tables.nameOfCountry[code] else {
+                countryOfZone.append(-1)
+                continue
+            }
             let f = features.count
             features.append(AreaFeature(layer: "iso3166.tab", fid: 0, name: name, code: code, countryCode: code))
             featureOfCode[code] = f
@@ -92,11 +106,13 @@ struct TerritoryAssignment {
         for i in stride(from: 0, to: ring.count, by: step) {
             samples += 1
             guard let zone = zones.featureIndex(longitude: ring[i].x, latitude: ring[i].y), zone < zoneCountry.count,
-                  let code = zoneCountry[zone] else { continue }
+                let code = zoneCountry[zone]
+            else { continue }
             counts[code, default: 0] += 1
         }
         guard let (code, count) = counts.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }),
-              count * 2 > samples else { return nil }
+            count * 2 > samples
+        else { return nil }
         return code
     }
 }

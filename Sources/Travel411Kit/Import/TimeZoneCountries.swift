@@ -15,13 +15,15 @@ struct TimeZoneCountries {
     /// country is inferred from a time zone). A malformed line is a reason, not a guess.
     static func read(from folders: [URL]) throws -> TimeZoneCountries {
         var tables = TimeZoneCountries()
-        guard let folder = folders.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("zone.tab").path) }) else {
+        guard let folder = folders.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("zone.tab").path) })
+        else {
             return tables
         }
         let zoneFile = folder.appendingPathComponent("zone.tab")
         for (number, columns) in try rows(of: zoneFile) {
             guard columns.count >= 3, isCountryCode(columns[0]), !columns[2].isEmpty else {
-                throw ImportError("\(zoneFile.path): line \(number): expected a country code, coordinates and a zone name separated by tabs")
+                throw ImportError(
+                    "\(zoneFile.path): line \(number): expected a country code, coordinates and a zone name separated by tabs")
             }
             tables.countryOfZone[columns[2]] = columns[0]
         }
@@ -48,9 +50,12 @@ struct TimeZoneCountries {
         return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
-            return (index + 1, line.split(separator: "\t", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespacesAndNewlines)
-            })
+            return (
+                index + 1,
+                line.split(separator: "\t", omittingEmptySubsequences: false).map {
+                    $0.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+            )
         }
     }
 

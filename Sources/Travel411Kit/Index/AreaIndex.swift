@@ -58,7 +58,9 @@ public final class AreaIndex: @unchecked Sendable {
         let gridMemory = UnsafeMutablePointer<UInt32>.allocate(capacity: grid.count)
         gridMemory.initialize(from: grid, count: grid.count)
         for (tile, offset) in arena.offsets {
-            guard AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue else { throw IndexFormatError.malformed("tile \(tile) without a reference") }
+            guard AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue else {
+                throw IndexFormatError.malformed("tile \(tile) without a reference")
+            }
             gridMemory[tile] = AreaIndex.ref(.leafOrTile, UInt32(offset / TileArena.alignment))
         }
         for tile in 0..<grid.count where AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue && arena.offsets[tile] == nil {
@@ -208,8 +210,14 @@ struct AreaTile {
         while AreaIndex.tag(ref) == AreaIndex.Tag.internalNode.rawValue {
             size *= 0.5
             var quadrant = 0
-            if x >= cellX + size { quadrant |= 1; cellX += size }
-            if y >= cellY + size { quadrant |= 2; cellY += size }
+            if x >= cellX + size {
+                quadrant |= 1
+                cellX += size
+            }
+            if y >= cellY + size {
+                quadrant |= 2
+                cellY += size
+            }
             ref = nodes[Int(AreaIndex.payload(ref)) + quadrant]
         }
         switch AreaIndex.tag(ref) {
@@ -242,7 +250,8 @@ struct AreaTile {
                     v += 2
                     let bx = v[0], by = v[1]
                     if pathCrossesSegment(cx, cy, x, y, ax, ay, bx, by) { inside.toggle() }
-                    ax = bx; ay = by
+                    ax = bx
+                    ay = by
                 }
             }
             if inside { return Int(feature) }

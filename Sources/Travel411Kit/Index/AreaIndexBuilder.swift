@@ -37,16 +37,20 @@ public struct AreaIndexBuilder {
             for i in 0..<(ring.count - 1) {
                 let a = ring[i], b = ring[i + 1]
                 if a == b { continue }
-                segments.ax.append(a.x); segments.ay.append(a.y)
-                segments.bx.append(b.x); segments.by.append(b.y)
+                segments.ax.append(a.x)
+                segments.ay.append(a.y)
+                segments.bx.append(b.x)
+                segments.by.append(b.y)
                 segments.feature.append(UInt32(feature))
                 segments.ring.append(ringID)
                 segments.position.append(UInt32(i))
             }
             // Shapefile rings repeat their first point last; close any ring that does not.
             if let first = ring.first, let last = ring.last, first != last {
-                segments.ax.append(last.x); segments.ay.append(last.y)
-                segments.bx.append(first.x); segments.by.append(first.y)
+                segments.ax.append(last.x)
+                segments.ay.append(last.y)
+                segments.bx.append(first.x)
+                segments.by.append(first.y)
                 segments.feature.append(UInt32(feature))
                 segments.ring.append(ringID)
                 segments.position.append(UInt32(ring.count - 1))
@@ -93,8 +97,10 @@ public struct AreaIndexBuilder {
             return first...last
         }
         buckets.fill(itemCount: segments.count) { s, emit in
-            let columns = tileRange(min(segments.ax[s], segments.bx[s]), max(segments.ax[s], segments.bx[s]), offset: 180, count: AreaIndex.columns)
-            let rows = tileRange(min(segments.ay[s], segments.by[s]), max(segments.ay[s], segments.by[s]), offset: 90, count: AreaIndex.rows)
+            let columns = tileRange(
+                min(segments.ax[s], segments.bx[s]), max(segments.ax[s], segments.bx[s]), offset: 180, count: AreaIndex.columns)
+            let rows = tileRange(
+                min(segments.ay[s], segments.by[s]), max(segments.ay[s], segments.by[s]), offset: 90, count: AreaIndex.rows)
             for row in rows { for column in columns { emit(row * AreaIndex.columns + column) } }
         }
         return buckets
@@ -196,9 +202,11 @@ private struct TileBuilder {
         layOutVertices(inTile)
         nodes[0] = node(minX: minX, minY: minY, size: 1, segments: inTile, inside: inside, depth: 0)
         var writer = ByteWriter(capacity: 12 + nodes.count * 4 + records.count * 4 + vertices.count * 8 + 8)
-        writer.append(UInt32(nodes.count)); writer.append(UInt32(records.count))
+        writer.append(UInt32(nodes.count))
+        writer.append(UInt32(records.count))
         writer.append(UInt32(vertices.count / 2))
-        writer.append(contentsOf: nodes); writer.append(contentsOf: records)
+        writer.append(contentsOf: nodes)
+        writer.append(contentsOf: records)
         writer.align(to: 8)
         for value in vertices { writer.append(value) }
         return writer.bytes
@@ -214,12 +222,15 @@ private struct TileBuilder {
         var previous: Int? = nil
         for segment in ordered {
             let s = Int(segment)
-            let continues = previous.map { segments.ring[$0] == segments.ring[s] && segments.position[$0] + 1 == segments.position[s] } ?? false
+            let continues =
+                previous.map { segments.ring[$0] == segments.ring[s] && segments.position[$0] + 1 == segments.position[s] } ?? false
             if !continues {
-                vertices.append(segments.ax[s]); vertices.append(segments.ay[s])
+                vertices.append(segments.ax[s])
+                vertices.append(segments.ay[s])
             }
             vertexOfSegment[segment] = UInt32(vertices.count / 2 - 1)
-            vertices.append(segments.bx[s]); vertices.append(segments.by[s])
+            vertices.append(segments.bx[s])
+            vertices.append(segments.by[s])
             previous = s
         }
     }
@@ -252,7 +263,8 @@ private struct TileBuilder {
                 }
             }
             let childSegments = cell.filter { intersects($0, minX: childMinX, minY: childMinY, size: half) }
-            let ref = node(minX: childMinX, minY: childMinY, size: half, segments: childSegments, inside: childInside.sorted(), depth: depth + 1)
+            let ref = node(
+                minX: childMinX, minY: childMinY, size: half, segments: childSegments, inside: childInside.sorted(), depth: depth + 1)
             nodes[firstChild + quadrant] = ref
         }
         return AreaIndex.ref(.internalNode, UInt32(firstChild))
@@ -278,7 +290,8 @@ private struct TileBuilder {
             var previous: Int? = nil
             while cursor < ordered.count, segments.feature[Int(ordered[cursor])] == feature {
                 let s = Int(ordered[cursor])
-                let continues = previous.map { segments.ring[$0] == segments.ring[s] && segments.position[$0] + 1 == segments.position[s] } ?? false
+                let continues =
+                    previous.map { segments.ring[$0] == segments.ring[s] && segments.position[$0] + 1 == segments.position[s] } ?? false
                 if continues {
                     records[records.count - 1] += 1
                 } else {

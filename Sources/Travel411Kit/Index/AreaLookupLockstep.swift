@@ -62,8 +62,14 @@ enum AreaLookupLockstep {
                 walks[i].size *= 0.5
                 let size = walks[i].size
                 var quadrant = 0
-                if walks[i].x >= walks[i].cellX + size { quadrant |= 1; walks[i].cellX += size }
-                if walks[i].y >= walks[i].cellY + size { quadrant |= 2; walks[i].cellY += size }
+                if walks[i].x >= walks[i].cellX + size {
+                    quadrant |= 1
+                    walks[i].cellX += size
+                }
+                if walks[i].y >= walks[i].cellY + size {
+                    quadrant |= 2
+                    walks[i].cellY += size
+                }
                 walks[i].ref = AreaTile.nodes(atBase: walks[i].tileBase)[Int(AreaIndex.payload(walks[i].ref)) + quadrant]
                 descending = true
             }

@@ -45,7 +45,10 @@ final class BlobStorage: @unchecked Sendable {
     /// Allocates `count` bytes and lets `fill` write them, so large blobs are read in place once.
     init(count: Int, fill: (UnsafeMutableRawPointer) throws -> Void) rethrows {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
-        do { try fill(buffer) } catch { buffer.deallocate(); throw error }
+        do { try fill(buffer) } catch {
+            buffer.deallocate()
+            throw error
+        }
         base = UnsafeRawPointer(buffer)
         self.count = count
     }

@@ -25,12 +25,17 @@ public final class LineIndex: @unchecked Sendable {
         let cellCount = Int(storage.u32(at: 0)), segmentCount = Int(storage.u32(at: 4)), refCount = Int(storage.u32(at: 8))
         let box = storage.pointer(at: 16, as: Double.self)
         var offset = 48
-        let keyOffset = offset; offset += cellCount * 4
-        let startOffset = offset; offset += (cellCount + 1) * 4
-        let refOffset = offset; offset += refCount * 4
+        let keyOffset = offset
+        offset += cellCount * 4
+        let startOffset = offset
+        offset += (cellCount + 1) * 4
+        let refOffset = offset
+        offset += refCount * 4
         offset = (offset + 7) & ~7
-        let segmentOffset = offset; offset += segmentCount * 32
-        let lineOffset = offset; offset += segmentCount * 4
+        let segmentOffset = offset
+        offset += segmentCount * 32
+        let lineOffset = offset
+        offset += segmentCount * 4
         guard offset == storage.count else { throw IndexFormatError.malformed("line index size") }
         self.storage = storage
         self.cellCount = cellCount
@@ -117,17 +122,24 @@ public struct LineIndexBuilder {
             bounds.extend(x: segment.bx, y: segment.by)
             let columns = LineIndex.column(min(segment.ax, segment.bx))...LineIndex.column(max(segment.ax, segment.bx))
             let rows = LineIndex.row(min(segment.ay, segment.by))...LineIndex.row(max(segment.ay, segment.by))
-            for row in rows { for column in columns { cellRefs[LineIndex.cellKey(column: column, row: row), default: []].append(UInt32(s)) } }
+            for row in rows {
+                for column in columns { cellRefs[LineIndex.cellKey(column: column, row: row), default: []].append(UInt32(s)) }
+            }
         }
         if bounds.isEmpty { bounds = BoundingBox(minX: 0, minY: 0, maxX: -1, maxY: -1) }
         let keys = cellRefs.keys.sorted()
         var writer = ByteWriter()
-        writer.append(UInt32(keys.count)); writer.append(UInt32(segments.count))
-        writer.append(UInt32(cellRefs.values.reduce(0) { $0 + $1.count })); writer.append(UInt32(0))
+        writer.append(UInt32(keys.count))
+        writer.append(UInt32(segments.count))
+        writer.append(UInt32(cellRefs.values.reduce(0) { $0 + $1.count }))
+        writer.append(UInt32(0))
         for value in [bounds.minX, bounds.minY, bounds.maxX, bounds.maxY] { writer.append(value) }
         writer.append(contentsOf: keys)
         var start: UInt32 = 0
-        for key in keys { writer.append(start); start += UInt32(cellRefs[key]?.count ?? 0) }
+        for key in keys {
+            writer.append(start)
+            start += UInt32(cellRefs[key]?.count ?? 0)
+        }
         writer.append(start)
         for key in keys { writer.append(contentsOf: cellRefs[key] ?? []) }
         writer.align(to: 8)

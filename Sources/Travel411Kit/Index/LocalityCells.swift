@@ -58,8 +58,10 @@ final class LocalityCells: @unchecked Sendable {
     /// Global cell row (0..<1800 from the south) and column (0..<3600 from 180° W) of a coordinate.
     @inline(__always) static func cell(of coordinate: Coordinate) -> (row: Int, column: Int) {
         let perDegree = Double(subdivisions)
-        return (min(180 * subdivisions - 1, max(0, Int(((coordinate.latitude + 90) * perDegree).rounded(.down)))),
-                min(360 * subdivisions - 1, max(0, Int(((coordinate.longitude + 180) * perDegree).rounded(.down)))))
+        return (
+            min(180 * subdivisions - 1, max(0, Int(((coordinate.latitude + 90) * perDegree).rounded(.down)))),
+            min(360 * subdivisions - 1, max(0, Int(((coordinate.longitude + 180) * perDegree).rounded(.down))))
+        )
     }
 
     /// The tile blob of a global cell and the cell's number within it.
@@ -79,10 +81,13 @@ final class LocalityCells: @unchecked Sendable {
         let candidate = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
         let resident = Int(page.load(fromByteOffset: 8 + 101 * 4 + cell * 4, as: UInt32.self))
         // Either list may be empty: never read past the blob.
-        let firstCandidate = candidate < candidateCount
+        let firstCandidate =
+            candidate < candidateCount
             ? page.load(fromByteOffset: Self.headerBytes + candidate * Self.candidateStride, as: Float.self) : 0
-        let firstResident = resident < residentCount
-            ? page.load(fromByteOffset: Self.residentsOffset(candidateCount: candidateCount) + resident * Self.residentStride, as: Double.self) : 0
+        let firstResident =
+            resident < residentCount
+            ? page.load(
+                fromByteOffset: Self.residentsOffset(candidateCount: candidateCount) + resident * Self.residentStride, as: Double.self) : 0
         return firstCandidate + Float(firstResident)
     }
 
@@ -94,7 +99,9 @@ final class LocalityCells: @unchecked Sendable {
 
     /// `largest(containing:)` with the winner's population.
     @inline(__always)
-    func largestWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> (id: UInt32, population: UInt32)? {
+    func largestWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> (
+        id: UInt32, population: UInt32
+    )? {
         let (row, column) = Self.cell(of: coordinate)
         guard let (page, cell) = page(row: row, column: column) else { return nil }
         let start = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
@@ -124,8 +131,10 @@ final class LocalityCells: @unchecked Sendable {
     /// `excluded`, within `maxChord`, whose core disc (`LookupTablesWriter.coreMetres`) holds the point:
     /// the subLocality rule. Every such place is among the cell's catchment candidates, since a core
     /// disc never exceeds the catchment.
-    func nearestHolding(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, below population: UInt32,
-                        excluding excluded: UInt32, maxChord: Double) -> UInt32? {
+    func nearestHolding(
+        _ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, below population: UInt32,
+        excluding excluded: UInt32, maxChord: Double
+    ) -> UInt32? {
         let (row, column) = Self.cell(of: coordinate)
         guard let (page, cell) = page(row: row, column: column) else { return nil }
         let start = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
@@ -155,8 +164,10 @@ final class LocalityCells: @unchecked Sendable {
     /// The nearest place that `filter` accepts within `metres` of the point, exactly as
     /// `PointIndex.nearest(to:maxChord:filter:)` answers it: the same chord distances, equal distances
     /// to the lower id. (Its group, when wanted, is `group(of:)`: most searches never need it.)
-    func nearest(to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
-                 withinMetres metres: Double) -> UInt32? {
+    func nearest(
+        to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
+        withinMetres metres: Double
+    ) -> UInt32? {
         var search = NearestSearch(distance: PointIndex.chord(metres: metres) * PointIndex.chord(metres: metres))
         let (row, column) = Self.cell(of: coordinate)
         scanResidents(row: row, column: column, query: query, filter: filter, into: &search)
@@ -189,7 +200,6 @@ final class LocalityCells: @unchecked Sendable {
         return groups[Int(id)]
     }
 
-
     private struct NearestSearch {
         var best: UInt32?
         var distance: Double
@@ -197,8 +207,10 @@ final class LocalityCells: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func scanResidents(row: Int, column: Int, query: PointIndex.Query, filter: PointIndex.NearestFilter,
-                               into search: inout NearestSearch) {
+    private func scanResidents(
+        row: Int, column: Int, query: PointIndex.Query, filter: PointIndex.NearestFilter,
+        into search: inout NearestSearch
+    ) {
         guard let (page, cell) = page(row: row, column: column) else { return }
         let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
         let offsets = 8 + 101 * 4
@@ -219,7 +231,8 @@ final class LocalityCells: @unchecked Sendable {
             guard d < search.distance || search.best.map({ id < $0 }) ?? true else { continue }
             let group = filter.group == 0 ? 0 : group(of: id)
             if filter.accepts(id: id, group: group, country: entry.load(fromByteOffset: 28, as: UInt16.self)) {
-                search.best = id; search.distance = d
+                search.best = id
+                search.distance = d
             }
         }
     }
@@ -259,7 +272,7 @@ struct LocalityCellsBuilder {
     func build(_ places: [Place]) -> [(number: Int, blob: [UInt8])] {
         let perTile = LocalityCells.subdivisions
         let columnCount = 360 * perTile
-        var candidates: [Int: [Int]] = [:]   // global cell number (row × 3600 + column) → places
+        var candidates: [Int: [Int]] = [:]  // global cell number (row × 3600 + column) → places
         var residents: [Int: [Int]] = [:]
         for (index, place) in places.enumerated() {
             let home = LocalityCells.cell(of: place.coordinate)
@@ -294,12 +307,15 @@ struct LocalityCellsBuilder {
             var candidateEntries = ByteWriter(), residentEntries = ByteWriter()
             for cell in cellNumbers {
                 let members = (candidates[cell] ?? []).sorted {
-                    places[$0].population != places[$1].population ? places[$0].population > places[$1].population : places[$0].id < places[$1].id
+                    places[$0].population != places[$1].population
+                        ? places[$0].population > places[$1].population : places[$0].id < places[$1].id
                 }
                 for member in members {
                     let place = places[member]
                     let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
-                    candidateEntries.append(Float(x)); candidateEntries.append(Float(y)); candidateEntries.append(Float(z))
+                    candidateEntries.append(Float(x))
+                    candidateEntries.append(Float(y))
+                    candidateEntries.append(Float(z))
                     // Rounded up, with the Float positions' own error of about 1e-7 allowed for.
                     candidateEntries.append((Float(PointIndex.chord(metres: place.catchmentMetres)) + 2e-7).nextUp)
                     candidateEntries.append(place.population)
@@ -312,7 +328,9 @@ struct LocalityCellsBuilder {
                 for member in dwellers {
                     let place = places[member]
                     let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
-                    residentEntries.append(x); residentEntries.append(y); residentEntries.append(z)
+                    residentEntries.append(x)
+                    residentEntries.append(y)
+                    residentEntries.append(z)
                     residentEntries.append(place.id)
                     residentEntries.append(place.country)
                     residentEntries.append(UInt16(0))

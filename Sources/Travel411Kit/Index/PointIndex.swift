@@ -32,11 +32,11 @@ public final class PointIndex: @unchecked Sendable {
 
     /// Typed views of one node blob (the top slots or one page).
     struct NodeArrays {
-        let coordinates: UnsafePointer<Double>   // x, y, z per node
+        let coordinates: UnsafePointer<Double>  // x, y, z per node
         let ids: UnsafePointer<UInt32>
         let axes: UnsafePointer<UInt8>
-        let country: UnsafePointer<UInt16>       // ISO alpha-2 packed, 0 when unknown
-        let group: UnsafePointer<UInt32>         // caller's grouping (localities: admin polygon + 1), 0 when none
+        let country: UnsafePointer<UInt16>  // ISO alpha-2 packed, 0 when unknown
+        let group: UnsafePointer<UInt32>  // caller's grouping (localities: admin polygon + 1), 0 when none
         /// Where the arrays end in the blob (the top blob stores subtree boxes after them).
         let endOffset: Int
 
@@ -126,7 +126,7 @@ public final class PointIndex: @unchecked Sendable {
     /// Sixteen bytes, so the recursion passes it cheaply.
     private struct Cursor {
         var arrays: UnsafePointer<NodeArrays>
-        var base: Int       // subtract from a global index to index the page; -1 while in the top slots
+        var base: Int  // subtract from a global index to index the page; -1 while in the top slots
     }
 
     @inline(__always) private func enter(_ cursor: Cursor, _ t: Int, lo: Int) -> Cursor? {
@@ -187,7 +187,9 @@ public final class PointIndex: @unchecked Sendable {
 
     /// The nearest point within `maxChord` that `filter` accepts, with its group. Equal distances go to
     /// the lower id, so the answer never depends on the tree's layout.
-    public func nearest<Filter: PointFilter>(to q: Query, maxChord: Double = 2.0001, filter: Filter = NearestFilter()) -> (id: UInt32, group: UInt32)? {
+    public func nearest<Filter: PointFilter>(to q: Query, maxChord: Double = 2.0001, filter: Filter = NearestFilter()) -> (
+        id: UInt32, group: UInt32
+    )? {
         guard count > 0 else { return nil }
         var search = NearestSearch(query: q, filter: filter, bestDistance: maxChord * maxChord)
         withUnsafePointer(to: top) { top in
@@ -223,8 +225,12 @@ public final class PointIndex: @unchecked Sendable {
             let id = a.pointee.ids[i]
             let group = hasGroups ? a.pointee.group[i] : 0
             let country = hasGroups ? a.pointee.country[i] : 0
-            if d < search.bestDistance || search.best.map({ id < $0 }) ?? true, search.filter.accepts(id: id, group: group, country: country) {
-                search.bestDistance = d; search.best = id; search.bestGroup = group
+            if d < search.bestDistance || search.best.map({ id < $0 }) ?? true,
+                search.filter.accepts(id: id, group: group, country: country)
+            {
+                search.bestDistance = d
+                search.best = id
+                search.bestGroup = group
             }
         }
         if hi - lo == 1 { return }

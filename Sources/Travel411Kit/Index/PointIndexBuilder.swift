@@ -12,7 +12,10 @@ public struct PointIndexBuilder {
         public var country: String? = nil
         /// A grouping lookups can filter on (localities: their admin polygon + 1), 0 for none.
         public var group: UInt32 = 0
-        public init(coordinate: Coordinate, id: UInt32) { self.coordinate = coordinate; self.id = id }
+        public init(coordinate: Coordinate, id: UInt32) {
+            self.coordinate = coordinate
+            self.id = id
+        }
     }
 
     public struct Output {
@@ -35,7 +38,8 @@ public struct PointIndexBuilder {
         // Sort each range around its median along its widest axis, the way lookups will walk it.
         func arrange(_ lo: Int, _ hi: Int) {
             if hi - lo <= 1 { return }
-            var minimum = (Double.infinity, Double.infinity, Double.infinity), maximum = (-Double.infinity, -Double.infinity, -Double.infinity)
+            var minimum = (Double.infinity, Double.infinity, Double.infinity),
+                maximum = (-Double.infinity, -Double.infinity, -Double.infinity)
             for i in lo..<hi {
                 let p = xyz[i]
                 minimum = (min(minimum.0, p.0), min(minimum.1, p.1), min(minimum.2, p.2))
@@ -46,7 +50,10 @@ public struct PointIndexBuilder {
             func value(_ i: Int) -> Double { axis == 0 ? xyz[i].0 : (axis == 1 ? xyz[i].1 : xyz[i].2) }
             let sorted = (lo..<hi).sorted { value($0) < value($1) || (value($0) == value($1) && order[$0] < order[$1]) }
             let newXYZ = sorted.map { xyz[$0] }, newOrder = sorted.map { order[$0] }
-            for (k, i) in (lo..<hi).enumerated() { xyz[i] = newXYZ[k]; order[i] = newOrder[k] }
+            for (k, i) in (lo..<hi).enumerated() {
+                xyz[i] = newXYZ[k]
+                order[i] = newOrder[k]
+            }
             let mid = (lo + hi) >> 1
             axes[mid] = UInt8(axis)
             arrange(lo, mid)
@@ -55,8 +62,8 @@ public struct PointIndexBuilder {
         arrange(0, n)
 
         // Walk the tree as lookups will: top nodes get heap numbers, small subtrees become pages.
-        var topNodes: [Int: Int] = [:]         // heap number → global index of the node (or page root)
-        var topRanges: [Int: Range<Int>] = [:] // heap number → the index range of its subtree
+        var topNodes: [Int: Int] = [:]  // heap number → global index of the node (or page root)
+        var topRanges: [Int: Range<Int>] = [:]  // heap number → the index range of its subtree
         var kinds: [Int: PointIndex.SlotKind] = [:]
         var pages: [(number: Int, blob: [UInt8])] = []
         func walk(_ lo: Int, _ hi: Int, _ t: Int) {
@@ -81,7 +88,9 @@ public struct PointIndexBuilder {
             writer.align(to: 8)
             for node in nodes {
                 let p = node.map { xyz[$0] } ?? (0, 0, 0)
-                writer.append(p.0); writer.append(p.1); writer.append(p.2)
+                writer.append(p.0)
+                writer.append(p.1)
+                writer.append(p.2)
             }
             for node in nodes { writer.append(node.map { places[order[$0]].id } ?? 0) }
             for node in nodes { writer.append(node.map { axes[$0] } ?? 0) }
@@ -89,7 +98,8 @@ public struct PointIndexBuilder {
                 writer.align(to: 4)
                 for node in nodes {
                     let packed = node.map { PointIndex.packCountry(places[order[$0]].country) } ?? 0
-                    writer.append(UInt8(packed & 0xff)); writer.append(UInt8(packed >> 8))
+                    writer.append(UInt8(packed & 0xff))
+                    writer.append(UInt8(packed >> 8))
                 }
                 writer.align(to: 4)
                 for node in nodes { writer.append(node.map { places[order[$0]].group } ?? 0) }
@@ -101,8 +111,10 @@ public struct PointIndexBuilder {
         let slotCount = (topNodes.keys.max() ?? -1) + 1
         // Header: slot count, catchment flag, point count, padding, then the kinds.
         var header = ByteWriter()
-        header.append(UInt32(slotCount)); header.append(UInt32(withGroups ? 1 : 0))
-        header.append(UInt32(n)); header.append(UInt32(0))
+        header.append(UInt32(slotCount))
+        header.append(UInt32(withGroups ? 1 : 0))
+        header.append(UInt32(n))
+        header.append(UInt32(0))
         for t in 0..<slotCount { header.append(kinds[t]?.rawValue ?? 0) }
         var top = nodeBlob((0..<slotCount).map { topNodes[$0] }, header: header.bytes)
         // After the node arrays: each top slot's subtree bounding box (min x, y, z, max x, y, z), so a

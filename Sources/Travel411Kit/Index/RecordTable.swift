@@ -39,8 +39,6 @@ public final class RecordTable: @unchecked Sendable {
     /// The record's position; nil for tables stored without positions.
     public func coordinate(_ record: Int) -> Coordinate? { view.coordinate(record) }
 
-
-
     /// `coordinates`, when given, has one entry per record.
     public static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [UInt8] {
         var writer = ByteWriter()
@@ -48,7 +46,10 @@ public final class RecordTable: @unchecked Sendable {
         writer.append(UInt32(fieldCount))
         writer.append(UInt32(coordinates == nil ? 0 : 1))
         writer.append(UInt32(0))
-        for coordinate in coordinates ?? [] { writer.append(coordinate.latitude); writer.append(coordinate.longitude) }
+        for coordinate in coordinates ?? [] {
+            writer.append(coordinate.latitude)
+            writer.append(coordinate.longitude)
+        }
         var offset: UInt32 = 0
         var text: [UInt8] = []
         for record in fields {
@@ -137,7 +138,6 @@ public final class PagedRecords: @unchecked Sendable {
         view(record)?.coordinate(record % PagedRecords.pageSize) ?? nil
     }
 
-
     /// The field's UTF-8 bytes, valid while this table lives; nil or empty when absent.
     @inline(__always) func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8>? {
         view(record)?.bytes(record % PagedRecords.pageSize, field)
@@ -147,12 +147,12 @@ public final class PagedRecords: @unchecked Sendable {
         view(record)?.equals(record % PagedRecords.pageSize, field, other) ?? false
     }
 
-
     /// Page blobs for records, `pageSize` at a time.
     static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [[UInt8]] {
         stride(from: 0, to: fields.count, by: pageSize).map { start in
             let end = min(start + pageSize, fields.count)
-            return RecordTable.build(coordinates: coordinates.map { Array($0[start..<end]) }, fields: Array(fields[start..<end]), fieldCount: fieldCount)
+            return RecordTable.build(
+                coordinates: coordinates.map { Array($0[start..<end]) }, fields: Array(fields[start..<end]), fieldCount: fieldCount)
         }
     }
 }

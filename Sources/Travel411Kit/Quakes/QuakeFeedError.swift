@@ -21,7 +21,8 @@ public enum QuakeFeedError: Travel411Error, Equatable {
         case .cannotOpen(let source, let detail):
             return "cannot read \(source): \(detail)"
         case .noUsableRecords(let source, let skipped):
-            return "\(source): all \(skipped) \(skipped == 1 ? "event was" : "events were") skipped as malformed (see the warnings above); nothing to show"
+            return
+                "\(source): all \(skipped) \(skipped == 1 ? "event was" : "events were") skipped as malformed (see the warnings above); nothing to show"
         }
     }
 

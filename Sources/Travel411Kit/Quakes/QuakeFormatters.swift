@@ -135,9 +135,11 @@ public struct QuakeFeatureCollection: Encodable, Sendable {
 /// CSV of the events: the JSON's keys as columns, the placemark's as `placemark.<name>` (the JSON
 /// nesting, flattened), quoted by RFC 4180 where needed. Empty fields are unknown values.
 public enum QuakeCSV {
-    static let eventColumns = ["time", "latitude", "longitude", "depth", "mag", "magType", "place", "description",
-                               "distanceMetres", "bearingDegrees", "compassPoint",
-                               "id", "updated", "type", "status", "net", "nst", "gap", "dmin", "rms"]
+    static let eventColumns = [
+        "time", "latitude", "longitude", "depth", "mag", "magType", "place", "description",
+        "distanceMetres", "bearingDegrees", "compassPoint",
+        "id", "updated", "type", "status", "net", "nst", "gap", "dmin", "rms",
+    ]
 
     public static var header: [String] {
         eventColumns + PlacemarkField.allCases.map { "placemark." + $0.rawValue }
@@ -187,7 +189,8 @@ public enum QuakeTextTable {
             ]
             if withDistance {
                 row.append(item.selected.distanceMetres.map { DistanceFormatter.humanReadable(metres: $0) } ?? "-")
-                row.append(item.selected.bearingDegrees.map { "\(CompassPoint(bearing: $0).rawValue) (\(Int($0.rounded()) % 360)°)" } ?? "-")
+                row.append(
+                    item.selected.bearingDegrees.map { "\(CompassPoint(bearing: $0).rawValue) (\(Int($0.rounded()) % 360)°)" } ?? "-")
             }
             row.append(quake.place.map { DisplayText.sanitized($0, limit: 80) } ?? "-")
             row.append(item.description)

@@ -101,10 +101,12 @@ public struct QuakeMapCircles: Sendable {
     /// The circles of geocoded events, each titled with its time, magnitude and our description,
     /// for the renderer's callouts.
     public init(_ items: [GeocodedQuake]) {
-        self.init(items.map(\.quake), titles: items.map { item in
-            let magnitude = item.quake.magnitude.map { "M \(QuakeNumbers.magnitude($0)) · " } ?? ""
-            return "\(magnitude)\(item.quake.time.readable) UTC · \(item.description)"
-        })
+        self.init(
+            items.map(\.quake),
+            titles: items.map { item in
+                let magnitude = item.quake.magnitude.map { "M \(QuakeNumbers.magnitude($0)) · " } ?? ""
+                return "\(magnitude)\(item.quake.time.readable) UTC · \(item.description)"
+            })
     }
 
     /// The legend: a circle for each whole magnitude from the smallest to the largest shown (at
@@ -149,7 +151,8 @@ public enum QuakeMapExtent: Hashable, Sendable {
     /// of ±180°, make a narrow region across the antimeridian, not a band round the world.
     public static func fitting(_ coordinates: [Coordinate]) -> QuakeMapExtent {
         guard let arc = LongitudeArc.smallest(containing: coordinates.map(\.longitude)),
-              let south = coordinates.map(\.latitude).min(), let north = coordinates.map(\.latitude).max() else { return .world }
+            let south = coordinates.map(\.latitude).min(), let north = coordinates.map(\.latitude).max()
+        else { return .world }
         let latitudeSpan = north - south
         guard arc.width <= worldLongitudeSpan, latitudeSpan <= worldLatitudeSpan else { return .world }
         let longitudeMargin = max(minimumMargin, arc.width * marginFraction)
@@ -158,8 +161,9 @@ public enum QuakeMapExtent: Hashable, Sendable {
         // Web Mercator stops short of the poles; a region is kept inside ±85°.
         let paddedSouth = max(-85, south - latitudeMargin), paddedNorth = min(85, north + latitudeMargin)
         let middle = GreatCircle.normalizedLongitude(arc.west + arc.width / 2)
-        return .regional(MapRegion(
-            center: Coordinate(latitude: (paddedSouth + paddedNorth) / 2, longitude: middle),
-            latitudeDelta: paddedNorth - paddedSouth, longitudeDelta: longitudeDelta))
+        return .regional(
+            MapRegion(
+                center: Coordinate(latitude: (paddedSouth + paddedNorth) / 2, longitude: middle),
+                latitudeDelta: paddedNorth - paddedSouth, longitudeDelta: longitudeDelta))
     }
 }

@@ -15,8 +15,10 @@ public struct QuakeFilter: Sendable {
 
     public static let defaultRadiusKilometres = 500.0
 
-    public init(minimumMagnitude: Double? = nil, since: UTCTimestamp? = nil, near: Coordinate? = nil,
-                radiusMetres: Double = QuakeFilter.defaultRadiusKilometres * 1000, last: Int? = nil) {
+    public init(
+        minimumMagnitude: Double? = nil, since: UTCTimestamp? = nil, near: Coordinate? = nil,
+        radiusMetres: Double = QuakeFilter.defaultRadiusKilometres * 1000, last: Int? = nil
+    ) {
         self.minimumMagnitude = minimumMagnitude
         self.since = since
         self.near = near
@@ -67,7 +69,8 @@ public enum QuakeSelection {
         if filter.near != nil {
             selected.sort { a, b in
                 let da = a.item.distanceMetres ?? 0, db = b.item.distanceMetres ?? 0
-                return da != db ? da < db : (a.item.quake.time != b.item.quake.time ? a.item.quake.time > b.item.quake.time : a.index < b.index)
+                return da != db
+                    ? da < db : (a.item.quake.time != b.item.quake.time ? a.item.quake.time > b.item.quake.time : a.index < b.index)
             }
         }
         return selected.map(\.item)
@@ -100,7 +103,8 @@ public enum QuakeSince {
         let number = text.dropLast()
         // Digits and at most one point only: no signs, exponents or "nan".
         guard number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), number.filter({ $0 == "." }).count <= 1,
-              let value = Double(number), value.isFinite else { return nil }
+            let value = Double(number), value.isFinite
+        else { return nil }
         let milliseconds = value * perUnit
         // Beyond ±10,000 years a duration means nothing here, and Int64 stays safe.
         guard milliseconds < 3.2e14 else { return nil }

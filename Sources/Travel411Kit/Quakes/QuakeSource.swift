@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Where a feed comes from: a file, standard input (`-`), or a USGS feed URL.
@@ -84,9 +85,11 @@ public enum QuakeSourceError: Travel411Error, Equatable {
         case .badURL(let text):
             return "'\(DisplayText.sanitized(text))' is not a URL with a host"
         case .plainHTTP(let text):
-            return "'\(DisplayText.sanitized(text))': feeds are fetched over https:// only (plain http:// is accepted for localhost alone); USGS serves every feed at https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/"
+            return
+                "'\(DisplayText.sanitized(text))': feeds are fetched over https:// only (plain http:// is accepted for localhost alone); USGS serves every feed at https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/"
         case .unsupportedScheme(let text, let scheme):
-            return "'\(DisplayText.sanitized(text))': \(DisplayText.sanitized(scheme)):// is not fetched; give an https:// URL, a file or - for standard input"
+            return
+                "'\(DisplayText.sanitized(text))': \(DisplayText.sanitized(scheme)):// is not fetched; give an https:// URL, a file or - for standard input"
         }
     }
 
@@ -134,8 +137,10 @@ enum QuakeFeedFetcher {
         }
         guard (200..<300).contains(http.statusCode) else {
             let phrase = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
-            let hint = http.statusCode >= 500 ? "; the server failed, try again later" : http.statusCode == 404 ? "; check the feed's address" : ""
-            throw QuakeFetchError(url: shown, reason: "the server answered HTTP \(http.statusCode) (\(phrase))\(hint)", httpStatus: http.statusCode)
+            let hint =
+                http.statusCode >= 500 ? "; the server failed, try again later" : http.statusCode == 404 ? "; check the feed's address" : ""
+            throw QuakeFetchError(
+                url: shown, reason: "the server answered HTTP \(http.statusCode) (\(phrase))\(hint)", httpStatus: http.statusCode)
         }
         return data ?? Data()
     }
@@ -153,7 +158,7 @@ enum QuakeFeedFetcher {
         case .timedOut:
             return "no answer in time (the network is slow or down)"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             return "the secure connection failed (\(urlError.localizedDescription))"
         case .badServerResponse:
             return "the server's answer is broken"
@@ -170,12 +175,16 @@ enum QuakeFeedFetcher {
         private var error: Error?
 
         func set(data: Data?, response: URLResponse?, error: Error?) {
-            lock.lock(); defer { lock.unlock() }
-            self.data = data; self.response = response; self.error = error
+            lock.lock()
+            defer { lock.unlock() }
+            self.data = data
+            self.response = response
+            self.error = error
         }
 
         func get() -> (Data?, URLResponse?, Error?) {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             return (data, response, error)
         }
     }

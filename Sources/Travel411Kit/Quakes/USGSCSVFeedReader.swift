@@ -26,7 +26,8 @@ enum USGSCSVFeedReader {
                 index = record.next
                 if DelimitedRecordSplitter.isBlank(fields) { continue }
                 guard let columns = header else {
-                    header = try Header(names: fields.map { DelimitedRecordSplitter.text(of: $0, in: base) }, line: recordLine, source: source)
+                    header = try Header(
+                        names: fields.map { DelimitedRecordSplitter.text(of: $0, in: base) }, line: recordLine, source: source)
                     continue
                 }
                 records += 1
@@ -63,7 +64,9 @@ enum USGSCSVFeedReader {
                 let shown = DisplayText.sanitized(names.joined(separator: ","), limit: 120)
                 throw QuakeFeedError.notAFeed(
                     source: source,
-                    reason: "the header (line \(line)) has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column\(missing.count == 1 ? "" : "s"); it reads '\(shown)'")
+                    reason:
+                        "the header (line \(line)) has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column\(missing.count == 1 ? "" : "s"); it reads '\(shown)'"
+                )
             }
         }
 

@@ -26,7 +26,8 @@ enum USGSGeoJSONFeedReader {
         case "Feature":
             slots = [document.feature].compactMap { $0 }
         case let other?:
-            throw QuakeFeedError.notAFeed(source: source, reason: "its GeoJSON type is '\(DisplayText.sanitized(other, limit: 40))', not FeatureCollection")
+            throw QuakeFeedError.notAFeed(
+                source: source, reason: "its GeoJSON type is '\(DisplayText.sanitized(other, limit: 40))', not FeatureCollection")
         case nil:
             throw QuakeFeedError.notAFeed(source: source, reason: "the JSON has no \"type\": \"FeatureCollection\"")
         }
@@ -98,11 +99,15 @@ enum USGSGeoJSONFeedReader {
             let geometry = try feature.nestedContainer(keyedBy: GeometryKeys.self, forKey: .geometry)
             let geometryType = try geometry.decodeIfPresent(String.self, forKey: .type)
             guard geometryType == "Point" else {
-                throw RecordProblem(reason: "the geometry is \(geometryType.map { "a \(DisplayText.sanitized($0, limit: 40))" } ?? "untyped"), not a Point")
+                throw RecordProblem(
+                    reason: "the geometry is \(geometryType.map { "a \(DisplayText.sanitized($0, limit: 40))" } ?? "untyped"), not a Point")
             }
             let coordinates = try geometry.decode([Double].self, forKey: .coordinates)
             guard coordinates.count >= 2 else {
-                throw RecordProblem(reason: "the Point has \(coordinates.count) coordinate\(coordinates.count == 1 ? "" : "s"), not [longitude, latitude, depth]")
+                throw RecordProblem(
+                    reason:
+                        "the Point has \(coordinates.count) coordinate\(coordinates.count == 1 ? "" : "s"), not [longitude, latitude, depth]"
+                )
             }
             guard feature.contains(.properties), !(try feature.decodeNil(forKey: .properties)) else {
                 throw RecordProblem(reason: "no properties")
@@ -111,17 +116,22 @@ enum USGSGeoJSONFeedReader {
             guard let milliseconds = try properties.decodeIfPresent(Double.self, forKey: .time) else {
                 throw RecordProblem(reason: "properties.time is missing or null")
             }
-            var quake = Quake(time: try timestamp(milliseconds, field: "properties.time"),
-                              coordinate: try QuakeFieldCheck.coordinate(latitude: coordinates[1], longitude: coordinates[0]))
+            var quake = Quake(
+                time: try timestamp(milliseconds, field: "properties.time"),
+                coordinate: try QuakeFieldCheck.coordinate(latitude: coordinates[1], longitude: coordinates[0]))
             if coordinates.count > 2 { quake.depthKilometres = coordinates[2] }
             quake.magnitude = try properties.decodeIfPresent(Double.self, forKey: .mag)
             quake.place = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .place))
-            quake.updated = try properties.decodeIfPresent(Double.self, forKey: .updated).map { try timestamp($0, field: "properties.updated") }
+            quake.updated = try properties.decodeIfPresent(Double.self, forKey: .updated).map {
+                try timestamp($0, field: "properties.updated")
+            }
             quake.magnitudeType = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .magType))
             quake.eventType = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .type))
             quake.status = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .status))
             quake.network = nonEmpty(try properties.decodeIfPresent(String.self, forKey: .net))
-            quake.stationCount = try properties.decodeIfPresent(Double.self, forKey: .nst).map { try QuakeFieldCheck.count($0, field: "properties.nst") }
+            quake.stationCount = try properties.decodeIfPresent(Double.self, forKey: .nst).map {
+                try QuakeFieldCheck.count($0, field: "properties.nst")
+            }
             quake.azimuthalGap = try properties.decodeIfPresent(Double.self, forKey: .gap)
             quake.nearestStationDegrees = try properties.decodeIfPresent(Double.self, forKey: .dmin)
             quake.rms = try properties.decodeIfPresent(Double.self, forKey: .rms)
@@ -152,11 +162,14 @@ enum USGSGeoJSONFeedReader {
             /// The path inside the feature: what comes after `features[12]`, which the message already names.
             func path(_ codingPath: [CodingKey]) -> String {
                 let inFeature = codingPath.first?.stringValue == "features" ? Array(codingPath.dropFirst(2)) : codingPath
-                return inFeature.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop(while: { $0 == "." }).description
+                return inFeature.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop(while: { $0 == "." })
+                    .description
             }
             switch error {
             case .typeMismatch(let type, let context):
-                let wanted = type == Double.self ? "a number" : type == String.self ? "a string" : type is [Double].Type ? "an array of numbers" : "\(type)"
+                let wanted =
+                    type == Double.self
+                    ? "a number" : type == String.self ? "a string" : type is [Double].Type ? "an array of numbers" : "\(type)"
                 return "\(path(context.codingPath)) is not \(wanted)"
             case .valueNotFound(_, let context):
                 return "\(path(context.codingPath)) is null"
@@ -201,7 +214,12 @@ enum JSONProblem {
     private static func position(_ bytes: UnsafePointer<UInt8>, _ offset: Int) -> String {
         var line = 1, column = 1
         for index in 0..<offset {
-            if bytes[index] == UInt8(ascii: "\n") { line += 1; column = 1 } else if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if bytes[index] & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return "line \(line), column \(column)"
     }

@@ -32,15 +32,17 @@ public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
         while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }
         var scanner = DigitScanner(Array(utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
-              let month = scanner.number(digits: 2), scanner.skip("-"),
-              let day = scanner.number(digits: 2),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
+            let month = scanner.number(digits: 2), scanner.skip("-"),
+            let day = scanner.number(digits: 2),
+            (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         var milliseconds: Int64 = 0
         var offsetMinutes: Int64 = 0
         if !scanner.isAtEnd {
             guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
-                  let hour = scanner.number(digits: 2), scanner.skip(":"),
-                  let minute = scanner.number(digits: 2), hour < 24, minute < 60 else { return nil }
+                let hour = scanner.number(digits: 2), scanner.skip(":"),
+                let minute = scanner.number(digits: 2), hour < 24, minute < 60
+            else { return nil }
             var second: Int64 = 0
             if scanner.skip(":") {
                 guard let value = scanner.number(digits: 2), value < 61 else { return nil }
@@ -73,7 +75,8 @@ public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
         let (year, month, day) = Self.civilFromDays(days)
         let hour = dayMilliseconds / 3_600_000, minute = dayMilliseconds / 60_000 % 60
         let second = dayMilliseconds / 1000 % 60, millisecond = dayMilliseconds % 1000
-        return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2)).\(Self.pad(millisecond, 3))Z"
+        return
+            "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2)).\(Self.pad(millisecond, 3))Z"
     }
 
     /// `2024-08-07 13:27:10`, for tables people read.
@@ -164,7 +167,10 @@ private struct DigitScanner {
         }
         guard count > 0 else { return nil }
         var scale = count
-        while scale < 3 { value *= 10; scale += 1 }
+        while scale < 3 {
+            value *= 10
+            scale += 1
+        }
         return value
     }
 

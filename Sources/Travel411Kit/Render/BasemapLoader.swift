@@ -48,7 +48,8 @@ public final class BasemapLoader {
             for layer in layersByLevel["district", default: []] {
                 let fids = try candidates(in: layer, boxes)
                 guard !fids.isEmpty else { continue }
-                basemap.layers.append(BasemapLayer(kind: .district, shapes: try fids.compactMap { try reader.geometry(table: layer, fid: $0) }))
+                basemap.layers.append(
+                    BasemapLayer(kind: .district, shapes: try fids.compactMap { try reader.geometry(table: layer, fid: $0) }))
                 if detail.showsDistrictNames {
                     basemap.labels += try boxLabels(in: layer, fids: fids, kind: .district, within: region, labelColumns: false)
                 }
@@ -65,12 +66,14 @@ public final class BasemapLoader {
             }
         }
         if detail.showsCountryNames, let layer = layersByLevel["country"]?.first {
-            basemap.labels += try boxLabels(in: layer, fids: try candidates(in: layer, boxes), kind: .country, within: region, labelColumns: true)
+            basemap.labels += try boxLabels(
+                in: layer, fids: try candidates(in: layer, boxes), kind: .country, within: region, labelColumns: true)
             read.insert(layer)
         }
         if detail.showsSeaNames {
             for layer in try areaLayers(level: "ocean") {
-                basemap.labels += try boxLabels(in: layer, fids: try candidates(in: layer, boxes), kind: .sea, within: region, labelColumns: false)
+                basemap.labels += try boxLabels(
+                    in: layer, fids: try candidates(in: layer, boxes), kind: .sea, within: region, labelColumns: false)
             }
         }
         let localities = try localityLabels(in: region)
@@ -87,8 +90,13 @@ public final class BasemapLoader {
     private func countryOutlineLayer(_ outline: BasemapDetail.CountryOutline) throws -> String? {
         let full = layersByLevel["country"]?.first
         let basemaps = try layersByLevel["basemap", default: []].map { layer in
-            (layer, try database.query("SELECT sum(length(\(GeoPackageSchema.quoted(GeoPackageSchema.geometryColumn)))) FROM \(GeoPackageSchema.quoted(layer))")
-                .first?.first?.int64Value ?? 0)
+            (
+                layer,
+                try database.query(
+                    "SELECT sum(length(\(GeoPackageSchema.quoted(GeoPackageSchema.geometryColumn)))) FROM \(GeoPackageSchema.quoted(layer))"
+                )
+                .first?.first?.int64Value ?? 0
+            )
         }.sorted { $0.1 < $1.1 }.map(\.0)
         switch outline {
         case .full: return full ?? basemaps.last
@@ -132,8 +140,10 @@ public final class BasemapLoader {
 
     /// Names of areas, each at its label point (Natural Earth's LABEL_X/LABEL_Y when asked and present)
     /// or the centre of its R-tree box, ranked by the box's size so the biggest areas are named first.
-    private func boxLabels(in layer: String, fids: [Int64], kind: BasemapLabelKind, within region: MapRegion,
-                           labelColumns: Bool) throws -> [BasemapLabel] {
+    private func boxLabels(
+        in layer: String, fids: [Int64], kind: BasemapLabelKind, within region: MapRegion,
+        labelColumns: Bool
+    ) throws -> [BasemapLabel] {
         let names = try names(in: layer)
         let rtree = GeoPackageSchema.rtreeTableName(for: layer)
         guard !fids.isEmpty, try database.tableExists(rtree) else { return [] }
@@ -189,9 +199,14 @@ public final class BasemapLoader {
             }
         }
         let labels = longest.map { name, stretch in
-            BasemapLabel(text: name, coordinate: Coordinate(latitude: (stretch.from.y + stretch.to.y) / 2, longitude: (stretch.from.x + stretch.to.x) / 2),
-                         kind: .street, rank: stretch.length,
-                         along: (Coordinate(latitude: stretch.from.y, longitude: stretch.from.x), Coordinate(latitude: stretch.to.y, longitude: stretch.to.x)))
+            BasemapLabel(
+                text: name,
+                coordinate: Coordinate(latitude: (stretch.from.y + stretch.to.y) / 2, longitude: (stretch.from.x + stretch.to.x) / 2),
+                kind: .street, rank: stretch.length,
+                along: (
+                    Coordinate(latitude: stretch.from.y, longitude: stretch.from.x),
+                    Coordinate(latitude: stretch.to.y, longitude: stretch.to.x)
+                ))
         }
         return (shapes, labels)
     }
@@ -201,15 +216,18 @@ public final class BasemapLoader {
         guard try database.tableExists("travel411_localities") else { return [] }
         var labels: [BasemapLabel] = []
         for box in Self.boxes(for: region, growingBy: 0) {
-            let rows = try database.query("""
+            let rows = try database.query(
+                """
                 SELECT name, population, latitude, longitude FROM travel411_localities
                 WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
                 ORDER BY population DESC, name LIMIT 200
                 """, [.real(box.minY), .real(box.maxY), .real(box.minX), .real(box.maxX)])
             for row in rows where row.count == 4 {
                 guard let name = row[0].stringValue, let latitude = row[2].doubleValue, let longitude = row[3].doubleValue else { continue }
-                labels.append(BasemapLabel(text: name, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                                           kind: .locality, rank: Double(row[1].int64Value ?? 0)))
+                labels.append(
+                    BasemapLabel(
+                        text: name, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                        kind: .locality, rank: Double(row[1].int64Value ?? 0)))
             }
         }
         return labels
@@ -225,10 +243,16 @@ public final class BasemapLoader {
         if halfWidth >= 180 { return [BoundingBox(minX: -180, minY: south, maxX: 180, maxY: north)] }
         let west = region.center.longitude - halfWidth, east = region.center.longitude + halfWidth
         if west < -180 {
-            return [BoundingBox(minX: -180, minY: south, maxX: east, maxY: north), BoundingBox(minX: west + 360, minY: south, maxX: 180, maxY: north)]
+            return [
+                BoundingBox(minX: -180, minY: south, maxX: east, maxY: north),
+                BoundingBox(minX: west + 360, minY: south, maxX: 180, maxY: north),
+            ]
         }
         if east > 180 {
-            return [BoundingBox(minX: west, minY: south, maxX: 180, maxY: north), BoundingBox(minX: -180, minY: south, maxX: east - 360, maxY: north)]
+            return [
+                BoundingBox(minX: west, minY: south, maxX: 180, maxY: north),
+                BoundingBox(minX: -180, minY: south, maxX: east - 360, maxY: north),
+            ]
         }
         return [BoundingBox(minX: west, minY: south, maxX: east, maxY: north)]
     }

@@ -14,7 +14,10 @@ public enum CoincidentPins {
         var parent = Array(points.indices)
         func root(_ i: Int) -> Int {
             var i = i
-            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            while parent[i] != i {
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            }
             return i
         }
         for i in points.indices {

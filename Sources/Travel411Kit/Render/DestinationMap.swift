@@ -20,7 +20,9 @@ public struct ExtraPin: Hashable, Sendable {
         let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count >= 2 else {
-            throw MapRenderError("a pin is LAT,LON or LAT,LON,TITLE, e.g. 51.5014,-0.1419,Buckingham Palace; got '\(DisplayText.sanitized(text))'", exitStatus: .usage)
+            throw MapRenderError(
+                "a pin is LAT,LON or LAT,LON,TITLE, e.g. 51.5014,-0.1419,Buckingham Palace; got '\(DisplayText.sanitized(text))'",
+                exitStatus: .usage)
         }
         do {
             coordinate = try Coordinate(parsingLatitude: parts[0], longitude: parts[1])
@@ -37,7 +39,8 @@ public enum RegionArgument {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let example = "e.g. 51.49,-0.29,0.05,0.35"
         guard parts.count == 4 else {
-            throw MapRenderError("--region is auto or LAT,LON,LATSPAN,LONSPAN (\(example)); got '\(DisplayText.sanitized(text))'", exitStatus: .usage)
+            throw MapRenderError(
+                "--region is auto or LAT,LON,LATSPAN,LONSPAN (\(example)); got '\(DisplayText.sanitized(text))'", exitStatus: .usage)
         }
         let centre: Coordinate
         do {
@@ -46,13 +49,17 @@ public enum RegionArgument {
             throw MapRenderError("--region centre: \(error.localizedDescription)", exitStatus: .usage)
         }
         guard let latSpan = Double(parts[2]), let lonSpan = Double(parts[3]), latSpan.isFinite, lonSpan.isFinite else {
-            throw MapRenderError("--region spans must be numbers of degrees (\(example)); got '\(DisplayText.sanitized(parts[2]))' and '\(DisplayText.sanitized(parts[3]))'", exitStatus: .usage)
+            throw MapRenderError(
+                "--region spans must be numbers of degrees (\(example)); got '\(DisplayText.sanitized(parts[2]))' and '\(DisplayText.sanitized(parts[3]))'",
+                exitStatus: .usage)
         }
         guard latSpan > 0, lonSpan > 0 else {
-            throw MapRenderError("--region spans must be greater than 0; got \(parts[2])° latitude × \(parts[3])° longitude", exitStatus: .usage)
+            throw MapRenderError(
+                "--region spans must be greater than 0; got \(parts[2])° latitude × \(parts[3])° longitude", exitStatus: .usage)
         }
         guard latSpan <= 180, lonSpan <= 360 else {
-            throw MapRenderError("--region spans are at most 180° of latitude and 360° of longitude; got \(parts[2])° × \(parts[3])°", exitStatus: .usage)
+            throw MapRenderError(
+                "--region spans are at most 180° of latitude and 360° of longitude; got \(parts[2])° × \(parts[3])°", exitStatus: .usage)
         }
         return MapRegion(center: centre, latitudeDelta: latSpan, longitudeDelta: lonSpan)
     }
@@ -76,11 +83,14 @@ public struct DestinationMap {
     /// The scene; `placemark` reverse-geocodes a pin for its callout (only called for pins with one).
     public func scene(placemark: (Coordinate) throws -> Placemark?) throws -> MapScene {
         var markers: [MapMarker] = destination.pins.map { pin in
-            MapMarker(coordinate: pin.coordinate, title: pin.title, colour: MapColour(pin.colour), symbol: .pin,
-                      glyph: pin.kind == .airport ? "A" : "C")
+            MapMarker(
+                coordinate: pin.coordinate, title: pin.title, colour: MapColour(pin.colour), symbol: .pin,
+                glyph: pin.kind == .airport ? "A" : "C")
         }
         markers += extraPins.map { MapMarker(coordinate: $0.coordinate, title: $0.title, colour: .pinPurple, symbol: .pin, glyph: "+") }
-        markers += trackEvents.map { MapMarker(coordinate: $0.coordinate, title: $0.title, colour: .trackOrange, symbol: .square, glyph: "#") }
+        markers += trackEvents.map {
+            MapMarker(coordinate: $0.coordinate, title: $0.title, colour: .trackOrange, symbol: .square, glyph: "#")
+        }
 
         var calloutIndexes: [Int] = []
         switch callouts {
@@ -95,7 +105,8 @@ public struct DestinationMap {
                 lines += Self.placeLines(place).filter { $0 != markers[index].title }
             }
             if let me {
-                lines.append("\(DistanceFormatter.humanReadable(metres: GreatCircle.distance(from: me, to: markers[index].coordinate))) from you")
+                lines.append(
+                    "\(DistanceFormatter.humanReadable(metres: GreatCircle.distance(from: me, to: markers[index].coordinate))) from you")
             }
             markers[index].calloutLines = lines
             if markers[index].title == nil { markers[index].title = "Pin" }

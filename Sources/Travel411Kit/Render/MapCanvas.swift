@@ -30,8 +30,10 @@ public struct TextStyle: Hashable, Sendable {
     /// Radians, clockwise on screen, about the anchor.
     public var rotation: Double
 
-    public init(size: Double, bold: Bool = false, italic: Bool = false, colour: MapColour = .black,
-                halo: MapColour? = nil, anchor: TextAnchor = .start, rotation: Double = 0) {
+    public init(
+        size: Double, bold: Bool = false, italic: Bool = false, colour: MapColour = .black,
+        halo: MapColour? = nil, anchor: TextAnchor = .start, rotation: Double = 0
+    ) {
         self.size = size
         self.bold = bold
         self.italic = italic
@@ -116,16 +118,18 @@ public final class TextMeasure {
         case .middle: left = point.x - width / 2
         case .end: left = point.x - width
         }
-        return ScreenRect(minX: left - padding, minY: point.y - style.size * 0.8 - padding,
-                          maxX: left + width + padding, maxY: point.y + style.size * 0.25 + padding)
+        return ScreenRect(
+            minX: left - padding, minY: point.y - style.size * 0.8 - padding,
+            maxX: left + width + padding, maxY: point.y + style.size * 0.25 + padding)
     }
 }
 
 enum CairoFont {
     static func select(_ context: OpaquePointer, size: Double, bold: Bool, italic: Bool) {
-        cairo_select_font_face(context, TextStyle.fontFamily,
-                               italic ? CAIRO_FONT_SLANT_OBLIQUE : CAIRO_FONT_SLANT_NORMAL,
-                               bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_select_font_face(
+            context, TextStyle.fontFamily,
+            italic ? CAIRO_FONT_SLANT_OBLIQUE : CAIRO_FONT_SLANT_NORMAL,
+            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
     }
 }

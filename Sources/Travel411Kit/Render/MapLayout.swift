@@ -51,8 +51,10 @@ public struct MapLayout {
 
     /// Projects `scene` for `width`×`height` pixels. `basemap`, when given, reads the basemap for
     /// the final view (after any callout shift); otherwise the scene's own basemap is drawn.
-    public init(scene: MapScene, width: Double, height: Double, measure: TextMeasure = TextMeasure(),
-                basemap source: ((MapViewport) throws -> Basemap)? = nil) rethrows {
+    public init(
+        scene: MapScene, width: Double, height: Double, measure: TextMeasure = TextMeasure(),
+        basemap source: ((MapViewport) throws -> Basemap)? = nil
+    ) rethrows {
         self.measure = measure
         var viewport = MapViewport.fitting(scene.region, width: width, height: height, margin: Self.margin)
         // The callouts decide the final view: move it just enough that every one fits.
@@ -74,16 +76,20 @@ public struct MapLayout {
     // MARK: - Pins
 
     /// Markers within a few pixels of each other go on a ring whose step is a pin's head across.
-    static func spread(_ markers: [MapMarker], _ viewport: MapViewport) -> (drawn: [ScreenPoint], truePoints: [ScreenPoint], centres: [Int: ScreenPoint]) {
+    static func spread(_ markers: [MapMarker], _ viewport: MapViewport) -> (
+        drawn: [ScreenPoint], truePoints: [ScreenPoint], centres: [Int: ScreenPoint]
+    ) {
         let truePoints = markers.map { viewport.project($0.coordinate) }
         var drawn = truePoints
         var centres: [Int: ScreenPoint] = [:]
         for group in CoincidentPins.groups(truePoints, threshold: MapStyle.pinHeadRadius * 1.5) where group.count > 1 {
-            let mean = ScreenPoint(x: group.map { truePoints[$0].x }.reduce(0, +) / Double(group.count),
-                                   y: group.map { truePoints[$0].y }.reduce(0, +) / Double(group.count))
+            let mean = ScreenPoint(
+                x: group.map { truePoints[$0].x }.reduce(0, +) / Double(group.count),
+                y: group.map { truePoints[$0].y }.reduce(0, +) / Double(group.count))
             let centre = viewport.coordinate(at: mean)
-            let step = CoincidentPins.stepMetres(metresPerPixel: viewport.metresPerPixel(atLatitude: centre.latitude),
-                                                 pixelStep: MapStyle.pinHeadRadius * 1.2)
+            let step = CoincidentPins.stepMetres(
+                metresPerPixel: viewport.metresPerPixel(atLatitude: centre.latitude),
+                pixelStep: MapStyle.pinHeadRadius * 1.2)
             for (index, coordinate) in zip(group, CoincidentPins.ring(around: centre, count: group.count, stepMetres: step)) {
                 drawn[index] = viewport.project(coordinate)
                 centres[index] = mean
@@ -105,9 +111,10 @@ public struct MapLayout {
             guard scene.markers.indices.contains(index) else { return nil }
             let lines = calloutLines(scene.markers[index])
             guard !lines.isEmpty else { return nil }
-            let width = lines.enumerated().map { offset, line in
-                measure.width(line, size: offset == 0 ? calloutTitleSize : calloutLineSize, bold: offset == 0)
-            }.max() ?? 0
+            let width =
+                lines.enumerated().map { offset, line in
+                    measure.width(line, size: offset == 0 ? calloutTitleSize : calloutLineSize, bold: offset == 0)
+                }.max() ?? 0
             let height = calloutTitleSize * 1.3 + Double(lines.count - 1) * calloutLineSize * 1.35
             let top = points[index].y - markerTop(scene.markers[index].symbol) - calloutGap
             let boxWidth = width + 2 * calloutPadding, boxHeight = height + 2 * calloutPadding
@@ -131,17 +138,30 @@ public struct MapLayout {
 
     private mutating func build(_ scene: MapScene, basemap: Basemap) {
         let clip = viewport.bounds.insetBy(-20)
-        items.append(.path([[ScreenPoint(x: 0, y: 0), ScreenPoint(x: viewport.width, y: 0),
-                             ScreenPoint(x: viewport.width, y: viewport.height), ScreenPoint(x: 0, y: viewport.height)]],
-                           closed: true, style: PathStyle(fill: MapStyle.sea), role: .background))
+        items.append(
+            .path(
+                [
+                    [
+                        ScreenPoint(x: 0, y: 0), ScreenPoint(x: viewport.width, y: 0),
+                        ScreenPoint(x: viewport.width, y: viewport.height), ScreenPoint(x: 0, y: viewport.height),
+                    ]
+                ],
+                closed: true, style: PathStyle(fill: MapStyle.sea), role: .background))
         drawBasemap(basemap, clip: clip)
         for circle in scene.circles { drawCircle(circle) }
         for polyline in scene.polylines {
             let parts = ScreenGeometry.clippedLine(ScreenGeometry.thinned(viewport.project(polyline.coordinates)), to: clip)
             guard !parts.isEmpty else { continue }
-            items.append(.path(parts, closed: false, style: PathStyle(stroke: MapColour.white.withAlpha(0.9), lineWidth: polyline.width + 2.5), role: .overlay))
-            items.append(.path(parts, closed: false, style: PathStyle(stroke: polyline.colour, lineWidth: polyline.width,
-                                                                      dash: polyline.dashed ? [6, 4] : []), role: .overlay))
+            items.append(
+                .path(
+                    parts, closed: false, style: PathStyle(stroke: MapColour.white.withAlpha(0.9), lineWidth: polyline.width + 2.5),
+                    role: .overlay))
+            items.append(
+                .path(
+                    parts, closed: false,
+                    style: PathStyle(
+                        stroke: polyline.colour, lineWidth: polyline.width,
+                        dash: polyline.dashed ? [6, 4] : []), role: .overlay))
         }
 
         // Fixed furniture first, so that no label is set under it.
@@ -152,12 +172,15 @@ public struct MapLayout {
         markerPoints = spread.drawn
         truePoints = spread.truePoints
         for (index, centre) in spread.centres.sorted(by: { $0.key < $1.key }) {
-            items.append(.path([[centre, markerPoints[index]]], closed: false,
-                               style: PathStyle(stroke: MapStyle.text.withAlpha(0.7), lineWidth: 1), role: .overlay))
+            items.append(
+                .path(
+                    [[centre, markerPoints[index]]], closed: false,
+                    style: PathStyle(stroke: MapStyle.text.withAlpha(0.7), lineWidth: 1), role: .overlay))
         }
         if !spread.centres.isEmpty {
             for centre in Set(spread.centres.values) {
-                items.append(.circle(centre: centre, radius: 3, style: PathStyle(fill: MapStyle.text, stroke: .white, lineWidth: 1), role: .overlay))
+                items.append(
+                    .circle(centre: centre, radius: 3, style: PathStyle(fill: MapStyle.text, stroke: .white, lineWidth: 1), role: .overlay))
             }
         }
         for (index, marker) in scene.markers.enumerated() {
@@ -171,13 +194,21 @@ public struct MapLayout {
             placeMarkerTitle(marker, at: markerPoints[index])
         }
         for circle in scene.circles { placeCircleLabel(circle) }
-        for (box, index) in zip(calloutBoxes, scene.callouts.filter { scene.markers.indices.contains($0) && !Self.calloutLines(scene.markers[$0]).isEmpty }) {
+        for (box, index) in zip(
+            calloutBoxes, scene.callouts.filter { scene.markers.indices.contains($0) && !Self.calloutLines(scene.markers[$0]).isEmpty })
+        {
             drawCallout(Self.calloutLines(scene.markers[index]), box: box, anchor: markerPoints[index], symbol: scene.markers[index].symbol)
         }
         placeBasemapLabels(basemap.labels, besides: Set(scene.markers.compactMap(\.title)))
-        items.append(.path([[ScreenPoint(x: 0.5, y: 0.5), ScreenPoint(x: viewport.width - 0.5, y: 0.5),
-                             ScreenPoint(x: viewport.width - 0.5, y: viewport.height - 0.5), ScreenPoint(x: 0.5, y: viewport.height - 0.5)]],
-                           closed: true, style: PathStyle(stroke: MapStyle.frame, lineWidth: 1), role: .decoration))
+        items.append(
+            .path(
+                [
+                    [
+                        ScreenPoint(x: 0.5, y: 0.5), ScreenPoint(x: viewport.width - 0.5, y: 0.5),
+                        ScreenPoint(x: viewport.width - 0.5, y: viewport.height - 0.5), ScreenPoint(x: 0.5, y: viewport.height - 0.5),
+                    ]
+                ],
+                closed: true, style: PathStyle(stroke: MapStyle.frame, lineWidth: 1), role: .decoration))
     }
 
     private mutating func drawBasemap(_ basemap: Basemap, clip: ScreenRect) {
@@ -241,7 +272,10 @@ public struct MapLayout {
             radius = abs(centre.y - north.y)
         }
         guard viewport.bounds.insetBy(-radius).contains(centre) else { return }
-        items.append(.circle(centre: centre, radius: max(1, radius), style: PathStyle(fill: circle.fill, stroke: circle.stroke, lineWidth: 1.2), role: .overlay))
+        items.append(
+            .circle(
+                centre: centre, radius: max(1, radius), style: PathStyle(fill: circle.fill, stroke: circle.stroke, lineWidth: 1.2),
+                role: .overlay))
     }
 
     private mutating func placeCircleLabel(_ circle: MapCircle) {
@@ -268,17 +302,27 @@ public struct MapLayout {
                 let angle = start + (end - start) * Double(step) / 24
                 outline.append(ScreenPoint(x: head.x + r * cos(angle), y: head.y + r * sin(angle)))
             }
-            items.append(.path([outline], closed: true, style: PathStyle(fill: marker.colour, stroke: MapColour.black.withAlpha(0.45), lineWidth: 1), role: .marker))
+            items.append(
+                .path(
+                    [outline], closed: true, style: PathStyle(fill: marker.colour, stroke: MapColour.black.withAlpha(0.45), lineWidth: 1),
+                    role: .marker))
             items.append(.circle(centre: head, radius: 3.5, style: PathStyle(fill: .white), role: .marker))
             placer.reserve(ScreenRect(minX: point.x - r, minY: point.y - MapStyle.pinTop, maxX: point.x + r, maxY: point.y))
         case .dot:
-            items.append(.circle(centre: point, radius: 6, style: PathStyle(fill: marker.colour, stroke: .white, lineWidth: 2), role: .marker))
+            items.append(
+                .circle(centre: point, radius: 6, style: PathStyle(fill: marker.colour, stroke: .white, lineWidth: 2), role: .marker))
             placer.reserve(ScreenRect(minX: point.x - 7, minY: point.y - 7, maxX: point.x + 7, maxY: point.y + 7))
         case .square:
             let s = 5.5
-            items.append(.path([[ScreenPoint(x: point.x - s, y: point.y - s), ScreenPoint(x: point.x + s, y: point.y - s),
-                                 ScreenPoint(x: point.x + s, y: point.y + s), ScreenPoint(x: point.x - s, y: point.y + s)]],
-                               closed: true, style: PathStyle(fill: marker.colour, stroke: .white, lineWidth: 1.5), role: .marker))
+            items.append(
+                .path(
+                    [
+                        [
+                            ScreenPoint(x: point.x - s, y: point.y - s), ScreenPoint(x: point.x + s, y: point.y - s),
+                            ScreenPoint(x: point.x + s, y: point.y + s), ScreenPoint(x: point.x - s, y: point.y + s),
+                        ]
+                    ],
+                    closed: true, style: PathStyle(fill: marker.colour, stroke: .white, lineWidth: 1.5), role: .marker))
             placer.reserve(ScreenRect(minX: point.x - s - 1, minY: point.y - s - 1, maxX: point.x + s + 1, maxY: point.y + s + 1))
         }
     }
@@ -297,12 +341,14 @@ public struct MapLayout {
             (ScreenPoint(x: point.x, y: point.y - Self.markerTop(marker.symbol) - 6), .middle),
         ]
         let boxes = candidates.map { candidate -> ScreenRect in
-            var s = style; s.anchor = candidate.1
+            var s = style
+            s.anchor = candidate.1
             return measure.box(title, at: candidate.0, style: s, padding: 1)
         }
         let chosen = placer.place(boxes) ?? 0
         if chosen == 0, !placer.isFree(boxes[0]) { placer.reserve(boxes[0]) }
-        var s = style; s.anchor = candidates[chosen].1
+        var s = style
+        s.anchor = candidates[chosen].1
         items.append(.text(title, at: candidates[chosen].0, style: s))
     }
 
@@ -312,7 +358,10 @@ public struct MapLayout {
         let inset = viewport.bounds.insetBy(Self.arrowInset)
         if let arrow = OffscreenIndicator.pointing(from: viewport.centrePoint, to: point, inset: inset) {
             offscreen = arrow
-            items.append(.path([arrow.outline()], closed: true, style: PathStyle(fill: MapColour.userBlue, stroke: .white, lineWidth: 1.5), role: .marker))
+            items.append(
+                .path(
+                    [arrow.outline()], closed: true, style: PathStyle(fill: MapColour.userBlue, stroke: .white, lineWidth: 1.5),
+                    role: .marker))
             glyphs.append((arrow.tip, Self.arrowGlyph(arrow.angle)))
             let distance = DistanceFormatter.humanReadable(metres: GreatCircle.distance(from: viewport.centre, to: me))
             // The distance sits behind the arrow, towards the centre.
@@ -325,7 +374,9 @@ public struct MapLayout {
             items.append(.text(distance, at: back, style: style))
         } else {
             items.append(.circle(centre: point, radius: 14, style: PathStyle(fill: MapColour.userBlue.withAlpha(0.18)), role: .overlay))
-            items.append(.circle(centre: point, radius: 7, style: PathStyle(fill: MapColour.userBlue, stroke: .white, lineWidth: 2.5), role: .marker))
+            items.append(
+                .circle(centre: point, radius: 7, style: PathStyle(fill: MapColour.userBlue, stroke: .white, lineWidth: 2.5), role: .marker)
+            )
             glyphs.append((point, "@"))
             placer.reserve(ScreenRect(minX: point.x - 9, minY: point.y - 9, maxX: point.x + 9, maxY: point.y + 9))
         }
@@ -351,15 +402,23 @@ public struct MapLayout {
         arc(box.minX + corner, box.minY + corner, from: .pi)
         arc(box.maxX - corner, box.minY + corner, from: 3 * .pi / 2)
         arc(box.maxX - corner, box.maxY - corner, from: 0)
-        outline += [ScreenPoint(x: pointerX + 7, y: box.maxY), ScreenPoint(x: anchor.x, y: top - 1), ScreenPoint(x: pointerX - 7, y: box.maxY)]
+        outline += [
+            ScreenPoint(x: pointerX + 7, y: box.maxY), ScreenPoint(x: anchor.x, y: top - 1), ScreenPoint(x: pointerX - 7, y: box.maxY),
+        ]
         arc(box.minX + corner, box.maxY - corner, from: .pi / 2)
-        items.append(.path([outline], closed: true, style: PathStyle(fill: MapColour.white.withAlpha(0.96), stroke: MapColour.black.withAlpha(0.35), lineWidth: 1), role: .decoration))
+        items.append(
+            .path(
+                [outline], closed: true,
+                style: PathStyle(fill: MapColour.white.withAlpha(0.96), stroke: MapColour.black.withAlpha(0.35), lineWidth: 1),
+                role: .decoration))
         var y = box.minY + Self.calloutPadding + Self.calloutTitleSize
         for (index, line) in lines.enumerated() {
             let size = index == 0 ? Self.calloutTitleSize : Self.calloutLineSize
             if index > 0 { y += size * 1.35 }
-            items.append(.text(line, at: ScreenPoint(x: box.minX + Self.calloutPadding, y: y),
-                               style: TextStyle(size: size, bold: index == 0, colour: index == 0 ? MapStyle.text : MapStyle.mutedText)))
+            items.append(
+                .text(
+                    line, at: ScreenPoint(x: box.minX + Self.calloutPadding, y: y),
+                    style: TextStyle(size: size, bold: index == 0, colour: index == 0 ? MapStyle.text : MapStyle.mutedText)))
         }
     }
 
@@ -378,7 +437,8 @@ public struct MapLayout {
                     let style = TextStyle(size: 12, bold: true, colour: MapStyle.countryText, halo: MapStyle.halo, anchor: .middle)
                     place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style)
                 case .sea:
-                    let style = TextStyle(size: 11, italic: true, colour: MapStyle.seaText, halo: MapColour.white.withAlpha(0.4), anchor: .middle)
+                    let style = TextStyle(
+                        size: 11, italic: true, colour: MapStyle.seaText, halo: MapColour.white.withAlpha(0.4), anchor: .middle)
                     place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style)
                 case .district:
                     let style = TextStyle(size: 10.5, italic: true, colour: MapStyle.districtText, halo: MapStyle.halo, anchor: .middle)
@@ -386,15 +446,20 @@ public struct MapLayout {
                 case .locality:
                     guard localityCount < 40, !placedNames.contains(label.text) else { continue }
                     let size = label.rank >= 1_000_000 ? 13.0 : label.rank >= 100_000 ? 12.0 : 11
-                    let style = TextStyle(size: size, bold: label.rank >= 1_000_000, colour: MapStyle.text, halo: MapStyle.halo,
-                                          anchor: showsDots ? .start : .middle)
+                    let style = TextStyle(
+                        size: size, bold: label.rank >= 1_000_000, colour: MapStyle.text, halo: MapStyle.halo,
+                        anchor: showsDots ? .start : .middle)
                     if showsDots {
                         let dot = ScreenRect(minX: point.x - 3, minY: point.y - 3, maxX: point.x + 3, maxY: point.y + 3)
                         let at = ScreenPoint(x: point.x + 5, y: point.y + 4)
                         let box = measure.box(label.text, at: at, style: style, padding: 1)
                         guard placer.isFree(dot), placer.isFree(box) else { continue }
-                        placer.reserve(dot); placer.reserve(box)
-                        items.append(.circle(centre: point, radius: 2.5, style: PathStyle(fill: MapStyle.text, stroke: .white, lineWidth: 1), role: .overlay))
+                        placer.reserve(dot)
+                        placer.reserve(box)
+                        items.append(
+                            .circle(
+                                centre: point, radius: 2.5, style: PathStyle(fill: MapStyle.text, stroke: .white, lineWidth: 1),
+                                role: .overlay))
                         items.append(.text(label.text, at: at, style: style))
                     } else if !place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style) {
                         continue
@@ -451,10 +516,12 @@ public struct MapLayout {
         if !lines.isEmpty {
             let lineHeight = 11.0
             let textWidth = lines.map { measure.width($0, size: 9) }.max() ?? 0
-            let panel = ScreenRect(minX: width - textWidth - 8, minY: height - Double(lines.count) * lineHeight - 5, maxX: width, maxY: height)
+            let panel = ScreenRect(
+                minX: width - textWidth - 8, minY: height - Double(lines.count) * lineHeight - 5, maxX: width, maxY: height)
             items.append(.path([corners(panel)], closed: true, style: PathStyle(fill: MapStyle.panel), role: .decoration))
             for (index, line) in lines.enumerated() {
-                items.append(.text(line, at: ScreenPoint(x: width - 4, y: panel.minY + 9.5 + Double(index) * lineHeight), style: attributionStyle))
+                items.append(
+                    .text(line, at: ScreenPoint(x: width - 4, y: panel.minY + 9.5 + Double(index) * lineHeight), style: attributionStyle))
             }
             taken.append(panel)
         }
@@ -468,28 +535,44 @@ public struct MapLayout {
             let label = metres >= 1000 ? "\(Int(metres / 1000)) km" : "\(Int(metres)) m"
             let panel = ScreenRect(minX: x - 6, minY: y - 22, maxX: x + length + 8, maxY: y + 8)
             items.append(.path([corners(panel)], closed: true, style: PathStyle(fill: MapStyle.panel), role: .decoration))
-            items.append(.path([[ScreenPoint(x: x, y: y), ScreenPoint(x: x + length, y: y)]], closed: false,
-                               style: PathStyle(stroke: MapStyle.text, lineWidth: 4), role: .decoration))
-            items.append(.path([[ScreenPoint(x: x + length / 2, y: y), ScreenPoint(x: x + length, y: y)]], closed: false,
-                               style: PathStyle(stroke: .white, lineWidth: 2), role: .decoration))
+            items.append(
+                .path(
+                    [[ScreenPoint(x: x, y: y), ScreenPoint(x: x + length, y: y)]], closed: false,
+                    style: PathStyle(stroke: MapStyle.text, lineWidth: 4), role: .decoration))
+            items.append(
+                .path(
+                    [[ScreenPoint(x: x + length / 2, y: y), ScreenPoint(x: x + length, y: y)]], closed: false,
+                    style: PathStyle(stroke: .white, lineWidth: 2), role: .decoration))
             for tick in [x, x + length] {
-                items.append(.path([[ScreenPoint(x: tick, y: y - 5), ScreenPoint(x: tick, y: y + 3)]], closed: false,
-                                   style: PathStyle(stroke: MapStyle.text, lineWidth: 1.2), role: .decoration))
+                items.append(
+                    .path(
+                        [[ScreenPoint(x: tick, y: y - 5), ScreenPoint(x: tick, y: y + 3)]], closed: false,
+                        style: PathStyle(stroke: MapStyle.text, lineWidth: 1.2), role: .decoration))
             }
             items.append(.text("0", at: ScreenPoint(x: x, y: y - 8), style: TextStyle(size: 10, colour: MapStyle.text, anchor: .middle)))
-            items.append(.text(label, at: ScreenPoint(x: x + length, y: y - 8), style: TextStyle(size: 10, bold: true, colour: MapStyle.text, anchor: .middle)))
-            taken.append(panel.union(measure.box(label, at: ScreenPoint(x: x + length, y: y - 8), style: TextStyle(size: 10, bold: true, anchor: .middle))))
+            items.append(
+                .text(
+                    label, at: ScreenPoint(x: x + length, y: y - 8),
+                    style: TextStyle(size: 10, bold: true, colour: MapStyle.text, anchor: .middle)))
+            taken.append(
+                panel.union(
+                    measure.box(label, at: ScreenPoint(x: x + length, y: y - 8), style: TextStyle(size: 10, bold: true, anchor: .middle))))
         }
 
         // North arrow, top right.
         let nx = width - 22, ny = 14.0
         let panel = ScreenRect(minX: nx - 13, minY: ny - 6, maxX: nx + 13, maxY: ny + 44)
         items.append(.path([corners(panel)], closed: true, style: PathStyle(fill: MapStyle.panel), role: .decoration))
-        items.append(.path([[ScreenPoint(x: nx, y: ny), ScreenPoint(x: nx + 8, y: ny + 24), ScreenPoint(x: nx, y: ny + 19)]], closed: true,
-                           style: PathStyle(fill: MapStyle.text), role: .decoration))
-        items.append(.path([[ScreenPoint(x: nx, y: ny), ScreenPoint(x: nx - 8, y: ny + 24), ScreenPoint(x: nx, y: ny + 19)]], closed: true,
-                           style: PathStyle(fill: .white, stroke: MapStyle.text, lineWidth: 1), role: .decoration))
-        items.append(.text("N", at: ScreenPoint(x: nx, y: ny + 37), style: TextStyle(size: 11, bold: true, colour: MapStyle.text, anchor: .middle)))
+        items.append(
+            .path(
+                [[ScreenPoint(x: nx, y: ny), ScreenPoint(x: nx + 8, y: ny + 24), ScreenPoint(x: nx, y: ny + 19)]], closed: true,
+                style: PathStyle(fill: MapStyle.text), role: .decoration))
+        items.append(
+            .path(
+                [[ScreenPoint(x: nx, y: ny), ScreenPoint(x: nx - 8, y: ny + 24), ScreenPoint(x: nx, y: ny + 19)]], closed: true,
+                style: PathStyle(fill: .white, stroke: MapStyle.text, lineWidth: 1), role: .decoration))
+        items.append(
+            .text("N", at: ScreenPoint(x: nx, y: ny + 37), style: TextStyle(size: 11, bold: true, colour: MapStyle.text, anchor: .middle)))
         taken.append(panel)
 
         if let legend = scene.legend, let rect = drawLegend(legend) { taken.append(rect) }
@@ -510,31 +593,48 @@ public struct MapLayout {
         rows += legend.entries.map { ($0.label, false) }
         let textWidth = rows.map { measure.width($0.0, size: 11, bold: $0.1) + ($0.1 ? 0 : symbolWidth) }.max() ?? 0
         let box = ScreenRect(x: 10, y: 10, width: textWidth + 2 * padding, height: Double(rows.count) * rowHeight + padding)
-        items.append(.path([corners(box)], closed: true, style: PathStyle(fill: MapStyle.panel, stroke: MapColour.black.withAlpha(0.3), lineWidth: 1), role: .decoration))
+        items.append(
+            .path(
+                [corners(box)], closed: true, style: PathStyle(fill: MapStyle.panel, stroke: MapColour.black.withAlpha(0.3), lineWidth: 1),
+                role: .decoration))
         var y = box.minY + padding
         if let title = legend.title {
-            items.append(.text(title, at: ScreenPoint(x: box.minX + padding, y: y + 11), style: TextStyle(size: 11, bold: true, colour: MapStyle.text)))
+            items.append(
+                .text(
+                    title, at: ScreenPoint(x: box.minX + padding, y: y + 11), style: TextStyle(size: 11, bold: true, colour: MapStyle.text))
+            )
             y += rowHeight
         }
         for entry in legend.entries {
             let centre = ScreenPoint(x: box.minX + padding + 8, y: y + 7)
             switch entry.symbol {
             case .circle(let radius, let fill):
-                items.append(.circle(centre: centre, radius: min(radius, 8), style: PathStyle(fill: fill, stroke: MapColour.black.withAlpha(0.4), lineWidth: 0.8), role: .decoration))
+                items.append(
+                    .circle(
+                        centre: centre, radius: min(radius, 8),
+                        style: PathStyle(fill: fill, stroke: MapColour.black.withAlpha(0.4), lineWidth: 0.8), role: .decoration))
             case .line(let colour):
-                items.append(.path([[ScreenPoint(x: centre.x - 8, y: centre.y), ScreenPoint(x: centre.x + 8, y: centre.y)]], closed: false,
-                                   style: PathStyle(stroke: colour, lineWidth: 3), role: .decoration))
+                items.append(
+                    .path(
+                        [[ScreenPoint(x: centre.x - 8, y: centre.y), ScreenPoint(x: centre.x + 8, y: centre.y)]], closed: false,
+                        style: PathStyle(stroke: colour, lineWidth: 3), role: .decoration))
             case .marker(let colour, _):
-                items.append(.circle(centre: centre, radius: 5, style: PathStyle(fill: colour, stroke: .white, lineWidth: 1.5), role: .decoration))
+                items.append(
+                    .circle(centre: centre, radius: 5, style: PathStyle(fill: colour, stroke: .white, lineWidth: 1.5), role: .decoration))
             }
-            items.append(.text(entry.label, at: ScreenPoint(x: box.minX + padding + symbolWidth, y: y + 11), style: TextStyle(size: 11, colour: MapStyle.text)))
+            items.append(
+                .text(
+                    entry.label, at: ScreenPoint(x: box.minX + padding + symbolWidth, y: y + 11),
+                    style: TextStyle(size: 11, colour: MapStyle.text)))
             y += rowHeight
         }
         return box
     }
 
     private func corners(_ rect: ScreenRect) -> [ScreenPoint] {
-        [ScreenPoint(x: rect.minX, y: rect.minY), ScreenPoint(x: rect.maxX, y: rect.minY),
-         ScreenPoint(x: rect.maxX, y: rect.maxY), ScreenPoint(x: rect.minX, y: rect.maxY)]
+        [
+            ScreenPoint(x: rect.minX, y: rect.minY), ScreenPoint(x: rect.maxX, y: rect.minY),
+            ScreenPoint(x: rect.maxX, y: rect.maxY), ScreenPoint(x: rect.minX, y: rect.maxY),
+        ]
     }
 }

@@ -37,15 +37,19 @@ public enum MapRenderer {
 
     /// The layout for `width`×`height` pixels; `basemap` reads the background for the final view.
     public static func layout(_ scene: MapScene, width: Int, height: Int, basemap: BasemapLoader? = nil) throws -> MapLayout {
-        try MapLayout(scene: scene, width: Double(width), height: Double(height),
-                      basemap: basemap.map { loader in { try loader.load(for: $0) } })
+        try MapLayout(
+            scene: scene, width: Double(width), height: Double(height),
+            basemap: basemap.map { loader in { try loader.load(for: $0) } })
     }
 
     /// The terminal picture of `scene` in `columns`×`rows` cells.
-    public static func terminal(_ scene: MapScene, columns: Int, rows: Int, colour: TerminalColour,
-                                basemap: BasemapLoader? = nil) throws -> (layout: MapLayout, text: String) {
-        let layout = try MapLayout(scene: scene, width: Double(columns) * TerminalMap.cellWidth, height: Double(rows) * TerminalMap.cellHeight,
-                                   basemap: basemap.map { loader in { try loader.load(for: $0) } })
+    public static func terminal(
+        _ scene: MapScene, columns: Int, rows: Int, colour: TerminalColour,
+        basemap: BasemapLoader? = nil
+    ) throws -> (layout: MapLayout, text: String) {
+        let layout = try MapLayout(
+            scene: scene, width: Double(columns) * TerminalMap.cellWidth, height: Double(rows) * TerminalMap.cellHeight,
+            basemap: basemap.map { loader in { try loader.load(for: $0) } })
         return (layout, TerminalMap.render(layout, columns: columns, rows: rows, colour: colour))
     }
 

@@ -8,7 +8,10 @@ public struct MapColour: Hashable, Sendable {
     public var alpha: Double
 
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: Double = 1) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
 
     /// "#rrggbb"; nil for anything else.
@@ -57,8 +60,10 @@ public struct MapMarker: Hashable, Sendable {
     /// One character for the terminal without colour ("A" airport, "C" city…).
     public var glyph: Character
 
-    public init(coordinate: Coordinate, title: String?, colour: MapColour, symbol: MarkerSymbol = .pin,
-                calloutLines: [String] = [], glyph: Character = "*") {
+    public init(
+        coordinate: Coordinate, title: String?, colour: MapColour, symbol: MarkerSymbol = .pin,
+        calloutLines: [String] = [], glyph: Character = "*"
+    ) {
         self.coordinate = coordinate
         self.title = title
         self.colour = colour
@@ -117,7 +122,10 @@ public struct MapLegend: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var symbol: Symbol
         public var label: String
-        public init(symbol: Symbol, label: String) { self.symbol = symbol; self.label = label }
+        public init(symbol: Symbol, label: String) {
+            self.symbol = symbol
+            self.label = label
+        }
     }
 
     public var title: String?
@@ -146,9 +154,11 @@ public struct MapScene: Sendable {
     /// Attribution lines the data's licences require, besides the basemap's own.
     public var attribution: [String]
 
-    public init(region: MapRegion, basemap: Basemap = Basemap(), markers: [MapMarker] = [], circles: [MapCircle] = [],
-                polylines: [MapPolyline] = [], callouts: [Int] = [], me: Coordinate? = nil, legend: MapLegend? = nil,
-                attribution: [String] = []) {
+    public init(
+        region: MapRegion, basemap: Basemap = Basemap(), markers: [MapMarker] = [], circles: [MapCircle] = [],
+        polylines: [MapPolyline] = [], callouts: [Int] = [], me: Coordinate? = nil, legend: MapLegend? = nil,
+        attribution: [String] = []
+    ) {
         self.region = region
         self.basemap = basemap
         self.markers = markers

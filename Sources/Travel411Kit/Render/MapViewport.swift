@@ -8,7 +8,10 @@ public struct ScreenRect: Hashable, Sendable {
     public var minX: Double, minY: Double, maxX: Double, maxY: Double
 
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
 
     public init(x: Double, y: Double, width: Double, height: Double) {
@@ -60,8 +63,9 @@ public struct MapViewport: Hashable, Sendable {
     public init(width: Double, height: Double, centre: Coordinate, pixelsPerDegree: Double) {
         self.width = width
         self.height = height
-        self.centre = Coordinate(latitude: max(-Self.latitudeLimit, min(Self.latitudeLimit, centre.latitude)),
-                                 longitude: GreatCircle.normalizedLongitude(centre.longitude))
+        self.centre = Coordinate(
+            latitude: max(-Self.latitudeLimit, min(Self.latitudeLimit, centre.latitude)),
+            longitude: GreatCircle.normalizedLongitude(centre.longitude))
         self.pixelsPerDegree = pixelsPerDegree
     }
 
@@ -73,9 +77,10 @@ public struct MapViewport: Hashable, Sendable {
         let usableWidth = max(1, width - 2 * margin), usableHeight = max(1, height - 2 * margin)
         let lonSpan = max(1e-9, min(360, region.longitudeDelta)), ySpan = max(1e-9, north - south)
         let scale = max(min(usableWidth / lonSpan, usableHeight / ySpan), width / 360)
-        return MapViewport(width: width, height: height,
-                           centre: Coordinate(latitude: latitude(mercatorY: centreY), longitude: region.center.longitude),
-                           pixelsPerDegree: scale)
+        return MapViewport(
+            width: width, height: height,
+            centre: Coordinate(latitude: latitude(mercatorY: centreY), longitude: region.center.longitude),
+            pixelsPerDegree: scale)
     }
 
     /// Mercator y in degrees: equal to the latitude at the equator, growing without bound at the poles.
@@ -96,8 +101,9 @@ public struct MapViewport: Hashable, Sendable {
     /// Where `coordinate` is drawn, taking the short way round from the centre's longitude.
     public func project(_ coordinate: Coordinate) -> ScreenPoint {
         let dLon = GreatCircle.normalizedLongitude(coordinate.longitude - centre.longitude)
-        return ScreenPoint(x: width / 2 + dLon * pixelsPerDegree,
-                           y: height / 2 - (Self.mercatorY(coordinate.latitude) - centreMercatorY) * pixelsPerDegree)
+        return ScreenPoint(
+            x: width / 2 + dLon * pixelsPerDegree,
+            y: height / 2 - (Self.mercatorY(coordinate.latitude) - centreMercatorY) * pixelsPerDegree)
     }
 
     /// A ring or line of (longitude, latitude) points, unwrapped so that each step takes the short way:
@@ -112,8 +118,10 @@ public struct MapViewport: Hashable, Sendable {
         for point in points {
             lon += GreatCircle.normalizedLongitude(point.x - previous)
             previous = point.x
-            result.append(ScreenPoint(x: width / 2 + (lon - centre.longitude) * pixelsPerDegree,
-                                      y: height / 2 - (Self.mercatorY(point.y) - centreY) * pixelsPerDegree))
+            result.append(
+                ScreenPoint(
+                    x: width / 2 + (lon - centre.longitude) * pixelsPerDegree,
+                    y: height / 2 - (Self.mercatorY(point.y) - centreY) * pixelsPerDegree))
         }
         return result
     }
@@ -142,14 +150,16 @@ public struct MapViewport: Hashable, Sendable {
     public var visibleRegion: MapRegion {
         let north = Self.latitude(mercatorY: centreMercatorY + height / 2 / pixelsPerDegree)
         let south = Self.latitude(mercatorY: centreMercatorY - height / 2 / pixelsPerDegree)
-        return MapRegion(center: Coordinate(latitude: (north + south) / 2, longitude: centre.longitude),
-                         latitudeDelta: north - south, longitudeDelta: min(360, longitudeSpan))
+        return MapRegion(
+            center: Coordinate(latitude: (north + south) / 2, longitude: centre.longitude),
+            latitudeDelta: north - south, longitudeDelta: min(360, longitudeSpan))
     }
 
     /// The same scale, with everything drawn `dx`, `dy` pixels further right and down.
     public func moved(dx: Double, dy: Double) -> MapViewport {
-        MapViewport(width: width, height: height,
-                    centre: coordinate(at: ScreenPoint(x: width / 2 - dx, y: height / 2 - dy)),
-                    pixelsPerDegree: pixelsPerDegree)
+        MapViewport(
+            width: width, height: height,
+            centre: coordinate(at: ScreenPoint(x: width / 2 - dx, y: height / 2 - dy)),
+            pixelsPerDegree: pixelsPerDegree)
     }
 }

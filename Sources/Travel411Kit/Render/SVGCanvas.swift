@@ -33,7 +33,8 @@ public final class SVGCanvas: MapCanvas {
     }
 
     public func drawCircle(centre: ScreenPoint, radius: Double, style: PathStyle, role: DrawRole) {
-        body += "<circle cx=\"\(Self.number(centre.x))\" cy=\"\(Self.number(centre.y))\" r=\"\(Self.number(radius))\"\(attributes(style, closed: true))/>\n"
+        body +=
+            "<circle cx=\"\(Self.number(centre.x))\" cy=\"\(Self.number(centre.y))\" r=\"\(Self.number(radius))\"\(attributes(style, closed: true))/>\n"
     }
 
     public func drawText(_ text: String, at point: ScreenPoint, style: TextStyle) {
@@ -43,11 +44,13 @@ public final class SVGCanvas: MapCanvas {
         if style.anchor != .start { attributes += " text-anchor=\"\(style.anchor.rawValue)\"" }
         attributes += " fill=\"\(style.colour.hex)\"" + Self.opacity("fill-opacity", style.colour)
         if let halo = style.halo {
-            attributes += " stroke=\"\(halo.hex)\"" + Self.opacity("stroke-opacity", halo)
+            attributes +=
+                " stroke=\"\(halo.hex)\"" + Self.opacity("stroke-opacity", halo)
                 + " stroke-width=\"\(Self.number(style.size / 4))\" stroke-linejoin=\"round\" paint-order=\"stroke\""
         }
         if style.rotation != 0 {
-            attributes += " transform=\"rotate(\(Self.number(style.rotation * 180 / .pi)) \(Self.number(point.x)) \(Self.number(point.y)))\""
+            attributes +=
+                " transform=\"rotate(\(Self.number(style.rotation * 180 / .pi)) \(Self.number(point.x)) \(Self.number(point.y)))\""
         }
         body += "<text \(attributes)>\(Self.escaped(text))</text>\n"
     }
@@ -60,7 +63,8 @@ public final class SVGCanvas: MapCanvas {
             text += " fill=\"none\""
         }
         if let stroke = style.stroke {
-            text += " stroke=\"\(stroke.hex)\"" + Self.opacity("stroke-opacity", stroke)
+            text +=
+                " stroke=\"\(stroke.hex)\"" + Self.opacity("stroke-opacity", stroke)
                 + " stroke-width=\"\(Self.number(style.lineWidth))\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
             if !style.dash.isEmpty { text += " stroke-dasharray=\"\(style.dash.map(Self.number).joined(separator: " "))\"" }
         }

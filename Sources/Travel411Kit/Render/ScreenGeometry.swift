@@ -37,8 +37,10 @@ enum ScreenGeometry {
     static func bounds(_ points: [ScreenPoint]) -> ScreenRect {
         var rect = ScreenRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         for p in points {
-            rect.minX = min(rect.minX, p.x); rect.maxX = max(rect.maxX, p.x)
-            rect.minY = min(rect.minY, p.y); rect.maxY = max(rect.maxY, p.y)
+            rect.minX = min(rect.minX, p.x)
+            rect.maxX = max(rect.maxX, p.x)
+            rect.minY = min(rect.minY, p.y)
+            rect.maxY = max(rect.maxY, p.y)
         }
         return rect
     }
@@ -91,7 +93,10 @@ enum ScreenGeometry {
                 current = [from]
             }
             current.append(to)
-            if to != b { parts.append(current); current = [] }
+            if to != b {
+                parts.append(current)
+                current = []
+            }
         }
         if current.count > 1 { parts.append(current) }
         return parts
@@ -106,7 +111,13 @@ enum ScreenGeometry {
                 if q < 0 { return nil }
             } else {
                 let r = q / p
-                if p < 0 { if r > t1 { return nil }; t0 = max(t0, r) } else { if r < t0 { return nil }; t1 = min(t1, r) }
+                if p < 0 {
+                    if r > t1 { return nil }
+                    t0 = max(t0, r)
+                } else {
+                    if r < t0 { return nil }
+                    t1 = min(t1, r)
+                }
             }
         }
         let from = t0 == 0 ? a : ScreenPoint(x: a.x + t0 * dx, y: a.y + t0 * dy)

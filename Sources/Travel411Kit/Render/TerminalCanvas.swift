@@ -11,7 +11,9 @@ public enum TerminalColour: String, Sendable, CaseIterable {
     /// TERM that says 256 colours; a dumb terminal gets none; anything else gets 256.
     public static func detect(environment: [String: String]) -> TerminalColour {
         if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return .none }
-        if let colourTerm = environment["COLORTERM"]?.lowercased(), colourTerm == "truecolor" || colourTerm == "24bit" { return .trueColour }
+        if let colourTerm = environment["COLORTERM"]?.lowercased(), colourTerm == "truecolor" || colourTerm == "24bit" {
+            return .trueColour
+        }
         let term = environment["TERM"] ?? ""
         if term == "dumb" { return .none }
         return .palette256
@@ -71,9 +73,14 @@ public enum TerminalMap {
         let canvas = CairoCanvas(rasterWidth: columns * 2, height: rows * 4, scale: 2 / cellWidth)
         canvas.drawsText = false
         canvas.skippedRoles = [.background, .area]
-        canvas.drawPath([[ScreenPoint(x: 0, y: 0), ScreenPoint(x: layout.viewport.width, y: 0),
-                          ScreenPoint(x: layout.viewport.width, y: layout.viewport.height), ScreenPoint(x: 0, y: layout.viewport.height)]],
-                        closed: true, style: PathStyle(fill: .white), role: .decoration)
+        canvas.drawPath(
+            [
+                [
+                    ScreenPoint(x: 0, y: 0), ScreenPoint(x: layout.viewport.width, y: 0),
+                    ScreenPoint(x: layout.viewport.width, y: layout.viewport.height), ScreenPoint(x: 0, y: layout.viewport.height),
+                ]
+            ],
+            closed: true, style: PathStyle(fill: .white), role: .decoration)
         // Ink only: every colour but white becomes black, panels stay white.
         canvas.draw(layout.items.map(monochrome))
         let raster = canvas.pixels()
@@ -137,7 +144,8 @@ public enum TerminalMap {
             let column = Int(point.x / cellWidth), row = Int((point.y - 2) / cellHeight)
             guard row >= 0, row < rows, column >= 0, column < columns else { continue }
             let background = colour == .none ? nil : cells[row][column].foreground
-            cells[row][column] = Cell(character: glyph, foreground: colour == .none ? nil : 0xFFFFFF, background: background, bold: true, isText: true)
+            cells[row][column] = Cell(
+                character: glyph, foreground: colour == .none ? nil : 0xFFFFFF, background: background, bold: true, isText: true)
         }
         for item in layout.items {
             guard case .text(let text, let point, let style) = item, style.rotation == 0 else { continue }
@@ -152,8 +160,9 @@ public enum TerminalMap {
             }
             let row = Int(((point.y - style.size * 0.35) / cellHeight).rounded(.down))
             let foreground: UInt32 = luminance(style.colour) > 0.6 ? 0xFFFFFF : 0x000000
-            _ = put(clean, column: max(0, min(start, columns - length)), row: row,
-                    foreground: colour == .none ? nil : foreground, bold: style.bold, force: false)
+            _ = put(
+                clean, column: max(0, min(start, columns - length)), row: row,
+                foreground: colour == .none ? nil : foreground, bold: style.bold, force: false)
         }
     }
 

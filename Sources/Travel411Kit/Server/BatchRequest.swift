@@ -13,12 +13,16 @@ public struct BatchRequest: Sendable {
         switch mediaType {
         case "text/csv", "application/csv": return .csv
         case "text/tab-separated-values": return .tsv
-        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines": return .jsonl
+        case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines":
+            return .jsonl
         case "application/geo+json": return .geojson
         // curl --data sends form-urlencoded; JSON may be either JSON layout: look at the content.
         case "", "text/plain", "application/octet-stream", "application/x-www-form-urlencoded", "application/json": return nil
         default:
-            throw ServerRequestError(status: 415, "Content-Type '\(DisplayText.sanitized(mediaType, limit: 60))' is not a known body format; send CSV (text/csv), TSV (text/tab-separated-values), JSON Lines (application/x-ndjson) or GeoJSON (application/geo+json)")
+            throw ServerRequestError(
+                status: 415,
+                "Content-Type '\(DisplayText.sanitized(mediaType, limit: 60))' is not a known body format; send CSV (text/csv), TSV (text/tab-separated-values), JSON Lines (application/x-ndjson) or GeoJSON (application/geo+json)"
+            )
         }
     }
 
@@ -41,7 +45,8 @@ public struct BatchRequest: Sendable {
             if let declared = try Self.declaredFormat(contentType: contentType) {
                 inputFormat = declared
             } else {
-                let sample = body.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(body.dropFirst(3).prefix(64 << 10)) : Array(body.prefix(64 << 10))
+                let sample =
+                    body.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(body.dropFirst(3).prefix(64 << 10)) : Array(body.prefix(64 << 10))
                 inputFormat = try sample.withUnsafeBufferPointer { try InputFormatDetector.sniff($0) }
             }
         } catch let error as BatchError {
@@ -50,7 +55,9 @@ public struct BatchRequest: Sendable {
         var options = BatchOptions(inputFormat: inputFormat, showProgress: false, printsSummary: false)
         let outputName = values["format"].map { $0.lowercased() == "json" ? "jsonl" : $0.lowercased() } ?? inputFormat.rawValue
         guard let output = BatchFormat(rawValue: outputName) else {
-            throw ServerRequestError("Parameter 'format' for POST must be one of: \(BatchFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(DisplayText.sanitized(outputName, limit: 40))'")
+            throw ServerRequestError(
+                "Parameter 'format' for POST must be one of: \(BatchFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(DisplayText.sanitized(outputName, limit: 40))'"
+            )
         }
         options.outputFormat = output
         if let fields = values["fields"] {
@@ -98,7 +105,10 @@ public final class BatchStream: @unchecked Sendable {
     public init(body: [UInt8], request: BatchRequest, geocoder: ReverseGeocoder) throws {
         var template = Array((NSTemporaryDirectory() + "/travel411-serve-body-XXXXXX").utf8CString)
         let inputFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard inputFD >= 0 else { throw UserFacingError("cannot create a temporary file for the request body: \(String(cString: strerror(errno)))", exitStatus: .cannotCreate) }
+        guard inputFD >= 0 else {
+            throw UserFacingError(
+                "cannot create a temporary file for the request body: \(String(cString: strerror(errno)))", exitStatus: .cannotCreate)
+        }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         var written = 0
         while written < body.count {
@@ -106,7 +116,8 @@ public final class BatchStream: @unchecked Sendable {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 Foundation.close(inputFD)
-                throw UserFacingError("cannot write the request body to a temporary file: \(String(cString: strerror(errno)))", exitStatus: .ioError)
+                throw UserFacingError(
+                    "cannot write the request body to a temporary file: \(String(cString: strerror(errno)))", exitStatus: .ioError)
             }
             written += count
         }

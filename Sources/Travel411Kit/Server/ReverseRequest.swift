@@ -33,7 +33,9 @@ public struct ReverseRequest: Equatable, Sendable {
     /// 0-9, signs, the decimal point and the exponent's e.
     private static func isDecimalNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
+            UInt8(ascii: "E"):
+            return true
         default: return false
         }
     }
@@ -51,7 +53,9 @@ public struct ReverseRequest: Equatable, Sendable {
         var errorFormat = NominatimFormat.json
         if let text = values["format"] {
             guard let parsed = NominatimFormat(rawValue: text.lowercased()) else {
-                throw ServerRequestError("Parameter 'format' must be one of: \(NominatimFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(DisplayText.sanitized(text, limit: 40))'")
+                throw ServerRequestError(
+                    "Parameter 'format' must be one of: \(NominatimFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(DisplayText.sanitized(text, limit: 40))'"
+                )
             }
             format = parsed
             errorFormat = parsed
@@ -59,15 +63,19 @@ public struct ReverseRequest: Equatable, Sendable {
         func fail(_ message: String) -> ServerRequestError { ServerRequestError(message, format: errorFormat) }
 
         func degrees(_ name: String, limit: Double) throws -> Double {
-            guard let text = values[name] else { throw fail("Parameter '\(name)' is missing; give lat and lon in degrees, e.g. lat=51.47&lon=-0.45") }
-            let trimmed = text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
+            guard let text = values[name] else {
+                throw fail("Parameter '\(name)' is missing; give lat and lon in degrees, e.g. lat=51.47&lon=-0.45")
+            }
+            let trimmed =
+                text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
                 ? text.trimmingCharacters(in: .whitespaces) : text
             // Only plain decimal numbers: Double() would also take "nan", "inf" and hexadecimal.
             guard !trimmed.isEmpty, trimmed.utf8.allSatisfy(Self.isDecimalNumberByte), let value = Double(trimmed) else {
                 throw fail("Parameter '\(name)' must be a number; got '\(DisplayText.sanitized(text, limit: 40))'")
             }
             guard value.isFinite, abs(value) <= limit else {
-                throw fail("Parameter '\(name)' must be between -\(Int(limit)) and \(Int(limit)); got '\(DisplayText.sanitized(text, limit: 40))'")
+                throw fail(
+                    "Parameter '\(name)' must be between -\(Int(limit)) and \(Int(limit)); got '\(DisplayText.sanitized(text, limit: 40))'")
             }
             return value
         }
@@ -103,7 +111,9 @@ public struct ReverseRequest: Equatable, Sendable {
         if let text = values["layer"] {
             layers = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
             if let unknown = layers.first(where: { !Self.knownLayers.contains($0) }) {
-                throw fail("Parameter 'layer' takes \(Self.knownLayers.joined(separator: ", ")); got '\(DisplayText.sanitized(unknown, limit: 40))'")
+                throw fail(
+                    "Parameter 'layer' takes \(Self.knownLayers.joined(separator: ", ")); got '\(DisplayText.sanitized(unknown, limit: 40))'"
+                )
             }
         }
     }

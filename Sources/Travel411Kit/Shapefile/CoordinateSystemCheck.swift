@@ -37,7 +37,7 @@ enum CoordinateSystemCheck {
             }
             return .other(name: name)
         case "PROJCS", "PROJCRS", "PROJECTEDCRS", "GEOCCS", "VERT_CS", "VERTCRS", "LOCAL_CS", "ENGCRS",
-             "ENGINEERINGCRS", "FITTED_CS", "DERIVEDPROJCRS", "BOUNDCRS":
+            "ENGINEERINGCRS", "FITTED_CS", "DERIVEDPROJCRS", "BOUNDCRS":
             return .other(name: name)
         default:
             return .unreadable
@@ -53,9 +53,11 @@ enum CoordinateSystemCheck {
 
     private static func isEPSG4326Code(_ text: String) -> Bool {
         let compact = text.uppercased().filter { !$0.isWhitespace }
-        return ["EPSG:4326", "EPSG::4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:EPSG:6.6:4326",
-                "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326", "OGC:CRS84", "URN:OGC:DEF:CRS:OGC:1.3:CRS84"]
-            .contains(compact)
+        return [
+            "EPSG:4326", "EPSG::4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:EPSG:6.6:4326",
+            "HTTP://WWW.OPENGIS.NET/DEF/CRS/EPSG/0/4326", "OGC:CRS84", "URN:OGC:DEF:CRS:OGC:1.3:CRS84",
+        ]
+        .contains(compact)
     }
 
     private static func assessPROJString(_ text: String) -> CoordinateSystemAssessment {
@@ -85,7 +87,8 @@ struct WKTNode {
     func hasAuthorityCode(_ authority: String, _ code: String) -> Bool {
         children.contains { child in
             guard child.keyword == "AUTHORITY" || child.keyword == "ID",
-                  child.texts.first?.uppercased() == authority else { return false }
+                child.texts.first?.uppercased() == authority
+            else { return false }
             if child.texts.count > 1 { return child.texts[1] == code }
             return child.numbers.first.map { String(Int($0)) } == code
         }
@@ -166,7 +169,11 @@ struct WKTParser {
         while let character = current {
             position += 1
             if character == "\"" {
-                if current == "\"" { text.append("\""); position += 1; continue }
+                if current == "\"" {
+                    text.append("\"")
+                    position += 1
+                    continue
+                }
                 return text
             }
             text.append(character)

@@ -13,7 +13,8 @@ enum CoordinateSystemRequirement {
         case .wgs84:
             return
         case .unreadable:
-            warnings.append("\(prjPath) is not a coordinate system description that can be read; assuming WGS 84 longitude/latitude (EPSG:4326)")
+            warnings.append(
+                "\(prjPath) is not a coordinate system description that can be read; assuming WGS 84 longitude/latitude (EPSG:4326)")
         case .other(let name):
             throw ShapefileError.at(prjPath, "is in \(name), not WGS 84 (EPSG:4326); reproject it first, e.g. \(reprojectCommand(shpPath))")
         }
@@ -30,8 +31,12 @@ enum CoordinateSystemRequirement {
         let longitudes = (-180 - tolerance)...(180 + tolerance)
         let latitudes = (-90 - tolerance)...(90 + tolerance)
         guard longitudes.contains(box.minX), longitudes.contains(box.maxX),
-              latitudes.contains(box.minY), latitudes.contains(box.maxY) else {
-            throw ShapefileError.at(shpPath, "has coordinates from (\(box.minX), \(box.minY)) to (\(box.maxX), \(box.maxY)), which are not longitude/latitude degrees; reproject it to WGS 84 (EPSG:4326) first, e.g. \(reprojectCommand(shpPath))")
+            latitudes.contains(box.minY), latitudes.contains(box.maxY)
+        else {
+            throw ShapefileError.at(
+                shpPath,
+                "has coordinates from (\(box.minX), \(box.minY)) to (\(box.maxX), \(box.maxY)), which are not longitude/latitude degrees; reproject it to WGS 84 (EPSG:4326) first, e.g. \(reprojectCommand(shpPath))"
+            )
         }
     }
 

@@ -8,13 +8,16 @@ struct DBFEncodingChoice {
 
     init(codePageFile: String?, languageDriver: UInt8, dbfPath: String) {
         var warnings: [String] = []
-        (decoder, description) = Self.choose(codePageFile: codePageFile, languageDriver: languageDriver,
-                                             dbfPath: dbfPath, warnings: &warnings)
+        (decoder, description) = Self.choose(
+            codePageFile: codePageFile, languageDriver: languageDriver,
+            dbfPath: dbfPath, warnings: &warnings)
         self.warnings = warnings
     }
 
-    private static func choose(codePageFile: String?, languageDriver: UInt8, dbfPath: String,
-                               warnings: inout [String]) -> (DBFTextDecoder, String) {
+    private static func choose(
+        codePageFile: String?, languageDriver: UInt8, dbfPath: String,
+        warnings: inout [String]
+    ) -> (DBFTextDecoder, String) {
         let driverHex = "0x" + String(languageDriver, radix: 16, uppercase: true).leftPadded(to: 2)
         let fromDriver = DBFTextEncoding.fromLanguageDriver(languageDriver)
 
@@ -23,7 +26,9 @@ struct DBFEncodingChoice {
             if let encoding = DBFTextEncoding.fromCodePageFile(text) {
                 if let decoder = DBFTextDecoder(encoding: encoding) {
                     if let fromDriver, fromDriver != encoding {
-                        warnings.append("\(codePageFile) says \(encoding.name) but \(dbfPath) has code page \(driverHex) (\(fromDriver.name)); using \(encoding.name) from the .cpg")
+                        warnings.append(
+                            "\(codePageFile) says \(encoding.name) but \(dbfPath) has code page \(driverHex) (\(fromDriver.name)); using \(encoding.name) from the .cpg"
+                        )
                     }
                     return (decoder, "\(encoding.name) (.cpg)")
                 }

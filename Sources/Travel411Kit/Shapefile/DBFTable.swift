@@ -1,8 +1,9 @@
 import CShapelib
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The attribute table (.dbf) of a shapefile.
@@ -36,7 +37,8 @@ final class DBFTable {
         defer { DBFClose(handle) }
         let info = handle.pointee
 
-        let encoding = DBFEncodingChoice(codePageFile: codePageFile, languageDriver: UInt8(truncatingIfNeeded: info.iLanguageDriver), dbfPath: path)
+        let encoding = DBFEncodingChoice(
+            codePageFile: codePageFile, languageDriver: UInt8(truncatingIfNeeded: info.iLanguageDriver), dbfPath: path)
         warnings += encoding.warnings
         let decoder = encoding.decoder
         self.decoder = decoder
@@ -62,8 +64,10 @@ final class DBFTable {
             guard offset >= 1, offset + Int(width) <= recordLength else {
                 throw ShapefileError.at(path, field: name, "lies outside the \(recordLength)-byte record: the table header is corrupt")
             }
-            fields.append(DBFField(name: name, type: Self.fieldType(nativeType, decimals: Int(decimals)),
-                                   width: Int(width), decimals: Int(decimals)))
+            fields.append(
+                DBFField(
+                    name: name, type: Self.fieldType(nativeType, decimals: Int(decimals)),
+                    width: Int(width), decimals: Int(decimals)))
             offsets.append(offset)
         }
         self.fields = fields
@@ -74,8 +78,10 @@ final class DBFTable {
         let expectedLength = headerLength + recordCount * recordLength
         if file.count < expectedLength {
             let completeRecords = max(0, file.count - headerLength) / max(recordLength, 1)
-            throw ShapefileError.at(path, record: completeRecords + 1,
-                "is cut off: the table is truncated (it has \(file.count) bytes, its header promises \(expectedLength) for \(recordCount) records)")
+            throw ShapefileError.at(
+                path, record: completeRecords + 1,
+                "is cut off: the table is truncated (it has \(file.count) bytes, its header promises \(expectedLength) for \(recordCount) records)"
+            )
         }
         // One end-of-file byte (0x1A) usually follows the last record.
         if file.count > expectedLength + 1 {
@@ -107,7 +113,8 @@ final class DBFTable {
     /// Nil when out of range, blank, or one of dBASE's null markers.
     private func value(record: Int, field: Int) -> Value? {
         guard (0..<recordCount).contains(record), fields.indices.contains(field),
-              let fileStart = octets.baseAddress else { return nil }
+            let fileStart = octets.baseAddress
+        else { return nil }
         let start = fileStart + headerLength + record * recordLength + fieldOffsets[field]
         let width = fields[field].width
         let unpadded = Self.withoutPadding(start, count: width)

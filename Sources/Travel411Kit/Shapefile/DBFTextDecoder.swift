@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns the bytes of one DBF value into a String.
@@ -53,7 +53,8 @@ struct DBFTextDecoder {
         // A value cut at its field width can end inside a character; keep the whole characters before it.
         let completeCount = fillsField ? countWithoutIncompleteTail(bytes) : bytes.count
         if completeCount < bytes.count,
-           let text = String(validating: UnsafeBufferPointer(rebasing: bytes[..<completeCount]), as: UTF8.self) {
+            let text = String(validating: UnsafeBufferPointer(rebasing: bytes[..<completeCount]), as: UTF8.self)
+        {
             return text
         }
         return SingleByteTable.latin1.decode(bytes)

@@ -40,7 +40,7 @@ struct DBFTextEncoding: Hashable {
             .prefix(while: { $0 != "\n" && $0 != "\r" })
             .trimmingTrailingWhitespace()
         guard !firstLine.isEmpty, firstLine.count <= 40,
-              firstLine.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || " -_.:".contains($0)) })
+            firstLine.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || " -_.:".contains($0)) })
         else { return nil }
         let compact = firstLine.uppercased().filter { $0.isLetter || $0.isNumber }
 

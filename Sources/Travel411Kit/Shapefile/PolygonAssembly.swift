@@ -36,7 +36,8 @@ struct ClassifiedRing {
     /// (holes often touch their outer ring at a vertex).
     func contains(_ other: ClassifiedRing) -> Bool {
         guard box.minX <= other.box.minX, box.minY <= other.box.minY,
-              box.maxX >= other.box.maxX, box.maxY >= other.box.maxY else { return false }
+            box.maxX >= other.box.maxX, box.maxY >= other.box.maxY
+        else { return false }
         for point in other.points {
             switch locate(point) {
             case .inside: return true
@@ -55,7 +56,8 @@ struct ClassifiedRing {
         for index in 0..<(points.count - 1) {
             let a = points[index], b = points[index + 1]
             if point.x >= min(a.x, b.x), point.x <= max(a.x, b.x), point.y >= min(a.y, b.y), point.y <= max(a.y, b.y),
-               (b.x - a.x) * (point.y - a.y) == (b.y - a.y) * (point.x - a.x) {
+                (b.x - a.x) * (point.y - a.y) == (b.y - a.y) * (point.x - a.x)
+            {
                 return .boundary
             }
             if (a.y > point.y) != (b.y > point.y) {

@@ -65,7 +65,8 @@ struct ShapeRecordBuilder {
             let start = Int(starts[part])
             let end = part + 1 < partCount ? Int(starts[part + 1]) : vertexCount
             guard 0 <= start, start <= end, end <= vertexCount else {
-                throw ShapefileError.at(shpPath, record: number,
+                throw ShapefileError.at(
+                    shpPath, record: number,
                     "has part \(part + 1) spanning vertices \(start)..<\(end) of \(vertexCount): the record is corrupt")
             }
             ranges.append(start..<end)

@@ -35,16 +35,21 @@ enum ShapeRecordTableCheck {
     private static let recordHeaderSize = 8
 
     /// Returns the number of records; appends notes about harmless oddities to `warnings`.
-    static func verify(shp: MappedFile, shpHeader: ShapefileMainHeader, shx: MappedFile,
-                       shxHeader: ShapefileMainHeader, warnings: inout [String]) throws -> Int {
+    static func verify(
+        shp: MappedFile, shpHeader: ShapefileMainHeader, shx: MappedFile,
+        shxHeader: ShapefileMainHeader, warnings: inout [String]
+    ) throws -> Int {
         let tableBytes = shxHeader.declaredLength - ShapefileMainHeader.size
         let recordCount = tableBytes / entrySize
         let recordsPresent = (shx.count - ShapefileMainHeader.size) / entrySize
         guard recordCount <= recordsPresent else {
-            throw ShapefileError.at(shx.path, "is truncated: its header lists \(recordCount) records but the file holds only \(recordsPresent)")
+            throw ShapefileError.at(
+                shx.path, "is truncated: its header lists \(recordCount) records but the file holds only \(recordsPresent)")
         }
         if tableBytes % entrySize != 0 {
-            warnings.append("\(shx.path): its header gives a length that is not a whole number of records; the last \(tableBytes % entrySize) bytes are ignored")
+            warnings.append(
+                "\(shx.path): its header gives a length that is not a whole number of records; the last \(tableBytes % entrySize) bytes are ignored"
+            )
         }
 
         for index in 0..<recordCount {
@@ -64,26 +69,32 @@ enum ShapeRecordTableCheck {
         let offset = Int(shx.bigEndianInt32(at: entryOffset)) * 2
         let contentLength = Int(shx.bigEndianInt32(at: entryOffset + 4)) * 2
         guard offset >= ShapefileMainHeader.size else {
-            throw ShapefileError.at(shx.path, record: number,
+            throw ShapefileError.at(
+                shx.path, record: number,
                 "points at byte \(offset) of \(shp.path), inside its \(ShapefileMainHeader.size)-byte header: the .shx is corrupt")
         }
         guard contentLength >= 4 else {
-            throw ShapefileError.at(shx.path, record: number,
+            throw ShapefileError.at(
+                shx.path, record: number,
                 "gives a record length of \(contentLength) bytes, too short to hold a shape: the .shx is corrupt")
         }
         let end = offset + recordHeaderSize + contentLength
         guard end <= shp.count else {
-            throw ShapefileError.at(shx.path, record: number,
-                "points at bytes \(offset)–\(end) of \(shp.path), which ends at byte \(shp.count): the .shp is truncated or the .shx is corrupt")
+            throw ShapefileError.at(
+                shx.path, record: number,
+                "points at bytes \(offset)–\(end) of \(shp.path), which ends at byte \(shp.count): the .shp is truncated or the .shx is corrupt"
+            )
         }
         let lengthInShp = Int(shp.bigEndianInt32(at: offset + 4)) * 2
         guard lengthInShp == contentLength else {
-            throw ShapefileError.at(shp.path, record: number,
+            throw ShapefileError.at(
+                shp.path, record: number,
                 "is \(lengthInShp) bytes long at byte \(offset), but \(shx.path) says \(contentLength): the .shx does not match the .shp")
         }
         let shapeType = shp.littleEndianInt32(at: offset + recordHeaderSize)
         guard ShapeTypeCode.isDefined(shapeType) else {
-            throw ShapefileError.at(shp.path, record: number,
+            throw ShapefileError.at(
+                shp.path, record: number,
                 "has unknown shape type \(shapeType) at byte \(offset + recordHeaderSize): the file is corrupt")
         }
     }

@@ -49,10 +49,13 @@ public final class ShapefileReader {
 
         let table = try DBFTable(path: dbfPath, codePageFile: files.cpg, messages: messages, warnings: &warnings)
         if table.recordCount < recordCount {
-            throw ShapefileError.at(dbfPath, record: table.recordCount + 1,
+            throw ShapefileError.at(
+                dbfPath, record: table.recordCount + 1,
                 "is missing: the table has \(table.recordCount) records but \(files.shp) has \(recordCount) shapes")
         } else if table.recordCount > recordCount {
-            warnings.append("\(dbfPath) has \(table.recordCount) records but \(files.shp) has only \(recordCount) shapes; the extra records are ignored")
+            warnings.append(
+                "\(dbfPath) has \(table.recordCount) records but \(files.shp) has only \(recordCount) shapes; the extra records are ignored"
+            )
         }
 
         var hooks = ShapelibMessageSink.makeHooks()
@@ -95,7 +98,8 @@ public final class ShapefileReader {
         let object = messages.collect { SHPReadObject(handle, Int32(index)) }
         let readMessages = messages.take()
         guard let object else {
-            let reason = readMessages.isEmpty
+            let reason =
+                readMessages.isEmpty
                 ? "shapelib cannot read it" : "shapelib reports “\(readMessages.joined(separator: "; "))”"
             throw ShapefileError.at(path, record: index + 1, "is corrupt: \(reason)")
         }
@@ -143,7 +147,8 @@ public final class ShapefileReader {
         if let kind = ShapeTypeCode.kind(of: shapeType) { return kind }
         switch shapeType {
         case ShapeTypeCode.multiPatch:
-            throw ShapefileError.at(path, "has unsupported shape type MultiPatch: only points, multipoints, polylines and polygons can be imported")
+            throw ShapefileError.at(
+                path, "has unsupported shape type MultiPatch: only points, multipoints, polylines and polygons can be imported")
         case ShapeTypeCode.null:
             throw ShapefileError.at(path, "has shape type Null: it holds no geometry to import")
         default:

@@ -11,7 +11,10 @@ public struct DBFField: Sendable, Hashable {
     public let decimals: Int
 
     public init(name: String, type: DBFFieldType, width: Int, decimals: Int) {
-        self.name = name; self.type = type; self.width = width; self.decimals = decimals
+        self.name = name
+        self.type = type
+        self.width = width
+        self.decimals = decimals
     }
 }
 

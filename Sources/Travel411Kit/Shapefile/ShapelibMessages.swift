@@ -1,8 +1,9 @@
 import CShapelib
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Collects what shapelib reports through `SAHooks.Error`, which would otherwise go to stderr.

@@ -22,7 +22,8 @@ public final class FeatureTableWriter {
         self.geometryType = geometryType
         columnCount = columns.count
         let names = [GeoPackageSchema.geometryColumn] + columns.map(\.name)
-        insertStatement = try database.prepare("""
+        insertStatement = try database.prepare(
+            """
             INSERT INTO \(GeoPackageSchema.quoted(tableName)) (\(names.map(GeoPackageSchema.quoted).joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))
             """)
@@ -74,7 +75,8 @@ public final class FeatureTableWriter {
         try RTreeBulkLoader.load(indexEntries, into: rtreeTable, database: database)
         indexEntries = RTreeEntries()  // free the memory before the next table
 
-        let bounds: [SQLValue] = extent.isEmpty
+        let bounds: [SQLValue] =
+            extent.isEmpty
             ? [.null, .null, .null, .null]
             : [.real(extent.minX), .real(extent.minY), .real(extent.maxX), .real(extent.maxY)]
         try database.run(
@@ -86,8 +88,10 @@ public final class FeatureTableWriter {
             bounds + [.text(tableName)])
         try database.run(
             "INSERT INTO gpkg_extensions (table_name, column_name, extension_name, definition, scope) VALUES (?, ?, ?, ?, 'write-only')",
-            [.text(tableName), .text(GeoPackageSchema.geometryColumn), .text(GeoPackageSchema.rtreeExtensionName),
-             .text(GeoPackageSchema.rtreeExtensionDefinition)])
+            [
+                .text(tableName), .text(GeoPackageSchema.geometryColumn), .text(GeoPackageSchema.rtreeExtensionName),
+                .text(GeoPackageSchema.rtreeExtensionDefinition),
+            ])
     }
 }
 

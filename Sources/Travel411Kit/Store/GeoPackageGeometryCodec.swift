@@ -250,20 +250,23 @@ private struct WKBReader {
         case 2: return .lineString(try readPointList(header))
         case 3: return .polygon(try readPolygonBody(header))
         case 4:
-            return .multiPoint(try readParts(header) { reader, part in
-                guard part.baseType == 1 else { throw WKBReader.unexpected("MULTIPOINT", part) }
-                return try reader.readPoint(part)
-            })
+            return .multiPoint(
+                try readParts(header) { reader, part in
+                    guard part.baseType == 1 else { throw WKBReader.unexpected("MULTIPOINT", part) }
+                    return try reader.readPoint(part)
+                })
         case 5:
-            return .multiLineString(try readParts(header) { reader, part in
-                guard part.baseType == 2 else { throw WKBReader.unexpected("MULTILINESTRING", part) }
-                return try reader.readPointList(part)
-            })
+            return .multiLineString(
+                try readParts(header) { reader, part in
+                    guard part.baseType == 2 else { throw WKBReader.unexpected("MULTILINESTRING", part) }
+                    return try reader.readPointList(part)
+                })
         case 6:
-            return .multiPolygon(try readParts(header) { reader, part in
-                guard part.baseType == 3 else { throw WKBReader.unexpected("MULTIPOLYGON", part) }
-                return try reader.readPolygonBody(part)
-            })
+            return .multiPolygon(
+                try readParts(header) { reader, part in
+                    guard part.baseType == 3 else { throw WKBReader.unexpected("MULTIPOLYGON", part) }
+                    return try reader.readPolygonBody(part)
+                })
         default:
             throw GeoPackageGeometryError.unsupportedGeometryType(code: header.code)
         }
@@ -302,7 +305,9 @@ private struct WKBReader {
         case 0: break
         case 1: hasZ = true
         case 2: hasM = true
-        case 3: hasZ = true; hasM = true
+        case 3:
+            hasZ = true
+            hasM = true
         default: throw GeoPackageGeometryError.unsupportedGeometryType(code: code)
         }
         let baseType = isoCode % 1000
@@ -337,9 +342,10 @@ private struct WKBReader {
         points.reserveCapacity(count)
         var position = offset
         for _ in 0..<count {
-            points.append(Point2D(
-                x: loadDouble(at: position, bigEndian: header.bigEndian),
-                y: loadDouble(at: position + 8, bigEndian: header.bigEndian)))
+            points.append(
+                Point2D(
+                    x: loadDouble(at: position, bigEndian: header.bigEndian),
+                    y: loadDouble(at: position + 8, bigEndian: header.bigEndian)))
             position += header.coordinateSize
         }
         offset = position

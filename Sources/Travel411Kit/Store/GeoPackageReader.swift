@@ -93,14 +93,17 @@ public final class GeoPackageReader {
         }
         let rtreeTable = "rtree_\(table)_\(geometryColumn)"
         let hasIndex = try database.tableExists(rtreeTable)
-        let primaryKey = try database.query("SELECT name FROM pragma_table_info(?) WHERE pk = 1", [.text(table)])
+        let primaryKey =
+            try database.query("SELECT name FROM pragma_table_info(?) WHERE pk = 1", [.text(table)])
             .first?.first?.stringValue ?? "rowid"
         let (quotedTable, quotedKey, quotedGeometry) = (
-            GeoPackageSchema.quoted(table), GeoPackageSchema.quoted(primaryKey), GeoPackageSchema.quoted(geometryColumn))
+            GeoPackageSchema.quoted(table), GeoPackageSchema.quoted(primaryKey), GeoPackageSchema.quoted(geometryColumn)
+        )
         let prepared = FeatureTable(
-            candidates: try database.prepare(hasIndex
-                ? "SELECT id FROM \(GeoPackageSchema.quoted(rtreeTable)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?"
-                : "SELECT \(quotedKey) FROM \(quotedTable) WHERE \(quotedGeometry) IS NOT NULL"),
+            candidates: try database.prepare(
+                hasIndex
+                    ? "SELECT id FROM \(GeoPackageSchema.quoted(rtreeTable)) WHERE minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?"
+                    : "SELECT \(quotedKey) FROM \(quotedTable) WHERE \(quotedGeometry) IS NOT NULL"),
             isIndexed: hasIndex,
             geometry: try database.prepare("SELECT \(quotedGeometry) FROM \(quotedTable) WHERE \(quotedKey) = ?"))
         tables[table] = prepared

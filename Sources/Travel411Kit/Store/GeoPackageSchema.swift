@@ -127,13 +127,21 @@ enum GeoPackageSchema {
 
     /// The three rows the standard requires: WGS 84 and the two "undefined" systems.
     static let spatialReferenceSystems: [[SQLValue]] = [
-        [.text("WGS 84 geodetic"), .integer(4326), .text("EPSG"), .integer(4326),
-         .text(#"GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]"#),
-         .text("longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid")],
-        [.text("Undefined Cartesian SRS"), .integer(-1), .text("NONE"), .integer(-1), .text("undefined"),
-         .text("undefined Cartesian coordinate reference system")],
-        [.text("Undefined geographic SRS"), .integer(0), .text("NONE"), .integer(0), .text("undefined"),
-         .text("undefined geographic coordinate reference system")],
+        [
+            .text("WGS 84 geodetic"), .integer(4326), .text("EPSG"), .integer(4326),
+            .text(
+                #"GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]"#
+            ),
+            .text("longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid"),
+        ],
+        [
+            .text("Undefined Cartesian SRS"), .integer(-1), .text("NONE"), .integer(-1), .text("undefined"),
+            .text("undefined Cartesian coordinate reference system"),
+        ],
+        [
+            .text("Undefined geographic SRS"), .integer(0), .text("NONE"), .integer(0), .text("undefined"),
+            .text("undefined geographic coordinate reference system"),
+        ],
     ]
 
     static func rtreeTableName(for table: String) -> String { "rtree_\(table)_\(geometryColumn)" }

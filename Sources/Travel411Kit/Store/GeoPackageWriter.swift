@@ -32,7 +32,8 @@ public final class GeoPackageWriter {
         // a cache that held the whole import (256 MiB, for a ~245 MB database) kept every page in memory until
         // COMMIT, a third of the import's peak; when this one fills, SQLite spills pages to the file (the OS's
         // page cache, with synchronous OFF), which costs the default import no measurable time.
-        try database.execute("""
+        try database.execute(
+            """
             PRAGMA page_size = 4096;
             PRAGMA journal_mode = MEMORY;
             PRAGMA synchronous = OFF;
@@ -44,7 +45,8 @@ public final class GeoPackageWriter {
         try database.execute("BEGIN")
         do {
             try database.execute(GeoPackageSchema.coreTables)
-            let insertSRS = try database.prepare("""
+            let insertSRS = try database.prepare(
+                """
                 INSERT INTO gpkg_spatial_ref_sys
                   (srs_name, srs_id, organization, organization_coordsys_id, definition, description)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -57,7 +59,8 @@ public final class GeoPackageWriter {
             // A plain key/value table outside gpkg_contents: GeoPackage wants integer keys in
             // registered tables, and GDAL simply ignores unregistered ones.
             try database.execute("CREATE TABLE \(Self.metadataTable) (key TEXT PRIMARY KEY, value TEXT)")
-            recordSourceStatement = try database.prepare("""
+            recordSourceStatement = try database.prepare(
+                """
                 INSERT INTO \(Self.sourcesTable) (\(SourceRecord.columns.map { GeoPackageSchema.quoted($0.name) }.joined(separator: ", ")))
                 VALUES (\(Array(repeating: "?", count: SourceRecord.columns.count).joined(separator: ", ")))
                 """)
@@ -82,16 +85,19 @@ public final class GeoPackageWriter {
     ) throws -> FeatureTableWriter {
         try checkWritable()
         try claimTableName(name, columns: columns)
-        try database.execute(Self.createTableSQL(
-            name, primaryKey: GeoPackageSchema.primaryKeyColumn,
-            geometryType: geometryType, columns: columns))
+        try database.execute(
+            Self.createTableSQL(
+                name, primaryKey: GeoPackageSchema.primaryKeyColumn,
+                geometryType: geometryType, columns: columns))
         try database.run(
             "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id) VALUES (?, 'features', ?, ?, ?)",
             [.text(name), .text(name), .text(description), .integer(Int64(GeoPackageGeometryCodec.wgs84SRSID))])
         try database.run(
             "INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m) VALUES (?, ?, ?, ?, 0, 0)",
-            [.text(name), .text(GeoPackageSchema.geometryColumn), .text(geometryType.rawValue),
-             .integer(Int64(GeoPackageGeometryCodec.wgs84SRSID))])
+            [
+                .text(name), .text(GeoPackageSchema.geometryColumn), .text(geometryType.rawValue),
+                .integer(Int64(GeoPackageGeometryCodec.wgs84SRSID)),
+            ])
         let writer = try FeatureTableWriter(
             database: database, tableName: name, geometryType: geometryType, columns: columns)
         tableWriters.append(writer)
@@ -192,7 +198,8 @@ public final class AttributeTableWriter {
         self.database = database
         self.tableName = tableName
         columnCount = columns.count
-        insertStatement = try database.prepare("""
+        insertStatement = try database.prepare(
+            """
             INSERT INTO \(GeoPackageSchema.quoted(tableName)) (\(columns.map { GeoPackageSchema.quoted($0.name) }.joined(separator: ", ")))
             VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
             """)

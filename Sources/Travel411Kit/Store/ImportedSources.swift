@@ -13,7 +13,8 @@ struct ImportedSources: Equatable, Sendable {
     /// from any earlier travel411, or from something else that happens to have a travel411_metadata table.
     static func read(from database: SQLiteDatabase) -> ImportedSources? {
         guard (try? database.tableExists("travel411_sources")) == true,
-              let rows = try? database.query("SELECT path, sha256 FROM travel411_sources ORDER BY id") else { return nil }
+            let rows = try? database.query("SELECT path, sha256 FROM travel411_sources ORDER BY id")
+        else { return nil }
         var seen = Set<String>()
         let paths = rows.compactMap { $0.first?.stringValue }.filter { !$0.isEmpty && seen.insert($0).inserted }
         var checksums: [String: String] = [:]
@@ -21,10 +22,12 @@ struct ImportedSources: Equatable, Sendable {
             if let path = row.first?.stringValue, row.count > 1, let sum = row[1].stringValue, !sum.isEmpty { checksums[path] = sum }
         }
         guard !paths.isEmpty else { return nil }
-        let descriptions = (try? database.query("""
-            SELECT contents.description FROM travel411_sources AS sources
-            JOIN gpkg_contents AS contents ON contents.table_name = sources.layer ORDER BY sources.id
-            """)) ?? []
+        let descriptions =
+            (try? database.query(
+                """
+                SELECT contents.description FROM travel411_sources AS sources
+                JOIN gpkg_contents AS contents ON contents.table_name = sources.layer ORDER BY sources.id
+                """)) ?? []
         let mapping = descriptions.lazy.compactMap { $0.first?.stringValue.flatMap(LayoutMapping.init(layerDescription:)) }.first
         return ImportedSources(paths: paths, mapping: mapping, checksums: checksums)
     }
@@ -37,7 +40,8 @@ struct ImportedSources: Equatable, Sendable {
         guard !paths.isEmpty, mapping == nil else { return false }
         return paths.allSatisfy { path in
             guard let recorded = checksums[path], let copy = Self.counterpart(of: path, in: folder),
-                  let sum = try? SourceChecksum.sha256Hex(ofFiles: Importer.componentFiles(of: copy)) else { return false }
+                let sum = try? SourceChecksum.sha256Hex(ofFiles: Importer.componentFiles(of: copy))
+            else { return false }
             return sum == recorded
         }
     }

@@ -8,8 +8,10 @@ enum LookupTablesStamp: Equatable {
 
     static func read(from database: SQLiteDatabase) throws -> LookupTablesStamp {
         guard try database.tableExists("travel411_metadata") else { return .absent }
-        return .version(try database.query(
-            "SELECT value FROM travel411_metadata WHERE key = 'lookup_schema_version'").first?.first?.stringValue)
+        return .version(
+            try database.query(
+                "SELECT value FROM travel411_metadata WHERE key = 'lookup_schema_version'"
+            ).first?.first?.stringValue)
     }
 
     var isCurrent: Bool { self == .version(PlacesSchema.version) }

@@ -18,7 +18,8 @@ public struct OutdatedPlacesDatabaseError: Error, LocalizedError, CustomStringCo
     }
 
     public var description: String {
-        let problem = "\(path): this places database was built by another version of travel411 (lookup tables \(lookupTablesVersion ?? "missing"))"
+        let problem =
+            "\(path): this places database was built by another version of travel411 (lookup tables \(lookupTablesVersion ?? "missing"))"
         guard let sources else { return problem + "; rebuild it with `travel411 import`" }
         // Made when shown, since it looks at the source folders: a database that gets rebuilt never needs it.
         let command = ReimportCommand(sources: sources, databasePath: path).text

@@ -51,10 +51,13 @@ public enum PlacesDatabase {
         _ outdated: OutdatedPlacesDatabaseError, announce: (String) -> Void, progress: @escaping (ImportProgress) -> Void
     ) throws {
         guard let data = try? EmbeddedData.locate(), let sources = outdated.sources,
-              sources.areAll(inside: data) || sources.areAll(copiesOf: data) else {
+            sources.areAll(inside: data) || sources.areAll(copiesOf: data)
+        else {
             throw outdated
         }
-        announce("The places database at \(outdated.path) was built by another version of travel411 (lookup tables \(outdated.lookupTablesVersion ?? "missing")): rebuilding it from \(data.path) (once; later lookups are instant).")
+        announce(
+            "The places database at \(outdated.path) was built by another version of travel411 (lookup tables \(outdated.lookupTablesVersion ?? "missing")): rebuilding it from \(data.path) (once; later lookups are instant)."
+        )
         try build(at: outdated.path, from: data, progress: progress)
     }
 

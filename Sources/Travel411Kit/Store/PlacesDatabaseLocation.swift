@@ -15,7 +15,8 @@ public enum PlacesDatabaseLocation {
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let home =
+                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             base = home.appendingPathComponent(".local/share", isDirectory: true)
         }

@@ -49,9 +49,10 @@ enum RTreeBulkLoader {
 
     private static func writePackedTree(_ entries: RTreeEntries, into rtreeTable: String, database: SQLiteDatabase) throws {
         // SQLite sized the root node when it created the table; every node must have that size.
-        let nodeSize = try database.query(
-            "SELECT length(data) FROM \(GeoPackageSchema.quoted(rtreeTable + "_node")) WHERE nodeno = 1"
-        ).first?.first?.int64Value.map(Int.init) ?? 0
+        let nodeSize =
+            try database.query(
+                "SELECT length(data) FROM \(GeoPackageSchema.quoted(rtreeTable + "_node")) WHERE nodeno = 1"
+            ).first?.first?.int64Value.map(Int.init) ?? 0
         let capacity = (nodeSize - 4) / cellSize
         guard capacity >= 2, capacity <= Int(UInt16.max) else {
             throw SQLiteError(code: 1, message: "unexpected R-tree node size \(nodeSize)", path: database.path)

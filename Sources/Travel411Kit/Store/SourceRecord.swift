@@ -39,16 +39,18 @@ public struct SourceRecord: Hashable, Sendable {
     ]
 
     var values: [SQLValue] {
-        [.text(layer), .text(level), .text(path), .text(sha256), .integer(Int64(featureCount)),
-         .integer(Int64(skippedCount)), .text(skippedReasons), .real(importSeconds),
-         .text(GeoPackageSchema.timestamp(importedAt))]
+        [
+            .text(layer), .text(level), .text(path), .text(sha256), .integer(Int64(featureCount)),
+            .integer(Int64(skippedCount)), .text(skippedReasons), .real(importSeconds),
+            .text(GeoPackageSchema.timestamp(importedAt)),
+        ]
     }
 
     /// Reads a row selected as `columns`, in order; nil if a required field is missing.
     init?(row: [SQLValue]) {
         guard row.count == Self.columns.count,
-              let importedAtText = row[8].stringValue,
-              let importedAt = GeoPackageSchema.date(fromTimestamp: importedAtText)
+            let importedAtText = row[8].stringValue,
+            let importedAt = GeoPackageSchema.date(fromTimestamp: importedAtText)
         else { return nil }
         self.init(
             layer: row[0].stringValue ?? "", level: row[1].stringValue ?? "", path: row[2].stringValue ?? "",

@@ -23,8 +23,10 @@ public struct Fix: Hashable, Sendable {
     /// segments apart.
     public var segment: Int
 
-    public init(time: Date, coordinate: Coordinate, horizontalAccuracy: Double? = nil, hdop: Double? = nil,
-                elevation: Double? = nil, speed: Double? = nil, course: Double? = nil, line: Int = 0, segment: Int = 0) {
+    public init(
+        time: Date, coordinate: Coordinate, horizontalAccuracy: Double? = nil, hdop: Double? = nil,
+        elevation: Double? = nil, speed: Double? = nil, course: Double? = nil, line: Int = 0, segment: Int = 0
+    ) {
         self.time = time
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy

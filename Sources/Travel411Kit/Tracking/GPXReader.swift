@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// GPX 1.0 and 1.1 to fixes, with a real XML parser (Foundation's `XMLParser`, libxml2 underneath), which
@@ -73,20 +74,26 @@ public enum GPXReader {
             qualified.split(separator: ":").last.map(String.init) ?? qualified
         }
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             let name = Self.localName(elementName)
             defer { path.append(name) }
             if path.isEmpty {
                 sawRoot = true
                 if name != "gpx" {
-                    notGPX = .brokenXML(name: inputName, line: parser.lineNumber,
-                                        detail: "the root element is <\(DisplayText.sanitized(elementName, limit: 40))>, not <gpx>")
+                    notGPX = .brokenXML(
+                        name: inputName, line: parser.lineNumber,
+                        detail: "the root element is <\(DisplayText.sanitized(elementName, limit: 40))>, not <gpx>")
                     parser.abortParsing()
                 }
                 return
             }
-            if extensionsDepth > 0 || name == "extensions" { extensionsDepth += 1; return }
+            if extensionsDepth > 0 || name == "extensions" {
+                extensionsDepth += 1
+                return
+            }
             switch name {
             case "trk", "rte":
                 trackNames.append(nil)
@@ -109,7 +116,10 @@ public enum GPXReader {
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
             let name = Self.localName(elementName)
             path.removeLast()
-            if extensionsDepth > 0 { extensionsDepth -= 1; return }
+            if extensionsDepth > 0 {
+                extensionsDepth -= 1
+                return
+            }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             text = ""
             if name == "name", let parent = path.last, parent == "trk" || parent == "rte", !trackNames.isEmpty {
@@ -133,7 +143,10 @@ public enum GPXReader {
                 return problem(.malformed, "a point without lat and lon attributes")
             }
             guard let coordinate = try? Coordinate(parsingLatitude: latText, longitude: lonText) else {
-                return problem(.malformed, "lat='\(DisplayText.sanitized(latText, limit: 40))' lon='\(DisplayText.sanitized(lonText, limit: 40))' is not a valid position")
+                return problem(
+                    .malformed,
+                    "lat='\(DisplayText.sanitized(latText, limit: 40))' lon='\(DisplayText.sanitized(lonText, limit: 40))' is not a valid position"
+                )
             }
             guard let timeText = point.values["time"], !timeText.isEmpty else {
                 return problem(.missingTime, "a point at \(coordinate) without a <time>")
@@ -142,8 +155,10 @@ public enum GPXReader {
                 return problem(.malformed, "<time>\(DisplayText.sanitized(timeText, limit: 40))</time> is not an ISO 8601 time")
             }
             func number(_ key: String) -> Double? { point.values[key].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } }
-            return .fix(Fix(time: time, coordinate: coordinate, hdop: number("hdop"), elevation: number("ele"),
-                            speed: number("speed"), course: number("course"), line: point.line, segment: max(0, segment)))
+            return .fix(
+                Fix(
+                    time: time, coordinate: coordinate, hdop: number("hdop"), elevation: number("ele"),
+                    speed: number("speed"), course: number("course"), line: point.line, segment: max(0, segment)))
         }
     }
 }

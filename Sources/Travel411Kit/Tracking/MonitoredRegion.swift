@@ -22,7 +22,8 @@ public struct MonitoredRegion: Hashable, Sendable, Codable {
     }
 
     /// A region that passes the rules, or the reason it does not.
-    public static func validated(name rawName: String, center: Coordinate, radiusMetres: Double, message: String?) throws -> MonitoredRegion {
+    public static func validated(name rawName: String, center: Coordinate, radiusMetres: Double, message: String?) throws -> MonitoredRegion
+    {
         let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw TrackingError.invalidRegion("the name is empty") }
         guard name.count <= 100 else { throw TrackingError.invalidRegion("the name is longer than 100 characters") }
@@ -33,7 +34,9 @@ public struct MonitoredRegion: Hashable, Sendable, Codable {
             throw TrackingError.invalidRegion("the radius must be a positive number of metres, not \(Coordinate.format(radiusMetres))")
         }
         guard radiusMetres <= maximumRadiusMetres else {
-            throw TrackingError.invalidRegion("a radius of \(DistanceFormatter.humanReadable(metres: radiusMetres)) is more than the \(Int(maximumRadiusMetres / 1000)) km a region may have")
+            throw TrackingError.invalidRegion(
+                "a radius of \(DistanceFormatter.humanReadable(metres: radiusMetres)) is more than the \(Int(maximumRadiusMetres / 1000)) km a region may have"
+            )
         }
         let text = message?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let text, text.count > 500 { throw TrackingError.invalidRegion("the message is longer than 500 characters") }
@@ -59,7 +62,8 @@ public struct MonitoredRegion: Hashable, Sendable, Codable {
             throw TrackingError.invalidRegion("'\(DisplayText.sanitized(text))': \(error.localizedDescription)")
         }
         guard let radius = Double(parts[2]) else {
-            throw TrackingError.invalidRegion("'\(DisplayText.sanitized(text))': the radius '\(DisplayText.sanitized(parts[2]))' is not a number of metres")
+            throw TrackingError.invalidRegion(
+                "'\(DisplayText.sanitized(text))': the radius '\(DisplayText.sanitized(parts[2]))' is not a number of metres")
         }
         return try validated(name: String(text[..<equals]), center: center, radiusMetres: radius, message: nil)
     }

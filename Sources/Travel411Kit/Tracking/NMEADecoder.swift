@@ -59,8 +59,11 @@ public struct NMEADecoder {
         var starts = line.indices.filter { line[$0] == UInt8(ascii: "$") || line[$0] == UInt8(ascii: "!") }
         if starts.first != line.startIndex {
             let end = starts.first ?? line.endIndex
-            items.append(.skipped(SkippedInput(line: number, problem: .malformed,
-                                               detail: "not an NMEA sentence: '\(Self.shown(line[line.startIndex..<end]))'")))
+            items.append(
+                .skipped(
+                    SkippedInput(
+                        line: number, problem: .malformed,
+                        detail: "not an NMEA sentence: '\(Self.shown(line[line.startIndex..<end]))'")))
         }
         starts.append(line.endIndex)
         for (start, end) in zip(starts, starts.dropFirst()) {
@@ -82,19 +85,30 @@ public struct NMEADecoder {
         var body = text
         while let last = body.last, last == 32 || last == 9 || last == 0 { body.removeLast() }
         guard let star = body.lastIndex(of: UInt8(ascii: "*")), body.distance(from: star, to: body.endIndex) == 3,
-              let expected = Self.hex(body[body.index(after: star)...])
+            let expected = Self.hex(body[body.index(after: star)...])
         else {
-            return [.skipped(SkippedInput(line: number, problem: .malformed,
-                                          detail: "truncated sentence without a *hh checksum: '\(Self.shown(text))'"))]
+            return [
+                .skipped(
+                    SkippedInput(
+                        line: number, problem: .malformed,
+                        detail: "truncated sentence without a *hh checksum: '\(Self.shown(text))'"))
+            ]
         }
         let content = body[body.index(after: body.startIndex)..<star]
         let sum = content.reduce(UInt8(0), ^)
         guard sum == expected else {
-            return [.skipped(SkippedInput(line: number, problem: .badChecksum,
-                                          detail: String(format: "checksum *%02X does not match the sentence's %02X: '%@'",
-                                                         expected, sum, Self.shown(text))))]
+            return [
+                .skipped(
+                    SkippedInput(
+                        line: number, problem: .badChecksum,
+                        detail: String(
+                            format: "checksum *%02X does not match the sentence's %02X: '%@'",
+                            expected, sum, Self.shown(text))))
+            ]
         }
-        let fields = content.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let fields = content.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         guard let address = fields.first, address.count == 5, !address.hasPrefix("P") else { return [] }
         switch address.suffix(3) {
         case "RMC": return rmc(fields, number: number)
@@ -105,7 +119,9 @@ public struct NMEADecoder {
 
     private mutating func rmc(_ f: [String], number: Int) -> [TrackItem] {
         guard f.count >= 10 else {
-            return [.skipped(SkippedInput(line: number, problem: .malformed, detail: "RMC sentence with \(f.count) fields instead of 12 or 13"))]
+            return [
+                .skipped(SkippedInput(line: number, problem: .malformed, detail: "RMC sentence with \(f.count) fields instead of 12 or 13"))
+            ]
         }
         guard let secondOfDay = Self.secondOfDay(f[1]) else {
             // Receivers send empty sentences ("$GPRMC,,V,,,,,,,,,,N") before their first fix.
@@ -116,8 +132,12 @@ public struct NMEADecoder {
         var coordinate: Coordinate?
         if valid {
             guard let position = Self.coordinate(f[3], f[4], f[5], f[6]) else {
-                return [.skipped(SkippedInput(line: number, problem: .malformed,
-                                              detail: "RMC position '\(f[3]),\(f[4]),\(f[5]),\(f[6])' is not a valid latitude and longitude"))]
+                return [
+                    .skipped(
+                        SkippedInput(
+                            line: number, problem: .malformed,
+                            detail: "RMC position '\(f[3]),\(f[4]),\(f[5]),\(f[6])' is not a valid latitude and longitude"))
+                ]
             }
             coordinate = position
         }
@@ -137,8 +157,12 @@ public struct NMEADecoder {
         var coordinate: Coordinate?
         if quality > 0 {
             guard let position = Self.coordinate(f[2], f[3], f[4], f[5]) else {
-                return [.skipped(SkippedInput(line: number, problem: .malformed,
-                                              detail: "GGA position '\(f[2]),\(f[3]),\(f[4]),\(f[5])' is not a valid latitude and longitude"))]
+                return [
+                    .skipped(
+                        SkippedInput(
+                            line: number, problem: .malformed,
+                            detail: "GGA position '\(f[2]),\(f[3]),\(f[4]),\(f[5])' is not a valid latitude and longitude"))
+                ]
             }
             coordinate = position
         }
@@ -179,25 +203,32 @@ public struct NMEADecoder {
         emittedSecondOfDay = epoch.secondOfDay
         let position = epoch.rmc?.coordinate ?? epoch.gga?.coordinate
         guard let coordinate = position else {
-            return .skipped(SkippedInput(line: epoch.line, problem: .noFix,
-                                         detail: "the receiver reports no fix at \(Self.timeOfDay(epoch.secondOfDay))"))
+            return .skipped(
+                SkippedInput(
+                    line: epoch.line, problem: .noFix,
+                    detail: "the receiver reports no fix at \(Self.timeOfDay(epoch.secondOfDay))"))
         }
         // The date: the RMC's own, else the last one seen; moved on a day when the time of day wraps.
         var day = epoch.rmc?.day ?? lastDay
         if let known = day, let lastDay, let lastSecondOfDay, known <= lastDay,
-           epoch.secondOfDay < lastSecondOfDay - 43_200 {
+            epoch.secondOfDay < lastSecondOfDay - 43_200
+        {
             day = lastDay + 1
         }
         guard let day else {
-            return .skipped(SkippedInput(line: epoch.line, problem: .missingTime,
-                                         detail: "no RMC sentence has given the date yet (GGA carries only the time of day)"))
+            return .skipped(
+                SkippedInput(
+                    line: epoch.line, problem: .missingTime,
+                    detail: "no RMC sentence has given the date yet (GGA carries only the time of day)"))
         }
         lastDay = day
         lastSecondOfDay = epoch.secondOfDay
         let time = Date(timeIntervalSince1970: Double(day) * 86_400 + epoch.secondOfDay)
         let speed = epoch.rmc?.speedKnots.map { $0 * 1852 / 3600 }
-        return .fix(Fix(time: time, coordinate: coordinate, hdop: epoch.gga?.hdop, elevation: epoch.gga?.altitude,
-                        speed: speed, course: epoch.rmc?.course, line: epoch.line))
+        return .fix(
+            Fix(
+                time: time, coordinate: coordinate, hdop: epoch.gga?.hdop, elevation: epoch.gga?.altitude,
+                speed: speed, course: epoch.rmc?.course, line: epoch.line))
     }
 
     // MARK: Fields
@@ -209,7 +240,8 @@ public struct NMEADecoder {
         func two(_ at: Int) -> Int { Int(bytes[at] - 48) * 10 + Int(bytes[at + 1] - 48) }
         let hours = two(0), minutes = two(2)
         guard hours < 24, minutes < 60, let seconds = Double(String(decoding: bytes[4...], as: UTF8.self)),
-              seconds >= 0, seconds < 61 else { return nil }
+            seconds >= 0, seconds < 61
+        else { return nil }
         return Double(hours * 3600 + minutes * 60) + seconds
     }
 
@@ -226,7 +258,8 @@ public struct NMEADecoder {
     /// "3925.9702","N","11945.9354","W": degrees and decimal minutes with hemispheres.
     static func coordinate(_ latText: String, _ ns: String, _ lonText: String, _ ew: String) -> Coordinate? {
         guard let lat = degrees(latText), let lon = degrees(lonText), ns == "N" || ns == "S", ew == "E" || ew == "W",
-              lat <= 90, lon <= 180 else { return nil }
+            lat <= 90, lon <= 180
+        else { return nil }
         return Coordinate(latitude: ns == "S" ? -lat : lat, longitude: ew == "W" ? -lon : lon)
     }
 

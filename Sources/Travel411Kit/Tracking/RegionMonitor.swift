@@ -37,8 +37,10 @@ public struct RegionMonitor: Sendable {
     private var pendingSince: [Date?]
     private var recent: [Fix] = []
 
-    public init(regions: [MonitoredRegion], dwellSeconds: TimeInterval = RegionMonitor.defaultDwellSeconds,
-                windowSeconds: TimeInterval = RegionMonitor.defaultWindowSeconds) {
+    public init(
+        regions: [MonitoredRegion], dwellSeconds: TimeInterval = RegionMonitor.defaultDwellSeconds,
+        windowSeconds: TimeInterval = RegionMonitor.defaultWindowSeconds
+    ) {
         self.regions = regions
         self.dwellSeconds = dwellSeconds
         self.windowSeconds = windowSeconds
@@ -61,9 +63,13 @@ public struct RegionMonitor: Sendable {
             let distance = Self.median(recent.map { GreatCircle.distance(from: region.center, to: $0.coordinate) })
             let band = accuracy ?? 0
             let verdict: Side?
-            if distance + band <= region.radiusMetres { verdict = .inside }
-            else if distance - band >= region.radiusMetres { verdict = .outside }
-            else { verdict = nil }
+            if distance + band <= region.radiusMetres {
+                verdict = .inside
+            } else if distance - band >= region.radiusMetres {
+                verdict = .outside
+            } else {
+                verdict = nil
+            }
             guard let verdict else { continue }
             guard let current = sides[index] else {
                 sides[index] = verdict

@@ -13,10 +13,14 @@ struct TrackColumns {
     var speed: Int?
     var course: Int?
 
-    static let timeNames = ["time", "timestamp", "datetime", "date_time", "utc", "time_utc", "gps_time", "recorded_at",
-                            "fix_time", "ts", "date"]
-    static let accuracyNames = ["accuracy", "horizontal_accuracy", "horizontalaccuracy", "hacc", "h_acc", "acc",
-                                "accuracy_m", "horizontal_accuracy_m"]
+    static let timeNames = [
+        "time", "timestamp", "datetime", "date_time", "utc", "time_utc", "gps_time", "recorded_at",
+        "fix_time", "ts", "date",
+    ]
+    static let accuracyNames = [
+        "accuracy", "horizontal_accuracy", "horizontalaccuracy", "hacc", "h_acc", "acc",
+        "accuracy_m", "horizontal_accuracy_m",
+    ]
     static let hdopNames = ["hdop"]
     static let elevationNames = ["ele", "elevation", "alt", "altitude", "altitude_m", "elevation_m"]
     static let speedNames = ["speed", "speed_mps", "speed_m_s", "velocity"]
@@ -35,9 +39,11 @@ struct TrackColumns {
             return .failure(.noCoordinateColumns(found: shownNames))
         }
         guard let time = first(timeNames) else { return .failure(.noTimeColumn(found: shownNames)) }
-        return .success(TrackColumns(latitude: latitude, longitude: longitude, time: time, accuracy: first(accuracyNames),
-                                     hdop: first(hdopNames), elevation: first(elevationNames), speed: first(speedNames),
-                                     course: first(courseNames)))
+        return .success(
+            TrackColumns(
+                latitude: latitude, longitude: longitude, time: time, accuracy: first(accuracyNames),
+                hdop: first(hdopNames), elevation: first(elevationNames), speed: first(speedNames),
+                course: first(courseNames)))
     }
 
     /// A fix from one record's values (nil where a column is absent), or why there is none.
@@ -52,10 +58,16 @@ struct TrackColumns {
         }
         let latitudeText = value(latitude) ?? "", longitudeText = value(longitude) ?? ""
         guard let lat = number(latitude) else {
-            return problem(.malformed, latitudeText.isEmpty ? "latitude is missing" : "latitude '\(DisplayText.sanitized(latitudeText, limit: 40))' is not a number")
+            return problem(
+                .malformed,
+                latitudeText.isEmpty
+                    ? "latitude is missing" : "latitude '\(DisplayText.sanitized(latitudeText, limit: 40))' is not a number")
         }
         guard let lon = number(longitude) else {
-            return problem(.malformed, longitudeText.isEmpty ? "longitude is missing" : "longitude '\(DisplayText.sanitized(longitudeText, limit: 40))' is not a number")
+            return problem(
+                .malformed,
+                longitudeText.isEmpty
+                    ? "longitude is missing" : "longitude '\(DisplayText.sanitized(longitudeText, limit: 40))' is not a number")
         }
         guard let coordinate = try? Coordinate(validatingLatitude: lat, longitude: lon) else {
             return problem(.malformed, "\(lat), \(lon) is outside [-90, 90] × [-180, 180]")
@@ -65,8 +77,10 @@ struct TrackColumns {
         guard let date = TrackTime.parse(timeText) else {
             return problem(.malformed, "time '\(DisplayText.sanitized(timeText, limit: 40))' is not an ISO 8601 time or a Unix time")
         }
-        return .fix(Fix(time: date, coordinate: coordinate, horizontalAccuracy: number(accuracy), hdop: number(hdop),
-                        elevation: number(elevation), speed: number(speed), course: number(course), line: line))
+        return .fix(
+            Fix(
+                time: date, coordinate: coordinate, horizontalAccuracy: number(accuracy), hdop: number(hdop),
+                elevation: number(elevation), speed: number(speed), course: number(course), line: line))
     }
 }
 
@@ -94,8 +108,11 @@ public struct CSVFixDecoder {
             return []
         }
         let fields = Self.fields(line, delimiter: delimiter)
-        return [columns.fix(from: { $0 < fields.count ? fields[$0] : nil }, line: number,
-                            decimalComma: delimiter != UInt8(ascii: ","))]
+        return [
+            columns.fix(
+                from: { $0 < fields.count ? fields[$0] : nil }, line: number,
+                decimalComma: delimiter != UInt8(ascii: ","))
+        ]
     }
 
     static func delimiter(ofHeader line: ArraySlice<UInt8>) -> UInt8 {
@@ -119,7 +136,12 @@ public struct CSVFixDecoder {
             if quoted {
                 if byte == UInt8(ascii: "\"") {
                     let next = line.index(after: index)
-                    if next < line.endIndex, line[next] == UInt8(ascii: "\"") { current.append(byte); index = next } else { quoted = false }
+                    if next < line.endIndex, line[next] == UInt8(ascii: "\"") {
+                        current.append(byte)
+                        index = next
+                    } else {
+                        quoted = false
+                    }
                 } else {
                     current.append(byte)
                 }
@@ -148,21 +170,28 @@ public struct JSONLinesFixDecoder {
         if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         guard !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) else { return [] }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
-            return [.skipped(SkippedInput(line: number, problem: .malformed,
-                                          detail: "not a JSON object: '\(NMEADecoder.shown(line))'"))]
+            return [
+                .skipped(
+                    SkippedInput(
+                        line: number, problem: .malformed,
+                        detail: "not a JSON object: '\(NMEADecoder.shown(line))'"))
+            ]
         }
         let keys = Array(object.keys)
         switch TrackColumns.locate(in: keys) {
         case .failure(let error):
             return [.skipped(SkippedInput(line: number, problem: .malformed, detail: error.description))]
         case .success(let columns):
-            return [columns.fix(from: { index in
-                switch object[keys[index]] {
-                case let text as String: return text
-                case let number as NSNumber: return number.stringValue
-                default: return nil
-                }
-            }, line: number, decimalComma: false)]
+            return [
+                columns.fix(
+                    from: { index in
+                        switch object[keys[index]] {
+                        case let text as String: return text
+                        case let number as NSNumber: return number.stringValue
+                        default: return nil
+                        }
+                    }, line: number, decimalComma: false)
+            ]
         }
     }
 }

@@ -6,8 +6,10 @@ public enum TrackEventFormatter {
     /// message), why it fired in brackets, and the place:
     /// `2005-09-25T23:52:34Z  location  39.432837, -119.76559  You are now 8.6 km from Reno  [first fix]  United States, 11.4 km S of Sparks`
     public static func text(_ event: TrackEvent) -> String {
-        var parts = [TrackTime.format(event.fix.time), event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
-                     "\(degrees(event.fix.coordinate.latitude)), \(degrees(event.fix.coordinate.longitude))"]
+        var parts = [
+            TrackTime.format(event.fix.time), event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
+            "\(degrees(event.fix.coordinate.latitude)), \(degrees(event.fix.coordinate.longitude))",
+        ]
         if event.kind == .location {
             parts.append(event.sentence)
         } else {
@@ -56,11 +58,14 @@ public enum TrackEventFormatter {
         var lines = ["travel411: \(name): \(summary.fixesRead) fixes read, \(summary.fixesUsed) used"]
         let skipped = SkipReason.allCases.filter { summary.skipped($0) > 0 }.map { "\(summary.skipped($0)) \($0.words)" }
         lines.append("  skipped      " + (skipped.isEmpty ? "none" : skipped.joined(separator: ", ")))
-        lines.append("  distance     \(DistanceFormatter.humanReadable(metres: summary.distanceMetres)) over \(summary.fixesAccepted) accepted fixes")
+        lines.append(
+            "  distance     \(DistanceFormatter.humanReadable(metres: summary.distanceMetres)) over \(summary.fixesAccepted) accepted fixes"
+        )
         let events = TrackEvent.Kind.allCases.map { "\(summary.events($0)) \($0.rawValue)" }
         lines.append("  events       \(summary.eventCount) (\(events.joined(separator: ", ")))")
         if let first = summary.firstTime, let last = summary.lastTime {
-            lines.append("  time span    \(TrackTime.duration(summary.spanSeconds)), \(TrackTime.format(first)) to \(TrackTime.format(last))")
+            lines.append(
+                "  time span    \(TrackTime.duration(summary.spanSeconds)), \(TrackTime.format(first)) to \(TrackTime.format(last))")
         } else {
             lines.append("  time span    none")
         }
@@ -145,7 +150,8 @@ public struct TrackEventCommand {
         }
         process.waitUntilExit()
         if process.terminationReason == .uncaughtSignal {
-            return "--exec command was killed by signal \(process.terminationStatus) for the \(event.kind.rawValue) event at line \(event.fix.line)"
+            return
+                "--exec command was killed by signal \(process.terminationStatus) for the \(event.kind.rawValue) event at line \(event.fix.line)"
         }
         if process.terminationStatus != 0 {
             return "--exec command exited with \(process.terminationStatus) for the \(event.kind.rawValue) event at line \(event.fix.line)"

@@ -81,8 +81,9 @@ public final class TrackReader {
                 close(descriptor)
                 throw TrackingError.cannotOpen(name: path, detail: "it is a folder")
             }
-            try self.init(source: ByteSource(descriptor: descriptor, closeWhenDone: true), name: path,
-                          format: format ?? TrackInputFormat(fileExtensionOf: path))
+            try self.init(
+                source: ByteSource(descriptor: descriptor, closeWhenDone: true), name: path,
+                format: format ?? TrackInputFormat(fileExtensionOf: path))
         } else {
             try self.init(source: ByteSource(descriptor: STDIN_FILENO, closeWhenDone: false), name: "standard input", format: format)
         }
@@ -231,7 +232,10 @@ final class ByteSource {
     }
 
     private func readMore(name: String) throws {
-        guard let descriptor, !atEnd else { atEnd = true; return }
+        guard let descriptor, !atEnd else {
+            atEnd = true
+            return
+        }
         if start > 0, start >= buffer.count / 2 {
             buffer.removeFirst(start)
             start = 0
@@ -241,7 +245,9 @@ final class ByteSource {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 { throw TrackingError.readFailed(name: name, detail: String(cString: strerror(errno))) }
-            if count == 0 { atEnd = true } else {
+            if count == 0 {
+                atEnd = true
+            } else {
                 buffer.append(contentsOf: chunk[0..<count])
                 totalBytes += count
             }

@@ -34,7 +34,7 @@ public enum TrackTime {
             return true
         }
         guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2),
-              expect("Tt "), let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2)
+            expect("Tt "), let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2)
         else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour <= 24, minute <= 59, second <= 60 else { return nil }
         var fraction = 0.0
@@ -86,13 +86,17 @@ public enum TrackTime {
         let total = date.timeIntervalSince1970
         var whole = total.rounded(.down)
         var millis = Int(((total - whole) * 1000).rounded())
-        if millis == 1000 { whole += 1; millis = 0 }
+        if millis == 1000 {
+            whole += 1
+            millis = 0
+        }
         let seconds = Int(whole)
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day,
-                          secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+        var text = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day,
+            secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
         if millis != 0 { text += String(format: ".%03d", millis) }
         return text + "Z"
     }

@@ -34,8 +34,10 @@ public struct TrackingRules: Sendable {
     /// A fix older than this is a cached one, not current.
     public var maximumAge: TimeInterval
 
-    public init(mode: Mode = .standard, distanceFilter: Double? = nil, desiredAccuracy: DesiredAccuracy = .best,
-                maximumAge: TimeInterval = 15) {
+    public init(
+        mode: Mode = .standard, distanceFilter: Double? = nil, desiredAccuracy: DesiredAccuracy = .best,
+        maximumAge: TimeInterval = 15
+    ) {
         self.mode = mode
         self.distanceFilter = distanceFilter
         self.desiredAccuracy = desiredAccuracy
@@ -120,8 +122,10 @@ public struct Tracker: Sendable {
     private var lastAccepted: Fix?
     private var lastReported: Fix?
 
-    public init(rules: TrackingRules, destination: TrackDestination, regions: [MonitoredRegion] = [], clock: TrackClock = .track,
-                regionDwellSeconds: TimeInterval = RegionMonitor.defaultDwellSeconds) {
+    public init(
+        rules: TrackingRules, destination: TrackDestination, regions: [MonitoredRegion] = [], clock: TrackClock = .track,
+        regionDwellSeconds: TimeInterval = RegionMonitor.defaultDwellSeconds
+    ) {
         self.rules = rules
         self.destination = destination
         self.clock = clock
@@ -171,7 +175,8 @@ public struct Tracker: Sendable {
         for crossing in monitor.update(with: fix) {
             let accuracy = crossing.accuracyMetres.map { ", accuracy ±\(DistanceFormatter.humanReadable(metres: $0))" } ?? ""
             let waited = fix.time.timeIntervalSince(crossing.since)
-            let reason = "\(crossing.side == .inside ? "entered" : "left") \(crossing.region.name): "
+            let reason =
+                "\(crossing.side == .inside ? "entered" : "left") \(crossing.region.name): "
                 + "\(DistanceFormatter.humanReadable(metres: crossing.distanceMetres)) from its centre "
                 + "(radius \(DistanceFormatter.humanReadable(metres: crossing.region.radiusMetres))\(accuracy)), "
                 + "\(crossing.side.rawValue) for \(TrackTime.duration(waited))"
@@ -210,8 +215,9 @@ public struct Tracker: Sendable {
     private func event(_ kind: TrackEvent.Kind, fix: Fix, reason: String) -> TrackEvent {
         let distance = GreatCircle.distance(from: fix.coordinate, to: destination.city.coordinate)
         let sentence = "You are now \(DistanceFormatter.humanReadable(metres: distance)) from \(destination.city.name)"
-        return TrackEvent(kind: kind, fix: fix, reason: reason, destination: destination, distanceMetres: distance,
-                          bearingDegrees: GreatCircle.initialBearing(from: fix.coordinate, to: destination.city.coordinate),
-                          sentence: sentence, region: nil, message: sentence, placemark: nil)
+        return TrackEvent(
+            kind: kind, fix: fix, reason: reason, destination: destination, distanceMetres: distance,
+            bearingDegrees: GreatCircle.initialBearing(from: fix.coordinate, to: destination.city.coordinate),
+            sentence: sentence, region: nil, message: sentence, placemark: nil)
     }
 }

@@ -21,16 +21,19 @@ public enum TrackingError: Travel411Error, Equatable {
         case .binaryInput(let name):
             return "\(name) looks like a binary file, not GPX, NMEA, CSV or JSON Lines; name its format with --input-format if it is one"
         case .brokenXML(let name, let line, let detail):
-            return "\(name) line \(line): the GPX is broken or cut off (\(DisplayText.sanitized(detail.trimmingCharacters(in: .whitespacesAndNewlines))))"
+            return
+                "\(name) line \(line): the GPX is broken or cut off (\(DisplayText.sanitized(detail.trimmingCharacters(in: .whitespacesAndNewlines))))"
         case .noCoordinateColumns(let found):
             return "the header has no latitude and longitude columns (lat, latitude, lon, lng, longitude, …); it has: \(found)"
         case .noTimeColumn(let found):
             return "the header has no time column (time, timestamp, datetime, …); it has: \(found)"
         case .nothingRead(let name, let detail): return "no fix could be read from \(name): \(detail)"
         case .tooManyRegions(let count):
-            return "\(count) regions are more than the \(MonitoredRegion.maximumCount) a device monitors at once; remove some with `travel411 regions remove NAME`"
+            return
+                "\(count) regions are more than the \(MonitoredRegion.maximumCount) a device monitors at once; remove some with `travel411 regions remove NAME`"
         case .invalidRegion(let reason): return "invalid region: \(reason)"
-        case .duplicateRegion(let name): return "a region named '\(DisplayText.sanitized(name))' already exists; remove it first or pick another name"
+        case .duplicateRegion(let name):
+            return "a region named '\(DisplayText.sanitized(name))' already exists; remove it first or pick another name"
         case .unknownRegion(let name, let destination, let known):
             let list = known.isEmpty ? "it has none" : "it has " + known.map { "'\($0)'" }.joined(separator: ", ")
             return "\(destination) has no region named '\(DisplayText.sanitized(name))'; \(list)"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a placemark names the City pin and describes a pin's spot.
 public enum CityNaming {
     /// The most specific place name a person would use for the spot: the sub-locality (Kensington
@@ -12,8 +14,10 @@ public enum CityNaming {
     /// at sea the water's name; else where the nearest place is. Nil when nothing is known.
     public static func subtitle(from placemark: Placemark) -> String? {
         var parts: [String] = []
-        for part in [placemark.thoroughfare, placemark.subLocality, placemark.locality,
-                     placemark.administrativeArea, placemark.country].compactMap(nonEmpty)
+        for part in [
+            placemark.thoroughfare, placemark.subLocality, placemark.locality,
+            placemark.administrativeArea, placemark.country,
+        ].compactMap(nonEmpty)
         where !parts.contains(part) {
             parts.append(part)
         }
@@ -26,5 +30,3 @@ public enum CityNaming {
         return trimmed
     }
 }
-
-import Foundation

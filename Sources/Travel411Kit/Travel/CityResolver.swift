@@ -38,11 +38,14 @@ public enum CityResolver {
                 return ResolvedCity(city: DestinationCity(name: name, coordinate: coordinate), warning: nil)
             }
             if let nearest = placemark.nearestLocality?.name {
-                return ResolvedCity(city: DestinationCity(name: nearest, coordinate: coordinate),
-                                    warning: "no locality or administrative area at \(coordinate); the City is named '\(nearest)' after the nearest known place")
+                return ResolvedCity(
+                    city: DestinationCity(name: nearest, coordinate: coordinate),
+                    warning:
+                        "no locality or administrative area at \(coordinate); the City is named '\(nearest)' after the nearest known place")
             }
-            return ResolvedCity(city: DestinationCity(name: airport.city, coordinate: coordinate),
-                                warning: "no place name known at \(coordinate); the City is named '\(airport.city)' after the airport's city")
+            return ResolvedCity(
+                city: DestinationCity(name: airport.city, coordinate: coordinate),
+                warning: "no place name known at \(coordinate); the City is named '\(airport.city)' after the airport's city")
 
         case .named(let rawName):
             let name = rawName.trimmingCharacters(in: .whitespaces)
@@ -57,19 +60,27 @@ public enum CityResolver {
                 return ResolvedCity(city: DestinationCity(name: locality.name, coordinate: locality.coordinate), warning: nil)
             }
             if let nearby = try LocalitySearch.near(airport.coordinate, radiusMetres: airportSurroundingsRadiusMetres, in: database)
-                .max(by: { $0.locality.population < $1.locality.population }) {
-                return ResolvedCity(city: DestinationCity(name: nearby.locality.name, coordinate: nearby.locality.coordinate),
-                                    warning: "no locality named '\(airport.city)' found; chose \(nearby.locality.name), the most populous place within \(Int(airportSurroundingsRadiusMetres / 1000)) km of \(airport.code)")
+                .max(by: { $0.locality.population < $1.locality.population })
+            {
+                return ResolvedCity(
+                    city: DestinationCity(name: nearby.locality.name, coordinate: nearby.locality.coordinate),
+                    warning:
+                        "no locality named '\(airport.city)' found; chose \(nearby.locality.name), the most populous place within \(Int(airportSurroundingsRadiusMetres / 1000)) km of \(airport.code)"
+                )
             }
-            return ResolvedCity(city: DestinationCity(name: airport.city, coordinate: airport.coordinate),
-                                warning: "no locality found near \(airport.code); the City starts at the airport, named '\(airport.city)'; move it with `travel411 move-city`")
+            return ResolvedCity(
+                city: DestinationCity(name: airport.city, coordinate: airport.coordinate),
+                warning:
+                    "no locality found near \(airport.code); the City starts at the airport, named '\(airport.city)'; move it with `travel411 move-city`"
+            )
         }
     }
 
     private static func findLocality(named name: String, for airport: Airport, database: SQLiteDatabase) throws -> Locality? {
         guard !name.isEmpty else { return nil }
         if let nearby = try LocalitySearch.near(airport.coordinate, radiusMetres: nearbyRadiusMetres, named: name, in: database)
-            .max(by: { $0.locality.population < $1.locality.population }) {
+            .max(by: { $0.locality.population < $1.locality.population })
+        {
             return nearby.locality
         }
         if let inCountry = try LocalitySearch.mostPopulous(named: name, inCountry: airport.countryCode, in: database) {
@@ -88,7 +99,8 @@ public enum CityResolutionError: Error, Equatable, LocalizedError, CustomStringC
     public var description: String {
         switch self {
         case .noLocality(let name, let country, let airport):
-            return "no locality named '\(name)' in \(country) or within \(Int(CityResolver.crossBorderRadiusMetres / 1000)) km of \(airport); give the City's position with --city-at LAT LON"
+            return
+                "no locality named '\(name)' in \(country) or within \(Int(CityResolver.crossBorderRadiusMetres / 1000)) km of \(airport); give the City's position with --city-at LAT LON"
         case .noPlacesDatabase(let path):
             return "the places database \(path) does not exist; build it with `travel411 import`, or pass --db"
         case .noLocalitiesTable(let path):

@@ -14,8 +14,10 @@ public struct Destination: Hashable, Sendable {
 
     /// The airport pin first, then the city pin, without subtitles (those need the geocoder).
     public var pins: [MapPin] {
-        [MapPin(kind: .airport, title: airport.name, coordinate: airport.coordinate),
-         MapPin(kind: .city, title: city.name, coordinate: city.coordinate)]
+        [
+            MapPin(kind: .airport, title: airport.name, coordinate: airport.coordinate),
+            MapPin(kind: .city, title: city.name, coordinate: city.coordinate),
+        ]
     }
 }
 

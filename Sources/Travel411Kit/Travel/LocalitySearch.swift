@@ -19,14 +19,18 @@ public enum LocalitySearch {
     /// The most populous locality called `name` (ignoring ASCII case) in `countryCode`.
     public static func mostPopulous(named name: String, inCountry countryCode: String, in database: SQLiteDatabase) throws -> Locality? {
         try requireTable(in: database)
-        return try select(where: "\(Columns.name) = ? COLLATE NOCASE AND \(Columns.country) = ? COLLATE NOCASE",
-                          [.text(name), .text(countryCode)], in: database)
-            .max { $0.population < $1.population }
+        return try select(
+            where: "\(Columns.name) = ? COLLATE NOCASE AND \(Columns.country) = ? COLLATE NOCASE",
+            [.text(name), .text(countryCode)], in: database
+        )
+        .max { $0.population < $1.population }
     }
 
     /// Localities within `radiusMetres` of `point` (optionally only those called `name`), nearest first.
-    public static func near(_ point: Coordinate, radiusMetres: Double, named name: String? = nil,
-                            in database: SQLiteDatabase) throws -> [(locality: Locality, distanceMetres: Double)] {
+    public static func near(
+        _ point: Coordinate, radiusMetres: Double, named name: String? = nil,
+        in database: SQLiteDatabase
+    ) throws -> [(locality: Locality, distanceMetres: Double)] {
         try requireTable(in: database)
         // A latitude band narrows the scan cheaply; the exact test is the great-circle distance.
         let band = radiusMetres / 111_000 + 0.01
@@ -43,16 +47,19 @@ public enum LocalitySearch {
     }
 
     private static func select(where condition: String, _ values: [SQLValue], in database: SQLiteDatabase) throws -> [Locality] {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT \(Columns.name), \(Columns.country), \(Columns.population), \(Columns.latitude), \(Columns.longitude)
             FROM \(Columns.table) WHERE \(condition)
             """, values)
         return rows.compactMap { row in
             guard row.count == 5, let name = row[0].stringValue, let latitude = row[3].doubleValue,
-                  let longitude = row[4].doubleValue,
-                  let coordinate = try? Coordinate(validatingLatitude: latitude, longitude: longitude) else { return nil }
-            return Locality(name: name, countryCode: row[1].stringValue ?? "", population: row[2].int64Value ?? 0,
-                            coordinate: coordinate)
+                let longitude = row[4].doubleValue,
+                let coordinate = try? Coordinate(validatingLatitude: latitude, longitude: longitude)
+            else { return nil }
+            return Locality(
+                name: name, countryCode: row[1].stringValue ?? "", population: row[2].int64Value ?? 0,
+                coordinate: coordinate)
         }
     }
 

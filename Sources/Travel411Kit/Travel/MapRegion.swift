@@ -22,14 +22,16 @@ public struct MapRegion: Hashable, Sendable, Codable {
     /// The region for `coordinates`; nil when there are none.
     public static func fitting(_ coordinates: [Coordinate]) -> MapRegion? {
         guard let arc = LongitudeArc.smallest(containing: coordinates.map(\.longitude)),
-              let south = coordinates.map(\.latitude).min(),
-              let north = coordinates.map(\.latitude).max() else { return nil }
+            let south = coordinates.map(\.latitude).min(),
+            let north = coordinates.map(\.latitude).max()
+        else { return nil }
         let latitudeDelta = min(180, max(north - south + padding, minimumSpan))
         let longitudeDelta = min(360, max(arc.width + padding, minimumSpan))
         // Normalise only when the middle of the arc passes ±180, so plain cases keep exact values.
         let middle = arc.west + arc.width / 2
-        let center = Coordinate(latitude: (south + north) / 2,
-                                longitude: (-180..<180).contains(middle) ? middle : GreatCircle.normalizedLongitude(middle))
+        let center = Coordinate(
+            latitude: (south + north) / 2,
+            longitude: (-180..<180).contains(middle) ? middle : GreatCircle.normalizedLongitude(middle))
         return MapRegion(center: center, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
     }
 

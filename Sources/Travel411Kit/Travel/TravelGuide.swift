@@ -5,11 +5,13 @@ import Foundation
 public enum TravelGuide {
     /// `announce` and `progress` report a build of the database from Data/ (first use, or a rebuild after an
     /// upgrade); `finished` follows it.
-    public static func places(explicitPath: String?,
-                              environment: [String: String] = ProcessInfo.processInfo.environment,
-                              announce: @escaping (String) -> Void = { _ in },
-                              progress: @escaping (ImportProgress) -> Void = { _ in },
-                              finished: @escaping () -> Void = {}) -> PlacesSource {
+    public static func places(
+        explicitPath: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        announce: @escaping (String) -> Void = { _ in },
+        progress: @escaping (ImportProgress) -> Void = { _ in },
+        finished: @escaping () -> Void = {}
+    ) -> PlacesSource {
         let source = PlacesSource(path: PlacesDatabaseLocation.resolve(explicitPath: explicitPath, environment: environment))
         source.announce = announce
         source.progress = progress

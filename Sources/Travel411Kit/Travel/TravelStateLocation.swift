@@ -13,8 +13,10 @@ public enum TravelStateLocation {
 
     /// Resolves the path, refuses the places database, and creates the default folder when missing
     /// (a path the user named must have its folder already, so a typo is not silently created).
-    public static func prepare(explicitPath: String?, placesDatabasePath: String?,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    public static func prepare(
+        explicitPath: String?, placesDatabasePath: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String {
         let path = resolve(explicitPath: explicitPath, environment: environment)
         let places = PlacesDatabaseLocation.resolve(explicitPath: placesDatabasePath, environment: environment)
         if canonical(path) == canonical(places) { throw TravelStoreError.isPlacesDatabase(path: path) }

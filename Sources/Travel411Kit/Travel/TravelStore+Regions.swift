@@ -15,8 +15,10 @@ extension TravelStore {
     /// region, is refused. `insideTransaction` runs after the insert and before COMMIT (tests stop the
     /// process there).
     @discardableResult
-    public func addRegion(_ region: MonitoredRegion, to destinationName: String?,
-                          insideTransaction: () throws -> Void = {}) throws -> Destination {
+    public func addRegion(
+        _ region: MonitoredRegion, to destinationName: String?,
+        insideTransaction: () throws -> Void = {}
+    ) throws -> Destination {
         try writing {
             let destination = try resolve(destinationName)
             let existing = try readRegions(of: destination)
@@ -24,11 +26,15 @@ extension TravelStore {
                 throw TrackingError.duplicateRegion(same.name)
             }
             if existing.count >= MonitoredRegion.maximumCount { throw TrackingError.tooManyRegions(count: existing.count + 1) }
-            try database.run("""
+            try database.run(
+                """
                 INSERT INTO monitored_regions (destination_id, name, latitude, longitude, radius_metres, message)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, [.integer(destination.id), .text(region.name), .real(region.center.latitude), .real(region.center.longitude),
-                      .real(region.radiusMetres), region.message.map(SQLValue.text) ?? .null])
+                """,
+                [
+                    .integer(destination.id), .text(region.name), .real(region.center.latitude), .real(region.center.longitude),
+                    .real(region.radiusMetres), region.message.map(SQLValue.text) ?? .null,
+                ])
             try insideTransaction()
             return destination
         }
@@ -36,7 +42,9 @@ extension TravelStore {
 
     /// Removes the region named `name` (any case) from a destination; returns what was removed.
     @discardableResult
-    public func removeRegion(named name: String, from destinationName: String?) throws -> (destination: Destination, region: MonitoredRegion) {
+    public func removeRegion(named name: String, from destinationName: String?) throws -> (
+        destination: Destination, region: MonitoredRegion
+    ) {
         try writing {
             let destination = try resolve(destinationName)
             let existing = try readRegions(of: destination)
@@ -44,23 +52,26 @@ extension TravelStore {
             guard let region = existing.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame }) else {
                 throw TrackingError.unknownRegion(wanted, destination: destination.name, known: existing.map(\.name))
             }
-            try database.run("DELETE FROM monitored_regions WHERE destination_id = ? AND name = ? COLLATE NOCASE",
-                             [.integer(destination.id), .text(region.name)])
+            try database.run(
+                "DELETE FROM monitored_regions WHERE destination_id = ? AND name = ? COLLATE NOCASE",
+                [.integer(destination.id), .text(region.name)])
             return (destination, region)
         }
     }
 
     private func readRegions(of destination: Destination) throws -> [MonitoredRegion] {
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT name, latitude, longitude, radius_metres, message FROM monitored_regions
             WHERE destination_id = ? ORDER BY id
             """)
         try statement.bind([.integer(destination.id)])
         var regions: [MonitoredRegion] = []
         while try statement.step() {
-            regions.append(MonitoredRegion(
-                name: statement.string(0) ?? "", center: Coordinate(latitude: statement.double(1), longitude: statement.double(2)),
-                radiusMetres: statement.double(3), message: statement.isNull(4) ? nil : statement.string(4)))
+            regions.append(
+                MonitoredRegion(
+                    name: statement.string(0) ?? "", center: Coordinate(latitude: statement.double(1), longitude: statement.double(2)),
+                    radiusMetres: statement.double(3), message: statement.isNull(4) ? nil : statement.string(4)))
         }
         return regions
     }

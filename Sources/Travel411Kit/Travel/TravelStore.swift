@@ -71,7 +71,8 @@ public final class TravelStore {
         let name = try Self.validatedName(rawName)
         return try writing {
             if try findDestination(named: name) != nil { throw TravelStoreError.destinationExists(name) }
-            try database.run("""
+            try database.run(
+                """
                 INSERT INTO destinations (name, airport_icao, airport_iata, airport_name, airport_city,
                     airport_subdivision, airport_country, airport_elevation_ft, airport_latitude, airport_longitude,
                     airport_time_zone, airport_local_id, city_name, city_latitude, city_longitude)
@@ -117,8 +118,9 @@ public final class TravelStore {
             try database.run("DELETE FROM destinations WHERE id = ?", [.integer(destination.id)])
             guard wasCurrent else { return (destination, nil) }
             let successor = try readDestinations(where: "1", []).first
-            try database.run("UPDATE travel_state SET current_destination_id = ?",
-                             [successor.map { .integer($0.id) } ?? .null])
+            try database.run(
+                "UPDATE travel_state SET current_destination_id = ?",
+                [successor.map { .integer($0.id) } ?? .null])
             return (destination, successor)
         }
     }
@@ -127,12 +129,15 @@ public final class TravelStore {
     /// (nil keeps its name), and records the move. `insideTransaction` runs after the writes and
     /// before COMMIT (an error from it rolls the move back); tests use it to stop the process there.
     @discardableResult
-    public func moveCity(of destinationName: String?, to coordinate: Coordinate, newName: String?,
-                         insideTransaction: () throws -> Void = {}) throws -> CityMove {
+    public func moveCity(
+        of destinationName: String?, to coordinate: Coordinate, newName: String?,
+        insideTransaction: () throws -> Void = {}
+    ) throws -> CityMove {
         try writing {
             let destination = try resolve(destinationName)
             let target = DestinationCity(name: newName ?? destination.city.name, coordinate: coordinate)
-            try database.run("""
+            try database.run(
+                """
                 INSERT INTO city_moves (destination_id, from_name, from_latitude, from_longitude,
                     to_name, to_latitude, to_longitude) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(destination.id)] + Self.cityValues(destination.city) + Self.cityValues(target))
@@ -156,8 +161,9 @@ public final class TravelStore {
                 throw TravelStoreError.nothingToUndo(destination: destination.name)
             }
             try updateCity(of: destination, to: move.from)
-            try database.run("UPDATE city_moves SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-                             [.integer(move.id)])
+            try database.run(
+                "UPDATE city_moves SET undone_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                [.integer(move.id)])
             move.undoneAt = try database.query("SELECT undone_at FROM city_moves WHERE id = ?", [.integer(move.id)])
                 .first?.first?.stringValue
             return move
@@ -213,7 +219,8 @@ public final class TravelStore {
 
     /// The first use of a state file starts with the book's trip, as the app did.
     private func seedBookLondon() throws {
-        try database.run("""
+        try database.run(
+            """
             INSERT INTO destinations (name, airport_icao, airport_iata, airport_name, airport_city,
                 airport_subdivision, airport_country, airport_elevation_ft, airport_latitude, airport_longitude,
                 airport_time_zone, airport_local_id, city_name, city_latitude, city_longitude)
@@ -242,8 +249,9 @@ public final class TravelStore {
                 countryCode: text(7), elevationFeet: statement.isNull(8) ? nil : statement.double(8),
                 coordinate: Coordinate(latitude: statement.double(9), longitude: statement.double(10)),
                 timeZone: text(11), localIdentifier: optionalText(12))
-            let city = DestinationCity(name: text(13),
-                                       coordinate: Coordinate(latitude: statement.double(14), longitude: statement.double(15)))
+            let city = DestinationCity(
+                name: text(13),
+                coordinate: Coordinate(latitude: statement.double(14), longitude: statement.double(15)))
             destinations.append(Destination(id: statement.int64(0), name: text(1), airport: airport, city: city))
         }
         return destinations
@@ -270,34 +278,41 @@ public final class TravelStore {
     }
 
     private func readMoves(of destination: Destination, where condition: String = "1", _ values: [SQLValue] = []) throws -> [CityMove] {
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT id, moved_at, from_name, from_latitude, from_longitude, to_name, to_latitude, to_longitude, undone_at
             FROM city_moves WHERE destination_id = ? AND \(condition)
             """)
         try statement.bind([.integer(destination.id)] + values)
         var moves: [CityMove] = []
         while try statement.step() {
-            moves.append(CityMove(
-                id: statement.int64(0), destinationName: destination.name, movedAt: statement.string(1) ?? "",
-                from: DestinationCity(name: statement.string(2) ?? "",
-                                      coordinate: Coordinate(latitude: statement.double(3), longitude: statement.double(4))),
-                to: DestinationCity(name: statement.string(5) ?? "",
-                                    coordinate: Coordinate(latitude: statement.double(6), longitude: statement.double(7))),
-                undoneAt: statement.isNull(8) ? nil : statement.string(8)))
+            moves.append(
+                CityMove(
+                    id: statement.int64(0), destinationName: destination.name, movedAt: statement.string(1) ?? "",
+                    from: DestinationCity(
+                        name: statement.string(2) ?? "",
+                        coordinate: Coordinate(latitude: statement.double(3), longitude: statement.double(4))),
+                    to: DestinationCity(
+                        name: statement.string(5) ?? "",
+                        coordinate: Coordinate(latitude: statement.double(6), longitude: statement.double(7))),
+                    undoneAt: statement.isNull(8) ? nil : statement.string(8)))
         }
         return moves.sorted { $0.id < $1.id }
     }
 
     private func updateCity(of destination: Destination, to city: DestinationCity) throws {
-        try database.run("UPDATE destinations SET city_name = ?, city_latitude = ?, city_longitude = ? WHERE id = ?",
-                         Self.cityValues(city) + [.integer(destination.id)])
+        try database.run(
+            "UPDATE destinations SET city_name = ?, city_latitude = ?, city_longitude = ? WHERE id = ?",
+            Self.cityValues(city) + [.integer(destination.id)])
     }
 
     private static func airportValues(_ airport: Airport) -> [SQLValue] {
-        [.text(airport.icao), airport.iata.map(SQLValue.text) ?? .null, .text(airport.name), .text(airport.city),
-         .text(airport.subdivision), .text(airport.countryCode), airport.elevationFeet.map(SQLValue.real) ?? .null,
-         .real(airport.coordinate.latitude), .real(airport.coordinate.longitude), .text(airport.timeZone),
-         airport.localIdentifier.map(SQLValue.text) ?? .null]
+        [
+            .text(airport.icao), airport.iata.map(SQLValue.text) ?? .null, .text(airport.name), .text(airport.city),
+            .text(airport.subdivision), .text(airport.countryCode), airport.elevationFeet.map(SQLValue.real) ?? .null,
+            .real(airport.coordinate.latitude), .real(airport.coordinate.longitude), .text(airport.timeZone),
+            airport.localIdentifier.map(SQLValue.text) ?? .null,
+        ]
     }
 
     private static func cityValues(_ city: DestinationCity) -> [SQLValue] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What can go wrong with the travel state, worded for the person at the terminal.
 public enum TravelStoreError: Error, Equatable, LocalizedError, CustomStringConvertible {
     case isPlacesDatabase(path: String)
@@ -21,7 +23,8 @@ public enum TravelStoreError: Error, Equatable, LocalizedError, CustomStringConv
         case .notAStateFile(let path):
             return "\(path) is a SQLite database but not a travel411 state file; pass --state with another path"
         case .notADatabase(let path):
-            return "the state file \(path) is not a SQLite database (damaged or some other file); move it aside or pass --state with another path"
+            return
+                "the state file \(path) is not a SQLite database (damaged or some other file); move it aside or pass --state with another path"
         case .corrupt(let path, let detail):
             return "the state file \(path) is corrupt (\(detail)); move it aside or pass --state with another path"
         case .locked(let path, let waited):
@@ -29,7 +32,8 @@ public enum TravelStoreError: Error, Equatable, LocalizedError, CustomStringConv
         case .cannotOpen(let path, let detail):
             return "cannot open the state file \(path): \(detail)"
         case .newerSchema(let path, let found, let supported):
-            return "the state file \(path) has schema version \(found), newer than this travel411 understands (\(supported)); upgrade travel411"
+            return
+                "the state file \(path) has schema version \(found), newer than this travel411 understands (\(supported)); upgrade travel411"
         case .unknownDestination(let name, let suggestions):
             let known = "no destination is named '\(name)'"
             guard !suggestions.isEmpty else { return known + "; `travel411 destination list` shows them" }
@@ -49,8 +53,6 @@ public enum TravelStoreError: Error, Equatable, LocalizedError, CustomStringConv
 
     public var errorDescription: String? { description }
 }
-
-import Foundation
 
 extension TravelStoreError: Travel411Error {
     public var exitStatus: ExitStatus {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Travel411Kit
 import Travel411TestSupport
 import XCTest
+
+@testable import Travel411Kit
 
 /// A single `where` and a batch must never disagree: thousands of seeded points through the real
 /// batch pipeline (every lookup preloaded, two worker threads) against one-at-a-time placemarks
@@ -23,7 +24,8 @@ final class BatchConsistencyTests: XCTestCase {
         for (i, point) in points.enumerated() { csv += "\(i),\(point.latitude),\(point.longitude)\n" }
 
         // Read only what these fields need, as the command does.
-        let batchGeocoder = try ReverseGeocoder(databasePath: TestPlaces.databasePath, loading: .everything, needs: PlacemarkNeeds(fields: fields))
+        let batchGeocoder = try ReverseGeocoder(
+            databasePath: TestPlaces.databasePath, loading: .everything, needs: PlacemarkNeeds(fields: fields))
         var options = BatchOptions(outputFormat: .csv, jobs: 2, showProgress: false, printsSummary: false)
         options.fields = fields
         let output = try runBatch(Data(csv.utf8), options: options, printer: batchGeocoder)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 /// A deterministic stand-in for the real geocoder: the country says which hemisphere, and the
@@ -23,7 +24,9 @@ struct BatchRun {
     var summary: BatchSummary
 
     var text: String { String(decoding: output, as: UTF8.self) }
-    var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(text.hasSuffix("\n") ? 1 : 0) }
+    var lines: [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(text.hasSuffix("\n") ? 1 : 0)
+    }
 }
 
 /// Runs a batch from bytes in a temporary file named `name` (its extension picks the format).
@@ -59,7 +62,8 @@ func runBatch(
     return BatchRun(output: try Data(contentsOf: outputURL), summary: summary)
 }
 
-func runBatch(_ input: String, name: String = "input.csv", options: BatchOptions = BatchOptions(), blockSize: Int? = nil) throws -> BatchRun {
+func runBatch(_ input: String, name: String = "input.csv", options: BatchOptions = BatchOptions(), blockSize: Int? = nil) throws -> BatchRun
+{
     try runBatch(Data(input.utf8), name: name, options: options, blockSize: blockSize)
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import Travel411Kit
+import XCTest
 
 /// Measures the batch pipeline alone (trivial geocoder) on a real file. Skipped unless
 /// TRAVEL411_BENCH_INPUT names a CSV file; meant for release builds:
@@ -61,12 +61,14 @@ final class BatchThroughputTests: XCTestCase {
         let summary = try BatchGeocoder(options: options, geocode: geocode).run(inputFD: inputFD, inputName: inputPath, outputFD: outputFD)
         var usage = rusage()
         #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let peakKilobytes = usage.ru_maxrss
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let peakKilobytes = usage.ru_maxrss
         #else
-        getrusage(RUSAGE_SELF, &usage)
-        let peakKilobytes = usage.ru_maxrss / 1024
+            getrusage(RUSAGE_SELF, &usage)
+            let peakKilobytes = usage.ru_maxrss / 1024
         #endif
-        print("BENCH rows=\(summary.rows) errors=\(summary.errors) seconds=\(summary.seconds) rows_per_second=\(Int(summary.rowsPerSecond)) peak_rss_mb=\(peakKilobytes / 1024) jobs=\(jobs)")
+        print(
+            "BENCH rows=\(summary.rows) errors=\(summary.errors) seconds=\(summary.seconds) rows_per_second=\(Int(summary.rowsPerSecond)) peak_rss_mb=\(peakKilobytes / 1024) jobs=\(jobs)"
+        )
     }
 }

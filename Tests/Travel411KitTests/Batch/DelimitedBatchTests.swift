@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import Travel411Kit
 import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Kit
 
 final class DelimitedBatchTests: XCTestCase {
     func testSimpleCSVGetsPlacemarkColumnsAppended() throws {
@@ -56,7 +57,8 @@ final class DelimitedBatchTests: XCTestCase {
         }
         XCTAssertGreaterThan(expectedProblem.count, 400)
         let fields: [PlacemarkField] = [.country, .distance]
-        let geocoder = try ReverseGeocoder(databasePath: TestPlaces.databasePath, loading: .everything, needs: PlacemarkNeeds(fields: fields))
+        let geocoder = try ReverseGeocoder(
+            databasePath: TestPlaces.databasePath, loading: .everything, needs: PlacemarkNeeds(fields: fields))
         for jobs in [1, 3] {
             let run = try runBatch(Data(input.utf8), options: BatchOptions(fields: fields, jobs: jobs), blockSize: 4096, printer: geocoder)
             XCTAssertEqual(run.summary.rows, 10_000)
@@ -142,13 +144,18 @@ final class DelimitedBatchTests: XCTestCase {
 }
 
 final class HeaderDetectionTests: XCTestCase {
-    private func header(_ csv: String, options: BatchOptions = BatchOptions(fields: [.country])) throws -> (header: String, firstRow: String) {
+    private func header(_ csv: String, options: BatchOptions = BatchOptions(fields: [.country])) throws -> (
+        header: String, firstRow: String
+    ) {
         let lines = try runBatch(csv, options: options).lines
         return (lines[0], lines.count > 1 ? lines[1] : "")
     }
 
     func testCommonNamesAreFoundCaseInsensitively() throws {
-        for names in [("Latitude", "Longitude"), ("LAT", "LNG"), ("lat_dd", "long"), ("Y", "X"), ("decimalLatitude", "decimalLongitude"), (" lat ", " lon ")] {
+        for names in [
+            ("Latitude", "Longitude"), ("LAT", "LNG"), ("lat_dd", "long"), ("Y", "X"), ("decimalLatitude", "decimalLongitude"),
+            (" lat ", " lon "),
+        ] {
             let result = try header("id,\(names.0),\(names.1)\n7,-10,20\n")
             XCTAssertEqual(result.firstRow, "7,-10,20,S,", "\(names)")
         }
@@ -171,7 +178,8 @@ final class HeaderDetectionTests: XCTestCase {
     }
 
     func testExplicitColumnNames() throws {
-        let result = try header("Breite,Länge\n-10,20\n", options: BatchOptions(latColumn: "Breite", lonColumn: "länge", fields: [.country]))
+        let result = try header(
+            "Breite,Länge\n-10,20\n", options: BatchOptions(latColumn: "Breite", lonColumn: "länge", fields: [.country]))
         XCTAssertEqual(result.firstRow, "-10,20,S,")
         XCTAssertThrowsError(try header("a,b\n1,2\n", options: BatchOptions(latColumn: "lat_missing"))) { error in
             XCTAssertTrue("\(error)".contains("no latitude column"), "\(error)")
@@ -180,7 +188,10 @@ final class HeaderDetectionTests: XCTestCase {
 
     func testUnrecognisableHeaderStopsWithAHelpfulMessage() throws {
         XCTAssertThrowsError(try header("foo,bar\nabc,def\n")) { error in
-            XCTAssertEqual((error as? BatchError)?.message, "input.csv: cannot tell which columns hold latitude and longitude (columns: 'foo', 'bar'); name them with --lat-column and --lon-column")
+            XCTAssertEqual(
+                (error as? BatchError)?.message,
+                "input.csv: cannot tell which columns hold latitude and longitude (columns: 'foo', 'bar'); name them with --lat-column and --lon-column"
+            )
         }
     }
 

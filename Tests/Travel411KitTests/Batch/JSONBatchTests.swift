@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 final class JSONOutputTests: XCTestCase {
@@ -34,7 +35,11 @@ final class JSONOutputTests: XCTestCase {
 
         let url = try writeTemporary(run.output, name: "out.jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
-        guard let python = try runPython("import json,sys\nrows=[json.loads(l) for l in open(sys.argv[1],encoding='utf-8')]\nprint(len(rows), type(rows[0]['distance']).__name__)", path: url.path) else {
+        guard
+            let python = try runPython(
+                "import json,sys\nrows=[json.loads(l) for l in open(sys.argv[1],encoding='utf-8')]\nprint(len(rows), type(rows[0]['distance']).__name__)",
+                path: url.path)
+        else {
             throw XCTSkip("python3 is not installed")
         }
         XCTAssertEqual(python.status, 0, python.output)
@@ -56,7 +61,9 @@ final class JSONOutputTests: XCTestCase {
 
         let url = try writeTemporary(run.output, name: "out.geojson")
         defer { try? FileManager.default.removeItem(at: url) }
-        if let python = try runPython("import json,sys\nd=json.load(open(sys.argv[1],encoding='utf-8'))\nprint(len(d['features']))", path: url.path) {
+        if let python = try runPython(
+            "import json,sys\nd=json.load(open(sys.argv[1],encoding='utf-8'))\nprint(len(d['features']))", path: url.path)
+        {
             XCTAssertEqual(python.status, 0, python.output)
             XCTAssertEqual(python.output.trimmingCharacters(in: .whitespacesAndNewlines), "4")
         }
@@ -88,7 +95,8 @@ final class JSONInputTests: XCTestCase {
         """
 
     func testJSONLinesToJSONLinesKeepsEveryMember() throws {
-        let run = try runBatch(jsonLines, name: "points.jsonl", options: BatchOptions(outputFormat: .jsonl, fields: [.country]), blockSize: 16)
+        let run = try runBatch(
+            jsonLines, name: "points.jsonl", options: BatchOptions(outputFormat: .jsonl, fields: [.country]), blockSize: 16)
         XCTAssertEqual(run.summary.rows, 7)
         XCTAssertEqual(run.summary.errors, 4)
         let objects = try run.lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], $0) }
@@ -127,7 +135,8 @@ final class JSONInputTests: XCTestCase {
         """
 
     func testGeoJSONToGeoJSONStreamsFeaturesAndKeepsThem() throws {
-        let run = try runBatch(geoJSON, name: "places.geojson", options: BatchOptions(outputFormat: .geojson, fields: [.country]), blockSize: 64)
+        let run = try runBatch(
+            geoJSON, name: "places.geojson", options: BatchOptions(outputFormat: .geojson, fields: [.country]), blockSize: 64)
         XCTAssertEqual(run.summary.rows, 5)
         XCTAssertEqual(run.summary.errors, 3)
         let collection = try XCTUnwrap(JSONSerialization.jsonObject(with: run.output) as? [String: Any])
@@ -137,7 +146,8 @@ final class JSONInputTests: XCTestCase {
         XCTAssertEqual((features[0]["properties"] as? [String: Any])?["rank"] as? Int, 1)
         XCTAssertEqual((features[0]["properties"] as? [String: Any])?["country"] as? String, "N")
         XCTAssertEqual((features[1]["geometry"] as? [String: Any])?["type"] as? String, "LineString", "a non-point geometry is kept")
-        XCTAssertEqual((features[1]["properties"] as? [String: Any])?["error"] as? String, "feature 2: geometry is \"LineString\", not a Point")
+        XCTAssertEqual(
+            (features[1]["properties"] as? [String: Any])?["error"] as? String, "feature 2: geometry is \"LineString\", not a Point")
         XCTAssertEqual((features[2]["properties"] as? [String: Any])?["error"] as? String, "feature 3: geometry is null")
         XCTAssertEqual((features[3]["properties"] as? [String: Any])?["error"] as? String, "feature 4: latitude 95 is outside [-90, 90]")
         XCTAssertEqual((features[4]["geometry"] as? [String: Any])?["coordinates"] as? [Double], [151.2, -33.9, 12.5])
@@ -154,7 +164,8 @@ final class JSONInputTests: XCTestCase {
     }
 
     func testTruncatedGeoJSONFlagsTheLastFeature() throws {
-        let truncated = "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}},{\"type\":\"Feature\",\"geometry\":{\"type\":"
+        let truncated =
+            "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}},{\"type\":\"Feature\",\"geometry\":{\"type\":"
         let run = try runBatch(truncated, name: "cut.geojson", options: BatchOptions(outputFormat: .jsonl, fields: [.country]))
         XCTAssertEqual(run.summary.rows, 2)
         XCTAssertEqual(run.summary.errors, 1)
@@ -174,9 +185,11 @@ final class FormatDetectionTests: XCTestCase {
         XCTAssertEqual(try runBatch("lat,lon\n1,2\n", name: "-", options: options).summary.errors, 0)
         XCTAssertEqual(try runBatch("lat\tlon\n1\t2\n", name: "-", options: options).summary.errors, 0)
         XCTAssertEqual(try runBatch("{\"lat\":1,\"lon\":2}\n", name: "-", options: options).summary.errors, 0)
-        let collection = "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}]}"
+        let collection =
+            "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]}}]}"
         XCTAssertEqual(try runBatch(collection, name: "-", options: options).summary.rows, 1)
-        XCTAssertEqual(try InputFormatDetector.format(explicit: .tsv, inputName: "a.csv", sample: UnsafeBufferPointer(start: nil, count: 0)), .tsv)
+        XCTAssertEqual(
+            try InputFormatDetector.format(explicit: .tsv, inputName: "a.csv", sample: UnsafeBufferPointer(start: nil, count: 0)), .tsv)
     }
 
     func testMissingInputFileIsAUserFacingError() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 /// CSV as spreadsheets in much of Europe write it: `;` between fields.
@@ -43,7 +44,9 @@ final class SemicolonCSVBatchTests: XCTestCase {
         }
         let input = "id;\"note;more\";lat;lon\n1;\"a;b\";51.5;-0.1\n2;short\n"
         let run = try runBatch(Data(input.utf8), options: BatchOptions(fields: [.country, .administrativeArea]), geocode: geocode)
-        XCTAssertEqual(run.text, """
+        XCTAssertEqual(
+            run.text,
+            """
             id;"note;more";lat;lon;country;administrativeArea;error
             1;"a;b";51.5;-0.1;"Bosnia; Herzegovina";Region, North;
             2;short;;;;;line 3: expected 4 fields, found 2
@@ -64,7 +67,8 @@ final class SemicolonCSVBatchTests: XCTestCase {
         let input = "\u{FEFF}id;lat;lon\r\n1;51.5;-0.1\r\n2;\"-33.9\";151.2\r\n\r\n3;x;1\r\n"
         for blockSize in [nil, 16] {
             let run = try runBatch(input, options: countryOnly, blockSize: blockSize)
-            XCTAssertEqual(run.text, "id;lat;lon;country;error\n1;51.5;-0.1;N;\n2;\"-33.9\";151.2;S;\n3;x;1;;line 5: latitude 'x' is not a number\n")
+            XCTAssertEqual(
+                run.text, "id;lat;lon;country;error\n1;51.5;-0.1;N;\n2;\"-33.9\";151.2;S;\n3;x;1;;line 5: latitude 'x' is not a number\n")
             XCTAssertEqual(run.summary.rows, 3)
             XCTAssertEqual(run.summary.errors, 1)
         }
@@ -81,7 +85,9 @@ final class DecimalCommaBatchTests: XCTestCase {
         let input = "id;lat;lon\n1;51,47;-0,45\n2;\"-33,9\";151,2\n3; 10,5 ;+20\n4;-10.25;20,75\n"
         let run = try runBatch(input, options: BatchOptions(fields: [.country, .isoCountryCode]))
         // Input columns come back byte for byte: the spreadsheet reads its own numbers again.
-        XCTAssertEqual(run.text, "id;lat;lon;country;isoCountryCode;error\n1;51,47;-0,45;N;W;\n2;\"-33,9\";151,2;S;E;\n3; 10,5 ;+20;N;E;\n4;-10.25;20,75;S;E;\n")
+        XCTAssertEqual(
+            run.text,
+            "id;lat;lon;country;isoCountryCode;error\n1;51,47;-0,45;N;W;\n2;\"-33,9\";151,2;S;E;\n3; 10,5 ;+20;N;E;\n4;-10.25;20,75;S;E;\n")
         XCTAssertEqual(run.summary.errors, 0)
     }
 
@@ -93,7 +99,8 @@ final class DecimalCommaBatchTests: XCTestCase {
         }
         let run = try runBatch(Data("lat;lon\n51,47;-0,45\n".utf8), options: BatchOptions(fields: [.name]), geocode: geocode)
         XCTAssertEqual(run.text, "lat;lon;name;error\n51,47;-0,45;51.47 -0.45;\n")
-        let geojson = try runBatch(Data("lat;lon\n51,47;-0,45\n".utf8), options: BatchOptions(outputFormat: .geojson, fields: [.name]), geocode: geocode)
+        let geojson = try runBatch(
+            Data("lat;lon\n51,47;-0,45\n".utf8), options: BatchOptions(outputFormat: .geojson, fields: [.name]), geocode: geocode)
         XCTAssertTrue(geojson.text.contains("\"coordinates\":[-0.45,51.47]"), geojson.text)
     }
 
@@ -102,15 +109,17 @@ final class DecimalCommaBatchTests: XCTestCase {
         let run = try runBatch(input, options: countryOnly)
         XCTAssertEqual(run.summary.rows, 7)
         XCTAssertEqual(run.summary.errors, 7)
-        XCTAssertEqual(parseCSV(run.text, delimiter: ";").dropFirst().map { $0.last ?? "" }, [
-            "line 2: latitude '1,234,5' is not a number" + Self.hint,
-            "line 3: longitude '-0,4,5' is not a number" + Self.hint,
-            "line 4: latitude '1.234,5' is not a number" + Self.hint,
-            "line 5: latitude ',5' is not a number" + Self.hint,
-            "line 6: latitude '5,' is not a number" + Self.hint,
-            "line 7: latitude 'abc' is not a number",
-            "line 8: latitude 91.5 is outside [-90, 90]",
-        ])
+        XCTAssertEqual(
+            parseCSV(run.text, delimiter: ";").dropFirst().map { $0.last ?? "" },
+            [
+                "line 2: latitude '1,234,5' is not a number" + Self.hint,
+                "line 3: longitude '-0,4,5' is not a number" + Self.hint,
+                "line 4: latitude '1.234,5' is not a number" + Self.hint,
+                "line 5: latitude ',5' is not a number" + Self.hint,
+                "line 6: latitude '5,' is not a number" + Self.hint,
+                "line 7: latitude 'abc' is not a number",
+                "line 8: latitude 91.5 is outside [-90, 90]",
+            ])
     }
 
     func testACommaFileKeepsTreatingADecimalCommaAsAnError() throws {
@@ -119,7 +128,8 @@ final class DecimalCommaBatchTests: XCTestCase {
     }
 
     func testTSVReadsDecimalCommasToo() throws {
-        let run = try runBatch("lat\tlon\n51,47\t-0,45\n", name: "points.tsv", options: BatchOptions(outputFormat: .tsv, fields: [.country]))
+        let run = try runBatch(
+            "lat\tlon\n51,47\t-0,45\n", name: "points.tsv", options: BatchOptions(outputFormat: .tsv, fields: [.country]))
         XCTAssertEqual(run.text, "lat\tlon\tcountry\terror\n51,47\t-0,45\tN\t\n")
     }
 
@@ -186,13 +196,16 @@ final class CSVDelimiterOptionTests: XCTestCase {
         }
         for rejected in ["", ":", "semi", ";;", " ", "\\n"] {
             XCTAssertThrowsError(try CSVDelimiter(parsing: rejected)) { error in
-                XCTAssertEqual("\(error)", "--delimiter must be one of comma (','), semicolon (';'), tab or pipe ('|'); got '\(DisplayText.sanitized(rejected))'")
+                XCTAssertEqual(
+                    "\(error)",
+                    "--delimiter must be one of comma (','), semicolon (';'), tab or pipe ('|'); got '\(DisplayText.sanitized(rejected))'")
             }
         }
     }
 
     func testAPipeFileIsReadAndWrittenWithPipes() throws {
-        let run = try runBatch("id|name|lat|lon\n1|a,b;c|51,5|-0,1\n2|\"x|y\"|-10|20\n", options: BatchOptions(csvDelimiter: .pipe, fields: [.country]))
+        let run = try runBatch(
+            "id|name|lat|lon\n1|a,b;c|51,5|-0,1\n2|\"x|y\"|-10|20\n", options: BatchOptions(csvDelimiter: .pipe, fields: [.country]))
         XCTAssertEqual(run.text, "id|name|lat|lon|country|error\n1|a,b;c|51,5|-0,1|N|\n2|\"x|y\"|-10|20|S|\n")
     }
 
@@ -200,7 +213,8 @@ final class CSVDelimiterOptionTests: XCTestCase {
         let input = "a;b;c;d,lat,lon\n1;2;3;4,51.5,-0.1\n"
         let run = try runBatch(input, options: BatchOptions(csvDelimiter: .comma, fields: [.country]))
         XCTAssertEqual(run.text, "a;b;c;d,lat,lon,country,error\n1;2;3;4,51.5,-0.1,N,\n")
-        XCTAssertThrowsError(try runBatch(input, options: BatchOptions(fields: [.country])), "detected as semicolon CSV, it has no coordinate columns")
+        XCTAssertThrowsError(
+            try runBatch(input, options: BatchOptions(fields: [.country])), "detected as semicolon CSV, it has no coordinate columns")
     }
 
     func testADelimiterMakesUnnamedInputCSVWithoutSniffing() throws {
@@ -217,7 +231,9 @@ final class CSVDelimiterOptionTests: XCTestCase {
     func testADelimiterForInputDeclaredAsAnotherFormatIsRefused() throws {
         let semicolon = BatchOptions(csvDelimiter: .semicolon, fields: [.country])
         XCTAssertThrowsError(try runBatch("lat;lon\n1;2\n", name: "points.tsv", options: semicolon)) { error in
-            XCTAssertEqual("\(error)", "--delimiter applies to CSV input, and points.tsv is tsv by its extension; add --input-format csv to read it as CSV")
+            XCTAssertEqual(
+                "\(error)",
+                "--delimiter applies to CSV input, and points.tsv is tsv by its extension; add --input-format csv to read it as CSV")
         }
         var jsonLines = semicolon
         jsonLines.inputFormat = .jsonl

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 final class DecimalMarkTests: XCTestCase {

@@ -1,12 +1,14 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 final class DecimalParserTests: XCTestCase {
     private func parse(_ text: String) -> Double? {
         var text = text
         return text.withUTF8 { utf8 in
-            utf8.baseAddress.flatMap { DecimalParser.parse($0, from: 0, to: utf8.count) } ?? DecimalParser.parse(emptyPointer, from: 0, to: 0)
+            utf8.baseAddress.flatMap { DecimalParser.parse($0, from: 0, to: utf8.count) }
+                ?? DecimalParser.parse(emptyPointer, from: 0, to: 0)
         }
     }
 
@@ -21,7 +23,8 @@ final class DecimalParserTests: XCTestCase {
             let text = randomDecimal(using: &generator)
             let expected = Double(text)
             let parsed = parse(text)
-            XCTAssertEqual(parsed?.bitPattern, expected?.bitPattern, "'\(text)': \(String(describing: parsed)) vs \(String(describing: expected))")
+            XCTAssertEqual(
+                parsed?.bitPattern, expected?.bitPattern, "'\(text)': \(String(describing: parsed)) vs \(String(describing: expected))")
         }
     }
 
@@ -46,7 +49,9 @@ final class DecimalParserTests: XCTestCase {
         XCTAssertEqual(parse("0.000000000000000000000000001234"), 1.234e-27)
         XCTAssertEqual(parse("123456789012345678901234567890"), 1.2345678901234568e29)
         XCTAssertEqual(parse("1e400"), .infinity)
-        for rejected in ["", " ", "-", "+", ".", "e5", "1e", "1e+", "abc", "NaN", "nan", "inf", "Infinity", "0x1p3", "1,5", "1.2.3", "--1", "1 2", "12a"] {
+        for rejected in [
+            "", " ", "-", "+", ".", "e5", "1e", "1e+", "abc", "NaN", "nan", "inf", "Infinity", "0x1p3", "1,5", "1.2.3", "--1", "1 2", "12a",
+        ] {
             XCTAssertNil(parse(rejected), "'\(rejected)' should not parse")
         }
     }
@@ -77,14 +82,17 @@ final class DecimalParserTests: XCTestCase {
 final class PlacemarkTextTests: XCTestCase {
     /// What the batch prints for a computed field: the prefix, then for `.description` the place's name.
     private func append(_ field: PlacemarkField, of nearby: NearbyPlace, to buffer: ByteBuffer) -> Bool {
-        guard PlacemarkText.appendPrefix(field, metres: nearby.distanceMetres, bearing: nearby.bearingDegrees, to: buffer) else { return false }
+        guard PlacemarkText.appendPrefix(field, metres: nearby.distanceMetres, bearing: nearby.bearingDegrees, to: buffer) else {
+            return false
+        }
         if field == .description { buffer.append(nearby.name) }
         return true
     }
 
     /// The byte writer must say exactly what `PlacemarkField.text(in:)` says.
     func testComputedFieldsMatchPlacemarkFieldText() {
-        let distances: [Double] = [0, 42, 99.4, 99.5, 100, 999.4, 999.5, 1000, 1049, 1050, 9_949, 9_950, 99_949, 99_950, 99_999, 100_000, 123_456.7]
+        let distances: [Double] =
+            [0, 42, 99.4, 99.5, 100, 999.4, 999.5, 1000, 1049, 1050, 9_949, 9_950, 99_949, 99_950, 99_999, 100_000, 123_456.7]
             + (0..<20_000).map { _ in Double.random(in: 0...2e7) } + (0..<5_000).map { _ in Double.random(in: 90...110_000) }
         let buffer = ByteBuffer(capacity: 64)
         for distance in distances {
@@ -95,13 +103,15 @@ final class PlacemarkTextTests: XCTestCase {
             for field in [PlacemarkField.distance, .bearing, .description] {
                 buffer.removeAll()
                 XCTAssertTrue(append(field, of: nearby, to: buffer))
-                XCTAssertEqual(String(decoding: buffer.bytes, as: UTF8.self), field.text(in: placemark), "\(field) at \(distance) m, \(bearing)°")
+                XCTAssertEqual(
+                    String(decoding: buffer.bytes, as: UTF8.self), field.text(in: placemark), "\(field) at \(distance) m, \(bearing)°")
             }
         }
     }
 
     func testNonFiniteDistanceIsAbsentRatherThanACrash() {
-        let nearby = NearbyPlace(name: "Nowhere", coordinate: Coordinate(latitude: 0, longitude: 0), distanceMetres: .nan, bearingDegrees: 0)
+        let nearby = NearbyPlace(
+            name: "Nowhere", coordinate: Coordinate(latitude: 0, longitude: 0), distanceMetres: .nan, bearingDegrees: 0)
         XCTAssertFalse(append(.description, of: nearby, to: ByteBuffer(capacity: 16)))
     }
 }

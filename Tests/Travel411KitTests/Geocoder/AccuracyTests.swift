@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import Travel411Kit
 import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Kit
 
 /// Issue 12's classes of wrong answers, on real points of the default data.
 final class AccuracyTests: XCTestCase {
@@ -44,12 +45,16 @@ final class AccuracyTests: XCTestCase {
     /// Every airport in the catalogue's Maldives entries that lies outside the 1:10m coastline gets MV
     /// from the territorial waters, flagged.
     func testMaldivesAtollAirportFromTerritorialWaters() throws {
-        let text = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data/airports/airports.csv"), encoding: .utf8)
+        let text = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Data/airports/airports.csv"),
+            encoding: .utf8)
         var checked = 0, inferred = 0
         for line in text.split(separator: "\n") where line.contains(",\"MV\",") {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard fields.count >= 9, let lat = Double(fields[fields.count - 4]), let lon = Double(fields[fields.count - 3]) else { continue }
+            guard fields.count >= 9, let lat = Double(fields[fields.count - 4]), let lon = Double(fields[fields.count - 3]) else {
+                continue
+            }
             let answer = placemark(lat, lon)
             XCTAssertEqual(answer.isoCountryCode, "MV", "\(line)")
             checked += 1

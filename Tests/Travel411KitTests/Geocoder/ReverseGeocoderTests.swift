@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import Travel411Kit
 import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Kit
 
 /// Real answers from the real places database (Data/ imported once, `TestPlaces`): what a user of
 /// `travel411 where` gets for well-known places, at sea, on lakes, across the antimeridian and in enclaves.
@@ -17,7 +18,8 @@ final class ReverseGeocoderTests: XCTestCase {
         XCTAssertEqual(heathrow.isoCountryCode, "GB")
         XCTAssertEqual(heathrow.country, "United Kingdom")
         XCTAssertEqual(heathrow.administrativeArea, "England")
-        XCTAssertTrue(["Hillingdon", "Greater London"].contains(heathrow.subAdministrativeArea ?? ""), "\(heathrow.subAdministrativeArea ?? "nil")")
+        XCTAssertTrue(
+            ["Hillingdon", "Greater London"].contains(heathrow.subAdministrativeArea ?? ""), "\(heathrow.subAdministrativeArea ?? "nil")")
         XCTAssertEqual(heathrow.locality, "London")
         // The nearest locality is Stanwell (Surrey, over the county line). No place's core disc (3,000
         // people per km², at least 1 km) holds the runways, so there is no subLocality: Cranford
@@ -108,12 +110,16 @@ final class ReverseGeocoderTests: XCTestCase {
             return Coordinate(latitude: latitude, longitude: Double.random(in: -180...180, using: &random))
         }
         points += (0..<200).map { _ in
-            Coordinate(latitude: Double(Int.random(in: -60...75, using: &random)), longitude: Double(Int.random(in: -180...180, using: &random)))
+            Coordinate(
+                latitude: Double(Int.random(in: -60...75, using: &random)), longitude: Double(Int.random(in: -180...180, using: &random)))
         }
-        points += [(90, 0), (-90, 0), (0, 180), (0, -180), (89.999, 179.999), (-89.999, -179.999)].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        points += [(90, 0), (-90, 0), (0, 180), (0, -180), (89.999, 179.999), (-89.999, -179.999)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
         for (south, west, north, east) in [(51.49, -0.16, 51.53, -0.08), (52.52, -0.80, 52.77, -0.42), (60.14, 24.90, 60.20, 25.00)] {
             points += (0..<200).map { _ in
-                Coordinate(latitude: Double.random(in: south...north, using: &random), longitude: Double.random(in: west...east, using: &random))
+                Coordinate(
+                    latitude: Double.random(in: south...north, using: &random), longitude: Double.random(in: west...east, using: &random))
             }
         }
         var differences: [String] = []

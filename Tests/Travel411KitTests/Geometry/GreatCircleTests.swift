@@ -1,5 +1,6 @@
-@testable import Travel411Kit
 import XCTest
+
+@testable import Travel411Kit
 
 final class GreatCircleTests: XCTestCase {
     let heathrow = Coordinate(latitude: 51.471184, longitude: -0.452542)
@@ -21,15 +22,27 @@ final class GreatCircleTests: XCTestCase {
 
     func testAntipodesAndQuarterCircle() {
         let halfCircumference = Double.pi * GreatCircle.earthRadiusMetres
-        XCTAssertEqual(GreatCircle.distance(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 180)), halfCircumference, accuracy: 1e-3)
-        XCTAssertEqual(GreatCircle.distance(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 90, longitude: 0)), halfCircumference / 2, accuracy: 1e-3)
+        XCTAssertEqual(
+            GreatCircle.distance(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 180)),
+            halfCircumference, accuracy: 1e-3)
+        XCTAssertEqual(
+            GreatCircle.distance(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 90, longitude: 0)),
+            halfCircumference / 2, accuracy: 1e-3)
     }
 
     func testInitialBearingAndCompassPoints() {
-        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 1, longitude: 0)), 0, accuracy: 1e-9)
-        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 1)), 90, accuracy: 1e-9)
-        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: -1, longitude: 0)), 180, accuracy: 1e-9)
-        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: -1)), 270, accuracy: 1e-9)
+        XCTAssertEqual(
+            GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 1, longitude: 0)), 0,
+            accuracy: 1e-9)
+        XCTAssertEqual(
+            GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 1)), 90,
+            accuracy: 1e-9)
+        XCTAssertEqual(
+            GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: -1, longitude: 0)), 180,
+            accuracy: 1e-9)
+        XCTAssertEqual(
+            GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: -1)), 270,
+            accuracy: 1e-9)
         // Heathrow lies west of central London (bearing 262°).
         XCTAssertEqual(CompassPoint(bearing: GreatCircle.initialBearing(from: london, to: heathrow)), .w)
         XCTAssertEqual(CompassPoint(bearing: 359), .n)
@@ -37,7 +50,9 @@ final class GreatCircleTests: XCTestCase {
         XCTAssertEqual(CompassPoint(bearing: 11.26), .nne)
         XCTAssertEqual(CompassPoint(bearing: -45), .nw)
         // Eastward across the antimeridian.
-        XCTAssertEqual(GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 179.5), to: Coordinate(latitude: 0, longitude: -179.5)), 90, accuracy: 1e-9)
+        XCTAssertEqual(
+            GreatCircle.initialBearing(from: Coordinate(latitude: 0, longitude: 179.5), to: Coordinate(latitude: 0, longitude: -179.5)), 90,
+            accuracy: 1e-9)
     }
 
     func testDestinationRoundTrips() {
@@ -59,8 +74,12 @@ final class GreatCircleTests: XCTestCase {
     func testCoordinateParsing() throws {
         XCTAssertEqual(try Coordinate(parsingPair: "51.47,-0.45"), Coordinate(latitude: 51.47, longitude: -0.45))
         XCTAssertEqual(try Coordinate(parsingLatitude: " 51.47", longitude: "-0.45"), Coordinate(latitude: 51.47, longitude: -0.45))
-        XCTAssertThrowsError(try Coordinate(parsingLatitude: "95", longitude: "0")) { XCTAssertEqual($0 as? CoordinateError, .latitudeOutOfRange(95)) }
-        XCTAssertThrowsError(try Coordinate(parsingLatitude: "abc", longitude: "0")) { XCTAssertEqual($0 as? CoordinateError, .notANumber(field: "latitude", text: "abc")) }
+        XCTAssertThrowsError(try Coordinate(parsingLatitude: "95", longitude: "0")) {
+            XCTAssertEqual($0 as? CoordinateError, .latitudeOutOfRange(95))
+        }
+        XCTAssertThrowsError(try Coordinate(parsingLatitude: "abc", longitude: "0")) {
+            XCTAssertEqual($0 as? CoordinateError, .notANumber(field: "latitude", text: "abc"))
+        }
         XCTAssertThrowsError(try Coordinate(parsingLatitude: "0", longitude: "181"))
         XCTAssertThrowsError(try Coordinate(parsingLatitude: "nan", longitude: "0"))
     }

@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import Travel411Kit
 import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Kit
 
 /// The importer on the real Data/ (through the shared TestPlaces database), on small shapefiles the tests
 /// write, and on damaged input, which must fail naming the file and leave the previous database untouched.
@@ -48,7 +49,9 @@ final class ImporterTests: XCTestCase {
     }
 
     @discardableResult
-    private func importFiles(_ files: [URL], into database: String, level: PlaceLevel? = nil, nameField: String? = nil) throws -> ImportSummary {
+    private func importFiles(_ files: [URL], into database: String, level: PlaceLevel? = nil, nameField: String? = nil) throws
+        -> ImportSummary
+    {
         try Importer(options: ImportOptions(paths: files, databasePath: database, level: level, nameField: nameField)).run()
     }
 
@@ -117,7 +120,9 @@ final class ImporterTests: XCTestCase {
 
     func testTheDefaultDatabaseHasEveryLayerWithItsFeatureCount() throws {
         let database = try SQLiteDatabase(path: TestPlaces.databasePath, mode: .readOnly)
-        let tables = try database.query("SELECT table_name FROM gpkg_contents WHERE data_type = 'features'").compactMap { $0[0].stringValue }
+        let tables = try database.query("SELECT table_name FROM gpkg_contents WHERE data_type = 'features'").compactMap {
+            $0[0].stringValue
+        }
         XCTAssertEqual(Set(tables), Set(Self.expectedLayers.keys))
         XCTAssertEqual(tables.count, 19)
         for (table, expected) in Self.expectedLayers {
@@ -377,7 +382,8 @@ final class ImporterTests: XCTestCase {
         let snapping = try ReverseGeocoder(databasePath: databasePath())
         XCTAssertEqual(snapping.placemark(for: Coordinate(latitude: 14.01, longitude: 12)).country, "Holeyland")
         XCTAssertEqual(snapping.placemark(for: Coordinate(latitude: 11.05, longitude: 11.05)).country, "Holeyland")
-        XCTAssertNil(snapping.placemark(for: Coordinate(latitude: 12, longitude: 12)).country, "the middle of the lake is over 20 km from its shore")
+        XCTAssertNil(
+            snapping.placemark(for: Coordinate(latitude: 12, longitude: 12)).country, "the middle of the lake is over 20 km from its shore")
         XCTAssertNil(snapping.placemark(for: Coordinate(latitude: 15, longitude: 15)).country)
         XCTAssertNil(snapping.placemark(for: Coordinate(latitude: 0, longitude: 0)).country)
     }
@@ -388,24 +394,28 @@ final class ImporterTests: XCTestCase {
         let roads = try writeUnknownRoads()
         let data = try Data(contentsOf: roads)
         try data.prefix(data.count - 10).write(to: roads)
-        try assertImportFailsLeavingDatabaseUnchanged([roads], level: .thoroughfare, nameField: "STREETNAM", naming: [roads.path, "record 5", "truncated"])
+        try assertImportFailsLeavingDatabaseUnchanged(
+            [roads], level: .thoroughfare, nameField: "STREETNAM", naming: [roads.path, "record 5", "truncated"])
     }
 
     func testAShxOffsetPastTheEndFailsNamingFileAndRecord() throws {
         let roads = try writeUnknownRoads()
         try overwrite(sidecar(roads, "shx"), at: 100 + 2 * 8, with: Int32(1_000_000).bigEndian)
-        try assertImportFailsLeavingDatabaseUnchanged([roads], level: .thoroughfare, nameField: "STREETNAM", naming: [sidecar(roads, "shx").path, "record 3"])
+        try assertImportFailsLeavingDatabaseUnchanged(
+            [roads], level: .thoroughfare, nameField: "STREETNAM", naming: [sidecar(roads, "shx").path, "record 3"])
     }
 
     func testAMissingDbfFailsNamingIt() throws {
         let roads = try writeUnknownRoads()
         try FileManager.default.removeItem(at: sidecar(roads, "dbf"))
-        try assertImportFailsLeavingDatabaseUnchanged([roads], level: .thoroughfare, nameField: "STREETNAM", naming: [sidecar(roads, "dbf").path, "missing"])
+        try assertImportFailsLeavingDatabaseUnchanged(
+            [roads], level: .thoroughfare, nameField: "STREETNAM", naming: [sidecar(roads, "dbf").path, "missing"])
     }
 
     func testABritishNationalGridPrjFailsNamingIt() throws {
         let boroughs = URL(fileURLWithPath: ShapefileFixtures.path("projected", "london_boroughs_bng"))
-        try assertImportFailsLeavingDatabaseUnchanged([boroughs], naming: ["london_boroughs_bng.prj", "British_National_Grid", "EPSG:4326"])
+        try assertImportFailsLeavingDatabaseUnchanged(
+            [boroughs], naming: ["london_boroughs_bng.prj", "British_National_Grid", "EPSG:4326"])
     }
 
     /// A record that only fails when it is read, after the import has started writing: the half-built

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 /// The import command an outdated database's message gives: the same files in the same order, folders
@@ -42,8 +43,9 @@ final class ReimportCommandTests: XCTestCase {
         XCTAssertEqual(ReimportCommand.arguments(for: sorted.reversed()), sorted.reversed(), "a folder would change the order")
         let alone = try touch("alone/only.shp")
         XCTAssertEqual(ReimportCommand.arguments(for: alone), alone, "a file given alone stays a file")
-        XCTAssertEqual(ReimportCommand.arguments(for: ["/no/such/folder/x.shp", "/no/such/folder/y.shp"]),
-                       ["/no/such/folder/x.shp", "/no/such/folder/y.shp"])
+        XCTAssertEqual(
+            ReimportCommand.arguments(for: ["/no/such/folder/x.shp", "/no/such/folder/y.shp"]),
+            ["/no/such/folder/x.shp", "/no/such/folder/y.shp"])
     }
 
     func testFoldersAndFilesMixInTheirOrder() throws {
@@ -56,10 +58,12 @@ final class ReimportCommandTests: XCTestCase {
 
     func testTheCommandQuotesItsWordsAndRepeatsTheMapping() {
         let sources = ImportedSources(paths: ["/no/such/it's here.shp"], mapping: LayoutMapping(level: "thoroughfare", nameField: "NAME"))
-        XCTAssertEqual(ReimportCommand(sources: sources, databasePath: "/db/my places.gpkg").text,
-                       #"travel411 import '/no/such/it'\''s here.shp' --level thoroughfare --name-field NAME --db '/db/my places.gpkg'"#)
-        XCTAssertEqual(ReimportCommand(sources: ImportedSources(paths: ["/a.shp"], mapping: nil), databasePath: "/db/p.gpkg").text,
-                       "travel411 import /a.shp --db /db/p.gpkg")
+        XCTAssertEqual(
+            ReimportCommand(sources: sources, databasePath: "/db/my places.gpkg").text,
+            #"travel411 import '/no/such/it'\''s here.shp' --level thoroughfare --name-field NAME --db '/db/my places.gpkg'"#)
+        XCTAssertEqual(
+            ReimportCommand(sources: ImportedSources(paths: ["/a.shp"], mapping: nil), databasePath: "/db/p.gpkg").text,
+            "travel411 import /a.shp --db /db/p.gpkg")
     }
 
     func testTheMappingIsReadBackFromTheLayerDescription() {

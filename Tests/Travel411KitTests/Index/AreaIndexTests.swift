@@ -1,10 +1,14 @@
-@testable import Travel411Kit
 import XCTest
+
+@testable import Travel411Kit
 
 final class AreaIndexTests: XCTestCase {
     private func square(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> [Point2D] {
         // Clockwise, as shapefile outer rings are.
-        [Point2D(x: minX, y: minY), Point2D(x: minX, y: maxY), Point2D(x: maxX, y: maxY), Point2D(x: maxX, y: minY), Point2D(x: minX, y: minY)]
+        [
+            Point2D(x: minX, y: minY), Point2D(x: minX, y: maxY), Point2D(x: maxX, y: maxY), Point2D(x: maxX, y: minY),
+            Point2D(x: minX, y: minY),
+        ]
     }
 
     func testPolygonWithHoleAndMultipolygon() throws {

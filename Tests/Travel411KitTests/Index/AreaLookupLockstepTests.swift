@@ -1,6 +1,7 @@
-@testable import Travel411Kit
 import Travel411TestSupport
 import XCTest
+
+@testable import Travel411Kit
 
 /// Lookups in lockstep must answer exactly like one `featureIndex` call each, on the real polygons.
 final class AreaLookupLockstepTests: XCTestCase {
@@ -25,8 +26,10 @@ final class AreaLookupLockstepTests: XCTestCase {
             // Each group mixes levels: lookup i reads level (start + i) % levels.
             withUnsafeTemporaryAllocation(of: AreaLookupLockstep.Walk.self, capacity: group.count) { walks in
                 for (i, point) in group.enumerated() {
-                    walks.initializeElement(at: i, to: AreaLookupLockstep.Walk(
-                        level: levels[(start + i) % levels.count], longitude: point.x, latitude: point.y))
+                    walks.initializeElement(
+                        at: i,
+                        to: AreaLookupLockstep.Walk(
+                            level: levels[(start + i) % levels.count], longitude: point.x, latitude: point.y))
                 }
                 var answers = [Int32](repeating: 0, count: group.count)
                 answers.withUnsafeMutableBufferPointer { AreaLookupLockstep.resolve(walks, answers: $0) }

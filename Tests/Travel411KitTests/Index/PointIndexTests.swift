@@ -1,5 +1,6 @@
-@testable import Travel411Kit
 import XCTest
+
+@testable import Travel411Kit
 
 final class PointIndexTests: XCTestCase {
     private func randomPlaces(_ count: Int, seed: UInt64) -> [PointIndexBuilder.Place] {
@@ -28,8 +29,11 @@ final class PointIndexTests: XCTestCase {
         let paged = try self.index(places, catchment: false, onDemand: true)
         var generator = SplitMix64(seed: 2)
         for _ in 0..<500 {
-            let q = Coordinate(latitude: Double(generator.next() % 180_000) / 1000 - 90, longitude: Double(generator.next() % 360_000) / 1000 - 180)
-            let expected = places.min { GreatCircle.distance(from: q, to: $0.coordinate) < GreatCircle.distance(from: q, to: $1.coordinate) }
+            let q = Coordinate(
+                latitude: Double(generator.next() % 180_000) / 1000 - 90, longitude: Double(generator.next() % 360_000) / 1000 - 180)
+            let expected = places.min {
+                GreatCircle.distance(from: q, to: $0.coordinate) < GreatCircle.distance(from: q, to: $1.coordinate)
+            }
             XCTAssertEqual(index.nearest(to: PointIndex.Query(q))?.id, expected?.id)
             XCTAssertEqual(paged.nearest(to: PointIndex.Query(q))?.id, expected?.id)
         }
@@ -42,7 +46,8 @@ final class PointIndexTests: XCTestCase {
         let index = try self.index(places, catchment: true, onDemand: true)
         var generator = SplitMix64(seed: 10)
         for _ in 0..<300 {
-            let q = Coordinate(latitude: Double(generator.next() % 180_000) / 1000 - 90, longitude: Double(generator.next() % 360_000) / 1000 - 180)
+            let q = Coordinate(
+                latitude: Double(generator.next() % 180_000) / 1000 - 90, longitude: Double(generator.next() % 360_000) / 1000 - 180)
             let filter = PointIndex.NearestFilter(group: 3, country: PointIndex.packCountry("AA"))
             let expected = places.filter { $0.group == 3 && $0.country == "AA" }
                 .min { GreatCircle.distance(from: q, to: $0.coordinate) < GreatCircle.distance(from: q, to: $1.coordinate) }
@@ -87,9 +92,16 @@ final class LocalityCellsTests: XCTestCase {
             let distances = places.map { GreatCircle.distance(from: q, to: $0.coordinate) }
             // Skip points within 5 m of a disc's edge, where float positions may decide either way.
             if zip(places, distances).contains(where: { abs($1 - $0.catchmentMetres) < 5 }) { continue }
-            let containing = places.indices.filter { places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres }
-            let expected = containing.max { places[$0].population != places[$1].population ? places[$0].population < places[$1].population : distances[$0] > distances[$1] }
-            XCTAssertEqual(cells.largest(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")), expected.map { places[$0].id }, "at \(q)")
+            let containing = places.indices.filter {
+                places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres
+            }
+            let expected = containing.max {
+                places[$0].population != places[$1].population
+                    ? places[$0].population < places[$1].population : distances[$0] > distances[$1]
+            }
+            XCTAssertEqual(
+                cells.largest(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")),
+                expected.map { places[$0].id }, "at \(q)")
             compared += 1
         }
         XCTAssertGreaterThan(compared, 1300)
@@ -101,8 +113,10 @@ final class LocalityCellsTests: XCTestCase {
     func testNearestAgreesWithTheTree() throws {
         var generator = SplitMix64(seed: 11)
         func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
-        let centres = [Coordinate(latitude: 48.85, longitude: 2.35), Coordinate(latitude: -17.5, longitude: 179.95),
-                       Coordinate(latitude: 78.2, longitude: 15.6), Coordinate(latitude: 89.95, longitude: 0)]
+        let centres = [
+            Coordinate(latitude: 48.85, longitude: 2.35), Coordinate(latitude: -17.5, longitude: 179.95),
+            Coordinate(latitude: 78.2, longitude: 15.6), Coordinate(latitude: 89.95, longitude: 0),
+        ]
         var places: [PointIndexBuilder.Place] = (0..<3000).map { i in
             let centre = centres[i % centres.count]
             var place = PointIndexBuilder.Place(
@@ -112,15 +126,22 @@ final class LocalityCellsTests: XCTestCase {
             return place
         }
         // Two places at one position: the lower id must win, as in the tree.
-        places.append({ var p = places[7]; p.id = 3000; return p }())
+        places.append(
+            {
+                var p = places[7]
+                p.id = 3000
+                return p
+            }())
         let tree = try PointIndex(built: PointIndexBuilder().build(places, withGroups: true))
         var blobs = [BlobStorage?](repeating: nil, count: LocalityCells.tileCount)
         let cellPlaces = places.map {
-            LocalityCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: 1000, population: 1,
-                                       country: PointIndex.packCountry($0.country), group: $0.group)
+            LocalityCellsBuilder.Place(
+                coordinate: $0.coordinate, id: $0.id, catchmentMetres: 1000, population: 1,
+                country: PointIndex.packCountry($0.country), group: $0.group)
         }
         for tile in LocalityCellsBuilder().build(cellPlaces) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
-        let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs), groups: BlobStorage(bytes: LocalityCellsBuilder().groups(cellPlaces)))
+        let cells = LocalityCells(
+            pages: PagedBlobs(preloaded: blobs), groups: BlobStorage(bytes: LocalityCellsBuilder().groups(cellPlaces)))
         var found = 0
         for i in 0..<4000 {
             let centre = centres[i % centres.count]

@@ -1,5 +1,6 @@
-import XCTest
 import Travel411TestSupport
+import XCTest
+
 @testable import Travel411Kit
 
 /// Our description of epicentres, from the real places database.
@@ -7,7 +8,8 @@ final class QuakeDescriberTests: XCTestCase {
     func describer() -> QuakeDescriber { QuakeDescriber(geocoder: TestPlaces.geocoder) }
 
     func quake(_ latitude: Double, _ longitude: Double) -> SelectedQuake {
-        SelectedQuake(quake: Quake(time: UTCTimestamp(millisecondsSince1970: 0), coordinate: Coordinate(latitude: latitude, longitude: longitude)))
+        SelectedQuake(
+            quake: Quake(time: UTCTimestamp(millisecondsSince1970: 0), coordinate: Coordinate(latitude: latitude, longitude: longitude)))
     }
 
     func testOnLandTheTownsRegionAndCountryFollowIt() {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 /// Both USGS summary formats, read from the real sample feeds, and every kind of bad input the
@@ -75,18 +76,20 @@ final class QuakeFeedReaderTests: XCTestCase {
     func testBadCSVRowsAreSkippedWithTheirLineNumbers() throws {
         var lines = try QuakeFixtures.csvLines(rows: 6)
         lines[2] = lines[2].replacingOccurrences(of: ",3.4,ml,", with: ",NaN,ml,")  // line 3: a NaN magnitude
-        lines[3] = "2024-08-07T12:38:22.110Z,11.539"                                // line 4: too few fields
+        lines[3] = "2024-08-07T12:38:22.110Z,11.539"  // line 4: too few fields
         lines[4] = lines[4].replacingOccurrences(of: "2024-08-07T12:36:44.350Z", with: "2024-08-07 noon")
-        lines[5] = lines[5].replacingOccurrences(of: "35.0999985", with: "95.5")   // line 6: latitude out of range
+        lines[5] = lines[5].replacingOccurrences(of: "35.0999985", with: "95.5")  // line 6: latitude out of range
         let feed = try QuakeFeed.read(Data(lines.joined(separator: "\n").utf8), source: "bad.csv")
         XCTAssertEqual(feed.recordCount, 6)
         XCTAssertEqual(feed.quakes.map(\.id), ["ci40867520", "ci40867344"])
-        XCTAssertEqual(feed.skipped.map(\.description), [
-            "line 3: mag 'NaN' is not a number",
-            "line 4: 2 fields where the header has 22",
-            "line 5: time '2024-08-07 noon' is not an ISO 8601 time",
-            "line 6: latitude 95.5 is outside [-90, 90]",
-        ])
+        XCTAssertEqual(
+            feed.skipped.map(\.description),
+            [
+                "line 3: mag 'NaN' is not a number",
+                "line 4: 2 fields where the header has 22",
+                "line 5: time '2024-08-07 noon' is not an ISO 8601 time",
+                "line 6: latitude 95.5 is outside [-90, 90]",
+            ])
     }
 
     func testAStationCountThatIsNoCountIsSkipped() throws {
@@ -136,23 +139,29 @@ final class QuakeFeedReaderTests: XCTestCase {
         let feed = try QuakeFeed.read(QuakeFixtures.encode(document), source: "bad.geojson")
         XCTAssertEqual(feed.recordCount, 314)
         XCTAssertEqual(feed.quakes.count, 314 - 7)
-        XCTAssertEqual(feed.skipped.map(\.description), [
-            "features[1]: properties.mag is not a number",
-            "features[2]: longitude 200 is outside [-180, 180]",
-            "features[3]: properties.time is missing or null",
-            "features[4]: the geometry is a Polygon, not a Point",
-            "features[5]: the Point has 1 coordinate, not [longitude, latitude, depth]",
-            "features[7]: no geometry",
-            "features[8]: properties.nst 1e+30 is not a count",
-        ])
+        XCTAssertEqual(
+            feed.skipped.map(\.description),
+            [
+                "features[1]: properties.mag is not a number",
+                "features[2]: longitude 200 is outside [-180, 180]",
+                "features[3]: properties.time is missing or null",
+                "features[4]: the geometry is a Polygon, not a Point",
+                "features[5]: the Point has 1 coordinate, not [longitude, latitude, depth]",
+                "features[7]: no geometry",
+                "features[8]: properties.nst 1e+30 is not a count",
+            ])
         XCTAssertNil(feed.quakes.first { $0.id == (features[6]["id"] as? String) }?.magnitude)
     }
 
     func testALiteralNaNInJSONIsNamedWithItsPosition() throws {
-        let text = "{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"properties\":{\"mag\":NaN,\"time\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}"
+        let text =
+            "{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"properties\":{\"mag\":NaN,\"time\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}"
         XCTAssertThrowsError(try QuakeFeed.read(Data(text.utf8), source: "nan.geojson")) { error in
             XCTAssertEqual((error as? Travel411Error)?.exitStatus, .dataError)
-            XCTAssertEqual("\(error)", "nan.geojson is not a USGS earthquake feed: it is not valid JSON: line 2, column 39: NaN is not a JSON number (JSON has no NaN or infinities)")
+            XCTAssertEqual(
+                "\(error)",
+                "nan.geojson is not a USGS earthquake feed: it is not valid JSON: line 2, column 39: NaN is not a JSON number (JSON has no NaN or infinities)"
+            )
         }
     }
 
@@ -169,15 +178,27 @@ final class QuakeFeedReaderTests: XCTestCase {
         let cases: [(String, Data, String)] = [
             ("empty.csv", Data(), "empty.csv is empty: a USGS feed has a CSV header line or a GeoJSON FeatureCollection"),
             ("blank.csv", Data(" \n\n".utf8), "blank.csv is empty: a USGS feed has a CSV header line or a GeoJSON FeatureCollection"),
-            ("points.csv", Data("id,lat,lon\n1,51.5,-0.1\n".utf8),
-             "points.csv is not a USGS earthquake feed: the header (line 1) has no 'time', 'latitude', 'longitude' columns; it reads 'id,lat,lon'"),
-            ("point.geojson", Data("{\"type\":\"Point\",\"coordinates\":[1,2]}".utf8),
-             "point.geojson is not a USGS earthquake feed: its GeoJSON type is 'Point', not FeatureCollection"),
-            ("package.json", Data("{\"name\":\"x\"}".utf8), "package.json is not a USGS earthquake feed: the JSON has no \"type\": \"FeatureCollection\""),
+            (
+                "points.csv", Data("id,lat,lon\n1,51.5,-0.1\n".utf8),
+                "points.csv is not a USGS earthquake feed: the header (line 1) has no 'time', 'latitude', 'longitude' columns; it reads 'id,lat,lon'"
+            ),
+            (
+                "point.geojson", Data("{\"type\":\"Point\",\"coordinates\":[1,2]}".utf8),
+                "point.geojson is not a USGS earthquake feed: its GeoJSON type is 'Point', not FeatureCollection"
+            ),
+            (
+                "package.json", Data("{\"name\":\"x\"}".utf8),
+                "package.json is not a USGS earthquake feed: the JSON has no \"type\": \"FeatureCollection\""
+            ),
             ("list.json", Data("[1,2]".utf8), "list.json is not a USGS earthquake feed: the top level is not a JSON object"),
-            ("cut.geojson", Data("{\"type\":\"FeatureCollection\",\"features\":[".utf8),
-             "cut.geojson is not a USGS earthquake feed: it is not valid JSON: line 1, column 41: a value is missing"),
-            ("photo.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46]), "photo.jpg is not a USGS earthquake feed: it holds binary data, not CSV or JSON text"),
+            (
+                "cut.geojson", Data("{\"type\":\"FeatureCollection\",\"features\":[".utf8),
+                "cut.geojson is not a USGS earthquake feed: it is not valid JSON: line 1, column 41: a value is missing"
+            ),
+            (
+                "photo.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46]),
+                "photo.jpg is not a USGS earthquake feed: it holds binary data, not CSV or JSON text"
+            ),
         ]
         for (name, data, message) in cases {
             XCTAssertThrowsError(try QuakeFeed.read(data, source: name), name) { error in
@@ -188,7 +209,8 @@ final class QuakeFeedReaderTests: XCTestCase {
     }
 
     func testAFeedWithNoEventsIsNoError() throws {
-        let geoJSON = try QuakeFeed.read(Data("{\"type\":\"FeatureCollection\",\"metadata\":{\"count\":0},\"features\":[]}".utf8), source: "quiet.geojson")
+        let geoJSON = try QuakeFeed.read(
+            Data("{\"type\":\"FeatureCollection\",\"metadata\":{\"count\":0},\"features\":[]}".utf8), source: "quiet.geojson")
         XCTAssertEqual(geoJSON.recordCount, 0)
         let csv = try QuakeFeed.read(Data(try QuakeFixtures.csvLines(rows: 0).joined(separator: "\n").utf8), source: "quiet.csv")
         XCTAssertEqual(csv.recordCount, 0)
@@ -200,9 +222,10 @@ final class QuakeFeedReaderTests: XCTestCase {
         for seed in seeds {
             for _ in 0..<200 {
                 var data = seed
-                data.append(contentsOf: (0..<Int.random(in: 0..<200, using: &generator)).map { _ in
-                    Array("0123456789,.-\"\n{}[]:NaTZe ".utf8).randomElement(using: &generator) ?? 0
-                })
+                data.append(
+                    contentsOf: (0..<Int.random(in: 0..<200, using: &generator)).map { _ in
+                        Array("0123456789,.-\"\n{}[]:NaTZe ".utf8).randomElement(using: &generator) ?? 0
+                    })
                 _ = try? QuakeFeed.read(data, source: "fuzz")
             }
         }

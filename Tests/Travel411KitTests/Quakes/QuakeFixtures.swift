@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Travel411Kit
 
 /// The USGS sample feeds in Tests/Fixtures/earthquakes (see Tests/Fixtures/SOURCES.md), and small

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 /// The map's data side: the seed app's size and colour rule, drawing order, legend and extent.
@@ -49,15 +50,17 @@ final class QuakeMapCirclesTests: XCTestCase {
 
     func testCirclesOfGeocodedEventsAreTitledWithOurDescription() throws {
         let quake = try XCTUnwrap(try QuakeFixtures.geoJSONFeed().quakes.first)
-        let item = GeocodedQuake(selected: SelectedQuake(quake: quake), placemark: Placemark(location: quake.coordinate),
-                                 description: "41.9 km W of Samanente, Papua, Indonesia")
-        XCTAssertEqual(QuakeMapCircles([item]).circles.map(\.title), ["M 5.2 · 2013-07-20 12:01:20 UTC · 41.9 km W of Samanente, Papua, Indonesia"])
+        let item = GeocodedQuake(
+            selected: SelectedQuake(quake: quake), placemark: Placemark(location: quake.coordinate),
+            description: "41.9 km W of Samanente, Papua, Indonesia")
+        XCTAssertEqual(
+            QuakeMapCircles([item]).circles.map(\.title), ["M 5.2 · 2013-07-20 12:01:20 UTC · 41.9 km W of Samanente, Papua, Indonesia"])
         XCTAssertEqual(QuakeMapCircles([quake]).circles.map(\.title), ["M 5.2 · 2013-07-20 12:01:20 UTC · 234km W of Abepura, Indonesia"])
     }
 
     func testColoursStayInsideTheUnitRange() {
-        XCTAssertEqual(QuakeCircleStyle.colour(magnitude: 9.5).green, 0)      // 1 − 0.015·90.25 < 0
-        XCTAssertEqual(QuakeCircleStyle.colour(magnitude: -1.2).green, 1)     // microquakes count as 0
+        XCTAssertEqual(QuakeCircleStyle.colour(magnitude: 9.5).green, 0)  // 1 − 0.015·90.25 < 0
+        XCTAssertEqual(QuakeCircleStyle.colour(magnitude: -1.2).green, 1)  // microquakes count as 0
         XCTAssertEqual(QuakeCircleStyle.diameterPoints(magnitude: -1.2), QuakeCircleStyle.minimumDiameterPoints)
         XCTAssertEqual(QuakeCircleStyle.diameterPoints(magnitude: 0.5), QuakeCircleStyle.minimumDiameterPoints)
     }
@@ -89,7 +92,9 @@ final class QuakeMapCirclesTests: XCTestCase {
     func testEventsAroundFijiAndTongaAreRegionalAcrossTheAntimeridian() throws {
         // Every event of the sample between Fiji and Tonga: longitudes from 178.6 to -172.6.
         let feed = try QuakeFixtures.geoJSONFeed()
-        let pacific = feed.quakes.filter { ($0.coordinate.longitude > 178 || $0.coordinate.longitude < -172) && (-30 ... -14).contains($0.coordinate.latitude) }
+        let pacific = feed.quakes.filter {
+            ($0.coordinate.longitude > 178 || $0.coordinate.longitude < -172) && (-30 ... -14).contains($0.coordinate.latitude)
+        }
         XCTAssertGreaterThan(pacific.count, 15)
         XCTAssertTrue(pacific.contains { $0.coordinate.longitude > 0 } && pacific.contains { $0.coordinate.longitude < 0 })
         guard case .regional(let region) = QuakeMapExtent.fitting(pacific.map(\.coordinate)) else {
@@ -107,7 +112,8 @@ final class QuakeMapCirclesTests: XCTestCase {
 
     func testEventsNearTokyoAreRegional() throws {
         let feed = try QuakeFixtures.geoJSONFeed()
-        let near = QuakeSelection.select(feed.quakes, QuakeFilter(near: Coordinate(latitude: 35.68, longitude: 139.69), radiusMetres: 300_000))
+        let near = QuakeSelection.select(
+            feed.quakes, QuakeFilter(near: Coordinate(latitude: 35.68, longitude: 139.69), radiusMetres: 300_000))
         guard case .regional(let region) = QuakeMapExtent.fitting(near.map(\.quake.coordinate)) else {
             return XCTFail("six events near Tokyo need no world map")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 final class QuakeSelectionTests: XCTestCase {
@@ -85,7 +86,8 @@ final class QuakeSelectionTests: XCTestCase {
     func testAnEventAcrossTheAntimeridianIsNear() {
         // Matei airport on Taveuni (-179.877) and an event at 179.9: 4 km apart, not 40,000.
         let event = Quake(time: UTCTimestamp(millisecondsSince1970: 0), coordinate: Coordinate(latitude: -16.69, longitude: 179.99))
-        let selected = QuakeSelection.select([event], QuakeFilter(near: Coordinate(latitude: -16.6906, longitude: -179.877), radiusMetres: 50_000))
+        let selected = QuakeSelection.select(
+            [event], QuakeFilter(near: Coordinate(latitude: -16.6906, longitude: -179.877), radiusMetres: 50_000))
         XCTAssertEqual(selected.count, 1)
         XCTAssertLessThan(selected.first?.distanceMetres ?? .infinity, 15_000)
     }

@@ -1,5 +1,6 @@
-import XCTest
 import Travel411TestSupport
+import XCTest
+
 @testable import Travel411Kit
 
 /// Where feeds come from: files, and URLs fetched over HTTP from a server on 127.0.0.1 (this
@@ -51,7 +52,9 @@ final class QuakeSourceTests: XCTestCase {
             XCTAssertEqual(fetch?.httpStatus, 500)
             XCTAssertEqual(fetch?.exitStatus, .unavailable)
             // The reason phrase's letter case differs between Foundation's platforms.
-            XCTAssertTrue("\(error)".lowercased().hasPrefix("cannot fetch \(server.url("/feed.csv")): the server answered http 500 (internal server error)"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".lowercased().hasPrefix(
+                    "cannot fetch \(server.url("/feed.csv")): the server answered http 500 (internal server error)"), "\(error)")
             XCTAssertTrue("\(error)".hasSuffix("the server failed, try again later"), "\(error)")
         }
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class UTCTimestampTests: XCTestCase {
@@ -27,7 +28,10 @@ final class UTCTimestampTests: XCTestCase {
     }
 
     func testRejectsWhatIsNoTime() {
-        for text in ["", "yesterday", "2024-13-01", "2023-02-29", "2024-08-01T25:00", "2024-08-01T12:00:00Q", "2024-8-1", "20240801", "2024-08-01T12:00:00.Z"] {
+        for text in [
+            "", "yesterday", "2024-13-01", "2023-02-29", "2024-08-01T25:00", "2024-08-01T12:00:00Q", "2024-8-1", "20240801",
+            "2024-08-01T12:00:00.Z",
+        ] {
             XCTAssertNil(UTCTimestamp(iso8601: text), text)
         }
     }

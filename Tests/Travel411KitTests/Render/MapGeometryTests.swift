@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 /// The numbers behind the map: the ring of coincident pins, the off-screen arrow, the callout shift
@@ -71,7 +72,11 @@ final class MapGeometryTests: XCTestCase {
             XCTAssertGreaterThan(tx * dx + ty * dy, 0)
             XCTAssertEqual(arrow.angle, atan2(dy, dx), accuracy: 1e-12)
             // And it reaches the inset's edge.
-            let onEdge = [abs(arrow.tip.x - inset.minX), abs(arrow.tip.x - inset.maxX), abs(arrow.tip.y - inset.minY), abs(arrow.tip.y - inset.maxY)].min() ?? 1
+            let onEdge =
+                [
+                    abs(arrow.tip.x - inset.minX), abs(arrow.tip.x - inset.maxX), abs(arrow.tip.y - inset.minY),
+                    abs(arrow.tip.y - inset.maxY),
+                ].min() ?? 1
             XCTAssertLessThan(onEdge, 1e-9)
         }
         XCTAssertNil(OffscreenIndicator.pointing(from: centre, to: ScreenPoint(x: 500, y: 200), inset: inset), "in view: no arrow")
@@ -108,8 +113,9 @@ final class MapGeometryTests: XCTestCase {
         let region = try XCTUnwrap(MapRegion.fitting([airport, london]))
         let markers = [
             MapMarker(coordinate: airport, title: "London Heathrow Airport", colour: .airportGreen),
-            MapMarker(coordinate: london, title: "London", colour: .cityRed,
-                      calloutLines: ["City of Westminster, London, SW1A 2JR", "Westminster, England, United Kingdom", "12.3 km from you"]),
+            MapMarker(
+                coordinate: london, title: "London", colour: .cityRed,
+                calloutLines: ["City of Westminster, London, SW1A 2JR", "Westminster, England, United Kingdom", "12.3 km from you"]),
         ]
         // A wide, low map: the City pin (the region's northern edge) has no room above it for the callout.
         let layout = MapLayout(scene: MapScene(region: region, markers: markers, callouts: [1]), width: 900, height: 200)

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Travel411TestSupport
 import XCTest
+
 @testable import Travel411Kit
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The backends on the real places database: well-formed SVG with the pins where the projection puts
 /// them, a PNG, and the terminal with and without colour.
@@ -14,10 +16,12 @@ final class MapOutputTests: XCTestCase {
 
     func londonScene() throws -> MapScene {
         let region = try XCTUnwrap(MapRegion.fitting([airport, city]))
-        return MapScene(region: region, markers: [
-            MapMarker(coordinate: airport, title: "London Heathrow Airport", colour: .airportGreen, glyph: "A"),
-            MapMarker(coordinate: city, title: "London & <Westminster>", colour: .cityRed, glyph: "C"),
-        ])
+        return MapScene(
+            region: region,
+            markers: [
+                MapMarker(coordinate: airport, title: "London Heathrow Airport", colour: .airportGreen, glyph: "A"),
+                MapMarker(coordinate: city, title: "London & <Westminster>", colour: .cityRed, glyph: "C"),
+            ])
     }
 
     /// Collects the path data of each fill colour and every text.
@@ -25,16 +29,25 @@ final class MapOutputTests: XCTestCase {
         var paths: [(fill: String?, d: String)] = []
         var texts: [String] = []
         private var inText = false
-        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             if element == "path", let d = attributes["d"] { paths.append((attributes["fill"], d)) }
-            if element == "text" { inText = true; texts.append("") }
+            if element == "text" {
+                inText = true
+                texts.append("")
+            }
         }
         func parser(_ parser: XMLParser, foundCharacters string: String) { if inText { texts[texts.count - 1] += string } }
-        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) { if element == "text" { inText = false } }
+        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+            if element == "text" { inText = false }
+        }
     }
 
     func testTheSVGIsWellFormedAndEachPinStandsOnItsProjectedPoint() throws {
-        let layout = try MapRenderer.layout(try londonScene(), width: 1024, height: 768, basemap: try BasemapLoader(path: TestPlaces.databasePath))
+        let layout = try MapRenderer.layout(
+            try londonScene(), width: 1024, height: 768, basemap: try BasemapLoader(path: TestPlaces.databasePath))
         let svg = MapRenderer.svg(layout)
         let collector = SVGCollector()
         let parser = XMLParser(data: Data(svg.utf8))
@@ -87,8 +100,9 @@ final class MapOutputTests: XCTestCase {
     }
 
     func testTheTerminalMapWithoutColourHasNoEscapeBytesAndKeepsItsWidth() throws {
-        let (_, text) = try MapRenderer.terminal(try londonScene(), columns: 80, rows: 30, colour: .none,
-                                                 basemap: try BasemapLoader(path: TestPlaces.databasePath))
+        let (_, text) = try MapRenderer.terminal(
+            try londonScene(), columns: 80, rows: 30, colour: .none,
+            basemap: try BasemapLoader(path: TestPlaces.databasePath))
         XCTAssertFalse(text.utf8.contains(0x1B), "NO_COLOR output holds an escape byte")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         XCTAssertEqual(lines.count, 30)
@@ -112,11 +126,14 @@ final class MapOutputTests: XCTestCase {
 
     func testGenericCirclesPolylinesAndALegendAreDrawn() throws {
         let region = try XCTUnwrap(MapRegion.fitting([airport, city]))
-        let scene = MapScene(region: region,
-                             circles: [MapCircle(centre: city, radius: .pixels(12), fill: MapColour.cityRed.withAlpha(0.5), label: "M5.1"),
-                                       MapCircle(centre: airport, radius: .metres(1000), fill: nil, stroke: .userBlue)],
-                             polylines: [MapPolyline(coordinates: [airport, city])],
-                             legend: MapLegend(title: "Quakes", entries: [.init(symbol: .circle(radius: 6, fill: .cityRed), label: "M5+")]))
+        let scene = MapScene(
+            region: region,
+            circles: [
+                MapCircle(centre: city, radius: .pixels(12), fill: MapColour.cityRed.withAlpha(0.5), label: "M5.1"),
+                MapCircle(centre: airport, radius: .metres(1000), fill: nil, stroke: .userBlue),
+            ],
+            polylines: [MapPolyline(coordinates: [airport, city])],
+            legend: MapLegend(title: "Quakes", entries: [.init(symbol: .circle(radius: 6, fill: .cityRed), label: "M5+")]))
         let layout = MapLayout(scene: scene, width: 800, height: 600)
         let svg = MapRenderer.svg(layout)
         XCTAssertTrue(svg.contains(">M5.1</text>"))
@@ -139,15 +156,21 @@ final class MapSamples: XCTestCase {
         guard let folder = ProcessInfo.processInfo.environment["TRAVEL411_RENDER_SAMPLES"], !folder.isEmpty else {
             throw XCTSkip("set TRAVEL411_RENDER_SAMPLES to a folder to write the track sample")
         }
-        var map = DestinationMap(destination: Destination(id: 1, name: BookLondon.destinationName, airport: BookLondon.airport, city: BookLondon.city))
+        var map = DestinationMap(
+            destination: Destination(id: 1, name: BookLondon.destinationName, airport: BookLondon.airport, city: BookLondon.city))
         // Heathrow along the A4 and the Cromwell Road to Westminster.
-        map.track = [(51.4700, -0.4543), (51.4810, -0.4460), (51.4870, -0.4100), (51.4880, -0.3700), (51.4900, -0.3300),
-                     (51.4920, -0.2900), (51.4930, -0.2500), (51.4950, -0.2240), (51.4960, -0.2000), (51.4950, -0.1800),
-                     (51.4960, -0.1600), (51.4990, -0.1400), (51.5007, -0.1246)].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        map.track = [
+            (51.4700, -0.4543), (51.4810, -0.4460), (51.4870, -0.4100), (51.4880, -0.3700), (51.4900, -0.3300),
+            (51.4920, -0.2900), (51.4930, -0.2500), (51.4950, -0.2240), (51.4960, -0.2000), (51.4950, -0.1800),
+            (51.4960, -0.1600), (51.4990, -0.1400), (51.5007, -0.1246),
+        ].map { Coordinate(latitude: $0.0, longitude: $0.1) }
         map.trackEvents = [(map.track[9], "enter Kensington"), (map.track[11], "exit Kensington")]
         var scene = try map.scene { _ in nil }
-        scene.circles = [MapCircle(centre: Coordinate(latitude: 51.4975, longitude: -0.16), radius: .metres(1500),
-                                   fill: MapColour.trackOrange.withAlpha(0.12), stroke: .trackOrange, label: nil)]
+        scene.circles = [
+            MapCircle(
+                centre: Coordinate(latitude: 51.4975, longitude: -0.16), radius: .metres(1500),
+                fill: MapColour.trackOrange.withAlpha(0.12), stroke: .trackOrange, label: nil)
+        ]
         let layout = try MapRenderer.layout(scene, width: 1024, height: 768, basemap: try BasemapLoader(path: TestPlaces.databasePath))
         for format in [MapOutputFormat.svg, .png] {
             try MapRenderer.write(layout, as: format, to: URL(fileURLWithPath: folder).appendingPathComponent("track.\(format.rawValue)"))

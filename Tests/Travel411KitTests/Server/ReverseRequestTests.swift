@@ -11,7 +11,10 @@ final class ReverseRequestTests: XCTestCase {
     }
 
     func refusal(_ query: String) -> ServerRequestError? {
-        do { _ = try parse(query); return nil } catch { return error as? ServerRequestError }
+        do {
+            _ = try parse(query)
+            return nil
+        } catch { return error as? ServerRequestError }
     }
 
     func testDefaultsAreNominatims() throws {
@@ -25,7 +28,9 @@ final class ReverseRequestTests: XCTestCase {
     }
 
     func testEveryParameter() throws {
-        let request = try parse("lat=-33.86&lon=151.21&format=GeocodeJSON&zoom=10&addressdetails=0&extratags=1&namedetails=true&accept-language=de,en&layer=address,POI&email=x@y.z")
+        let request = try parse(
+            "lat=-33.86&lon=151.21&format=GeocodeJSON&zoom=10&addressdetails=0&extratags=1&namedetails=true&accept-language=de,en&layer=address,POI&email=x@y.z"
+        )
         XCTAssertEqual(request.options.format, .geocodejson)
         XCTAssertEqual(request.options.detail, .city)
         XCTAssertFalse(request.options.addressDetails)
@@ -50,14 +55,18 @@ final class ReverseRequestTests: XCTestCase {
 
     func testErrorsComeInTheAskedFormat() {
         XCTAssertEqual(refusal("lat=x&lon=1")?.body, "{\"error\":{\"code\":400,\"message\":\"Parameter 'lat' must be a number; got 'x'\"}}")
-        XCTAssertEqual(refusal("lat=x&lon=1&format=xml")?.body,
-                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<error>\n  <code>400</code>\n  <message>Parameter 'lat' must be a number; got 'x'</message>\n</error>")
+        XCTAssertEqual(
+            refusal("lat=x&lon=1&format=xml")?.body,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<error>\n  <code>400</code>\n  <message>Parameter 'lat' must be a number; got 'x'</message>\n</error>"
+        )
         XCTAssertEqual(refusal("lat=1&lon=1&format=kml")?.format, .json)
     }
 
     func testZoomLevels() {
-        let expected: [(Int, NominatimDetail)] = [(0, .country), (3, .country), (4, .country), (5, .state), (7, .state), (8, .county),
-                                                 (10, .city), (13, .city), (14, .suburb), (16, .street), (17, .street), (18, .building)]
+        let expected: [(Int, NominatimDetail)] = [
+            (0, .country), (3, .country), (4, .country), (5, .state), (7, .state), (8, .county),
+            (10, .city), (13, .city), (14, .suburb), (16, .street), (17, .street), (18, .building),
+        ]
         for (zoom, detail) in expected { XCTAssertEqual(NominatimDetail(zoom: zoom), detail, "zoom \(zoom)") }
         XCTAssertEqual(refusal("lat=1&lon=1&zoom=1.5")?.status, 400)
         XCTAssertEqual(try parse("lat=1&lon=1&zoom=99").options.zoom, 18)
@@ -91,7 +100,8 @@ final class ReverseRequestTests: XCTestCase {
                 XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8)), "\(format) zoom \(zoom): \(text)")
             }
         }
-        let xml = NominatimFormatter.answer(placemark(), options: NominatimOptions(format: .xml, nameDetails: true, extraTags: true, queryString: "lat=51.5&lon=-0.1"))
+        let xml = NominatimFormatter.answer(
+            placemark(), options: NominatimOptions(format: .xml, nameDetails: true, extraTags: true, queryString: "lat=51.5&lon=-0.1"))
         XCTAssertTrue(xml.contains(">7 Rue &lt;A&amp;B&gt;, Soho, London, Westminster, England, W1, United Kingdom</result>"), xml)
         XCTAssertTrue(xml.contains("<addressparts><house_number>7</house_number><road>Rue &lt;A&amp;B&gt;</road>"), xml)
         XCTAssertTrue(xml.contains("querystring=\"lat=51.5&amp;lon=-0.1\""), xml)
@@ -107,8 +117,12 @@ final class ReverseRequestTests: XCTestCase {
     func testBatchRequestFormats() throws {
         let csv = Array("lat,lon\n1,2\n".utf8)
         XCTAssertEqual(try BatchRequest(contentType: nil, parameters: [], body: csv, jobs: 1).options.outputFormat, .csv)
-        XCTAssertEqual(try BatchRequest(contentType: "application/x-www-form-urlencoded", parameters: [("format", "json")], body: csv, jobs: 1).options.outputFormat, .jsonl)
-        XCTAssertEqual(try BatchRequest(contentType: "application/json", parameters: [], body: Array("{\"lat\":1,\"lon\":2}\n".utf8), jobs: 1).options.inputFormat, .jsonl)
+        XCTAssertEqual(
+            try BatchRequest(contentType: "application/x-www-form-urlencoded", parameters: [("format", "json")], body: csv, jobs: 1).options
+                .outputFormat, .jsonl)
+        XCTAssertEqual(
+            try BatchRequest(contentType: "application/json", parameters: [], body: Array("{\"lat\":1,\"lon\":2}\n".utf8), jobs: 1).options
+                .inputFormat, .jsonl)
         XCTAssertThrowsError(try BatchRequest(contentType: "image/png", parameters: [], body: csv, jobs: 1)) { error in
             XCTAssertEqual((error as? ServerRequestError)?.status, 415)
         }

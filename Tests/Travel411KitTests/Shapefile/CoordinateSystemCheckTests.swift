@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 /// Which .prj texts count as WGS 84 longitude/latitude.
@@ -19,10 +20,22 @@ final class CoordinateSystemCheckTests: XCTestCase {
 
     func testOtherSystemsAreNamed() {
         let expectations: [(String, String)] = [
-            (#"PROJCS["British_National_Grid",GEOGCS["GCS_OSGB_1936",DATUM["D_OSGB_1936",SPHEROID["Airy_1830",6377563.396,299.3249646]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],UNIT["Meter",1.0]]"#, "British_National_Grid"),
-            (#"GEOGCS["GCS_North_American_1927",DATUM["D_North_American_1927",SPHEROID["Clarke_1866",6378206.4,294.9786982]],PRIMEM["Greenwich",0],UNIT["Degree",0.017453292519943295]]"#, "GCS_North_American_1927"),
-            (#"PROJCRS["WGS 84 / UTM zone 33N",BASEGEOGCRS["WGS 84",ENSEMBLE["World Geodetic System 1984 ensemble",ELLIPSOID["WGS 84",6378137,298.257223563]]],CONVERSION["UTM zone 33N",METHOD["Transverse Mercator"]],CS[Cartesian,2],ID["EPSG",32633]]"#, "WGS 84 / UTM zone 33N"),
-            (#"GEOGCS["WGS 84 (Paris)",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Paris",2.33722917],UNIT["degree",0.0174532925199433]]"#, "WGS 84 (Paris)"),
+            (
+                #"PROJCS["British_National_Grid",GEOGCS["GCS_OSGB_1936",DATUM["D_OSGB_1936",SPHEROID["Airy_1830",6377563.396,299.3249646]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],UNIT["Meter",1.0]]"#,
+                "British_National_Grid"
+            ),
+            (
+                #"GEOGCS["GCS_North_American_1927",DATUM["D_North_American_1927",SPHEROID["Clarke_1866",6378206.4,294.9786982]],PRIMEM["Greenwich",0],UNIT["Degree",0.017453292519943295]]"#,
+                "GCS_North_American_1927"
+            ),
+            (
+                #"PROJCRS["WGS 84 / UTM zone 33N",BASEGEOGCRS["WGS 84",ENSEMBLE["World Geodetic System 1984 ensemble",ELLIPSOID["WGS 84",6378137,298.257223563]]],CONVERSION["UTM zone 33N",METHOD["Transverse Mercator"]],CS[Cartesian,2],ID["EPSG",32633]]"#,
+                "WGS 84 / UTM zone 33N"
+            ),
+            (
+                #"GEOGCS["WGS 84 (Paris)",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Paris",2.33722917],UNIT["degree",0.0174532925199433]]"#,
+                "WGS 84 (Paris)"
+            ),
             ("+proj=utm +zone=30 +datum=WGS84", "+proj=utm +zone=30 +datum=WGS84"),
         ]
         for (text, name) in expectations {

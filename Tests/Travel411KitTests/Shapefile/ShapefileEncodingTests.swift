@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 /// DBF text is decoded as the .cpg says, else as the DBF language driver id says, else as UTF-8 with a
@@ -50,9 +51,10 @@ final class ShapefileEncodingTests: XCTestCase {
         let reader = try ShapefileReader(path: ShapefileFixtures.path("shapefile-rs", "file_cp936"))
         XCTAssertEqual(reader.encodingName, "CP936 (.cpg)")
         XCTAssertEqual(reader.string(record: 0, field: 0), "测试中文")
-        XCTAssertTrue(reader.warnings.contains {
-            $0.contains("file_cp936.cpg says CP936 but") && $0.contains("has code page 0x01 (CP437); using CP936 from the .cpg")
-        }, "\(reader.warnings)")
+        XCTAssertTrue(
+            reader.warnings.contains {
+                $0.contains("file_cp936.cpg says CP936 but") && $0.contains("has code page 0x01 (CP437); using CP936 from the .cpg")
+            }, "\(reader.warnings)")
     }
 
     func testAnHTMLPageForACpgIsIgnoredWithAWarning() throws {
@@ -61,7 +63,8 @@ final class ShapefileEncodingTests: XCTestCase {
         XCTAssertEqual(reader.encodingName, "UTF-8 (no code page given; values that are not UTF-8 read as Latin-1)")
         XCTAssertEqual(reader.string(record: 1, field: 0), "Hněvošický háj")
         XCTAssertEqual(reader.warnings.count, 1)
-        XCTAssertTrue(reader.warnings[0].contains("htmlcpg.cpg does not name a code page (it starts with “<!DOCTYPE html>"), reader.warnings[0])
+        XCTAssertTrue(
+            reader.warnings[0].contains("htmlcpg.cpg does not name a code page (it starts with “<!DOCTYPE html>"), reader.warnings[0])
     }
 
     // MARK: Written by the tests
@@ -100,7 +103,8 @@ final class ShapefileEncodingTests: XCTestCase {
         let (reader, name) = try readName(Array("plain".utf8), cpg: "EBCDIC-FANCY-9")
         XCTAssertEqual(name, "plain")
         XCTAssertEqual(reader.encodingName, "UTF-8 (no code page given; values that are not UTF-8 read as Latin-1)")
-        XCTAssertTrue(reader.warnings.contains { $0.contains("names EBCDIC-FANCY-9, which this system cannot decode") }, "\(reader.warnings)")
+        XCTAssertTrue(
+            reader.warnings.contains { $0.contains("names EBCDIC-FANCY-9, which this system cannot decode") }, "\(reader.warnings)")
     }
 
     func testInvalidBytesInAMultiByteCodePageBecomeReplacementCharacters() throws {
@@ -141,7 +145,9 @@ final class ShapefileEncodingTests: XCTestCase {
     }
 
     func testEveryNamedCodePageCanBeDecodedHere() {
-        for number in [437, 850, 852, 866, 874, 932, 936, 949, 950, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 10000, 20866, 28592, 54936] {
+        for number in [
+            437, 850, 852, 866, 874, 932, 936, 949, 950, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258, 10000, 20866, 28592, 54936,
+        ] {
             guard let encoding = DBFTextEncoding.codePage(number) else { return XCTFail("code page \(number)") }
             XCTAssertNotNil(DBFTextDecoder(encoding: encoding), encoding.name)
         }

@@ -18,15 +18,19 @@ enum ShapefileFixtures {
 
     /// Copies every `<name>.*` of a fixture into `directory` (leaving out `omitting` extensions) and returns the
     /// copy's .shp path. With `restoringIndex`, writes the .shx some samples lack, using shapelib's SHPRestoreSHX.
-    static func stage(_ source: String, _ name: String, in directory: URL, omitting: Set<String> = [],
-                      restoringIndex: Bool = false) throws -> String {
+    static func stage(
+        _ source: String, _ name: String, in directory: URL, omitting: Set<String> = [],
+        restoringIndex: Bool = false
+    ) throws -> String {
         let sourceDirectory = shapefiles.appendingPathComponent(source)
         for file in try FileManager.default.contentsOfDirectory(atPath: sourceDirectory.path) {
             let url = URL(fileURLWithPath: file)
             guard url.deletingPathExtension().lastPathComponent == name,
-                  !omitting.contains(url.pathExtension.lowercased()) else { continue }
-            try FileManager.default.copyItem(at: sourceDirectory.appendingPathComponent(file),
-                                             to: directory.appendingPathComponent(file))
+                !omitting.contains(url.pathExtension.lowercased())
+            else { continue }
+            try FileManager.default.copyItem(
+                at: sourceDirectory.appendingPathComponent(file),
+                to: directory.appendingPathComponent(file))
         }
         let shp = directory.appendingPathComponent(name + ".shp").path
         var hooks = SAHooks()

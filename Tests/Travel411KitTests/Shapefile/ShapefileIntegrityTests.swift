@@ -1,5 +1,5 @@
-import XCTest
 import Travel411Kit
+import XCTest
 
 /// Damaged, incomplete, foreign and projected shapefiles fail when they are opened, naming the file (and the
 /// record where there is one); harmless oddities only warn.
@@ -27,8 +27,10 @@ final class ShapefileIntegrityTests: XCTestCase {
         shp.deletingPathExtension().appendingPathExtension(fileExtension)
     }
 
-    private func assertOpeningFails(_ path: String, file: StaticString = #filePath, line: UInt = #line,
-                                    _ check: (ShapefileError) -> Void) {
+    private func assertOpeningFails(
+        _ path: String, file: StaticString = #filePath, line: UInt = #line,
+        _ check: (ShapefileError) -> Void
+    ) {
         XCTAssertThrowsError(try ShapefileReader(path: path), file: file, line: line) { error in
             guard let error = error as? ShapefileError else {
                 return XCTFail("not a ShapefileError: \(error)", file: file, line: line)
@@ -67,9 +69,11 @@ final class ShapefileIntegrityTests: XCTestCase {
             let stash = directory.appendingPathComponent("stash")
             try FileManager.default.moveItem(at: sidecar(shp, fileExtension), to: stash)
             assertOpeningFails(shp.path) { error in
-                let hint = fileExtension == "shx"
+                let hint =
+                    fileExtension == "shx"
                     ? "; GDAL rebuilds a lost index: `ogr2ogr --config SHAPE_RESTORE_SHX YES roads_fixed.shp roads.shp`" : ""
-                XCTAssertEqual(error.message, "\(sidecar(shp, fileExtension).path) is missing: a shapefile needs .shp, .shx and .dbf" + hint)
+                XCTAssertEqual(
+                    error.message, "\(sidecar(shp, fileExtension).path) is missing: a shapefile needs .shp, .shx and .dbf" + hint)
                 XCTAssertEqual(error.file, sidecar(shp, fileExtension).path)
             }
             try FileManager.default.moveItem(at: stash, to: sidecar(shp, fileExtension))
@@ -164,8 +168,10 @@ final class ShapefileIntegrityTests: XCTestCase {
         for index in 0..<reader.recordCount {
             guard case .shape(.lineString) = try reader.record(at: index) else { return XCTFail("record \(index + 1)") }
         }
-        XCTAssertTrue(reader.warnings.contains { $0.contains("corrupt_too_long.shp is 1 byte longer than its header says") }, "\(reader.warnings)")
-        XCTAssertTrue(reader.warnings.contains { $0.contains("corrupt_too_long.dbf is 5 bytes longer than its header says") }, "\(reader.warnings)")
+        XCTAssertTrue(
+            reader.warnings.contains { $0.contains("corrupt_too_long.shp is 1 byte longer than its header says") }, "\(reader.warnings)")
+        XCTAssertTrue(
+            reader.warnings.contains { $0.contains("corrupt_too_long.dbf is 5 bytes longer than its header says") }, "\(reader.warnings)")
     }
 
     // MARK: Damaged .dbf
@@ -199,8 +205,9 @@ final class ShapefileIntegrityTests: XCTestCase {
         try truncate(shx, by: 8)
         let reader = try ShapefileReader(path: shp.path)
         XCTAssertEqual(reader.recordCount, 4)
-        XCTAssertTrue(reader.warnings.contains { $0.contains("roads.dbf has 5 records but") && $0.contains("has only 4 shapes") },
-                      "\(reader.warnings)")
+        XCTAssertTrue(
+            reader.warnings.contains { $0.contains("roads.dbf has 5 records but") && $0.contains("has only 4 shapes") },
+            "\(reader.warnings)")
     }
 
     func testDeletedRecordsAreReported() throws {
@@ -219,8 +226,10 @@ final class ShapefileIntegrityTests: XCTestCase {
 
     func testAProjectedShapefileIsRefusedWithTheNameOfItsCoordinateSystem() throws {
         assertOpeningFails(ShapefileFixtures.path("projected", "london_boroughs_bng")) { error in
-            assertContains(error.message,
-                "london_boroughs_bng.prj is in British_National_Grid, not WGS 84 (EPSG:4326); reproject it first, e.g. `ogr2ogr -t_srs EPSG:4326 ")
+            assertContains(
+                error.message,
+                "london_boroughs_bng.prj is in British_National_Grid, not WGS 84 (EPSG:4326); reproject it first, e.g. `ogr2ogr -t_srs EPSG:4326 "
+            )
             XCTAssertTrue(error.file.hasSuffix("london_boroughs_bng.prj"))
         }
     }
@@ -228,7 +237,8 @@ final class ShapefileIntegrityTests: XCTestCase {
     func testAProjectedShapefileWithoutPrjIsRefusedByItsBounds() throws {
         let shp = try ShapefileFixtures.stage("projected", "london_boroughs_bng", in: directory, omitting: ["prj"])
         assertOpeningFails(shp) { error in
-            assertContains(error.message, "london_boroughs_bng.shp has coordinates from (503568.", "which are not longitude/latitude degrees")
+            assertContains(
+                error.message, "london_boroughs_bng.shp has coordinates from (503568.", "which are not longitude/latitude degrees")
         }
     }
 
@@ -239,8 +249,9 @@ final class ShapefileIntegrityTests: XCTestCase {
     }
 
     func testAMissingPrjIsAcceptedWithAWarning() throws {
-        let shp = try TestShapefileWriter.write(directory: directory, name: "noprj", kind: .point,
-                                                records: [.point(x: 1, y: 2)], prj: nil)
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "noprj", kind: .point,
+            records: [.point(x: 1, y: 2)], prj: nil)
         let reader = try ShapefileReader(path: shp.path)
         XCTAssertEqual(reader.warnings, ["\(shp.path) has no .prj; assuming WGS 84 longitude/latitude (EPSG:4326)"])
     }
@@ -255,8 +266,9 @@ final class ShapefileIntegrityTests: XCTestCase {
     }
 
     func testAnUnreadablePrjWithProjectedCoordinatesIsRefusedByTheBounds() throws {
-        let shp = try TestShapefileWriter.write(directory: directory, name: "metres", kind: .point,
-                                                records: [.point(x: 530_000, y: 180_000)], prj: "<html>oops</html>")
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "metres", kind: .point,
+            records: [.point(x: 530_000, y: 180_000)], prj: "<html>oops</html>")
         assertOpeningFails(shp.path) { error in
             assertContains(error.message, "metres.shp has coordinates from (530000.0, 180000.0)", "not longitude/latitude degrees")
         }

@@ -1,5 +1,5 @@
-import XCTest
 import Travel411Kit
+import XCTest
 
 /// Every shapefile of the embedded default data reads completely, cleanly and with the right text.
 final class ShapefileRealDataTests: XCTestCase {

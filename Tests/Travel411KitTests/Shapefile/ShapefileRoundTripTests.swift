@@ -1,5 +1,5 @@
-import XCTest
 import Travel411Kit
+import XCTest
 
 /// Shapefiles written with shapelib read back as the geometry and attributes written.
 final class ShapefileRoundTripTests: XCTestCase {
@@ -33,8 +33,10 @@ final class ShapefileRoundTripTests: XCTestCase {
     func testPointsAndTheirAttributes() throws {
         let shp = try TestShapefileWriter.write(
             directory: directory, name: "towns", kind: .point,
-            fields: [.string("NAME", width: 20), .integer("POP"), .double("AREA", width: 12, decimals: 2),
-                     .logical("CAPITAL"), .date("FOUNDED")],
+            fields: [
+                .string("NAME", width: 20), .integer("POP"), .double("AREA", width: 12, decimals: 2),
+                .logical("CAPITAL"), .date("FOUNDED"),
+            ],
             records: [
                 .point(x: -0.1276, y: 51.5072, values: ["London", 8_800_000, 1572.25, true, .text("00500101")]),
                 .point(x: 2.3522, y: 48.8566, values: ["  Paris ", .integer(5_000_000_000), 105.0, false, .text("00000000")]),
@@ -55,11 +57,13 @@ final class ShapefileRoundTripTests: XCTestCase {
         XCTAssertEqual(reader.fieldIndex("name"), 0)
         XCTAssertEqual(reader.fieldIndex("Capital"), 3)
         XCTAssertNil(reader.fieldIndex("missing"))
-        XCTAssertEqual(records, [
-            .shape(.point(Point2D(x: -0.1276, y: 51.5072))),
-            .shape(.point(Point2D(x: 2.3522, y: 48.8566))),
-            .shape(.point(Point2D(x: 13.405, y: 52.52))),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .shape(.point(Point2D(x: -0.1276, y: 51.5072))),
+                .shape(.point(Point2D(x: 2.3522, y: 48.8566))),
+                .shape(.point(Point2D(x: 13.405, y: 52.52))),
+            ])
 
         XCTAssertEqual(reader.string(record: 0, field: 0), "London")
         XCTAssertEqual(reader.string(record: 1, field: 0), "Paris", "values are trimmed")
@@ -89,37 +93,45 @@ final class ShapefileRoundTripTests: XCTestCase {
     }
 
     func testMultiPoints() throws {
-        let shp = try TestShapefileWriter.write(directory: directory, name: "stops", kind: .multiPoint, records: [
-            .shape([points([(1, 2), (3, 4), (5, 6)])]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "stops", kind: .multiPoint,
+            records: [
+                .shape([points([(1, 2), (3, 4), (5, 6)])])
+            ])
         let (reader, records) = try readAll(shp)
         XCTAssertEqual(reader.geometryKind, .multiPoint)
         XCTAssertEqual(records, [.shape(.multiPoint(points([(1, 2), (3, 4), (5, 6)])))])
     }
 
     func testLinesKeepPartsOfTwoOrMorePoints() throws {
-        let shp = try TestShapefileWriter.write(directory: directory, name: "roads", kind: .polyline, records: [
-            .shape([points([(0, 0), (1, 1), (2, 1)])]),
-            .shape([points([(0, 0), (1, 1)]), points([(5, 5), (6, 6), (7, 5)])]),
-            .shape([points([(0, 0), (1, 0)]), points([(9, 9)])]),
-            .shape([points([(3, 3)])]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "roads", kind: .polyline,
+            records: [
+                .shape([points([(0, 0), (1, 1), (2, 1)])]),
+                .shape([points([(0, 0), (1, 1)]), points([(5, 5), (6, 6), (7, 5)])]),
+                .shape([points([(0, 0), (1, 0)]), points([(9, 9)])]),
+                .shape([points([(3, 3)])]),
+            ])
         let (reader, records) = try readAll(shp)
         XCTAssertEqual(reader.geometryKind, .polyline)
-        XCTAssertEqual(records, [
-            .shape(.lineString(points([(0, 0), (1, 1), (2, 1)]))),
-            .shape(.multiLineString([points([(0, 0), (1, 1)]), points([(5, 5), (6, 6), (7, 5)])])),
-            .shape(.lineString(points([(0, 0), (1, 0)]))),
-            .invalid("record 4: no line part has 2 or more points"),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .shape(.lineString(points([(0, 0), (1, 1), (2, 1)]))),
+                .shape(.multiLineString([points([(0, 0), (1, 1)]), points([(5, 5), (6, 6), (7, 5)])])),
+                .shape(.lineString(points([(0, 0), (1, 0)]))),
+                .invalid("record 4: no line part has 2 or more points"),
+            ])
     }
 
     func testPolygonWithAHole() throws {
         let outer = clockwiseSquare(0, 0, 10, 10)
         let hole = counterClockwiseSquare(2, 2, 4, 4)
-        let shp = try TestShapefileWriter.write(directory: directory, name: "parks", kind: .polygon, records: [
-            .shape([outer, hole]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "parks", kind: .polygon,
+            records: [
+                .shape([outer, hole])
+            ])
         let (reader, records) = try readAll(shp)
         XCTAssertEqual(reader.geometryKind, .polygon)
         XCTAssertEqual(records, [.shape(.polygon(Polygon(exterior: outer, holes: [hole])))])
@@ -132,23 +144,32 @@ final class ShapefileRoundTripTests: XCTestCase {
         let island = clockwiseSquare(5, 5, 15, 15)
         let pond = counterClockwiseSquare(8, 8, 12, 12)
         let neighbour = clockwiseSquare(30, 0, 40, 10)
-        let shp = try TestShapefileWriter.write(directory: directory, name: "nested", kind: .polygon, records: [
-            .shape([pond, country, island, neighbour, lake]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "nested", kind: .polygon,
+            records: [
+                .shape([pond, country, island, neighbour, lake])
+            ])
         let (_, records) = try readAll(shp)
-        XCTAssertEqual(records, [.shape(.multiPolygon([
-            Polygon(exterior: country, holes: [lake]),
-            Polygon(exterior: island, holes: [pond]),
-            Polygon(exterior: neighbour),
-        ]))])
+        XCTAssertEqual(
+            records,
+            [
+                .shape(
+                    .multiPolygon([
+                        Polygon(exterior: country, holes: [lake]),
+                        Polygon(exterior: island, holes: [pond]),
+                        Polygon(exterior: neighbour),
+                    ]))
+            ])
     }
 
     func testAHoleTouchingItsOuterRingAtAVertexStaysAHole() throws {
         let outer = clockwiseSquare(0, 0, 10, 10)
         let hole = points([(0, 0), (5, 2), (2, 5), (0, 0)])  // counter-clockwise, starting on the outer ring
-        let shp = try TestShapefileWriter.write(directory: directory, name: "touching", kind: .polygon, records: [
-            .shape([outer, hole]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "touching", kind: .polygon,
+            records: [
+                .shape([outer, hole])
+            ])
         let (_, records) = try readAll(shp)
         XCTAssertEqual(records, [.shape(.polygon(Polygon(exterior: outer, holes: [hole])))])
     }
@@ -156,24 +177,30 @@ final class ShapefileRoundTripTests: XCTestCase {
     func testRecordsWithOnlyCounterClockwiseRingsAreReadAsOuterRings() throws {
         let first = counterClockwiseSquare(0, 0, 1, 1)
         let second = counterClockwiseSquare(5, 5, 6, 6)
-        let shp = try TestShapefileWriter.write(directory: directory, name: "ccw", kind: .polygon, records: [
-            .shape([first]),
-            .shape([first, second]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "ccw", kind: .polygon,
+            records: [
+                .shape([first]),
+                .shape([first, second]),
+            ])
         let (reader, records) = try readAll(shp)
-        XCTAssertEqual(records, [
-            .shape(.polygon(Polygon(exterior: first))),
-            .shape(.multiPolygon([Polygon(exterior: first), Polygon(exterior: second)])),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .shape(.polygon(Polygon(exterior: first))),
+                .shape(.multiPolygon([Polygon(exterior: first), Polygon(exterior: second)])),
+            ])
         XCTAssertEqual(reader.warnings, [])
     }
 
     func testAHoleOutsideEveryOuterRingIsReadAsAnOuterRingWithAWarning() throws {
         let outer = clockwiseSquare(0, 0, 10, 10)
         let stray = counterClockwiseSquare(20, 20, 30, 30)
-        let shp = try TestShapefileWriter.write(directory: directory, name: "stray", kind: .polygon, records: [
-            .shape([outer, stray]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "stray", kind: .polygon,
+            records: [
+                .shape([outer, stray])
+            ])
         let (reader, records) = try readAll(shp)
         XCTAssertEqual(records, [.shape(.multiPolygon([Polygon(exterior: outer), Polygon(exterior: stray)]))])
         XCTAssertEqual(reader.warnings.count, 1)
@@ -182,50 +209,62 @@ final class ShapefileRoundTripTests: XCTestCase {
 
     func testRingsThatBoundNothingAreDropped() throws {
         let outer = clockwiseSquare(0, 0, 10, 10)
-        let sliver = points([(1, 1), (2, 2), (1, 1)])        // 3 points
+        let sliver = points([(1, 1), (2, 2), (1, 1)])  // 3 points
         let flat = points([(0, 0), (1, 1), (2, 2), (0, 0)])  // no area
-        let shp = try TestShapefileWriter.write(directory: directory, name: "slivers", kind: .polygon, records: [
-            .shape([outer, sliver]),
-            .shape([sliver]),
-            .shape([flat]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "slivers", kind: .polygon,
+            records: [
+                .shape([outer, sliver]),
+                .shape([sliver]),
+                .shape([flat]),
+            ])
         let (_, records) = try readAll(shp)
         let nothingUsable = "the polygon has no ring with 4 or more points and an area"
-        XCTAssertEqual(records, [
-            .shape(.polygon(Polygon(exterior: outer))),
-            .invalid("record 2: \(nothingUsable)"),
-            .invalid("record 3: \(nothingUsable)"),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .shape(.polygon(Polygon(exterior: outer))),
+                .invalid("record 2: \(nothingUsable)"),
+                .invalid("record 3: \(nothingUsable)"),
+            ])
     }
 
     func testUnclosedRingsAreClosed() throws {
         let open = points([(0, 0), (0, 10), (10, 10), (10, 0)])
-        let shp = try TestShapefileWriter.write(directory: directory, name: "open", kind: .polygon, records: [
-            .shape([open]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "open", kind: .polygon,
+            records: [
+                .shape([open])
+            ])
         let (_, records) = try readAll(shp)
         XCTAssertEqual(records, [.shape(.polygon(Polygon(exterior: open + [open[0]])))])
     }
 
     func testCoordinatesThatAreNotNumbersMakeTheRecordInvalid() throws {
-        let shp = try TestShapefileWriter.write(directory: directory, name: "nan", kind: .polyline, records: [
-            .shape([points([(0, 0), (1, 1)])]),
-            .shape([points([(0, 0), (.nan, 1)])]),
-            .shape([points([(0, 0), (1, .infinity)])]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "nan", kind: .polyline,
+            records: [
+                .shape([points([(0, 0), (1, 1)])]),
+                .shape([points([(0, 0), (.nan, 1)])]),
+                .shape([points([(0, 0), (1, .infinity)])]),
+            ])
         let (_, records) = try readAll(shp)
-        XCTAssertEqual(records, [
-            .shape(.lineString(points([(0, 0), (1, 1)]))),
-            .invalid("record 2: coordinate is not a number"),
-            .invalid("record 3: coordinate is not a number"),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .shape(.lineString(points([(0, 0), (1, 1)]))),
+                .invalid("record 2: coordinate is not a number"),
+                .invalid("record 3: coordinate is not a number"),
+            ])
     }
 
     func testNullShapesAreReadAsNull() throws {
-        let shp = try TestShapefileWriter.write(directory: directory, name: "gaps", kind: .point,
-                                                fields: [.string("NAME")], records: [
-            .point(x: 1, y: 1, values: ["a"]), .null(values: ["b"]), .point(x: 2, y: 2, values: ["c"]), .null(values: ["d"]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "gaps", kind: .point,
+            fields: [.string("NAME")],
+            records: [
+                .point(x: 1, y: 1, values: ["a"]), .null(values: ["b"]), .point(x: 2, y: 2, values: ["c"]), .null(values: ["d"]),
+            ])
         let (reader, records) = try readAll(shp)
         XCTAssertEqual(records.filter { $0 == .null }.count, 2)
         XCTAssertEqual(records[1], .null)
@@ -262,9 +301,11 @@ final class ShapefileRoundTripTests: XCTestCase {
     }
 
     func testMultiPatchIsRefused() throws {
-        let shp = try TestShapefileWriter.write(directory: directory, name: "tin", kind: .multiPatch, records: [
-            .shape([clockwiseSquare(0, 0, 1, 1)]),
-        ])
+        let shp = try TestShapefileWriter.write(
+            directory: directory, name: "tin", kind: .multiPatch,
+            records: [
+                .shape([clockwiseSquare(0, 0, 1, 1)])
+            ])
         XCTAssertThrowsError(try ShapefileReader(path: shp.path)) { error in
             XCTAssertTrue("\(error)".contains("tin.shp has unsupported shape type MultiPatch"), "\(error)")
         }
@@ -280,8 +321,9 @@ final class ShapefileRoundTripTests: XCTestCase {
     func testOpensWithoutTheExtensionAndWithUpperCaseExtensions() throws {
         try TestShapefileWriter.write(directory: directory, name: "upper", kind: .point, records: [.point(x: 1, y: 2)])
         for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
-            try FileManager.default.moveItem(at: directory.appendingPathComponent("upper.\(fileExtension)"),
-                                             to: directory.appendingPathComponent("upper.\(fileExtension.uppercased())"))
+            try FileManager.default.moveItem(
+                at: directory.appendingPathComponent("upper.\(fileExtension)"),
+                to: directory.appendingPathComponent("upper.\(fileExtension.uppercased())"))
         }
         let withoutExtension = directory.appendingPathComponent("upper").path
         let reader = try ShapefileReader(path: withoutExtension)

@@ -15,13 +15,15 @@ final class AtomicFileReplacementTests: XCTestCase {
         try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: target)
         let before = try SourceChecksum.sha256Hex(ofFiles: [target])
 
-        XCTAssertThrowsError(try AtomicFileReplacement.replace(target) { url in
-            // Half a GeoPackage, with a journal beside it, then a failure.
-            let writer = try GeoPackageWriter(database: SQLiteDatabase(path: url.path))
-            _ = try writer.createFeatureTable("half", geometryType: .point, columns: [], description: "")
-            try Data("journal".utf8).write(to: URL(fileURLWithPath: url.path + "-journal"))
-            throw BuildFailed()
-        }) { error in XCTAssertTrue(error is BuildFailed, "\(error)") }
+        XCTAssertThrowsError(
+            try AtomicFileReplacement.replace(target) { url in
+                // Half a GeoPackage, with a journal beside it, then a failure.
+                let writer = try GeoPackageWriter(database: SQLiteDatabase(path: url.path))
+                _ = try writer.createFeatureTable("half", geometryType: .point, columns: [], description: "")
+                try Data("journal".utf8).write(to: URL(fileURLWithPath: url.path + "-journal"))
+                throw BuildFailed()
+            }
+        ) { error in XCTAssertTrue(error is BuildFailed, "\(error)") }
 
         XCTAssertEqual(try SourceChecksum.sha256Hex(ofFiles: [target]), before)
         XCTAssertEqual(try temporaryNames(in: directory), [])
@@ -92,10 +94,11 @@ final class AtomicFileReplacementTests: XCTestCase {
         XCTAssertEqual(builder.terminationReason, .uncaughtSignal)
 
         XCTAssertEqual(try SourceChecksum.sha256Hex(ofFiles: [target]), before)
-        XCTAssertThrowsError(try AtomicFileReplacement.replace(target) { url in
-            try Data("doomed".utf8).write(to: url)
-            throw BuildFailed()
-        })
+        XCTAssertThrowsError(
+            try AtomicFileReplacement.replace(target) { url in
+                try Data("doomed".utf8).write(to: url)
+                throw BuildFailed()
+            })
         XCTAssertEqual(try SourceChecksum.sha256Hex(ofFiles: [target]), before)
         XCTAssertEqual(try temporaryNames(in: directory), [])
     }

@@ -74,9 +74,15 @@ final class GeoPackageGeometryCodecTests: XCTestCase {
         blob.uint32(3)  // polygon
         blob.uint32(2)  // rings
         blob.uint32(5)
-        for point in square { blob.double(point.x); blob.double(point.y) }
+        for point in square {
+            blob.double(point.x)
+            blob.double(point.y)
+        }
         blob.uint32(5)
-        for point in hole { blob.double(point.x); blob.double(point.y) }
+        for point in hole {
+            blob.double(point.x)
+            blob.double(point.y)
+        }
         XCTAssertEqual(try GeoPackageGeometryCodec.decode(blob.bytes), .polygon(Polygon(exterior: square, holes: [hole])))
     }
 

@@ -57,7 +57,8 @@ final class GeoPackageWriterBenchmarkTests: XCTestCase {
                 try measure("  R-tree for 12,500 polygons, commit") { try writer.finish() }
             }
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("all.gpkg").path)[.size] as? Int) ?? 0
+        let size =
+            (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("all.gpkg").path)[.size] as? Int) ?? 0
         report.append("file size: \(size / 1_000_000) MB")
         print(report.map { "[benchmark] " + $0 }.joined(separator: "\n"))
     }

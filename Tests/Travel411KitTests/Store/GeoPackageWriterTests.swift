@@ -35,7 +35,8 @@ final class GeoPackageWriterTests: XCTestCase {
             let regions = try writer.createFeatureTable(
                 "regions", geometryType: .multiPolygon, columns: [.text("name")], description: "admin areas")
             try regions.insert(.polygon(zurichArea), values: [.text("Zürich")])  // promoted to a multipolygon
-            try regions.insert(.multiPolygon([island, Polygon(exterior: [p(-17, 62), p(-16, 62), p(-16, 63), p(-17, 62)])]), values: [.text("Islands")])
+            try regions.insert(
+                .multiPolygon([island, Polygon(exterior: [p(-17, 62), p(-16, 62), p(-16, 63), p(-17, 62)])]), values: [.text("Islands")])
             // regions is left for writer.finish() to complete.
 
             let notes = try writer.createAttributeTable("notes", columns: [.text("note")], description: "free text")
@@ -68,7 +69,10 @@ final class GeoPackageWriterTests: XCTestCase {
         let features = try runProcess(Self.ogrinfo, ["-al", "-q", file.path])
         XCTAssertNoComplaints(features)
         XCTAssertTrue(features.standardOutput.contains("POINT (8.5417 47.3769)"), features.standardOutput)
-        XCTAssertTrue(features.standardOutput.contains("MULTIPOLYGON (((8.4 47.3,8.7 47.3,8.7 47.5,8.4 47.5,8.4 47.3),(8.5 47.35,8.5 47.4,8.55 47.4,8.5 47.35)))"), features.standardOutput)
+        XCTAssertTrue(
+            features.standardOutput.contains(
+                "MULTIPOLYGON (((8.4 47.3,8.7 47.3,8.7 47.5,8.4 47.5,8.4 47.3),(8.5 47.35,8.5 47.4,8.55 47.4,8.5 47.35)))"),
+            features.standardOutput)
 
         for table in ["cities", "regions"] {
             let index = try runProcess(
@@ -92,18 +96,24 @@ final class GeoPackageWriterTests: XCTestCase {
         XCTAssertEqual(try database.query("PRAGMA journal_mode"), [[.text("delete")]])
         XCTAssertEqual(try database.query("PRAGMA integrity_check"), [[.text("ok")]])
         XCTAssertEqual(try database.query("PRAGMA foreign_key_check"), [])
-        XCTAssertEqual(try database.query("SELECT rtreecheck('rtree_cities_geom'), rtreecheck('rtree_regions_geom')"),
-                       [[.text("ok"), .text("ok")]])
-        XCTAssertEqual(try database.query("SELECT srs_id FROM gpkg_spatial_ref_sys ORDER BY srs_id"),
-                       [[.integer(-1)], [.integer(0)], [.integer(4326)]])
+        XCTAssertEqual(
+            try database.query("SELECT rtreecheck('rtree_cities_geom'), rtreecheck('rtree_regions_geom')"),
+            [[.text("ok"), .text("ok")]])
+        XCTAssertEqual(
+            try database.query("SELECT srs_id FROM gpkg_spatial_ref_sys ORDER BY srs_id"),
+            [[.integer(-1)], [.integer(0)], [.integer(4326)]])
         XCTAssertEqual(
             try database.query("SELECT table_name, data_type FROM gpkg_contents ORDER BY table_name"),
-            [[.text("cities"), .text("features")], [.text("notes"), .text("attributes")],
-             [.text("regions"), .text("features")], [.text("travel411_sources"), .text("attributes")]])
+            [
+                [.text("cities"), .text("features")], [.text("notes"), .text("attributes")],
+                [.text("regions"), .text("features")], [.text("travel411_sources"), .text("attributes")],
+            ])
         XCTAssertEqual(
             try database.query("SELECT table_name, extension_name, scope FROM gpkg_extensions ORDER BY table_name"),
-            [[.text("cities"), .text("gpkg_rtree_index"), .text("write-only")],
-             [.text("regions"), .text("gpkg_rtree_index"), .text("write-only")]])
+            [
+                [.text("cities"), .text("gpkg_rtree_index"), .text("write-only")],
+                [.text("regions"), .text("gpkg_rtree_index"), .text("write-only")],
+            ])
     }
 
     func testReaderSeesLayersGeometriesSourcesAndMetadata() throws {

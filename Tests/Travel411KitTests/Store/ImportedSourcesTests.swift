@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import Travel411Kit
 import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Kit
 
 /// An outdated database imported from another copy of the embedded Data/ (a second clone, a moved
 /// install) counts as built from Data/ when its sources' checksums match Data/'s files, and only then.
@@ -15,8 +16,10 @@ final class ImportedSourcesTests: XCTestCase {
 
         // The same files as they were listed by an import from a clone somewhere else.
         let elsewhere = sources.paths.map { "/elsewhere/old clone/Data" + ImportedSources.resolved($0).dropFirst(dataPath.count) }
-        var moved = ImportedSources(paths: elsewhere, mapping: nil, checksums: Dictionary(
-            uniqueKeysWithValues: zip(elsewhere, sources.paths.map { sources.checksums[$0] ?? "" })))
+        var moved = ImportedSources(
+            paths: elsewhere, mapping: nil,
+            checksums: Dictionary(
+                uniqueKeysWithValues: zip(elsewhere, sources.paths.map { sources.checksums[$0] ?? "" })))
         XCTAssertFalse(moved.areAll(inside: data))
         XCTAssertTrue(moved.areAll(copiesOf: data))
 
@@ -27,8 +30,9 @@ final class ImportedSourcesTests: XCTestCase {
         moved.paths.append("/elsewhere/old clone/Data/mine/roads.shp")
         moved.checksums["/elsewhere/old clone/Data/mine/roads.shp"] = String(repeating: "1", count: 64)
         XCTAssertFalse(moved.areAll(copiesOf: data))
-        let mapped = ImportedSources(paths: elsewhere, mapping: LayoutMapping(level: "thoroughfare", nameField: "NAME"),
-                                     checksums: changed.checksums)
+        let mapped = ImportedSources(
+            paths: elsewhere, mapping: LayoutMapping(level: "thoroughfare", nameField: "NAME"),
+            checksums: changed.checksums)
         XCTAssertFalse(mapped.areAll(copiesOf: data))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import XCTest
-@testable import Travel411Kit
 import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Kit
 
 /// Opening a places database that another version of travel411 built: one imported from the embedded Data/
 /// is rebuilt from it, one imported from the user's own shapefiles is left alone with the import that
@@ -71,9 +72,11 @@ final class PlacesDatabaseTests: XCTestCase {
         XCTAssertEqual(geocoder.placemark(for: Coordinate(latitude: 51.47, longitude: -0.45)).isoCountryCode, "GB")
         XCTAssertEqual(announcements.count, 1, "\(announcements)")
         let announcement = try XCTUnwrap(announcements.first)
-        XCTAssertTrue(announcement.contains(
-            "The places database at \(database) was built by another version of travel411 (lookup tables 2): rebuilding it from \(try EmbeddedData.locate().path)"),
-                      announcement)
+        XCTAssertTrue(
+            announcement.contains(
+                "The places database at \(database) was built by another version of travel411 (lookup tables 2): rebuilding it from \(try EmbeddedData.locate().path)"
+            ),
+            announcement)
         XCTAssertGreaterThan(progressReports, 0, "the rebuild reports progress like the first-use build")
         XCTAssertEqual(try lookupTablesVersion(in: database), PlacesSchema.version)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "places.gpkg" }
@@ -103,8 +106,10 @@ final class PlacesDatabaseTests: XCTestCase {
         XCTAssertThrowsError(try PlacesDatabase.openGeocoder(explicitPath: database, announce: { announcements.append($0) })) { error in
             XCTAssertTrue(error is OutdatedPlacesDatabaseError, "\(error)")
             let message = error.localizedDescription
-            for part in ["\(database): this places database was built by another version of travel411 (lookup tables 2)",
-                         "travel411 import '\(roads.path)' --level thoroughfare --name-field STREETNAM --db \(database)`"] {
+            for part in [
+                "\(database): this places database was built by another version of travel411 (lookup tables 2)",
+                "travel411 import '\(roads.path)' --level thoroughfare --name-field STREETNAM --db \(database)`",
+            ] {
                 XCTAssertTrue(message.contains(part), "“\(message)” lacks “\(part)”")
             }
         }
@@ -119,7 +124,8 @@ final class PlacesDatabaseTests: XCTestCase {
         try setLookupTablesVersion(nil, in: database)
         XCTAssertThrowsError(try ReverseGeocoder(databasePath: database)) { error in
             let message = error.localizedDescription
-            XCTAssertTrue(message.contains("(lookup tables missing); rebuild it from its shapefiles with `travel411 import '\(roads.path)'"), message)
+            XCTAssertTrue(
+                message.contains("(lookup tables missing); rebuild it from its shapefiles with `travel411 import '\(roads.path)'"), message)
         }
     }
 
@@ -136,19 +142,23 @@ final class PlacesDatabaseTests: XCTestCase {
 
     func testAnOutdatedDatabaseThatDoesNotListItsSourcesKeepsTheGeneralAdvice() throws {
         let database = directory.appendingPathComponent("bare.gpkg").path
-        try SQLiteDatabase(path: database).execute("""
+        try SQLiteDatabase(path: database).execute(
+            """
             CREATE TABLE travel411_metadata (key TEXT PRIMARY KEY, value TEXT);
             INSERT INTO travel411_metadata VALUES ('lookup_schema_version', '1');
             """)
         XCTAssertThrowsError(try PlacesDatabase.openGeocoder(explicitPath: database)) { error in
-            XCTAssertEqual(error.localizedDescription,
-                           "\(database): this places database was built by another version of travel411 (lookup tables 1); rebuild it with `travel411 import`")
+            XCTAssertEqual(
+                error.localizedDescription,
+                "\(database): this places database was built by another version of travel411 (lookup tables 1); rebuild it with `travel411 import`"
+            )
         }
     }
 
     func testFilesThatAreNotTravel411DatabasesAreSaidToBeNone() throws {
         let other = directory.appendingPathComponent("other.sqlite").path
-        try SQLiteDatabase(path: other).execute("CREATE TABLE travel411_sources (path TEXT); INSERT INTO travel411_sources VALUES ('/x.shp')")
+        try SQLiteDatabase(path: other).execute(
+            "CREATE TABLE travel411_sources (path TEXT); INSERT INTO travel411_sources VALUES ('/x.shp')")
         let text = directory.appendingPathComponent("notes.gpkg").path
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: text))
         let cases = [

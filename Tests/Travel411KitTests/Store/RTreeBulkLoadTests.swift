@@ -24,8 +24,10 @@ final class RTreeBulkLoadTests: XCTestCase {
             let table = try writer.createFeatureTable("mixed", geometryType: .geometry, columns: [], description: "")
             for index in 0..<20_000 {
                 let x = random() * 360 - 180, y = random() * 180 - 90
-                let shape: Shape = index % 3 == 0
-                    ? .polygon(Polygon(exterior: [Point2D(x: x, y: y), Point2D(x: x + 0.3, y: y), Point2D(x: x, y: y + 0.2), Point2D(x: x, y: y)]))
+                let shape: Shape =
+                    index % 3 == 0
+                    ? .polygon(
+                        Polygon(exterior: [Point2D(x: x, y: y), Point2D(x: x + 0.3, y: y), Point2D(x: x, y: y + 0.2), Point2D(x: x, y: y)]))
                     : index % 100 == 1 ? .point(Point2D(x: 10.123456789, y: 45.987654321)) : .point(Point2D(x: x, y: y))
                 let fid = try table.insert(shape, values: [])
                 features.append(Feature(fid: fid, box: shape.boundingBox))
@@ -65,9 +67,11 @@ final class RTreeBulkLoadTests: XCTestCase {
             let found = Set(try reader.candidates(in: "mixed", box: box))
             let exact = Set(features.filter { $0.box.intersects(box) }.map(\.fid))
             let slack = 1e-5  // stored boxes are Floats rounded outwards
-            let loose = Set(features.filter {
-                $0.box.intersects(BoundingBox(minX: box.minX - slack, minY: box.minY - slack, maxX: box.maxX + slack, maxY: box.maxY + slack))
-            }.map(\.fid))
+            let loose = Set(
+                features.filter {
+                    $0.box.intersects(
+                        BoundingBox(minX: box.minX - slack, minY: box.minY - slack, maxX: box.maxX + slack, maxY: box.maxY + slack))
+                }.map(\.fid))
             XCTAssertTrue(exact.isSubset(of: found), "missed \(exact.subtracting(found).sorted().prefix(5)) in \(box)")
             XCTAssertTrue(found.isSubset(of: loose), "extra \(found.subtracting(loose).sorted().prefix(5)) in \(box)")
         }

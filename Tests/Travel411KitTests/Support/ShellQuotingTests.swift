@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class ShellQuotingTests: XCTestCase {

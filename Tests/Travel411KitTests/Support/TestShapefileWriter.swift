@@ -31,14 +31,17 @@ enum TestShapefileWriter {
 
         static func string(_ name: String, width: Int = 50) -> Field { Field(name: name, type: .string, width: width, decimals: 0) }
         static func integer(_ name: String, width: Int = 11) -> Field { Field(name: name, type: .integer, width: width, decimals: 0) }
-        static func double(_ name: String, width: Int = 19, decimals: Int = 8) -> Field { Field(name: name, type: .double, width: width, decimals: decimals) }
+        static func double(_ name: String, width: Int = 19, decimals: Int = 8) -> Field {
+            Field(name: name, type: .double, width: width, decimals: decimals)
+        }
         static func logical(_ name: String) -> Field { Field(name: name, type: .logical, width: 1, decimals: 0) }
         static func date(_ name: String) -> Field { Field(name: name, type: .date, width: 8, decimals: 0) }
     }
 
     /// One attribute value. Literals work: `"Paris"`, `42`, `1.5`, `true`, `nil`.
     enum Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-                ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
+        ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+    {
         case text(String)
         /// Raw bytes, stored as they are: for encoding tests. Must not contain 0.
         case bytes([UInt8])
@@ -59,7 +62,10 @@ enum TestShapefileWriter {
         var parts: [[Point2D]]?
         var values: [Value]
 
-        init(parts: [[Point2D]]?, values: [Value] = []) { self.parts = parts; self.values = values }
+        init(parts: [[Point2D]]?, values: [Value] = []) {
+            self.parts = parts
+            self.values = values
+        }
 
         static func point(x: Double, y: Double, values: [Value] = []) -> Record {
             Record(parts: [[Point2D(x: x, y: y)]], values: values)
@@ -70,7 +76,8 @@ enum TestShapefileWriter {
 
     struct WriteError: Error, CustomStringConvertible { let description: String }
 
-    static let wgs84PRJ = #"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]"#
+    static let wgs84PRJ =
+        #"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]"#
 
     /// `[(x, y), …]` as points, to keep test geometry short.
     static func points(_ pairs: [(Double, Double)]) -> [Point2D] { pairs.map { Point2D(x: $0.0, y: $0.1) } }
@@ -78,8 +85,10 @@ enum TestShapefileWriter {
     /// Writes `<name>.shp/.shx/.dbf`, plus `.prj` and `.cpg` unless they are nil, and returns the .shp URL.
     /// - Parameter languageDriver: byte 29 of the .dbf header (0x57 is "ANSI", 0 is "unspecified").
     @discardableResult
-    static func write(directory: URL, name: String, kind: Kind, fields: [Field] = [], records: [Record],
-                      prj: String? = wgs84PRJ, cpg: String? = "UTF-8", languageDriver: UInt8 = 0) throws -> URL {
+    static func write(
+        directory: URL, name: String, kind: Kind, fields: [Field] = [], records: [Record],
+        prj: String? = wgs84PRJ, cpg: String? = "UTF-8", languageDriver: UInt8 = 0
+    ) throws -> URL {
         let base = directory.appendingPathComponent(name).path
         try writeShapes(base: base, kind: kind, records: records)
         try writeTable(base: base, fields: fields, records: records, languageDriver: languageDriver)
@@ -105,17 +114,23 @@ enum TestShapefileWriter {
                 let vertices = parts.flatMap { $0 }
                 var starts: [Int32] = []
                 var next = 0
-                for part in parts { starts.append(Int32(next)); next += part.count }
+                for part in parts {
+                    starts.append(Int32(next))
+                    next += part.count
+                }
                 let xs = vertices.map(\.x), ys = vertices.map(\.y)
                 let zs = vertices.indices.map { 100 + Double($0) }, ms = vertices.indices.map { 200 + Double($0) }
-                object = SHPCreateObject(kind.rawValue, -1, Int32(parts.count), starts, nil, Int32(vertices.count),
-                                         xs, ys, kind.hasZ ? zs : nil, kind.hasM ? ms : nil)
+                object = SHPCreateObject(
+                    kind.rawValue, -1, Int32(parts.count), starts, nil, Int32(vertices.count),
+                    xs, ys, kind.hasZ ? zs : nil, kind.hasM ? ms : nil)
             } else {
                 object = SHPCreateObject(0, -1, 0, nil, nil, 0, nil, nil, nil, nil)
             }
             guard let object else { throw WriteError(description: "SHPCreateObject failed for record \(index + 1)") }
             defer { SHPDestroyObject(object) }
-            guard SHPWriteObject(handle, -1, object) >= 0 else { throw WriteError(description: "SHPWriteObject failed for record \(index + 1)") }
+            guard SHPWriteObject(handle, -1, object) >= 0 else {
+                throw WriteError(description: "SHPWriteObject failed for record \(index + 1)")
+            }
         }
     }
 
@@ -148,7 +163,8 @@ enum TestShapefileWriter {
                 case .text(let text): written = writeRaw(Array(text.utf8), handle, row32, column32)
                 case .bytes(let bytes): written = writeRaw(bytes, handle, row32, column32)
                 case .integer(let number):
-                    written = Int32(exactly: number).map { DBFWriteIntegerAttribute(handle, row32, column32, $0) }
+                    written =
+                        Int32(exactly: number).map { DBFWriteIntegerAttribute(handle, row32, column32, $0) }
                         ?? writeRaw(Array(String(number).utf8), handle, row32, column32)
                 case .double(let number): written = DBFWriteDoubleAttribute(handle, row32, column32, number)
                 case .logical(let flag): written = DBFWriteLogicalAttribute(handle, row32, column32, CChar(UInt8(ascii: flag ? "T" : "F")))

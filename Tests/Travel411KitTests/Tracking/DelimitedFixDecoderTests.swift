@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class DelimitedFixDecoderTests: XCTestCase {
@@ -23,12 +24,14 @@ final class DelimitedFixDecoderTests: XCTestCase {
     func testSemicolonCSVWithDecimalCommasAndUnixTimes() throws {
         let csv = "time;lat;lon\n1714554000;51,5072;-0,1275\n1714554005000;51,5075;-0,1270\n"
         let fixes = try TrackFixtures.read(data: csv, name: "export.csv").items.fixes
-        XCTAssertEqual(fixes.map(\.coordinate), [Coordinate(latitude: 51.5072, longitude: -0.1275), Coordinate(latitude: 51.5075, longitude: -0.127)])
+        XCTAssertEqual(
+            fixes.map(\.coordinate), [Coordinate(latitude: 51.5072, longitude: -0.1275), Coordinate(latitude: 51.5075, longitude: -0.127)])
         XCTAssertEqual(fixes.map { TrackTime.format($0.time) }, ["2024-05-01T09:00:00Z", "2024-05-01T09:00:05Z"])
     }
 
     func testBadRowsAreSkippedWithTheirLineNumbers() throws {
-        let csv = "time,lat,lon\n2024-05-01T09:00:00Z,51.5,-0.12\n2024-05-01T09:00:01Z,51.5x,-0.12\n,51.5,-0.12\nyesterday,51.5,-0.12\n2024-05-01T09:00:04Z,95,-0.12\n"
+        let csv =
+            "time,lat,lon\n2024-05-01T09:00:00Z,51.5,-0.12\n2024-05-01T09:00:01Z,51.5x,-0.12\n,51.5,-0.12\nyesterday,51.5,-0.12\n2024-05-01T09:00:04Z,95,-0.12\n"
         let items = try TrackFixtures.read(data: csv, name: "bad.csv").items
         XCTAssertEqual(items.fixes.count, 1)
         XCTAssertEqual(items.skipped.map(\.line), [3, 4, 5, 6])

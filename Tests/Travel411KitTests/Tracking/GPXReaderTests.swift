@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class GPXReaderTests: XCTestCase {
@@ -56,9 +57,12 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertEqual(reader.waypointsIgnored, 8)
         // The sample has no byte above 0x7F, so also a file whose track name is Latin-1: "Zürich" as 0xFC
         // is invalid UTF-8 and would fail to parse if the declaration were ignored.
-        var bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>Z".utf8)
+        var bytes = Array(
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>Z"
+                .utf8)
         bytes.append(0xFC)
-        bytes += Array("rich</name><trkseg><trkpt lat=\"47.37\" lon=\"8.54\"><time>2024-01-01T10:00:00Z</time></trkpt></trkseg></trk></gpx>\n".utf8)
+        bytes += Array(
+            "rich</name><trkseg><trkpt lat=\"47.37\" lon=\"8.54\"><time>2024-01-01T10:00:00Z</time></trkpt></trkseg></trk></gpx>\n".utf8)
         let latin1 = try TrackReader(data: Data(bytes), name: "zurich.gpx")
         XCTAssertEqual(try latin1.readAll().fixes.count, 1)
         XCTAssertEqual(latin1.trackNames, ["Zürich"])

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class NMEADecoderTests: XCTestCase {
@@ -80,14 +81,17 @@ final class NMEADecoderTests: XCTestCase {
         var items: [TrackItem] = []
         for (index, line) in lines.enumerated() { items += decoder.decode(line: Array(line.utf8)[...], number: index + 1) }
         items += decoder.finish()
-        XCTAssertEqual(items.fixes.map { TrackTime.format($0.time) },
-                       ["2024-12-31T23:59:58Z", "2024-12-31T23:59:59Z", "2025-01-01T00:00:01Z"])
+        XCTAssertEqual(
+            items.fixes.map { TrackTime.format($0.time) },
+            ["2024-12-31T23:59:58Z", "2024-12-31T23:59:59Z", "2025-01-01T00:00:01Z"])
     }
 
     func testAnRMCWhoseDateLagsBehindMidnightIsMovedOnADay() {
         var decoder = NMEADecoder()
         var items: [TrackItem] = []
-        for (index, body) in ["GNRMC,235959.00,A,5130.0,N,00007.0,W,1.0,90.0,150624,,,A", "GNRMC,000000.00,A,5130.0,N,00007.0,W,1.0,90.0,150624,,,A"].enumerated() {
+        for (index, body) in [
+            "GNRMC,235959.00,A,5130.0,N,00007.0,W,1.0,90.0,150624,,,A", "GNRMC,000000.00,A,5130.0,N,00007.0,W,1.0,90.0,150624,,,A",
+        ].enumerated() {
             items += decoder.decode(line: Array(nmea(body).utf8)[...], number: index + 1)
         }
         items += decoder.finish()
@@ -99,14 +103,18 @@ final class NMEADecoderTests: XCTestCase {
     func testEpochsAreEmittedAsSoonAsTheyAreComplete() {
         var decoder = NMEADecoder()
         XCTAssertTrue(decoder.decode(line: Array(nmea("BDRMC,120000,A,4000.0,N,00300.0,E,0,0,010124,,").utf8)[...], number: 1).isEmpty)
-        XCTAssertEqual(decoder.decode(line: Array(nmea("BDGGA,120000,4000.0,N,00300.0,E,1,5,0.9,5,M,,,,").utf8)[...], number: 2).fixes.count, 1)
+        XCTAssertEqual(
+            decoder.decode(line: Array(nmea("BDGGA,120000,4000.0,N,00300.0,E,1,5,0.9,5,M,,,,").utf8)[...], number: 2).fixes.count, 1)
         XCTAssertTrue(decoder.decode(line: Array(nmea("BDRMC,120001,A,4000.0,N,00300.0,E,0,0,010124,,").utf8)[...], number: 3).isEmpty)
-        XCTAssertEqual(decoder.decode(line: Array(nmea("BDGGA,120001,4000.0,N,00300.0,E,1,5,0.9,5,M,,,,").utf8)[...], number: 4).fixes.count, 1)
+        XCTAssertEqual(
+            decoder.decode(line: Array(nmea("BDGGA,120001,4000.0,N,00300.0,E,1,5,0.9,5,M,,,,").utf8)[...], number: 4).fixes.count, 1)
 
         var rmcOnly = NMEADecoder()
         XCTAssertTrue(rmcOnly.decode(line: Array(nmea("GARMC,120000,A,4000.0,N,00300.0,E,0,0,010124,,").utf8)[...], number: 1).isEmpty)
-        XCTAssertEqual(rmcOnly.decode(line: Array(nmea("GARMC,120001,A,4000.0,N,00300.0,E,0,0,010124,,").utf8)[...], number: 2).fixes.count, 2)
-        XCTAssertEqual(rmcOnly.decode(line: Array(nmea("GARMC,120002,A,4000.0,N,00300.0,E,0,0,010124,,").utf8)[...], number: 3).fixes.count, 1)
+        XCTAssertEqual(
+            rmcOnly.decode(line: Array(nmea("GARMC,120001,A,4000.0,N,00300.0,E,0,0,010124,,").utf8)[...], number: 2).fixes.count, 2)
+        XCTAssertEqual(
+            rmcOnly.decode(line: Array(nmea("GARMC,120002,A,4000.0,N,00300.0,E,0,0,010124,,").utf8)[...], number: 3).fixes.count, 1)
     }
 
     func testGarbageNeverCrashes() {

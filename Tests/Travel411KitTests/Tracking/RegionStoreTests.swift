@@ -1,5 +1,6 @@
 import CSQLite
 import XCTest
+
 @testable import Travel411Kit
 
 final class RegionStoreTests: XCTestCase {
@@ -16,8 +17,9 @@ final class RegionStoreTests: XCTestCase {
 
     func testAddListAndRemoveRegionsPerDestination() throws {
         let store = try TravelStore(path: statePath)
-        let region = try MonitoredRegion.validated(name: " Home ", center: home, radiusMetres: 100,
-                                                   message: "Don't forget your phone, tickets and passport")
+        let region = try MonitoredRegion.validated(
+            name: " Home ", center: home, radiusMetres: 100,
+            message: "Don't forget your phone, tickets and passport")
         XCTAssertEqual(try store.addRegion(region, to: nil).name, "London")
         try store.addRegion(MonitoredRegion(name: "Office", center: BookLondon.city.coordinate, radiusMetres: 250), to: "london")
         let (destination, regions) = try store.regions(of: nil)
@@ -56,8 +58,9 @@ final class RegionStoreTests: XCTestCase {
         XCTAssertThrowsError(try MonitoredRegion.validated(name: "a", center: home, radiusMetres: 500_000, message: nil))
         XCTAssertThrowsError(try MonitoredRegion.validated(name: "  ", center: home, radiusMetres: 100, message: nil))
         XCTAssertThrowsError(try MonitoredRegion.validated(name: "a", center: home, radiusMetres: 100, message: "two\nlines"))
-        XCTAssertEqual(try MonitoredRegion.parse(inline: "home=51.4613,-0.3037,100"),
-                       MonitoredRegion(name: "home", center: home, radiusMetres: 100))
+        XCTAssertEqual(
+            try MonitoredRegion.parse(inline: "home=51.4613,-0.3037,100"),
+            MonitoredRegion(name: "home", center: home, radiusMetres: 100))
         XCTAssertEqual(try MonitoredRegion.parse(inline: "a=b=1,2,3").name, "a=b")
         XCTAssertThrowsError(try MonitoredRegion.parse(inline: "home=51.4613,-0.3037"))
         XCTAssertThrowsError(try MonitoredRegion.parse(inline: "home=91,0,10"))
@@ -66,11 +69,14 @@ final class RegionStoreTests: XCTestCase {
 
     func testDeletingADestinationDeletesItsRegions() throws {
         let store = try TravelStore(path: statePath)
-        let matei = Airport(icao: "NFNM", iata: "TVU", name: "Matei Airport", city: "Matei", subdivision: "Northern",
-                            countryCode: "FJ", elevationFeet: 60, coordinate: Coordinate(latitude: -16.6906, longitude: -179.877),
-                            timeZone: "Pacific/Fiji", localIdentifier: nil)
-        try store.createDestination(named: "Fiji", airport: matei, city: DestinationCity(name: "Suva", coordinate: Coordinate(latitude: -18.14, longitude: 178.44)))
-        try store.addRegion(MonitoredRegion(name: "Hotel", center: Coordinate(latitude: -18.14, longitude: 178.44), radiusMetres: 100), to: nil)
+        let matei = Airport(
+            icao: "NFNM", iata: "TVU", name: "Matei Airport", city: "Matei", subdivision: "Northern",
+            countryCode: "FJ", elevationFeet: 60, coordinate: Coordinate(latitude: -16.6906, longitude: -179.877),
+            timeZone: "Pacific/Fiji", localIdentifier: nil)
+        try store.createDestination(
+            named: "Fiji", airport: matei, city: DestinationCity(name: "Suva", coordinate: Coordinate(latitude: -18.14, longitude: 178.44)))
+        try store.addRegion(
+            MonitoredRegion(name: "Hotel", center: Coordinate(latitude: -18.14, longitude: 178.44), radiusMetres: 100), to: nil)
         XCTAssertEqual(try store.regions(of: "London").regions.count, 0)
         try store.deleteDestination(named: "Fiji")
         let database = try SQLiteDatabase(path: statePath, mode: .readOnly)
@@ -84,7 +90,8 @@ final class RegionStoreTests: XCTestCase {
             try database.execute(TravelStoreSchema.migrations[0])
             try database.execute("PRAGMA application_id = \(TravelStoreSchema.applicationID)")
             try database.execute("PRAGMA user_version = 1")
-            try database.execute("""
+            try database.execute(
+                """
                 INSERT INTO destinations (name, airport_icao, airport_name, airport_city, airport_subdivision, airport_country,
                     airport_latitude, airport_longitude, airport_time_zone, city_name, city_latitude, city_longitude)
                 VALUES ('Old trip', 'EGLL', 'Heathrow', 'London', 'England', 'GB', 51.47, -0.45, 'Europe/London', 'London', 51.5, -0.12)

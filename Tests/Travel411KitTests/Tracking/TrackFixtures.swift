@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import Travel411Kit
 
 /// The real track logs in Tests/Fixtures/tracks, read through the public `TrackReader`.
@@ -13,7 +14,8 @@ enum TrackFixtures {
     static let reno = path("nmea/dotMorten-NmeaParser/NmeaSampleData.txt")
 
     /// Every item of a file, and the error that ended it early (nil when it read to the end).
-    static func read(_ relative: String, format: TrackInputFormat? = nil) throws -> (items: [TrackItem], error: Error?, reader: TrackReader) {
+    static func read(_ relative: String, format: TrackInputFormat? = nil) throws -> (items: [TrackItem], error: Error?, reader: TrackReader)
+    {
         let reader = try TrackReader(path: path(relative), format: format)
         var items: [TrackItem] = []
         do {

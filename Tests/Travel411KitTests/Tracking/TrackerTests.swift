@@ -1,11 +1,14 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class TrackerTests: XCTestCase {
     private let london = TrackDestination(name: "London", city: BookLondon.city)
 
-    private func run(_ fixes: [Fix], rules: TrackingRules = TrackingRules(), regions: [MonitoredRegion] = [],
-                     clock: TrackClock = .track) -> (events: [TrackEvent], summary: TrackSummary) {
+    private func run(
+        _ fixes: [Fix], rules: TrackingRules = TrackingRules(), regions: [MonitoredRegion] = [],
+        clock: TrackClock = .track
+    ) -> (events: [TrackEvent], summary: TrackSummary) {
         var tracker = Tracker(rules: rules, destination: london, regions: regions, clock: clock)
         var events: [TrackEvent] = []
         for fix in fixes { events += tracker.process(fix) }
@@ -36,7 +39,7 @@ final class TrackerTests: XCTestCase {
         let r = 6_371_008.8, rad = Double.pi / 180
         let x = (b.1 - a.1) * rad * cos((a.0 + b.0) / 2 * rad)
         let y = (b.0 - a.0) * rad
-        return (x * x + y * y).squareRoot() * r   // equirectangular: within 0.01 % at these spacings
+        return (x * x + y * y).squareRoot() * r  // equirectangular: within 0.01 % at these spacings
     }
 
     func testRenoDriveWithA500MetreFilterMatchesAnIndependentCount() throws {
@@ -91,16 +94,17 @@ final class TrackerTests: XCTestCase {
     }
 
     private func fix(_ seconds: Double, _ lat: Double = 51.5, _ lon: Double = -0.12, accuracy: Double? = nil) -> Fix {
-        Fix(time: Date(timeIntervalSince1970: 1_700_000_000 + seconds), coordinate: Coordinate(latitude: lat, longitude: lon),
+        Fix(
+            time: Date(timeIntervalSince1970: 1_700_000_000 + seconds), coordinate: Coordinate(latitude: lat, longitude: lon),
             horizontalAccuracy: accuracy)
     }
 
     func testStaleOutOfOrderAndInaccurateFixesAreSkippedAndCounted() {
         let fixes = [
             fix(0), fix(30, 51.501), fix(10, 51.502),  // 20 s older than the newest: stale
-            fix(25, 51.503),                          // 5 s older: out of order, not stale
-            fix(30, 51.504),                          // same time as the last accepted: out of order
-            fix(31, 51.505, accuracy: 150),           // inaccurate for 100m
+            fix(25, 51.503),  // 5 s older: out of order, not stale
+            fix(30, 51.504),  // same time as the last accepted: out of order
+            fix(31, 51.505, accuracy: 150),  // inaccurate for 100m
             fix(32, 51.506, accuracy: 50),
         ]
         let (events, summary) = run(fixes, rules: TrackingRules(desiredAccuracy: .hundredMetres))
@@ -119,8 +123,9 @@ final class TrackerTests: XCTestCase {
     }
 
     func testATrackStartingInsideGivesOnlyTheExit() {
-        let home = MonitoredRegion(name: "home", center: Coordinate(latitude: 51.5, longitude: -0.12), radiusMetres: 100,
-                                   message: "Don't forget your phone, tickets and passport")
+        let home = MonitoredRegion(
+            name: "home", center: Coordinate(latitude: 51.5, longitude: -0.12), radiusMetres: 100,
+            message: "Don't forget your phone, tickets and passport")
         // 1 m/s due north for 5 minutes, fixes every second, 5 m accuracy.
         let fixes = (0..<300).map { fix(Double($0), 51.5 + Double($0) / 111_195, -0.12, accuracy: 5) }
         let events = run(fixes, rules: TrackingRules(distanceFilter: 1000), regions: [home]).events
@@ -147,7 +152,8 @@ final class TrackerTests: XCTestCase {
             var random = SeededRandom(seed: UInt64(seed))
             let fixes = walk.enumerated().map { index, point -> Fix in
                 let north = random.gaussian() * 30, east = random.gaussian() * 30
-                let moved = GreatCircle.destination(from: GreatCircle.destination(from: point, distance: north, bearing: 0), distance: east, bearing: 90)
+                let moved = GreatCircle.destination(
+                    from: GreatCircle.destination(from: point, distance: north, bearing: 0), distance: east, bearing: 90)
                 return fix(Double(index), moved.latitude, moved.longitude, accuracy: 30)
             }
             let events = run(fixes, rules: TrackingRules(distanceFilter: 10_000), regions: [region]).events.filter { $0.kind != .location }

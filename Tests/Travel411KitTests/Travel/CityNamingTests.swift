@@ -1,9 +1,12 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class CityNamingTests: XCTestCase {
-    private func placemark(subLocality: String? = nil, locality: String? = nil, administrativeArea: String? = nil,
-                           country: String? = nil, ocean: String? = nil) -> Placemark {
+    private func placemark(
+        subLocality: String? = nil, locality: String? = nil, administrativeArea: String? = nil,
+        country: String? = nil, ocean: String? = nil
+    ) -> Placemark {
         var placemark = Placemark(location: Coordinate(latitude: 51.501, longitude: -0.1919))
         placemark.subLocality = subLocality
         placemark.locality = locality
@@ -14,7 +17,9 @@ final class CityNamingTests: XCTestCase {
     }
 
     func testTheMostSpecificNameWins() {
-        XCTAssertEqual(CityNaming.cityName(from: placemark(subLocality: "Kensington", locality: "London", administrativeArea: "England")), "Kensington")
+        XCTAssertEqual(
+            CityNaming.cityName(from: placemark(subLocality: "Kensington", locality: "London", administrativeArea: "England")), "Kensington"
+        )
         XCTAssertEqual(CityNaming.cityName(from: placemark(locality: "London", administrativeArea: "England")), "London")
         XCTAssertEqual(CityNaming.cityName(from: placemark(administrativeArea: "Northern")), "Northern")
     }
@@ -28,7 +33,8 @@ final class CityNamingTests: XCTestCase {
     }
 
     func testSubtitleJoinsDistinctParts() {
-        let subtitle = CityNaming.subtitle(from: placemark(subLocality: "Kensington", locality: "London", administrativeArea: "London", country: "United Kingdom"))
+        let subtitle = CityNaming.subtitle(
+            from: placemark(subLocality: "Kensington", locality: "London", administrativeArea: "London", country: "United Kingdom"))
         XCTAssertEqual(subtitle, "Kensington, London, United Kingdom")
         XCTAssertEqual(CityNaming.subtitle(from: placemark(ocean: "North Sea")), "North Sea")
         XCTAssertNil(CityNaming.subtitle(from: placemark()))

@@ -1,6 +1,7 @@
-import XCTest
-@testable import Travel411Kit
 import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Kit
 
 /// City choice against the real places database imported from Data/.
 final class CityResolverTests: XCTestCase {
@@ -85,6 +86,14 @@ final class CityResolverTests: XCTestCase {
 }
 
 private extension Airport {
-    func with(country: String) -> Airport { var copy = self; copy.countryCode = country; return copy }
-    func with(city: String) -> Airport { var copy = self; copy.city = city; return copy }
+    func with(country: String) -> Airport {
+        var copy = self
+        copy.countryCode = country
+        return copy
+    }
+    func with(city: String) -> Airport {
+        var copy = self
+        copy.city = city
+        return copy
+    }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import Travel411Kit
 
 final class MapRegionTests: XCTestCase {
@@ -51,9 +52,11 @@ final class MapRegionTests: XCTestCase {
     }
 
     func testCentreWhenMostPinsAreEastOfTheAntimeridian() throws {
-        let region = try XCTUnwrap(MapRegion.fitting([
-            Coordinate(latitude: 0, longitude: 179), Coordinate(latitude: 0, longitude: -178), Coordinate(latitude: 0, longitude: -179.5),
-        ]))
+        let region = try XCTUnwrap(
+            MapRegion.fitting([
+                Coordinate(latitude: 0, longitude: 179), Coordinate(latitude: 0, longitude: -178),
+                Coordinate(latitude: 0, longitude: -179.5),
+            ]))
         XCTAssertEqual(region.longitudeDelta, 3.005, accuracy: 1e-9)
         XCTAssertEqual(region.center.longitude, -179.5, accuracy: 1e-9)
         XCTAssertGreaterThanOrEqual(region.center.longitude, -180)
@@ -71,10 +74,11 @@ final class MapRegionTests: XCTestCase {
     }
 
     func testSpansNeverExceedTheWorld() throws {
-        let region = try XCTUnwrap(MapRegion.fitting([
-            Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 0),
-            Coordinate(latitude: 0, longitude: 90), Coordinate(latitude: 0, longitude: -90),
-        ]))
+        let region = try XCTUnwrap(
+            MapRegion.fitting([
+                Coordinate(latitude: -90, longitude: -180), Coordinate(latitude: 90, longitude: 0),
+                Coordinate(latitude: 0, longitude: 90), Coordinate(latitude: 0, longitude: -90),
+            ]))
         XCTAssertEqual(region.latitudeDelta, 180)
         XCTAssertLessThanOrEqual(region.longitudeDelta, 360)
         XCTAssertEqual(region.south, -90)

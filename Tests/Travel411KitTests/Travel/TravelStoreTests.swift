@@ -1,5 +1,6 @@
 import CSQLite
 import XCTest
+
 @testable import Travel411Kit
 
 final class TravelStoreTests: XCTestCase {
@@ -109,11 +110,14 @@ final class TravelStoreTests: XCTestCase {
         XCTAssertEqual(TravelStateLocation.resolve(explicitPath: "/a/b.sqlite", environment: ["TRAVEL411_STATE": "/c"]), "/a/b.sqlite")
         XCTAssertEqual(TravelStateLocation.resolve(explicitPath: nil, environment: ["TRAVEL411_STATE": "/c"]), "/c")
         XCTAssertEqual(TravelStateLocation.resolve(explicitPath: nil, environment: ["XDG_DATA_HOME": "/x"]), "/x/travel411/travel.sqlite")
-        XCTAssertEqual(TravelStateLocation.resolve(explicitPath: nil, environment: ["HOME": "/home/t"]), "/home/t/.local/share/travel411/travel.sqlite")
+        XCTAssertEqual(
+            TravelStateLocation.resolve(explicitPath: nil, environment: ["HOME": "/home/t"]), "/home/t/.local/share/travel411/travel.sqlite"
+        )
         let xdg = folder.appendingPathComponent("xdg").path
         let prepared = try TravelStateLocation.prepare(explicitPath: nil, placesDatabasePath: nil, environment: ["XDG_DATA_HOME": xdg])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: URL(fileURLWithPath: prepared).deletingLastPathComponent().path),
-                      "the default folder is created")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: URL(fileURLWithPath: prepared).deletingLastPathComponent().path),
+            "the default folder is created")
     }
 
     // MARK: Destinations
