@@ -62,8 +62,9 @@ final class WhereOutputFileTests: XCTestCase {
         XCTAssertEqual(run.status, 65, run.stderr)
         XCTAssertTrue(run.stderr.contains("travel411: error:"), run.stderr)
         XCTAssertEqual(try String(contentsOfFile: output, encoding: .utf8), "an earlier complete output\n")
-        XCTAssertEqual(try strays(in: cli.folder, besides: ["out.csv", "hills.csv", "travel.sqlite", "xdg"])
-            .filter { !$0.hasSuffix(".out") && !$0.hasSuffix(".err") }, [])
+        XCTAssertEqual(
+            try strays(in: cli.folder, besides: ["out.csv", "hills.csv", "travel.sqlite", "xdg"])
+                .filter { !$0.hasSuffix(".out") && !$0.hasSuffix(".err") }, [])
     }
 
     func testAKilledRunLeavesNoPartialFileAndTheNextRunCleansUp() throws {

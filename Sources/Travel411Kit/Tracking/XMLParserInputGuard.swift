@@ -23,8 +23,13 @@ enum XMLParserInputGuard {
         // ("I?O-8859-1") made it pass the raw bytes on, which crashed the parser like any other bad UTF-8.
         if let declared = declaredEncoding(bytes), !["utf-8", "utf8"].contains(declared.lowercased()) {
             guard let encoding = Self.encoding(named: declared) else {
-                return Guarded(bytes: [], problem: (1, "the XML declaration names the encoding “\(DisplayText.sanitized(declared, limit: 40))”, "
-                    + "which cannot be read here; convert the file to UTF-8"))
+                return Guarded(
+                    bytes: [],
+                    problem: (
+                        1,
+                        "the XML declaration names the encoding “\(DisplayText.sanitized(declared, limit: 40))”, "
+                            + "which cannot be read here; convert the file to UTF-8"
+                    ))
             }
             guard let text = String(data: Data(bytes), encoding: encoding) else {
                 return Guarded(bytes: [], problem: (1, "the file is not valid \(declared) text, as its XML declaration says it is"))
@@ -75,7 +80,9 @@ enum XMLParserInputGuard {
     /// The bytes of a leading `<?xml …?>` (after a UTF-8 byte order mark).
     static func declarationRange(_ bytes: [UInt8]) -> Range<Int>? {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        guard bytes[start...].starts(with: Array("<?xml".utf8)), let end = find(Array("?>".utf8), in: bytes, from: start) else { return nil }
+        guard bytes[start...].starts(with: Array("<?xml".utf8)), let end = find(Array("?>".utf8), in: bytes, from: start) else {
+            return nil
+        }
         return start..<end + 2
     }
 
@@ -85,7 +92,9 @@ enum XMLParserInputGuard {
             let lead = bytes[index]
             let length: Int
             switch lead {
-            case 0x00...0x7F: index += 1; continue
+            case 0x00...0x7F:
+                index += 1
+                continue
             case 0xC2...0xDF: length = 2
             case 0xE0...0xEF: length = 3
             case 0xF0...0xF4: length = 4
@@ -100,7 +109,10 @@ enum XMLParserInputGuard {
             let second = bytes[index + 1]
             // Overlong forms, UTF-16 surrogates and code points past U+10FFFF.
             if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F)
-                || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F) { return index }
+                || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F)
+            {
+                return index
+            }
             index += length
         }
         return nil

@@ -32,7 +32,10 @@ final class FuzzRegressionTests: XCTestCase {
     func testAnElementNameThatIsNotUTF8IsNoCrash() throws {
         let read = try readTrack("element-name-not-utf8.gpx")
         XCTAssertEqual(read.fixes, 0)
-        XCTAssertEqual(read.error, "element-name-not-utf8.gpx line 1: the GPX is broken or cut off (byte 0xFF is not UTF-8, which the file is in; give its encoding in the XML declaration)")
+        XCTAssertEqual(
+            read.error,
+            "element-name-not-utf8.gpx line 1: the GPX is broken or cut off (byte 0xFF is not UTF-8, which the file is in; give its encoding in the XML declaration)"
+        )
     }
 
     /// The fuzzer's own find (a GPX spliced into another's attribute, with a 0x01 and invalid UTF-8 further
@@ -46,7 +49,8 @@ final class FuzzRegressionTests: XCTestCase {
 
     /// An ISO-8859-1 GPX keeps every byte: only UTF-8 documents are cut at a byte that is not UTF-8.
     func testADeclaredLatin1DocumentIsNotCut() throws {
-        let gpx = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx version=\"1.1\"><trk><name>Caf\u{E9}</name><trkseg>"
+        let gpx =
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx version=\"1.1\"><trk><name>Caf\u{E9}</name><trkseg>"
             + "<trkpt lat=\"45.1\" lon=\"14.1\"><time>2010-10-04T05:13:19Z</time></trkpt></trkseg></trk></gpx>"
         let reader = try TrackReader(data: try XCTUnwrap(gpx.data(using: .isoLatin1)), name: "latin1.gpx")
         XCTAssertEqual(try reader.readAll().count, 1)
@@ -55,7 +59,8 @@ final class FuzzRegressionTests: XCTestCase {
 
     /// A processing instruction inside a real track is blanked, and the points around it read.
     func testProcessingInstructionsAreIgnored() throws {
-        let gpx = "<?xml version=\"1.0\"?>\n<?xml-stylesheet?>\n<gpx version=\"1.1\"><trk><trkseg><?pi?>\n"
+        let gpx =
+            "<?xml version=\"1.0\"?>\n<?xml-stylesheet?>\n<gpx version=\"1.1\"><trk><trkseg><?pi?>\n"
             + "<trkpt lat=\"45.1\" lon=\"14.1\"><time>2010-10-04T05:13:19Z</time></trkpt></trkseg></trk></gpx>"
         let reader = try TrackReader(data: Data(gpx.utf8), name: "pi.gpx")
         XCTAssertEqual(try reader.readAll().count, 1)
@@ -66,12 +71,16 @@ final class FuzzRegressionTests: XCTestCase {
     func testAnEncodingNameThatCannotBeReadIsRefused() throws {
         let read = try readTrack("fuzzer-crash-170011c6.gpx")
         XCTAssertEqual(read.fixes, 0)
-        XCTAssertEqual(read.error, "fuzzer-crash-170011c6.gpx line 1: the GPX is broken or cut off (the XML declaration names the encoding “I\\u{13}O-8859-1”, which cannot be read here; convert the file to UTF-8)")
+        XCTAssertEqual(
+            read.error,
+            "fuzzer-crash-170011c6.gpx line 1: the GPX is broken or cut off (the XML declaration names the encoding “I\\u{13}O-8859-1”, which cannot be read here; convert the file to UTF-8)"
+        )
     }
 
     /// Windows-1252 is converted before the parse, so its names read right.
     func testAWindows1252DocumentIsConverted() throws {
-        let gpx = "<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<gpx version=\"1.1\"><trk><name>Stra\u{DF}e \u{20AC}</name><trkseg>"
+        let gpx =
+            "<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<gpx version=\"1.1\"><trk><name>Stra\u{DF}e \u{20AC}</name><trkseg>"
             + "<trkpt lat=\"45.1\" lon=\"14.1\"><time>2010-10-04T05:13:19Z</time></trkpt></trkseg></trk></gpx>"
         let reader = try TrackReader(data: try XCTUnwrap(gpx.data(using: .windowsCP1252)), name: "cp1252.gpx")
         XCTAssertEqual(try reader.readAll().count, 1)
