@@ -33,7 +33,7 @@ enum FuzzingNotEnabled {
     static func main() {
         FileHandle.standardError.write(Data("""
             travel411-fuzz is a libFuzzer target: run it with Scripts/fuzz TARGET SECONDS \
-            (targets: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))).
+            (targets: shapefile, batch, track, quakes).
 
             """.utf8))
         exit(64)
