@@ -35,7 +35,7 @@ import Foundation
                 Data(
                     """
                     travel411-fuzz is a libFuzzer target: run it with Scripts/fuzz TARGET SECONDS \
-                    (targets: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))).
+                    (targets: shapefile, batch, track, quakes).
 
                     """.utf8))
             exit(64)

@@ -1,146 +1,150 @@
-import Foundation
+// Only in the fuzz build (Scripts/fuzz: debug, -DFUZZING): @testable reaches the batch's block size, and a
+// release build of the package, which builds every target, could not import Travel411Kit testably.
+#if FUZZING
+    import Foundation
 
-@testable import Travel411Kit
+    @testable import Travel411Kit
 
-/// The readers that take files from anywhere, each fed the fuzzer's bytes the way the CLI feeds it a file.
-/// Any outcome but a crash, a hang or a leak is fine: errors are what broken input should give.
-enum FuzzTarget: String, CaseIterable {
-    /// .shp + .shx + .dbf (+ .cpg, .prj) through ShapefileReader and shapelib, every record and field read.
-    case shapefile
-    /// `where --input`: CSV with each delimiter, TSV, JSON Lines, GeoJSON, sniffed or declared, to each output format.
-    case batch
-    /// `track`: GPX, NMEA, CSV and JSON Lines fixes.
-    case track
-    /// `quakes --feed`: USGS GeoJSON and CSV feeds.
-    case quakes
+    /// The readers that take files from anywhere, each fed the fuzzer's bytes the way the CLI feeds it a file.
+    /// Any outcome but a crash, a hang or a leak is fine: errors are what broken input should give.
+    enum FuzzTarget: String, CaseIterable {
+        /// .shp + .shx + .dbf (+ .cpg, .prj) through ShapefileReader and shapelib, every record and field read.
+        case shapefile
+        /// `where --input`: CSV with each delimiter, TSV, JSON Lines, GeoJSON, sniffed or declared, to each output format.
+        case batch
+        /// `track`: GPX, NMEA, CSV and JSON Lines fixes.
+        case track
+        /// `quakes --feed`: USGS GeoJSON and CSV feeds.
+        case quakes
 
-    static let selected: FuzzTarget = {
-        let name = ProcessInfo.processInfo.environment["TRAVEL411_FUZZ_TARGET"] ?? ""
-        guard let target = FuzzTarget(rawValue: name) else {
-            FileHandle.standardError.write(
-                Data(
-                    "TRAVEL411_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
-            exit(64)
-        }
-        return target
-    }()
-
-    func run(_ input: [UInt8]) {
-        switch self {
-        case .shapefile: ShapefileFuzzing.run(input)
-        case .batch: BatchFuzzing.run(input)
-        case .track: TrackFuzzing.run(input)
-        case .quakes: QuakeFuzzing.run(input)
-        }
-    }
-}
-
-/// One fuzz input holding several files: a little-endian UInt32 length before each file but the last, which
-/// takes the rest. `Scripts/fuzz` packs the seeds the same way (fuzz-pack), so a real shapefile is a seed.
-enum FuzzContainer {
-    static func split(_ input: [UInt8], into count: Int) -> [[UInt8]] {
-        var parts: [[UInt8]] = []
-        var offset = 0
-        for _ in 0..<(count - 1) {
-            guard offset + 4 <= input.count else {
-                parts.append([])
-                continue
+        static let selected: FuzzTarget = {
+            let name = ProcessInfo.processInfo.environment["TRAVEL411_FUZZ_TARGET"] ?? ""
+            guard let target = FuzzTarget(rawValue: name) else {
+                FileHandle.standardError.write(
+                    Data(
+                        "TRAVEL411_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
+                exit(64)
             }
-            let length = input[offset..<offset + 4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-            offset += 4
-            let end = min(input.count, offset + length)
-            parts.append(Array(input[offset..<end]))
-            offset = end
-        }
-        parts.append(offset < input.count ? Array(input[offset...]) : [])
-        return parts
-    }
-}
+            return target
+        }()
 
-enum ShapefileFuzzing {
-    /// In memory (tmpfs) when there is one: the reader and shapelib open files by path.
-    static let directory: String = {
-        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        let path = "\(base)/travel411-fuzz-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
-
-    /// Parts: .shp, .shx, .dbf, .cpg, .prj. An empty part means the file is absent.
-    static func run(_ input: [UInt8]) {
-        let parts = FuzzContainer.split(input, into: 5)
-        let base = directory + "/f"
-        for (part, fileExtension) in zip(parts, ["shp", "shx", "dbf", "cpg", "prj"]) {
-            let path = base + "." + fileExtension
-            if part.isEmpty {
-                unlink(path)
-            } else {
-                FileManager.default.createFile(atPath: path, contents: Data(part))
+        func run(_ input: [UInt8]) {
+            switch self {
+            case .shapefile: ShapefileFuzzing.run(input)
+            case .batch: BatchFuzzing.run(input)
+            case .track: TrackFuzzing.run(input)
+            case .quakes: QuakeFuzzing.run(input)
             }
         }
-        guard let reader = try? ShapefileReader(path: base + ".shp") else { return }
-        for record in 0..<reader.recordCount {
-            guard (try? reader.record(at: record)) != nil else { return }
-            for field in reader.fields.indices {
-                _ = reader.string(record: record, field: field)
-                _ = reader.double(record: record, field: field)
-                _ = reader.integer(record: record, field: field)
-                _ = reader.bool(record: record, field: field)
+    }
+
+    /// One fuzz input holding several files: a little-endian UInt32 length before each file but the last, which
+    /// takes the rest. `Scripts/fuzz` packs the seeds the same way (fuzz-pack), so a real shapefile is a seed.
+    enum FuzzContainer {
+        static func split(_ input: [UInt8], into count: Int) -> [[UInt8]] {
+            var parts: [[UInt8]] = []
+            var offset = 0
+            for _ in 0..<(count - 1) {
+                guard offset + 4 <= input.count else {
+                    parts.append([])
+                    continue
+                }
+                let length = input[offset..<offset + 4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+                offset += 4
+                let end = min(input.count, offset + length)
+                parts.append(Array(input[offset..<end]))
+                offset = end
             }
-            _ = reader.isDeleted(record: record)
+            parts.append(offset < input.count ? Array(input[offset...]) : [])
+            return parts
         }
     }
-}
 
-enum BatchFuzzing {
-    static let output = open("/dev/null", O_WRONLY)
-    static let directory = ShapefileFuzzing.directory
+    enum ShapefileFuzzing {
+        /// In memory (tmpfs) when there is one: the reader and shapelib open files by path.
+        static let directory: String = {
+            let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+            let path = "\(base)/travel411-fuzz-\(getpid())"
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return path
+        }()
 
-    /// The first byte picks the input format (declared, or sniffed), the delimiter, the output format, the
-    /// worker count and the block size; the rest is the input.
-    static func run(_ input: [UInt8]) {
-        guard let selector = input.first else { return }
-        let formats: [BatchFormat?] = [nil, .csv, .tsv, .jsonl, .geojson]
-        let delimiters: [CSVDelimiter?] = [nil] + CSVDelimiter.allCases
-        var options = BatchOptions(showProgress: false, printsSummary: false)
-        options.inputFormat = formats[Int(selector) % formats.count]
-        if options.inputFormat == nil || options.inputFormat == .csv {
-            options.csvDelimiter = delimiters[Int(selector / 5) % delimiters.count]
+        /// Parts: .shp, .shx, .dbf, .cpg, .prj. An empty part means the file is absent.
+        static func run(_ input: [UInt8]) {
+            let parts = FuzzContainer.split(input, into: 5)
+            let base = directory + "/f"
+            for (part, fileExtension) in zip(parts, ["shp", "shx", "dbf", "cpg", "prj"]) {
+                let path = base + "." + fileExtension
+                if part.isEmpty {
+                    unlink(path)
+                } else {
+                    FileManager.default.createFile(atPath: path, contents: Data(part))
+                }
+            }
+            guard let reader = try? ShapefileReader(path: base + ".shp") else { return }
+            for record in 0..<reader.recordCount {
+                guard (try? reader.record(at: record)) != nil else { return }
+                for field in reader.fields.indices {
+                    _ = reader.string(record: record, field: field)
+                    _ = reader.double(record: record, field: field)
+                    _ = reader.integer(record: record, field: field)
+                    _ = reader.bool(record: record, field: field)
+                }
+                _ = reader.isDeleted(record: record)
+            }
         }
-        options.outputFormat = BatchFormat.allCases[Int(selector / 25) % BatchFormat.allCases.count]
-        options.jobs = selector & 0x80 == 0 ? 1 : 2
-        options.fields = [.name, .locality, .country, .distance]
-        var geocoder = BatchGeocoder(options: options) { coordinate in
-            var placemark = Placemark(location: coordinate)
-            placemark.name = "Rue \"de\" l'Ours, 5;\t|"
-            placemark.locality = "Zürich"
-            placemark.country = coordinate.latitude > 0 ? "Nørway\n" : nil
-            return placemark
+    }
+
+    enum BatchFuzzing {
+        static let output = open("/dev/null", O_WRONLY)
+        static let directory = ShapefileFuzzing.directory
+
+        /// The first byte picks the input format (declared, or sniffed), the delimiter, the output format, the
+        /// worker count and the block size; the rest is the input.
+        static func run(_ input: [UInt8]) {
+            guard let selector = input.first else { return }
+            let formats: [BatchFormat?] = [nil, .csv, .tsv, .jsonl, .geojson]
+            let delimiters: [CSVDelimiter?] = [nil] + CSVDelimiter.allCases
+            var options = BatchOptions(showProgress: false, printsSummary: false)
+            options.inputFormat = formats[Int(selector) % formats.count]
+            if options.inputFormat == nil || options.inputFormat == .csv {
+                options.csvDelimiter = delimiters[Int(selector / 5) % delimiters.count]
+            }
+            options.outputFormat = BatchFormat.allCases[Int(selector / 25) % BatchFormat.allCases.count]
+            options.jobs = selector & 0x80 == 0 ? 1 : 2
+            options.fields = [.name, .locality, .country, .distance]
+            var geocoder = BatchGeocoder(options: options) { coordinate in
+                var placemark = Placemark(location: coordinate)
+                placemark.name = "Rue \"de\" l'Ours, 5;\t|"
+                placemark.locality = "Zürich"
+                placemark.country = coordinate.latitude > 0 ? "Nørway\n" : nil
+                return placemark
+            }
+            // Small blocks make records straddle blocks, where the framers keep state.
+            geocoder.blockSize = selector & 0x40 == 0 ? 64 : 4096
+            let path = directory + "/batch-input"
+            FileManager.default.createFile(atPath: path, contents: Data(input.dropFirst()))
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            _ = try? geocoder.run(inputFD: descriptor, inputName: "fuzz", outputFD: output)
         }
-        // Small blocks make records straddle blocks, where the framers keep state.
-        geocoder.blockSize = selector & 0x40 == 0 ? 64 : 4096
-        let path = directory + "/batch-input"
-        FileManager.default.createFile(atPath: path, contents: Data(input.dropFirst()))
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        _ = try? geocoder.run(inputFD: descriptor, inputName: "fuzz", outputFD: output)
     }
-}
 
-enum TrackFuzzing {
-    /// The first byte picks the format (or sniffing); the rest is the track.
-    static func run(_ input: [UInt8]) {
-        guard let selector = input.first else { return }
-        let formats: [TrackInputFormat?] = [nil] + TrackInputFormat.allCases
-        let format = formats[Int(selector) % formats.count]
-        guard let reader = try? TrackReader(data: Data(input.dropFirst()), name: "fuzz", format: format) else { return }
-        _ = try? reader.readAll()
+    enum TrackFuzzing {
+        /// The first byte picks the format (or sniffing); the rest is the track.
+        static func run(_ input: [UInt8]) {
+            guard let selector = input.first else { return }
+            let formats: [TrackInputFormat?] = [nil] + TrackInputFormat.allCases
+            let format = formats[Int(selector) % formats.count]
+            guard let reader = try? TrackReader(data: Data(input.dropFirst()), name: "fuzz", format: format) else { return }
+            _ = try? reader.readAll()
+        }
     }
-}
 
-enum QuakeFuzzing {
-    static func run(_ input: [UInt8]) {
-        _ = try? QuakeFeed.read(Data(input), source: "fuzz")
+    enum QuakeFuzzing {
+        static func run(_ input: [UInt8]) {
+            _ = try? QuakeFeed.read(Data(input), source: "fuzz")
+        }
     }
-}
+#endif
