@@ -63,13 +63,10 @@ struct QuakesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How long to wait for a URL's server, in seconds.", valueName: "seconds"))
     var timeout: Double = 60
 
-    @Option(
-        help: ArgumentHelp(
-            "The travel state file, for --near-destination (default: $TRAVEL411_STATE, else $XDG_DATA_HOME/travel411/travel.sqlite).",
-            valueName: "file"))
-    var state: String?
+    /// `--state` (for --near-destination) and `--db`, as every travel command has them.
+    @OptionGroup var travel: TravelStateOptions
 
-    @OptionGroup var database: PlacesDatabaseOptions
+    private var database: PlacesDatabaseOptions { travel.database }
 
     // MARK: Checking the command line
 
@@ -167,12 +164,7 @@ struct QuakesCommand: ParsableCommand {
             near: try nearPoint(), radiusMetres: try radiusMetres(), last: last)
         var centreName = filter.near.map(TravelOutput.coordinate)
         if let destinationName {
-            // The same state file and busy timeout as the travel commands (TravelStateOptions.openStore).
-            let environment = ProcessInfo.processInfo.environment
-            let timeout = environment["TRAVEL411_BUSY_TIMEOUT_MS"].flatMap { Int32($0) } ?? TravelStore.defaultBusyTimeoutMilliseconds
-            let store = try TravelStore(
-                path: try TravelStateLocation.prepare(explicitPath: state, placesDatabasePath: database.databasePath),
-                busyTimeoutMilliseconds: max(0, timeout))
+            let store = try travel.openStore()
             let destination = try store.destination(named: destinationName.isEmpty ? nil : destinationName)
             filter.near = destination.city.coordinate
             centreName = destination.city.name == destination.name ? destination.name : "\(destination.city.name) (\(destination.name))"
