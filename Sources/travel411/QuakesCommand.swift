@@ -197,10 +197,9 @@ struct QuakesCommand: ParsableCommand {
     /// The events through the renderer of `travel411 map`: a file by its extension, or the terminal.
     private func drawMap(_ geocoded: [GeocodedQuake], to target: String, near centre: (String, Coordinate)?) throws {
         let scene = QuakeMap.scene(geocoded, near: centre.map { (name: $0.0, coordinate: $0.1) })
-        let bar = ProgressBar()
+        // The database exists by now (the events were geocoded from it); this only resolves its path.
         let places = database.places()
         _ = try places.database()
-        bar.finish()
         let basemap = try BasemapLoader(path: places.path)
         if target == "terminal" {
             let (columns, rows) = TerminalSize.current()
