@@ -11,11 +11,20 @@ let package = Package(
         .executable(name: "travel411", targets: ["travel411"]),
         .executable(name: "travel411-serve", targets: ["travel411-serve"]),
     ],
+    // `--traits Server` builds the HTTP server (travel411-serve) and its tests: `swift test --traits Server`.
+    traits: [
+        .trait(
+            name: "Server",
+            description: "travel411-serve, the Nominatim-compatible HTTP server, on Hummingbird and SwiftNIO"
+        )
+    ],
     dependencies: [
         // 1.8.0 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
-        // Only the server (`travel411-serve`) uses these; `swift build --product travel411` never compiles them.
-        // Hummingbird's default traits pull in swift-configuration, which the server does not use.
+        // Only the server (`travel411-serve`) uses these, and only with the Server trait: without it SwiftPM does
+        // not even fetch them (trait-guarded dependencies are pruned), which saves a fresh clone's first
+        // `swift run travel411 …` about 20 s of resolving. Hummingbird's default traits pull in
+        // swift-configuration, which the server does not use.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -48,44 +57,53 @@ let package = Package(
         .target(
             name: "Travel411Kit",
             dependencies: [
-                "CShapelib", "CSQLite", "CCrypto", "CCairo",
+                "CShapelib", "CSQLite", "CCrypto",
             ],
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
             // (This is why there is no library product: see `products`.)
             swiftSettings: [.unsafeFlags(["-O"])]
         ),
+        // The travel guide and what draws and reads around it: Airports, Travel, Tracking, Render, Quakes. Not
+        // optimised: nothing here is hot (a map, a track, a feed take milliseconds), and -O on these ~7,500 lines
+        // cost a fresh clone's first build about as much CPU as the whole geocoder.
+        .target(
+            name: "Travel411Guide",
+            dependencies: ["Travel411Kit", "CCairo", "CSQLite"]
+        ),
         .executableTarget(
             name: "travel411",
             dependencies: [
                 "Travel411Kit",
+                "Travel411Guide",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift 6 language mode, target by target: the executable first (the library next).
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The HTTP server: its own executable so that SwiftNIO stays out of the core tool's build.
+        // The HTTP server: its own executable so that SwiftNIO stays out of the core tool's build, and its
+        // dependencies only with the Server trait (without it, the executable is a stub that says how to build it).
         // `travel411 serve` runs it when it has been built.
         .executableTarget(
             name: "travel411-serve",
             dependencies: [
                 "Travel411Kit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ]
         ),
         // libFuzzer targets for every reader of outside files (Scripts/fuzz builds it with -sanitize=fuzzer and
         // -DFUZZING). A plain build gives a stub that says so, so `swift build` and `swift test` need no flags.
         .executableTarget(
             name: "Travel411Fuzz",
-            dependencies: ["Travel411Kit"],
+            dependencies: ["Travel411Kit", "Travel411Guide"],
             path: "Fuzz/Travel411Fuzz"
         ),
         // What both test targets share: the places database imported from Data/ once per test run.
@@ -96,11 +114,11 @@ let package = Package(
         ),
         .testTarget(
             name: "Travel411KitTests",
-            dependencies: ["Travel411Kit", "Travel411TestSupport", "CShapelib", "CSQLite"]
+            dependencies: ["Travel411Kit", "Travel411Guide", "Travel411TestSupport", "CShapelib", "CSQLite"]
         ),
         .testTarget(
             name: "Travel411CLITests",
-            dependencies: ["Travel411Kit", "Travel411TestSupport"],
+            dependencies: ["Travel411Kit", "Travel411Guide", "Travel411TestSupport"],
             // Expected outputs, read from the source tree by path (GoldenOutput), not bundled.
             exclude: ["Golden"]
         ),

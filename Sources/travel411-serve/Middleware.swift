@@ -1,57 +1,60 @@
-import Foundation
-import Hummingbird
-import Logging
-import Travel411Kit
+#if Server
+    import Foundation
+    import Hummingbird
+    import Logging
+    import Travel411Kit
 
-/// One structured log line per request: method, path (never the query, which holds the user's
-/// location), status and milliseconds. Errors thrown further in are logged with their status.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
+    /// One structured log line per request: method, path (never the query, which holds the user's
+    /// location), status and milliseconds. Errors thrown further in are logged with their status.
+    struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+        let logger: Logger
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard logger.logLevel <= .info else { return try await next(request, context) }
-        let started = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            log(request, status: response.status.code, since: started)
-            return response
-        } catch {
-            log(request, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: started)
-            throw error
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            guard logger.logLevel <= .info else { return try await next(request, context) }
+            let started = ContinuousClock.now
+            do {
+                let response = try await next(request, context)
+                log(request, status: response.status.code, since: started)
+                return response
+            } catch {
+                log(request, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: started)
+                throw error
+            }
+        }
+
+        private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant) {
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            logger.info(
+                "request",
+                metadata: [
+                    "method": "\(request.method.rawValue)",
+                    "path": "\(DisplayText.sanitized(request.uri.path, limit: 100))",
+                    "status": "\(status)",
+                    "ms": "\(String(format: "%.3f", milliseconds))",
+                ])
         }
     }
 
-    private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info(
-            "request",
-            metadata: [
-                "method": "\(request.method.rawValue)",
-                "path": "\(DisplayText.sanitized(request.uri.path, limit: 100))",
-                "status": "\(status)",
-                "ms": "\(String(format: "%.3f", milliseconds))",
-            ])
-    }
-}
+    /// What the router cannot say in Nominatim's shape by itself: a request target that is too long
+    /// (414) and a path or method that no endpoint serves (404, 405), as JSON errors.
+    struct RequestShapeMiddleware<Context: RequestContext>: RouterMiddleware {
+        static var endpoints: String { "GET /reverse, POST /reverse, GET /status, GET /metrics" }
 
-/// What the router cannot say in Nominatim's shape by itself: a request target that is too long
-/// (414) and a path or method that no endpoint serves (404, 405), as JSON errors.
-struct RequestShapeMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var endpoints: String { "GET /reverse, POST /reverse, GET /status, GET /metrics" }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let target = request.uri.description.utf8.count
-        if target > ServerLimits.maxTargetBytes {
-            throw ServerHTTPError(
-                ServerRequestError(status: 414, "The request target is \(target) bytes; at most \(ServerLimits.maxTargetBytes) are taken"))
-        }
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
-            let what = "\(request.method.rawValue) \(DisplayText.sanitized(request.uri.path, limit: 100))"
-            throw ServerHTTPError(
-                ServerRequestError(status: error.status.code, "\(what) is not served here; the endpoints are \(Self.endpoints)"))
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            let target = request.uri.description.utf8.count
+            if target > ServerLimits.maxTargetBytes {
+                throw ServerHTTPError(
+                    ServerRequestError(
+                        status: 414, "The request target is \(target) bytes; at most \(ServerLimits.maxTargetBytes) are taken"))
+            }
+            do {
+                return try await next(request, context)
+            } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
+                let what = "\(request.method.rawValue) \(DisplayText.sanitized(request.uri.path, limit: 100))"
+                throw ServerHTTPError(
+                    ServerRequestError(status: error.status.code, "\(what) is not served here; the endpoints are \(Self.endpoints)"))
+            }
         }
     }
-}
+#endif

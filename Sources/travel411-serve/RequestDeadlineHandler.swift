@@ -1,92 +1,94 @@
-import NIOCore
-import NIOHTTPTypes
+#if Server
+    import NIOCore
+    import NIOHTTPTypes
 
-/// Cuts off clients that send too slowly (slowloris): a connection must deliver a request's headers
-/// within `headerTimeout` of opening or of its last answer, and the body within `bodyTimeout` of the
-/// headers. An idle keep-alive connection is closed the same way. The server's own time to answer
-/// is never limited: while a request is being answered no deadline runs.
-///
-/// Requests only move the deadline (a clock read); the one timer per connection re-arms itself
-/// when it fires early, so a busy connection does not schedule and cancel a task per request.
-final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    /// Cuts off clients that send too slowly (slowloris): a connection must deliver a request's headers
+    /// within `headerTimeout` of opening or of its last answer, and the body within `bodyTimeout` of the
+    /// headers. An idle keep-alive connection is closed the same way. The server's own time to answer
+    /// is never limited: while a request is being answered no deadline runs.
+    ///
+    /// Requests only move the deadline (a clock read); the one timer per connection re-arms itself
+    /// when it fires early, so a busy connection does not schedule and cancel a task per request.
+    final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTPRequestPart
+        typealias InboundOut = HTTPRequestPart
+        typealias OutboundIn = HTTPResponsePart
+        typealias OutboundOut = HTTPResponsePart
 
-    private let headerTimeout: TimeAmount
-    private let bodyTimeout: TimeAmount
-    /// When the connection is closed unless the client gets on; nil while the server is answering.
-    private var expiry: NIODeadline?
-    private var timer: Scheduled<Void>?
-    /// Requests whose headers have arrived and whose answers have not ended.
-    private var inFlight = 0
+        private let headerTimeout: TimeAmount
+        private let bodyTimeout: TimeAmount
+        /// When the connection is closed unless the client gets on; nil while the server is answering.
+        private var expiry: NIODeadline?
+        private var timer: Scheduled<Void>?
+        /// Requests whose headers have arrived and whose answers have not ended.
+        private var inFlight = 0
 
-    init(headerTimeout: Duration, bodyTimeout: Duration) {
-        self.headerTimeout = TimeAmount(headerTimeout)
-        self.bodyTimeout = TimeAmount(bodyTimeout)
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { arm(context, headerTimeout) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        arm(context, headerTimeout)
-        context.fireChannelActive()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        stop()
-        context.fireChannelInactive()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) { stop() }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head:
-            inFlight += 1
-            arm(context, bodyTimeout)
-        case .end:
-            expiry = nil
-        case .body:
-            break
+        init(headerTimeout: Duration, bodyTimeout: Duration) {
+            self.headerTimeout = TimeAmount(headerTimeout)
+            self.bodyTimeout = TimeAmount(bodyTimeout)
         }
-        context.fireChannelRead(data)
-    }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            inFlight = max(0, inFlight - 1)
-            if inFlight == 0 { arm(context, headerTimeout) }
+        func handlerAdded(context: ChannelHandlerContext) {
+            if context.channel.isActive { arm(context, headerTimeout) }
         }
-        context.write(data, promise: promise)
-    }
 
-    private func arm(_ context: ChannelHandlerContext, _ timeout: TimeAmount) {
-        let deadline = NIODeadline.now() + timeout
-        expiry = deadline
-        if timer == nil { schedule(context, at: deadline) }
-    }
+        func channelActive(context: ChannelHandlerContext) {
+            arm(context, headerTimeout)
+            context.fireChannelActive()
+        }
 
-    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
-        let channel = context.channel
-        timer = context.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
-            guard let self else { return }
-            self.timer = nil
-            guard let expiry = self.expiry else { return }
-            if expiry <= NIODeadline.now() {
-                channel.close(promise: nil)
-            } else {
-                self.schedule(context, at: expiry)
+        func channelInactive(context: ChannelHandlerContext) {
+            stop()
+            context.fireChannelInactive()
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) { stop() }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head:
+                inFlight += 1
+                arm(context, bodyTimeout)
+            case .end:
+                expiry = nil
+            case .body:
+                break
+            }
+            context.fireChannelRead(data)
+        }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if case .end = unwrapOutboundIn(data) {
+                inFlight = max(0, inFlight - 1)
+                if inFlight == 0 { arm(context, headerTimeout) }
+            }
+            context.write(data, promise: promise)
+        }
+
+        private func arm(_ context: ChannelHandlerContext, _ timeout: TimeAmount) {
+            let deadline = NIODeadline.now() + timeout
+            expiry = deadline
+            if timer == nil { schedule(context, at: deadline) }
+        }
+
+        private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+            let channel = context.channel
+            timer = context.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
+                guard let self else { return }
+                self.timer = nil
+                guard let expiry = self.expiry else { return }
+                if expiry <= NIODeadline.now() {
+                    channel.close(promise: nil)
+                } else {
+                    self.schedule(context, at: expiry)
+                }
             }
         }
-    }
 
-    private func stop() {
-        timer?.cancel()
-        timer = nil
-        expiry = nil
+        private func stop() {
+            timer?.cancel()
+            timer = nil
+            expiry = nil
+        }
     }
-}
+#endif

@@ -1,179 +1,182 @@
-import Foundation
-import Hummingbird
-import Logging
-import NIOCore
-import Prometheus
-import Travel411Kit
+#if Server
+    import Foundation
+    import Hummingbird
+    import Logging
+    import NIOCore
+    import Prometheus
+    import Travel411Kit
 
-/// The endpoints. Answers are written by the library (`ReverseRequest`, `NominatimFormatter`,
-/// `BatchRequest`, `ServerStatus`): this file only moves bytes between them and HTTP.
-struct ReverseGeocodingRoutes: Sendable {
-    let geocoder: ReverseGeocoder
-    let status: ServerStatus
-    let registry: PrometheusCollectorRegistry
-    let limits: ServerLimits
-    let logger: Logger
-    let batches = BatchSlots(capacity: ServerLimits.maxConcurrentBatches)
+    /// The endpoints. Answers are written by the library (`ReverseRequest`, `NominatimFormatter`,
+    /// `BatchRequest`, `ServerStatus`): this file only moves bytes between them and HTTP.
+    struct ReverseGeocodingRoutes: Sendable {
+        let geocoder: ReverseGeocoder
+        let status: ServerStatus
+        let registry: PrometheusCollectorRegistry
+        let limits: ServerLimits
+        let logger: Logger
+        let batches = BatchSlots(capacity: ServerLimits.maxConcurrentBatches)
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        // Outermost first: the access log sees every answer, the errors' shapes included.
-        router.middlewares.add(AccessLogMiddleware(logger: logger))
-        router.middlewares.add(MetricsMiddleware())
-        router.middlewares.add(RequestShapeMiddleware())
-        router.get("reverse") { request, _ in try reverse(request) }
-        router.post("reverse") { request, _ in try await reverseMany(request) }
-        router.get("status") { request, _ in try statusAnswer(request) }
-        router.get("metrics") { _, _ in metrics() }
-        return router
-    }
-
-    static func parameters(_ request: Request) -> [(name: String, value: String)] {
-        request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-    }
-
-    static func text(_ body: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
-        var buffer = ByteBuffer()
-        buffer.writeString(body)
-        return Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: buffer))
-    }
-
-    func reverse(_ request: Request) throws -> Response {
-        let query: ReverseRequest
-        do {
-            query = try ReverseRequest(parameters: Self.parameters(request), queryString: request.uri.query ?? "")
-        } catch let error as ServerRequestError {
-            throw ServerHTTPError(error)
+        func router() -> Router<BasicRequestContext> {
+            let router = Router(context: BasicRequestContext.self)
+            // Outermost first: the access log sees every answer, the errors' shapes included.
+            router.middlewares.add(AccessLogMiddleware(logger: logger))
+            router.middlewares.add(MetricsMiddleware())
+            router.middlewares.add(RequestShapeMiddleware())
+            router.get("reverse") { request, _ in try reverse(request) }
+            router.post("reverse") { request, _ in try await reverseMany(request) }
+            router.get("status") { request, _ in try statusAnswer(request) }
+            router.get("metrics") { _, _ in metrics() }
+            return router
         }
-        let placemark = geocoder.placemark(for: query.coordinate)
-        let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil)
-        return Self.text(body, contentType: query.contentType)
-    }
 
-    func statusAnswer(_ request: Request) throws -> Response {
-        do {
-            let format = try ServerStatus.format(parameters: Self.parameters(request))
-            return Self.text(
-                status.body(format), contentType: format == .json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8")
-        } catch let error as ServerRequestError {
-            throw ServerHTTPError(error)
+        static func parameters(_ request: Request) -> [(name: String, value: String)] {
+            request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         }
-    }
 
-    func metrics() -> Response {
-        var bytes: [UInt8] = []
-        registry.emit(into: &bytes)
-        return Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
+        static func text(_ body: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
+            var buffer = ByteBuffer()
+            buffer.writeString(body)
+            return Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: buffer))
+        }
 
-    /// POST /reverse: the body through the batch pipeline, the answer streamed as it is written.
-    func reverseMany(_ request: Request) async throws -> Response {
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxBodyBytes {
-            throw ServerHTTPError(
-                ServerRequestError(
-                    status: 413, "The request body is \(declared) bytes; at most \(limits.maxBodyBytes) are taken (--max-body-bytes)"))
+        func reverse(_ request: Request) throws -> Response {
+            let query: ReverseRequest
+            do {
+                query = try ReverseRequest(parameters: Self.parameters(request), queryString: request.uri.query ?? "")
+            } catch let error as ServerRequestError {
+                throw ServerHTTPError(error)
+            }
+            let placemark = geocoder.placemark(for: query.coordinate)
+            let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil)
+            return Self.text(body, contentType: query.contentType)
         }
-        let parameters = Self.parameters(request)
-        let contentType = request.headers[.contentType]
-        do {
-            _ = try BatchRequest.declaredFormatCheck(contentType: contentType)
-        } catch let error as ServerRequestError {
-            throw ServerHTTPError(error)
-        }
-        var collected: ByteBuffer
-        do {
-            collected = try await request.body.collect(upTo: limits.maxBodyBytes)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw ServerHTTPError(
-                ServerRequestError(status: 413, "The request body is larger than \(limits.maxBodyBytes) bytes (--max-body-bytes)"))
-        }
-        let body = collected.readBytes(length: collected.readableBytes) ?? []
-        let batchRequest: BatchRequest
-        do {
-            batchRequest = try BatchRequest(contentType: contentType, parameters: parameters, body: body, jobs: 1)
-        } catch let error as ServerRequestError {
-            throw ServerHTTPError(error)
-        }
-        guard batches.acquire() else {
-            throw ServerHTTPError(
-                ServerRequestError(status: 503, "\(ServerLimits.maxConcurrentBatches) batches are running; try again when one has finished")
-            )
-        }
-        let stream: BatchStream
-        do {
-            stream = try BatchStream(body: body, request: batchRequest, geocoder: geocoder)
-        } catch {
-            batches.release()
-            throw error
-        }
-        let first = await Self.read(stream)
-        if first.isEmpty, let error = stream.error {
-            stream.close()
-            batches.release()
-            let message = BatchRequest.describe(error)
-            throw ServerHTTPError(ServerRequestError(status: 400, message))
-        }
-        let batches = batches
-        let logger = logger
-        return Response(
-            status: .ok, headers: [.contentType: batchRequest.contentType],
-            body: ResponseBody { writer in
-                defer {
-                    stream.close()
-                    batches.release()
-                }
-                var chunk = first
-                while !chunk.isEmpty {
-                    try await writer.write(ByteBuffer(bytes: chunk))
-                    chunk = await Self.read(stream)
-                }
-                if let error = stream.error {
-                    // Headers are gone already: cutting the answer short is the only way left to say it failed.
-                    logger.error("batch failed part way", metadata: ["error": "\(error)"])
-                    throw error
-                }
-                try await writer.finish(nil)
-            })
-    }
 
-    /// The pipe read blocks, so it happens off the event loops.
-    private static func read(_ stream: BatchStream) async -> [UInt8] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: stream.read(upTo: 64 << 10)) }
+        func statusAnswer(_ request: Request) throws -> Response {
+            do {
+                let format = try ServerStatus.format(parameters: Self.parameters(request))
+                return Self.text(
+                    status.body(format), contentType: format == .json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8")
+            } catch let error as ServerRequestError {
+                throw ServerHTTPError(error)
+            }
         }
-    }
-}
 
-/// Counts the batches running, so that a burst of POSTs cannot take every core from GET /reverse.
-final class BatchSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = 0
-    let capacity: Int
+        func metrics() -> Response {
+            var bytes: [UInt8] = []
+            registry.emit(into: &bytes)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
 
-    init(capacity: Int) { self.capacity = capacity }
+        /// POST /reverse: the body through the batch pipeline, the answer streamed as it is written.
+        func reverseMany(_ request: Request) async throws -> Response {
+            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxBodyBytes {
+                throw ServerHTTPError(
+                    ServerRequestError(
+                        status: 413, "The request body is \(declared) bytes; at most \(limits.maxBodyBytes) are taken (--max-body-bytes)"))
+            }
+            let parameters = Self.parameters(request)
+            let contentType = request.headers[.contentType]
+            do {
+                _ = try BatchRequest.declaredFormatCheck(contentType: contentType)
+            } catch let error as ServerRequestError {
+                throw ServerHTTPError(error)
+            }
+            var collected: ByteBuffer
+            do {
+                collected = try await request.body.collect(upTo: limits.maxBodyBytes)
+            } catch let error as HTTPError where error.status == .contentTooLarge {
+                throw ServerHTTPError(
+                    ServerRequestError(status: 413, "The request body is larger than \(limits.maxBodyBytes) bytes (--max-body-bytes)"))
+            }
+            let body = collected.readBytes(length: collected.readableBytes) ?? []
+            let batchRequest: BatchRequest
+            do {
+                batchRequest = try BatchRequest(contentType: contentType, parameters: parameters, body: body, jobs: 1)
+            } catch let error as ServerRequestError {
+                throw ServerHTTPError(error)
+            }
+            guard batches.acquire() else {
+                throw ServerHTTPError(
+                    ServerRequestError(
+                        status: 503, "\(ServerLimits.maxConcurrentBatches) batches are running; try again when one has finished")
+                )
+            }
+            let stream: BatchStream
+            do {
+                stream = try BatchStream(body: body, request: batchRequest, geocoder: geocoder)
+            } catch {
+                batches.release()
+                throw error
+            }
+            let first = await Self.read(stream)
+            if first.isEmpty, let error = stream.error {
+                stream.close()
+                batches.release()
+                let message = BatchRequest.describe(error)
+                throw ServerHTTPError(ServerRequestError(status: 400, message))
+            }
+            let batches = batches
+            let logger = logger
+            return Response(
+                status: .ok, headers: [.contentType: batchRequest.contentType],
+                body: ResponseBody { writer in
+                    defer {
+                        stream.close()
+                        batches.release()
+                    }
+                    var chunk = first
+                    while !chunk.isEmpty {
+                        try await writer.write(ByteBuffer(bytes: chunk))
+                        chunk = await Self.read(stream)
+                    }
+                    if let error = stream.error {
+                        // Headers are gone already: cutting the answer short is the only way left to say it failed.
+                        logger.error("batch failed part way", metadata: ["error": "\(error)"])
+                        throw error
+                    }
+                    try await writer.finish(nil)
+                })
+        }
 
-    func acquire() -> Bool {
-        lock.withLock {
-            guard running < capacity else { return false }
-            running += 1
-            return true
+        /// The pipe read blocks, so it happens off the event loops.
+        private static func read(_ stream: BatchStream) async -> [UInt8] {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: stream.read(upTo: 64 << 10)) }
+            }
         }
     }
 
-    func release() { lock.withLock { running -= 1 } }
-}
+    /// Counts the batches running, so that a burst of POSTs cannot take every core from GET /reverse.
+    final class BatchSlots: @unchecked Sendable {
+        private let lock = NSLock()
+        private var running = 0
+        let capacity: Int
 
-/// A refused request with its Nominatim-shaped body (JSON, or XML when XML was asked for by name).
-struct ServerHTTPError: HTTPResponseError {
-    let error: ServerRequestError
+        init(capacity: Int) { self.capacity = capacity }
 
-    init(_ error: ServerRequestError) { self.error = error }
+        func acquire() -> Bool {
+            lock.withLock {
+                guard running < capacity else { return false }
+                running += 1
+                return true
+            }
+        }
 
-    var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        ReverseGeocodingRoutes.text(error.body, contentType: ReverseRequest.contentType(error.format), status: status)
+        func release() { lock.withLock { running -= 1 } }
     }
-}
+
+    /// A refused request with its Nominatim-shaped body (JSON, or XML when XML was asked for by name).
+    struct ServerHTTPError: HTTPResponseError {
+        let error: ServerRequestError
+
+        init(_ error: ServerRequestError) { self.error = error }
+
+        var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
+
+        func response(from request: Request, context: some RequestContext) throws -> Response {
+            ReverseGeocodingRoutes.text(error.body, contentType: ReverseRequest.contentType(error.format), status: status)
+        }
+    }
+#endif

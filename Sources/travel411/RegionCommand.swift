@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Travel411Guide
 import Travel411Kit
 
 struct RegionCommand: ParsableCommand {

@@ -13,7 +13,7 @@ struct ServeCommand: ParsableCommand {
             zoom, addressdetails, namedetails, extratags, accept-language, layer); POST /reverse with CSV, TSV, JSON Lines \
             or GeoJSON points, answered in the same format; GET /status; GET /metrics (Prometheus). Only 127.0.0.1 \
             listens unless --host says otherwise. SIGTERM and SIGINT finish the requests in flight, then exit 0.
-            The server is a separate executable; build it once with `swift build --product travel411-serve`.
+            The server is a separate executable; build it once with `swift build --product travel411-serve --traits Server`.
               travel411 serve --port 8080
               curl 'http://127.0.0.1:8080/reverse?lat=51.47&lon=-0.45&format=jsonv2'
             """)
@@ -78,7 +78,7 @@ enum ServeLogLevel: String, ExpressibleByArgument, CaseIterable {
 
 /// Finds `travel411-serve` in the folder of the running `travel411`, where SwiftPM builds both.
 enum ServerExecutable {
-    static let name = "travel411-serve"
+    static let name = ServerBuildCommand.executableName
 
     static func locate() throws -> URL {
         let own = URL(
@@ -93,20 +93,9 @@ enum ServerExecutable {
         return server
     }
 
-    /// Names the exact build command, for the configuration and package this travel411 came from.
     static func notBuiltMessage(folder: URL) -> String {
-        let components = folder.pathComponents
-        var command = "swift build --product \(name)"
-        if folder.lastPathComponent == "release" || components.dropLast().last == "release" {
-            command = "swift build -c release --product \(name)"
-        }
-        var location = ""
-        if let build = components.lastIndex(where: { $0.hasPrefix(".build") }), build > 1 {
-            let package = NSString.path(withComponents: Array(components[..<build]))
-            location = " in \(package)"
-            if components[build] != ".build" { command += " --scratch-path \(components[build])" }
-        }
+        let build = ServerBuildCommand(buildFolder: folder)
         return
-            "the server is a separate executable, and \(folder.appendingPathComponent(name).path) has not been built: run `\(command)`\(location), then `travel411 serve` again"
+            "the server is a separate executable, and \(folder.appendingPathComponent(name).path) has not been built: \(build.instruction), then `travel411 serve` again"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Travel411Guide
 import Travel411Kit
 
 /// `--state` and `--db`, shared by the travel commands.

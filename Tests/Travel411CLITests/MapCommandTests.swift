@@ -1,4 +1,5 @@
 import Foundation
+import Travel411Guide
 import Travel411Kit
 import XCTest
 

@@ -31,7 +31,8 @@ final class ServeCommandTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 69, message)
         XCTAssertTrue(
-            message.contains("run `swift build --product travel411-serve` in \(cli.folder.appendingPathComponent("bin").path)"), message)
+            message.contains(
+                "run `swift build --product travel411-serve --traits Server` in \(cli.folder.appendingPathComponent("bin").path)"), message)
     }
 
     func testBadOptionValuesAreUsageErrors() throws {

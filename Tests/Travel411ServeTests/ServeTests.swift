@@ -20,6 +20,10 @@ final class ServeTests: XCTestCase {
         }
     }
 
+    override func setUpWithError() throws {
+        try ServerProcess.skipWithoutServer()
+    }
+
     override class func tearDown() {
         shared?.stop()
         shared = nil

@@ -28,9 +28,17 @@ final class ServerProcess {
 
     static var binary: URL { buildFolder.appendingPathComponent("travel411-serve") }
 
+    /// Without the Server trait `travel411-serve` is a stub that says how to build the server: nothing to test.
+    static func skipWithoutServer() throws {
+        #if !Server
+            throw XCTSkip("travel411-serve was built without the Server trait: run `swift test --traits Server`")
+        #endif
+    }
+
     struct StartFailure: Error, CustomStringConvertible { let description: String }
 
     init(arguments extra: [String] = []) throws {
+        try Self.skipWithoutServer()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         stderrURL = folder.appendingPathComponent("stderr")

@@ -9,7 +9,7 @@
 /// A class rather than `[UInt8]` because it owns raw memory: appends skip Array's uniqueness and
 /// bounds checks on the hot path, and whole buffers are pooled and reused between chunks so that
 /// steady-state batch work neither allocates nor page-faults.
-final class ByteBuffer {
+package final class ByteBuffer {
     private struct State {
         var base: UnsafeMutablePointer<UInt8>
         var count: Int
@@ -20,14 +20,14 @@ final class ByteBuffer {
     /// exclusivity check on every access, which costs more than the appends themselves.
     private let state: UnsafeMutablePointer<State>
 
-    var base: UnsafeMutablePointer<UInt8> { state.pointee.base }
-    var capacity: Int { state.pointee.capacity }
-    var count: Int {
+    package var base: UnsafeMutablePointer<UInt8> { state.pointee.base }
+    package var capacity: Int { state.pointee.capacity }
+    package var count: Int {
         get { state.pointee.count }
         set { state.pointee.count = newValue }
     }
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         let size = max(capacity, 64)
         guard let memory = malloc(size) else { fatalError("out of memory allocating \(size) bytes") }
         state = UnsafeMutablePointer<State>.allocate(capacity: 1)
@@ -39,12 +39,12 @@ final class ByteBuffer {
         state.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 }
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    package var isEmpty: Bool { count == 0 }
+    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     /// Makes room for `extra` more bytes after `count`.
     @inline(__always)
-    func reserve(_ extra: Int) {
+    package func reserve(_ extra: Int) {
         if count &+ extra > capacity { grow(toAtLeast: count &+ extra) }
     }
 
@@ -57,14 +57,14 @@ final class ByteBuffer {
     }
 
     @inline(__always)
-    func append(_ byte: UInt8) {
+    package func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count &+= 1
     }
 
     @inline(__always)
-    func append(_ start: UnsafePointer<UInt8>, count length: Int) {
+    package func append(_ start: UnsafePointer<UInt8>, count length: Int) {
         guard length > 0 else { return }
         reserve(length)
         let destination = base + count
@@ -78,27 +78,27 @@ final class ByteBuffer {
     }
 
     @inline(__always)
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress else { return }
         append(start, count: bytes.count)
     }
 
     @inline(__always)
-    func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    func append(_ text: StaticString) {
+    package func append(_ text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
-    func append(_ text: String) {
+    package func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// Writes an integer in decimal, without going through `String`.
-    func appendDecimal(_ value: Int) {
+    package func appendDecimal(_ value: Int) {
         reserve(20)
         if value < 0 {
             base[count] = UInt8(ascii: "-")
@@ -120,13 +120,13 @@ final class ByteBuffer {
         } while magnitude > 0
     }
 
-    func removeAll() { count = 0 }
+    package func removeAll() { count = 0 }
 
     /// Drops everything from `length` on; used to undo a partly written row.
-    func truncate(to length: Int) { count = min(count, length) }
+    package func truncate(to length: Int) { count = min(count, length) }
 
     /// Moves bytes `[offset, count)` to the front.
-    func removeFirst(_ offset: Int) {
+    package func removeFirst(_ offset: Int) {
         precondition(offset <= count)
         let remaining = count - offset
         if remaining > 0 { memmove(base, base + offset, remaining) }

@@ -1,17 +1,17 @@
 /// The result of splitting one record.
-struct DelimitedRecord {
+package struct DelimitedRecord {
     /// Offset of the record's first byte.
-    var start: Int
+    package var start: Int
     /// Offset after the record's last content byte (line terminator excluded).
-    var contentEnd: Int
+    package var contentEnd: Int
     /// Offset where the next record starts.
-    var next: Int
+    package var next: Int
     /// Line terminators consumed, embedded newlines in quoted fields included.
-    var lines: Int
+    package var lines: Int
     /// A quoted field ran to the end of the input without its closing quote.
-    var isUnterminated: Bool
+    package var isUnterminated: Bool
     /// The record ended at a line feed (rather than at the end of the bytes given).
-    var endsWithNewline: Bool
+    package var endsWithNewline: Bool
 }
 
 /// Splits CSV and TSV records (RFC 4180): fields that start with a quote may hold delimiters, quotes
@@ -19,16 +19,18 @@ struct DelimitedRecord {
 ///
 /// Lenient where real files are sloppy: a quote inside an unquoted field is kept as text, and text
 /// after a closing quote is appended to the field, as spreadsheets do.
-struct DelimitedRecordSplitter: Sendable {
-    static let quote = UInt8(ascii: "\"")
-    static let newline = UInt8(ascii: "\n")
-    static let carriageReturn = UInt8(ascii: "\r")
+package struct DelimitedRecordSplitter: Sendable {
+    package static let quote = UInt8(ascii: "\"")
+    package static let newline = UInt8(ascii: "\n")
+    package static let carriageReturn = UInt8(ascii: "\r")
 
-    let delimiter: UInt8
+    package let delimiter: UInt8
+
+    package init(delimiter: UInt8) { self.delimiter = delimiter }
 
     /// Splits the record starting at `start`, filling `fields`.
     @inline(__always)
-    func split(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into fields: inout [InputCell]) -> DelimitedRecord {
+    package func split(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into fields: inout [InputCell]) -> DelimitedRecord {
         fields.removeAll(keepingCapacity: true)
         let delimiter = self.delimiter
         var index = start
@@ -82,12 +84,12 @@ struct DelimitedRecordSplitter: Sendable {
 
     /// A record holding nothing at all (an empty line): skipped rather than counted as a row.
     @inline(__always)
-    static func isBlank(_ fields: [InputCell]) -> Bool {
+    package static func isBlank(_ fields: [InputCell]) -> Bool {
         fields.count == 1 && fields[0].kind == .delimitedPlain && fields[0].start == fields[0].end
     }
 
     /// The value of a quoted field: quotes removed, doubled quotes halved, trailing text kept.
-    static func decodeQuoted(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
+    package static func decodeQuoted(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
         var index = start &+ 1
         var runStart = index
         while index < end {
@@ -109,7 +111,7 @@ struct DelimitedRecordSplitter: Sendable {
     }
 
     /// A field's value as a String, for header names and error messages.
-    static func text(of field: InputCell, in bytes: UnsafePointer<UInt8>) -> String {
+    package static func text(of field: InputCell, in bytes: UnsafePointer<UInt8>) -> String {
         guard field.kind == .delimitedQuoted else {
             return String(decoding: UnsafeBufferPointer(start: bytes + field.start, count: field.end - field.start), as: UTF8.self)
         }

@@ -1,12 +1,12 @@
 /// Writes CSV or TSV fields, quoting only when the field needs it (RFC 4180 style for both:
 /// a field holding the delimiter, a quote, CR or LF is quoted, with inner quotes doubled).
-struct DelimitedTextWriter: Sendable {
-    let delimiter: UInt8
+package struct DelimitedTextWriter: Sendable {
+    package let delimiter: UInt8
     /// Every byte that may need quoting is below this: the quote, CR, LF and the delimiter. It is
     /// 0x3C for ',' ';' and tab, so most bytes fail the first test; a '|' delimiter raises it.
     private let specialBytesLimit: UInt8
 
-    init(delimiter: UInt8) {
+    package init(delimiter: UInt8) {
         self.delimiter = delimiter
         specialBytesLimit = max(0x3C, delimiter &+ 1)
     }
@@ -17,7 +17,7 @@ struct DelimitedTextWriter: Sendable {
             && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
     }
 
-    func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
+    package func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
         // One pass for the common case: copy while checking, and start over quoted only if needed.
         output.reserve(count)
         let start = output.count
@@ -45,7 +45,7 @@ struct DelimitedTextWriter: Sendable {
         output.append(UInt8(ascii: "\""))
     }
 
-    func appendField(_ text: String, to output: ByteBuffer) {
+    package func appendField(_ text: String, to output: ByteBuffer) {
         var text = text
         text.withUTF8 { utf8 in
             if let start = utf8.baseAddress { appendField(start, count: utf8.count, to: output) }

@@ -1,33 +1,33 @@
 /// Why a JSON text was rejected, and where.
-struct JSONSyntaxError: Error {
-    let reason: String
+package struct JSONSyntaxError: Error {
+    package let reason: String
     /// Offset of the offending byte in the scanned buffer.
-    let offset: Int
+    package let offset: Int
 }
 
 /// One member of a JSON object, located in the scanned bytes. The key range includes its quotes;
 /// the value range is the value's raw text.
-struct JSONMember {
-    var keyStart: Int
-    var keyEnd: Int
-    var keyHasEscapes: Bool
-    var valueStart: Int
-    var valueEnd: Int
+package struct JSONMember {
+    package var keyStart: Int
+    package var keyEnd: Int
+    package var keyHasEscapes: Bool
+    package var valueStart: Int
+    package var valueEnd: Int
 }
 
 /// A validating JSON scanner over bytes: it finds where values start and end without building
 /// anything. It validates strictly (RFC 8259 grammar, UTF-8 in strings) so that raw input text
 /// can be copied into the output and still be valid JSON.
-enum JSONScanner {
-    static let maximumDepth = 512
+package enum JSONScanner {
+    package static let maximumDepth = 512
 
     @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     @inline(__always)
-    static func skipWhitespace(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int) -> Int {
+    package static func skipWhitespace(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int) -> Int {
         var index = index
         while index < end && isWhitespace(bytes[index]) { index &+= 1 }
         return index
@@ -35,12 +35,12 @@ enum JSONScanner {
 
     /// Whether `bytes[start..<end]` is exactly `literal` (a quoted key like `"type"`, say).
     @inline(__always)
-    static func equals(_ literal: StaticString, _ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    package static func equals(_ literal: StaticString, _ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
         end - start == literal.utf8CodeUnitCount && memcmp(bytes + start, literal.utf8Start, end - start) == 0
     }
 
     /// Scans the string starting at the quote at `index`; returns the offset after its closing quote.
-    static func scanString(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, hasEscapes: inout Bool) throws -> Int {
+    package static func scanString(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, hasEscapes: inout Bool) throws -> Int {
         var index = index &+ 1
         while index < end {
             let byte = bytes[index]
@@ -75,7 +75,7 @@ enum JSONScanner {
     }
 
     /// Scans a number per the JSON grammar; returns the offset after it.
-    static func scanNumber(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int) throws -> Int {
+    package static func scanNumber(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int) throws -> Int {
         let start = index
         var index = index
         @inline(__always) func isDigit(_ position: Int) -> Bool { position < end && bytes[position] &- 48 < 10 }
@@ -101,13 +101,13 @@ enum JSONScanner {
     }
 
     /// Whether `bytes[start..<end]` is exactly one JSON number.
-    static func isNumber(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    package static func isNumber(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard start < end, let numberEnd = try? scanNumber(bytes, start, end) else { return false }
         return numberEnd == end
     }
 
     /// Scans any value at `index` (no leading whitespace); returns the offset after it.
-    static func scanValue(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, depth: Int = 0) throws -> Int {
+    package static func scanValue(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, depth: Int = 0) throws -> Int {
         guard index < end else { throw JSONSyntaxError(reason: "a value is missing", offset: index) }
         switch bytes[index] {
         case UInt8(ascii: "\""):
@@ -176,7 +176,9 @@ enum JSONScanner {
     }
 
     /// Scans the object at `index`, recording its top-level members; returns the offset after '}'.
-    static func scanObjectMembers(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, into members: inout [JSONMember]) throws -> Int {
+    package static func scanObjectMembers(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, into members: inout [JSONMember]) throws
+        -> Int
+    {
         members.removeAll(keepingCapacity: true)
         guard index < end, bytes[index] == UInt8(ascii: "{") else { throw JSONSyntaxError(reason: "expected an object", offset: index) }
         var index = skipWhitespace(bytes, index &+ 1, end)
@@ -205,7 +207,7 @@ enum JSONScanner {
     }
 
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt32? {
+    package static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte &- 48)
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte &- 87)
@@ -215,7 +217,7 @@ enum JSONScanner {
     }
 
     /// Decodes the already-validated string literal `bytes[start..<end]` (quotes included) to UTF-8.
-    static func decodeString(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
+    package static func decodeString(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
         var index = start &+ 1
         let contentEnd = end &- 1
         var runStart = index

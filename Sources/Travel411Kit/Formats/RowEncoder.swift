@@ -1,8 +1,8 @@
 import Foundation
 
 /// One input value, located in a chunk's bytes.
-struct InputCell {
-    enum Kind: UInt8 {
+package struct InputCell {
+    package enum Kind: UInt8 {
         /// The row has no such column (a short CSV row, a JSON object without that key).
         case missing
         /// An unquoted CSV/TSV field: the bytes are the value.
@@ -13,13 +13,13 @@ struct InputCell {
         case json
     }
 
-    var start: Int
-    var end: Int
-    var kind: Kind
+    package var start: Int
+    package var end: Int
+    package var kind: Kind
 
-    static let missing = InputCell(start: 0, end: 0, kind: .missing)
+    package static let missing = InputCell(start: 0, end: 0, kind: .missing)
 
-    init(start: Int, end: Int, kind: Kind) {
+    package init(start: Int, end: Int, kind: Kind) {
         self.start = start
         self.end = end
         self.kind = kind

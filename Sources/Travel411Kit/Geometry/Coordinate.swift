@@ -66,7 +66,7 @@ extension Coordinate: CustomStringConvertible {
     public var description: String { "\(Coordinate.format(latitude)), \(Coordinate.format(longitude))" }
 
     /// Shortest round-tripping decimal text, without a trailing ".0" on whole numbers.
-    static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }

@@ -7,6 +7,12 @@ public struct SQLiteError: Error, CustomStringConvertible, LocalizedError {
     public let message: String
     public let path: String
 
+    package init(code: Int32, message: String, path: String) {
+        self.code = code
+        self.message = message
+        self.path = path
+    }
+
     public var description: String { "\(path): \(message) (SQLite code \(code))" }
     public var errorDescription: String? { description }
 

@@ -1,6 +1,7 @@
 import Travel411TestSupport
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// Our description of epicentres, from the real places database.

@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// Both USGS summary formats, read from the real sample feeds, and every kind of bad input the

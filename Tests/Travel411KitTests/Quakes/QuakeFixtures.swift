@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// The USGS sample feeds in Tests/Fixtures/earthquakes (see Tests/Fixtures/SOURCES.md), and small

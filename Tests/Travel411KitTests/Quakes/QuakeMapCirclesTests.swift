@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// The map's data side: the seed app's size and colour rule, drawing order, legend and extent.

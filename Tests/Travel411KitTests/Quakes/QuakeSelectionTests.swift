@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 final class QuakeSelectionTests: XCTestCase {

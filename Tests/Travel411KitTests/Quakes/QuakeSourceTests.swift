@@ -1,6 +1,7 @@
 import Travel411TestSupport
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// Where feeds come from: files, and URLs fetched over HTTP from a server on 127.0.0.1 (this

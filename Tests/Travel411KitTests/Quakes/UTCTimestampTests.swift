@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 final class UTCTimestampTests: XCTestCase {

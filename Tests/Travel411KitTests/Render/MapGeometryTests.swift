@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// The numbers behind the map: the ring of coincident pins, the off-screen arrow, the callout shift

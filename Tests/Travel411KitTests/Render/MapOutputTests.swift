@@ -2,6 +2,7 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 #if canImport(FoundationXML)

@@ -1,6 +1,7 @@
 import CSQLite
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 final class RegionStoreTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Travel411TestSupport
 import XCTest
 
+@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// City choice against the real places database imported from Data/.
