@@ -69,7 +69,8 @@ let package = Package(
         // cost a fresh clone's first build about as much CPU as the whole geocoder.
         .target(
             name: "Travel411Guide",
-            dependencies: ["Travel411Kit", "CCairo", "CSQLite"]
+            dependencies: ["Travel411Kit", "CCairo", "CSQLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "travel411",
@@ -78,7 +79,7 @@ let package = Package(
                 "Travel411Guide",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // The Swift 6 language mode, target by target: the executable first (the library next).
+            // The Swift 6 language mode, target by target: the executable and Travel411Guide so far.
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The HTTP server: its own executable so that SwiftNIO stays out of the core tool's build, and its
