@@ -10,7 +10,7 @@ public struct GeocoderSettings: Sendable {
     public var postcodeRadiusMetres = 200.0
     /// The nearest locality becomes the subLocality within this distance.
     public var subLocalityRadiusMetres = 5000.0
-    /// With no catchment containing the point, the nearest locality in the same country within this
+    /// With no town's catchment containing the point, the nearest locality in the same country within this
     /// distance is the locality.
     public var nearestLocalityFallbackMetres = 10_000.0
     /// A point outside every country polygon takes the country found this far around it, if any
@@ -277,10 +277,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    /// Locality: the most populous place of the point's country whose catchment contains the point;
-    /// else the nearest place of that country within the fallback distance (10 km). subLocality: the nearest
-    /// place in the same admin polygon, when it is another name within reach. At sea there is no
-    /// locality, only the nearest one, unless the coast is close enough to snap to (see settings).
+    /// Locality: of the places of the point's country whose catchment contains the point, neighbourhoods
+    /// of more populous places left out, the one the point lies deepest in; else the nearest place of
+    /// that country within the fallback distance (10 km). subLocality: a less populous neighbourhood nearby
+    /// whose core disc holds the point. At sea there is no locality, only the nearest one, unless the
+    /// coast is close enough to snap to (see settings).
     private func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         _ = withPoints(.locality) { level in
             var candidates = LocalityCandidates(level: level, location: record.location)
@@ -376,16 +377,17 @@ public final class ReverseGeocoder: @unchecked Sendable {
         return PointCountry(code: code)
     }
 
-    /// The most populous place of the point's country whose catchment holds the point; else the nearest
-    /// place of that country within the fallback distance (the nearest overall when it qualifies and is
-    /// already known, else the nearest from the cells around the point).
+    /// The place of the point's country whose catchment holds the point deepest, neighbourhoods left out
+    /// (`LocalityCells.locality(containing:)`); else the nearest place of that country within the
+    /// fallback distance (the nearest overall when it qualifies and is already known, else the nearest
+    /// from the cells around the point).
     @inline(__always)
     private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> (
         Int32, UInt32?
     )? {
         let level = candidates.level
-        if let largest = level.cells?.largestWithPopulation(containing: record.location, query: candidates.query, country: country.packed) {
-            return (Int32(largest.id), largest.population)
+        if let found = level.cells?.localityWithPopulation(containing: record.location, query: candidates.query, country: country.packed) {
+            return (Int32(found.id), found.population)
         }
         let reach = settings.nearestLocalityFallbackMetres
         if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
@@ -414,10 +416,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    /// A neighbourhood of the locality: the nearest place of the point's country, less populous than the
-    /// locality and not its namesake, whose own core disc (3,000 people per km², at least 1 km) holds
-    /// the point. A separate town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far from
-    /// the point for its core to hold it, and then there is no subLocality at all.
+    /// A neighbourhood of the locality: the nearest place of the point's country that is a neighbourhood
+    /// of a more populous place (`NeighbourhoodRule`), less populous than the locality and not its
+    /// namesake, whose own core disc (3,000 people per km², at least 1 km) holds the point. A separate
+    /// town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far from the point for its core
+    /// to hold it, and a town of its own is never one: then there is no subLocality at all.
     @inline(__always)
     private func decideSubLocality(
         _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, candidates: inout LocalityCandidates,

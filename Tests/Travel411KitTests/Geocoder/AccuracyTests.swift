@@ -64,6 +64,44 @@ final class AccuracyTests: XCTestCase {
         XCTAssertGreaterThan(inferred, 0, "some Maldives airports lie off the mapped islands")
     }
 
+    /// Windsor's GeoNames point (33,348 people) lies 1.88 km from the population-weighted centre of its
+    /// built-up area: the mean of the 1,020 Code-Point Open unit postcodes (about 15 addresses each) that
+    /// join Windsor and Eton within 300 m of one another, 51.4794 -0.6264 (in Clewer, west Windsor).
+    /// Eton (3,025 people) lies nearer, 1.56 km away, and Slough (164,793), a town of its own across
+    /// the Thames, 3.97 km away with a 6.1 km catchment that holds the point. The point lies deeper in
+    /// Windsor's catchment (1.88 of 3.21 km) than in Slough's (3.97 of 6.09 km), and Windsor, whose
+    /// point is 2.93 km from Slough's, is a town beside Slough, not a neighbourhood of it.
+    func testTownCentreOffItsGeoNamesPointIsTheTownNotTheNearerVillage() {
+        let windsor = placemark(51.47942, -0.62642)
+        XCTAssertEqual(windsor.locality, "Windsor")
+        XCTAssertNil(windsor.subLocality, "Eton's core disc (1 km) does not reach the point")
+        XCTAssertEqual(windsor.nearestLocality?.name, "Eton", "the smaller place is the nearer one")
+        XCTAssertEqual(windsor.nearestLocality?.distanceMetres ?? 0, 1557, accuracy: 5)
+    }
+
+    /// Mackay's GeoNames point (123,183 people) lies 2.41 km south-west of its centre: GeoNames' own
+    /// "Mackay City", the central business district (3,832 people), at -21.1446 149.1868. East Mackay
+    /// (3,523 people) lies nearer that centre, 1.15 km away. Mackay's catchment (5.4 km) holds it, and
+    /// both suburbs are neighbourhoods of Mackay: the centre is Mackay, its subLocality the CBD's name.
+    func testCityCentreOffItsGeoNamesPointIsTheCity() {
+        let mackay = placemark(-21.14463, 149.18678)
+        XCTAssertEqual(mackay.locality, "Mackay")
+        XCTAssertEqual(mackay.subLocality, "Mackay City")
+        XCTAssertNotEqual(mackay.subLocality, "East Mackay")
+    }
+
+    /// A town of its own within a far larger city's catchment is its own locality: Watford (125,707
+    /// people) lies 24.8 km from London's point, inside London's 30.8 km catchment but outside Greater
+    /// London. Its town centre (the population-weighted centre of its 4,321 unit postcodes linked within
+    /// 200 m, 0.40 km from its point) is Watford, not London; Soho, 0.9 km from London's point, stays
+    /// a neighbourhood of London.
+    func testATownBesideACityIsNotTheCity() {
+        XCTAssertEqual(placemark(51.65872, -0.39791).locality, "Watford")
+        let soho = placemark(51.5144, -0.13535)
+        XCTAssertEqual(soho.locality, "London")
+        XCTAssertEqual(soho.subLocality, "Soho")
+    }
+
     func testOpenSeaHasNoCountry() {
         let atlantic = placemark(40, -40)
         XCTAssertNil(atlantic.country)

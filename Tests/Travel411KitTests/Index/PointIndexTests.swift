@@ -68,8 +68,9 @@ final class PointIndexTests: XCTestCase {
 }
 
 final class LocalityCellsTests: XCTestCase {
-    /// The per-cell candidate lists answer like a scan of every place, away from the discs' edges
-    /// (positions are stored as 32-bit floats, about a metre).
+    /// The per-cell candidate lists answer like a scan of every place (neighbourhoods decided pair by
+    /// pair, the point's place the one it lies deepest in), away from the discs' edges (positions are
+    /// stored as 32-bit floats, about a metre).
     func testAgreesWithBruteForce() throws {
         var generator = SplitMix64(seed: 5)
         func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
@@ -82,6 +83,9 @@ final class LocalityCellsTests: XCTestCase {
                 coordinate: at, id: UInt32(i), catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)),
                 population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"))
         }
+        let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { _ in Array(places.indices) }
+        XCTAssertGreaterThan(neighbourhoods.filter { $0 }.count, 100, "dense places: many are neighbourhoods")
+        XCTAssertGreaterThan(neighbourhoods.filter { !$0 }.count, 100)
         var blobs = [BlobStorage?](repeating: nil, count: LocalityCells.tileCount)
         for tile in LocalityCellsBuilder().build(places) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
         let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs))
@@ -93,14 +97,14 @@ final class LocalityCellsTests: XCTestCase {
             // Skip points within 5 m of a disc's edge, where float positions may decide either way.
             if zip(places, distances).contains(where: { abs($1 - $0.catchmentMetres) < 5 }) { continue }
             let containing = places.indices.filter {
-                places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres
+                !neighbourhoods[$0] && places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres
             }
-            let expected = containing.max {
-                places[$0].population != places[$1].population
-                    ? places[$0].population < places[$1].population : distances[$0] > distances[$1]
-            }
+            let depths = containing.map { distances[$0] / places[$0].catchmentMetres }.sorted()
+            // Skip near-ties of depth too, which float positions may also decide either way.
+            if depths.count > 1, depths[1] - depths[0] < 1e-5 { continue }
+            let expected = containing.min { distances[$0] / places[$0].catchmentMetres < distances[$1] / places[$1].catchmentMetres }
             XCTAssertEqual(
-                cells.largest(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")),
+                cells.locality(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")),
                 expected.map { places[$0].id }, "at \(q)")
             compared += 1
         }
