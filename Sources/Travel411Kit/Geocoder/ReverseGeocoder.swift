@@ -278,8 +278,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
     }
 
     /// Locality: of the places of the point's country whose catchment contains the point, neighbourhoods
-    /// of more populous places left out, the one the point lies deepest in; else the nearest place of
-    /// that country within the fallback distance (10 km). subLocality: a less populous neighbourhood nearby
+    /// of more populous places left out, the one the point lies deepest in, preferring the places of the
+    /// point's own first-level area; else the nearest place of that country within the fallback distance
+    /// (10 km). subLocality: a less populous neighbourhood of the locality's first-level area nearby
     /// whose core disc holds the point. At sea there is no locality, only the nearest one, unless the
     /// coast is close enough to snap to (see settings).
     private func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
@@ -287,12 +288,14 @@ public final class ReverseGeocoder: @unchecked Sendable {
             var candidates = LocalityCandidates(level: level, location: record.location)
             if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(recordingIn: &record) }
             guard var country = pointCountry(of: record) else { return }
-            guard let (locality, population) = locality(of: &record, candidates: &candidates, country: &country) else { return }
+            guard let (locality, catchment) = locality(of: &record, candidates: &candidates, country: &country) else { return }
             record.locality = locality
             if needs.contains(.district) { noteDistrictFromLocality(&record, locality: locality, records: level.records) }
             // A locality found without a catchment has no neighbourhood: no core disc can hold the point.
-            if needs.contains(.subLocality), let population {
-                decideSubLocality(&record, locality: locality, population: population, candidates: &candidates, country: &country)
+            if needs.contains(.subLocality), let catchment {
+                decideSubLocality(
+                    &record, locality: locality, population: catchment.population, firstLevel: catchment.firstLevel,
+                    candidates: &candidates, country: &country)
             }
         }
     }
@@ -377,17 +380,21 @@ public final class ReverseGeocoder: @unchecked Sendable {
         return PointCountry(code: code)
     }
 
-    /// The place of the point's country whose catchment holds the point deepest, neighbourhoods left out
-    /// (`LocalityCells.locality(containing:)`); else the nearest place of that country within the
-    /// fallback distance (the nearest overall when it qualifies and is already known, else the nearest
-    /// from the cells around the point).
+    /// The place of the point's country whose catchment holds the point deepest, neighbourhoods left out,
+    /// those of the point's first-level area first (`LocalityCells.locality(containing:)`); else the
+    /// nearest place of that country within the fallback distance (the nearest overall when it qualifies
+    /// and is already known, else the nearest from the cells around the point). With a catchment, also
+    /// the locality's population and first-level area.
     @inline(__always)
     private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> (
-        Int32, UInt32?
+        Int32, (population: UInt32, firstLevel: UInt32)?
     )? {
         let level = candidates.level
-        if let found = level.cells?.localityWithPopulation(containing: record.location, query: candidates.query, country: country.packed) {
-            return (Int32(found.id), found.population)
+        let firstLevel = record.admin >= 0 ? withArea(.admin) { $0.firstLevel(of: record.admin) } ?? 0 : 0
+        if let found = level.cells?.localityWithPopulation(
+            containing: record.location, query: candidates.query, country: country.packed, firstLevel: firstLevel)
+        {
+            return (Int32(found.id), (found.population, found.firstLevel))
         }
         let reach = settings.nearestLocalityFallbackMetres
         if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
@@ -416,15 +423,16 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    /// A neighbourhood of the locality: the nearest place of the point's country that is a neighbourhood
-    /// of a more populous place (`NeighbourhoodRule`), less populous than the locality and not its
-    /// namesake, whose own core disc (3,000 people per km², at least 1 km) holds the point. A separate
-    /// town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far from the point for its core
-    /// to hold it, and a town of its own is never one: then there is no subLocality at all.
+    /// A neighbourhood of the locality: the nearest place of the point's country and the locality's
+    /// first-level area that is a neighbourhood of a more populous place (`NeighbourhoodRule`), less
+    /// populous than the locality and not its namesake, whose own core disc (3,000 people per km², at
+    /// least 1 km) holds the point. A separate town next door (Neuilly-sur-Seine beside the Eiffel
+    /// Tower) is too far from the point for its core to hold it, and a town of its own is never one:
+    /// then there is no subLocality at all.
     @inline(__always)
     private func decideSubLocality(
-        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, candidates: inout LocalityCandidates,
-        country: inout PointCountry
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32,
+        candidates: inout LocalityCandidates, country: inout PointCountry
     ) {
         let level = candidates.level, records = level.records
         guard let cells = level.cells else { return }
@@ -435,7 +443,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         for _ in 0..<2 {
             guard
                 let found = cells.nearestHolding(
-                    candidates.location, query: candidates.query, country: country.packed,
+                    candidates.location, query: candidates.query, country: country.packed, firstLevel: firstLevel,
                     below: population, excluding: excluded, maxChord: reach),
                 country.contains(found, records: records)
             else { return }

@@ -10,9 +10,10 @@ import Foundation
 ///
 /// Stored as one blob per 1° tile: u32 candidateCount, u32 residentCount, then 101 u32 candidate
 /// offsets and 101 u32 resident offsets (the entries of sub-cell k, row-major from the south-west,
-/// are offsets[k]..<offsets[k+1]); then the candidates, 28 bytes each: unit vector x, y, z and
+/// are offsets[k]..<offsets[k+1]); then the candidates, 32 bytes each: unit vector x, y, z and
 /// catchment radius as f32 (a chord), population u32, record id u32, packed country u16, flags u16
-/// (`neighbourhoodFlag`: a neighbourhood of a more populous place, `NeighbourhoodRule`);
+/// (`neighbourhoodFlag`: a neighbourhood of a more populous place, `NeighbourhoodRule`), first-level
+/// area u32 (`FirstLevelAreas`, 0 unknown);
 /// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
 /// numbers, so distances and ties come out exactly as there), record id u32, packed country u16,
 /// padding. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
@@ -21,7 +22,7 @@ import Foundation
 // @unchecked Sendable: reads its blobs in place through raw pointers; never written after init.
 final class LocalityCells: @unchecked Sendable {
     static let subdivisions = 10
-    static let candidateStride = 28
+    static let candidateStride = 32
     static let residentStride = 32
     static let tileCount = 360 * 180
     static let headerBytes = 8 + 2 * 101 * 4
@@ -97,22 +98,26 @@ final class LocalityCells: @unchecked Sendable {
 
     /// The locality rule: of the places of `country` (packed, 0 for any) whose catchment contains the
     /// point, neighbourhoods left out, the one the point lies deepest in (smallest distance / catchment
-    /// radius); equal depths go to the more populous place, then the lower id.
-    func locality(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
-        localityWithPopulation(containing: coordinate, query: query, country: country)?.id
+    /// radius); equal depths go to the more populous place, then the lower id. Places of the point's
+    /// own first-level area (`firstLevel`, 0 unknown) come before those known to be of another
+    /// (`FirstLevelAreas.compatible`): those answer only when no place of its own holds the point.
+    func locality(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32 = 0) -> UInt32? {
+        localityWithPopulation(containing: coordinate, query: query, country: country, firstLevel: firstLevel)?.id
     }
 
-    /// `locality(containing:)` with the winner's population.
+    /// `locality(containing:)` with the winner's population and first-level area.
     @inline(__always)
-    func localityWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> (
-        id: UInt32, population: UInt32
-    )? {
+    func localityWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32)
+        -> (id: UInt32, population: UInt32, firstLevel: UInt32)?
+    {
         let (row, column) = Self.cell(of: coordinate)
         guard let (page, cell) = page(row: row, column: column) else { return nil }
         let start = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
         let end = Int(page.load(fromByteOffset: 8 + (cell + 1) * 4, as: UInt32.self))
         let entries = page + Self.headerBytes
         // The best so far as its squared distance and squared radius: depths compare cross-multiplied.
+        // A place of another first-level area counts its distance two radii deeper, behind every place of
+        // the point's own (whose depth is at most 1).
         var best: (entry: UnsafeRawPointer, distance: Double, radius: Double)? = nil
         for e in start..<end {
             let entry = entries + e * Self.candidateStride
@@ -125,20 +130,28 @@ final class LocalityCells: @unchecked Sendable {
             let r = Double(entry.load(fromByteOffset: 12, as: Float.self))
             let radius = r * r
             guard d <= radius else { continue }
+            let area = entry.load(fromByteOffset: 28, as: UInt32.self)
+            let ranked = FirstLevelAreas.compatible(area, firstLevel) ? d : d + 2 * radius
             // Listed most populous, then lowest id, first: only a strictly deeper place replaces the best.
-            if let current = best, d * current.radius >= current.distance * radius { continue }
-            best = (entry, d, radius)
+            if let current = best, ranked * current.radius >= current.distance * radius { continue }
+            best = (entry, ranked, radius)
         }
-        return best.map { ($0.entry.load(fromByteOffset: 20, as: UInt32.self), $0.entry.load(fromByteOffset: 16, as: UInt32.self)) }
+        return best.map {
+            (
+                $0.entry.load(fromByteOffset: 20, as: UInt32.self), $0.entry.load(fromByteOffset: 16, as: UInt32.self),
+                $0.entry.load(fromByteOffset: 28, as: UInt32.self)
+            )
+        }
     }
 
-    /// The nearest neighbourhood (`neighbourhoodFlag`) of `country` (packed, 0 for any) less populous
-    /// than `population`, other than `excluded`, within `maxChord`, whose core disc
+    /// The nearest neighbourhood (`neighbourhoodFlag`) of `country` (packed, 0 for any) and of the
+    /// locality's first-level area (`firstLevel`, `FirstLevelAreas.compatible`), less populous than
+    /// `population`, other than `excluded`, within `maxChord`, whose core disc
     /// (`LookupTablesWriter.coreMetres`) holds the point: the subLocality rule. A town of its own is never
     /// one. Every such place is among the cell's catchment candidates, since a core disc never exceeds
     /// the catchment.
     func nearestHolding(
-        _ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, below population: UInt32,
+        _ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32 = 0, below population: UInt32,
         excluding excluded: UInt32, maxChord: Double
     ) -> UInt32? {
         let (row, column) = Self.cell(of: coordinate)
@@ -153,6 +166,7 @@ final class LocalityCells: @unchecked Sendable {
             let candidatePopulation = entry.load(fromByteOffset: 16, as: UInt32.self)
             guard candidatePopulation < population else { continue }
             if country != 0, entry.load(fromByteOffset: 24, as: UInt16.self) != country { continue }
+            guard FirstLevelAreas.compatible(entry.load(fromByteOffset: 28, as: UInt32.self), firstLevel) else { continue }
             let dx = query.x - Double(entry.load(fromByteOffset: 0, as: Float.self))
             let dy = query.y - Double(entry.load(fromByteOffset: 4, as: Float.self))
             let dz = query.z - Double(entry.load(fromByteOffset: 8, as: Float.self))
@@ -264,6 +278,8 @@ struct LocalityCellsBuilder {
         var country: UInt16
         /// What nearest searches may filter on besides the country (localities: admin polygon + 1).
         var group: UInt32 = 0
+        /// The first-level area the place belongs to by its own data (`FirstLevelAreas`); 0 unknown.
+        var firstLevel: UInt32 = 0
     }
 
     /// The blob of every place's group, by record id.
@@ -333,6 +349,7 @@ struct LocalityCellsBuilder {
                     candidateEntries.append(place.id)
                     candidateEntries.append(place.country)
                     candidateEntries.append(neighbourhoods[member] ? LocalityCells.neighbourhoodFlag : UInt16(0))
+                    candidateEntries.append(place.firstLevel)
                 }
                 candidateOffsets.append(UInt32(candidateOffsets.last.map { Int($0) + members.count } ?? 0))
                 let dwellers = residents[cell] ?? []

@@ -102,6 +102,44 @@ final class AccuracyTests: XCTestCase {
         XCTAssertEqual(soho.subLocality, "Soho")
     }
 
+    /// Jersey City (264,290 people, GeoNames admin1 New Jersey) lies 4 km across the Hudson from New York
+    /// City's point (8.8 million, New York), inside its catchment: a city of another state is never a
+    /// neighbourhood of it, and a point in New Jersey prefers New Jersey's places.
+    func testACityOfAnotherStateIsNotANeighbourhood() {
+        let jerseyCity = placemark(40.7178, -74.0431)
+        XCTAssertEqual(jerseyCity.locality, "Jersey City")
+        XCTAssertEqual(jerseyCity.administrativeArea, "New Jersey")
+        XCTAssertNotEqual(jerseyCity.subLocality, "Jersey City")
+        let timesSquare = placemark(40.758, -73.9855)
+        XCTAssertEqual(timesSquare.locality, "New York City")
+        XCTAssertEqual(timesSquare.administrativeArea, "New York")
+    }
+
+    /// Dubai International Airport lies in the Dubai emirate, 10.5 km from Sharjah's point (1.8 million)
+    /// and 20 km from Dubai's (3.79 million, GeoNames' point far south of the old centre): Sharjah's
+    /// catchment holds it deeper, but Sharjah is another emirate. The locality is a place of Dubai:
+    /// Dayrah (Deira, 400,000), 6.7 km away, whose point Dubai's 21.4 km catchment does not reach.
+    func testAirportPrefersThePlacesOfItsOwnEmirate() {
+        let airport = placemark(25.2532, 55.3657)
+        XCTAssertEqual(airport.administrativeArea, "Dubai")
+        XCTAssertEqual(airport.locality, "Dayrah")
+        XCTAssertNotEqual(airport.locality, "Sharjah")
+    }
+
+    /// Kansas City, Kansas and Kansas City, Missouri: two cities of one name on either side of the
+    /// state line, each the locality of its own centre.
+    func testKansasCityOnEitherSideOfTheStateLine() {
+        let kansas = placemark(39.1141, -94.6275)
+        XCTAssertEqual(kansas.locality, "Kansas City")
+        XCTAssertEqual(kansas.administrativeArea, "Kansas")
+        let missouri = placemark(39.0997, -94.5786)
+        XCTAssertEqual(missouri.locality, "Kansas City")
+        XCTAssertEqual(missouri.administrativeArea, "Missouri")
+        let inKansas = TestPlaces.geocoder.record(for: Coordinate(latitude: 39.1141, longitude: -94.6275))
+        let inMissouri = TestPlaces.geocoder.record(for: Coordinate(latitude: 39.0997, longitude: -94.5786))
+        XCTAssertNotEqual(inKansas.locality, inMissouri.locality, "two places, not one")
+    }
+
     func testOpenSeaHasNoCountry() {
         let atlantic = placemark(40, -40)
         XCTAssertNil(atlantic.country)

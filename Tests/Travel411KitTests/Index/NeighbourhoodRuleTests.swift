@@ -45,4 +45,22 @@ final class NeighbourhoodRuleTests: XCTestCase {
         ]
         XCTAssertEqual(NeighbourhoodRule.neighbourhoods(of: places) { _ in [0, 1, 2] }, [false, true, false])
     }
+
+    /// Only a more populous place of the same first-level area counts: Jersey City (New Jersey) beside
+    /// New York City (New York), and again as if it were in New York, or its area unknown.
+    func testFlagsNeedTheSameFirstLevelArea() {
+        func place(_ id: UInt32, _ latitude: Double, _ longitude: Double, _ population: UInt32, area: UInt32)
+            -> LocalityCellsBuilder.Place
+        {
+            LocalityCellsBuilder.Place(
+                coordinate: Coordinate(latitude: latitude, longitude: longitude), id: id,
+                catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)), population: population,
+                country: PointIndex.packCountry("US"), firstLevel: area)
+        }
+        let places = [
+            place(0, 40.71427, -74.00597, 8_804_190, area: 1), place(1, 40.72816, -74.07764, 264_290, area: 2),
+            place(2, 40.72816, -74.07764, 264_290, area: 1), place(3, 40.72816, -74.07764, 264_290, area: 0),
+        ]
+        XCTAssertEqual(NeighbourhoodRule.neighbourhoods(of: places) { _ in [0, 1, 2, 3] }, [false, false, true, true])
+    }
 }

@@ -81,7 +81,7 @@ final class LocalityCellsTests: XCTestCase {
             let population = UInt32(unit() * unit() * 2_000_000)
             return LocalityCellsBuilder.Place(
                 coordinate: at, id: UInt32(i), catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)),
-                population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"))
+                population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"), firstLevel: UInt32(i % 4))
         }
         let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { _ in Array(places.indices) }
         XCTAssertGreaterThan(neighbourhoods.filter { $0 }.count, 100, "dense places: many are neighbourhoods")
@@ -100,12 +100,24 @@ final class LocalityCellsTests: XCTestCase {
                 !neighbourhoods[$0] && places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres
             }
             let depths = containing.map { distances[$0] / places[$0].catchmentMetres }.sorted()
-            // Skip near-ties of depth too, which float positions may also decide either way.
-            if depths.count > 1, depths[1] - depths[0] < 1e-5 { continue }
+            // Skip near-ties of depth too, which float positions and the stored radii (rounded up by about
+            // 1.5 m, a thousandth of a 1.5 km catchment) may also decide either way.
+            if depths.count > 1, depths[1] - depths[0] < 2e-3 { continue }
             let expected = containing.min { distances[$0] / places[$0].catchmentMetres < distances[$1] / places[$1].catchmentMetres }
             XCTAssertEqual(
                 cells.locality(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")),
                 expected.map { places[$0].id }, "at \(q)")
+            // In first-level area 2, the places of areas 2 and 0 (unknown) come first.
+            let ownArea = containing.filter { FirstLevelAreas.compatible(places[$0].firstLevel, 2) }
+            let preferred = (ownArea.isEmpty ? containing : ownArea).min {
+                distances[$0] / places[$0].catchmentMetres < distances[$1] / places[$1].catchmentMetres
+            }
+            let ownDepths = ownArea.map { distances[$0] / places[$0].catchmentMetres }.sorted()
+            if ownDepths.count < 2 || ownDepths[1] - ownDepths[0] >= 2e-3 {
+                XCTAssertEqual(
+                    cells.locality(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB"), firstLevel: 2),
+                    preferred.map { places[$0].id }, "in area 2 at \(q)")
+            }
             compared += 1
         }
         XCTAssertGreaterThan(compared, 1300)
