@@ -102,7 +102,7 @@ final class AccuracyTests: XCTestCase {
         XCTAssertEqual(soho.subLocality, "Soho")
     }
 
-    /// Jersey City (264,290 people, GeoNames admin1 New Jersey) lies 4 km across the Hudson from New York
+    /// Jersey City (264,290 people, GeoNames admin1 New Jersey) lies 6.2 km across the Hudson from New York
     /// City's point (8.8 million, New York), inside its catchment: a city of another state is never a
     /// neighbourhood of it, and a point in New Jersey prefers New Jersey's places.
     func testACityOfAnotherStateIsNotANeighbourhood() {
