@@ -69,8 +69,7 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
             switch field {
             case .name: needs = .all
             case .thoroughfare, .subThoroughfare, .postalCode: needs.insert(.streets)
-            // The locality prefers the places of the point's first-level area.
-            case .locality: needs.formUnion([.localities, .country, .admin])
+            case .locality: needs.formUnion([.localities, .country])
             case .subLocality: needs.formUnion([.localities, .subLocality, .country, .admin])
             case .administrativeArea, .administrativeAreaCode: needs.formUnion([.admin, .country])
             case .countryFromTerritorialWaters: needs.formUnion([.country, .timeZone])

@@ -218,7 +218,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 }
             }
             record.country = hits[winner]
-            if record.admin < 0, needs.contains(.admin) {
+            // The locality rule may need the admin polygon too (`firstLevel(ofAdminAt:)`).
+            if record.admin < 0, needs.contains(.admin) || needs.contains(.localities) {
                 let probe = origin.destination(step, probes.heading(winner))
                 record.admin = feature(.admin, probe.longitude, probe.latitude)
             }
@@ -288,7 +289,9 @@ public final class ReverseGeocoder: @unchecked Sendable {
             var candidates = LocalityCandidates(level: level, location: record.location)
             if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(recordingIn: &record) }
             guard var country = pointCountry(of: record) else { return }
-            guard let (locality, catchment) = locality(of: &record, candidates: &candidates, country: &country) else { return }
+            guard let (locality, catchment) = locality(of: &record, candidates: &candidates, country: &country, needs: needs) else {
+                return
+            }
             record.locality = locality
             if needs.contains(.district) { noteDistrictFromLocality(&record, locality: locality, records: level.records) }
             // A locality found without a catchment has no neighbourhood: no core disc can hold the point.
@@ -386,14 +389,23 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// and is already known, else the nearest from the cells around the point). With a catchment, also
     /// the locality's population and first-level area.
     @inline(__always)
-    private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> (
-        Int32, (population: UInt32, firstLevel: UInt32)?
-    )? {
+    private func locality(
+        of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry, needs: PlacemarkNeeds
+    ) -> (Int32, (population: UInt32, firstLevel: UInt32)?)? {
         let level = candidates.level
-        let firstLevel = record.admin >= 0 ? withArea(.admin) { $0.firstLevel(of: record.admin) } ?? 0 : 0
-        if let found = level.cells?.localityWithPopulation(
-            containing: record.location, query: candidates.query, country: country.packed, firstLevel: firstLevel)
+        // Without the admin polygon (a batch not printing it), it is looked up only where the catchments
+        // holding the point are of several first-level areas: the same answer, one lookup saved mostly.
+        let knowsAdmin = needs.contains(.admin)
+        let pointArea = knowsAdmin ? firstLevel(ofAdmin: record.admin) : 0
+        if var found = level.cells?.localityWithPopulation(
+            containing: record.location, query: candidates.query, country: country.packed, firstLevel: pointArea)
         {
+            if !knowsAdmin, found.areasDiffer, case let area = firstLevel(ofAdminAt: record), area != 0,
+                let preferred = level.cells?.localityWithPopulation(
+                    containing: record.location, query: candidates.query, country: country.packed, firstLevel: area)
+            {
+                found = preferred
+            }
             return (Int32(found.id), (found.population, found.firstLevel))
         }
         let reach = settings.nearestLocalityFallbackMetres
@@ -408,6 +420,21 @@ public final class ReverseGeocoder: @unchecked Sendable {
             return (Int32(found), nil)
         }
         return nil
+    }
+
+    @inline(__always)
+    private func firstLevel(ofAdmin admin: Int32) -> UInt32 {
+        admin >= 0 ? withArea(.admin) { $0.firstLevel(of: admin) } ?? 0 : 0
+    }
+
+    /// The first-level area of the admin polygon `record(for:)` would answer when asked for it: the one
+    /// the coastal snap found, else the one at the point, dropped when of another country.
+    private func firstLevel(ofAdminAt record: PlacemarkRecord) -> UInt32 {
+        var admin = record.admin
+        if admin < 0 { admin = feature(.admin, record.location.longitude, record.location.latitude) }
+        guard admin >= 0 else { return 0 }
+        let owner = withArea(.admin) { $0.countryFeature(of: admin) } ?? -1
+        return owner >= 0 && owner != record.country ? 0 : firstLevel(ofAdmin: admin)
     }
 
     /// A first-level area without second-level names (a borough-less county) takes its district from the

@@ -105,10 +105,12 @@ final class LocalityCells: @unchecked Sendable {
         localityWithPopulation(containing: coordinate, query: query, country: country, firstLevel: firstLevel)?.id
     }
 
-    /// `locality(containing:)` with the winner's population and first-level area.
+    /// `locality(containing:)` with the winner's population and first-level area, and whether the
+    /// catchments holding the point are of more than one known area (only then can the point's own
+    /// area change the answer).
     @inline(__always)
     func localityWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32)
-        -> (id: UInt32, population: UInt32, firstLevel: UInt32)?
+        -> (id: UInt32, population: UInt32, firstLevel: UInt32, areasDiffer: Bool)?
     {
         let (row, column) = Self.cell(of: coordinate)
         guard let (page, cell) = page(row: row, column: column) else { return nil }
@@ -119,6 +121,7 @@ final class LocalityCells: @unchecked Sendable {
         // A place of another first-level area counts its distance two radii deeper, behind every place of
         // the point's own (whose depth is at most 1).
         var best: (entry: UnsafeRawPointer, distance: Double, radius: Double)? = nil
+        var knownArea: UInt32 = 0, areasDiffer = false
         for e in start..<end {
             let entry = entries + e * Self.candidateStride
             if entry.load(fromByteOffset: 26, as: UInt16.self) & Self.neighbourhoodFlag != 0 { continue }
@@ -131,6 +134,10 @@ final class LocalityCells: @unchecked Sendable {
             let radius = r * r
             guard d <= radius else { continue }
             let area = entry.load(fromByteOffset: 28, as: UInt32.self)
+            if area != 0 {
+                if knownArea != 0, area != knownArea { areasDiffer = true }
+                knownArea = area
+            }
             let ranked = FirstLevelAreas.compatible(area, firstLevel) ? d : d + 2 * radius
             // Listed most populous, then lowest id, first: only a strictly deeper place replaces the best.
             if let current = best, ranked * current.radius >= current.distance * radius { continue }
@@ -139,7 +146,7 @@ final class LocalityCells: @unchecked Sendable {
         return best.map {
             (
                 $0.entry.load(fromByteOffset: 20, as: UInt32.self), $0.entry.load(fromByteOffset: 16, as: UInt32.self),
-                $0.entry.load(fromByteOffset: 28, as: UInt32.self)
+                $0.entry.load(fromByteOffset: 28, as: UInt32.self), areasDiffer
             )
         }
     }
