@@ -20,15 +20,21 @@ final class PlacesLookup: @unchecked Sendable {
         /// The country feature each polygon belongs to (admin polygons, time zones), -1 for none; read up
         /// front in both loadings, a few kilobytes.
         let countryFeatures: [Int32]
+        /// The first-level area number of each admin polygon (`FirstLevelAreas`), 0 unknown; read up front.
+        let firstLevels: [UInt32]
         /// Every polygon's texts, when all were read up front; kept for `texts`' memory.
         private let preloaded: RecordTable?
         private let texts: RecordTableView?
         private var fetched: [Int: RecordTable] = [:]
         private let fetch: ((Int) -> [String?]?)?
 
-        init(index: AreaIndex, preloaded: [[String?]]?, countryFeatures: [Int32] = [], fetch: ((Int) -> [String?]?)?) throws {
+        init(
+            index: AreaIndex, preloaded: [[String?]]?, countryFeatures: [Int32] = [], firstLevels: [UInt32] = [],
+            fetch: ((Int) -> [String?]?)?
+        ) throws {
             self.index = index
             self.countryFeatures = countryFeatures
+            self.firstLevels = firstLevels
             if let preloaded {
                 let table = try RecordTable(
                     storage: BlobStorage(
@@ -44,12 +50,17 @@ final class PlacesLookup: @unchecked Sendable {
             self.fetch = fetch
         }
 
-        /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
         /// The country feature of a polygon; -1 when it has none.
         @inline(__always) func countryFeature(of feature: Int32) -> Int32 {
             feature >= 0 && Int(feature) < countryFeatures.count ? countryFeatures[Int(feature)] : -1
         }
 
+        /// The first-level area number of an admin polygon; 0 when unknown.
+        @inline(__always) func firstLevel(of feature: Int32) -> UInt32 {
+            feature >= 0 && Int(feature) < firstLevels.count ? firstLevels[Int(feature)] : 0
+        }
+
+        /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
         @inline(__always) func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
             if let texts { return texts.bytes(feature, text.rawValue) }
             if fetched[feature] == nil, let row = fetch?(feature),
@@ -156,7 +167,10 @@ final class PlacesLookup: @unchecked Sendable {
         // Biggest first, so that the cores finish together.
         if needs.contains(.localities) { tasks.append(.points(.locality)) } else { points[.locality] = .some(nil) }
         for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district]
-        where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country)) {
+        where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country))
+            // The locality rule looks the admin polygon up where the candidates span first-level areas.
+            || (level == .admin && needs.contains(.localities))
+        {
             tasks.append(.area(level))
         }
         if needs.contains(.streets) {
@@ -235,22 +249,27 @@ final class PlacesLookup: @unchecked Sendable {
             }
         }
         var countryFeatures: [Int32] = []
+        var firstLevels: [UInt32] = []
         if level == .admin || level == .timezone {
             let rows = try database.query(
-                "SELECT feature, country_feature FROM travel411_areas WHERE level = ? ORDER BY feature", [.text(level.rawValue)])
+                "SELECT feature, country_feature, first_level_area FROM travel411_areas WHERE level = ? ORDER BY feature",
+                [.text(level.rawValue)])
             countryFeatures = [Int32](repeating: -1, count: rows.count)
+            firstLevels = [UInt32](repeating: 0, count: rows.count)
             for row in rows {
-                guard let f = row[0].int64Value, f >= 0, Int(f) < rows.count, let country = row[1].int64Value else { continue }
-                countryFeatures[Int(f)] = Int32(country)
+                guard let f = row[0].int64Value, f >= 0, Int(f) < rows.count else { continue }
+                if let country = row[1].int64Value { countryFeatures[Int(f)] = Int32(country) }
+                if let area = row[2].int64Value, let number = UInt32(exactly: area) { firstLevels[Int(f)] = number }
             }
         }
         switch loading {
         case .everything:
             let rows = try database.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
-            return try AreaLevel(index: index, preloaded: rows.map(attributes), countryFeatures: countryFeatures, fetch: nil)
+            return try AreaLevel(
+                index: index, preloaded: rows.map(attributes), countryFeatures: countryFeatures, firstLevels: firstLevels, fetch: nil)
         case .onDemand:
             let statement = try database.prepare(attributesSQL + " AND feature = ?")
-            return try AreaLevel(index: index, preloaded: nil, countryFeatures: countryFeatures) { feature in
+            return try AreaLevel(index: index, preloaded: nil, countryFeatures: countryFeatures, firstLevels: firstLevels) { feature in
                 defer { statement.reset() }
                 guard (try? statement.bind([.text(level.rawValue), .integer(Int64(feature))])) != nil,
                     (try? statement.step()) == true

@@ -10,7 +10,7 @@ public struct GeocoderSettings: Sendable {
     public var postcodeRadiusMetres = 200.0
     /// The nearest locality becomes the subLocality within this distance.
     public var subLocalityRadiusMetres = 5000.0
-    /// With no catchment containing the point, the nearest locality in the same country within this
+    /// With no town's catchment containing the point, the nearest locality in the same country within this
     /// distance is the locality.
     public var nearestLocalityFallbackMetres = 10_000.0
     /// A point outside every country polygon takes the country found this far around it, if any
@@ -218,7 +218,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 }
             }
             record.country = hits[winner]
-            if record.admin < 0, needs.contains(.admin) {
+            // The locality rule may need the admin polygon too (`firstLevel(ofAdminAt:)`).
+            if record.admin < 0, needs.contains(.admin) || needs.contains(.localities) {
                 let probe = origin.destination(step, probes.heading(winner))
                 record.admin = feature(.admin, probe.longitude, probe.latitude)
             }
@@ -277,21 +278,27 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    /// Locality: the most populous place of the point's country whose catchment contains the point;
-    /// else the nearest place of that country within the fallback distance (10 km). subLocality: the nearest
-    /// place in the same admin polygon, when it is another name within reach. At sea there is no
-    /// locality, only the nearest one, unless the coast is close enough to snap to (see settings).
+    /// Locality: of the places of the point's country whose catchment contains the point, neighbourhoods
+    /// of more populous places left out, the one the point lies deepest in, preferring the places of the
+    /// point's own first-level area; else the nearest place of that country within the fallback distance
+    /// (10 km). subLocality: a less populous neighbourhood of the locality's first-level area nearby
+    /// whose core disc holds the point. At sea there is no locality, only the nearest one, unless the
+    /// coast is close enough to snap to (see settings).
     private func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         _ = withPoints(.locality) { level in
             var candidates = LocalityCandidates(level: level, location: record.location)
             if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(recordingIn: &record) }
             guard var country = pointCountry(of: record) else { return }
-            guard let (locality, population) = locality(of: &record, candidates: &candidates, country: &country) else { return }
+            guard let (locality, catchment) = locality(of: &record, candidates: &candidates, country: &country, needs: needs) else {
+                return
+            }
             record.locality = locality
             if needs.contains(.district) { noteDistrictFromLocality(&record, locality: locality, records: level.records) }
             // A locality found without a catchment has no neighbourhood: no core disc can hold the point.
-            if needs.contains(.subLocality), let population {
-                decideSubLocality(&record, locality: locality, population: population, candidates: &candidates, country: &country)
+            if needs.contains(.subLocality), let catchment {
+                decideSubLocality(
+                    &record, locality: locality, population: catchment.population, firstLevel: catchment.firstLevel,
+                    candidates: &candidates, country: &country)
             }
         }
     }
@@ -376,16 +383,30 @@ public final class ReverseGeocoder: @unchecked Sendable {
         return PointCountry(code: code)
     }
 
-    /// The most populous place of the point's country whose catchment holds the point; else the nearest
-    /// place of that country within the fallback distance (the nearest overall when it qualifies and is
-    /// already known, else the nearest from the cells around the point).
+    /// The place of the point's country whose catchment holds the point deepest, neighbourhoods left out,
+    /// those of the point's first-level area first (`LocalityCells.locality(containing:)`); else the
+    /// nearest place of that country within the fallback distance (the nearest overall when it qualifies
+    /// and is already known, else the nearest from the cells around the point). With a catchment, also
+    /// the locality's population and first-level area.
     @inline(__always)
-    private func locality(of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry) -> (
-        Int32, UInt32?
-    )? {
+    private func locality(
+        of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry, needs: PlacemarkNeeds
+    ) -> (Int32, (population: UInt32, firstLevel: UInt32)?)? {
         let level = candidates.level
-        if let largest = level.cells?.largestWithPopulation(containing: record.location, query: candidates.query, country: country.packed) {
-            return (Int32(largest.id), largest.population)
+        // Without the admin polygon (a batch not printing it), it is looked up only where the catchments
+        // holding the point are of several first-level areas: the same answer, one lookup saved mostly.
+        let knowsAdmin = needs.contains(.admin)
+        let pointArea = knowsAdmin ? firstLevel(ofAdmin: record.admin) : 0
+        if var found = level.cells?.localityWithPopulation(
+            containing: record.location, query: candidates.query, country: country.packed, firstLevel: pointArea)
+        {
+            if !knowsAdmin, found.areasDiffer, case let area = firstLevel(ofAdminAt: record), area != 0,
+                let preferred = level.cells?.localityWithPopulation(
+                    containing: record.location, query: candidates.query, country: country.packed, firstLevel: area)
+            {
+                found = preferred
+            }
+            return (Int32(found.id), (found.population, found.firstLevel))
         }
         let reach = settings.nearestLocalityFallbackMetres
         if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
@@ -401,6 +422,21 @@ public final class ReverseGeocoder: @unchecked Sendable {
         return nil
     }
 
+    @inline(__always)
+    private func firstLevel(ofAdmin admin: Int32) -> UInt32 {
+        admin >= 0 ? withArea(.admin) { $0.firstLevel(of: admin) } ?? 0 : 0
+    }
+
+    /// The first-level area of the admin polygon `record(for:)` would answer when asked for it: the one
+    /// the coastal snap found, else the one at the point, dropped when of another country.
+    private func firstLevel(ofAdminAt record: PlacemarkRecord) -> UInt32 {
+        var admin = record.admin
+        if admin < 0 { admin = feature(.admin, record.location.longitude, record.location.latitude) }
+        guard admin >= 0 else { return 0 }
+        let owner = withArea(.admin) { $0.countryFeature(of: admin) } ?? -1
+        return owner >= 0 && owner != record.country ? 0 : firstLevel(ofAdmin: admin)
+    }
+
     /// A first-level area without second-level names (a borough-less county) takes its district from the
     /// locality when the locality lies in the same first-level area.
     @inline(__always)
@@ -414,14 +450,16 @@ public final class ReverseGeocoder: @unchecked Sendable {
         }
     }
 
-    /// A neighbourhood of the locality: the nearest place of the point's country, less populous than the
-    /// locality and not its namesake, whose own core disc (3,000 people per km², at least 1 km) holds
-    /// the point. A separate town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far from
-    /// the point for its core to hold it, and then there is no subLocality at all.
+    /// A neighbourhood of the locality: the nearest place of the point's country and the locality's
+    /// first-level area that is a neighbourhood of a more populous place (`NeighbourhoodRule`), less
+    /// populous than the locality and not its namesake, whose own core disc (3,000 people per km², at
+    /// least 1 km) holds the point. A separate town next door (Neuilly-sur-Seine beside the Eiffel
+    /// Tower) is too far from the point for its core to hold it, and a town of its own is never one:
+    /// then there is no subLocality at all.
     @inline(__always)
     private func decideSubLocality(
-        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, candidates: inout LocalityCandidates,
-        country: inout PointCountry
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32,
+        candidates: inout LocalityCandidates, country: inout PointCountry
     ) {
         let level = candidates.level, records = level.records
         guard let cells = level.cells else { return }
@@ -432,7 +470,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         for _ in 0..<2 {
             guard
                 let found = cells.nearestHolding(
-                    candidates.location, query: candidates.query, country: country.packed,
+                    candidates.location, query: candidates.query, country: country.packed, firstLevel: firstLevel,
                     below: population, excluding: excluded, maxChord: reach),
                 country.contains(found, records: records)
             else { return }

@@ -83,9 +83,18 @@ struct LookupTablesWriter {
             localityAdmin: localityAdmins, localityCounts: votes)
         report.contradictedLabels = naming.contradictions
         let adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
-        try storeAreaFeatures(adminNames: naming.decisions, countryFeature: [.admin: adminCountries, .timezone: countryOfZone])
+        let firstLevels = FirstLevelAreas(
+            localities: collector.localities.indices.map { (countryCodes[$0], collector.localities[$0].admin1) })
+        // An admin polygon's area is its decided name in the country it belongs to (the answer's country).
+        let adminFirstLevels = naming.decisions.indices.map { f in
+            let country = f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
+            return firstLevels.number(country: country, name: naming.decisions[f].area)
+        }
+        try storeAreaFeatures(
+            adminNames: naming.decisions, countryFeature: [.admin: adminCountries, .timezone: countryOfZone],
+            adminFirstLevels: adminFirstLevels)
         progress(ImportProgress(stage: "indexing places", completed: 0, total: 3))
-        try storeLocalities(countryCodes: countryCodes, admins: localityAdmins)
+        try storeLocalities(countryCodes: countryCodes, admins: localityAdmins, firstLevels: firstLevels.localities)
         try storePostcodes()
         try storeAddresses()
         try storeStreets()
@@ -136,13 +145,14 @@ struct LookupTablesWriter {
 
     private func storeAreaFeatures(
         adminNames: [AdministrativeAreaNaming.Decision],
-        countryFeature: [PlacesSchema.AreaLevel: [Int32]]
+        countryFeature: [PlacesSchema.AreaLevel: [Int32]], adminFirstLevels: [UInt32]
     ) throws {
         let insert = try database.prepare(
             """
             INSERT INTO travel411_areas (level, feature, layer, fid, name, code, country_code, administrative_area,
-                                         sub_administrative_area, administrative_area_code, country_feature)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         sub_administrative_area, administrative_area_code, country_feature,
+                                         first_level_area)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
         for (level, data) in collector.areas {
@@ -154,6 +164,8 @@ struct LookupTablesWriter {
                     text(feature.name), text(feature.code), text(feature.countryCode),
                     text(derived.area), text(derived.subArea), text(derived.code),
                     f < countries.count && countries[f] >= 0 ? .integer(Int64(countries[f])) : .null,
+                    level == .admin && f < adminFirstLevels.count && adminFirstLevels[f] != 0
+                        ? .integer(Int64(adminFirstLevels[f])) : .null,
                 ])
             }
         }
@@ -176,7 +188,7 @@ struct LookupTablesWriter {
         max(minimumCatchmentMetres, (max(0, population) / (.pi * coreDensityPerSquareMetre)).squareRoot())
     }
 
-    private func storeLocalities(countryCodes: [String?], admins: [Int?]) throws {
+    private func storeLocalities(countryCodes: [String?], admins: [Int?], firstLevels: [UInt32]) throws {
         let localities = collector.localities
         var places: [PointIndexBuilder.Place] = []
         places.reserveCapacity(localities.count)
@@ -198,7 +210,8 @@ struct LookupTablesWriter {
         let cellPlaces = places.map {
             LocalityCellsBuilder.Place(
                 coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
-                population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group)
+                population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group,
+                firstLevel: firstLevels[Int($0.id)])
         }
         try storePages(LocalityCellsBuilder().build(cellPlaces), kind: .localityCells, level: 0)
         try storePages([(0, LocalityCellsBuilder().groups(cellPlaces))], kind: .localityGroups, level: 0)

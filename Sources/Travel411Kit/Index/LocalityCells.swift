@@ -4,14 +4,16 @@ import Foundation
 /// than by walking the k-d tree (whose nodes are a cache miss each, and were most of a batch's time):
 ///
 /// - the catchment rule: the localities whose catchment disc may contain a point, listed per cell
-///   most populous first, so that the scan stops at the first match;
+///   most populous first, each flagged when it is a neighbourhood of a more populous one;
 /// - nearest-place searches within a few kilometres (the locality fallback, the subLocality, the
 ///   nearest locality itself), from the localities that lie in the point's cell and the cells around it.
 ///
 /// Stored as one blob per 1° tile: u32 candidateCount, u32 residentCount, then 101 u32 candidate
 /// offsets and 101 u32 resident offsets (the entries of sub-cell k, row-major from the south-west,
-/// are offsets[k]..<offsets[k+1]); then the candidates, 28 bytes each: unit vector x, y, z and
-/// catchment radius as f32 (a chord), population u32, record id u32, packed country u16, padding;
+/// are offsets[k]..<offsets[k+1]); then the candidates, 32 bytes each: unit vector x, y, z and
+/// catchment radius as f32 (a chord), population u32, record id u32, packed country u16, flags u16
+/// (`neighbourhoodFlag`: a neighbourhood of a more populous place, `NeighbourhoodRule`), first-level
+/// area u32 (`FirstLevelAreas`, 0 unknown);
 /// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
 /// numbers, so distances and ties come out exactly as there), record id u32, packed country u16,
 /// padding. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
@@ -20,10 +22,13 @@ import Foundation
 // @unchecked Sendable: reads its blobs in place through raw pointers; never written after init.
 final class LocalityCells: @unchecked Sendable {
     static let subdivisions = 10
-    static let candidateStride = 28
+    static let candidateStride = 32
     static let residentStride = 32
     static let tileCount = 360 * 180
     static let headerBytes = 8 + 2 * 101 * 4
+    /// A candidate's flags bit: the place is a neighbourhood of a more populous place that reaches it,
+    /// and is never the locality (`NeighbourhoodRule`).
+    static let neighbourhoodFlag: UInt16 = 1
 
     private let pages: PagedBlobs
     private let groupStorage: BlobStorage?
@@ -91,48 +96,69 @@ final class LocalityCells: @unchecked Sendable {
         return firstCandidate + Float(firstResident)
     }
 
-    /// The record id of the most populous place of `country` (packed, 0 for any) whose catchment
-    /// contains the point; ties go to the nearer place, then the lower id.
-    func largest(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
-        largestWithPopulation(containing: coordinate, query: query, country: country)?.id
+    /// The locality rule: of the places of `country` (packed, 0 for any) whose catchment contains the
+    /// point, neighbourhoods left out, the one the point lies deepest in (smallest distance / catchment
+    /// radius); equal depths go to the more populous place, then the lower id. Places of the point's
+    /// own first-level area (`firstLevel`, 0 unknown) come before those known to be of another
+    /// (`FirstLevelAreas.compatible`): those answer only when no place of its own holds the point.
+    func locality(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32 = 0) -> UInt32? {
+        localityWithPopulation(containing: coordinate, query: query, country: country, firstLevel: firstLevel)?.id
     }
 
-    /// `largest(containing:)` with the winner's population.
+    /// `locality(containing:)` with the winner's population and first-level area, and whether the
+    /// catchments holding the point are of more than one known area (only then can the point's own
+    /// area change the answer).
     @inline(__always)
-    func largestWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> (
-        id: UInt32, population: UInt32
-    )? {
+    func localityWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32)
+        -> (id: UInt32, population: UInt32, firstLevel: UInt32, areasDiffer: Bool)?
+    {
         let (row, column) = Self.cell(of: coordinate)
         guard let (page, cell) = page(row: row, column: column) else { return nil }
         let start = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
         let end = Int(page.load(fromByteOffset: 8 + (cell + 1) * 4, as: UInt32.self))
         let entries = page + Self.headerBytes
-        var best: (id: UInt32, population: UInt32, distance: Double)? = nil
+        // The best so far as its squared distance and squared radius: depths compare cross-multiplied.
+        // A place of another first-level area counts its distance two radii deeper, behind every place of
+        // the point's own (whose depth is at most 1).
+        var best: (entry: UnsafeRawPointer, distance: Double, radius: Double)? = nil
+        var knownArea: UInt32 = 0, areasDiffer = false
         for e in start..<end {
             let entry = entries + e * Self.candidateStride
-            let population = entry.load(fromByteOffset: 16, as: UInt32.self)
-            // Sorted most populous first: once past the winner's population, nothing can beat it.
-            if let best, population < best.population { break }
+            if entry.load(fromByteOffset: 26, as: UInt16.self) & Self.neighbourhoodFlag != 0 { continue }
             if country != 0, entry.load(fromByteOffset: 24, as: UInt16.self) != country { continue }
             let dx = query.x - Double(entry.load(fromByteOffset: 0, as: Float.self))
             let dy = query.y - Double(entry.load(fromByteOffset: 4, as: Float.self))
             let dz = query.z - Double(entry.load(fromByteOffset: 8, as: Float.self))
             let d = dx * dx + dy * dy + dz * dz
-            let radius = Double(entry.load(fromByteOffset: 12, as: Float.self))
-            guard d <= radius * radius else { continue }
-            let id = entry.load(fromByteOffset: 20, as: UInt32.self)
-            if let current = best, d > current.distance || (d == current.distance && id > current.id) { continue }
-            best = (id, population, d)
+            let r = Double(entry.load(fromByteOffset: 12, as: Float.self))
+            let radius = r * r
+            guard d <= radius else { continue }
+            let area = entry.load(fromByteOffset: 28, as: UInt32.self)
+            if area != 0 {
+                if knownArea != 0, area != knownArea { areasDiffer = true }
+                knownArea = area
+            }
+            let ranked = FirstLevelAreas.compatible(area, firstLevel) ? d : d + 2 * radius
+            // Listed most populous, then lowest id, first: only a strictly deeper place replaces the best.
+            if let current = best, ranked * current.radius >= current.distance * radius { continue }
+            best = (entry, ranked, radius)
         }
-        return best.map { ($0.id, $0.population) }
+        return best.map {
+            (
+                $0.entry.load(fromByteOffset: 20, as: UInt32.self), $0.entry.load(fromByteOffset: 16, as: UInt32.self),
+                $0.entry.load(fromByteOffset: 28, as: UInt32.self), areasDiffer
+            )
+        }
     }
 
-    /// The nearest place of `country` (packed, 0 for any) less populous than `population`, other than
-    /// `excluded`, within `maxChord`, whose core disc (`LookupTablesWriter.coreMetres`) holds the point:
-    /// the subLocality rule. Every such place is among the cell's catchment candidates, since a core
-    /// disc never exceeds the catchment.
+    /// The nearest neighbourhood (`neighbourhoodFlag`) of `country` (packed, 0 for any) and of the
+    /// locality's first-level area (`firstLevel`, `FirstLevelAreas.compatible`), less populous than
+    /// `population`, other than `excluded`, within `maxChord`, whose core disc
+    /// (`LookupTablesWriter.coreMetres`) holds the point: the subLocality rule. A town of its own is never
+    /// one. Every such place is among the cell's catchment candidates, since a core disc never exceeds
+    /// the catchment.
     func nearestHolding(
-        _ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, below population: UInt32,
+        _ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32 = 0, below population: UInt32,
         excluding excluded: UInt32, maxChord: Double
     ) -> UInt32? {
         let (row, column) = Self.cell(of: coordinate)
@@ -143,9 +169,11 @@ final class LocalityCells: @unchecked Sendable {
         var best: (id: UInt32, distance: Double)? = nil
         for e in start..<end {
             let entry = entries + e * Self.candidateStride
+            guard entry.load(fromByteOffset: 26, as: UInt16.self) & Self.neighbourhoodFlag != 0 else { continue }
             let candidatePopulation = entry.load(fromByteOffset: 16, as: UInt32.self)
             guard candidatePopulation < population else { continue }
             if country != 0, entry.load(fromByteOffset: 24, as: UInt16.self) != country { continue }
+            guard FirstLevelAreas.compatible(entry.load(fromByteOffset: 28, as: UInt32.self), firstLevel) else { continue }
             let dx = query.x - Double(entry.load(fromByteOffset: 0, as: Float.self))
             let dy = query.y - Double(entry.load(fromByteOffset: 4, as: Float.self))
             let dz = query.z - Double(entry.load(fromByteOffset: 8, as: Float.self))
@@ -257,6 +285,8 @@ struct LocalityCellsBuilder {
         var country: UInt16
         /// What nearest searches may filter on besides the country (localities: admin polygon + 1).
         var group: UInt32 = 0
+        /// The first-level area the place belongs to by its own data (`FirstLevelAreas`); 0 unknown.
+        var firstLevel: UInt32 = 0
     }
 
     /// The blob of every place's group, by record id.
@@ -293,6 +323,10 @@ struct LocalityCellsBuilder {
                 }
             }
         }
+        let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { i in
+            let home = LocalityCells.cell(of: places[i].coordinate)
+            return candidates[home.row * columnCount + home.column] ?? []
+        }
         var tiles: Set<Int> = []
         for cell in Array(candidates.keys) + Array(residents.keys) {
             let row = cell / columnCount, column = cell % columnCount
@@ -321,7 +355,8 @@ struct LocalityCellsBuilder {
                     candidateEntries.append(place.population)
                     candidateEntries.append(place.id)
                     candidateEntries.append(place.country)
-                    candidateEntries.append(UInt16(0))
+                    candidateEntries.append(neighbourhoods[member] ? LocalityCells.neighbourhoodFlag : UInt16(0))
+                    candidateEntries.append(place.firstLevel)
                 }
                 candidateOffsets.append(UInt32(candidateOffsets.last.map { Int($0) + members.count } ?? 0))
                 let dwellers = residents[cell] ?? []

@@ -68,8 +68,9 @@ final class PointIndexTests: XCTestCase {
 }
 
 final class LocalityCellsTests: XCTestCase {
-    /// The per-cell candidate lists answer like a scan of every place, away from the discs' edges
-    /// (positions are stored as 32-bit floats, about a metre).
+    /// The per-cell candidate lists answer like a scan of every place (neighbourhoods decided pair by
+    /// pair, the point's place the one it lies deepest in), away from the discs' edges (positions are
+    /// stored as 32-bit floats, about a metre).
     func testAgreesWithBruteForce() throws {
         var generator = SplitMix64(seed: 5)
         func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
@@ -80,8 +81,11 @@ final class LocalityCellsTests: XCTestCase {
             let population = UInt32(unit() * unit() * 2_000_000)
             return LocalityCellsBuilder.Place(
                 coordinate: at, id: UInt32(i), catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)),
-                population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"))
+                population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"), firstLevel: UInt32(i % 4))
         }
+        let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { _ in Array(places.indices) }
+        XCTAssertGreaterThan(neighbourhoods.filter { $0 }.count, 100, "dense places: many are neighbourhoods")
+        XCTAssertGreaterThan(neighbourhoods.filter { !$0 }.count, 100)
         var blobs = [BlobStorage?](repeating: nil, count: LocalityCells.tileCount)
         for tile in LocalityCellsBuilder().build(places) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
         let cells = LocalityCells(pages: PagedBlobs(preloaded: blobs))
@@ -93,15 +97,27 @@ final class LocalityCellsTests: XCTestCase {
             // Skip points within 5 m of a disc's edge, where float positions may decide either way.
             if zip(places, distances).contains(where: { abs($1 - $0.catchmentMetres) < 5 }) { continue }
             let containing = places.indices.filter {
-                places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres
+                !neighbourhoods[$0] && places[$0].country == PointIndex.packCountry("BB") && distances[$0] <= places[$0].catchmentMetres
             }
-            let expected = containing.max {
-                places[$0].population != places[$1].population
-                    ? places[$0].population < places[$1].population : distances[$0] > distances[$1]
-            }
+            let depths = containing.map { distances[$0] / places[$0].catchmentMetres }.sorted()
+            // Skip near-ties of depth too, which float positions and the stored radii (rounded up by about
+            // 1.5 m, a thousandth of a 1.5 km catchment) may also decide either way.
+            if depths.count > 1, depths[1] - depths[0] < 2e-3 { continue }
+            let expected = containing.min { distances[$0] / places[$0].catchmentMetres < distances[$1] / places[$1].catchmentMetres }
             XCTAssertEqual(
-                cells.largest(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")),
+                cells.locality(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")),
                 expected.map { places[$0].id }, "at \(q)")
+            // In first-level area 2, the places of areas 2 and 0 (unknown) come first.
+            let ownArea = containing.filter { FirstLevelAreas.compatible(places[$0].firstLevel, 2) }
+            let preferred = (ownArea.isEmpty ? containing : ownArea).min {
+                distances[$0] / places[$0].catchmentMetres < distances[$1] / places[$1].catchmentMetres
+            }
+            let ownDepths = ownArea.map { distances[$0] / places[$0].catchmentMetres }.sorted()
+            if ownDepths.count < 2 || ownDepths[1] - ownDepths[0] >= 2e-3 {
+                XCTAssertEqual(
+                    cells.locality(containing: q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB"), firstLevel: 2),
+                    preferred.map { places[$0].id }, "in area 2 at \(q)")
+            }
             compared += 1
         }
         XCTAssertGreaterThan(compared, 1300)
