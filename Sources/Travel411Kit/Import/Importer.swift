@@ -68,7 +68,10 @@ public struct Importer {
         var features = 0
         var skipReasons: [String: Int] = [:]
         for record in 0..<reader.recordCount {
-            if record % 4096 == 0 { progress(record) }
+            if record % 4096 == 0 {
+                progress(record)
+                reader.releaseAttributes(before: record)
+            }
             switch try reader.record(at: record) {
             case .null:
                 skipReasons["null shape", default: 0] += 1

@@ -46,11 +46,17 @@ final class LookupTablesWriter {
         self.collector = collector
         self.database = database
         self.progress = progress
+        var records: [LookupCollector.Input: Int] = [:]
         for plan in plans {
             guard let input = LookupCollector.Input(plan.profile) else { continue }
             unreadLayers[input, default: 0] += 1
+            records[input, default: 0] += plan.reader.recordCount
             if case .area(let level) = input { collector.segmentEstimates[level, default: 0] += plan.reader.maximumVertexCount }
         }
+        // Room for every record, rather than arrays that double as they fill.
+        collector.localities.reserveCapacity(records[.locality] ?? 0)
+        collector.postcodes.reserveCapacity(records[.postcode] ?? 0)
+        collector.addresses.reserveCapacity(records[.address] ?? 0)
         try database.execute(PlacesSchema.createStatements)
     }
 

@@ -131,6 +131,13 @@ public final class ShapefileReader {
         table.bool(record: record, field: field)
     }
 
+    /// Lets go of the memory that the attributes of the records before `record` took when read: a reader
+    /// walking a big table from start to end then holds a little of it at a time rather than all of it.
+    /// Reading them again still works, from the file.
+    public func releaseAttributes(before record: Int) {
+        table.release(before: record)
+    }
+
     /// Whether the DBF marks the record as deleted (most tools skip such records).
     public func isDeleted(record: Int) -> Bool {
         table.isDeleted(record: record)
