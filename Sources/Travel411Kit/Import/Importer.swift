@@ -17,7 +17,7 @@ public struct Importer {
         let started = Date()
         let files = try ShapefileDiscovery.shapefiles(in: options.paths)
         var usedTables = Set<String>()
-        let plans = try files.map { try LayerPlan.make(url: $0, options: options, usedTables: &usedTables) }
+        var plans = try files.map { try LayerPlan.make(url: $0, options: options, usedTables: &usedTables) }
         let warnings = plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
         let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
 
@@ -27,15 +27,26 @@ public struct Importer {
             let database = try SQLiteDatabase(path: temporary.path)
             let geoPackage = try GeoPackageWriter(database: database)
             let collector = LookupCollector()
+            let lookupTables = try LookupTablesWriter(plans: plans, collector: collector, database: database, progress: progress)
+            // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
+            // is open), before the lookup structures it completes are built.
+            var unread = Array(plans.reversed())
+            plans = []
             var recordsDone = 0
-            for plan in plans {
-                let layer = try importLayer(plan, into: geoPackage, collector: collector) { done in
-                    progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
+            while !unread.isEmpty {
+                let feeds: LookupCollector.Input?
+                do {
+                    let plan = unread.removeLast()
+                    let layer = try importLayer(plan, into: geoPackage, collector: collector) { done in
+                        progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
+                    }
+                    recordsDone += plan.reader.recordCount
+                    layers.append(layer)
+                    feeds = LookupCollector.Input(plan.profile)
                 }
-                recordsDone += plan.reader.recordCount
-                layers.append(layer)
+                try lookupTables.layerRead(feeding: feeds)
             }
-            report = try LookupTablesWriter(collector: collector, database: database, progress: progress).write()
+            report = try lookupTables.finish()
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
             try geoPackage.finish()
         }
@@ -57,7 +68,10 @@ public struct Importer {
         var features = 0
         var skipReasons: [String: Int] = [:]
         for record in 0..<reader.recordCount {
-            if record % 4096 == 0 { progress(record) }
+            if record % 4096 == 0 {
+                progress(record)
+                reader.releaseAttributes(before: record)
+            }
             switch try reader.record(at: record) {
             case .null:
                 skipReasons["null shape", default: 0] += 1

@@ -2,6 +2,27 @@ import Foundation
 
 /// Gathers, while layers are imported, what the geocoder's lookup structures are built from.
 final class LookupCollector {
+    /// The lookup structure a layer feeds: `LookupTablesWriter` builds each one once its last layer is read.
+    enum Input: Hashable {
+        case area(PlacesSchema.AreaLevel)
+        case locality, postcode, address, thoroughfare
+
+        init?(_ profile: LayerProfile) {
+            switch profile.level {
+            case .country: self = .area(.country)
+            case .admin: self = .area(.admin)
+            case .district: self = .area(.district)
+            case .timezone: self = .area(.timezone)
+            case .water: self = .area(profile.isMarine ? .ocean : .inlandWater)
+            case .locality: self = .locality
+            case .postcode: self = .postcode
+            case .address: self = .address
+            case .thoroughfare: self = .thoroughfare
+            case .timezoneBand, .airport, .basemap: return nil
+            }
+        }
+    }
+
     struct AreaFeature {
         var layer: String
         var fid: Int64
@@ -42,19 +63,20 @@ final class LookupCollector {
     var countryPolygons: [[Polygon]] = []
     /// Folders of the time-zone layers, where tzdata's zone.tab and iso3166.tab may lie beside them.
     var timeZoneFolders: [URL] = []
+    /// At most how many border segments each area level gets, reserved up front: a growing array
+    /// briefly holds its old and new buffers, and ends with up to twice the room it needs.
+    var segmentEstimates: [PlacesSchema.AreaLevel: Int] = [:]
 
     /// Takes one imported record; returns a reason when the record is unusable for its level.
     func collect(_ shape: Shape, record: Int, fid: Int64, plan: LayerPlan) -> String? {
-        let profile = plan.profile
-        switch profile.level {
-        case .country: return addArea(.country, shape, record, fid, plan)
-        case .admin: return addArea(.admin, shape, record, fid, plan)
-        case .district: return addArea(.district, shape, record, fid, plan)
-        case .timezone:
-            let folder = plan.url.deletingLastPathComponent()
-            if !timeZoneFolders.contains(folder) { timeZoneFolders.append(folder) }
-            return addArea(.timezone, shape, record, fid, plan)
-        case .water: return addArea(profile.isMarine ? .ocean : .inlandWater, shape, record, fid, plan)
+        guard let input = Input(plan.profile) else { return nil }
+        switch input {
+        case .area(let level):
+            if level == .timezone {
+                let folder = plan.url.deletingLastPathComponent()
+                if !timeZoneFolders.contains(folder) { timeZoneFolders.append(folder) }
+            }
+            return addArea(level, shape, record, fid, plan)
         case .locality:
             guard let name = plan.text(.name, record: record) else { return "no name" }
             guard let point = Self.firstPoint(shape) else { return "not a point" }
@@ -79,8 +101,6 @@ final class LookupCollector {
             guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record) else { return nil }
             streets.add(id: UInt32(streetNames.count), lines: shape.lines)
             streetNames.append(name)
-        case .timezoneBand, .airport, .basemap:
-            break
         }
         return nil
     }
@@ -88,8 +108,15 @@ final class LookupCollector {
     private func addArea(_ level: PlacesSchema.AreaLevel, _ shape: Shape, _ record: Int, _ fid: Int64, _ plan: LayerPlan) -> String? {
         let rings = shape.rings
         guard !rings.isEmpty else { return "not a polygon" }
-        let data = areas[level] ?? AreaLevelData()
-        areas[level] = data
+        let data: AreaLevelData
+        if let known = areas[level] {
+            data = known
+        } else {
+            data = AreaLevelData()
+            // The countries' builder is filled later, from the parts `TerritoryAssignment` decides.
+            if level != .country { data.builder.reserveCapacity(segmentEstimates[level] ?? 0) }
+            areas[level] = data
+        }
         if level == .country {
             countryPolygons.append(Self.polygons(shape))
         } else {

@@ -1,8 +1,14 @@
 import Dispatch
 import Foundation
 
-/// Builds the geocoder's lookup structures from what the import collected and stores them.
-struct LookupTablesWriter {
+/// Builds the geocoder's lookup structures from what the import collects, and stores them.
+///
+/// Each structure is built as soon as the last layer feeding it has been read, and what it was built from
+/// is freed then, so that the import's memory grows with the largest level rather than with all of them:
+/// an area level's rings go once its tiles are stored, the localities once their indexes are. Some wait
+/// for others: the countries for the time zones (`TerritoryAssignment`), the localities for the country
+/// and admin polygons they lie in.
+final class LookupTablesWriter {
     /// A place's core disc holds its population at this density (docs/fields.md, subLocality).
     static let coreDensityPerSquareMetre = 3000.0 / 1_000_000
     static let minimumCatchmentMetres = 1000.0
@@ -10,96 +16,175 @@ struct LookupTablesWriter {
     static let catchmentReferencePopulation = 1800.0
     static let catchmentExponent = 0.4
 
-    let collector: LookupCollector
-    let database: SQLiteDatabase
-    let progress: (ImportProgress) -> Void
-
     /// What the rules decided from the data, for the import summary.
     struct Report {
         var territories: [String] = []
         var contradictedLabels: [String] = []
     }
 
-    func write() throws -> Report {
-        try database.execute(PlacesSchema.createStatements)
-        let zoneTables = try TimeZoneCountries.read(from: collector.timeZoneFolders)
-        // Every level but the countries at once; the countries then, since their overseas parts are
-        // told apart by the time zones (`TerritoryAssignment`).
-        let levels = PlacesSchema.AreaLevel.allCases.filter { $0 != .country && collector.areas[$0] != nil }
-        var built = [AreaIndexBuilder.Output?](repeating: nil, count: levels.count)
-        progress(ImportProgress(stage: "indexing areas", completed: 0, total: levels.count + 1))
-        built.withUnsafeMutableBufferPointer { output in
-            let output = output
-            DispatchQueue.concurrentPerform(iterations: levels.count) { i in
-                guard let data = collector.areas[levels[i]] else { return }
-                output[i] = data.builder.build()
-                // Its rings are in the built tiles now: free them while the other levels still build.
-                data.builder = AreaIndexBuilder()
-            }
-        }
-        // Each level's tiles go to the database and out of memory one by one; only the levels that the
-        // steps below look points up in stay indexed.
-        var indexes: [PlacesSchema.AreaLevel: AreaIndex] = [:]
-        for (i, level) in levels.enumerated() {
-            guard let output = built[i] else { continue }
-            built[i] = nil
-            // The time zones tell overseas territories apart below (TerritoryAssignment); admin and country
-            // place the localities.
-            if level == .admin || level == .timezone { indexes[level] = try AreaIndex(built: output) }
-            try store(level, output)
-        }
-        var report = Report()
-        var countryOfZone: [Int32] = []
-        if let countries = collector.areas[.country] {
-            let assignment = TerritoryAssignment(
-                countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone],
-                zoneFeatures: collector.areas[.timezone]?.features ?? [], tables: zoneTables)
-            countries.features = assignment.features
-            for part in assignment.parts { countries.builder.add(feature: part.feature, rings: part.rings) }
-            let output = countries.builder.build()
-            indexes[.country] = try AreaIndex(built: output)
-            try store(.country, output)
-            countryOfZone = assignment.countryOfZoneFeature
-            report.territories = assignment.territories
-        }
-        progress(ImportProgress(stage: "indexing areas", completed: levels.count + 1, total: levels.count + 1))
+    /// One structure to build, in the order they are tried.
+    private enum Step: Hashable, CaseIterable {
+        case admin, district, timezone, ocean, inlandWater, countries, localities, postcodes, addresses, streets
+    }
 
-        let localityCountryFeatures = collector.localities.map { locality in
+    private let collector: LookupCollector
+    private let database: SQLiteDatabase
+    private let progress: (ImportProgress) -> Void
+    /// Layers not yet read, by what they feed.
+    private var unreadLayers: [LookupCollector.Input: Int] = [:]
+    private var doneSteps: Set<Step> = []
+    /// The levels that later steps look points up in, while they still need them.
+    private var indexes: [PlacesSchema.AreaLevel: AreaIndex] = [:]
+    private var report = Report()
+    /// Decided with the localities, stored with the other area features at the end.
+    private var adminNames: [AdministrativeAreaNaming.Decision] = []
+    private var adminCountries: [Int32] = []
+    /// Each admin polygon's first-level area number (`FirstLevelAreas`), stored with its feature.
+    private var adminFirstLevels: [UInt32] = []
+    private var countryOfZone: [Int32] = []
+
+    /// Creates the lookup tables; `plans` are the layers the import will read.
+    init(plans: [LayerPlan], collector: LookupCollector, database: SQLiteDatabase, progress: @escaping (ImportProgress) -> Void) throws {
+        self.collector = collector
+        self.database = database
+        self.progress = progress
+        var records: [LookupCollector.Input: Int] = [:]
+        for plan in plans {
+            guard let input = LookupCollector.Input(plan.profile) else { continue }
+            unreadLayers[input, default: 0] += 1
+            records[input, default: 0] += plan.reader.recordCount
+            if case .area(let level) = input { collector.segmentEstimates[level, default: 0] += plan.reader.maximumVertexCount }
+        }
+        // Room for every record, rather than arrays that double as they fill.
+        collector.localities.reserveCapacity(records[.locality] ?? 0)
+        collector.postcodes.reserveCapacity(records[.postcode] ?? 0)
+        collector.addresses.reserveCapacity(records[.address] ?? 0)
+        try database.execute(PlacesSchema.createStatements)
+    }
+
+    /// Builds whatever a layer that was just read, feeding `input`, was the last one for.
+    func layerRead(feeding input: LookupCollector.Input?) throws {
+        if let input { unreadLayers[input, default: 0] -= 1 }
+        try buildReadySteps()
+    }
+
+    /// Builds what is left, once every layer has been read, and the area features.
+    func finish() throws -> Report {
+        unreadLayers = [:]
+        try buildReadySteps()
+        try storeAreaFeatures(
+            adminNames: adminNames, countryFeature: [.admin: adminCountries, .timezone: countryOfZone],
+            adminFirstLevels: adminFirstLevels)
+        return report
+    }
+
+    private func allRead(_ input: LookupCollector.Input) -> Bool { unreadLayers[input, default: 0] == 0 }
+
+    private func isReady(_ step: Step) -> Bool {
+        switch step {
+        case .admin: return allRead(.area(.admin))
+        case .district: return allRead(.area(.district))
+        case .timezone: return allRead(.area(.timezone))
+        case .ocean: return allRead(.area(.ocean))
+        case .inlandWater: return allRead(.area(.inlandWater))
+        case .countries: return allRead(.area(.country)) && doneSteps.contains(.timezone)
+        case .localities: return allRead(.locality) && doneSteps.contains(.countries) && doneSteps.contains(.admin)
+        case .postcodes: return allRead(.postcode)
+        case .addresses: return allRead(.address)
+        case .streets: return allRead(.thoroughfare)
+        }
+    }
+
+    private func buildReadySteps() throws {
+        for step in Step.allCases where !doneSteps.contains(step) && isReady(step) {
+            switch step {
+            case .admin: try buildArea(.admin)
+            case .district: try buildArea(.district)
+            case .timezone: try buildArea(.timezone)
+            case .ocean: try buildArea(.ocean)
+            case .inlandWater: try buildArea(.inlandWater)
+            case .countries: try buildCountries()
+            case .localities: try placeLocalities()
+            case .postcodes: try storePostcodes()
+            case .addresses: try storeAddresses()
+            case .streets: try storeStreets()
+            }
+            doneSteps.insert(step)
+        }
+    }
+
+    /// Tiles of one area level (not the countries), stored; its rings are in them then, and freed.
+    private func buildArea(_ level: PlacesSchema.AreaLevel) throws {
+        guard let data = collector.areas[level] else { return }
+        progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
+        let output = data.builder.build()
+        data.builder = AreaIndexBuilder()
+        // The time zones tell overseas territories apart (`buildCountries`); admin and country place the localities.
+        if level == .admin || level == .timezone { indexes[level] = try AreaIndex(built: output) }
+        try store(level, output)
+        progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
+    }
+
+    /// The countries, once the time zones are indexed: their overseas parts may be territories of their own.
+    private func buildCountries() throws {
+        let zoneTables = try TimeZoneCountries.read(from: collector.timeZoneFolders)
+        defer { indexes[.timezone] = nil }
+        guard let countries = collector.areas[.country] else { return }
+        progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
+        var assignment = TerritoryAssignment(
+            countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone],
+            zoneFeatures: collector.areas[.timezone]?.features ?? [], tables: zoneTables)
+        indexes[.timezone] = nil
+        collector.countryPolygons = []
+        countries.features = assignment.features
+        countries.builder.reserveCapacity(collector.segmentEstimates[.country] ?? 0)
+        for part in assignment.parts { countries.builder.add(feature: part.feature, rings: part.rings) }
+        assignment.parts = []
+        let output = countries.builder.build()
+        countries.builder = AreaIndexBuilder()
+        indexes[.country] = try AreaIndex(built: output)
+        try store(.country, output)
+        countryOfZone = assignment.countryOfZoneFeature
+        report.territories = assignment.territories
+        progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
+    }
+
+    /// The country and admin polygon of every locality, what they tell about the admin polygons, and the
+    /// localities' own structures; nothing looks points up in the area levels after this.
+    private func placeLocalities() throws {
+        progress(ImportProgress(stage: "indexing places", completed: 0, total: 1))
+        let localities = collector.localities
+        let localityCountryFeatures = localities.map { locality in
             indexes[.country]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
         }
-        let countryCodes = fillMissingCountryCodes(countryFeatures: localityCountryFeatures)
-        let localityAdmins = collector.localities.map { locality in
+        let localityAdmins = localities.map { locality in
             indexes[.admin]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
         }
+        indexes = [:]
+        let countryCodes = fillMissingCountryCodes(countryFeatures: localityCountryFeatures)
         let countryFeatures = collector.areas[.country]?.features ?? []
         // A locality votes for its admin polygon's name when it is of the country it lies in: places just
         // over a border would vote for the other country's names.
-        let votes = collector.localities.indices.map { i in
+        let votes = localities.indices.map { i in
             guard let f = localityCountryFeatures[i] else { return false }
             return countryCodes[i] == countryFeatures[f].code
         }
         let naming = AdministrativeAreaNaming(
-            features: collector.areas[.admin]?.features ?? [], localities: collector.localities,
+            features: collector.areas[.admin]?.features ?? [], localities: localities,
             localityAdmin: localityAdmins, localityCounts: votes)
         report.contradictedLabels = naming.contradictions
-        let adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
-        let firstLevels = FirstLevelAreas(
-            localities: collector.localities.indices.map { (countryCodes[$0], collector.localities[$0].admin1) })
+        adminNames = naming.decisions
+        adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
+        let firstLevels = FirstLevelAreas(localities: localities.indices.map { (countryCodes[$0], localities[$0].admin1) })
         // An admin polygon's area is its decided name in the country it belongs to (the answer's country).
-        let adminFirstLevels = naming.decisions.indices.map { f in
-            let country = f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
+        adminFirstLevels = naming.decisions.indices.map { f in
+            let country =
+                f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
             return firstLevels.number(country: country, name: naming.decisions[f].area)
         }
-        try storeAreaFeatures(
-            adminNames: naming.decisions, countryFeature: [.admin: adminCountries, .timezone: countryOfZone],
-            adminFirstLevels: adminFirstLevels)
-        progress(ImportProgress(stage: "indexing places", completed: 0, total: 3))
         try storeLocalities(countryCodes: countryCodes, admins: localityAdmins, firstLevels: firstLevels.localities)
-        try storePostcodes()
-        try storeAddresses()
-        try storeStreets()
-        progress(ImportProgress(stage: "indexing places", completed: 3, total: 3))
-        return report
+        collector.localities = []
+        progress(ImportProgress(stage: "indexing places", completed: 1, total: 1))
     }
 
     /// The country each admin polygon belongs to, as a country feature: the one most of its localities
@@ -233,6 +318,7 @@ struct LookupTablesWriter {
 
     private func storePostcodes() throws {
         let postcodes = collector.postcodes
+        collector.postcodes = []
         let places = postcodes.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
         let records = PagedRecords.build(coordinates: nil, fields: postcodes.map { [$0.code] }, fieldCount: 1)
         try storePoints(
@@ -242,6 +328,7 @@ struct LookupTablesWriter {
 
     private func storeAddresses() throws {
         let addresses = collector.addresses
+        collector.addresses = []
         let places = addresses.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
         let records = PagedRecords.build(
             coordinates: nil,
@@ -280,5 +367,7 @@ struct LookupTablesWriter {
             "INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
             [.text("thoroughfare"), .blob(collector.streets.build()), .integer(Int64(records.count))])
         try storePages(records.enumerated().map { ($0, $1) }, kind: .streetRecords, level: 0)
+        collector.streets = LineIndexBuilder()
+        collector.streetNames = []
     }
 }

@@ -28,6 +28,18 @@ public struct AreaIndexBuilder {
 
     public init() {}
 
+    /// Room for this many border segments, so that adding them never reallocates.
+    public mutating func reserveCapacity(_ segmentCount: Int) {
+        guard segmentCount > segments.ax.capacity else { return }
+        segments.ax.reserveCapacity(segmentCount)
+        segments.ay.reserveCapacity(segmentCount)
+        segments.bx.reserveCapacity(segmentCount)
+        segments.by.reserveCapacity(segmentCount)
+        segments.feature.reserveCapacity(segmentCount)
+        segments.ring.reserveCapacity(segmentCount)
+        segments.position.reserveCapacity(segmentCount)
+    }
+
     /// Adds every ring (outer and holes alike) of polygon `feature`; ids must be added in ascending order
     /// because a lookup answers the first containing polygon.
     public mutating func add(feature: Int, rings: [[Point2D]]) {

@@ -99,6 +99,11 @@ final class DBFTable {
         }
     }
 
+    /// Lets go of the memory of the records before `record` (see `MappedFile.release`).
+    func release(before record: Int) {
+        file.release(before: headerLength + max(0, min(record, recordCount)) * recordLength)
+    }
+
     func isDeleted(record: Int) -> Bool {
         guard (0..<recordCount).contains(record) else { return false }
         return octets[headerLength + record * recordLength] == Self.deletedMarker

@@ -40,6 +40,17 @@ final class MappedFile {
 
     var count: Int { bytes.count }
 
+    /// Drops the pages wholly before `offset` from this process's memory; they are read from the file again
+    /// if touched. Mapped pages once read count as the process's own until unmapped, so a table read from
+    /// start to end would otherwise hold the whole file.
+    func release(before offset: Int) {
+        guard let base = bytes.baseAddress else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = min(offset, bytes.count) / pageSize * pageSize
+        guard length > 0 else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), length, Int32(MADV_DONTNEED))
+    }
+
     /// The file's bytes as `UInt8`s, for slicing values out of it.
     var octets: UnsafeBufferPointer<UInt8> { bytes.bindMemory(to: UInt8.self) }
 

@@ -18,6 +18,8 @@ public final class ShapefileReader {
     public let encodingName: String
     /// From the .shp header.
     public let boundingBox: BoundingBox
+    /// The file holds at most this many vertices: each takes 16 bytes of the .shp after its 100-byte header.
+    public let maximumVertexCount: Int
     /// Things the user should know that did not stop the reading, oldest first.
     public private(set) var warnings: [String]
 
@@ -74,6 +76,7 @@ public final class ShapefileReader {
         self.fields = table.fields
         self.encodingName = table.encodingDescription
         self.boundingBox = shpHeader.boundingBox
+        self.maximumVertexCount = max(0, (shp.count - 100) / 16)
         self.warnings = []
         self.handle = handle
         self.table = table
@@ -126,6 +129,13 @@ public final class ShapefileReader {
     /// A logical field: T/Y true, F/N false, nil for "?" or blank.
     public func bool(record: Int, field: Int) -> Bool? {
         table.bool(record: record, field: field)
+    }
+
+    /// Lets go of the memory that the attributes of the records before `record` took when read: a reader
+    /// walking a big table from start to end then holds a little of it at a time rather than all of it.
+    /// Reading them again still works, from the file.
+    public func releaseAttributes(before record: Int) {
+        table.release(before: record)
     }
 
     /// Whether the DBF marks the record as deleted (most tools skip such records).
