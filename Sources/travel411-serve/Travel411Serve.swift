@@ -80,8 +80,10 @@ struct Travel411Serve: AsyncParsableCommand {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // A client that goes away while a batch streams must end that batch with EPIPE, not the process.
         signal(SIGPIPE, SIG_IGN)
+        let logOutput = BufferedLogOutput()
+        defer { logOutput.flush() }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = BufferedLogHandler(label: label, output: logOutput)
             handler.logLevel = logLevel.level
             return handler
         }
@@ -132,6 +134,7 @@ struct Travel411Serve: AsyncParsableCommand {
                 let bound = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
                 // Scripts and tests read the port from this line when they asked for port 0.
+                logOutput.flush()
                 FileHandle.standardError.write(Data("travel411-serve: listening on http://\(shown):\(bound)\n".utf8))
             },
             logger: logger)
