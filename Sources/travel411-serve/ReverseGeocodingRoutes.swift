@@ -20,7 +20,7 @@
             let router = Router(context: BasicRequestContext.self)
             // Outermost first: the access log sees every answer, the errors' shapes included.
             router.middlewares.add(AccessLogMiddleware(logger: logger))
-            router.middlewares.add(MetricsMiddleware())
+            router.middlewares.add(RequestMetricsMiddleware())
             router.middlewares.add(RequestShapeMiddleware())
             router.get("reverse") { request, _ in try reverse(request) }
             router.post("reverse") { request, _ in try await reverseMany(request) }

@@ -185,38 +185,84 @@ public enum NominatimFormatter {
     private static func str(_ text: String) -> String { JSONText.string(text) }
     private static func coordinateText(_ value: Double) -> String { JSONText.number(value) }
 
-    private static func addressObject(_ place: NominatimPlace) -> String {
-        "{" + place.address.map { "\(str($0.key)):\(str($0.value))" }.joined(separator: ",") + "}"
+    /// Writes an object's members into one growing string: a `/reverse` answer is built per
+    /// request, and joining arrays of small strings cost more than the lookup.
+    private struct JSONObjectText {
+        var text: String
+        private var isEmpty = true
+
+        init(opening: String = "{", capacity: Int = 1024) {
+            text = opening
+            text.reserveCapacity(capacity)
+        }
+
+        /// `"key":`, after a comma unless it is the first member.
+        mutating func key(_ key: String) {
+            text += isEmpty ? "\"" : ",\""
+            isEmpty = false
+            text += key
+            text += "\":"
+        }
+
+        mutating func string(_ key: String, _ value: String) {
+            self.key(key)
+            JSONText.append(value, to: &text)
+        }
+
+        /// A value that is JSON already: a number, an object, an array.
+        mutating func raw(_ key: String, _ json: String) {
+            self.key(key)
+            text += json
+        }
+
+        /// `"key":{"k":"v",…}` from pairs of strings.
+        mutating func object(_ key: String, _ pairs: [(key: String, value: String)]) {
+            self.key(key)
+            var separator = "{\""
+            for pair in pairs {
+                text += separator
+                text += pair.key
+                text += "\":"
+                JSONText.append(pair.value, to: &text)
+                separator = ",\""
+            }
+            text += pairs.isEmpty ? "{}" : "}"
+        }
+
+        mutating func close() -> String {
+            text += "}"
+            return text
+        }
     }
 
-    private static func optionalMembers(_ place: NominatimPlace, options: NominatimOptions) -> [String] {
-        var members: [String] = []
-        if options.addressDetails { members.append("\"address\":" + addressObject(place)) }
-        if options.extraTags {
-            members.append("\"extratags\":{" + place.extraTags.map { "\(str($0.key)):\(str($0.value))" }.joined(separator: ",") + "}")
-        }
-        if options.nameDetails {
-            members.append("\"namedetails\":" + (place.name.isEmpty ? "{}" : "{\"name\":\(str(place.name))}"))
-        }
-        return members
+    private static func appendOptionalMembers(_ place: NominatimPlace, options: NominatimOptions, to members: inout JSONObjectText) {
+        if options.addressDetails { members.object("address", place.address) }
+        if options.extraTags { members.object("extratags", place.extraTags) }
+        if options.nameDetails { members.object("namedetails", place.name.isEmpty ? [] : [("name", place.name)]) }
     }
 
     private static func jsonObject(_ place: NominatimPlace, options: NominatimOptions) -> String {
-        var members = [
-            "\"place_id\":\(place.placeID)",
-            "\"licence\":\(licenceJSON)",
-            "\"lat\":\(str(coordinateText(place.location.latitude)))",
-            "\"lon\":\(str(coordinateText(place.location.longitude)))",
-            "\"\(options.format == .json ? "class" : "category")\":\(str(place.level.category))",
-            "\"type\":\(str(place.level.type))",
-            "\"place_rank\":\(place.level.placeRank)",
-            "\"addresstype\":\(str(place.level.addressType))",
-            "\"name\":\(str(place.name))",
-            "\"display_name\":\(str(place.displayName))",
-        ]
-        members += optionalMembers(place, options: options)
-        members.append("\"boundingbox\":[" + place.box.map { str(coordinateText($0)) }.joined(separator: ",") + "]")
-        return "{" + members.joined(separator: ",") + "}"
+        var members = JSONObjectText()
+        members.raw("place_id", String(place.placeID))
+        members.raw("licence", licenceJSON)
+        members.string("lat", coordinateText(place.location.latitude))
+        members.string("lon", coordinateText(place.location.longitude))
+        members.string(options.format == .json ? "class" : "category", place.level.category)
+        members.string("type", place.level.type)
+        members.raw("place_rank", String(place.level.placeRank))
+        members.string("addresstype", place.level.addressType)
+        members.string("name", place.name)
+        members.string("display_name", place.displayName)
+        appendOptionalMembers(place, options: options, to: &members)
+        members.key("boundingbox")
+        var separator = "["
+        for value in place.box {
+            members.text += separator
+            JSONText.append(coordinateText(value), to: &members.text)
+            separator = ","
+        }
+        members.text += "]"
+        return members.close()
     }
 
     private static func pointGeometry(_ place: NominatimPlace) -> String {
@@ -224,20 +270,19 @@ public enum NominatimFormatter {
     }
 
     private static func geoJSON(_ place: NominatimPlace, options: NominatimOptions) -> String {
-        var properties = [
-            "\"place_id\":\(place.placeID)",
-            "\"place_rank\":\(place.level.placeRank)",
-            "\"category\":\(str(place.level.category))",
-            "\"type\":\(str(place.level.type))",
-            "\"addresstype\":\(str(place.level.addressType))",
-            "\"name\":\(str(place.name))",
-            "\"display_name\":\(str(place.displayName))",
-        ]
-        properties += optionalMembers(place, options: options)
+        var properties = JSONObjectText(
+            opening: "{\"type\":\"FeatureCollection\",\"licence\":\(licenceJSON),\"features\":[{\"type\":\"Feature\",\"properties\":{")
+        properties.raw("place_id", String(place.placeID))
+        properties.raw("place_rank", String(place.level.placeRank))
+        properties.string("category", place.level.category)
+        properties.string("type", place.level.type)
+        properties.string("addresstype", place.level.addressType)
+        properties.string("name", place.name)
+        properties.string("display_name", place.displayName)
+        appendOptionalMembers(place, options: options, to: &properties)
         let box = place.box
         let bbox = [box[2], box[0], box[3], box[1]].map(coordinateText).joined(separator: ",")
-        return "{\"type\":\"FeatureCollection\",\"licence\":\(licenceJSON),\"features\":[{\"type\":\"Feature\",\"properties\":{"
-            + properties.joined(separator: ",") + "},\"bbox\":[\(bbox)],\"geometry\":\(pointGeometry(place))}]}"
+        return properties.close() + ",\"bbox\":[\(bbox)],\"geometry\":\(pointGeometry(place))}]}"
     }
 
     private static func geocodeJSON(_ place: NominatimPlace, options: NominatimOptions) -> String {

@@ -97,6 +97,17 @@ public enum JSONText {
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
+    /// `string(text)` appended to `output`, without making the quoted copy first.
+    static func append(_ text: String, to output: inout String) {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += "\""
+            output += text
+            output += "\""
+        } else {
+            output += string(text)
+        }
+    }
+
     public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         return Coordinate.format(value)

@@ -49,6 +49,8 @@ public struct UserFacingError: Travel411Error {
 /// so a binary file given as CSV cannot paint the terminal, and very long text is elided.
 public enum DisplayText {
     public static func sanitized(_ text: String, limit: Int = 200) -> String {
+        // Printable ASCII within the limit stays as it is (the server logs a path per request).
+        if text.utf8.count <= limit, text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {
