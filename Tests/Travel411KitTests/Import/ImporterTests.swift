@@ -175,6 +175,35 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(featureCounts["travel411_sources"], 19)
     }
 
+    /// Each lookup structure is built as soon as its last layer is read, and some wait for others: the
+    /// countries for the time zones (overseas territories), the localities for the countries and admin
+    /// areas they lie in. Whichever order the layers come in, the same tables result.
+    func testTheLookupTablesDoNotDependOnTheOrderOfTheLayers() throws {
+        let data = try EmbeddedData.locate()
+        let layers = [
+            "countries/ne_10m_admin_0_countries.shp", "admin1/ne_10m_admin1.shp",
+            "localities/rutland_gis_osm_places_free_1.shp", "timezones/iana_time_zones.shp",
+        ].map { data.appendingPathComponent($0) }
+        let zonesLast = try importFiles(layers, into: databasePath("zones-last.gpkg"))
+        let zonesFirst = try importFiles(layers.reversed(), into: databasePath("zones-first.gpkg"))
+        XCTAssertTrue(zonesLast.territories.contains { $0.hasPrefix("French Guiana (GF)") }, "\(zonesLast.territories)")
+        XCTAssertEqual(zonesFirst.territories, zonesLast.territories)
+        XCTAssertEqual(zonesFirst.contradictedLabels, zonesLast.contradictedLabels)
+
+        let tables = [
+            "travel411_areas": "level, feature", "travel411_area_tiles": "key", "travel411_pages": "key",
+            "travel411_point_indexes": "level", "travel411_line_indexes": "level", "travel411_localities": "id",
+        ]
+        let first = try SQLiteDatabase(path: databasePath("zones-first.gpkg"), mode: .readOnly)
+        let last = try SQLiteDatabase(path: databasePath("zones-last.gpkg"), mode: .readOnly)
+        for (table, order) in tables {
+            let query = "SELECT * FROM \(table) ORDER BY \(order)"
+            let rows = try last.query(query)
+            XCTAssertFalse(rows.isEmpty, table)
+            XCTAssertTrue(try first.query(query) == rows, "\(table) differs")
+        }
+    }
+
     // MARK: Layouts
 
     func testAnUnknownLayoutAsksForLevelAndNameField() throws {
