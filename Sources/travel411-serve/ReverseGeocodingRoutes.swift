@@ -34,9 +34,7 @@
         }
 
         static func text(_ body: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
-            var buffer = ByteBuffer()
-            buffer.writeString(body)
-            return Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: buffer))
+            Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 
         func reverse(_ request: Request) throws -> Response {

@@ -45,8 +45,9 @@ public struct ReverseRequest: Equatable, Sendable {
     /// `parameters` are the decoded query items in order; `queryString` is the raw query, which the
     /// XML answer echoes. The first of repeated parameters counts.
     public init(parameters: [(name: String, value: String)], queryString: String = "") throws {
-        var values: [String: String] = [:]
-        for (name, value) in parameters where values[name] == nil { values[name] = value }
+        // A request has a handful of parameters: looking them up in order costs less than hashing
+        // them into a dictionary, and the first of repeated ones is found first.
+        let values = FirstParameterValues(parameters)
 
         // The format is read first, so that the other errors are written in it.
         var format = NominatimFormat.xml
@@ -116,6 +117,15 @@ public struct ReverseRequest: Equatable, Sendable {
                 )
             }
         }
+    }
+
+    /// The value of each parameter name's first occurrence.
+    private struct FirstParameterValues {
+        let parameters: [(name: String, value: String)]
+
+        init(_ parameters: [(name: String, value: String)]) { self.parameters = parameters }
+
+        subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
     }
 
     /// The body of the answer for `placemark`, through the formatter `where --format nominatim` uses.
