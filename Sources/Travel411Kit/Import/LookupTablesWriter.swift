@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Builds the geocoder's lookup structures from what the import collects, and stores them.
@@ -128,8 +127,10 @@ final class LookupTablesWriter {
     /// The countries, once the time zones are indexed: their overseas parts may be territories of their own.
     private func buildCountries() throws {
         let zoneTables = try TimeZoneCountries.read(from: collector.timeZoneFolders)
-        defer { indexes[.timezone] = nil }
-        guard let countries = collector.areas[.country] else { return }
+        guard let countries = collector.areas[.country] else {
+            indexes[.timezone] = nil
+            return
+        }
         progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
         var assignment = TerritoryAssignment(
             countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone],
