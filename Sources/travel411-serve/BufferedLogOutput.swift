@@ -131,12 +131,12 @@
         }
 
         func log(event: LogEvent) {
-            var merged = metadata
-            if let provided = metadataProvider?.get(), !provided.isEmpty {
-                merged.merge(provided) { _, new in new }
-            }
-            if let explicit = event.metadata, !explicit.isEmpty {
-                merged.merge(explicit) { _, new in new }
+            // The line's own metadata wins over the provider's, which wins over the handler's. Most lines
+            // (the access log's) have only their own, used as it is.
+            var merged = event.metadata ?? [:]
+            let provided = metadataProvider?.get() ?? [:]
+            if !metadata.isEmpty || !provided.isEmpty {
+                merged = metadata.merging(provided) { _, new in new }.merging(event.metadata ?? [:]) { _, new in new }
             }
             if let error = event.error {
                 merged["error.message"] = "\(error)"
