@@ -6,7 +6,6 @@
     import Logging
     import Metrics
     import NIOCore
-    import NIOPosix
     import Prometheus
     import ServiceLifecycle
     import Travel411Kit
@@ -74,14 +73,6 @@
         }
 
         func run() async throws {
-            // Hummingbird answers each connection in an async task. On Swift's global thread pool every
-            // request would cross threads twice: the event loop that read it wakes a pool thread, and the
-            // answer's write is handed back to the event loop. With NIO's event loops as the global
-            // executor a connection's task runs on the loop that resumed it, its own. Nothing async here
-            // blocks for long: a lookup takes microseconds, POST /reverse batches run on threads of their own.
-            // (A task executor preference instead was measured slower: the runtime then looks the
-            // preference up, under a lock, at every suspension point.)
-            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
             // A client that goes away while a batch streams must end that batch with EPIPE, not the process.
             signal(SIGPIPE, SIG_IGN)
             let logOutput = BufferedLogOutput()
