@@ -3,6 +3,7 @@
 #if FUZZING
     import Foundation
 
+    @testable import Travel411Guide
     @testable import Travel411Kit
 
     /// The readers that take files from anywhere, each fed the fuzzer's bytes the way the CLI feeds it a file.
