@@ -44,7 +44,7 @@
             } catch let error as ServerRequestError {
                 throw ServerHTTPError(error)
             }
-            let placemark = geocoder.placemark(for: query.coordinate)
+            let placemark = geocoder.placemark(from: geocoder.record(for: query.coordinate, needs: query.placemarkNeeds))
             let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil)
             return Self.text(body, contentType: query.contentType)
         }

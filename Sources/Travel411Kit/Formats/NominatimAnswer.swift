@@ -65,6 +65,16 @@ public struct NominatimOptions: Sendable, Equatable {
     }
 
     public var detail: NominatimDetail { NominatimDetail(zoom: zoom) }
+
+    /// The placemark fields an answer with these options reads: a server can look up only these
+    /// (`PlacemarkNeeds(fields:)`), and the answer is the same as from a full placemark.
+    public var fieldsRead: [PlacemarkField] {
+        let address: [PlacemarkField] = [
+            .thoroughfare, .subThoroughfare, .postalCode, .subLocality, .locality, .subAdministrativeArea, .administrativeArea,
+            .administrativeAreaCode, .country, .isoCountryCode,
+        ]
+        return extraTags ? address + [.timeZone, .inlandWater, .ocean] : address
+    }
 }
 
 /// A placemark seen as a Nominatim place: its address parts cut to the requested detail, the level

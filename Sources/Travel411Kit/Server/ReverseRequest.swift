@@ -128,6 +128,9 @@ public struct ReverseRequest: Equatable, Sendable {
         subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
     }
 
+    /// The lookups the answer needs: without `extratags`, no time zone and no water.
+    public var placemarkNeeds: PlacemarkNeeds { PlacemarkNeeds(fields: options.fieldsRead) }
+
     /// The body of the answer for `placemark`, through the formatter `where --format nominatim` uses.
     public func answer(_ placemark: Placemark, timestamp: Date? = nil) -> String {
         var options = options

@@ -107,6 +107,26 @@ final class ReverseRequestTests: XCTestCase {
         XCTAssertTrue(xml.contains("querystring=\"lat=51.5&amp;lon=-0.1\""), xml)
     }
 
+    /// The server looks up only what an answer reads; the answers must be those of a full placemark.
+    func testAnswersFromTheNeededLookupsAreThoseOfTheFullPlacemark() throws {
+        let geocoder = TestPlaces.geocoder
+        let points = [
+            (51.4711, -0.4522), (51.5033, -0.1196), (52.6576, -0.6395), (48.8566, 2.3522), (40.7128, -74.006),
+            (-33.8688, 151.2093), (35.6762, 139.6503), (64.1466, -21.9426), (30.0, -40.0), (0.0, 0.0), (54.0, 3.0),
+        ]
+        for (lat, lon) in points {
+            let queries = [
+                "format=jsonv2", "format=xml&extratags=1&namedetails=1", "format=geocodejson&zoom=10", "format=geojson&extratags=1",
+            ]
+            for query in queries {
+                let request = try parse("lat=\(lat)&lon=\(lon)&\(query)")
+                let needed = geocoder.placemark(from: geocoder.record(for: request.coordinate, needs: request.placemarkNeeds))
+                XCTAssertEqual(
+                    request.answer(needed), request.answer(geocoder.placemark(for: request.coordinate)), "\(lat),\(lon) \(query)")
+            }
+        }
+    }
+
     func testAtSeaIsUnableToGeocode() {
         var p = Placemark(location: Coordinate(latitude: 40, longitude: -40))
         p.ocean = "North Atlantic Ocean"
