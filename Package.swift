@@ -108,11 +108,16 @@ let package = Package(
             dependencies: ["Travel411Kit", "Travel411Guide"],
             path: "Fuzz/Travel411Fuzz"
         ),
-        // What both test targets share: the places database imported from Data/ once per test run.
+        // What the test targets share: the places database imported from Data/ once per test run, and
+        // what the test process sets up as it loads (Travel411TestStartup, a C constructor).
         .target(
             name: "Travel411TestSupport",
-            dependencies: ["Travel411Kit"],
+            dependencies: ["Travel411Kit", "Travel411TestStartup"],
             path: "Tests/Travel411TestSupport"
+        ),
+        .target(
+            name: "Travel411TestStartup",
+            path: "Tests/Travel411TestStartup"
         ),
         .testTarget(
             name: "Travel411KitTests",

@@ -78,10 +78,15 @@ enum XMLParserInputGuard {
         return String(name)
     }
 
-    /// The bytes of a leading `<?xml …?>` (after a UTF-8 byte order mark).
+    /// The bytes of a leading `<?xml …?>` (after a UTF-8 byte order mark). Like libxml2, only `<?xml` and a
+    /// blank make a declaration: `<?xml?>` or `<?xml-stylesheet?>` is a processing instruction, to be blanked
+    /// like any other (the fuzzer's third crash was `<?xml?>` kept as if it were the declaration).
     static func declarationRange(_ bytes: [UInt8]) -> Range<Int>? {
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        guard bytes[start...].starts(with: Array("<?xml".utf8)), let end = find(Array("?>".utf8), in: bytes, from: start) else {
+        let blanks: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+        guard bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count, blanks.contains(bytes[start + 5]),
+            let end = find(Array("?>".utf8), in: bytes, from: start)
+        else {
             return nil
         }
         return start..<end + 2

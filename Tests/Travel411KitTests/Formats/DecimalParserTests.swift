@@ -7,15 +7,12 @@ final class DecimalParserTests: XCTestCase {
     private func parse(_ text: String) -> Double? {
         var text = text
         return text.withUTF8 { utf8 in
-            utf8.baseAddress.flatMap { DecimalParser.parse($0, from: 0, to: utf8.count) }
-                ?? DecimalParser.parse(emptyPointer, from: 0, to: 0)
+            if let base = utf8.baseAddress { return DecimalParser.parse(base, from: 0, to: utf8.count) }
+            // An empty buffer may have no address; the parser still needs one, which it must not read.
+            var byte: UInt8 = 0
+            return withUnsafePointer(to: &byte) { DecimalParser.parse($0, from: 0, to: 0) }
         }
     }
-
-    private let emptyPointer: UnsafePointer<UInt8> = {
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        return UnsafePointer(storage)
-    }()
 
     func testAgreesWithDoubleOnRandomDecimals() {
         var generator = SystemRandomNumberGenerator()

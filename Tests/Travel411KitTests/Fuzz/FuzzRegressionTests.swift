@@ -78,6 +78,30 @@ final class FuzzRegressionTests: XCTestCase {
         )
     }
 
+    /// The fuzzer's third find: `<?xml?>` (no blank after `xml`) then a byte that is not UTF-8. The guard cut the
+    /// document there and kept `<?xml?>` as if it were the declaration, but libxml2 reads it as a processing
+    /// instruction without data, which crashed Foundation's XMLParser as in the first find.
+    func testAnXMLProcessingInstructionWithoutDataIsNoCrash() throws {
+        let read = try readTrack("fuzzer-crash-234d5fed.gpx")
+        XCTAssertEqual(read.fixes, 0)
+        XCTAssertEqual(
+            read.error,
+            "fuzzer-crash-234d5fed.gpx line 2: the GPX is broken or cut off (byte 0xDF is not UTF-8, which the file is in; give its encoding in the XML declaration)"
+        )
+    }
+
+    /// Only `<?xml` and a blank make a declaration: `<?xml?>` and `<?xml-stylesheet?>` at the start are
+    /// processing instructions, blanked like the others, and the track after them reads.
+    func testProcessingInstructionsNamedLikeTheDeclarationAreIgnored() throws {
+        for start in ["<?xml?>", "<?xml-stylesheet?>", "\u{FEFF}<?xml?>"] {
+            let gpx =
+                start + "\n<gpx version=\"1.1\"><trk><trkseg>"
+                + "<trkpt lat=\"45.1\" lon=\"14.1\"><time>2010-10-04T05:13:19Z</time></trkpt></trkseg></trk></gpx>"
+            let reader = try TrackReader(data: Data(gpx.utf8), name: "pi.gpx")
+            XCTAssertEqual(try reader.readAll().count, 1, start)
+        }
+    }
+
     /// Windows-1252 is converted before the parse, so its names read right.
     func testAWindows1252DocumentIsConverted() throws {
         let gpx =
