@@ -1,6 +1,6 @@
 import Foundation
 
-/// How far the nearby-feature rules reach (README "How each field is decided").
+/// How far the nearby-feature rules reach (docs/fields.md).
 public struct GeocoderSettings: Sendable {
     /// A thoroughfare is the nearest named line within this distance.
     public var thoroughfareRadiusMetres = 100.0

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The first-level name and ISO 3166-2 code of each admin polygon, decided from the GeoNames
-/// localities inside it (README "How each field is decided", administrativeArea).
+/// localities inside it (docs/fields.md, administrativeArea).
 ///
 /// Natural Earth's admin-1 layer mixes first-level units (Bayern, California) with finer ones (the
 /// English boroughs, French departments), and carries labelling errors as real data does (the

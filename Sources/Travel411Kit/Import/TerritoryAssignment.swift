@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which country each country polygon part is indexed under, and which country each time zone
-/// stands for (README "How each field is decided": overseas territories, territorial waters).
+/// stands for (docs/fields.md: overseas territories, territorial waters).
 ///
 /// Natural Earth files French Guiana, Réunion or Bonaire inside France and the Netherlands, while
 /// ISO 3166-1 gives each its own code. tzdata knows them apart: every land time zone belongs to one
