@@ -62,7 +62,7 @@ let package = Package(
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
             // (This is why there is no library product: see `products`.)
-            swiftSettings: [.unsafeFlags(["-O"])]
+            swiftSettings: [.unsafeFlags(["-O"]), .swiftLanguageMode(.v6)]
         ),
         // The travel guide and what draws and reads around it: Airports, Travel, Tracking, Render, Quakes. Not
         // optimised: nothing here is hot (a map, a track, a feed take milliseconds), and -O on these ~7,500 lines
@@ -79,7 +79,6 @@ let package = Package(
                 "Travel411Guide",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // The Swift 6 language mode, target by target: the executable and Travel411Guide so far.
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The HTTP server: its own executable so that SwiftNIO stays out of the core tool's build, and its
@@ -100,7 +99,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-            ]
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // libFuzzer targets for every reader of outside files (Scripts/fuzz builds it with -sanitize=fuzzer and
         // -DFUZZING). A plain build gives a stub that says so, so `swift build` and `swift test` need no flags.
@@ -136,5 +136,7 @@ let package = Package(
             dependencies: ["Travel411Kit", "Travel411TestSupport"]
         ),
     ],
+    // Every library and executable builds in the Swift 6 language mode (each target says so); the tests and the
+    // fuzz targets are still Swift 5 mode.
     swiftLanguageModes: [.v5]
 )

@@ -71,16 +71,23 @@
             if timer == nil { schedule(context, at: deadline) }
         }
 
+        /// What the timer's task needs; the task runs on the channel's event loop, the only place these are used
+        /// (NIOLoopBound checks that), so neither needs to be Sendable.
+        private struct TimerTarget {
+            weak var handler: RequestDeadlineHandler?
+            let context: ChannelHandlerContext
+        }
+
         private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
-            let channel = context.channel
-            timer = context.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
-                guard let self else { return }
-                self.timer = nil
-                guard let expiry = self.expiry else { return }
+            let target = NIOLoopBound(TimerTarget(handler: self, context: context), eventLoop: context.eventLoop)
+            timer = context.eventLoop.scheduleTask(deadline: deadline) {
+                guard let handler = target.value.handler else { return }
+                handler.timer = nil
+                guard let expiry = handler.expiry else { return }
                 if expiry <= NIODeadline.now() {
-                    channel.close(promise: nil)
+                    target.value.context.channel.close(promise: nil)
                 } else {
-                    self.schedule(context, at: expiry)
+                    handler.schedule(target.value.context, at: expiry)
                 }
             }
         }

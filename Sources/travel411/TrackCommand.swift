@@ -95,8 +95,6 @@ struct TrackCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Each line as soon as it is printed: a live stream's events must not wait in a buffer.
-        StandardStreams.lineBufferStandardOutput()
         let (destination, stored) = try options.openStore().regions(of: self.destination)
         var regions = stored
         for inline in try inlineRegions() {
@@ -133,6 +131,8 @@ struct TrackCommand: ParsableCommand {
                 for event in tracker.process(item) {
                     let annotated = annotator?.annotate(event) ?? event
                     print(format == .jsonl ? TrackEventFormatter.jsonLine(annotated) : TrackEventFormatter.text(annotated))
+                    // Each event as soon as it happens: a live stream's events must not wait in a buffer.
+                    StandardStreams.flushStandardOutput()
                     if let hook, let problem = hook.run(for: annotated) { Diagnostics.warning(problem) }
                 }
             }

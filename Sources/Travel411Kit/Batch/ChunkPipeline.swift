@@ -49,13 +49,13 @@ final class ChunkPipeline {
         let threads = DispatchGroup()
 
         for _ in 0..<jobs {
-            let processor = makeProcessor()
+            let processor = ThreadHandoff(value: makeProcessor())
             let outputPool = self.outputPool
             threads.enter()
             let worker = Thread {
                 while let chunk = work.pop() {
                     let buffer = outputPool.take()
-                    let counts = processor.process(chunk, into: buffer)
+                    let counts = processor.value.process(chunk, into: buffer)
                     inputPool.recycle(chunk.buffer)
                     results.deliver(sequence: chunk.sequence, buffer: buffer, counts: counts)
                 }

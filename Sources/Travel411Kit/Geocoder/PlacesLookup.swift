@@ -181,13 +181,14 @@ final class PlacesLookup: @unchecked Sendable {
             streets = .some(nil)
         }
         var results = [Result<Loaded, Error>](repeating: .success(.streets(nil)), count: tasks.count)
+        let loads = tasks
         results.withUnsafeMutableBufferPointer { results in
-            let results = results
-            DispatchQueue.concurrentPerform(iterations: tasks.count) { i in
+            let results = DisjointSlots(results)
+            DispatchQueue.concurrentPerform(iterations: loads.count) { i in
                 results[i] = Result {
                     let connection = try SQLiteDatabase(path: path, mode: .readOnly)
                     try connection.execute("PRAGMA cache_size = -256")
-                    switch tasks[i] {
+                    switch loads[i] {
                     case .area(let level): return .area(try loadArea(level, loading: .everything, from: connection))
                     case .points(let level): return .points(try loadPointLevel(level, from: connection))
                     case .streets: return .streets(try loadStreetLevel(from: connection))

@@ -3,7 +3,7 @@ import Foundation
 
 /// Builds the tiles of an `AreaIndex` from polygon rings. Runs once per import; its output is stored
 /// as blobs so that a lookup process starts without re-reading any geometry.
-public struct AreaIndexBuilder {
+public struct AreaIndexBuilder: Sendable {
     /// A leaf stops splitting at this many border segments…
     public var maxSegmentsPerLeaf = 20
     /// …or at this depth below the 1° tile (2⁻¹⁴° is about 7 m).
@@ -87,10 +87,11 @@ public struct AreaIndexBuilder {
         }
 
         var blobs = [[UInt8]](repeating: [], count: crossedTiles.count)
+        let crossed = crossedTiles
         blobs.withUnsafeMutableBufferPointer { output in
-            let output = output
-            DispatchQueue.concurrentPerform(iterations: crossedTiles.count) { i in
-                let tile = crossedTiles[i]
+            let output = DisjointSlots(output)
+            DispatchQueue.concurrentPerform(iterations: crossed.count) { i in
+                let tile = crossed[i]
                 var builder = TileBuilder(segments: segments, maxSegmentsPerLeaf: maxSegmentsPerLeaf, maxDepth: maxDepth)
                 let minX = Double(tile % AreaIndex.columns) - 180, minY = Double(tile / AreaIndex.columns) - 90
                 output[i] = builder.build(minX: minX, minY: minY, segments: Array(tileSegments.members(tile)), inside: centreFeatures[tile])

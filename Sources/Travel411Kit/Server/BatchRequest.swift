@@ -129,10 +129,10 @@ public final class BatchStream: @unchecked Sendable {
         }
         readEnd = ends[0]
         let writeEnd = ends[1]
-        let batch = BatchGeocoder(options: request.options, geocoder: geocoder)
+        let batch = ThreadHandoff(value: BatchGeocoder(options: request.options, geocoder: geocoder))
         let thread = Thread { [self] in
             do {
-                let summary = try batch.run(inputFD: inputFD, inputName: "request body", outputFD: writeEnd)
+                let summary = try batch.value.run(inputFD: inputFD, inputName: "request body", outputFD: writeEnd)
                 lock.withLock { self.summary = summary }
             } catch {
                 lock.withLock { self.failure = error }

@@ -19,7 +19,7 @@ struct DBFTextDecoder {
     private let method: Method
 
     /// UTF-8, with a Latin-1 reading for values that are not valid UTF-8.
-    static let utf8 = DBFTextDecoder(method: .utf8)
+    static var utf8: DBFTextDecoder { DBFTextDecoder(method: .utf8) }
 
     private init(method: Method) { self.method = method }
 
@@ -142,7 +142,7 @@ private final class IconvConverter {
         case stopped(written: Int, consumed: Int, incomplete: Bool)
     }
 
-    private static let failure = iconv_t(bitPattern: -1)
+    private static var failure: iconv_t? { iconv_t(bitPattern: -1) }
     private static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
     private let descriptor: iconv_t
 

@@ -1,10 +1,12 @@
 import Foundation
 
-/// The C standard streams, touched from the library (Swift 5 mode): C's `stdout` is a global
-/// variable that Swift 6 cannot prove is used from one thread, and these calls happen once at start-up.
+/// The C standard streams. C's `stdout` is a global variable that the Swift 6 language mode will not let
+/// Swift code name (it cannot prove one thread uses it), so this flushes every C output stream instead
+/// (`fflush(NULL)`), which reaches `print`'s buffer without naming it.
 public enum StandardStreams {
-    /// Each line reaches the reader as soon as it is printed, as a live stream's events must.
-    public static func lineBufferStandardOutput() {
-        setvbuf(stdout, nil, _IOLBF, 0)
+    /// Sends what `print` has buffered to its reader now: a live stream's events must not wait in a buffer,
+    /// and an event's line must be out before an `--exec` command for it runs.
+    public static func flushStandardOutput() {
+        fflush(nil)
     }
 }
