@@ -131,8 +131,11 @@ public final class BasemapLoader {
         if let known = areaNames[layer] { return known }
         var names: [Int64: String] = [:]
         if try database.tableExists("travel411_areas") {
-            for row in try database.query("SELECT fid, name FROM travel411_areas WHERE layer = ?", [.text(layer)]) {
-                if let fid = row.first?.int64Value, let name = row.last?.stringValue, !name.isEmpty { names[fid] = name }
+            // A country's overseas parts are areas of their own (Mayotte, Svalbard, Caribbean NL) with the
+            // polygon's fid and later feature numbers; the polygon's label is its first area's name (France).
+            let rows = try database.query("SELECT fid, name FROM travel411_areas WHERE layer = ? ORDER BY feature", [.text(layer)])
+            for row in rows {
+                if let fid = row.first?.int64Value, names[fid] == nil, let name = row.last?.stringValue, !name.isEmpty { names[fid] = name }
             }
         }
         areaNames[layer] = names

@@ -423,6 +423,9 @@ public struct MapLayout {
         }
     }
 
+    /// Pixels across (the square root of its box's area on screen) that a country needs to be named.
+    static let smallestNamedCountry = 10.0
+
     private mutating func placeBasemapLabels(_ labels: [BasemapLabel], besides markerTitles: Set<String>) {
         let order: [BasemapLabelKind] = [.country, .sea, .locality, .district, .street]
         let showsDots = viewport.longitudeSpan > 1.5
@@ -435,6 +438,9 @@ public struct MapLayout {
                 guard viewport.bounds.contains(point) else { continue }
                 switch kind {
                 case .country:
+                    // A country a few pixels across (Vatican, Anguilla on a world map) is not named: its name would
+                    // stand over a bigger neighbour whose own label did not fit, as if it were that country's.
+                    guard label.rank.squareRoot() * viewport.pixelsPerDegree >= Self.smallestNamedCountry else { continue }
                     let style = TextStyle(size: 12, bold: true, colour: MapStyle.countryText, halo: MapStyle.halo, anchor: .middle)
                     place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style)
                 case .sea:

@@ -90,6 +90,48 @@ final class MapOutputTests: XCTestCase {
         XCTAssertEqual(String(decoding: try Data(contentsOf: pdf).prefix(5), as: UTF8.self), "%PDF-")
     }
 
+    /// France's polygon holds Mayotte, Réunion and the rest as areas of their own, under the same fid: the
+    /// country's label is still France, at France (a world map once said "Mayotte" over Paris).
+    func testACountryWithOverseasPartsIsLabelledWithItsOwnName() throws {
+        let europe = try XCTUnwrap(
+            MapRegion.fitting([Coordinate(latitude: 36, longitude: -10), Coordinate(latitude: 71, longitude: 30)]))
+        let viewport = MapViewport.fitting(europe, width: 1024, height: 768, margin: 0)
+        let labels = try BasemapLoader(path: TestPlaces.databasePath).load(for: viewport).labels.filter { $0.kind == .country }
+        let names = Set(labels.map(\.text))
+        for country in ["France", "Norway", "Netherlands"] { XCTAssertTrue(names.contains(country), "\(country) in \(names.sorted())") }
+        for part in ["Mayotte", "Réunion", "Svalbard & Jan Mayen", "Caribbean NL"] {
+            XCTAssertFalse(names.contains(part), "\(part) is not a label in Europe: \(names.sorted())")
+        }
+        let france = try XCTUnwrap(labels.first { $0.text == "France" })
+        XCTAssertEqual(france.coordinate.latitude, 46.5, accuracy: 2.5, "France's label point is in France")
+        XCTAssertEqual(france.coordinate.longitude, 2.5, accuracy: 3)
+    }
+
+    /// The texts of a map of `corners` with nothing on it but the basemap.
+    func basemapTexts(_ corners: [Coordinate]) throws -> [String] {
+        let region = try XCTUnwrap(MapRegion.fitting(corners))
+        let layout = try MapRenderer.layout(
+            MapScene(region: region, markers: []), width: 1280, height: 800, basemap: try BasemapLoader(path: TestPlaces.databasePath))
+        let collector = SVGCollector()
+        let parser = XMLParser(data: Data(MapRenderer.svg(layout).utf8))
+        parser.delegate = collector
+        XCTAssertTrue(parser.parse())
+        return collector.texts
+    }
+
+    /// On a world map a country a few pixels wide is not named, or its name lands on a bigger neighbour
+    /// whose label did not fit (a quake map once said "Vatican" over Italy, "Grenada" over Venezuela);
+    /// zoomed in, it is.
+    func testTinyCountriesAreNamedOnlyWhenTheMapShowsThemBigEnough() throws {
+        let world = try basemapTexts([Coordinate(latitude: -55, longitude: -179), Coordinate(latitude: 75, longitude: 179)])
+        for big in ["Brazil", "Australia", "Canada"] { XCTAssertTrue(world.contains(big), "\(big) on the world map") }
+        for tiny in ["Vatican", "Anguilla", "Grenada", "Bermuda", "Saint Pierre and Miquelon"] {
+            XCTAssertFalse(world.contains(tiny), "\(tiny) is a few pixels wide on a world map")
+        }
+        let caribbean = try basemapTexts([Coordinate(latitude: 11.5, longitude: -64), Coordinate(latitude: 19, longitude: -60)])
+        XCTAssertTrue(caribbean.contains("Anguilla") || caribbean.contains("Grenada"), "\(caribbean)")
+    }
+
     func testWritingIntoAFileInsteadOfAFolderFailsAndLeavesNothing() throws {
         let layout = MapLayout(scene: try londonScene(), width: 200, height: 100)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("map-\(UUID().uuidString)")
