@@ -62,15 +62,14 @@ let package = Package(
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
             // (This is why there is no library product: see `products`.)
-            swiftSettings: [.unsafeFlags(["-O"]), .swiftLanguageMode(.v6)]
+            swiftSettings: [.unsafeFlags(["-O"])]
         ),
         // The travel guide and what draws and reads around it: Airports, Travel, Tracking, Render, Quakes. Not
         // optimised: nothing here is hot (a map, a track, a feed take milliseconds), and -O on these ~7,500 lines
         // cost a fresh clone's first build about as much CPU as the whole geocoder.
         .target(
             name: "Travel411Guide",
-            dependencies: ["Travel411Kit", "CCairo", "CSQLite"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: ["Travel411Kit", "CCairo", "CSQLite"]
         ),
         .executableTarget(
             name: "travel411",
@@ -78,8 +77,7 @@ let package = Package(
                 "Travel411Kit",
                 "Travel411Guide",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            ]
         ),
         // The HTTP server: its own executable so that SwiftNIO stays out of the core tool's build, and its
         // dependencies only with the Server trait (without it, the executable is a stub that says how to build it).
@@ -99,8 +97,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            ]
         ),
         // libFuzzer targets for every reader of outside files (Scripts/fuzz builds it with -sanitize=fuzzer and
         // -DFUZZING). A plain build gives a stub that says so, so `swift build` and `swift test` need no flags.
@@ -136,7 +133,7 @@ let package = Package(
             dependencies: ["Travel411Kit", "Travel411TestSupport"]
         ),
     ],
-    // Every library and executable builds in the Swift 6 language mode (each target says so); the tests and the
-    // fuzz targets are still Swift 5 mode.
-    swiftLanguageModes: [.v5]
+    // Every target, tests and fuzz targets included, builds in the Swift 6 language mode: the compiler checks
+    // the batch's worker threads and the server for data races (what it cannot prove is said where it is).
+    swiftLanguageModes: [.v6]
 )

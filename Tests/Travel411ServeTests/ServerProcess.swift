@@ -8,7 +8,9 @@ import XCTest
 #endif
 
 /// The built `travel411-serve`, started on a free loopback port over the real places database.
-final class ServerProcess {
+/// `@unchecked Sendable`: every property is set in `init` and only read afterwards (the concurrency tests send
+/// requests from several threads; each request opens its own connection).
+final class ServerProcess: @unchecked Sendable {
     let process: Process
     let port: Int
     let folder: URL
