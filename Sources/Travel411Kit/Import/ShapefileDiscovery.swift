@@ -18,9 +18,13 @@ enum ShapefileDiscovery {
         for path in paths {
             var isDirectory: ObjCBool = false
             if fileManager.fileExists(atPath: path.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                let enumerator = fileManager.enumerator(at: path, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+                // The enumerator does not descend into a folder given as a symbolic link (a `maps` link to an
+                // external disk), so it walks the folder linked to and the paths are put back under the name given.
+                let target = path.resolvingSymlinksInPath()
+                let enumerator = fileManager.enumerator(at: target, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
                 let inFolder = (enumerator?.allObjects as? [URL] ?? [])
                     .filter { $0.pathExtension.lowercased() == "shp" && !$0.lastPathComponent.hasPrefix(".") }
+                    .map { found in Self.relocate(found, from: target, to: path) }
                     .sorted { $0.path < $1.path }
                 if inFolder.isEmpty { throw NotFound(path: path.path, reason: "no .shp files in this folder") }
                 found += inFolder
@@ -37,5 +41,13 @@ enum ShapefileDiscovery {
         }
         var seen = Set<String>()
         return found.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+
+    /// `url`, found under `folder`, as the same relative path under `name`.
+    private static func relocate(_ url: URL, from folder: URL, to name: URL) -> URL {
+        let prefix = folder.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        guard folder != name, path.hasPrefix(prefix + "/") else { return url }
+        return name.appendingPathComponent(String(path.dropFirst(prefix.count + 1)))
     }
 }
