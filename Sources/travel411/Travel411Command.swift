@@ -33,7 +33,15 @@ struct Travel411Command: ParsableCommand {
             // ArgumentParser would read a negative longitude such as "-0.1919" as an unknown option; protect
             // such arguments first so `move-city 51.5010 -0.1919` and `--from 51.47 -0.45` work.
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
-            try command.run()
+            do {
+                try command.run()
+            } catch let error as ValidationError {
+                // A usage error found only while running (a size that depends on --out): the same message and
+                // exit 64 as from validate(), with the usage of the command that was run, not the root's.
+                Diagnostics.error(error.message)
+                Diagnostics.print(usageMessage(for: type(of: command)))
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
         } catch let error as Travel411Error {
             Diagnostics.error(error.description)
             Foundation.exit(error.exitStatus.rawValue)
@@ -47,6 +55,16 @@ struct Travel411Command: ParsableCommand {
             }
             Foundation.exit(code.rawValue)
         }
+    }
+}
+
+extension Travel411Command {
+    /// "Usage: travel411 map [...]" and where to read more, as swift-argument-parser prints them after a usage error.
+    static func usageMessage(for command: ParsableCommand.Type) -> String {
+        let usage = usageString(for: command)
+        // The command's words come first ("travel411 destination create"), then its arguments.
+        let path = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "[") }.joined(separator: " ")
+        return "Usage: \(usage)\n  See '\(path) --help' for more information."
     }
 }
 

@@ -42,6 +42,16 @@ final class ExitCodeTests: XCTestCase {
         try expect(.usage, ["no-such-command"])
     }
 
+    /// A usage error found only while the command runs (a pixel size depends on --out) shows that command's
+    /// usage, as one found while parsing does, not the root command's list of subcommands.
+    func testAUsageErrorFoundWhileRunningShowsTheCommandsOwnUsage() throws {
+        let result = try cli.run(["map", "--out", cli.folder.appendingPathComponent("x.png").path, "--size", "100000x100"])
+        XCTAssertEqual(result.status, ExitStatus.usage.rawValue, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("travel411: error: --size 100000x100: a map file is 64 to 8192 pixels"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("\nUsage: travel411 map [--destination <name>]"), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("See 'travel411 map --help' for more information.\n"), result.stderr)
+    }
+
     func testRequestsThatCannotBeCarriedOutExit1() throws {
         try expect(.failure, ["destination", "show", "Lodnon"])
         try expect(.failure, ["airports", "show", "LHJ"])
