@@ -22,21 +22,25 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// `name` gives no fix and fails with "`name` `message`", its line and reason.
+    private func assertRefused(_ name: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let read = try readTrack(name)
+        XCTAssertEqual(read.fixes, 0, file: file, line: line)
+        XCTAssertEqual(read.error, "\(name) \(message)", file: file, line: line)
+    }
+
     /// Foundation's XMLParser read the NULL data of `<?F?>` as a C string (SIGSEGV in strlen).
     func testAProcessingInstructionWithoutDataIsNoCrash() throws {
-        let read = try readTrack("empty-processing-instruction.gpx")
-        XCTAssertEqual(read.fixes, 0)
-        XCTAssertEqual(read.error, "empty-processing-instruction.gpx line 1: the GPX is broken or cut off (no <gpx> element)")
+        try assertRefused(
+            "empty-processing-instruction.gpx",
+            "line 1: the GPX is broken or cut off (no <gpx> element)")
     }
 
     /// Foundation's XMLParser trapped on an element name with a byte that is not UTF-8 inside the root.
     func testAnElementNameThatIsNotUTF8IsNoCrash() throws {
-        let read = try readTrack("element-name-not-utf8.gpx")
-        XCTAssertEqual(read.fixes, 0)
-        XCTAssertEqual(
-            read.error,
-            "element-name-not-utf8.gpx line 1: the GPX is broken or cut off (byte 0xFF is not UTF-8, which the file is in; give its encoding in the XML declaration)"
-        )
+        try assertRefused(
+            "element-name-not-utf8.gpx",
+            "line 1: the GPX is broken or cut off (byte 0xFF is not UTF-8, which the file is in; give its encoding in the XML declaration)")
     }
 
     /// The fuzzer's own find (a GPX spliced into another's attribute, with a 0x01 and invalid UTF-8 further
@@ -70,11 +74,9 @@ final class FuzzRegressionTests: XCTestCase {
     /// The fuzzer's second find: an OziExplorer GPX whose declared encoding is "I\u{13}O-8859-1", a name libxml2
     /// does not know, so it passed the Latin-1 bytes on as they were and the parser trapped on them.
     func testAnEncodingNameThatCannotBeReadIsRefused() throws {
-        let read = try readTrack("fuzzer-crash-170011c6.gpx")
-        XCTAssertEqual(read.fixes, 0)
-        XCTAssertEqual(
-            read.error,
-            "fuzzer-crash-170011c6.gpx line 1: the GPX is broken or cut off (the XML declaration names the encoding “I\\u{13}O-8859-1”, which cannot be read here; convert the file to UTF-8)"
+        try assertRefused(
+            "fuzzer-crash-170011c6.gpx",
+            "line 1: the GPX is broken or cut off (the XML declaration names the encoding “I\\u{13}O-8859-1”, which cannot be read here; convert the file to UTF-8)"
         )
     }
 
@@ -82,12 +84,9 @@ final class FuzzRegressionTests: XCTestCase {
     /// document there and kept `<?xml?>` as if it were the declaration, but libxml2 reads it as a processing
     /// instruction without data, which crashed Foundation's XMLParser as in the first find.
     func testAnXMLProcessingInstructionWithoutDataIsNoCrash() throws {
-        let read = try readTrack("fuzzer-crash-234d5fed.gpx")
-        XCTAssertEqual(read.fixes, 0)
-        XCTAssertEqual(
-            read.error,
-            "fuzzer-crash-234d5fed.gpx line 2: the GPX is broken or cut off (byte 0xDF is not UTF-8, which the file is in; give its encoding in the XML declaration)"
-        )
+        try assertRefused(
+            "fuzzer-crash-234d5fed.gpx",
+            "line 2: the GPX is broken or cut off (byte 0xDF is not UTF-8, which the file is in; give its encoding in the XML declaration)")
     }
 
     /// Only `<?xml` and a blank make a declaration: `<?xml?>` and `<?xml-stylesheet?>` at the start are
