@@ -13,7 +13,7 @@ public final class FeatureTableWriter {
     private let columnCount: Int
     private let insertStatement: SQLiteStatement
     private var blobBuffer: [UInt8] = []
-    private var indexEntries = RTreeEntries()
+    private let indexEntries: RTreeEntries
     private var extent = BoundingBox.empty
 
     init(database: SQLiteDatabase, tableName: String, geometryType: GeoPackageGeometryType, columns: [FeatureColumn]) throws {
@@ -21,6 +21,7 @@ public final class FeatureTableWriter {
         self.tableName = tableName
         self.geometryType = geometryType
         columnCount = columns.count
+        indexEntries = RTreeEntries(runDirectory: URL(fileURLWithPath: database.path + "-rtree-runs"))
         let names = [GeoPackageSchema.geometryColumn] + columns.map(\.name)
         insertStatement = try database.prepare(
             """
@@ -58,7 +59,7 @@ public final class FeatureTableWriter {
         let fid = database.lastInsertRowID
         featureCount += 1
         if !box.isEmpty {  // the standard leaves empty geometries out of the index
-            indexEntries.append(id: fid, box: box)
+            try indexEntries.append(id: fid, box: box)
             extent.extend(box)
         }
         return fid
@@ -73,7 +74,6 @@ public final class FeatureTableWriter {
         try database.execute(
             "CREATE VIRTUAL TABLE \(GeoPackageSchema.quoted(rtreeTable)) USING rtree(id, minx, maxx, miny, maxy)")
         try RTreeBulkLoader.load(indexEntries, into: rtreeTable, database: database)
-        indexEntries = RTreeEntries()  // free the memory before the next table
 
         let bounds: [SQLValue] =
             extent.isEmpty
@@ -95,20 +95,64 @@ public final class FeatureTableWriter {
     }
 }
 
-/// Feature ids and boxes waiting to go into an R-tree, stored as the 32-bit floats SQLite's R-tree keeps.
-struct RTreeEntries {
-    private(set) var ids: [Int64] = []
-    /// minX, maxX, minY, maxY per entry, rounded outwards so each box still contains its geometry.
-    private(set) var coordinates: [Float] = []
+/// Feature ids and boxes waiting to go into an R-tree, stored as the 32-bit floats SQLite's R-tree keeps
+/// and sorted on disk along a Hilbert curve through the boxes' centres, so that a layer of any size
+/// builds its index in bounded memory.
+final class RTreeEntries {
+    struct Entry {
+        var key: UInt64
+        var id: Int64
+        var minX: Float, maxX: Float, minY: Float, maxY: Float
+    }
 
-    var count: Int { ids.count }
+    private let sorter: ExternalSorter<Entry>
+    var count: Int { sorter.count }
 
-    mutating func append(id: Int64, box: BoundingBox) {
-        ids.append(id)
-        coordinates.append(Self.roundedDown(box.minX))
-        coordinates.append(Self.roundedUp(box.maxX))
-        coordinates.append(Self.roundedDown(box.minY))
-        coordinates.append(Self.roundedUp(box.maxY))
+    /// `runDirectory` holds the sort's runs while there are any.
+    init(runDirectory: URL) {
+        // 16 MB: half a million boxes a run; the streets' sorter, filling at the same time, takes 32.
+        sorter = ExternalSorter(runDirectory: runDirectory, bufferBytes: 16 << 20) { $0.key }
+    }
+
+    /// Adds one feature's box; entries must be added at most 2³² times per table (their order breaks ties).
+    func append(id: Int64, box: BoundingBox) throws {
+        let centreX = (box.minX + box.maxX) / 2, centreY = (box.minY + box.maxY) / 2
+        let hilbert = UInt64(Self.hilbertIndex(x: Self.gridCoordinate(centreX, 180), y: Self.gridCoordinate(centreY, 90)))
+        try sorter.append(
+            Entry(
+                key: hilbert << 32 | UInt64(UInt32(truncatingIfNeeded: sorter.count)), id: id,
+                minX: Self.roundedDown(box.minX), maxX: Self.roundedUp(box.maxX),
+                minY: Self.roundedDown(box.minY), maxY: Self.roundedUp(box.maxY)))
+    }
+
+    /// Every entry in Hilbert order; the entries are gone afterwards.
+    func drain(_ body: (Entry) throws -> Void) throws { try sorter.drain(body) }
+
+    /// A coordinate on a 65,536-step grid across [-half, half] (about 600 m in longitude).
+    static func gridCoordinate(_ value: Double, _ half: Double) -> UInt32 {
+        guard value.isFinite else { return 0 }
+        return UInt32(min(65_535, max(0, ((value + half) / (2 * half) * 65_536).rounded(.down))))
+    }
+
+    /// The position of grid cell (x, y) along a Hilbert curve filling the 65,536 × 65,536 grid.
+    static func hilbertIndex(x: UInt32, y: UInt32) -> UInt32 {
+        var x = x, y = y, index: UInt32 = 0
+        var side: UInt32 = 1 << 15
+        while side > 0 {
+            let rx: UInt32 = (x & side) > 0 ? 1 : 0
+            let ry: UInt32 = (y & side) > 0 ? 1 : 0
+            index &+= side &* side &* ((3 &* rx) ^ ry)
+            // Rotate the quadrant so that the curve's pieces join up.
+            if ry == 0 {
+                if rx == 1 {
+                    x = 65_535 &- x
+                    y = 65_535 &- y
+                }
+                swap(&x, &y)
+            }
+            side >>= 1
+        }
+        return index
     }
 
     /// The largest Float not above `value`.
