@@ -4,18 +4,18 @@ import Foundation
 /// The lookup structures of a places database, loaded from its travel411 tables.
 ///
 /// `.onDemand` reads what a query needs when it first needs it (one `where`: a few tiles, tens of
-/// milliseconds); `.everything` reads all of it up front so that any number of threads can share it
-/// (batches). Both answer through the same lookup code.
-// @unchecked Sendable: `.everything` reads all levels in init and writes nothing after it (shared by
-// batch workers); `.onDemand` fills caches lazily and is used from one thread, as documented above.
-final class PlacesLookup: @unchecked Sendable {
-    enum Loading { case onDemand, everything }
+/// milliseconds); `.everything` reads the area levels and the localities up front (batches), and the
+/// streets, addresses and postcodes by tile as they are touched, so that a batch starts in the same
+/// time whatever their number. Both answer through the same lookup code, and either may be shared by
+/// any number of threads: what is read late is kept in `LazySlots`, written once per page.
+final class PlacesLookup: Sendable {
+    enum Loading: Sendable { case onDemand, everything }
 
     /// What the geocoder reports of one polygon, by column of `texts`.
     enum AreaText: Int, CaseIterable { case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode }
 
     /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
-    final class AreaLevel {
+    final class AreaLevel: Sendable {
         let index: AreaIndex
         /// The country feature each polygon belongs to (admin polygons, time zones), -1 for none; read up
         /// front in both loadings, a few kilobytes.
@@ -25,12 +25,13 @@ final class PlacesLookup: @unchecked Sendable {
         /// Every polygon's texts, when all were read up front; kept for `texts`' memory.
         private let preloaded: RecordTable?
         private let texts: RecordTableView?
-        private var fetched: [Int: RecordTable] = [:]
-        private let fetch: ((Int) -> [String?]?)?
+        /// Texts read one polygon at a time, by feature.
+        private let fetched: LazySlots<RecordTable>
+        private let fetch: (@Sendable (Int) -> [String?]?)?
 
         init(
-            index: AreaIndex, preloaded: [[String?]]?, countryFeatures: [Int32] = [], firstLevels: [UInt32] = [],
-            fetch: ((Int) -> [String?]?)?
+            index: AreaIndex, preloaded: [[String?]]?, featureCount: Int = 0, countryFeatures: [Int32] = [],
+            firstLevels: [UInt32] = [], fetch: (@Sendable (Int) -> [String?]?)?
         ) throws {
             self.index = index
             self.countryFeatures = countryFeatures
@@ -47,6 +48,7 @@ final class PlacesLookup: @unchecked Sendable {
                 self.preloaded = nil
                 texts = nil
             }
+            fetched = LazySlots(count: preloaded == nil ? featureCount : 0)
             self.fetch = fetch
         }
 
@@ -63,20 +65,22 @@ final class PlacesLookup: @unchecked Sendable {
         /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
         @inline(__always) func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
             if let texts { return texts.bytes(feature, text.rawValue) }
-            if fetched[feature] == nil, let row = fetch?(feature),
-                let table = try? RecordTable(
-                    storage: BlobStorage(
-                        bytes: RecordTable.build(
-                            coordinates: nil, fields: [row], fieldCount: AreaText.allCases.count)))
-            {
-                fetched[feature] = table
-            }
-            return fetched[feature]?.view.bytes(0, text.rawValue) ?? UnsafeBufferPointer(start: nil, count: 0)
+            let fetch = self.fetch
+            let bytes = fetched.withValue(
+                at: feature,
+                orMake: {
+                    fetch?(feature).flatMap { row in
+                        try? RecordTable(
+                            storage: BlobStorage(
+                                bytes: RecordTable.build(coordinates: nil, fields: [row], fieldCount: AreaText.allCases.count)))
+                    }
+                }, { $0.view.bytes(0, text.rawValue) })
+            return bytes ?? UnsafeBufferPointer(start: nil, count: 0)
         }
 
     }
 
-    final class PointLevel {
+    final class PointLevel: Sendable {
         let index: PointIndex
         let records: PagedRecords
         let bounds: BoundingBox
@@ -94,30 +98,37 @@ final class PlacesLookup: @unchecked Sendable {
         }
     }
 
-    final class LineLevel {
-        let index: LineIndex
+    final class LineLevel: Sendable {
+        let index: StreetTiles
         let names: PagedRecords
 
-        init(index: LineIndex, names: PagedRecords) {
+        init(index: StreetTiles, names: PagedRecords) {
             self.index = index
             self.names = names
         }
     }
 
-    private let database: SQLiteDatabase
+    /// A level that was looked for, found or not: a cache must remember both.
+    final class Loaded<Level: Sendable>: Sendable {
+        let level: Level?
+        init(_ level: Level?) { self.level = level }
+    }
+
+    private let reader: SharedDatabaseReader
     private let loading: Loading
     /// Indexed by `AreaLevel.ordinal`: an array, not a dictionary, because every lookup reads it six times.
-    private var areaLevels: [AreaLevel?] = Array(repeating: nil, count: PlacesSchema.AreaLevel.allCases.count)
-    private var points: [PlacesSchema.PointLevel: PointLevel?] = [:]
-    private var pointBounds: [PlacesSchema.PointLevel: BoundingBox] = [:]
-    private var streets: LineLevel??
+    private let areaLevels: [AreaLevel?]
+    /// By `PointLevel.ordinal`, loaded on first use.
+    private let points: LazySlots<Loaded<PointLevel>>
+    private let pointBounds: [PlacesSchema.PointLevel: BoundingBox]
+    private let streets: LazySlots<Loaded<LineLevel>>
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
     init(path: String, loading: Loading, needs: PlacemarkNeeds = .all) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ImportError("\(path): no places database here; build one with `travel411 import`")
         }
-        database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
         self.loading = loading
         // A single lookup reads a handful of pages once, and a batch copies every blob out as it reads
         // it: either way a big page cache would only hold second copies, on top of a batch's peak memory.
@@ -135,37 +146,48 @@ final class PlacesLookup: @unchecked Sendable {
         guard version == PlacesSchema.version else {
             throw OutdatedPlacesDatabaseError(path: path, lookupTablesVersion: version, reading: database)
         }
+        var pointBounds: [PlacesSchema.PointLevel: BoundingBox] = [:]
         for row in try database.query("SELECT level, min_x, min_y, max_x, max_y FROM travel411_point_indexes") {
             guard let name = row[0].stringValue, let level = PlacesSchema.PointLevel(rawValue: name) else { continue }
             if let minX = row[1].doubleValue, let minY = row[2].doubleValue, let maxX = row[3].doubleValue, let maxY = row[4].doubleValue {
                 pointBounds[level] = BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
             }
         }
+        self.pointBounds = pointBounds
+        let reader = try SharedDatabaseReader(path: path)
+        let points = LazySlots<Loaded<PointLevel>>(count: PlacesSchema.PointLevel.allCases.count)
+        let streets = LazySlots<Loaded<LineLevel>>(count: 1)
         switch loading {
         case .onDemand:
-            for level in PlacesSchema.AreaLevel.allCases {
-                areaLevels[Int(level.ordinal)] = try loadArea(level, loading: loading, from: database)
-            }
+            areaLevels = try PlacesSchema.AreaLevel.allCases.map { try Self.loadArea($0, loading: loading, from: reader) }
         case .everything:
-            try loadEverything(path: path, needs: needs)
+            areaLevels = try Self.loadEverything(
+                path: path, needs: needs, pointBounds: pointBounds, points: points, streets: streets)
         }
+        self.reader = reader
+        self.points = points
+        self.streets = streets
     }
 
     /// What one start-up task of `.everything` reads.
     private enum LoadTask {
-        case area(PlacesSchema.AreaLevel), points(PlacesSchema.PointLevel), streets
+        case area(PlacesSchema.AreaLevel), localities
     }
 
-    private enum Loaded {
-        case area(AreaLevel?), points(PointLevel?), streets(LineLevel?)
+    private enum LoadedTask {
+        case area(AreaLevel?), localities(PointLevel?)
     }
 
-    /// Every wanted level on a connection of its own, all at once: reading them is a batch's start-up,
-    /// and the localities alone take as long as the three area levels a batch usually asks for.
-    private func loadEverything(path: String, needs: PlacemarkNeeds) throws {
+    /// Every wanted area level and the localities on a connection of their own, all at once: reading them
+    /// is a batch's start-up, and the localities alone take as long as the three area levels a batch
+    /// usually asks for. Streets, addresses and postcodes are read by tile as the batch touches them.
+    private static func loadEverything(
+        path: String, needs: PlacemarkNeeds, pointBounds: [PlacesSchema.PointLevel: BoundingBox],
+        points: LazySlots<Loaded<PointLevel>>, streets: LazySlots<Loaded<LineLevel>>
+    ) throws -> [AreaLevel?] {
         var tasks: [LoadTask] = []
         // Biggest first, so that the cores finish together.
-        if needs.contains(.localities) { tasks.append(.points(.locality)) } else { points[.locality] = .some(nil) }
+        if needs.contains(.localities) { tasks.append(.localities) } else { points.fill(0, with: Loaded(nil)) }
         for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district]
         where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country))
             // The locality rule looks the admin polygon up where the candidates span first-level areas.
@@ -173,37 +195,36 @@ final class PlacesLookup: @unchecked Sendable {
         {
             tasks.append(.area(level))
         }
-        if needs.contains(.streets) {
-            tasks += [.points(.postcode), .points(.address), .streets]
-        } else {
-            points[.postcode] = .some(nil)
-            points[.address] = .some(nil)
-            streets = .some(nil)
+        if !needs.contains(.streets) {
+            points.fill(Int(PlacesSchema.PointLevel.postcode.ordinal), with: Loaded(nil))
+            points.fill(Int(PlacesSchema.PointLevel.address.ordinal), with: Loaded(nil))
+            streets.fill(0, with: Loaded(nil))
         }
-        var results = [Result<Loaded, Error>](repeating: .success(.streets(nil)), count: tasks.count)
+        var results = [Result<LoadedTask, any Error>](repeating: .success(.localities(nil)), count: tasks.count)
         let loads = tasks
         results.withUnsafeMutableBufferPointer { results in
             let results = DisjointSlots(results)
             DispatchQueue.concurrentPerform(iterations: loads.count) { i in
                 results[i] = Result {
-                    let connection = try SQLiteDatabase(path: path, mode: .readOnly)
-                    try connection.execute("PRAGMA cache_size = -256")
+                    let connection = try SharedDatabaseReader(path: path)
                     switch loads[i] {
-                    case .area(let level): return .area(try loadArea(level, loading: .everything, from: connection))
-                    case .points(let level): return .points(try loadPointLevel(level, from: connection))
-                    case .streets: return .streets(try loadStreetLevel(from: connection))
+                    case .area(let level): return .area(try Self.loadArea(level, loading: .everything, from: connection))
+                    case .localities:
+                        return .localities(
+                            try Self.loadPointLevel(.locality, loading: .everything, bounds: pointBounds, from: connection))
                     }
                 }
             }
         }
+        var areaLevels = [AreaLevel?](repeating: nil, count: PlacesSchema.AreaLevel.allCases.count)
         for (task, result) in zip(tasks, results) {
             switch (task, try result.get()) {
             case (.area(let level), .area(let loaded)): areaLevels[Int(level.ordinal)] = loaded
-            case (.points(let level), .points(let loaded)): points[level] = .some(loaded)
-            case (.streets, .streets(let loaded)): streets = .some(loaded)
+            case (.localities, .localities(let loaded)): points.fill(0, with: Loaded(loaded))
             default: break
             }
         }
+        return areaLevels
     }
 
     /// Which need reads an area level.
@@ -213,46 +234,56 @@ final class PlacesLookup: @unchecked Sendable {
         PlacesSchema.AreaLevel.need(ordinal: Int(level.ordinal))
     }
 
-    private func loadArea(_ level: PlacesSchema.AreaLevel, loading: Loading, from database: SQLiteDatabase) throws -> AreaLevel? {
-        guard try !database.query("SELECT 1 FROM travel411_areas WHERE level = ? LIMIT 1", [.text(level.rawValue)]).isEmpty else {
+    private static func loadArea(
+        _ level: PlacesSchema.AreaLevel, loading: Loading, from reader: SharedDatabaseReader
+    ) throws -> AreaLevel? {
+        guard
+            let featureCount = try reader.query(
+                "SELECT count(*) FROM travel411_areas WHERE level = ?", [.text(level.rawValue)]
+            ).first?.first?.int64Value, featureCount > 0
+        else {
             return nil
         }
         let attributesSQL =
             "SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code FROM travel411_areas WHERE level = ?"
-        func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
+        @Sendable func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
         let index: AreaIndex
         switch loading {
         case .everything:
-            var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
-            let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
-            let size = try database.query(
-                "SELECT count(blob), coalesce(sum(length(blob)), 0) FROM travel411_area_tiles WHERE key BETWEEN ? AND ?", keys
-            ).first
-            let arena = TileArena(capacity: Int(size?[1].int64Value ?? 0) + Int(size?[0].int64Value ?? 0) * TileArena.alignment)
-            let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
-            try statement.bind(keys)
-            while try statement.step() {
-                let tile = Int(statement.int64(0) - level.tileKey(0))
-                guard grid.indices.contains(tile) else { continue }
-                grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
-                if !statement.isNull(2) { try statement.withBlob(2) { try arena.append(tile: tile, bytes: $0) } }
+            index = try reader.withDatabase { database in
+                var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
+                let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
+                let size = try database.query(
+                    "SELECT count(blob), coalesce(sum(length(blob)), 0) FROM travel411_area_tiles WHERE key BETWEEN ? AND ?", keys
+                ).first
+                let arena = TileArena(capacity: Int(size?[1].int64Value ?? 0) + Int(size?[0].int64Value ?? 0) * TileArena.alignment)
+                let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
+                try statement.bind(keys)
+                while try statement.step() {
+                    let tile = Int(statement.int64(0) - level.tileKey(0))
+                    guard grid.indices.contains(tile) else { continue }
+                    grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
+                    if !statement.isNull(2) { try statement.withBlob(2) { try arena.append(tile: tile, bytes: $0) } }
+                }
+                return try AreaIndex(grid: grid, arena: arena)
             }
-            index = try AreaIndex(grid: grid, arena: arena)
         case .onDemand:
-            let statement = try database.prepare("SELECT reference, blob IS NOT NULL FROM travel411_area_tiles WHERE key = ?")
             index = AreaIndex { tile in
-                defer { statement.reset() }
                 let key = level.tileKey(tile)
-                try statement.bind(.integer(key), at: 1)
-                guard try statement.step() else { return (AreaIndex.ref(.empty, 0), nil) }
-                let blob = statement.int(1) != 0 ? database.blobStorage(table: "travel411_area_tiles", column: "blob", rowID: key) : nil
-                return (UInt32(truncatingIfNeeded: statement.int64(0)), blob)
+                guard
+                    let row = try reader.query(
+                        "SELECT reference, blob IS NOT NULL FROM travel411_area_tiles WHERE key = ?", [.integer(key)]
+                    )
+                    .first, let reference = row[0].int64Value
+                else { return (AreaIndex.ref(.empty, 0), nil) }
+                let blob = row[1].int64Value != 0 ? reader.blob(table: "travel411_area_tiles", column: "blob", rowID: key) : nil
+                return (UInt32(truncatingIfNeeded: reference), blob)
             }
         }
         var countryFeatures: [Int32] = []
         var firstLevels: [UInt32] = []
         if level == .admin || level == .timezone {
-            let rows = try database.query(
+            let rows = try reader.query(
                 "SELECT feature, country_feature, first_level_area FROM travel411_areas WHERE level = ? ORDER BY feature",
                 [.text(level.rawValue)])
             countryFeatures = [Int32](repeating: -1, count: rows.count)
@@ -265,25 +296,30 @@ final class PlacesLookup: @unchecked Sendable {
         }
         switch loading {
         case .everything:
-            let rows = try database.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
+            let rows = try reader.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
             return try AreaLevel(
                 index: index, preloaded: rows.map(attributes), countryFeatures: countryFeatures, firstLevels: firstLevels, fetch: nil)
         case .onDemand:
-            let statement = try database.prepare(attributesSQL + " AND feature = ?")
-            return try AreaLevel(index: index, preloaded: nil, countryFeatures: countryFeatures, firstLevels: firstLevels) { feature in
-                defer { statement.reset() }
-                guard (try? statement.bind([.text(level.rawValue), .integer(Int64(feature))])) != nil,
-                    (try? statement.step()) == true
-                else { return nil }
-                return attributes(statement.row())
+            return try AreaLevel(
+                index: index, preloaded: nil, featureCount: Int(featureCount), countryFeatures: countryFeatures,
+                firstLevels: firstLevels
+            ) { feature in
+                (try? reader.query(attributesSQL + " AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]))?.first
+                    .map(attributes)
             }
         }
     }
 
-    /// Pages of one kind and level: all read now (`.everything`) or each when first touched.
-    private func pages(_ kind: PlacesSchema.PageKind, level: Int64, count: Int, from database: SQLiteDatabase) throws -> PagedBlobs {
-        switch loading {
-        case .everything:
+    /// Pages of one kind and level: all read now (`preloaded`) or each when first touched.
+    private static func pages(
+        _ kind: PlacesSchema.PageKind, level: Int64, count: Int, preloaded: Bool, from reader: SharedDatabaseReader
+    ) throws -> PagedBlobs {
+        guard preloaded else {
+            return PagedBlobs(count: count) { number in
+                reader.blob(table: "travel411_pages", column: "blob", rowID: kind.key(level: level, page: number))
+            }
+        }
+        let blobs = try reader.withDatabase { database in
             var blobs = [BlobStorage?](repeating: nil, count: count)
             let statement = try database.prepare("SELECT key, blob FROM travel411_pages WHERE key BETWEEN ? AND ?")
             try statement.bind([.integer(kind.key(level: level, page: 0)), .integer(kind.key(level: level, page: count - 1))])
@@ -291,17 +327,16 @@ final class PlacesLookup: @unchecked Sendable {
                 let number = Int(statement.int64(0) - kind.key(level: level, page: 0))
                 if number >= 0, number < count { blobs[number] = statement.withBlob(1) { BlobStorage(copying: $0) } }
             }
-            return PagedBlobs(preloaded: blobs)
-        case .onDemand:
-            return PagedBlobs(count: count) { number in
-                database.blobStorage(table: "travel411_pages", column: "blob", rowID: kind.key(level: level, page: number))
-            }
+            return blobs
         }
+        return PagedBlobs(preloaded: blobs)
     }
 
-    private func records(_ kind: PlacesSchema.PageKind, level: Int64, count: Int, from database: SQLiteDatabase) throws -> PagedRecords {
-        let blobs = try pages(kind, level: level, count: count, from: database)
-        return PagedRecords(pages: blobs, preloadedCount: loading == .everything ? count : nil)
+    private static func records(
+        _ kind: PlacesSchema.PageKind, level: Int64, count: Int, preloaded: Bool, from reader: SharedDatabaseReader
+    ) throws -> PagedRecords {
+        let blobs = try pages(kind, level: level, count: count, preloaded: preloaded, from: reader)
+        return PagedRecords(pages: blobs, preloadedCount: preloaded ? count : nil)
     }
 
     @inline(__always) func area(_ level: PlacesSchema.AreaLevel) -> AreaLevel? { areaLevels[Int(level.ordinal)] }
@@ -315,47 +350,64 @@ final class PlacesLookup: @unchecked Sendable {
     /// outside the level's bounds, which never loads it.
     func pointLevel(_ level: PlacesSchema.PointLevel, near coordinate: Coordinate? = nil, within metres: Double = 0) -> PointLevel? {
         if let coordinate, let bounds = pointBounds[level], !Self.mayHold(bounds, coordinate, within: metres) { return nil }
-        if let loaded = points[level] { return loaded }
-        let loaded = try? loadPointLevel(level, from: database)
-        points[level] = loaded
-        return loaded
+        let reader = self.reader, pointBounds = self.pointBounds
+        // Only the localities are read whole, for batches: the addresses and postcodes of a country are
+        // millions of points, read by page as a batch touches them.
+        let preload = loading == .everything && level == .locality
+        return points.withValue(
+            at: Int(level.ordinal),
+            orMake: {
+                Loaded(
+                    try? Self.loadPointLevel(level, loading: preload ? .everything : .onDemand, bounds: pointBounds, from: reader))
+            }, { $0.level }) ?? nil
     }
 
-    private func loadPointLevel(_ level: PlacesSchema.PointLevel, from database: SQLiteDatabase) throws -> PointLevel? {
-        let statement = try database.prepare("SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?")
-        try statement.bind(.text(level.rawValue), at: 1)
-        guard try statement.step() else { return nil }
-        let top = statement.withBlob(0) { BlobStorage(copying: $0) }
-        let recordPages = statement.int(1)
+    private static func loadPointLevel(
+        _ level: PlacesSchema.PointLevel, loading: Loading, bounds: [PlacesSchema.PointLevel: BoundingBox],
+        from reader: SharedDatabaseReader
+    ) throws -> PointLevel? {
+        guard
+            let row = try reader.query(
+                "SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?", [.text(level.rawValue)]
+            ).first, case .blob(let tree) = row[0], let recordPages = row[1].int64Value.map(Int.init)
+        else { return nil }
+        let top = BlobStorage(bytes: tree)
+        guard top.count >= 4 else { throw IndexFormatError.malformed("point index header") }
         // Heap numbers of pages stay below twice the slot count of the top blob's tree.
         let slotLimit = 2 * Int(top.u32(at: 0)) + 2
-        let records = try records(.pointRecords, level: level.ordinal, count: recordPages, from: database)
+        let preloaded = loading == .everything
+        let records = try records(.pointRecords, level: level.ordinal, count: recordPages, preloaded: preloaded, from: reader)
         let isLocality = level == .locality
         return PointLevel(
-            index: try PointIndex(topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, from: database)),
+            index: try PointIndex(
+                topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, preloaded: preloaded, from: reader)),
             records: records,
-            bounds: pointBounds[level] ?? .empty,
+            bounds: bounds[level] ?? .empty,
             // The groups (620 KB) only for batches: a single lookup asks the k-d tree, reading a few pages.
             cells: isLocality
                 ? LocalityCells(
-                    pages: try pages(.localityCells, level: 0, count: 360 * 180, from: database),
-                    groups: loading == .everything ? try pages(.localityGroups, level: 0, count: 1, from: database)[0] : nil) : nil,
-            names: isLocality && loading == .everything
+                    pages: try pages(.localityCells, level: 0, count: 360 * 180, preloaded: preloaded, from: reader),
+                    groups: preloaded ? try pages(.localityGroups, level: 0, count: 1, preloaded: true, from: reader)[0] : nil) : nil,
+            names: isLocality && preloaded
                 ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
     }
 
     func streetLevel() -> LineLevel? {
-        if let loaded = streets { return loaded }
-        let loaded = try? loadStreetLevel(from: database)
-        streets = .some(loaded)
-        return loaded
+        let reader = self.reader
+        return streets.withValue(at: 0, orMake: { Loaded(try? Self.loadStreetLevel(from: reader)) }, { $0.level }) ?? nil
     }
 
-    private func loadStreetLevel(from database: SQLiteDatabase) throws -> LineLevel? {
-        let statement = try database.prepare("SELECT lines, record_pages FROM travel411_line_indexes WHERE level = 'thoroughfare'")
-        guard try statement.step() else { return nil }
+    private static func loadStreetLevel(from reader: SharedDatabaseReader) throws -> LineLevel? {
+        guard
+            let row = try reader.query(
+                "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = 'thoroughfare'"
+            ).first, case .blob(let directory) = row[0], let recordPages = row[1].int64Value.map(Int.init)
+        else { return nil }
+        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory)) { number in
+            reader.blob(
+                table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
+        }
         return LineLevel(
-            index: try LineIndex(storage: statement.withBlob(0) { BlobStorage(copying: $0) }),
-            names: try records(.streetRecords, level: 0, count: statement.int(1), from: database))
+            index: tiles, names: try records(.streetRecords, level: 0, count: recordPages, preloaded: false, from: reader))
     }
 }

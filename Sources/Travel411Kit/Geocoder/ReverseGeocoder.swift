@@ -21,15 +21,15 @@ public struct GeocoderSettings: Sendable {
     public init() {}
 }
 
-/// Answers coordinates from a places database. Open it `.everything` to share one instance across
-/// threads (batches); `.onDemand` (the default, for single lookups) must stay on one thread.
+/// Answers coordinates from a places database, from any number of threads at once. `.onDemand` (the
+/// default, for single lookups) reads only the pages a query touches; `.everything` reads the area levels
+/// and localities up front (batches), which makes their lookups faster. Streets, addresses and postcodes
+/// are read by tile in both, so that opening costs the same whatever their number.
 ///
 /// Every answer is decided once, in `record(for:)`, as plain numbers; `placemark(for:)` turns that
 /// into strings and the batch writer prints it straight from the database's text tables, so a
 /// single `where` and a batch can never disagree.
-// @unchecked Sendable: as PlacesLookup, which it wraps: immutable once opened `.everything`, one thread
-// `.onDemand`. HotReferences holds unowned references that `lookup` keeps alive for the geocoder's life.
-public final class ReverseGeocoder: @unchecked Sendable {
+public final class ReverseGeocoder: Sendable {
     public typealias Loading = PlacesLookupLoading
     typealias AreaText = PlacesLookup.AreaText
 
@@ -86,7 +86,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         placemark(from: record(for: coordinate))
     }
 
-    /// The answer for one point, as numbers. Thread-safe when opened `.everything`. `needs` leaves out
+    /// The answer for one point, as numbers. `needs` leaves out
     /// lookups whose fields nobody will print; what it keeps is decided exactly as with `.all`.
     public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all) -> PlacemarkRecord {
         var record = PlacemarkRecord(location: coordinate)

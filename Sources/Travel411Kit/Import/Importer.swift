@@ -79,7 +79,7 @@ public struct Importer {
                 skipReasons[Self.reasonWithoutRecordNumber(reason), default: 0] += 1
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
-                if let reason = collector.collect(shape, record: record, fid: fid, plan: plan) {
+                if let reason = try collector.collect(shape, record: record, fid: fid, plan: plan) {
                     skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1
                 }
                 features += 1

@@ -56,8 +56,10 @@ final class LookupCollector {
     var localities: [Locality] = []
     var postcodes: [(code: String, coordinate: Coordinate)] = []
     var addresses: [Address] = []
-    var streets = LineIndexBuilder()
-    var streetNames: [String] = []
+    /// The streets' segments, spilled to sorted runs on disk, and their names, stored a page at a time:
+    /// both made by `LookupTablesWriter`, which knows the database.
+    var streets: StreetTilesBuilder?
+    var streetNames: PagedRecordsWriter?
     /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
     /// territory once the time zones are known (`TerritoryAssignment`).
     var countryPolygons: [[Polygon]] = []
@@ -68,7 +70,7 @@ final class LookupCollector {
     var segmentEstimates: [PlacesSchema.AreaLevel: Int] = [:]
 
     /// Takes one imported record; returns a reason when the record is unusable for its level.
-    func collect(_ shape: Shape, record: Int, fid: Int64, plan: LayerPlan) -> String? {
+    func collect(_ shape: Shape, record: Int, fid: Int64, plan: LayerPlan) throws -> String? {
         guard let input = Input(plan.profile) else { return nil }
         switch input {
         case .area(let level):
@@ -98,9 +100,12 @@ final class LookupCollector {
                     postcode: plan.text(.postcode, record: record), coordinate: point))
         case .thoroughfare:
             // Unnamed lines (footways, service roads) are kept in the layer but cannot name a street.
-            guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record) else { return nil }
-            streets.add(id: UInt32(streetNames.count), lines: shape.lines)
-            streetNames.append(name)
+            guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record),
+                let streets, var names = streetNames
+            else { return nil }
+            try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
+            try names.append([name])
+            streetNames = names
         }
         return nil
     }

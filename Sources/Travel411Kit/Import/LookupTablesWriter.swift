@@ -59,6 +59,12 @@ final class LookupTablesWriter {
         collector.postcodes.reserveCapacity(records[.postcode] ?? 0)
         collector.addresses.reserveCapacity(records[.address] ?? 0)
         try database.execute(PlacesSchema.createStatements)
+        // Made even without a thoroughfare layer: a database always has its (then empty) street index.
+        collector.streets = StreetTilesBuilder(runDirectory: URL(fileURLWithPath: database.path + "-street-runs"))
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        collector.streetNames = PagedRecordsWriter(fieldCount: 1) { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])
+        }
     }
 
     /// Builds whatever a layer that was just read, feeding `input`, was the last one for.
@@ -359,16 +365,20 @@ final class LookupTablesWriter {
         for page in pages { try insert.run([.integer(kind.key(level: level, page: page.number)), .blob(page.blob)]) }
     }
 
+    /// The streets' tiles, merged from the runs the collector spilled, and the last page of their names.
     private func storeStreets() throws {
-        let names = collector.streetNames
-        let records = PagedRecords.build(
-            coordinates: nil,
-            fields: names.map { [$0] }, fieldCount: 1)
+        guard let streets = collector.streets, var names = collector.streetNames else { return }
+        collector.streets = nil
+        collector.streetNames = nil
+        progress(ImportProgress(stage: "indexing streets", completed: 0, total: 1))
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        let directory = try streets.finish { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .blob(blob)])
+        }
+        let pageCount = try names.finish()
         try database.run(
             "INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
-            [.text("thoroughfare"), .blob(collector.streets.build()), .integer(Int64(records.count))])
-        try storePages(records.enumerated().map { ($0, $1) }, kind: .streetRecords, level: 0)
-        collector.streets = LineIndexBuilder()
-        collector.streetNames = []
+            [.text("thoroughfare"), .blob(directory), .integer(Int64(pageCount))])
+        progress(ImportProgress(stage: "indexing streets", completed: 1, total: 1))
     }
 }

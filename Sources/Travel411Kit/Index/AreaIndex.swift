@@ -8,7 +8,7 @@ import Foundation
 /// then decides containment by counting crossings between the leaf centre and the point: it never
 /// touches more than a handful of vertices, however big the polygon (Russia, Canada, Antarctica).
 // @unchecked Sendable: it holds raw pointers into its blob, which Swift cannot check; nothing is written
-// after init, so any number of batch workers read one copy (sharing it saves a copy per worker).
+// after init but the LazySlots of tiles read one by one, so any number of threads read one copy.
 public final class AreaIndex: @unchecked Sendable {
     static let columns = 360
     static let rows = 180
@@ -40,16 +40,25 @@ public final class AreaIndex: @unchecked Sendable {
     }
 
     /// Every tile's reference when all were read up front; otherwise references read one by one.
-    /// A crossed tile's payload is its offset in `arena` in 16-byte units (all read up front), or its
-    /// number in `tileStorage` (read one by one).
+    /// A crossed tile's payload is its offset in `arena` in 16-byte units (all read up front).
     private let grid: UnsafeMutablePointer<UInt32>?
     /// Every crossed tile's blob back to back, so that the grid leads straight to a tile's header,
     /// whose cache line also holds the root and the first nodes: one miss fewer than a table of tiles.
     private let arena: TileArena?
-    /// Tiles read one by one; `AreaTile` holds bare pointers into them.
-    private var tileStorage: [BlobStorage] = []
-    private var lazyReferences: [Int: UInt32] = [:]
-    private let tileLoader: ((Int) throws -> (reference: UInt32, blob: BlobStorage?))?
+    /// Tiles read one by one, by tile number.
+    private let lazyTiles: LazySlots<LoadedTile>?
+    private let tileLoader: (@Sendable (Int) throws -> (reference: UInt32, blob: BlobStorage?))?
+
+    /// A tile read on its own: its reference, and its quadtree when a border crosses it.
+    final class LoadedTile: Sendable {
+        let reference: UInt32
+        let blob: BlobStorage?
+
+        init(reference: UInt32, blob: BlobStorage?) {
+            self.reference = reference
+            self.blob = blob
+        }
+    }
 
     /// Every tile in memory (batches, where many threads read at once): `grid` holds the stored
     /// references, `arena` the crossed tiles, whose references it rewrote to point into it.
@@ -68,15 +77,17 @@ public final class AreaIndex: @unchecked Sendable {
         }
         self.grid = gridMemory
         self.arena = arena
+        lazyTiles = nil
         tileLoader = nil
     }
 
     deinit { grid?.deallocate() }
 
-    /// Tiles read when first touched (a single lookup reads one tile per level). Not thread-safe.
-    init(tileLoader: @escaping (Int) throws -> (reference: UInt32, blob: BlobStorage?)) {
+    /// Tiles read when first touched (a single lookup reads one tile per level).
+    init(tileLoader: @escaping @Sendable (Int) throws -> (reference: UInt32, blob: BlobStorage?)) {
         grid = nil
         arena = nil
+        lazyTiles = LazySlots(count: AreaIndex.columns * AreaIndex.rows)
         self.tileLoader = tileLoader
     }
 
@@ -86,22 +97,29 @@ public final class AreaIndex: @unchecked Sendable {
         return AreaLookupLockstep.Level(grid: UnsafePointer(grid), arena: UnsafeRawPointer(arena.base))
     }
 
-    @inline(__always) private func tile(_ payload: UInt32) -> AreaTile {
-        if let arena { return AreaTile(checkedBase: arena.base + Int(payload) * TileArena.alignment) }
-        return AreaTile(checkedBase: tileStorage[Int(payload)].base)
-    }
-
     /// The index of the first polygon (in import order) that contains the point, or nil.
     @inline(__always)
     public func featureIndex(longitude: Double, latitude: Double) -> Int? {
         let (x, y) = AreaIndex.clampedToWorld(longitude, latitude)
         let (column, row) = AreaIndex.tile(x, y)
         let tileIndex = row * AreaIndex.columns + column
-        let ref = grid?[tileIndex] ?? lazyReference(tileIndex)
-        switch AreaIndex.tag(ref) {
-        case Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
+        let minX = Double(column) - 180, minY = Double(row) - 90
+        if let grid, let arena {
+            let ref = grid[tileIndex]
+            switch AreaIndex.tag(ref) {
+            case Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
+            case Tag.leafOrTile.rawValue:
+                let tile = AreaTile(checkedBase: arena.base + Int(AreaIndex.payload(ref)) * TileArena.alignment)
+                return tile.featureIndex(x: x, y: y, minX: minX, minY: minY)
+            default: return nil
+            }
+        }
+        guard let loaded = lazyTile(tileIndex) else { return nil }
+        switch AreaIndex.tag(loaded.reference) {
+        case Tag.uniform.rawValue: return Int(AreaIndex.payload(loaded.reference))
         case Tag.leafOrTile.rawValue:
-            return tile(AreaIndex.payload(ref)).featureIndex(x: x, y: y, minX: Double(column) - 180, minY: Double(row) - 90)
+            guard let blob = loaded.blob else { return nil }
+            return withExtendedLifetime(blob) { AreaTile(checkedBase: blob.base).featureIndex(x: x, y: y, minX: minX, minY: minY) }
         default: return nil
         }
     }
@@ -117,28 +135,27 @@ public final class AreaIndex: @unchecked Sendable {
             for rawColumn in west...max(west, min(east, west + AreaIndex.columns - 1)) {
                 let column = (rawColumn % AreaIndex.columns + AreaIndex.columns) % AreaIndex.columns
                 let tile = row * AreaIndex.columns + column
-                if AreaIndex.tag(grid?[tile] ?? lazyReference(tile)) != Tag.empty.rawValue { return true }
+                let reference = grid?[tile] ?? lazyTile(tile)?.reference ?? AreaIndex.ref(.empty, 0)
+                if AreaIndex.tag(reference) != Tag.empty.rawValue { return true }
             }
         }
         return false
     }
 
-    private func lazyReference(_ index: Int) -> UInt32 {
-        if let known = lazyReferences[index] { return known }
-        var reference = AreaIndex.ref(.empty, 0)
-        if let tileLoader, let loaded = try? tileLoader(index) {
-            reference = loaded.reference
-            if AreaIndex.tag(reference) == Tag.leafOrTile.rawValue {
-                if let blob = loaded.blob, (try? AreaTile.validate(UnsafeRawBufferPointer(start: blob.base, count: blob.count))) != nil {
-                    reference = AreaIndex.ref(.leafOrTile, UInt32(tileStorage.count))
-                    tileStorage.append(blob)
-                } else {
-                    reference = AreaIndex.ref(.empty, 0)
+    /// A tile read on its own, on first use; a crossed tile whose blob is damaged reads as empty.
+    private func lazyTile(_ index: Int) -> LoadedTile? {
+        guard let lazyTiles, let tileLoader else { return nil }
+        return lazyTiles.withValue(
+            at: index,
+            orMake: {
+                guard let loaded = try? tileLoader(index) else { return LoadedTile(reference: AreaIndex.ref(.empty, 0), blob: nil) }
+                guard AreaIndex.tag(loaded.reference) == Tag.leafOrTile.rawValue else {
+                    return LoadedTile(reference: loaded.reference, blob: nil)
                 }
-            }
-        }
-        lazyReferences[index] = reference
-        return reference
+                guard let blob = loaded.blob, (try? AreaTile.validate(UnsafeRawBufferPointer(start: blob.base, count: blob.count))) != nil
+                else { return LoadedTile(reference: AreaIndex.ref(.empty, 0), blob: nil) }
+                return LoadedTile(reference: loaded.reference, blob: blob)
+            }, { $0 })
     }
 }
 

@@ -10,7 +10,9 @@ enum AreaLookupLockstep {
     static let capacity = 8
 
     /// What a lookup needs of a level whose tiles were all read up front (`AreaIndex.lockstepLevel`).
-    struct Level {
+    // @unchecked Sendable: bare pointers into an AreaIndex's grid and arena, which are never written after
+    // the index is built and which the geocoder holding this keeps alive.
+    struct Level: @unchecked Sendable {
         let grid: UnsafePointer<UInt32>
         let arena: UnsafeRawPointer
     }

@@ -64,6 +64,9 @@ final class BlobStorage: @unchecked Sendable {
 
     deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }
 
+    /// Stands for "no such blob" in caches, which must remember a miss as well as a hit.
+    static let absent = BlobStorage(count: 0) { _ in }
+
     @inline(__always) func u32(at offset: Int) -> UInt32 {
         UInt32(littleEndian: base.load(fromByteOffset: offset, as: UInt32.self))
     }

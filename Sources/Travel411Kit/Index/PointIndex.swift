@@ -11,8 +11,8 @@ import Foundation
 /// subtree of at most `pageSize` points below them is a page of its own, keyed by its heap number.
 /// Each node blob is struct-of-arrays: coordinates, record ids, split axes and, for localities, the
 /// packed country and a group (the admin polygon) that searches can filter on.
-// @unchecked Sendable: its pages are PagedBlobs (see there: read-only when preloaded, one thread when
-// loaded on demand); the rest is fixed at init.
+// @unchecked Sendable: raw pointers into its top blob, fixed at init; the pages' node views live in
+// LazySlots, filled once each by whichever thread first reads them.
 public final class PointIndex: @unchecked Sendable {
     public let count: Int
     private let top: NodeArrays
@@ -21,14 +21,28 @@ public final class PointIndex: @unchecked Sendable {
     private let topBoxes: UnsafePointer<Double>
     private let topStorage: BlobStorage
     private let pages: PagedBlobs
-    /// Node views of the pages read so far, by heap number; bare pointers, so walking them does no
-    /// reference counting (`pages` keeps the memory alive).
-    private let pageArrays: UnsafeMutablePointer<NodeArrays>
-    private let pageLoaded: UnsafeMutablePointer<Bool>
-    private let pageArrayCount: Int
+    /// Node views of the pages read so far, by heap number.
+    private let nodePages: LazySlots<NodePage>
     private let hasGroups: Bool
 
     enum SlotKind: UInt8 { case none = 0, node = 1, page = 2 }
+
+    /// One page's node views at a fixed address, so that a walk reads them through a bare pointer
+    /// (the page keeps its blob alive).
+    // @unchecked Sendable: one raw allocation, written in init and only read afterwards.
+    final class NodePage: @unchecked Sendable {
+        let arrays: UnsafeMutablePointer<NodeArrays>
+        private let storage: BlobStorage
+
+        init(_ storage: BlobStorage) throws {
+            let views = try NodeArrays(storage)
+            arrays = .allocate(capacity: 1)
+            arrays.initialize(to: views)
+            self.storage = storage
+        }
+
+        deinit { arrays.deallocate() }
+    }
 
     /// Typed views of one node blob (the top slots or one page).
     struct NodeArrays {
@@ -83,23 +97,12 @@ public final class PointIndex: @unchecked Sendable {
         topBoxes = topBlob.pointer(at: boxesStart, as: Double.self)
         topStorage = topBlob
         self.pages = pages
-        pageArrayCount = pages.count
-        pageArrays = UnsafeMutablePointer<NodeArrays>.allocate(capacity: max(pages.count, 1))
-        pageLoaded = UnsafeMutablePointer<Bool>.allocate(capacity: max(pages.count, 1))
-        pageLoaded.initialize(repeating: false, count: max(pages.count, 1))
+        nodePages = LazySlots(count: pages.count)
         if pages.isPreloaded {
             for number in 0..<pages.count {
-                if let arrays = pages[number].flatMap({ try? NodeArrays($0) }) {
-                    (pageArrays + number).initialize(to: arrays)
-                    pageLoaded[number] = true
-                }
+                if let page = pages[number].flatMap({ try? NodePage($0) }) { nodePages.fill(number, with: page) }
             }
         }
-    }
-
-    deinit {
-        pageArrays.deallocate()
-        pageLoaded.deallocate()
     }
 
     /// A point converted once per query.
@@ -134,13 +137,10 @@ public final class PointIndex: @unchecked Sendable {
         switch topKinds[t] {
         case SlotKind.node.rawValue: return cursor
         case SlotKind.page.rawValue:
-            guard t < pageArrayCount else { return nil }
-            if !pageLoaded[t] {
-                guard let storage = pages[t], let arrays = try? NodeArrays(storage) else { return nil }
-                (pageArrays + t).initialize(to: arrays)
-                pageLoaded[t] = true
-            }
-            return Cursor(arrays: UnsafePointer(pageArrays + t), base: lo)
+            let pages = self.pages
+            guard let arrays = nodePages.withValue(at: t, orMake: { pages[t].flatMap { try? NodePage($0) } }, { $0.arrays })
+            else { return nil }
+            return Cursor(arrays: UnsafePointer(arrays), base: lo)
         default: return nil
         }
     }
@@ -272,7 +272,8 @@ extension PointIndex {
         let slotLimit = built.pages.map(\.number).max().map { $0 + 1 } ?? 0
         var blobs = [BlobStorage?](repeating: nil, count: slotLimit)
         for page in built.pages { blobs[page.number] = BlobStorage(bytes: page.blob) }
-        let pages = onDemand ? PagedBlobs(count: slotLimit) { blobs[$0] } : PagedBlobs(preloaded: blobs)
+        let loaded = blobs
+        let pages = onDemand ? PagedBlobs(count: slotLimit) { loaded[$0] } : PagedBlobs(preloaded: loaded)
         try self.init(topBlob: BlobStorage(bytes: built.top), pages: pages)
     }
 }

@@ -67,7 +67,8 @@ public final class RecordTable: @unchecked Sendable {
 }
 
 /// A record table's memory as bare pointers (its `RecordTable` keeps it alive).
-struct RecordTableView {
+// @unchecked Sendable: pointers into a table that is never written after it is built.
+struct RecordTableView: @unchecked Sendable {
     let fieldCount: Int
     let coordinates: UnsafePointer<Double>?
     let offsets: UnsafePointer<UInt32>
@@ -93,14 +94,15 @@ struct RecordTableView {
     }
 }
 
-/// A record table cut into pages of `pageSize` records, read whole or page by page like `PagedBlobs`.
-// @unchecked Sendable: preloaded (batches) it is never written after init; loaded on demand it fills a
-// page cache and is used by one thread only, as ReverseGeocoder's `.onDemand` documents.
+/// A record table cut into pages of `pageSize` records, read whole or page by page like `PagedBlobs`;
+/// pages read late are kept in `LazySlots`, so any number of threads may read it either way.
+// @unchecked Sendable: `views` (bare pointers to the pages read up front) is filled in init and only read
+// afterwards; the tables read later live in LazySlots.
 public final class PagedRecords: @unchecked Sendable {
     static let pageSize = 256
 
     private let pages: PagedBlobs
-    private var tables: [Int: RecordTable] = [:]
+    private let tables: LazySlots<RecordTable>
     /// Every page's table when all were read up front: kept for their memory, read through `views`.
     private let preloaded: [RecordTable?]
     private let views: UnsafeMutablePointer<RecordTableView?>
@@ -108,7 +110,8 @@ public final class PagedRecords: @unchecked Sendable {
 
     init(pages: PagedBlobs, preloadedCount: Int? = nil) {
         self.pages = pages
-        // Batches read every page up front so that lookups never write to a shared cache.
+        tables = LazySlots(count: pages.count)
+        // Batches read every page up front: their lookups then read bare pointers, no cache at all.
         if let preloadedCount {
             preloaded = (0..<preloadedCount).map { n in pages[n].flatMap { try? RecordTable(storage: $0) } }
         } else {
@@ -128,10 +131,8 @@ public final class PagedRecords: @unchecked Sendable {
     @inline(__always) func view(_ record: Int) -> RecordTableView? {
         let number = record / PagedRecords.pageSize
         if number < viewCount { return views[number] }
-        if let table = tables[number] { return table.view }
-        guard let storage = pages[number], let table = try? RecordTable(storage: storage) else { return nil }
-        tables[number] = table
-        return table.view
+        let pages = self.pages
+        return tables.withValue(at: number, orMake: { pages[number].flatMap { try? RecordTable(storage: $0) } }) { $0.view }
     }
 
     public func coordinate(_ record: Int) -> Coordinate? {

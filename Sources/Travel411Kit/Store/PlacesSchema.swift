@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "12"
+    public static let version = "13"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -61,6 +61,8 @@ public enum PlacesSchema {
     /// What a row of `travel411_pages` holds; its key packs this, a level and a page number.
     enum PageKind: Int64 {
         case pointNodes = 1, pointRecords = 2, streetRecords = 3, localityCells = 4, localityGroups = 5
+        /// One 0.1° tile of the streets' `StreetTiles`, numbered by its place in the directory.
+        case streetTiles = 6
 
         func key(level: Int64, page: Int) -> Int64 { rawValue << 40 | level << 32 | Int64(page) }
     }

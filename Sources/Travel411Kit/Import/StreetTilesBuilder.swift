@@ -1,0 +1,115 @@
+import Foundation
+
+/// Builds the pages of `StreetTiles` from any number of lines in bounded memory: each segment becomes a
+/// record per tile it touches, sorted by tile on disk (`ExternalSorter`), and `finish` builds and hands
+/// over one tile's page at a time. Memory is the sorter's buffer and the largest tile, whatever the
+/// number of lines: 2 million roads make about 20 million segment records.
+final class StreetTilesBuilder {
+    /// One segment in one tile. `key` sorts by tile, then by the order segments were added, so that a
+    /// tile's segments keep that order and the pages do not depend on where the sort's runs were cut.
+    struct Record {
+        var key: UInt64
+        var line: UInt32
+        var padding: UInt32 = 0
+        var ax: Double, ay: Double, bx: Double, by: Double
+
+        var tile: UInt32 { UInt32(truncatingIfNeeded: key >> 32) }
+    }
+
+    private let sorter: ExternalSorter<Record>
+    private var segmentCount: UInt32 = 0
+    private var bounds = BoundingBox.empty
+
+    init(runDirectory: URL, bufferBytes: Int = 32 << 20) {
+        sorter = ExternalSorter(runDirectory: runDirectory, bufferBytes: bufferBytes) { $0.key }
+    }
+
+    func add(line id: UInt32, lines: [[Point2D]]) throws {
+        for line in lines where line.count >= 2 {
+            for i in 0..<(line.count - 1) {
+                let a = line[i], b = line[i + 1]
+                guard segmentCount < UInt32.max else { throw ImportError("more than 4 billion street segments in one import") }
+                let sequence = UInt64(segmentCount)
+                segmentCount += 1
+                bounds.extend(x: a.x, y: a.y)
+                bounds.extend(x: b.x, y: b.y)
+                let columns = StreetTiles.cellColumn(min(a.x, b.x))...StreetTiles.cellColumn(max(a.x, b.x))
+                let rows = StreetTiles.cellRow(min(a.y, b.y))...StreetTiles.cellRow(max(a.y, b.y))
+                let perTile = StreetTiles.cellsPerTile
+                for tileRow in (rows.lowerBound / perTile)...(rows.upperBound / perTile) {
+                    for tileColumn in (columns.lowerBound / perTile)...(columns.upperBound / perTile) {
+                        let tile = UInt64(tileRow * StreetTiles.tileColumns + tileColumn)
+                        try sorter.append(Record(key: tile << 32 | sequence, line: id, ax: a.x, ay: a.y, bx: b.x, by: b.y))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Builds the tile pages, handing each to `storePage` with its number (its position in the
+    /// directory), and returns the directory blob.
+    func finish(storePage: (Int, [UInt8]) throws -> Void) throws -> [UInt8] {
+        var tileKeys: [UInt32] = []
+        var current: [Record] = []
+        try sorter.drain { record in
+            if let first = current.first, first.tile != record.tile {
+                try storePage(tileKeys.count, Self.page(current))
+                tileKeys.append(first.tile)
+                current.removeAll(keepingCapacity: true)
+            }
+            current.append(record)
+        }
+        if let first = current.first {
+            try storePage(tileKeys.count, Self.page(current))
+            tileKeys.append(first.tile)
+        }
+        var box = bounds
+        if box.isEmpty { box = BoundingBox(minX: 0, minY: 0, maxX: -1, maxY: -1) }
+        var writer = ByteWriter(capacity: 40 + tileKeys.count * 4)
+        writer.append(UInt32(tileKeys.count))
+        writer.append(UInt32(0))
+        for value in [box.minX, box.minY, box.maxX, box.maxY] { writer.append(value) }
+        writer.append(contentsOf: tileKeys)
+        return writer.bytes
+    }
+
+    /// One tile's page: its segments in the order they were added, and for each cell of the tile that
+    /// they touch, the segments touching it.
+    static func page(_ records: [Record]) -> [UInt8] {
+        guard let tile = records.first?.tile else { return [] }
+        let perTile = StreetTiles.cellsPerTile
+        let tileRow = Int(tile) / StreetTiles.tileColumns, tileColumn = Int(tile) % StreetTiles.tileColumns
+        let rowRange = (tileRow * perTile)...(tileRow * perTile + perTile - 1)
+        let columnRange = (tileColumn * perTile)...(tileColumn * perTile + perTile - 1)
+        var cells = [[UInt32]](repeating: [], count: perTile * perTile)
+        for (s, r) in records.enumerated() {
+            let columns = StreetTiles.cellColumn(min(r.ax, r.bx))...StreetTiles.cellColumn(max(r.ax, r.bx))
+            let rows = StreetTiles.cellRow(min(r.ay, r.by))...StreetTiles.cellRow(max(r.ay, r.by))
+            let clampedRows = rows.clamped(to: rowRange), clampedColumns = columns.clamped(to: columnRange)
+            for row in clampedRows {
+                for column in clampedColumns {
+                    cells[Int(StreetTiles.localCell(cellColumn: column, cellRow: row))].append(UInt32(s))
+                }
+            }
+        }
+        let keys = cells.indices.filter { !cells[$0].isEmpty }
+        let refCount = keys.reduce(0) { $0 + cells[$1].count }
+        var writer = ByteWriter(capacity: 16 + keys.count * 8 + refCount * 4 + records.count * 36 + 8)
+        writer.append(UInt32(keys.count))
+        writer.append(UInt32(records.count))
+        writer.append(UInt32(refCount))
+        writer.append(UInt32(0))
+        for key in keys { writer.append(UInt32(key)) }
+        var start: UInt32 = 0
+        for key in keys {
+            writer.append(start)
+            start += UInt32(cells[key].count)
+        }
+        writer.append(start)
+        for key in keys { writer.append(contentsOf: cells[key]) }
+        writer.align(to: 8)
+        for r in records { for value in [r.ax, r.ay, r.bx, r.by] { writer.append(value) } }
+        for r in records { writer.append(r.line) }
+        return writer.bytes
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// Nearest named line within a radius (streets), read tile by tile from the database: the world is cut
+/// into 0.1° tiles (about 11 km), each a page of its own holding the segments that touch it, bucketed in
+/// 0.01° cells (about 1.1 km). A lookup reads the one to four pages its search circle overlaps, so its
+/// cost does not grow with the number of streets in the database; pages once read stay for any thread.
+///
+/// Directory blob: u32 tileCount, u32 pad, f64 bbox[4] (minX, minY, maxX, maxY), tileKeys[tileCount] u32
+/// sorted (row × 3600 + column of the 0.1° tile). Page n of `PageKind.streetTiles` is the tile of key n.
+/// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 pad, cellKeys[cellCount] u32 (row × 10 +
+/// column of the 0.01° cell inside the tile, sorted), cellStarts[cellCount + 1] u32, refs[refCount] u32,
+/// pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32.
+// @unchecked Sendable: the directory is read in place through raw pointers and never written after init;
+// the pages are cached in LazySlots, which any thread may fill.
+final class StreetTiles: @unchecked Sendable {
+    static let cellDegrees = 0.01
+    static let cellColumns = 36_000
+    static let cellRows = 18_000
+    /// Cells along a tile's side.
+    static let cellsPerTile = 10
+    static let tileColumns = cellColumns / cellsPerTile
+
+    private let directory: BlobStorage
+    private let tileCount: Int
+    private let bounds: BoundingBox
+    private let tileKeys: UnsafePointer<UInt32>
+    private let pages: LazySlots<StreetTile>
+    private let loadPage: @Sendable (Int) -> BlobStorage?
+
+    /// `loadPage(n)` reads the page of the n-th tile of the directory.
+    init(directory: BlobStorage, loadPage: @escaping @Sendable (Int) -> BlobStorage?) throws {
+        guard directory.count >= 40 else { throw IndexFormatError.malformed("street directory header") }
+        tileCount = Int(directory.u32(at: 0))
+        guard directory.count == 40 + tileCount * 4 else { throw IndexFormatError.malformed("street directory size") }
+        let box = directory.pointer(at: 8, as: Double.self)
+        bounds = BoundingBox(minX: box[0], minY: box[1], maxX: box[2], maxY: box[3])
+        tileKeys = directory.pointer(at: 40, as: UInt32.self)
+        self.directory = directory
+        pages = LazySlots(count: tileCount)
+        self.loadPage = loadPage
+    }
+
+    static func cellColumn(_ x: Double) -> Int { min(cellColumns - 1, max(0, Int(((x + 180) / cellDegrees).rounded(.down)))) }
+    static func cellRow(_ y: Double) -> Int { min(cellRows - 1, max(0, Int(((y + 90) / cellDegrees).rounded(.down)))) }
+    static func tileKey(cellColumn: Int, cellRow: Int) -> UInt32 {
+        UInt32((cellRow / cellsPerTile) * tileColumns + cellColumn / cellsPerTile)
+    }
+    static func localCell(cellColumn: Int, cellRow: Int) -> UInt32 {
+        UInt32((cellRow % cellsPerTile) * cellsPerTile + cellColumn % cellsPerTile)
+    }
+
+    /// The id of the nearest line within `radiusMetres`, with its distance in metres; ties go to the lower id.
+    func nearest(to point: Coordinate, radiusMetres: Double) -> (id: UInt32, metres: Double)? {
+        let box = BoundingBox(around: point, metres: radiusMetres)
+        guard tileCount > 0, box.intersects(bounds) else { return nil }
+        let metresPerDegreeY = GreatCircle.earthRadiusMetres * .pi / 180
+        let metresPerDegreeX = metresPerDegreeY * max(cos(point.latitude * .pi / 180), 1e-6)
+        var search = NearestSearch(
+            x: point.longitude, y: point.latitude, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
+            bestSquared: radiusMetres * radiusMetres)
+        let rows = Self.cellRow(box.minY)...Self.cellRow(box.maxY)
+        let columns = Self.cellColumn(box.minX)...Self.cellColumn(box.maxX)
+        let perTile = Self.cellsPerTile
+        for tileRow in (rows.lowerBound / perTile)...(rows.upperBound / perTile) {
+            for tileColumn in (columns.lowerBound / perTile)...(columns.upperBound / perTile) {
+                guard let number = tileNumber(key: UInt32(tileRow * Self.tileColumns + tileColumn)) else { continue }
+                let cellRows = max(rows.lowerBound, tileRow * perTile)...min(rows.upperBound, tileRow * perTile + perTile - 1)
+                let cellColumns =
+                    max(columns.lowerBound, tileColumn * perTile)...min(columns.upperBound, tileColumn * perTile + perTile - 1)
+                let loadPage = self.loadPage
+                _ = pages.withValue(at: number, orMake: { loadPage(number).flatMap { try? StreetTile(storage: $0) } }) { tile in
+                    for row in cellRows {
+                        for column in cellColumns {
+                            tile.search(cell: Self.localCell(cellColumn: column, cellRow: row), &search)
+                        }
+                    }
+                }
+            }
+        }
+        return search.best
+    }
+
+    /// The tile's place in the directory, which numbers its page; nil for a tile without streets.
+    private func tileNumber(key: UInt32) -> Int? {
+        var lo = 0, hi = tileCount
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if tileKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < tileCount && tileKeys[lo] == key ? lo : nil
+    }
+}
+
+/// The running best of one nearest-line search, in a flat projection around the query point (exact
+/// enough within a few hundred metres).
+struct NearestSearch {
+    let x: Double, y: Double
+    let metresPerDegreeX: Double, metresPerDegreeY: Double
+    var bestSquared: Double
+    var best: (id: UInt32, metres: Double)?
+
+    init(x: Double, y: Double, metresPerDegreeX: Double, metresPerDegreeY: Double, bestSquared: Double) {
+        self.x = x
+        self.y = y
+        self.metresPerDegreeX = metresPerDegreeX
+        self.metresPerDegreeY = metresPerDegreeY
+        self.bestSquared = bestSquared
+    }
+
+    @inline(__always) mutating func consider(ax: Double, ay: Double, bx: Double, by: Double, id: UInt32) {
+        let ax = (ax - x) * metresPerDegreeX, ay = (ay - y) * metresPerDegreeY
+        let bx = (bx - x) * metresPerDegreeX, by = (by - y) * metresPerDegreeY
+        let ex = bx - ax, ey = by - ay
+        let lengthSquared = ex * ex + ey * ey
+        var t = lengthSquared > 0 ? -(ax * ex + ay * ey) / lengthSquared : 0
+        t = min(1, max(0, t))
+        let px = ax + t * ex, py = ay + t * ey
+        let d = px * px + py * py
+        if d < bestSquared || (d == bestSquared && best.map { id < $0.id } ?? false) {
+            bestSquared = d
+            best = (id, d.squareRoot())
+        }
+    }
+}
+
+/// One tile's page of segments, read in place.
+// @unchecked Sendable: raw pointers into its own blob, never written after init.
+final class StreetTile: @unchecked Sendable {
+    private let storage: BlobStorage
+    private let cellCount: Int
+    private let cellKeys: UnsafePointer<UInt32>
+    private let cellStarts: UnsafePointer<UInt32>
+    private let refs: UnsafePointer<UInt32>
+    private let segments: UnsafePointer<Double>
+    private let lineIDs: UnsafePointer<UInt32>
+
+    init(storage: BlobStorage) throws {
+        guard storage.count >= 16 else { throw IndexFormatError.malformed("street tile header") }
+        let cellCount = Int(storage.u32(at: 0)), segmentCount = Int(storage.u32(at: 4)), refCount = Int(storage.u32(at: 8))
+        var offset = 16
+        let keyOffset = offset
+        offset += cellCount * 4
+        let startOffset = offset
+        offset += (cellCount + 1) * 4
+        let refOffset = offset
+        offset += refCount * 4
+        offset = (offset + 7) & ~7
+        let segmentOffset = offset
+        offset += segmentCount * 32
+        let lineOffset = offset
+        offset += segmentCount * 4
+        guard offset == storage.count else { throw IndexFormatError.malformed("street tile size") }
+        let starts = storage.pointer(at: startOffset, as: UInt32.self)
+        let refs = storage.pointer(at: refOffset, as: UInt32.self)
+        // Damaged counts must not send a lookup outside the blob.
+        guard Int(starts[cellCount]) == refCount, (0..<refCount).allSatisfy({ Int(refs[$0]) < segmentCount }) else {
+            throw IndexFormatError.malformed("street tile references")
+        }
+        self.storage = storage
+        self.cellCount = cellCount
+        cellKeys = storage.pointer(at: keyOffset, as: UInt32.self)
+        cellStarts = starts
+        self.refs = refs
+        segments = storage.pointer(at: segmentOffset, as: Double.self)
+        lineIDs = storage.pointer(at: lineOffset, as: UInt32.self)
+    }
+
+    @inline(__always) func search(cell key: UInt32, _ search: inout NearestSearch) {
+        var lo = 0, hi = cellCount
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < cellCount, cellKeys[lo] == key else { return }
+        let start = Int(cellStarts[lo]), end = Int(cellStarts[lo + 1])
+        guard start <= end else { return }
+        for r in start..<end {
+            let s = Int(refs[r])
+            let segment = segments + s * 4
+            search.consider(ax: segment[0], ay: segment[1], bx: segment[2], by: segment[3], id: lineIDs[s])
+        }
+    }
+}

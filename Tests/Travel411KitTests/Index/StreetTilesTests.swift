@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Travel411Kit
+
+/// The streets' tiles answer exactly as a search over every segment does, on real roads, however the
+/// import's sort cut its runs; the answers are what `where` prints as thoroughfare.
+struct StreetTilesTests {
+    /// Rutland's roads (Geofabrik, OpenStreetMap): 6,665 lines across 0.45° × 0.24°, so many tiles.
+    static let roadsPath =
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Data/thoroughfares/rutland_gis_osm_roads_free_1.shp").path
+
+    struct Built {
+        let tiles: StreetTiles
+        let lines: [(id: UInt32, points: [Point2D])]
+    }
+
+    static func build(bufferBytes: Int) throws -> Built {
+        let reader = try ShapefileReader(path: roadsPath)
+        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)")
+        let builder = StreetTilesBuilder(runDirectory: runs, bufferBytes: bufferBytes)
+        var lines: [(id: UInt32, points: [Point2D])] = []
+        for record in 0..<reader.recordCount {
+            guard case .shape(let shape) = try reader.record(at: record) else { continue }
+            try builder.add(line: UInt32(record), lines: shape.lines)
+            for line in shape.lines { lines.append((UInt32(record), line)) }
+        }
+        var pages: [BlobStorage] = []
+        let directory = try builder.finish { number, blob in
+            #expect(number == pages.count)
+            pages.append(BlobStorage(bytes: blob))
+        }
+        #expect(!FileManager.default.fileExists(atPath: runs.path))
+        let loaded = pages
+        return Built(tiles: try StreetTiles(directory: BlobStorage(bytes: directory)) { loaded[$0] }, lines: lines)
+    }
+
+    /// The nearest line by brute force, in the same flat projection; ties to the lower id.
+    static func bruteForce(_ built: Built, _ point: Coordinate, radius: Double) -> (id: UInt32, metres: Double)? {
+        let metresPerDegreeY = GreatCircle.earthRadiusMetres * .pi / 180
+        let metresPerDegreeX = metresPerDegreeY * max(cos(point.latitude * .pi / 180), 1e-6)
+        var search = NearestSearch(
+            x: point.longitude, y: point.latitude, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
+            bestSquared: radius * radius)
+        for line in built.lines where line.points.count >= 2 {
+            for i in 0..<(line.points.count - 1) {
+                let a = line.points[i], b = line.points[i + 1]
+                search.consider(ax: a.x, ay: a.y, bx: b.x, by: b.y, id: line.id)
+            }
+        }
+        return search.best
+    }
+
+    @Test(arguments: [1, 32 << 20])
+    func answersAsASearchOverEverySegment(bufferBytes: Int) throws {
+        let built = try Self.build(bufferBytes: bufferBytes)
+        var state: UInt64 = 2026
+        var found = 0
+        for _ in 0..<3_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let latitude = 52.52 + Double(state >> 40) / Double(1 << 24) * 0.25
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let longitude = -0.85 + Double(state >> 40) / Double(1 << 24) * 0.46
+            let point = Coordinate(latitude: latitude, longitude: longitude)
+            let expected = Self.bruteForce(built, point, radius: 100)
+            let answer = built.tiles.nearest(to: point, radiusMetres: 100)
+            #expect(answer?.id == expected?.id, "at \(latitude), \(longitude)")
+            if answer != nil { found += 1 }
+        }
+        // Rutland is rural: about a third of random points lie within 100 m of a road.
+        #expect(found > 500)
+    }
+
+    @Test func aPointFarFromEveryStreetReadsNoPage() throws {
+        let reads = Counter()
+        let built = try Self.build(bufferBytes: 32 << 20)
+        let tiles = try StreetTiles(directory: Self.directory(of: built)) { _ in
+            reads.increment()
+            return nil
+        }
+        #expect(tiles.nearest(to: Coordinate(latitude: -33.86, longitude: 151.2), radiusMetres: 100) == nil)
+        #expect(reads.value == 0)
+    }
+
+    @Test func aDamagedPageIsNoAnswerNotACrash() throws {
+        let built = try Self.build(bufferBytes: 32 << 20)
+        let tiles = try StreetTiles(directory: Self.directory(of: built)) { _ in BlobStorage(bytes: [1, 0, 0, 0, 9, 9]) }
+        #expect(tiles.nearest(to: Coordinate(latitude: 52.5935, longitude: -0.6460), radiusMetres: 100) == nil)
+    }
+
+    @Test func aDirectoryWhoseSizeDoesNotMatchIsRefused() throws {
+        #expect(throws: IndexFormatError.self) {
+            _ = try StreetTiles(directory: BlobStorage(bytes: [UInt8](repeating: 0, count: 39))) { _ in nil }
+        }
+        var header = [UInt8](repeating: 0, count: 40)
+        header[0] = 5  // five tiles claimed, none present
+        #expect(throws: IndexFormatError.self) { _ = try StreetTiles(directory: BlobStorage(bytes: header)) { _ in nil } }
+    }
+
+    /// The directory blob again, from a fresh build (the builder hands it over once).
+    private static func directory(of built: Built) throws -> BlobStorage {
+        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)")
+        let builder = StreetTilesBuilder(runDirectory: runs)
+        for line in built.lines { try builder.add(line: line.id, lines: [line.points]) }
+        return BlobStorage(bytes: try builder.finish { _, _ in })
+    }
+}
+
+/// A count shared with a page loader, which may run on any thread.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
