@@ -206,7 +206,7 @@ final class PlacesLookup: Sendable {
             let results = DisjointSlots(results)
             DispatchQueue.concurrentPerform(iterations: loads.count) { i in
                 results[i] = Result {
-                    let connection = try SharedDatabaseReader(path: path)
+                    let connection = try SharedDatabaseReader(path: path, mapped: false)
                     switch loads[i] {
                     case .area(let level): return .area(try Self.loadArea(level, loading: .everything, from: connection))
                     case .localities:
