@@ -119,6 +119,8 @@ struct WhereCommand: ParsableCommand {
         let point = try parsedCoordinate()
         let geocoder = try openGeocoder(loading: .onDemand)
         let placemark = geocoder.placemark(for: point)
+        // An answer given without a damaged part of the database is not printed as if it were whole.
+        try geocoder.checkIndex()
         print(PlacemarkFormatter.format(placemark, as: format?.placemarkFormat ?? .text))
     }
 
@@ -169,10 +171,16 @@ struct WhereCommand: ParsableCommand {
         let batch = BatchGeocoder(options: options, geocoder: geocoder)
         let summary =
             if let output {
-                try BatchOutputFile.write(to: output) { try batch.run(inputPath: input, outputFD: $0) }
+                // Checked inside, so that a file answered without a damaged part never replaces the old one.
+                try BatchOutputFile.write(to: output) {
+                    let summary = try batch.run(inputPath: input, outputFD: $0)
+                    try geocoder.checkIndex()
+                    return summary
+                }
             } else {
                 try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
             }
+        try geocoder.checkIndex()
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 

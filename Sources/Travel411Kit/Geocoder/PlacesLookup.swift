@@ -358,7 +358,9 @@ final class PlacesLookup: Sendable {
             at: Int(level.ordinal),
             orMake: {
                 Loaded(
-                    try? Self.loadPointLevel(level, loading: preload ? .everything : .onDemand, bounds: pointBounds, from: reader))
+                    Self.noting(reader) {
+                        try Self.loadPointLevel(level, loading: preload ? .everything : .onDemand, bounds: pointBounds, from: reader)
+                    })
             }, { $0.level }) ?? nil
     }
 
@@ -392,9 +394,21 @@ final class PlacesLookup: Sendable {
                 ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
     }
 
+    /// The first damaged structure a lookup met; `ReverseGeocoder.checkIndex` reports it.
+    var damage: String? { reader.firstDamage }
+
+    /// A level read late: one that cannot be read is noted as damage and answers as absent.
+    private static func noting<Level>(_ reader: SharedDatabaseReader, _ load: () throws -> Level?) -> Level? {
+        do { return try load() } catch {
+            if case IndexFormatError.malformed(let what) = error { reader.noteDamage(what) } else { reader.noteDamage("\(error)") }
+            return nil
+        }
+    }
+
     func streetLevel() -> LineLevel? {
         let reader = self.reader
-        return streets.withValue(at: 0, orMake: { Loaded(try? Self.loadStreetLevel(from: reader)) }, { $0.level }) ?? nil
+        return streets.withValue(at: 0, orMake: { Loaded(Self.noting(reader) { try Self.loadStreetLevel(from: reader) }) }, { $0.level })
+            ?? nil
     }
 
     private static func loadStreetLevel(from reader: SharedDatabaseReader) throws -> LineLevel? {
@@ -403,7 +417,7 @@ final class PlacesLookup: Sendable {
                 "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = 'thoroughfare'"
             ).first, case .blob(let directory) = row[0], let recordPages = row[1].int64Value.map(Int.init)
         else { return nil }
-        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory)) { number in
+        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory), onDamage: { reader.noteDamage($0) }) { number in
             reader.blob(
                 table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
         }

@@ -80,6 +80,12 @@ public final class ReverseGeocoder: Sendable {
         self.hot = hot
     }
 
+    /// Throws when a lookup met a damaged structure in the database (a page whose size does not match
+    /// its header, a missing page): answers were given without it, so the caller should say so and stop.
+    public func checkIndex() throws {
+        if let damage = lookup.damage { throw IndexFormatError.damaged(path: databasePath, what: damage) }
+    }
+
     // MARK: Deciding
 
     public func placemark(for coordinate: Coordinate) -> Placemark {

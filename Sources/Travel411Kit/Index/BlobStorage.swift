@@ -79,9 +79,13 @@ final class BlobStorage: @unchecked Sendable {
 
 enum IndexFormatError: Error, CustomStringConvertible {
     case malformed(String)
+    /// A damaged structure met in a database file.
+    case damaged(path: String, what: String)
     var description: String {
         switch self {
         case .malformed(let what): return "the lookup index is damaged (\(what)); rebuild the database with `travel411 import`"
+        case .damaged(let path, let what):
+            return "\(path): the lookup index is damaged (\(what)); rebuild the database with `travel411 import`"
         }
     }
 }

@@ -26,9 +26,14 @@ final class StreetTiles: @unchecked Sendable {
     private let tileKeys: UnsafePointer<UInt32>
     private let pages: LazySlots<StreetTile>
     private let loadPage: @Sendable (Int) -> BlobStorage?
+    private let onDamage: @Sendable (String) -> Void
 
-    /// `loadPage(n)` reads the page of the n-th tile of the directory.
-    init(directory: BlobStorage, loadPage: @escaping @Sendable (Int) -> BlobStorage?) throws {
+    /// `loadPage(n)` reads the page of the n-th tile of the directory; `onDamage` hears of a page that is
+    /// missing or damaged, which answers as a tile without streets.
+    init(
+        directory: BlobStorage, onDamage: @escaping @Sendable (String) -> Void = { _ in },
+        loadPage: @escaping @Sendable (Int) -> BlobStorage?
+    ) throws {
         guard directory.count >= 40 else { throw IndexFormatError.malformed("street directory header") }
         tileCount = Int(directory.u32(at: 0))
         guard directory.count == 40 + tileCount * 4 else { throw IndexFormatError.malformed("street directory size") }
@@ -38,6 +43,7 @@ final class StreetTiles: @unchecked Sendable {
         self.directory = directory
         pages = LazySlots(count: tileCount)
         self.loadPage = loadPage
+        self.onDamage = onDamage
     }
 
     static func cellColumn(_ x: Double) -> Int { min(cellColumns - 1, max(0, Int(((x + 180) / cellDegrees).rounded(.down)))) }
@@ -67,8 +73,7 @@ final class StreetTiles: @unchecked Sendable {
                 let cellRows = max(rows.lowerBound, tileRow * perTile)...min(rows.upperBound, tileRow * perTile + perTile - 1)
                 let cellColumns =
                     max(columns.lowerBound, tileColumn * perTile)...min(columns.upperBound, tileColumn * perTile + perTile - 1)
-                let loadPage = self.loadPage
-                _ = pages.withValue(at: number, orMake: { loadPage(number).flatMap { try? StreetTile(storage: $0) } }) { tile in
+                _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
                     for row in cellRows {
                         for column in cellColumns {
                             tile.search(cell: Self.localCell(cellColumn: column, cellRow: row), &search)
@@ -78,6 +83,20 @@ final class StreetTiles: @unchecked Sendable {
             }
         }
         return search.best
+    }
+
+    /// A tile's page, checked; a missing or damaged one is reported and answers as an empty tile.
+    private func readTile(_ number: Int) -> StreetTile? {
+        guard let storage = loadPage(number) else {
+            onDamage("street tile \(number) is missing")
+            return StreetTile.empty
+        }
+        do {
+            return try StreetTile(storage: storage)
+        } catch {
+            if case IndexFormatError.malformed(let what) = error { onDamage("\(what) of tile \(number)") } else { onDamage("\(error)") }
+            return StreetTile.empty
+        }
     }
 
     /// The tile's place in the directory, which numbers its page; nil for a tile without streets.
@@ -164,6 +183,14 @@ final class StreetTile: @unchecked Sendable {
         segments = storage.pointer(at: segmentOffset, as: Double.self)
         lineIDs = storage.pointer(at: lineOffset, as: UInt32.self)
     }
+
+    /// A tile without segments, standing for one that could not be read.
+    static let empty: StreetTile? = {
+        var writer = ByteWriter()
+        for _ in 0..<5 { writer.append(UInt32(0)) }
+        writer.align(to: 8)
+        return try? StreetTile(storage: BlobStorage(bytes: writer.bytes))
+    }()
 
     @inline(__always) func search(cell key: UInt32, _ search: inout NearestSearch) {
         var lo = 0, hi = cellCount

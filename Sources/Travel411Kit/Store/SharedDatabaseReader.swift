@@ -9,6 +9,9 @@ import Synchronization
 final class SharedDatabaseReader: Sendable {
     let path: String
     private let connection: Mutex<SQLiteDatabase>
+    /// The first damaged structure a lookup met (a page whose size does not match its header, say): the
+    /// lookup goes on without it, and `ReverseGeocoder.checkIndex` reports it.
+    private let damage = Mutex<String?>(nil)
 
     /// SQLite's largest memory map unless compiled otherwise (SQLITE_MAX_MMAP_SIZE, 0x7fff0000).
     static let mmapBytes = 0x7fff_0000
@@ -28,6 +31,13 @@ final class SharedDatabaseReader: Sendable {
     func blob(table: String, column: String, rowID: Int64) -> BlobStorage? {
         connection.withLock { $0.blobStorage(table: table, column: column, rowID: rowID) }
     }
+
+    /// Remembers that a structure read from the file is damaged; the first one is reported.
+    func noteDamage(_ what: String) {
+        damage.withLock { if $0 == nil { $0 = what } }
+    }
+
+    var firstDamage: String? { damage.withLock { $0 } }
 
     /// `body` with the connection to itself, for reads of many rows.
     func withDatabase<R>(_ body: (SQLiteDatabase) throws -> sending R) throws -> sending R {
