@@ -1,8 +1,8 @@
 import Foundation
 
-/// Opens the places database, building it from the embedded `Data/` first when there is none yet, and
+/// Opening the places database, building it from the embedded `Data/` first when there is none yet, and
 /// rebuilding it from there when an older travel411 built it from there.
-public enum PlacesDatabase {
+extension PlacesDatabase {
     /// Builds the database from `Data/` if `path` does not exist. Returns the import summary when it built one.
     @discardableResult
     public static func buildIfMissing(
