@@ -54,10 +54,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The signal handler that deletes a half-built database when the build is interrupted: in C, since
+        // a handler may only make async-signal-safe calls, which Swift code cannot promise.
+        .target(name: "CInterruptCleanup"),
         .target(
             name: "Travel411Kit",
             dependencies: [
-                "CShapelib", "CSQLite", "CCrypto",
+                "CShapelib", "CSQLite", "CCrypto", "CInterruptCleanup",
             ],
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.

@@ -82,8 +82,7 @@ struct MapCommand: ParsableCommand {
         }
 
         let places = options.places()
-        _ = try places.database()
-        let basemap = try BasemapLoader(path: places.path)
+        let basemap = try BasemapLoader(places: places.database())
         let scene = try map.scene { coordinate in try places.placemark(for: coordinate) }
 
         if let out, out != "-" {

@@ -200,8 +200,7 @@ struct QuakesCommand: ParsableCommand {
         let scene = QuakeMap.scene(geocoded, near: centre.map { (name: $0.0, coordinate: $0.1) })
         // The database exists by now (the events were geocoded from it); this only resolves its path.
         let places = database.places()
-        _ = try places.database()
-        let basemap = try BasemapLoader(path: places.path)
+        let basemap = try BasemapLoader(places: places.database())
         if target == "terminal" {
             let (columns, rows) = TerminalSize.current()
             let colour = TerminalColour.detect(environment: ProcessInfo.processInfo.environment)

@@ -63,9 +63,7 @@ public struct Basemap: Sendable {
 /// Which layers a view shows, from how much of the world it covers: the coarse Natural Earth
 /// outlines for continents, the fine ones for a country, boroughs and streets for a city.
 public struct BasemapDetail: Hashable, Sendable {
-    public enum CountryOutline: Hashable, Sendable { case coarsest, coarse, full }
-
-    public var countryOutline: CountryOutline
+    public var countryOutline: OutlineDetail
     public var showsAdmin: Bool
     public var showsLakes: Bool
     public var showsDistricts: Bool

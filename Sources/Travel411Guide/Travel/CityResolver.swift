@@ -77,7 +77,7 @@ public enum CityResolver {
         }
     }
 
-    private static func findLocality(named name: String, for airport: Airport, database: SQLiteDatabase) throws -> Locality? {
+    private static func findLocality(named name: String, for airport: Airport, database: PlacesDatabase) throws -> Locality? {
         guard !name.isEmpty else { return nil }
         if let nearby = try LocalitySearch.near(airport.coordinate, radiusMetres: nearbyRadiusMetres, named: name, in: database)
             .max(by: { $0.locality.population < $1.locality.population })

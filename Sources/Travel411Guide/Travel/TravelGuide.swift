@@ -22,11 +22,11 @@ public enum TravelGuide {
 }
 
 /// The places database, opened only when a command needs it: the geocoder for names and subtitles,
-/// the raw database for the locality search. Both are opened at most once per process.
+/// the reader for the locality search and the basemap. Both are opened at most once per process.
 public final class PlacesSource {
     public let path: String
     private var openedGeocoder: ReverseGeocoder?
-    private var openedDatabase: SQLiteDatabase?
+    private var openedDatabase: PlacesDatabase?
 
     var announce: (String) -> Void = { _ in }
     var progress: (ImportProgress) -> Void = { _ in }
@@ -47,18 +47,12 @@ public final class PlacesSource {
         return geocoder
     }
 
-    /// The places database itself, read-only, for `LocalitySearch`.
-    public func database() throws -> SQLiteDatabase {
+    /// The places database's reader, for the locality search and the basemap.
+    public func database() throws -> PlacesDatabase {
         if let openedDatabase { return openedDatabase }
         let database = try open { path in
             guard FileManager.default.fileExists(atPath: path) else { throw CityResolutionError.noPlacesDatabase(path: path) }
-            let database = try SQLiteDatabase(path: path, mode: .readOnly)
-            // Tables of another version would be misread; a file without travel411_metadata is left for
-            // the search to explain by what it lacks.
-            if case .version(let version) = try? LookupTablesStamp.read(from: database), version != PlacesSchema.version {
-                throw OutdatedPlacesDatabaseError(path: path, lookupTablesVersion: version, reading: database)
-            }
-            return database
+            return try PlacesDatabase(path: path)
         }
         openedDatabase = database
         return database

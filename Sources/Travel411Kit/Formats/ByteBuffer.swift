@@ -20,9 +20,9 @@ package final class ByteBuffer {
     /// exclusivity check on every access, which costs more than the appends themselves.
     private let state: UnsafeMutablePointer<State>
 
-    package var base: UnsafeMutablePointer<UInt8> { state.pointee.base }
-    package var capacity: Int { state.pointee.capacity }
-    package var count: Int {
+    var base: UnsafeMutablePointer<UInt8> { state.pointee.base }
+    var capacity: Int { state.pointee.capacity }
+    var count: Int {
         get { state.pointee.count }
         set { state.pointee.count = newValue }
     }
@@ -39,12 +39,12 @@ package final class ByteBuffer {
         state.deallocate()
     }
 
-    package var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
     package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     /// Makes room for `extra` more bytes after `count`.
     @inline(__always)
-    package func reserve(_ extra: Int) {
+    func reserve(_ extra: Int) {
         if count &+ extra > capacity { grow(toAtLeast: count &+ extra) }
     }
 
@@ -64,7 +64,7 @@ package final class ByteBuffer {
     }
 
     @inline(__always)
-    package func append(_ start: UnsafePointer<UInt8>, count length: Int) {
+    func append(_ start: UnsafePointer<UInt8>, count length: Int) {
         guard length > 0 else { return }
         reserve(length)
         let destination = base + count
@@ -78,27 +78,27 @@ package final class ByteBuffer {
     }
 
     @inline(__always)
-    package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress else { return }
         append(start, count: bytes.count)
     }
 
     @inline(__always)
-    package func append(_ bytes: [UInt8]) {
+    func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    package func append(_ text: StaticString) {
+    func append(_ text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
-    package func append(_ text: String) {
+    func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// Writes an integer in decimal, without going through `String`.
-    package func appendDecimal(_ value: Int) {
+    func appendDecimal(_ value: Int) {
         reserve(20)
         if value < 0 {
             base[count] = UInt8(ascii: "-")
@@ -120,13 +120,13 @@ package final class ByteBuffer {
         } while magnitude > 0
     }
 
-    package func removeAll() { count = 0 }
+    func removeAll() { count = 0 }
 
     /// Drops everything from `length` on; used to undo a partly written row.
-    package func truncate(to length: Int) { count = min(count, length) }
+    func truncate(to length: Int) { count = min(count, length) }
 
     /// Moves bytes `[offset, count)` to the front.
-    package func removeFirst(_ offset: Int) {
+    func removeFirst(_ offset: Int) {
         precondition(offset <= count)
         let remaining = count - offset
         if remaining > 0 { memmove(base, base + offset, remaining) }

@@ -6,13 +6,13 @@ import Foundation
 /// so a file with both `x,y` (often projected metres) and `lat,lon` uses `lat,lon`.
 /// An option names the column exactly (an exact match wins over a case-insensitive one).
 package struct CoordinateColumns: Sendable {
-    package enum Role { case latitude, longitude }
+    enum Role { case latitude, longitude }
 
-    package static let latitudeNames = [
+    static let latitudeNames = [
         "lat", "latitude", "lat_dd", "latitude_dd", "lat_deg", "latitude_deg", "lat_wgs84", "latitude_wgs84",
         "decimallatitude", "gps_lat", "gps_latitude", "point_lat", "start_lat", "y_coord", "coord_y", "ycoord", "point_y", "y",
     ]
-    package static let longitudeNames = [
+    static let longitudeNames = [
         "lon", "lng", "long", "longitude", "lon_dd", "lng_dd", "long_dd", "longitude_dd", "lon_deg", "longitude_deg",
         "lon_wgs84", "longitude_wgs84", "decimallongitude", "gps_lon", "gps_lng", "gps_long", "gps_longitude",
         "point_lon", "point_lng", "start_lon", "start_lng", "x_coord", "coord_x", "xcoord", "point_x", "x",
@@ -30,11 +30,11 @@ package struct CoordinateColumns: Sendable {
         longitudeCandidates = longitudeName.map { [Self.lowercased(Array($0.utf8))] } ?? Self.longitudeNames.map { Array($0.utf8) }
     }
 
-    package var describesLatitudeExplicitly: Bool { explicitLatitude != nil }
-    package var describesLongitudeExplicitly: Bool { explicitLongitude != nil }
+    var describesLatitudeExplicitly: Bool { explicitLatitude != nil }
+    var describesLongitudeExplicitly: Bool { explicitLongitude != nil }
 
     /// The role of a column name and its rank (lower is better), or nil if it is neither.
-    package func match(_ name: UnsafePointer<UInt8>, count: Int) -> (role: Role, rank: Int)? {
+    func match(_ name: UnsafePointer<UInt8>, count: Int) -> (role: Role, rank: Int)? {
         // Exact matches of explicit names rank above case-insensitive ones (rank -1 vs 0).
         if let explicitLatitude, Self.equal(name, count, explicitLatitude) { return (.latitude, -1) }
         if let explicitLongitude, Self.equal(name, count, explicitLongitude) { return (.longitude, -1) }
@@ -48,7 +48,7 @@ package struct CoordinateColumns: Sendable {
         return nil
     }
 
-    package func match(_ name: String) -> (role: Role, rank: Int)? {
+    func match(_ name: String) -> (role: Role, rank: Int)? {
         var trimmed = name.trimmingCharacters(in: .whitespaces)
         return trimmed.withUTF8 { utf8 in
             guard let start = utf8.baseAddress else { return nil }

@@ -1,9 +1,9 @@
 /// The result of splitting one record.
 package struct DelimitedRecord {
     /// Offset of the record's first byte.
-    package var start: Int
+    var start: Int
     /// Offset after the record's last content byte (line terminator excluded).
-    package var contentEnd: Int
+    var contentEnd: Int
     /// Offset where the next record starts.
     package var next: Int
     /// Line terminators consumed, embedded newlines in quoted fields included.
@@ -11,7 +11,7 @@ package struct DelimitedRecord {
     /// A quoted field ran to the end of the input without its closing quote.
     package var isUnterminated: Bool
     /// The record ended at a line feed (rather than at the end of the bytes given).
-    package var endsWithNewline: Bool
+    var endsWithNewline: Bool
 }
 
 /// Splits CSV and TSV records (RFC 4180): fields that start with a quote may hold delimiters, quotes
@@ -20,11 +20,11 @@ package struct DelimitedRecord {
 /// Lenient where real files are sloppy: a quote inside an unquoted field is kept as text, and text
 /// after a closing quote is appended to the field, as spreadsheets do.
 package struct DelimitedRecordSplitter: Sendable {
-    package static let quote = UInt8(ascii: "\"")
-    package static let newline = UInt8(ascii: "\n")
-    package static let carriageReturn = UInt8(ascii: "\r")
+    static let quote = UInt8(ascii: "\"")
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
 
-    package let delimiter: UInt8
+    let delimiter: UInt8
 
     package init(delimiter: UInt8) { self.delimiter = delimiter }
 
@@ -89,7 +89,7 @@ package struct DelimitedRecordSplitter: Sendable {
     }
 
     /// The value of a quoted field: quotes removed, doubled quotes halved, trailing text kept.
-    package static func decodeQuoted(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
+    static func decodeQuoted(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
         var index = start &+ 1
         var runStart = index
         while index < end {

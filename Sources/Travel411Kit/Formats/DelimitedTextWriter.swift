@@ -1,7 +1,7 @@
 /// Writes CSV or TSV fields, quoting only when the field needs it (RFC 4180 style for both:
 /// a field holding the delimiter, a quote, CR or LF is quoted, with inner quotes doubled).
 package struct DelimitedTextWriter: Sendable {
-    package let delimiter: UInt8
+    let delimiter: UInt8
     /// Every byte that may need quoting is below this: the quote, CR, LF and the delimiter. It is
     /// 0x3C for ',' ';' and tab, so most bytes fail the first test; a '|' delimiter raises it.
     private let specialBytesLimit: UInt8
@@ -17,7 +17,7 @@ package struct DelimitedTextWriter: Sendable {
             && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
     }
 
-    package func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
+    func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
         // One pass for the common case: copy while checking, and start over quoted only if needed.
         output.reserve(count)
         let start = output.count

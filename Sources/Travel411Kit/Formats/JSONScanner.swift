@@ -7,19 +7,19 @@ package struct JSONSyntaxError: Error {
 
 /// One member of a JSON object, located in the scanned bytes. The key range includes its quotes;
 /// the value range is the value's raw text.
-package struct JSONMember {
-    package var keyStart: Int
-    package var keyEnd: Int
-    package var keyHasEscapes: Bool
-    package var valueStart: Int
-    package var valueEnd: Int
+struct JSONMember {
+    var keyStart: Int
+    var keyEnd: Int
+    var keyHasEscapes: Bool
+    var valueStart: Int
+    var valueEnd: Int
 }
 
 /// A validating JSON scanner over bytes: it finds where values start and end without building
 /// anything. It validates strictly (RFC 8259 grammar, UTF-8 in strings) so that raw input text
 /// can be copied into the output and still be valid JSON.
 package enum JSONScanner {
-    package static let maximumDepth = 512
+    static let maximumDepth = 512
 
     @inline(__always)
     package static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -35,12 +35,12 @@ package enum JSONScanner {
 
     /// Whether `bytes[start..<end]` is exactly `literal` (a quoted key like `"type"`, say).
     @inline(__always)
-    package static func equals(_ literal: StaticString, _ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    static func equals(_ literal: StaticString, _ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
         end - start == literal.utf8CodeUnitCount && memcmp(bytes + start, literal.utf8Start, end - start) == 0
     }
 
     /// Scans the string starting at the quote at `index`; returns the offset after its closing quote.
-    package static func scanString(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, hasEscapes: inout Bool) throws -> Int {
+    static func scanString(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, hasEscapes: inout Bool) throws -> Int {
         var index = index &+ 1
         while index < end {
             let byte = bytes[index]
@@ -75,7 +75,7 @@ package enum JSONScanner {
     }
 
     /// Scans a number per the JSON grammar; returns the offset after it.
-    package static func scanNumber(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int) throws -> Int {
+    static func scanNumber(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int) throws -> Int {
         let start = index
         var index = index
         @inline(__always) func isDigit(_ position: Int) -> Bool { position < end && bytes[position] &- 48 < 10 }
@@ -101,7 +101,7 @@ package enum JSONScanner {
     }
 
     /// Whether `bytes[start..<end]` is exactly one JSON number.
-    package static func isNumber(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    static func isNumber(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
         guard start < end, let numberEnd = try? scanNumber(bytes, start, end) else { return false }
         return numberEnd == end
     }
@@ -176,7 +176,7 @@ package enum JSONScanner {
     }
 
     /// Scans the object at `index`, recording its top-level members; returns the offset after '}'.
-    package static func scanObjectMembers(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, into members: inout [JSONMember]) throws
+    static func scanObjectMembers(_ bytes: UnsafePointer<UInt8>, _ index: Int, _ end: Int, into members: inout [JSONMember]) throws
         -> Int
     {
         members.removeAll(keepingCapacity: true)
@@ -207,7 +207,7 @@ package enum JSONScanner {
     }
 
     @inline(__always)
-    package static func hexValue(_ byte: UInt8) -> UInt32? {
+    static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte &- 48)
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte &- 87)
@@ -217,7 +217,7 @@ package enum JSONScanner {
     }
 
     /// Decodes the already-validated string literal `bytes[start..<end]` (quotes included) to UTF-8.
-    package static func decodeString(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
+    static func decodeString(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
         var index = start &+ 1
         let contentEnd = end &- 1
         var runStart = index

@@ -17,9 +17,9 @@ package struct InputCell {
     package var end: Int
     package var kind: Kind
 
-    package static let missing = InputCell(start: 0, end: 0, kind: .missing)
+    static let missing = InputCell(start: 0, end: 0, kind: .missing)
 
-    package init(start: Int, end: Int, kind: Kind) {
+    init(start: Int, end: Int, kind: Kind) {
         self.start = start
         self.end = end
         self.kind = kind

@@ -1,28 +1,12 @@
 import Foundation
 
-/// The first-level name and ISO 3166-2 code of each admin polygon, decided from the GeoNames
-/// localities inside it (docs/fields.md, administrativeArea).
-///
-/// Natural Earth's admin-1 layer mixes first-level units (Bayern, California) with finer ones (the
-/// English boroughs, French departments), and carries labelling errors as real data does (the
-/// polygon of Minas Gerais labelled "Mato Grosso do Sul"). The localities' own admin1 settles both.
-struct AdministrativeAreaNaming {
+/// How the importer decides each admin polygon's names (the type and the name folding live in
+/// Support/AdministrativeAreaNames.swift, for the lookup tables to fold names the same way).
+extension AdministrativeAreaNaming {
     /// A polygon's localities agree when at least this many vote and the leading name has at least
     /// `clearShare` of the votes.
     static let minimumVotes = 3
     static let clearShare = 2.0 / 3.0
-
-    struct Decision: Equatable {
-        var area: String?
-        var subArea: String?
-        var code: String?
-    }
-
-    /// One entry per admin feature.
-    let decisions: [Decision]
-    /// "Brazil: the polygon labelled Mato Grosso do Sul (BR-MS) holds 853 localities of Minas Gerais":
-    /// every polygon whose label its localities contradict, for the import summary.
-    let contradictions: [String]
 
     /// `localityAdmin[i]` is the admin feature holding locality i; `localityCounts[i]` whether it
     /// may vote (its own country is the country polygon's where it lies).
@@ -91,19 +75,6 @@ struct AdministrativeAreaNaming {
             return Decision(area: lead.name, subArea: nil, code: code)
         }
         self.contradictions = contradictions.sorted()
-    }
-
-    /// A name compared across languages' spellings and GeoNames' suffixes: lower case, no accents,
-    /// without generic words ("Tungurahua Province" and "Tungurahua" are the same).
-    static func folded(_ name: String) -> String {
-        let generic: Set<Substring> = [
-            "province", "provincia", "state", "of", "the", "region", "department", "departamento",
-            "governorate", "prefecture", "county", "oblast", "estado", "do", "de", "del",
-            "municipality", "city", "district",
-        ]
-        let plain = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-        let words = plain.split { !$0.isLetter && !$0.isNumber }.filter { !generic.contains($0) }
-        return words.joined(separator: " ")
     }
 
     /// An ISO 3166-2 code as Natural Earth writes it when known ("DE-BY", "US-CA", "EC-N"); its

@@ -50,15 +50,3 @@ public struct ImportProgress: Sendable {
     public var completed: Int
     public var total: Int
 }
-
-/// A layout the importer does not know, or a mapping that does not fit the file.
-public struct ImportError: Error, LocalizedError, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-    public var errorDescription: String? { message }
-}
-
-extension ImportError: Travel411Error {
-    public var exitStatus: ExitStatus { .dataError }
-}

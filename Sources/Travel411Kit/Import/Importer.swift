@@ -91,7 +91,7 @@ public struct Importer {
         try geoPackage.recordSource(
             SourceRecord(
                 layer: plan.table, level: plan.profile.level.rawValue, path: plan.url.path,
-                sha256: try SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: plan.url)),
+                sha256: try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: plan.url)),
                 featureCount: features, skippedCount: skipped,
                 skippedReasons: skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
                 importSeconds: seconds))
@@ -115,16 +115,6 @@ public struct Importer {
         case .multiPoint: return .multiPoint
         case .polyline: return .multiLineString
         case .polygon: return .multiPolygon
-        }
-    }
-
-    /// The files whose bytes define a layer: the checksum changes when any of them does. Extensions may be
-    /// all lower or all upper case (ROADS.SHP, ROADS.DBF), as the reader accepts them.
-    static func componentFiles(of shp: URL) -> [URL] {
-        let base = shp.deletingPathExtension()
-        return ["shp", "shx", "dbf", "prj", "cpg"].compactMap { fileExtension in
-            [fileExtension, fileExtension.uppercased()].map { base.appendingPathExtension($0) }
-                .first { FileManager.default.fileExists(atPath: $0.path) }
         }
     }
 }

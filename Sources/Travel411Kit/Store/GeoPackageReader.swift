@@ -4,7 +4,7 @@ import Foundation
 /// and the import record. Statements are prepared once per table and reused. Not thread-safe: open one
 /// reader per thread.
 public final class GeoPackageReader {
-    public let database: SQLiteDatabase
+    let database: SQLiteDatabase
     public var path: String { database.path }
 
     private var tables: [String: FeatureTable] = [:]
@@ -17,11 +17,16 @@ public final class GeoPackageReader {
         let geometry: SQLiteStatement
     }
 
-    public init(path: String) throws {
-        database = try SQLiteDatabase(path: path, mode: .readOnly)
+    public convenience init(path: String) throws {
+        try self.init(database: SQLiteDatabase(path: path, mode: .readOnly))
+    }
+
+    /// Reads `database`, a connection shared with whoever opened it (`PlacesDatabase`).
+    init(database: SQLiteDatabase) throws {
+        self.database = database
         let applicationID = try database.query("PRAGMA application_id").first?.first?.int64Value ?? 0
         guard applicationID == Int64(GeoPackageSchema.applicationID), try database.tableExists("gpkg_contents") else {
-            throw GeoPackageError(path: path, "not a GeoPackage (rebuild it with `travel411 import`)")
+            throw GeoPackageError(path: database.path, "not a GeoPackage (rebuild it with `travel411 import`)")
         }
     }
 

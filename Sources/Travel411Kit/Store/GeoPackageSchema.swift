@@ -72,19 +72,19 @@ public struct GeoPackageError: Error, CustomStringConvertible, LocalizedError {
 }
 
 /// Names and SQL that the GeoPackage standard (OGC 12-128) fixes.
-package enum GeoPackageSchema {
+enum GeoPackageSchema {
     /// 'GPKG' in ASCII, stored in the SQLite header so tools recognise the file.
-    package static let applicationID: Int32 = 0x4750_4B47
+    static let applicationID: Int32 = 0x4750_4B47
     /// Version 1.3.0. GDAL 3.6, as shipped by Debian 12, warns on 1.4 files, which add nothing we use.
-    package static let userVersion: Int32 = 10300
+    static let userVersion: Int32 = 10300
 
-    package static let primaryKeyColumn = "fid"
-    package static let geometryColumn = "geom"
+    static let primaryKeyColumn = "fid"
+    static let geometryColumn = "geom"
 
-    package static let rtreeExtensionName = "gpkg_rtree_index"
-    package static let rtreeExtensionDefinition = "http://www.geopackage.org/spec120/#extension_rtree"
+    static let rtreeExtensionName = "gpkg_rtree_index"
+    static let rtreeExtensionDefinition = "http://www.geopackage.org/spec120/#extension_rtree"
 
-    package static let coreTables = """
+    static let coreTables = """
         CREATE TABLE gpkg_spatial_ref_sys (
           srs_name TEXT NOT NULL,
           srs_id INTEGER NOT NULL PRIMARY KEY,
@@ -126,7 +126,7 @@ package enum GeoPackageSchema {
         """
 
     /// The three rows the standard requires: WGS 84 and the two "undefined" systems.
-    package static let spatialReferenceSystems: [[SQLValue]] = [
+    static let spatialReferenceSystems: [[SQLValue]] = [
         [
             .text("WGS 84 geodetic"), .integer(4326), .text("EPSG"), .integer(4326),
             .text(
@@ -144,21 +144,21 @@ package enum GeoPackageSchema {
         ],
     ]
 
-    package static func rtreeTableName(for table: String) -> String { "rtree_\(table)_\(geometryColumn)" }
+    static func rtreeTableName(for table: String) -> String { "rtree_\(table)_\(geometryColumn)" }
 
     /// An identifier quoted for SQL, so any table or column name is safe to splice into a statement.
-    package static func quoted(_ identifier: String) -> String {
+    static func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The time format of gpkg_contents.last_change and of our own timestamps: ISO 8601 in UTC.
-    package static func timestamp(_ date: Date) -> String {
+    static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
     }
 
-    package static func date(fromTimestamp text: String) -> Date? {
+    static func date(fromTimestamp text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         if let date = formatter.date(from: text) { return date }

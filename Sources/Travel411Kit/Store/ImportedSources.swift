@@ -40,7 +40,7 @@ struct ImportedSources: Equatable, Sendable {
         guard !paths.isEmpty, mapping == nil else { return false }
         return paths.allSatisfy { path in
             guard let recorded = checksums[path], let copy = Self.counterpart(of: path, in: folder),
-                let sum = try? SourceChecksum.sha256Hex(ofFiles: Importer.componentFiles(of: copy))
+                let sum = try? SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: copy))
             else { return false }
             return sum == recorded
         }

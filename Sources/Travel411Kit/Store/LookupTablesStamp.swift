@@ -1,12 +1,12 @@
 /// Which lookup tables a places database holds, as its `travel411_metadata` says: one row, read before
 /// anything else so that tables of another shape are never misread.
-package enum LookupTablesStamp: Equatable {
+enum LookupTablesStamp: Equatable {
     /// No travel411_metadata table: not a travel411 places database at all.
     case absent
     /// The `lookup_schema_version` row; nil when there is none (built before the row existed).
     case version(String?)
 
-    package static func read(from database: SQLiteDatabase) throws -> LookupTablesStamp {
+    static func read(from database: SQLiteDatabase) throws -> LookupTablesStamp {
         guard try database.tableExists("travel411_metadata") else { return .absent }
         return .version(
             try database.query(
@@ -14,5 +14,5 @@ package enum LookupTablesStamp: Equatable {
             ).first?.first?.stringValue)
     }
 
-    package var isCurrent: Bool { self == .version(PlacesSchema.version) }
+    var isCurrent: Bool { self == .version(PlacesSchema.version) }
 }

@@ -11,7 +11,7 @@ public struct OutdatedPlacesDatabaseError: Error, LocalizedError, CustomStringCo
     let sources: ImportedSources?
 
     /// Reads the sources from `database`, the outdated database itself, still open.
-    package init(path: String, lookupTablesVersion: String?, reading database: SQLiteDatabase) {
+    init(path: String, lookupTablesVersion: String?, reading database: SQLiteDatabase) {
         self.path = path
         self.lookupTablesVersion = lookupTablesVersion
         sources = ImportedSources.read(from: database)

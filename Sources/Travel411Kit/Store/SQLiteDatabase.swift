@@ -7,7 +7,7 @@ public struct SQLiteError: Error, CustomStringConvertible, LocalizedError {
     public let message: String
     public let path: String
 
-    package init(code: Int32, message: String, path: String) {
+    public init(code: Int32, message: String, path: String) {
         self.code = code
         self.message = message
         self.path = path

@@ -151,7 +151,7 @@ final class ImporterTests: XCTestCase {
         // The checksum covers the layer's files: the countries layer's is that of its five files in order.
         let countries = try EmbeddedData.locate().appendingPathComponent("countries/ne_10m_admin_0_countries.shp")
         let recorded = rows.first { $0[0].stringValue == "ne_10m_admin_0_countries" }?[3].stringValue
-        XCTAssertEqual(recorded, try SourceChecksum.sha256Hex(ofFiles: Importer.componentFiles(of: countries)))
+        XCTAssertEqual(recorded, try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: countries)))
     }
 
     func testOgrinfoReadsEveryLayerWithoutErrors() throws {

@@ -1,6 +1,7 @@
 import Foundation
-import Travel411Kit
 import XCTest
+
+@testable import Travel411Kit
 
 final class AtomicFileReplacementTests: XCTestCase {
     private struct BuildFailed: Error {}
@@ -69,6 +70,30 @@ final class AtomicFileReplacementTests: XCTestCase {
 
         let remaining = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
         XCTAssertEqual(remaining, Set([live, "places.gpkg"] + unrelated))
+    }
+
+    /// Container runs give their first process the same low id every time: a file named after a process
+    /// id that is alive again, but last written before that process started, is a dead build's.
+    func testATemporaryFileOlderThanTheLiveProcessOfItsIdIsRemoved() throws {
+        let directory = try makeTemporaryDirectory(self)
+        let target = directory.appendingPathComponent("places.gpkg")
+        let liveProcessID = getppid()
+        let reused = directory.appendingPathComponent(".places.gpkg.building-\(liveProcessID)")
+        try Data("x".utf8).write(to: reused)
+        let started = try XCTUnwrap(AtomicFileReplacement.startDate(ofProcess: liveProcessID))
+        XCTAssertTrue(AtomicFileReplacement.isBuilding(liveProcessID, file: reused), "written after the process started")
+
+        try FileManager.default.setAttributes([.modificationDate: started.addingTimeInterval(-3600)], ofItemAtPath: reused.path)
+        XCTAssertFalse(AtomicFileReplacement.isBuilding(liveProcessID, file: reused))
+        AtomicFileReplacement.removeStaleTemporaryFiles(for: target)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: reused.path))
+    }
+
+    /// The start time read from /proc agrees with the clock: this process started before now, and not long before.
+    func testTheStartDateOfThisProcess() throws {
+        let started = try XCTUnwrap(AtomicFileReplacement.startDate(ofProcess: getpid()))
+        XCTAssertLessThan(started.timeIntervalSinceNow, 2)
+        XCTAssertGreaterThan(started.timeIntervalSinceNow, -24 * 3600)
     }
 
     /// A real process is killed with SIGKILL while it writes the temporary file (named with its own pid,

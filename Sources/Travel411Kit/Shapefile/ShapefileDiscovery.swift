@@ -50,4 +50,14 @@ enum ShapefileDiscovery {
         guard folder != name, path.hasPrefix(prefix + "/") else { return url }
         return name.appendingPathComponent(String(path.dropFirst(prefix.count + 1)))
     }
+
+    /// The files whose bytes define a layer: the checksum changes when any of them does. Extensions may be
+    /// all lower or all upper case (ROADS.SHP, ROADS.DBF), as the reader accepts them.
+    static func componentFiles(of shp: URL) -> [URL] {
+        let base = shp.deletingPathExtension()
+        return ["shp", "shx", "dbf", "prj", "cpg"].compactMap { fileExtension in
+            [fileExtension, fileExtension.uppercased()].map { base.appendingPathExtension($0) }
+                .first { FileManager.default.fileExists(atPath: $0.path) }
+        }
+    }
 }

@@ -1,13 +1,16 @@
 import Foundation
 
-/// Opens the places database, building it from the embedded `Data/` first when there is none yet, and
+/// Opening the places database, building it from the embedded `Data/` first when there is none yet, and
 /// rebuilding it from there when an older travel411 built it from there.
-public enum PlacesDatabase {
+extension PlacesDatabase {
     /// Builds the database from `Data/` if `path` does not exist. Returns the import summary when it built one.
     @discardableResult
     public static func buildIfMissing(
         at path: String, announce: (String) -> Void = { _ in }, progress: @escaping (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary? {
+        // What a killed build left behind (188 MB for Data/'s): only the next build would remove it, and once
+        // the database exists there is none.
+        AtomicFileReplacement.removeStaleTemporaryFiles(for: URL(fileURLWithPath: path))
         guard !FileManager.default.fileExists(atPath: path) else { return nil }
         let data = try EmbeddedData.locate()
         announce("No places database at \(path) yet: building it from \(data.path) (once; later lookups are instant).")
