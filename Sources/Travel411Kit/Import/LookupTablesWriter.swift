@@ -60,7 +60,7 @@ final class LookupTablesWriter {
         collector.addresses.reserveCapacity(records[.address] ?? 0)
         try database.execute(PlacesSchema.createStatements)
         // Made even without a thoroughfare layer: a database always has its (then empty) street index.
-        collector.streets = StreetTilesBuilder(runDirectory: URL(fileURLWithPath: database.path + "-street-runs"))
+        collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         collector.streetNames = PagedRecordsWriter(fieldCount: 1) { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])

@@ -20,8 +20,8 @@ final class StreetTilesBuilder {
     private var segmentCount: UInt32 = 0
     private var bounds = BoundingBox.empty
 
-    init(runDirectory: URL, bufferBytes: Int = 32 << 20) {
-        sorter = ExternalSorter(runDirectory: runDirectory, bufferBytes: bufferBytes) { $0.key }
+    init(runPrefix: String, bufferBytes: Int = 32 << 20) {
+        sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes) { $0.key }
     }
 
     func add(line id: UInt32, lines: [[Point2D]]) throws {

@@ -25,9 +25,7 @@ public struct AtomicFileReplacementError: Error, CustomStringConvertible, Locali
 /// or killed build leaves the previous file byte-for-byte intact.
 public enum AtomicFileReplacement {
     /// SQLite's companions of a database file, removed together with it.
-    /// SQLite's own companions, and the folders of sorted runs an import spills beside its database
-    /// (`ExternalSorter`): all go with the temporary file, and with a dead process's leftovers.
-    static let companionSuffixes = ["", "-journal", "-wal", "-shm", "-street-runs", "-rtree-runs", "-rtree-leaves"]
+    static let companionSuffixes = ["", "-journal", "-wal", "-shm"]
 
     /// Calls `build` with the path of a fresh temporary file (`.<name>.building-<pid>` in the target's
     /// directory, so the final rename stays on one filesystem and is atomic), then syncs it and renames

@@ -6,28 +6,30 @@ import Foundation
 /// Memory is the buffer plus one block per run, whatever the number of records, which is what lets an
 /// import of millions of features stay within a fixed budget (the street tiles, the GeoPackage R-trees).
 /// Records with equal keys come out in an unspecified order: give each a unique key.
+///
+/// A run file is unlinked as soon as it is created and read back through its open descriptor: however the
+/// process ends (an error, Ctrl-C, kill -9), the kernel frees its disk space and no file is left behind.
 final class ExternalSorter<Record: BitwiseCopyable> {
-    private let runDirectory: URL
+    private let runPrefix: String
     private let bufferRecords: Int
     private let key: (Record) -> UInt64
     private var buffer: [Record] = []
-    private var runs: [URL] = []
-    private var directoryCreated = false
+    private var runs: [UnsafeMutablePointer<FILE>] = []
     private(set) var count = 0
 
-    /// `runDirectory` is created when the first run is written and removed by `drain` or `discard`.
-    init(runDirectory: URL, bufferBytes: Int = 32 << 20, key: @escaping (Record) -> UInt64) {
-        self.runDirectory = runDirectory
+    /// Runs are created as `runPrefix` followed by a number (beside the database being built, so that they
+    /// use its disk), and unlinked at once.
+    init(runPrefix: String, bufferBytes: Int = 32 << 20, key: @escaping (Record) -> UInt64) {
+        self.runPrefix = runPrefix
         bufferRecords = max(1024, bufferBytes / max(1, MemoryLayout<Record>.stride))
         self.key = key
     }
 
     deinit { discard() }
 
-    /// Removes the run files; safe to call more than once.
+    /// Closes the runs, which frees their space; safe to call more than once.
     func discard() {
-        if directoryCreated { try? FileManager.default.removeItem(at: runDirectory) }
-        directoryCreated = false
+        for run in runs { fclose(run) }
         runs = []
         buffer = []
     }
@@ -45,21 +47,16 @@ final class ExternalSorter<Record: BitwiseCopyable> {
     private func spill() throws {
         let key = self.key
         buffer.sort { key($0) < key($1) }
-        if !directoryCreated {
-            try FileManager.default.createDirectory(at: runDirectory, withIntermediateDirectories: true)
-            directoryCreated = true
+        let path = runPrefix + String(runs.count)
+        guard let file = fopen(path, "w+b") else {
+            throw ImportError("\(path): cannot create a sort run (\(String(cString: strerror(errno))))")
         }
-        let url = runDirectory.appendingPathComponent("run-\(runs.count)")
-        guard let file = fopen(url.path, "wb") else {
-            throw ImportError("\(url.path): cannot create a sort run (\(String(cString: strerror(errno))))")
-        }
+        unlink(path)
+        runs.append(file)
         let written = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        let flushed = fflush(file) == 0
-        let closed = fclose(file) == 0
-        guard written == buffer.count * MemoryLayout<Record>.stride, flushed, closed else {
-            throw ImportError("\(url.path): cannot write a sort run (\(String(cString: strerror(errno)))); is the disk full?")
+        guard written == buffer.count * MemoryLayout<Record>.stride, fflush(file) == 0 else {
+            throw ImportError("\(path): cannot write a sort run (\(String(cString: strerror(errno)))); is the disk full?")
         }
-        runs.append(url)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -76,7 +73,7 @@ final class ExternalSorter<Record: BitwiseCopyable> {
             return
         }
         if !buffer.isEmpty { try spill() }
-        let readers = try runs.map { try RunReader<Record>(url: $0) }
+        let readers = try runs.enumerated().map { try RunReader<Record>(file: $1, name: runPrefix + String($0)) }
         // Runs are tens at most (32 MB each): a linear scan for the smallest head beats a heap's bookkeeping.
         while true {
             var smallest: (index: Int, key: UInt64)?
@@ -90,7 +87,7 @@ final class ExternalSorter<Record: BitwiseCopyable> {
     }
 }
 
-/// The records of one run file, read a block at a time.
+/// The records of one run file, read from its start a block at a time; the sorter closes the file.
 private final class RunReader<Record: BitwiseCopyable> {
     private let path: String
     private var file: UnsafeMutablePointer<FILE>?
@@ -99,16 +96,14 @@ private final class RunReader<Record: BitwiseCopyable> {
     private(set) var head: Record?
     private static var blockRecords: Int { max(64, (256 << 10) / max(1, MemoryLayout<Record>.stride)) }
 
-    init(url: URL) throws {
-        path = url.path
-        guard let file = fopen(url.path, "rb") else {
-            throw ImportError("\(url.path): cannot read a sort run (\(String(cString: strerror(errno))))")
+    init(file: UnsafeMutablePointer<FILE>, name: String) throws {
+        path = name
+        guard fseek(file, 0, SEEK_SET) == 0 else {
+            throw ImportError("\(name): cannot read back a sort run (\(String(cString: strerror(errno))))")
         }
         self.file = file
         try refill()
     }
-
-    deinit { if let file { fclose(file) } }
 
     func advance() throws {
         position += 1
@@ -130,10 +125,7 @@ private final class RunReader<Record: BitwiseCopyable> {
             if read < capacity, ferror(file) != 0 { throw ImportError("\(path): cannot read back a sort run") }
             initialized = read
         }
-        if records.count < capacity {
-            fclose(file)
-            self.file = nil
-        }
+        if records.count < capacity { self.file = nil }
         block = records
         position = 0
         head = block.first

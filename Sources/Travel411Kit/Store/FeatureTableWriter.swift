@@ -21,7 +21,7 @@ public final class FeatureTableWriter {
         self.tableName = tableName
         self.geometryType = geometryType
         columnCount = columns.count
-        indexEntries = RTreeEntries(runDirectory: URL(fileURLWithPath: database.path + "-rtree-runs"))
+        indexEntries = RTreeEntries(runPrefix: database.path + "-rtree-run-")
         let names = [GeoPackageSchema.geometryColumn] + columns.map(\.name)
         insertStatement = try database.prepare(
             """
@@ -108,10 +108,10 @@ final class RTreeEntries {
     private let sorter: ExternalSorter<Entry>
     var count: Int { sorter.count }
 
-    /// `runDirectory` holds the sort's runs while there are any.
-    init(runDirectory: URL) {
+    /// The sort's runs are files named `runPrefix` and a number, unlinked as soon as they are made.
+    init(runPrefix: String) {
         // 16 MB: half a million boxes a run; the streets' sorter, filling at the same time, takes 32.
-        sorter = ExternalSorter(runDirectory: runDirectory, bufferBytes: 16 << 20) { $0.key }
+        sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: 16 << 20) { $0.key }
     }
 
     /// Adds one feature's box; entries must be added at most 2³² times per table (their order breaks ties).

@@ -19,8 +19,8 @@ struct StreetTilesTests {
 
     static func build(bufferBytes: Int) throws -> Built {
         let reader = try ShapefileReader(path: roadsPath)
-        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)")
-        let builder = StreetTilesBuilder(runDirectory: runs, bufferBytes: bufferBytes)
+        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)-")
+        let builder = StreetTilesBuilder(runPrefix: runs.path, bufferBytes: bufferBytes)
         var lines: [(id: UInt32, points: [Point2D])] = []
         for record in 0..<reader.recordCount {
             guard case .shape(let shape) = try reader.record(at: record) else { continue }
@@ -32,7 +32,7 @@ struct StreetTilesTests {
             #expect(number == pages.count)
             pages.append(BlobStorage(bytes: blob))
         }
-        #expect(!FileManager.default.fileExists(atPath: runs.path))
+        #expect(!FileManager.default.fileExists(atPath: runs.path + "0"))
         let loaded = pages
         return Built(tiles: try StreetTiles(directory: BlobStorage(bytes: directory)) { loaded[$0] }, lines: lines)
     }
@@ -101,8 +101,8 @@ struct StreetTilesTests {
 
     /// The directory blob again, from a fresh build (the builder hands it over once).
     private static func directory(of built: Built) throws -> BlobStorage {
-        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)")
-        let builder = StreetTilesBuilder(runDirectory: runs)
+        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)-")
+        let builder = StreetTilesBuilder(runPrefix: runs.path)
         for line in built.lines { try builder.add(line: line.id, lines: [line.points]) }
         return BlobStorage(bytes: try builder.finish { _, _ in })
     }
