@@ -8,12 +8,6 @@ import Foundation
 /// for others: the countries for the time zones (`TerritoryAssignment`), the localities for the country
 /// and admin polygons they lie in.
 final class LookupTablesWriter {
-    /// A place's core disc holds its population at this density (docs/fields.md, subLocality).
-    static let coreDensityPerSquareMetre = 3000.0 / 1_000_000
-    static let minimumCatchmentMetres = 1000.0
-    /// A catchment's radius grows as population^0.4, 1 km at this many people (docs/fields.md, locality).
-    static let catchmentReferencePopulation = 1800.0
-    static let catchmentExponent = 0.4
 
     /// What the rules decided from the data, for the import summary.
     struct Report {
@@ -263,30 +257,13 @@ final class LookupTablesWriter {
         }
     }
 
-    /// Where a town's name is still what a person calls the spot: the area of towns grows more slowly
-    /// than their population (urban area ∝ population^0.8), so the radius grows as population^0.4, never
-    /// less than the place's core disc. London (8.96 million) reaches 30.8 km, a town of 147,000 6 km,
-    /// a village of 3,000 1.2 km.
-    static func catchmentMetres(population: Double) -> Double {
-        max(
-            coreMetres(population: population),
-            1000 * Foundation.pow(max(0, population) / catchmentReferencePopulation, catchmentExponent))
-    }
-
-    /// The disc that holds the population at 3,000 people per km², at least 1 km: a neighbourhood's own
-    /// extent, which a subLocality must hold the point in.
-    @inline(__always)
-    static func coreMetres(population: Double) -> Double {
-        max(minimumCatchmentMetres, (max(0, population) / (.pi * coreDensityPerSquareMetre)).squareRoot())
-    }
-
     private func storeLocalities(countryCodes: [String?], admins: [Int?], firstLevels: [UInt32]) throws {
         let localities = collector.localities
         var places: [PointIndexBuilder.Place] = []
         places.reserveCapacity(localities.count)
         for (i, locality) in localities.enumerated() {
             var place = PointIndexBuilder.Place(coordinate: locality.coordinate, id: UInt32(i))
-            place.catchmentMetres = Self.catchmentMetres(population: locality.population)
+            place.catchmentMetres = PlaceExtent.catchmentMetres(population: locality.population)
             place.population = UInt32(min(locality.population, Double(UInt32.max)))
             place.country = countryCodes[i]
             place.group = admins[i].map { UInt32($0 + 1) } ?? 0

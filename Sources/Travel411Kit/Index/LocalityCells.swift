@@ -154,7 +154,7 @@ final class LocalityCells: @unchecked Sendable {
     /// The nearest neighbourhood (`neighbourhoodFlag`) of `country` (packed, 0 for any) and of the
     /// locality's first-level area (`firstLevel`, `FirstLevelAreas.compatible`), less populous than
     /// `population`, other than `excluded`, within `maxChord`, whose core disc
-    /// (`LookupTablesWriter.coreMetres`) holds the point: the subLocality rule. A town of its own is never
+    /// (`PlaceExtent.coreMetres`) holds the point: the subLocality rule. A town of its own is never
     /// one. Every such place is among the cell's catchment candidates, since a core disc never exceeds
     /// the catchment.
     func nearestHolding(
@@ -182,7 +182,7 @@ final class LocalityCells: @unchecked Sendable {
             let id = entry.load(fromByteOffset: 20, as: UInt32.self)
             guard id != excluded else { continue }
             if let current = best, d > current.distance || (d == current.distance && id > current.id) { continue }
-            let core = PointIndex.chord(metres: LookupTablesWriter.coreMetres(population: Double(candidatePopulation)))
+            let core = PointIndex.chord(metres: PlaceExtent.coreMetres(population: Double(candidatePopulation)))
             guard d <= core * core else { continue }
             best = (id, d)
         }

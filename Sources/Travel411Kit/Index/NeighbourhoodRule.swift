@@ -29,7 +29,7 @@ enum NeighbourhoodRule {
     static func neighbourhoods(of places: [LocalityCellsBuilder.Place], reaching: (Int) -> [Int]) -> [Bool] {
         places.indices.map { i in
             let place = places[i]
-            let core = LookupTablesWriter.coreMetres(population: Double(place.population))
+            let core = PlaceExtent.coreMetres(population: Double(place.population))
             return reaching(i).contains { j in
                 let larger = places[j]
                 guard larger.population > place.population, larger.country == place.country,

@@ -7,9 +7,9 @@ import XCTest
 final class NeighbourhoodRuleTests: XCTestCase {
     private func isNeighbourhood(_ population: Double, of largerPopulation: Double, metresApart distance: Double) -> Bool {
         NeighbourhoodRule.isNeighbourhood(
-            catchment: LookupTablesWriter.catchmentMetres(population: population),
-            core: LookupTablesWriter.coreMetres(population: population),
-            largerCatchment: LookupTablesWriter.catchmentMetres(population: largerPopulation), distance: distance)
+            catchment: PlaceExtent.catchmentMetres(population: population),
+            core: PlaceExtent.coreMetres(population: population),
+            largerCatchment: PlaceExtent.catchmentMetres(population: largerPopulation), distance: distance)
     }
 
     func testRealPairs() {
@@ -35,7 +35,7 @@ final class NeighbourhoodRuleTests: XCTestCase {
         {
             LocalityCellsBuilder.Place(
                 coordinate: Coordinate(latitude: latitude, longitude: longitude), id: id,
-                catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)), population: population,
+                catchmentMetres: PlaceExtent.catchmentMetres(population: Double(population)), population: population,
                 country: PointIndex.packCountry(country))
         }
         // London, Soho, and Soho's position again as if it were a place of another country.
@@ -54,7 +54,7 @@ final class NeighbourhoodRuleTests: XCTestCase {
         {
             LocalityCellsBuilder.Place(
                 coordinate: Coordinate(latitude: latitude, longitude: longitude), id: id,
-                catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)), population: population,
+                catchmentMetres: PlaceExtent.catchmentMetres(population: Double(population)), population: population,
                 country: PointIndex.packCountry("US"), firstLevel: area)
         }
         let places = [

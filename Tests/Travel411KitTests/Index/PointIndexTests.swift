@@ -80,7 +80,7 @@ final class LocalityCellsTests: XCTestCase {
             let at = GreatCircle.destination(from: centre, distance: unit() * 150_000, bearing: unit() * 360)
             let population = UInt32(unit() * unit() * 2_000_000)
             return LocalityCellsBuilder.Place(
-                coordinate: at, id: UInt32(i), catchmentMetres: LookupTablesWriter.catchmentMetres(population: Double(population)),
+                coordinate: at, id: UInt32(i), catchmentMetres: PlaceExtent.catchmentMetres(population: Double(population)),
                 population: population, country: PointIndex.packCountry(i % 3 == 0 ? "AA" : "BB"), firstLevel: UInt32(i % 4))
         }
         let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { _ in Array(places.indices) }
