@@ -76,6 +76,12 @@ struct WhereCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How far the nearest postcode centroid may be to give the postalCode.", valueName: "metres"))
     var postcodeRadius: Double = GeocoderSettings().postcodeRadiusMetres
 
+    @Option(
+        help: ArgumentHelp(
+            "How fine the answer is, as Nominatim's zoom: 3 country, 5 state, 8 county, 10 city, 14 suburb, 16-17 street, 18 building.",
+            valueName: "0-18"))
+    var zoom: Int = 18
+
     private var isBatch: Bool { coordinate.isEmpty }
 
     func validate() throws {
@@ -83,6 +89,7 @@ struct WhereCommand: ParsableCommand {
         where !(value >= 0 && value <= 10_000) {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
+        guard (0...18).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 18; got \(zoom)") }
         if isBatch {
             // Waiting on a terminal for points nobody is typing would look like a hang.
             if input == nil, isatty(STDIN_FILENO) != 0 {
@@ -119,7 +126,11 @@ struct WhereCommand: ParsableCommand {
         let point = try parsedCoordinate()
         let geocoder = try openGeocoder(loading: .onDemand)
         let placemark = geocoder.placemark(for: point)
-        print(PlacemarkFormatter.format(placemark, as: format?.placemarkFormat ?? .text))
+        if format == .nominatim {
+            print(NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom)))
+        } else {
+            print(PlacemarkFormatter.format(placemark, as: format?.placemarkFormat ?? .text))
+        }
     }
 
     // MARK: Many points
@@ -182,6 +193,7 @@ struct WhereCommand: ParsableCommand {
         var settings = GeocoderSettings()
         settings.thoroughfareRadiusMetres = thoroughfareRadius
         settings.postcodeRadiusMetres = postcodeRadius
+        settings.detail = NominatimDetail(zoom: zoom)
         return try PlacesDatabase.openGeocoder(
             explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,
             announce: Diagnostics.print, progress: bar.update)

@@ -166,7 +166,7 @@ final class PlacesLookup: @unchecked Sendable {
         var tasks: [LoadTask] = []
         // Biggest first, so that the cores finish together.
         if needs.contains(.localities) { tasks.append(.points(.locality)) } else { points[.locality] = .some(nil) }
-        for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district]
+        for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district, .city, .suburb]
         where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country))
             // The locality rule looks the admin polygon up where the candidates span first-level areas.
             || (level == .admin && needs.contains(.localities))

@@ -17,6 +17,9 @@ public struct GeocoderSettings: Sendable {
     /// (probed on rings of 1, 2.5, 5, 10 and 20 km; the nearest ring that finds land decides): the
     /// 1:10m coastline is simplified, and harbours, reclaimed land and islets fall outside it.
     public var coastalSnapMetres = 20_000.0
+    /// How fine the answer may be, as Nominatim's `zoom` chooses it (`where --zoom`, docs/fields.md): the
+    /// fields finer than this are left out, and `name` is the finest one left.
+    public var detail: NominatimDetail = .building
 
     public init() {}
 }
@@ -105,6 +108,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 record.ocean = feature(.ocean, x, y)
                 record.inlandWater = feature(.inlandWater, x, y)
             }
+            if needs.contains(.localities) { record.cityArea = feature(.city, x, y) }
+            if needs.contains(.subLocality) { record.suburbArea = feature(.suburb, x, y) }
         }
         if needs.contains(.country), record.country < 0 {
             snapToNearbyCountry(&record, needs: needs)
@@ -541,6 +546,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
     /// This is how batches print: bytes straight from the text tables, no strings made.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool {
         let before = buffer.count
+        if settings.detail < .building, settings.detail < Self.detailNeeded(for: field) { return false }
         switch field {
         case .name: appendName(of: record, to: buffer)
         case .thoroughfare:
@@ -550,8 +556,18 @@ public final class ReverseGeocoder: @unchecked Sendable {
                 append(addressBytes(record, .street), to: buffer)
             }
         case .subThoroughfare: append(addressBytes(record, .houseNumber), to: buffer)
-        case .locality: append(localityBytes(record.locality, .name), to: buffer)
-        case .subLocality: append(localityBytes(record.subLocality, .name), to: buffer)
+        case .locality:
+            if record.cityArea >= 0 {
+                append(areaBytes(.city, record.cityArea, .name), to: buffer)
+            } else {
+                append(localityBytes(record.locality, .name), to: buffer)
+            }
+        case .subLocality:
+            if record.suburbArea >= 0 {
+                append(areaBytes(.suburb, record.suburbArea, .name), to: buffer)
+            } else {
+                append(localityBytes(record.subLocality, .name), to: buffer)
+            }
         case .administrativeArea: append(areaBytes(.admin, record.admin, .administrativeArea), to: buffer)
         case .administrativeAreaCode: append(areaBytes(.admin, record.admin, .administrativeAreaCode), to: buffer)
         case .countryFromTerritorialWaters:
@@ -585,6 +601,19 @@ public final class ReverseGeocoder: @unchecked Sendable {
             if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
         }
         return buffer.count > before
+    }
+
+    /// The coarsest detail (Nominatim's zoom levels) at which a field is part of the answer.
+    static func detailNeeded(for field: PlacemarkField) -> NominatimDetail {
+        switch field {
+        case .subThoroughfare: return .building
+        case .thoroughfare, .postalCode: return .street
+        case .subLocality: return .suburb
+        case .locality: return .city
+        case .subAdministrativeArea: return .county
+        case .administrativeArea, .administrativeAreaCode: return .state
+        default: return .country
+        }
     }
 
     /// CLPlacemark's `name`: the most specific thing there is to call the spot.

@@ -15,10 +15,21 @@ public struct Importer {
 
     public func run() throws -> ImportSummary {
         let started = Date()
+        var options = self.options
+        var warnings: [String] = []
+        if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }
         let files = try ShapefileDiscovery.shapefiles(in: options.paths)
+        try ImportInputCheck.checkFileOptions(options, against: files)
+        var checksums: [URL: String] = [:]
+        for url in files { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: url)) }
+        let duplicates = ImportInputCheck.duplicates(in: files, checksums: checksums)
+        warnings += duplicates.warnings
         var usedTables = Set<String>()
-        var plans = try files.map { try LayerPlan.make(url: $0, options: options, usedTables: &usedTables) }
-        let warnings = plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
+        var plans = try files.filter { !duplicates.skipped.contains($0) }.map {
+            try LayerPlan.make(url: $0, options: options, usedTables: &usedTables)
+        }
+        warnings += plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
+        warnings += ImportInputCheck.sameLayouts(plans)
         let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
 
         var layers: [ImportedLayer] = []
@@ -37,7 +48,7 @@ public struct Importer {
                 let feeds: LookupCollector.Input?
                 do {
                     let plan = unread.removeLast()
-                    let layer = try importLayer(plan, into: geoPackage, collector: collector) { done in
+                    let layer = try importLayer(plan, checksum: checksums[plan.url], into: geoPackage, collector: collector) { done in
                         progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
                     }
                     recordsDone += plan.reader.recordCount
@@ -57,7 +68,7 @@ public struct Importer {
     }
 
     private func importLayer(
-        _ plan: LayerPlan, into geoPackage: GeoPackageWriter, collector: LookupCollector, progress: (Int) -> Void
+        _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector, progress: (Int) -> Void
     ) throws -> ImportedLayer {
         let started = Date()
         let reader = plan.reader
@@ -79,7 +90,9 @@ public struct Importer {
                 skipReasons[Self.reasonWithoutRecordNumber(reason), default: 0] += 1
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
-                if let reason = collector.collect(shape, record: record, fid: fid, plan: plan) {
+                if let reason = plan.unusedReason(record: record)
+                    ?? collector.collect(plan.lookupShape(shape), record: record, fid: fid, plan: plan)
+                {
                     skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1
                 }
                 features += 1
@@ -91,7 +104,7 @@ public struct Importer {
         try geoPackage.recordSource(
             SourceRecord(
                 layer: plan.table, level: plan.profile.level.rawValue, path: plan.url.path,
-                sha256: try SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: plan.url)),
+                sha256: try checksum ?? SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: plan.url)),
                 featureCount: features, skippedCount: skipped,
                 skippedReasons: skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
                 importSeconds: seconds))
