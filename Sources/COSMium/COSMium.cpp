@@ -167,6 +167,7 @@ namespace {
                                           osmium::io::read_meta::no, pool};
                 while (osmium::memory::Buffer buffer = reader.read()) {
                     for (const auto& item : buffer.select<osmium::OSMObject>()) {
+                        note_last(item.type() == osmium::item_type::way ? COSM_WAY : COSM_RELATION, item.id());
                         if (item.type() == osmium::item_type::relation) {
                             areas.relation(static_cast<const osmium::Relation&>(item));
                         } else if (item.type() == osmium::item_type::way) {
@@ -306,7 +307,10 @@ namespace {
                 warn(COSM_WARNING_WAY_WITHOUT_NODES, COSM_WAY, way.id());
                 return;
             }
-            if (!m_line_keys.matches(way.tags())) {
+            // Closed ways of interest as areas are checked here too: libosmium's assembler drops a closed way with
+            // a node missing without a word.
+            const bool line = m_line_keys.matches(way.tags());
+            if (!line && !m_area_keys.matches(way.tags())) {
                 return;
             }
             m_coordinates.clear();
@@ -322,6 +326,9 @@ namespace {
             }
             if (missing > 0) {
                 warn(COSM_WARNING_WAY_NODES_MISSING, COSM_WAY, way.id());
+            }
+            if (!line) {
+                return;
             }
             collect_tags(way.tags());
             cosm_element element = make_element(COSM_WAY, way.id(), COSM_GEOMETRY_LINE);

@@ -66,7 +66,13 @@ public struct OSMExtractReader: Sendable {
                 file: path, message: "\(message) (set TMPDIR to a folder with room for 16 bytes per node of the extract)",
                 exitStatus: .cannotCreate)
         case COSM_DATA_ERROR:
-            throw OSMExtractError(file: path, message: "is not a valid OpenStreetMap extract: \(message)\(Self.location(counts))")
+            // libosmium's words stay in the message (they are what a search finds); the most common fault is said plainly.
+            let cutShort = message.contains("unexpected EOF") || message.contains("truncated")
+            throw OSMExtractError(
+                file: path,
+                message: cutShort
+                    ? "is cut short (an interrupted download?): \(message)\(Self.location(counts))"
+                    : "is not a valid OpenStreetMap extract: \(message)\(Self.location(counts))")
         default:
             throw OSMExtractError(file: path, message: "could not be read: \(message)\(Self.location(counts))", exitStatus: .failure)
         }
