@@ -73,8 +73,11 @@ struct WhereCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How far the nearest named street may be to be the thoroughfare.", valueName: "metres"))
     var thoroughfareRadius: Double = GeocoderSettings().thoroughfareRadiusMetres
 
-    @Option(help: ArgumentHelp("How far the nearest postcode centroid may be to give the postalCode.", valueName: "metres"))
-    var postcodeRadius: Double = GeocoderSettings().postcodeRadiusMetres
+    @Option(
+        help: ArgumentHelp(
+            "How far the nearest postcode centroid may be to give the postalCode (default: 200; 5000 on a database imported from OpenStreetMap extracts).",
+            valueName: "metres"))
+    var postcodeRadius: Double?
 
     @Option(
         help: ArgumentHelp(
@@ -85,7 +88,7 @@ struct WhereCommand: ParsableCommand {
     private var isBatch: Bool { coordinate.isEmpty }
 
     func validate() throws {
-        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius), ("--postcode-radius", postcodeRadius)]
+        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius), ("--postcode-radius", postcodeRadius ?? 0)]
         where !(value >= 0 && value <= 10_000) {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
@@ -192,7 +195,10 @@ struct WhereCommand: ParsableCommand {
         defer { bar.finish() }
         var settings = GeocoderSettings()
         settings.thoroughfareRadiusMetres = thoroughfareRadius
-        settings.postcodeRadiusMetres = postcodeRadius
+        if let postcodeRadius {
+            settings.postcodeRadiusMetres = postcodeRadius
+            settings.postcodeRadiusFromDatabase = false
+        }
         settings.detail = NominatimDetail(zoom: zoom)
         return try PlacesDatabase.openGeocoder(
             explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,

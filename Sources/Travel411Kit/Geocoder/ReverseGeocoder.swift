@@ -8,6 +8,8 @@ public struct GeocoderSettings: Sendable {
     public var addressRadiusMetres = 50.0
     /// A postcode is the nearest postcode centroid within this distance (unit postcodes are small).
     public var postcodeRadiusMetres = 200.0
+    /// Whether a database may set its own postcode radius (`OSMAnswerRules`): false once the user gave one.
+    public var postcodeRadiusFromDatabase = true
     /// The nearest locality becomes the subLocality within this distance.
     public var subLocalityRadiusMetres = 5000.0
     /// With no town's catchment containing the point, the nearest locality in the same country within this
@@ -38,6 +40,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
 
     public let databasePath: String
     public let settings: GeocoderSettings
+    /// Set for a database imported from OpenStreetMap extracts.
+    let osmRules: OSMAnswerRules?
     private let lookup: PlacesLookup
     private let hot: HotReferences
 
@@ -67,6 +71,11 @@ public final class ReverseGeocoder: @unchecked Sendable {
         needs: PlacemarkNeeds = .all
     ) throws {
         self.databasePath = databasePath
+        // A database built from OpenStreetMap extracts answers by Nominatim's rules (`OSMAnswerRules`).
+        let rules = OSMAnswerRules.read(databasePath: databasePath)
+        var settings = settings
+        if let rules, settings.postcodeRadiusFromDatabase { settings.postcodeRadiusMetres = rules.postcodeRadiusMetres }
+        self.osmRules = rules
         self.settings = settings
         let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)
         self.lookup = lookup
@@ -524,6 +533,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
             }
         }
         if let found = found ?? nil { record.address = Int32(found) }
+        // Below Nominatim's zoom 18 only streets answer.
+        if osmRules != nil, settings.detail == .building { preferNearerAddress(&record) }
         let addressHasPostcode =
             record.address >= 0
             && !(withPoints(.address) {
@@ -538,6 +549,27 @@ public final class ReverseGeocoder: @unchecked Sendable {
         {
             record.postcode = Int32(found)
         }
+    }
+
+    /// Nominatim answers the nearest object, a street or an address: where an address point lies nearer
+    /// than the street chosen, the answer is that address, its street the address's own.
+    private func preferNearerAddress(_ record: inout PlacemarkRecord) {
+        guard record.street >= 0 else { return }
+        let point = record.location
+        let settings = self.settings
+        guard
+            let streetMetres = withStreets({ $0.index.nearest(to: point, radiusMetres: settings.thoroughfareRadiusMetres)?.metres })
+                ?? nil
+        else { return }
+        let reach = PointIndex.chord(metres: min(streetMetres, settings.addressRadiusMetres))
+        let query = PointIndex.Query(point)
+        guard
+            let nearer = withPoints(.address, near: point, within: streetMetres, { $0.index.nearest(to: query, maxChord: reach)?.id })
+                ?? nil,
+            !(withPoints(.address) { $0.records.bytes(Int(nearer), PlacesSchema.AddressField.street.rawValue)?.isEmpty ?? true } ?? true)
+        else { return }
+        record.address = Int32(nearer)
+        record.street = -1
     }
 
     // MARK: Text

@@ -27,7 +27,7 @@ enum ImportAppend {
         for row in rows {
             guard let source = row[0].stringValue, !source.isEmpty, seen.insert(source).inserted else { continue }
             let url = URL(fileURLWithPath: source)
-            let isExtract = false
+            let isExtract = OSMExtractImport.isExtract(url)
             guard FileManager.default.fileExists(atPath: source) else {
                 throw ImportError(
                     "--append: \(path) was imported from \(source), which is no longer there; --append rebuilds the database from all its sources: put it back, or import the files you want without --append"
@@ -51,7 +51,7 @@ enum ImportAppend {
         var added: [URL] = []
         for url in options.paths {
             // A folder stands for its shapefiles: those already in the database are named one by one.
-            let files = (try? ShapefileDiscovery.shapefiles(in: [url])) ?? [url]
+            let files = OSMExtractImport.isExtract(url) ? [url] : (try? ShapefileDiscovery.shapefiles(in: [url])) ?? [url]
             let again = files.filter { known.contains(ImportedSources.resolved($0.path)) }
             for file in again {
                 warnings.append("\(file.path) is already in \(path): it is read again, once, not added twice")

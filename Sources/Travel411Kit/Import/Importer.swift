@@ -18,19 +18,32 @@ public struct Importer {
         var options = self.options
         var warnings: [String] = []
         if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }
-        let files = try ShapefileDiscovery.shapefiles(in: options.paths)
-        try ImportInputCheck.checkFileOptions(options, against: files)
+        let extracts = options.paths.filter(OSMExtractImport.isExtract)
+        let files = try ShapefileDiscovery.shapefiles(in: options.paths.filter { !OSMExtractImport.isExtract($0) })
+        try ImportInputCheck.checkFileOptions(options, against: files + extracts)
+        for extract in extracts where !FileManager.default.fileExists(atPath: extract.path) {
+            throw ShapefileDiscovery.NotFound(path: extract.path, reason: "no such file")
+        }
         var checksums: [URL: String] = [:]
         for url in files { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: Self.componentFiles(of: url)) }
-        let duplicates = ImportInputCheck.duplicates(in: files, checksums: checksums)
+        for url in extracts { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: [url]) }
+        let duplicates = ImportInputCheck.duplicates(in: files + extracts, checksums: checksums)
         warnings += duplicates.warnings
         var usedTables = Set<String>()
         var plans = try files.filter { !duplicates.skipped.contains($0) }.map {
             try LayerPlan.make(url: $0, options: options, usedTables: &usedTables)
         }
+        let extractsToRead = extracts.filter { !duplicates.skipped.contains($0) }
         warnings += plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
         warnings += ImportInputCheck.sameLayouts(plans)
         let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
+        // An extract's country boundary is cut at its edge unless the extract is a whole country, and it does
+        // not say what lies beyond: the embedded Natural Earth countries do, as Nominatim's own country grid
+        // does. They are read after the extracts, so that an extract's own country polygon, more exact, comes
+        // first (a lookup answers the first polygon holding the point), and Natural Earth's of the same
+        // country is left out.
+        let hasCountryLayer = plans.contains { $0.profile.level == .country }
+        let fallbackCountries = extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embeddedCountries()
 
         var layers: [ImportedLayer] = []
         var report = LookupTablesWriter.Report()
@@ -38,7 +51,11 @@ public struct Importer {
             let database = try SQLiteDatabase(path: temporary.path)
             let geoPackage = try GeoPackageWriter(database: database)
             let collector = LookupCollector()
-            let lookupTables = try LookupTablesWriter(plans: plans, collector: collector, database: database, progress: progress)
+            let lookupTables = try LookupTablesWriter(
+                plans: plans,
+                otherInputs: extractsToRead.flatMap { _ in OSMExtractImport.inputs } + (fallbackCountries == nil ? [] : [.area(.country)]),
+                collector: collector,
+                database: database, progress: progress)
             // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
             // is open), before the lookup structures it completes are built.
             var unread = Array(plans.reversed())
@@ -57,8 +74,31 @@ public struct Importer {
                 }
                 try lookupTables.layerRead(feeding: feeds)
             }
+            var extractCountries = Set<String>()
+            for extract in extractsToRead {
+                let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
+                    into: geoPackage, collector: collector, usedTables: &usedTables
+                ) { done in
+                    progress(ImportProgress(stage: "reading \(extract.lastPathComponent)", completed: done, total: 0))
+                }
+                layers += outcome.layers
+                warnings += outcome.warnings
+                extractCountries.formUnion(outcome.countryCodes)
+                for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
+            }
+            if let fallbackCountries {
+                let plan = try LayerPlan.make(url: fallbackCountries, options: options, usedTables: &usedTables)
+                layers.append(
+                    try importLayer(
+                        plan, checksum: nil, into: geoPackage, collector: collector, replacedCountries: extractCountries
+                    ) { _ in })
+                try lookupTables.layerRead(feeding: .area(.country))
+            }
             report = try lookupTables.finish()
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
+            if !extractsToRead.isEmpty {
+                try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: String(Int(OSMAnswerRules.postcodeRadius)))
+            }
             try geoPackage.finish()
         }
         return ImportSummary(
@@ -67,8 +107,24 @@ public struct Importer {
             contradictedLabels: report.contradictedLabels)
     }
 
+    /// Why a country of Natural Earth is left out of the lookups: an extract gave its own polygon.
+    private func replacedCountryReason(_ plan: LayerPlan, _ record: Int, _ replaced: Set<String>) -> String? {
+        guard !replaced.isEmpty, plan.profile.level == .country, let code = plan.text(.code, record: record)?.uppercased(),
+            replaced.contains(code)
+        else { return nil }
+        return "an OpenStreetMap extract gave this country's polygon"
+    }
+
+    /// Data/'s Natural Earth countries, when the embedded data can be found.
+    static func embeddedCountries() -> URL? {
+        guard let data = try? EmbeddedData.locate() else { return nil }
+        let url = data.appendingPathComponent("countries/ne_10m_admin_0_countries.shp")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
     private func importLayer(
-        _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector, progress: (Int) -> Void
+        _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector,
+        replacedCountries: Set<String> = [], progress: (Int) -> Void
     ) throws -> ImportedLayer {
         let started = Date()
         let reader = plan.reader
@@ -90,7 +146,7 @@ public struct Importer {
                 skipReasons[Self.reasonWithoutRecordNumber(reason), default: 0] += 1
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
-                if let reason = plan.unusedReason(record: record)
+                if let reason = plan.unusedReason(record: record) ?? replacedCountryReason(plan, record, replacedCountries)
                     ?? collector.collect(plan.lookupShape(shape), record: record, fid: fid, plan: plan)
                 {
                     skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1

@@ -116,7 +116,7 @@ struct LayerPlan {
     /// The shape the lookups take: a polygon stands as a point inside it where its level wants points.
     func lookupShape(_ shape: Shape) -> Shape {
         guard profile.level.expectedGeometry == .point, profile.geometry == .polygon,
-            let point = PointOnSurface.of(shape)
+            case let point = shape.pointOnSurface
         else { return shape }
         return .point(point)
     }

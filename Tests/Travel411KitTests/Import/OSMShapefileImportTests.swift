@@ -13,7 +13,7 @@ import Testing
     static func geofabrik(_ name: String) -> URL { fixtures.appendingPathComponent("geofabrik/\(name).shp") }
 
     /// A scratch folder, removed when the test's value goes.
-    final class Scratch {
+    final class Scratch: Sendable {
         let folder: URL
         init() throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("osm-shp-\(UUID().uuidString)")
