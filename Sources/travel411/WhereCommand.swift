@@ -70,8 +70,11 @@ struct WhereCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Worker threads for many points (default: every core).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("How far the nearest named street may be to be the thoroughfare.", valueName: "metres"))
-    var thoroughfareRadius: Double = GeocoderSettings().thoroughfareRadiusMetres
+    @Option(
+        help: ArgumentHelp(
+            "How far the nearest named street may be to be the thoroughfare (default: 100; 500 on a database imported from OpenStreetMap extracts).",
+            valueName: "metres"))
+    var thoroughfareRadius: Double?
 
     @Option(
         help: ArgumentHelp(
@@ -88,7 +91,7 @@ struct WhereCommand: ParsableCommand {
     private var isBatch: Bool { coordinate.isEmpty }
 
     func validate() throws {
-        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius), ("--postcode-radius", postcodeRadius ?? 0)]
+        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius ?? 0), ("--postcode-radius", postcodeRadius ?? 0)]
         where !(value >= 0 && value <= 10_000) {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
@@ -194,7 +197,10 @@ struct WhereCommand: ParsableCommand {
         let bar = ProgressBar()
         defer { bar.finish() }
         var settings = GeocoderSettings()
-        settings.thoroughfareRadiusMetres = thoroughfareRadius
+        if let thoroughfareRadius {
+            settings.thoroughfareRadiusMetres = thoroughfareRadius
+            settings.thoroughfareRadiusFromDatabase = false
+        }
         if let postcodeRadius {
             settings.postcodeRadiusMetres = postcodeRadius
             settings.postcodeRadiusFromDatabase = false

@@ -4,6 +4,8 @@ import Foundation
 public struct GeocoderSettings: Sendable {
     /// A thoroughfare is the nearest named line within this distance.
     public var thoroughfareRadiusMetres = 100.0
+    /// Whether a database may set its own thoroughfare radius (`OSMAnswerRules`): false once the user gave one.
+    public var thoroughfareRadiusFromDatabase = true
     /// A house number comes from the nearest address point within this distance.
     public var addressRadiusMetres = 50.0
     /// A postcode is the nearest postcode centroid within this distance (unit postcodes are small).
@@ -75,6 +77,7 @@ public final class ReverseGeocoder: @unchecked Sendable {
         let rules = OSMAnswerRules.read(databasePath: databasePath)
         var settings = settings
         if let rules, settings.postcodeRadiusFromDatabase { settings.postcodeRadiusMetres = rules.postcodeRadiusMetres }
+        if let rules, settings.thoroughfareRadiusFromDatabase { settings.thoroughfareRadiusMetres = rules.thoroughfareRadiusMetres }
         self.osmRules = rules
         self.settings = settings
         let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)

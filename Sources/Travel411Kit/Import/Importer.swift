@@ -97,7 +97,7 @@ public struct Importer {
             report = try lookupTables.finish()
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
             if !extractsToRead.isEmpty {
-                try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: String(Int(OSMAnswerRules.postcodeRadius)))
+                try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: OSMAnswerRules.metadataValue)
             }
             try geoPackage.finish()
         }

@@ -11,8 +11,8 @@ import Foundation
 /// - a place node is a locality point, with its `population` or, lacking one, a typical population of its
 ///   type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
 ///   gives one, of the town kind a locality where no municipality boundary does;
-/// - every `addr:postcode` and `postal_code` boundary makes a postcode point: the centroid of the objects
-///   that carry it, as Nominatim computes its postcode points.
+/// - every `addr:postcode` and `postal_code` boundary makes a postcode point: the mean of the objects that
+///   carry it, as Nominatim computes its postcode points, once `OSMPostcodes` has dropped the typos.
 struct OSMLevelMapping {
     let collector: LookupCollector
     /// The ISO codes of the country polygons collected.
@@ -32,7 +32,16 @@ struct OSMLevelMapping {
     private var cityPlaceAreas: [PendingArea] = []
     private var suburbBoundaries: [Int: [PendingArea]] = [:]
     private var suburbPlaceAreas: [PendingArea] = []
-    private var postcodeSums: [String: (x: Double, y: Double, count: Int)] = [:]
+    /// Every object carrying each `addr:postcode`, as written (`OSMPostcodes` decides which are postcodes).
+    private var postcodePoints: [String: [Coordinate]] = [:]
+    private struct PendingAddress {
+        var houseNumber: String
+        var street: String?
+        var postcode: String?
+        var coordinate: Coordinate
+    }
+    /// Addresses wait for the whole extract: their postcodes are checked against all the others.
+    private var pendingAddresses: [PendingAddress] = []
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
@@ -56,7 +65,8 @@ struct OSMLevelMapping {
         case .address:
             guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
             let point = Self.coordinate(feature.representativePoint)
-            collector.collectAddress(houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, at: point)
+            pendingAddresses.append(
+                PendingAddress(houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point))
             if let postcode = address.postcode { addToPostcode(postcode, point) }
         case .addressInterpolation:
             let added = interpolate(feature)
@@ -133,9 +143,10 @@ struct OSMLevelMapping {
         var number = first + direction
         while direction > 0 ? number < last : number > last {
             let fraction = Double(number - first) / Double(last - first)
-            collector.collectAddress(
-                houseNumber: String(number), street: street, postcode: feature.address?.postcode,
-                at: Self.coordinate(Self.point(along: points, fraction: fraction)))
+            pendingAddresses.append(
+                PendingAddress(
+                    houseNumber: String(number), street: street, postcode: feature.address?.postcode,
+                    coordinate: Self.coordinate(Self.point(along: points, fraction: fraction))))
             added += 1
             number += direction
         }
@@ -156,11 +167,7 @@ struct OSMLevelMapping {
     }
 
     private mutating func addToPostcode(_ postcode: String, _ point: Coordinate) {
-        var sum = postcodeSums[postcode] ?? (0, 0, 0)
-        sum.x += point.longitude
-        sum.y += point.latitude
-        sum.count += 1
-        postcodeSums[postcode] = sum
+        postcodePoints[postcode, default: []].append(point)
     }
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
@@ -183,9 +190,25 @@ struct OSMLevelMapping {
         for area in suburbs {
             _ = collector.collectArea(.suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil)
         }
-        for (postcode, sum) in postcodeSums.sorted(by: { $0.key < $1.key }) {
+        let postcodes = OSMPostcodes(counts: postcodePoints.mapValues(\.count))
+        for address in pendingAddresses {
+            collector.collectAddress(
+                houseNumber: address.houseNumber, street: address.street, postcode: address.postcode.flatMap(postcodes.normalised),
+                at: address.coordinate)
+        }
+        pendingAddresses = []
+        // A postcode's point is the mean of the distinct points of the objects carrying it, as Nominatim's.
+        var points: [String: Set<Coordinate>] = [:]
+        for (written, carriers) in postcodePoints {
+            guard let postcode = postcodes.normalised(written) else { continue }
+            points[postcode, default: []].formUnion(carriers)
+        }
+        for (postcode, carriers) in points.sorted(by: { $0.key < $1.key }) {
+            let count = Double(carriers.count)
             collector.collectPostcode(
-                postcode, at: Coordinate(latitude: sum.y / Double(sum.count), longitude: sum.x / Double(sum.count)))
+                postcode,
+                at: Coordinate(
+                    latitude: carriers.reduce(0) { $0 + $1.latitude } / count, longitude: carriers.reduce(0) { $0 + $1.longitude } / count))
         }
         cityBoundaries = []
         cityPlaceAreas = []
@@ -193,7 +216,7 @@ struct OSMLevelMapping {
         suburbPlaceAreas = []
         townNodes = []
         suburbNodes = []
-        postcodeSums = [:]
+        postcodePoints = [:]
     }
 
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {
