@@ -39,9 +39,8 @@ public struct Importer {
         let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
         // An extract's country boundary is cut at its edge unless the extract is a whole country, and it does
         // not say what lies beyond: the embedded Natural Earth countries do, as Nominatim's own country grid
-        // does. They are read after the extracts, so that an extract's own country polygon, more exact, comes
-        // first (a lookup answers the first polygon holding the point), and Natural Earth's of the same
-        // country is left out.
+        // does, when the import has no country layer of its own. Natural Earth's polygon of a country the
+        // extract has a polygon for is left out.
         let hasCountryLayer = plans.contains { $0.profile.level == .country }
         let fallbackCountries = extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embeddedCountries()
 
@@ -56,24 +55,8 @@ public struct Importer {
                 otherInputs: extractsToRead.flatMap { _ in OSMExtractImport.inputs } + (fallbackCountries == nil ? [] : [.area(.country)]),
                 collector: collector,
                 database: database, progress: progress)
-            // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
-            // is open), before the lookup structures it completes are built.
-            var unread = Array(plans.reversed())
-            plans = []
-            var recordsDone = 0
-            while !unread.isEmpty {
-                let feeds: LookupCollector.Input?
-                do {
-                    let plan = unread.removeLast()
-                    let layer = try importLayer(plan, checksum: checksums[plan.url], into: geoPackage, collector: collector) { done in
-                        progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
-                    }
-                    recordsDone += plan.reader.recordCount
-                    layers.append(layer)
-                    feeds = LookupCollector.Input(plan.profile)
-                }
-                try lookupTables.layerRead(feeding: feeds)
-            }
+            // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
+            // level, and a lookup answers the first polygon holding the point.
             var extractCountries = Set<String>()
             for extract in extractsToRead {
                 let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
@@ -85,6 +68,26 @@ public struct Importer {
                 warnings += outcome.warnings
                 extractCountries.formUnion(outcome.countryCodes)
                 for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
+            }
+            // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
+            // is open), before the lookup structures it completes are built.
+            var unread = Array(plans.reversed())
+            plans = []
+            var recordsDone = 0
+            while !unread.isEmpty {
+                let feeds: LookupCollector.Input?
+                do {
+                    let plan = unread.removeLast()
+                    let layer = try importLayer(
+                        plan, checksum: checksums[plan.url], into: geoPackage, collector: collector, replacedCountries: extractCountries
+                    ) { done in
+                        progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
+                    }
+                    recordsDone += plan.reader.recordCount
+                    layers.append(layer)
+                    feeds = LookupCollector.Input(plan.profile)
+                }
+                try lookupTables.layerRead(feeding: feeds)
             }
             if let fallbackCountries {
                 let plan = try LayerPlan.make(url: fallbackCountries, options: options, usedTables: &usedTables)
