@@ -42,7 +42,12 @@ public struct Importer {
         // does, when the import has no country layer of its own. Natural Earth's polygon of a country the
         // extract has a polygon for is left out.
         let hasCountryLayer = plans.contains { $0.profile.level == .country }
-        let fallbackCountries = extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embeddedCountries()
+        let fallbackCountries = extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embedded("countries/ne_10m_admin_0_countries.shp")
+        // The same for the time zones, which an extract does not hold either.
+        let hasTimeZoneLayer = plans.contains { $0.profile.level == .timezone }
+        let fallbackTimeZones = extractsToRead.isEmpty || hasTimeZoneLayer ? nil : Self.embedded("timezones/iana_time_zones.shp")
+        let fallbackInputs: [LookupCollector.Input] =
+            (fallbackCountries == nil ? [] : [.area(.country)]) + (fallbackTimeZones == nil ? [] : [.area(.timezone)])
 
         var layers: [ImportedLayer] = []
         var report = LookupTablesWriter.Report()
@@ -52,7 +57,7 @@ public struct Importer {
             let collector = LookupCollector()
             let lookupTables = try LookupTablesWriter(
                 plans: plans,
-                otherInputs: extractsToRead.flatMap { _ in OSMExtractImport.inputs } + (fallbackCountries == nil ? [] : [.area(.country)]),
+                otherInputs: extractsToRead.flatMap { _ in OSMExtractImport.inputs } + fallbackInputs,
                 collector: collector,
                 database: database, progress: progress)
             // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
@@ -89,6 +94,11 @@ public struct Importer {
                 }
                 try lookupTables.layerRead(feeding: feeds)
             }
+            if let fallbackTimeZones {
+                let plan = try LayerPlan.make(url: fallbackTimeZones, options: options, usedTables: &usedTables)
+                layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector) { _ in })
+                try lookupTables.layerRead(feeding: .area(.timezone))
+            }
             if let fallbackCountries {
                 let plan = try LayerPlan.make(url: fallbackCountries, options: options, usedTables: &usedTables)
                 layers.append(
@@ -118,10 +128,10 @@ public struct Importer {
         return "an OpenStreetMap extract gave this country's polygon"
     }
 
-    /// Data/'s Natural Earth countries, when the embedded data can be found.
-    static func embeddedCountries() -> URL? {
+    /// A shapefile of the embedded Data/, when it can be found.
+    static func embedded(_ path: String) -> URL? {
         guard let data = try? EmbeddedData.locate() else { return nil }
-        let url = data.appendingPathComponent("countries/ne_10m_admin_0_countries.shp")
+        let url = data.appendingPathComponent(path)
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 

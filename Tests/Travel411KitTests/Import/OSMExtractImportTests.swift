@@ -34,14 +34,16 @@ import Testing
             Self.features(summary) == [
                 "liechtenstein_2013_08_03_streets": 1213, "liechtenstein_2013_08_03_addresses": 198,
                 "liechtenstein_2013_08_03_places": 20, "liechtenstein_2013_08_03_boundaries": 18,
-                "liechtenstein_2013_08_03_pois": 280, "ne_10m_admin_0_countries": 258,
+                "liechtenstein_2013_08_03_pois": 280, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
             ])
         // The country and its 11 municipalities are polygons; the two Wahlkreise are subAdministrativeAreas;
         // Natural Earth's Liechtenstein gives way to the extract's.
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'city'", in: path) == 11)
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'district'", in: path) == 2)
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country' AND code = 'LI'", in: path) == 1)
-        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country'", in: path) == 258)
+        // 257 of Natural Earth's 258 (its Liechtenstein is left out), the extract's one, and the ten overseas
+        // territories the time zones tell apart (as with Data/).
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country'", in: path) == 268)
         // Place nodes of a town, village, hamlet or suburb kind: 18 of the 20 (two are place=locality).
         #expect(try Self.count("SELECT count(*) FROM travel411_localities", in: path) == 18)
         #expect(
@@ -67,6 +69,7 @@ import Testing
         #expect(placemark.subAdministrativeArea == wahlkreis)
         #expect(placemark.isoCountryCode == "LI")
         #expect(placemark.country == "Liechtenstein")
+        #expect(placemark.timeZone == "Europe/Vaduz")
     }
 
     /// Städtle 32, Vaduz's main street: a building (way 333 of the renumbered extract) with addr:housenumber
@@ -84,7 +87,7 @@ import Testing
         #expect(
             Self.features(summary) == [
                 "helsinki_streets": 807, "helsinki_addresses": 1470, "helsinki_places": 46, "helsinki_pois": 1460,
-                "ne_10m_admin_0_countries": 258,
+                "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
             ])
         // No boundary of central Helsinki is whole in the extract: the city and its suburbs come from the place
         // nodes (one city, five suburbs), as Nominatim's boxes around them.
