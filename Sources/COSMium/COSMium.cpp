@@ -166,6 +166,7 @@ namespace {
                 osmium::io::Reader reader{file, osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation,
                                           osmium::io::read_meta::no, pool};
                 while (osmium::memory::Buffer buffer = reader.read()) {
+                    report_progress(1, reader);
                     for (const auto& item : buffer.select<osmium::OSMObject>()) {
                         note_last(item.type() == osmium::item_type::way ? COSM_WAY : COSM_RELATION, item.id());
                         if (item.type() == osmium::item_type::relation) {
@@ -198,6 +199,7 @@ namespace {
             });
             osmium::io::Reader reader{file, osmium::io::read_meta::no, pool};
             while (osmium::memory::Buffer buffer = reader.read()) {
+                report_progress(2, reader);
                 for (auto& item : buffer.select<osmium::OSMObject>()) {
                     switch (item.type()) {
                     case osmium::item_type::node: {
@@ -235,6 +237,12 @@ namespace {
         }
 
     private:
+        void report_progress(int pass, const osmium::io::Reader& reader) const {
+            if (m_options.progress != nullptr) {
+                m_options.progress(pass, reader.offset(), reader.file_size(), m_context);
+            }
+        }
+
         void note_last(cosm_element_type type, osmium::object_id_type id) noexcept {
             m_counts.last_element_type = type;
             m_counts.last_element_id = id;

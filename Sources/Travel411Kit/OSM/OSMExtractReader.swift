@@ -34,12 +34,13 @@ public struct OSMExtractReader: Sendable {
     /// Calls `body` for every feature; an error thrown by `body` stops the read and is rethrown as it is.
     /// Faults that cost one feature are counted in the summary's warnings; a file that cannot be read throws an
     /// `OSMExtractError` (exit 66 when it cannot be opened, 65 when its data is wrong).
+    /// `progress`, when given, is called after each block of the file (a few thousand elements), on this thread.
     @discardableResult
-    public func read(_ body: (OSMFeature) throws -> Void) throws -> OSMReadSummary {
+    public func read(progress: ((OSMReadProgress) -> Void)? = nil, _ body: (OSMFeature) throws -> Void) throws -> OSMReadSummary {
         let format = try detectFormat()
         return try withoutActuallyEscaping(body) { body in
-            let session = ReadSession(body: body)
-            let status = try withCOptions(format: format) { options in
+            let session = ReadSession(body: body, progress: progress)
+            let status = withCOptions(format: format, progress: progress != nil) { options in
                 var counts = cosm_counts()
                 var message = [CChar](repeating: 0, count: 1024)
                 let context = Unmanaged.passUnretained(session).toOpaque()
@@ -111,7 +112,7 @@ public struct OSMExtractReader: Sendable {
         return "pbf"
     }
 
-    private func withCOptions<Result>(format: String, _ body: (inout cosm_options) throws -> Result) rethrows -> Result {
+    private func withCOptions<Result>(format: String, progress: Bool, _ body: (inout cosm_options) throws -> Result) rethrows -> Result {
         let strings = [
             OSMFeatureClassifier.nodeKeys, OSMFeatureClassifier.lineKeys, OSMFeatureClassifier.areaKeys,
         ].map { $0.map { strdup($0) } }
@@ -136,6 +137,7 @@ public struct OSMExtractReader: Sendable {
                     options.format = UnsafePointer(formatString)
                     options.temporary_directory = UnsafePointer(directoryString)
                     options.decoding_threads = Int32(clamping: decodingThreads)
+                    options.progress = progress ? deliverProgress : nil
                     return try body(&options)
                 }
             }
@@ -147,11 +149,13 @@ public struct OSMExtractReader: Sendable {
 /// the thread that called `cosm_read`, one at a time.
 private final class ReadSession {
     let body: (OSMFeature) throws -> Void
+    let progress: ((OSMReadProgress) -> Void)?
     var summary = OSMReadSummary()
     var error: Error?
 
-    init(body: @escaping (OSMFeature) throws -> Void) {
+    init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
         self.body = body
+        self.progress = progress
     }
 
     /// Returns false to stop the read.
@@ -239,4 +243,10 @@ private let deliverWarning: cosm_warning_callback = { warning, type, id, context
     default: reason = .wayNodesMissing
     }
     session.summary.add(reason, OSMElementID(elementType(type), id))
+}
+
+private let deliverProgress: cosm_progress_callback = { pass, bytesRead, fileSize, context in
+    guard let context else { return }
+    let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
+    session.progress?(OSMReadProgress(pass: Int(pass), bytesRead: Int(clamping: bytesRead), fileSize: Int(clamping: fileSize)))
 }

@@ -54,3 +54,23 @@ public struct OSMReadSummary: Hashable, Sendable {
         }
     }
 }
+
+/// How far a read has come: the file is read twice, the relations first (pass 1, quicker: nodes are not
+/// decoded), then everything (pass 2, where the features come).
+public struct OSMReadProgress: Hashable, Sendable {
+    public var pass: Int
+    public var bytesRead: Int
+    public var fileSize: Int
+
+    public init(pass: Int, bytesRead: Int, fileSize: Int) {
+        self.pass = pass
+        self.bytesRead = bytesRead
+        self.fileSize = fileSize
+    }
+
+    /// 0 to 1 over both passes, the first counted as a quarter of the work (on Liechtenstein it takes about that).
+    public var fraction: Double {
+        let done = fileSize > 0 ? min(1, Double(bytesRead) / Double(fileSize)) : 1
+        return pass <= 1 ? done * 0.25 : 0.25 + done * 0.75
+    }
+}
