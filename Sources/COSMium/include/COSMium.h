@@ -84,6 +84,8 @@ typedef struct cosm_options {
     const char *format;
     /// Where the node location index's temporary files go (created and removed at once: nothing stays behind).
     const char *temporary_directory;
+    /// Non-zero: keep node locations in memory (16 bytes a node) instead, for a small file.
+    int locations_in_memory;
     /// Threads decoding PBF blocks: 0 for libosmium's default pool, else a pool of this many for this read.
     int decoding_threads;
     /// Called with the callbacks' context; may be NULL.

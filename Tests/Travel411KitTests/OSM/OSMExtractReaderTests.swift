@@ -154,9 +154,16 @@ import Travel411Kit
     @Test func theLocationIndexLivesInTheTemporaryFolderAndIsGoneAfterwards() throws {
         try TemporaryFolder.with { folder in
             var openDuringRead: [String] = []
-            try OSMExtractReader(path: OSMFixtures.liechtenstein, temporaryDirectory: folder.path).read { _ in
+            var reader = OSMExtractReader(path: OSMFixtures.liechtenstein, temporaryDirectory: folder.path)
+            reader.inMemoryLocationsBelow = 0  // as for an extract of 8 MB or more
+            var features: [OSMFeature] = []
+            let summary = try reader.read { feature in
                 if openDuringRead.isEmpty { openDuringRead = folder.openFiles() }
+                features.append(feature)
             }
+            // The same as with the locations in memory.
+            let inMemory = try OSMFixtures.liechtensteinRead.get()
+            #expect(summary == inMemory.summary && features == inMemory.features)
             // One file (positive node ids; negative ones, which only files not yet uploaded from an editor have,
             // would get a second), unlinked from the start.
             #expect(openDuringRead.count == 1)
