@@ -68,6 +68,9 @@ typedef enum cosm_warning {
 typedef int (*cosm_element_callback)(const cosm_element *element, void *context);
 typedef void (*cosm_warning_callback)(cosm_warning warning, cosm_element_type element_type, int64_t id, void *context);
 
+/// After each block of elements: which pass (1: relations, 2: everything), bytes read so far, the file's size.
+typedef void (*cosm_progress_callback)(int pass, uint64_t bytes_read, uint64_t file_size, void *context);
+
 typedef struct cosm_options {
     /// Which elements reach the callback: those with a tag whose key is in the list (for nodes, ways as lines,
     /// and closed ways and multipolygon/boundary relations as areas). Keys are compared whole.
@@ -81,8 +84,12 @@ typedef struct cosm_options {
     const char *format;
     /// Where the node location index's temporary files go (created and removed at once: nothing stays behind).
     const char *temporary_directory;
+    /// Non-zero: keep node locations in memory (16 bytes a node) instead, for a small file.
+    int locations_in_memory;
     /// Threads decoding PBF blocks: 0 for libosmium's default pool, else a pool of this many for this read.
     int decoding_threads;
+    /// Called with the callbacks' context; may be NULL.
+    cosm_progress_callback progress;
 } cosm_options;
 
 typedef struct cosm_counts {

@@ -6,8 +6,9 @@ import Foundation
 /// named POIs, one `OSMFeature` at a time, in the file's order (nodes, then ways, then areas as their last member
 /// way or relation comes by).
 ///
-/// Memory stays bounded: node locations go to an index in a temporary file (16 bytes a node), removed as soon as
-/// it is created so that nothing is left behind whichever way the read ends; what stays in memory is the member
+/// Memory stays bounded: node locations go to an index in a temporary file (16 bytes a node; in memory for a file
+/// under `inMemoryLocationsBelow`), removed as soon as it is created so that nothing is left behind whichever way
+/// the read ends; what stays in memory is the member
 /// ways of the multipolygon and boundary relations still waiting for members. The file is read twice (the
 /// relations first, so that their member ways are kept when they come by).
 ///
@@ -20,6 +21,10 @@ public struct OSMExtractReader: Sendable {
     public var temporaryDirectory: String
     /// Threads decoding PBF blocks: 0 uses libosmium's shared pool (one thread per core).
     public var decodingThreads = 0
+    /// A file smaller than this keeps its node locations in memory, not in a temporary file: the file index
+    /// starts by writing 16 MB, most of the time a small file's read takes. 8 MB of PBF is about a million nodes,
+    /// 16 MB of memory; an OSM XML file of 8 MB has far fewer.
+    public var inMemoryLocationsBelow = 8 << 20
 
     public init(path: String, temporaryDirectory: String? = nil) {
         self.path = path
@@ -34,12 +39,13 @@ public struct OSMExtractReader: Sendable {
     /// Calls `body` for every feature; an error thrown by `body` stops the read and is rethrown as it is.
     /// Faults that cost one feature are counted in the summary's warnings; a file that cannot be read throws an
     /// `OSMExtractError` (exit 66 when it cannot be opened, 65 when its data is wrong).
+    /// `progress`, when given, is called after each block of the file (a few thousand elements), on this thread.
     @discardableResult
-    public func read(_ body: (OSMFeature) throws -> Void) throws -> OSMReadSummary {
+    public func read(progress: ((OSMReadProgress) -> Void)? = nil, _ body: (OSMFeature) throws -> Void) throws -> OSMReadSummary {
         let format = try detectFormat()
         return try withoutActuallyEscaping(body) { body in
-            let session = ReadSession(body: body)
-            let status = try withCOptions(format: format) { options in
+            let session = ReadSession(body: body, progress: progress)
+            let status = withCOptions(format: format.name, fileSize: format.size, progress: progress != nil) { options in
                 var counts = cosm_counts()
                 var message = [CChar](repeating: 0, count: 1024)
                 let context = Unmanaged.passUnretained(session).toOpaque()
@@ -90,7 +96,7 @@ public struct OSMExtractReader: Sendable {
 
     /// The format from the file's first bytes, not its name: a renamed or mislabelled file still reads.
     /// PBF starts with a 4-byte header length, XML with `<`, gzip with 1F 8B, bzip2 with "BZh".
-    func detectFormat() throws -> String {
+    func detectFormat() throws -> (name: String, size: Int) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw OSMExtractError(file: path, message: "no such file", exitStatus: .noInput)
@@ -104,14 +110,17 @@ public struct OSMExtractReader: Sendable {
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
         guard !head.isEmpty else { throw OSMExtractError(file: path, message: "is empty, not an OpenStreetMap extract") }
-        if head.starts(with: [0x1F, 0x8B]) { return "osm.gz" }
-        if head.starts(with: Array("BZh".utf8)) { return "osm.bz2" }
+        let size = Int((try? handle.seekToEnd()) ?? UInt64(Int.max))
+        if head.starts(with: [0x1F, 0x8B]) { return ("osm.gz", size) }
+        if head.starts(with: Array("BZh".utf8)) { return ("osm.bz2", size) }
         let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head
-        if let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first == UInt8(ascii: "<") { return "osm" }
-        return "pbf"
+        if let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first == UInt8(ascii: "<") { return ("osm", size) }
+        return ("pbf", size)
     }
 
-    private func withCOptions<Result>(format: String, _ body: (inout cosm_options) throws -> Result) rethrows -> Result {
+    private func withCOptions<Result>(format: String, fileSize: Int, progress: Bool, _ body: (inout cosm_options) throws -> Result) rethrows
+        -> Result
+    {
         let strings = [
             OSMFeatureClassifier.nodeKeys, OSMFeatureClassifier.lineKeys, OSMFeatureClassifier.areaKeys,
         ].map { $0.map { strdup($0) } }
@@ -136,6 +145,8 @@ public struct OSMExtractReader: Sendable {
                     options.format = UnsafePointer(formatString)
                     options.temporary_directory = UnsafePointer(directoryString)
                     options.decoding_threads = Int32(clamping: decodingThreads)
+                    options.locations_in_memory = fileSize < inMemoryLocationsBelow ? 1 : 0
+                    options.progress = progress ? deliverProgress : nil
                     return try body(&options)
                 }
             }
@@ -147,11 +158,13 @@ public struct OSMExtractReader: Sendable {
 /// the thread that called `cosm_read`, one at a time.
 private final class ReadSession {
     let body: (OSMFeature) throws -> Void
+    let progress: ((OSMReadProgress) -> Void)?
     var summary = OSMReadSummary()
     var error: Error?
 
-    init(body: @escaping (OSMFeature) throws -> Void) {
+    init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
         self.body = body
+        self.progress = progress
     }
 
     /// Returns false to stop the read.
@@ -239,4 +252,10 @@ private let deliverWarning: cosm_warning_callback = { warning, type, id, context
     default: reason = .wayNodesMissing
     }
     session.summary.add(reason, OSMElementID(elementType(type), id))
+}
+
+private let deliverProgress: cosm_progress_callback = { pass, bytesRead, fileSize, context in
+    guard let context else { return }
+    let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
+    session.progress?(OSMReadProgress(pass: Int(pass), bytesRead: Int(clamping: bytesRead), fileSize: Int(clamping: fileSize)))
 }

@@ -18,7 +18,7 @@ public enum OSMFeatureKind: String, CaseIterable, Hashable, Sendable, Comparable
     case poi
 
     public static func < (lhs: OSMFeatureKind, rhs: OSMFeatureKind) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
 }
 

@@ -124,10 +124,15 @@ import Travel411Kit
     }
 
     @Test func aTemporaryFolderThatDoesNotExist() throws {
+        var reader = OSMExtractReader(path: OSMFixtures.liechtenstein, temporaryDirectory: "/nonexistent-travel411")
+        reader.inMemoryLocationsBelow = 0
         #expect {
-            try OSMExtractReader(path: OSMFixtures.liechtenstein, temporaryDirectory: "/nonexistent-travel411").read { _ in }
+            try reader.read { _ in }
         } throws: { error in
             (error as? OSMExtractError)?.exitStatus == .cannotCreate
+                && "\(error)".hasSuffix(
+                    "cannot create the node location index in /nonexistent-travel411: No such file or directory "
+                        + "(set TMPDIR to a folder with room for 16 bytes per node of the extract)")
         }
     }
 

@@ -154,15 +154,39 @@ import Travel411Kit
     @Test func theLocationIndexLivesInTheTemporaryFolderAndIsGoneAfterwards() throws {
         try TemporaryFolder.with { folder in
             var openDuringRead: [String] = []
-            try OSMExtractReader(path: OSMFixtures.liechtenstein, temporaryDirectory: folder.path).read { _ in
+            var reader = OSMExtractReader(path: OSMFixtures.liechtenstein, temporaryDirectory: folder.path)
+            reader.inMemoryLocationsBelow = 0  // as for an extract of 8 MB or more
+            var features: [OSMFeature] = []
+            let summary = try reader.read { feature in
                 if openDuringRead.isEmpty { openDuringRead = folder.openFiles() }
+                features.append(feature)
             }
-            // Two files (positive and negative node ids), unlinked from the start.
-            #expect(openDuringRead.count == 2)
+            // The same as with the locations in memory.
+            let inMemory = try OSMFixtures.liechtensteinRead.get()
+            #expect(summary == inMemory.summary && features == inMemory.features)
+            // One file (positive node ids; negative ones, which only files not yet uploaded from an editor have,
+            // would get a second), unlinked from the start.
+            #expect(openDuringRead.count == 1)
             #expect(openDuringRead.allSatisfy { $0.contains("travel411-osm-locations-") && $0.hasSuffix("(deleted)") })
             #expect(folder.openFiles().isEmpty)
             #expect(try folder.contents().isEmpty)
         }
+    }
+
+    @Test func progressGoesThroughBothPassesToTheEnd() throws {
+        var reports: [OSMReadProgress] = []
+        var featuresBeforeTheSecondPass = 0
+        var features = 0
+        try OSMExtractReader(path: OSMFixtures.helsinki).read(progress: { reports.append($0) }) { _ in
+            features += 1
+            if reports.last?.pass == 1 { featuresBeforeTheSecondPass += 1 }
+        }
+        let size = try #require(FileManager.default.attributesOfItem(atPath: OSMFixtures.helsinki)[.size] as? Int)
+        #expect(reports.first?.pass == 1 && reports.last?.pass == 2)
+        #expect(reports.last?.bytesRead == size && reports.allSatisfy { $0.fileSize == size })
+        #expect(reports.map(\.fraction) == reports.map(\.fraction).sorted())
+        #expect(reports.last?.fraction == 1)
+        #expect(featuresBeforeTheSecondPass == 0 && features == 3_783)
     }
 
     @Test func anErrorFromTheBodyStopsTheReadAndIsRethrown() throws {
@@ -208,33 +232,47 @@ import Travel411Kit
         }
     }
 
-    @Test func postcodeBoundariesAndPlaceAreas() throws {
+    @Test func postcodeBoundariesAndPlaceAreasWithTheirHoles() throws {
         try TemporaryFolder.with { folder in
             let path = try folder.write(
-                "postcode.osm",
+                "areas.osm",
                 """
                 <?xml version='1.0' encoding='UTF-8'?>
                 <osm version='0.6'>
                   <node id='1' lat='0' lon='0'/><node id='2' lat='0' lon='1'/><node id='3' lat='1' lon='1'/><node id='4' lat='1' lon='0'/>
+                  <node id='5' lat='0.2' lon='0.2'/><node id='6' lat='0.2' lon='0.8'/><node id='7' lat='0.8' lon='0.8'/><node id='8' lat='0.8' lon='0.2'/>
                   <way id='1'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='4'/><nd ref='1'/></way>
+                  <way id='2'><nd ref='5'/><nd ref='6'/><nd ref='7'/><nd ref='8'/><nd ref='5'/></way>
                   <relation id='1'><member type='way' ref='1' role='outer'/><tag k='type' v='boundary'/>
                     <tag k='boundary' v='postal_code'/><tag k='postal_code' v='9490'/></relation>
-                  <relation id='2'><member type='way' ref='1' role='outer'/><tag k='type' v='multipolygon'/>
-                    <tag k='place' v='suburb'/><tag k='name' v='Ebenholz'/><tag k='population' v='1 250'/></relation>
+                  <relation id='2'><member type='way' ref='1' role='outer'/><member type='way' ref='2' role='inner'/>
+                    <tag k='type' v='multipolygon'/><tag k='place' v='suburb'/><tag k='name' v='Ebenholz'/><tag k='population' v='1 250'/></relation>
                 </osm>
                 """)
             var features: [OSMFeature] = []
             let summary = try OSMExtractReader(path: path, temporaryDirectory: folder.path).read { features.append($0) }
             #expect(summary.features == [.postcodeBoundary: 1, .place: 1])
-            let square = Shape.polygon(
-                Polygon(exterior: [
-                    Point2D(x: 0, y: 0), Point2D(x: 1, y: 0), Point2D(x: 1, y: 1), Point2D(x: 0, y: 1), Point2D(x: 0, y: 0),
-                ]))
+            #expect(summary.warnings.isEmpty)
             let postcode = try #require(features.first { $0.kind == .postcodeBoundary })
             #expect(postcode.postcode == "9490" && postcode.element == OSMElementID(.relation, 1))
-            #expect(Set(postcode.shape.rings.joined()) == Set(square.rings.joined()))
+            guard case .polygon(let square) = postcode.shape else {
+                Issue.record("not a polygon: \(postcode.shape)")
+                return
+            }
+            #expect(Set(square.exterior) == [Point2D(x: 0, y: 0), Point2D(x: 1, y: 0), Point2D(x: 1, y: 1), Point2D(x: 0, y: 1)])
+            #expect(square.exterior.first == square.exterior.last && square.holes.isEmpty)
+
             let place = try #require(features.first { $0.kind == .place })
             #expect(place.place == OSMPlace(type: "suburb", population: 1_250))
+            guard case .polygon(let ring) = place.shape, let hole = ring.holes.first else {
+                Issue.record("no polygon with a hole: \(place.shape)")
+                return
+            }
+            #expect(ring.holes.count == 1)
+            #expect(Set(hole) == [Point2D(x: 0.2, y: 0.2), Point2D(x: 0.8, y: 0.2), Point2D(x: 0.8, y: 0.8), Point2D(x: 0.2, y: 0.8)])
+            // Its point on the surface is in the ring between the outer square and the hole, not at the centre.
+            let point = place.representativePoint
+            #expect(evenOddContains(rings: place.shape.rings, x: point.x, y: point.y))
         }
     }
 }
