@@ -57,10 +57,19 @@ let package = Package(
         // The signal handler that deletes a half-built database when the build is interrupted: in C, since
         // a handler may only make async-signal-safe calls, which Swift code cannot promise.
         .target(name: "CInterruptCleanup"),
+        // libosmium (header-only C++, Debian libosmium2-dev + libprotozero-dev) behind a C interface: the
+        // OpenStreetMap extract reader (Travel411Kit/OSM). One translation unit, optimised: see docs/import.md.
+        .target(
+            name: "COSMium",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [
+                .linkedLibrary("z"), .linkedLibrary("bz2"), .linkedLibrary("expat"), .linkedLibrary("pthread"),
+            ]
+        ),
         .target(
             name: "Travel411Kit",
             dependencies: [
-                "CShapelib", "CSQLite", "CCrypto", "CInterruptCleanup",
+                "CShapelib", "CSQLite", "CCrypto", "CInterruptCleanup", "COSMium",
             ],
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
@@ -138,5 +147,6 @@ let package = Package(
     ],
     // Every target, tests and fuzz targets included, builds in the Swift 6 language mode: the compiler checks
     // the batch's worker threads and the server for data races (what it cannot prove is said where it is).
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -35,7 +35,7 @@ import Foundation
                 Data(
                     """
                     travel411-fuzz is a libFuzzer target: run it with Scripts/fuzz TARGET SECONDS \
-                    (targets: shapefile, batch, track, quakes).
+                    (targets: shapefile, batch, track, quakes, pbf).
 
                     """.utf8))
             exit(64)

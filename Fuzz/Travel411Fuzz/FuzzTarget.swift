@@ -17,6 +17,9 @@
         case track
         /// `quakes --feed`: USGS GeoJSON and CSV feeds.
         case quakes
+        /// OpenStreetMap extracts through OSMExtractReader and libosmium: PBF (and, when the bytes say so, XML,
+        /// gzip and bzip2), every feature's representative point computed.
+        case pbf
 
         static let selected: FuzzTarget = {
             let name = ProcessInfo.processInfo.environment["TRAVEL411_FUZZ_TARGET"] ?? ""
@@ -35,6 +38,7 @@
             case .batch: BatchFuzzing.run(input)
             case .track: TrackFuzzing.run(input)
             case .quakes: QuakeFuzzing.run(input)
+            case .pbf: OSMFuzzing.run(input)
             }
         }
     }
@@ -152,6 +156,19 @@
             let format = formats[Int(selector) % formats.count]
             guard let reader = try? TrackReader(data: Data(input.dropFirst()), name: "fuzz", format: format) else { return }
             _ = try? reader.readAll()
+        }
+    }
+
+    enum OSMFuzzing {
+        static let path = ShapefileFuzzing.directory + "/extract.osm.pbf"
+
+        /// Inputs of odd length put the node locations in the file-backed index (which an extract of 8 MB or more
+        /// gets), in the same in-memory folder; the rest keep them in memory, as small files do.
+        static func run(_ input: [UInt8]) {
+            FuzzFile.write(input, to: path)
+            var reader = OSMExtractReader(path: path, temporaryDirectory: ShapefileFuzzing.directory)
+            if input.count % 2 == 1 { reader.inMemoryLocationsBelow = 0 }
+            _ = try? reader.read { feature in _ = feature.representativePoint }
         }
     }
 

@@ -5,35 +5,85 @@ import Travel411Kit
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Build the places database from shapefiles.",
+        abstract: "Build the places database from shapefiles and OpenStreetMap extracts.",
         discussion: """
-            PATH may be shapefiles or folders of them; with none, the embedded Data/ is imported. \
-            Known layouts (Natural Earth, GeoNames, Geofabrik/OSM, time zones, water, Code-Point Open, …) \
-            are recognised; map any other with --level and --name-field. The database is built beside \
-            the target and moved into place only when the whole import succeeded.
+            PATH may be shapefiles, folders of them, or OpenStreetMap extracts (.osm.pbf, .osm); with none, \
+            the embedded Data/ is imported. Known layouts (Natural Earth, GeoNames, Geofabrik and GDAL's \
+            OpenStreetMap layers, time zones, water, Code-Point Open, …) are recognised; map any other with \
+            --level and --name-field. The database is built beside the target and moved into place only \
+            when the whole import succeeded.
             """)
 
-    @Argument(help: "Shapefiles or folders of shapefiles (default: the embedded Data/).")
+    @Argument(help: "Shapefiles, folders of shapefiles, or OpenStreetMap extracts (default: the embedded Data/).")
     var paths: [String] = []
 
     @OptionGroup var database: PlacesDatabaseOptions
 
-    @Option(help: ArgumentHelp("What an unrecognised layout holds.", valueName: "level"))
-    var level: PlaceLevel?
+    @Option(
+        help: ArgumentHelp(
+            "What an unrecognised layout holds (\(PlaceLevel.userMappable.map(\.rawValue).joined(separator: ", "))); FILE=LEVEL for one file only (repeatable).",
+            valueName: "[file=]level"))
+    var level: [String] = []
 
-    @Option(help: ArgumentHelp("The field that names each feature of an unrecognised layout.", valueName: "field"))
-    var nameField: String?
+    @Option(
+        help: ArgumentHelp(
+            "The field that names each feature of an unrecognised layout; FILE=FIELD for one file only (repeatable).",
+            valueName: "[file=]field"))
+    var nameField: [String] = []
+
+    @Flag(
+        help: ArgumentHelp(
+            "Add PATH to what the database at --db was imported from, and rebuild it from all of them (its other sources must still be where they were)."
+        ))
+    var append = false
 
     func validate() throws {
-        if nameField != nil, level == nil {
+        _ = try parsedOptions(paths: [], output: "")
+    }
+
+    /// The options, with `--level` and `--name-field` split into the one for every file and those for one file.
+    private func parsedOptions(paths: [URL], output: String) throws -> ImportOptions {
+        var options = ImportOptions(paths: paths, databasePath: output)
+        options.append = append
+        for argument in level {
+            if let (file, value) = FileOption<PlaceLevel>.split(argument) {
+                guard let mapped = PlaceLevel(argument: value) else { throw ValidationError(Self.unknownLevel(value)) }
+                options.fileLevels.append(FileOption(file: file, value: mapped))
+            } else {
+                guard let mapped = PlaceLevel(argument: argument) else { throw ValidationError(Self.unknownLevel(argument)) }
+                guard options.level == nil else {
+                    throw ValidationError("--level \(argument): give one level for every file, or FILE=LEVEL for each file")
+                }
+                options.level = mapped
+            }
+        }
+        for argument in nameField {
+            if let (file, value) = FileOption<String>.split(argument) {
+                options.fileNameFields.append(FileOption(file: file, value: value))
+            } else {
+                guard options.nameField == nil else {
+                    throw ValidationError("--name-field \(argument): give one field for every file, or FILE=FIELD for each file")
+                }
+                options.nameField = argument
+            }
+        }
+        if options.nameField != nil, options.level == nil {
             throw ValidationError("--name-field goes with --level: say what the layout holds, e.g. --level thoroughfare --name-field NAME")
         }
+        if append, paths.isEmpty, self.paths.isEmpty {
+            throw ValidationError("--append needs the files to add: travel411 import --append FILE --db EXISTING")
+        }
+        return options
+    }
+
+    private static func unknownLevel(_ value: String) -> String {
+        "--level: '\(value)' is not a level; choose one of \(PlaceLevel.userMappable.map(\.rawValue).joined(separator: ", "))"
     }
 
     func run() throws {
         let targets = paths.isEmpty ? [try EmbeddedData.locate()] : paths.map { URL(fileURLWithPath: $0) }
         let output = PlacesDatabaseLocation.resolve(explicitPath: database.databasePath)
-        let options = ImportOptions(paths: targets, databasePath: output, level: level, nameField: nameField)
+        let options = try parsedOptions(paths: targets, output: output)
         let bar = ProgressBar()
         defer { bar.finish() }
         let summary = try Importer(options: options, progress: bar.update).run()

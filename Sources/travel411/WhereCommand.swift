@@ -70,19 +70,32 @@ struct WhereCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Worker threads for many points (default: every core).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("How far the nearest named street may be to be the thoroughfare.", valueName: "metres"))
-    var thoroughfareRadius: Double = GeocoderSettings().thoroughfareRadiusMetres
+    @Option(
+        help: ArgumentHelp(
+            "How far the nearest named street may be to be the thoroughfare (default: 100; 500 on a database imported from OpenStreetMap extracts).",
+            valueName: "metres"))
+    var thoroughfareRadius: Double?
 
-    @Option(help: ArgumentHelp("How far the nearest postcode centroid may be to give the postalCode.", valueName: "metres"))
-    var postcodeRadius: Double = GeocoderSettings().postcodeRadiusMetres
+    @Option(
+        help: ArgumentHelp(
+            "How far the nearest postcode centroid may be to give the postalCode (default: 200; 5000 on a database imported from OpenStreetMap extracts).",
+            valueName: "metres"))
+    var postcodeRadius: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "How fine the answer is, as Nominatim's zoom: 3 country, 5 state, 8 county, 10 city, 14 suburb, 16-17 street, 18 building.",
+            valueName: "0-18"))
+    var zoom: Int = 18
 
     private var isBatch: Bool { coordinate.isEmpty }
 
     func validate() throws {
-        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius), ("--postcode-radius", postcodeRadius)]
+        for (name, value) in [("--thoroughfare-radius", thoroughfareRadius ?? 0), ("--postcode-radius", postcodeRadius ?? 0)]
         where !(value >= 0 && value <= 10_000) {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
+        guard (0...18).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 18; got \(zoom)") }
         if isBatch {
             // Waiting on a terminal for points nobody is typing would look like a hang.
             if input == nil, isatty(STDIN_FILENO) != 0 {
@@ -121,7 +134,11 @@ struct WhereCommand: ParsableCommand {
         let placemark = geocoder.placemark(for: point)
         // An answer given without a damaged part of the database is not printed as if it were whole.
         try geocoder.checkIndex()
-        print(PlacemarkFormatter.format(placemark, as: format?.placemarkFormat ?? .text))
+        if format == .nominatim {
+            print(NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom)))
+        } else {
+            print(PlacemarkFormatter.format(placemark, as: format?.placemarkFormat ?? .text))
+        }
     }
 
     // MARK: Many points
@@ -188,8 +205,15 @@ struct WhereCommand: ParsableCommand {
         let bar = ProgressBar()
         defer { bar.finish() }
         var settings = GeocoderSettings()
-        settings.thoroughfareRadiusMetres = thoroughfareRadius
-        settings.postcodeRadiusMetres = postcodeRadius
+        if let thoroughfareRadius {
+            settings.thoroughfareRadiusMetres = thoroughfareRadius
+            settings.thoroughfareRadiusFromDatabase = false
+        }
+        if let postcodeRadius {
+            settings.postcodeRadiusMetres = postcodeRadius
+            settings.postcodeRadiusFromDatabase = false
+        }
+        settings.detail = NominatimDetail(zoom: zoom)
         return try PlacesDatabase.openGeocoder(
             explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,
             announce: Diagnostics.print, progress: bar.update)

@@ -11,6 +11,10 @@ public struct PlacemarkRecord: Sendable {
     var timeZone: Int32 = -1
     var ocean: Int32 = -1
     var inlandWater: Int32 = -1
+    /// The OpenStreetMap municipality or place area holding the point, which names the locality, and the
+    /// suburb or quarter, which names the subLocality; -1 when none.
+    var cityArea: Int32 = -1
+    var suburbArea: Int32 = -1
     /// Locality record numbers; -1 when none.
     var nearest: Int32 = -1
     var locality: Int32 = -1
@@ -39,6 +43,8 @@ public struct PlacemarkRecord: Sendable {
         case .timezone: timeZone = feature
         case .ocean: ocean = feature
         case .inlandWater: inlandWater = feature
+        case .city: cityArea = feature
+        case .suburb: suburbArea = feature
         }
     }
 }

@@ -188,7 +188,7 @@ final class PlacesLookup: Sendable {
         var tasks: [LoadTask] = []
         // Biggest first, so that the cores finish together.
         if needs.contains(.localities) { tasks.append(.localities) } else { points.fill(0, with: Loaded(nil)) }
-        for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district]
+        for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district, .city, .suburb]
         where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country))
             // The locality rule looks the admin polygon up where the candidates span first-level areas.
             || (level == .admin && needs.contains(.localities))

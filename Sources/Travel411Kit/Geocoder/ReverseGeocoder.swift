@@ -4,10 +4,14 @@ import Foundation
 public struct GeocoderSettings: Sendable {
     /// A thoroughfare is the nearest named line within this distance.
     public var thoroughfareRadiusMetres = 100.0
+    /// Whether a database may set its own thoroughfare radius (`OSMAnswerRules`): false once the user gave one.
+    public var thoroughfareRadiusFromDatabase = true
     /// A house number comes from the nearest address point within this distance.
     public var addressRadiusMetres = 50.0
     /// A postcode is the nearest postcode centroid within this distance (unit postcodes are small).
     public var postcodeRadiusMetres = 200.0
+    /// Whether a database may set its own postcode radius (`OSMAnswerRules`): false once the user gave one.
+    public var postcodeRadiusFromDatabase = true
     /// The nearest locality becomes the subLocality within this distance.
     public var subLocalityRadiusMetres = 5000.0
     /// With no town's catchment containing the point, the nearest locality in the same country within this
@@ -17,6 +21,9 @@ public struct GeocoderSettings: Sendable {
     /// (probed on rings of 1, 2.5, 5, 10 and 20 km; the nearest ring that finds land decides): the
     /// 1:10m coastline is simplified, and harbours, reclaimed land and islets fall outside it.
     public var coastalSnapMetres = 20_000.0
+    /// How fine the answer may be, as Nominatim's `zoom` chooses it (`where --zoom`, docs/fields.md): the
+    /// fields finer than this are left out, and `name` is the finest one left.
+    public var detail: NominatimDetail = .building
 
     public init() {}
 }
@@ -35,6 +42,8 @@ public final class ReverseGeocoder: Sendable {
 
     public let databasePath: String
     public let settings: GeocoderSettings
+    /// Set for a database imported from OpenStreetMap extracts.
+    let osmRules: OSMAnswerRules?
     private let lookup: PlacesLookup
     private let hot: HotReferences
 
@@ -64,6 +73,12 @@ public final class ReverseGeocoder: Sendable {
         needs: PlacemarkNeeds = .all
     ) throws {
         self.databasePath = databasePath
+        // A database built from OpenStreetMap extracts answers by Nominatim's rules (`OSMAnswerRules`).
+        let rules = OSMAnswerRules.read(databasePath: databasePath)
+        var settings = settings
+        if let rules, settings.postcodeRadiusFromDatabase { settings.postcodeRadiusMetres = rules.postcodeRadiusMetres }
+        if let rules, settings.thoroughfareRadiusFromDatabase { settings.thoroughfareRadiusMetres = rules.thoroughfareRadiusMetres }
+        self.osmRules = rules
         self.settings = settings
         let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)
         self.lookup = lookup
@@ -111,6 +126,8 @@ public final class ReverseGeocoder: Sendable {
                 record.ocean = feature(.ocean, x, y)
                 record.inlandWater = feature(.inlandWater, x, y)
             }
+            if needs.contains(.localities) { record.cityArea = feature(.city, x, y) }
+            if needs.contains(.subLocality) { record.suburbArea = feature(.suburb, x, y) }
         }
         if needs.contains(.country), record.country < 0 {
             snapToNearbyCountry(&record, needs: needs)
@@ -525,6 +542,8 @@ public final class ReverseGeocoder: Sendable {
             }
         }
         if let found = found ?? nil { record.address = Int32(found) }
+        // Below Nominatim's zoom 18 only streets answer.
+        if osmRules != nil, settings.detail == .building { preferNearerAddress(&record) }
         let addressHasPostcode =
             record.address >= 0
             && !(withPoints(.address) {
@@ -541,12 +560,34 @@ public final class ReverseGeocoder: Sendable {
         }
     }
 
+    /// Nominatim answers the nearest object, a street or an address: where an address point lies nearer
+    /// than the street chosen, the answer is that address, its street the address's own.
+    private func preferNearerAddress(_ record: inout PlacemarkRecord) {
+        guard record.street >= 0 else { return }
+        let point = record.location
+        let settings = self.settings
+        guard
+            let streetMetres = withStreets({ $0.index.nearest(to: point, radiusMetres: settings.thoroughfareRadiusMetres)?.metres })
+                ?? nil
+        else { return }
+        let reach = PointIndex.chord(metres: min(streetMetres, settings.addressRadiusMetres))
+        let query = PointIndex.Query(point)
+        guard
+            let nearer = withPoints(.address, near: point, within: streetMetres, { $0.index.nearest(to: query, maxChord: reach)?.id })
+                ?? nil,
+            !(withPoints(.address) { $0.records.bytes(Int(nearer), PlacesSchema.AddressField.street.rawValue)?.isEmpty ?? true } ?? true)
+        else { return }
+        record.address = Int32(nearer)
+        record.street = -1
+    }
+
     // MARK: Text
 
     /// Appends the field's UTF-8 text to `buffer`; false (and nothing appended) when the field is absent.
     /// This is how batches print: bytes straight from the text tables, no strings made.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool {
         let before = buffer.count
+        if settings.detail < .building, settings.detail < Self.detailNeeded(for: field) { return false }
         switch field {
         case .name: appendName(of: record, to: buffer)
         case .thoroughfare:
@@ -556,8 +597,18 @@ public final class ReverseGeocoder: Sendable {
                 append(addressBytes(record, .street), to: buffer)
             }
         case .subThoroughfare: append(addressBytes(record, .houseNumber), to: buffer)
-        case .locality: append(localityBytes(record.locality, .name), to: buffer)
-        case .subLocality: append(localityBytes(record.subLocality, .name), to: buffer)
+        case .locality:
+            if record.cityArea >= 0 {
+                append(areaBytes(.city, record.cityArea, .name), to: buffer)
+            } else {
+                append(localityBytes(record.locality, .name), to: buffer)
+            }
+        case .subLocality:
+            if record.suburbArea >= 0 {
+                append(areaBytes(.suburb, record.suburbArea, .name), to: buffer)
+            } else {
+                append(localityBytes(record.subLocality, .name), to: buffer)
+            }
         case .administrativeArea: append(areaBytes(.admin, record.admin, .administrativeArea), to: buffer)
         case .administrativeAreaCode: append(areaBytes(.admin, record.admin, .administrativeAreaCode), to: buffer)
         case .countryFromTerritorialWaters:
@@ -591,6 +642,19 @@ public final class ReverseGeocoder: Sendable {
             if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
         }
         return buffer.count > before
+    }
+
+    /// The coarsest detail (Nominatim's zoom levels) at which a field is part of the answer.
+    static func detailNeeded(for field: PlacemarkField) -> NominatimDetail {
+        switch field {
+        case .subThoroughfare: return .building
+        case .thoroughfare, .postalCode: return .street
+        case .subLocality: return .suburb
+        case .locality: return .city
+        case .subAdministrativeArea: return .county
+        case .administrativeArea, .administrativeAreaCode: return .state
+        default: return .country
+        }
     }
 
     /// CLPlacemark's `name`: the most specific thing there is to call the spot.

@@ -6,12 +6,59 @@ public struct ImportOptions: Sendable {
     /// How to read a layout the importer does not recognise.
     public var level: PlaceLevel?
     public var nameField: String?
+    /// `--level FILE=LEVEL` and `--name-field FILE=FIELD`: what one file holds, whatever the others do.
+    public var fileLevels: [FileOption<PlaceLevel>] = []
+    public var fileNameFields: [FileOption<String>] = []
+    /// Adds the paths to the sources the database was built from (`import --append`), rebuilding it
+    /// from all of them.
+    public var append = false
 
     public init(paths: [URL], databasePath: String, level: PlaceLevel? = nil, nameField: String? = nil) {
         self.paths = paths
         self.databasePath = databasePath
         self.level = level
         self.nameField = nameField
+    }
+
+    /// The level given for this file, else the one given for every unrecognised file.
+    func level(for url: URL) -> PlaceLevel? {
+        fileLevels.first { $0.names(url) }?.value ?? level
+    }
+
+    func nameField(for url: URL) -> String? {
+        fileNameFields.first { $0.names(url) }?.value ?? nameField
+    }
+}
+
+/// An option given for one input file, `FILE=VALUE`: FILE is the path as given, or the file's name with or
+/// without its extension (`--level roads.shp=thoroughfare`, `--level roads=thoroughfare`).
+public struct FileOption<Value: Sendable>: Sendable {
+    public var file: String
+    public var value: Value
+
+    public init(file: String, value: Value) {
+        self.file = file
+        self.value = value
+    }
+
+    func names(_ url: URL) -> Bool {
+        if URL(fileURLWithPath: file).standardizedFileURL.path == url.standardizedFileURL.path { return true }
+        let name = url.lastPathComponent
+        if file == name { return true }
+        var stem = name
+        while let dot = stem.lastIndex(of: "."), dot != stem.startIndex {
+            stem = String(stem[..<dot])
+            if file == stem { return true }
+        }
+        return false
+    }
+
+    /// Splits `FILE=VALUE` at its last `=`; nil when there is none (the value is for every file).
+    public static func split(_ argument: String) -> (file: String, value: String)? {
+        guard let equals = argument.lastIndex(of: "="), equals != argument.startIndex else { return nil }
+        let value = argument[argument.index(after: equals)...]
+        guard !value.isEmpty else { return nil }
+        return (String(argument[..<equals]), String(value))
     }
 }
 

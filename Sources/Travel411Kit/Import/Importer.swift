@@ -15,11 +15,39 @@ public struct Importer {
 
     public func run() throws -> ImportSummary {
         let started = Date()
-        let files = try ShapefileDiscovery.shapefiles(in: options.paths)
+        var options = self.options
+        var warnings: [String] = []
+        if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }
+        let extracts = options.paths.filter(OSMExtractImport.isExtract)
+        let files = try ShapefileDiscovery.shapefiles(in: options.paths.filter { !OSMExtractImport.isExtract($0) })
+        try ImportInputCheck.checkFileOptions(options, against: files + extracts)
+        for extract in extracts where !FileManager.default.fileExists(atPath: extract.path) {
+            throw ShapefileDiscovery.NotFound(path: extract.path, reason: "no such file")
+        }
+        var checksums: [URL: String] = [:]
+        for url in files { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: url)) }
+        for url in extracts { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: [url]) }
+        let duplicates = ImportInputCheck.duplicates(in: files + extracts, checksums: checksums)
+        warnings += duplicates.warnings
         var usedTables = Set<String>()
-        var plans = try files.map { try LayerPlan.make(url: $0, options: options, usedTables: &usedTables) }
-        let warnings = plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
+        var plans = try files.filter { !duplicates.skipped.contains($0) }.map {
+            try LayerPlan.make(url: $0, options: options, usedTables: &usedTables)
+        }
+        let extractsToRead = extracts.filter { !duplicates.skipped.contains($0) }
+        warnings += plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
+        warnings += ImportInputCheck.sameLayouts(plans)
         let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
+        // An extract's country boundary is cut at its edge unless the extract is a whole country, and it does
+        // not say what lies beyond: the embedded Natural Earth countries do, as Nominatim's own country grid
+        // does, when the import has no country layer of its own. Natural Earth's polygon of a country the
+        // extract has a polygon for is left out.
+        let hasCountryLayer = plans.contains { $0.profile.level == .country }
+        let fallbackCountries = extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embedded("countries/ne_10m_admin_0_countries.shp")
+        // The same for the time zones, which an extract does not hold either.
+        let hasTimeZoneLayer = plans.contains { $0.profile.level == .timezone }
+        let fallbackTimeZones = extractsToRead.isEmpty || hasTimeZoneLayer ? nil : Self.embedded("timezones/iana_time_zones.shp")
+        let fallbackInputs: [LookupCollector.Input] =
+            (fallbackCountries == nil ? [] : [.area(.country)]) + (fallbackTimeZones == nil ? [] : [.area(.timezone)])
 
         var layers: [ImportedLayer] = []
         var report = LookupTablesWriter.Report()
@@ -27,7 +55,25 @@ public struct Importer {
             let database = try SQLiteDatabase(path: temporary.path)
             let geoPackage = try GeoPackageWriter(database: database)
             let collector = LookupCollector()
-            let lookupTables = try LookupTablesWriter(plans: plans, collector: collector, database: database, progress: progress)
+            let lookupTables = try LookupTablesWriter(
+                plans: plans,
+                otherInputs: extractsToRead.flatMap { _ in OSMExtractImport.inputs } + fallbackInputs,
+                collector: collector,
+                database: database, progress: progress)
+            // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
+            // level, and a lookup answers the first polygon holding the point.
+            var extractCountries = Set<String>()
+            for extract in extractsToRead {
+                let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
+                    into: geoPackage, collector: collector, usedTables: &usedTables
+                ) { done in
+                    progress(ImportProgress(stage: "reading \(extract.lastPathComponent)", completed: done, total: 0))
+                }
+                layers += outcome.layers
+                warnings += outcome.warnings
+                extractCountries.formUnion(outcome.countryCodes)
+                for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
+            }
             // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
             // is open), before the lookup structures it completes are built.
             var unread = Array(plans.reversed())
@@ -37,7 +83,9 @@ public struct Importer {
                 let feeds: LookupCollector.Input?
                 do {
                     let plan = unread.removeLast()
-                    let layer = try importLayer(plan, into: geoPackage, collector: collector) { done in
+                    let layer = try importLayer(
+                        plan, checksum: checksums[plan.url], into: geoPackage, collector: collector, replacedCountries: extractCountries
+                    ) { done in
                         progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
                     }
                     recordsDone += plan.reader.recordCount
@@ -46,8 +94,24 @@ public struct Importer {
                 }
                 try lookupTables.layerRead(feeding: feeds)
             }
+            if let fallbackTimeZones {
+                let plan = try LayerPlan.make(url: fallbackTimeZones, options: options, usedTables: &usedTables)
+                layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector) { _ in })
+                try lookupTables.layerRead(feeding: .area(.timezone))
+            }
+            if let fallbackCountries {
+                let plan = try LayerPlan.make(url: fallbackCountries, options: options, usedTables: &usedTables)
+                layers.append(
+                    try importLayer(
+                        plan, checksum: nil, into: geoPackage, collector: collector, replacedCountries: extractCountries
+                    ) { _ in })
+                try lookupTables.layerRead(feeding: .area(.country))
+            }
             report = try lookupTables.finish()
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
+            if !extractsToRead.isEmpty {
+                try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: OSMAnswerRules.metadataValue)
+            }
             try geoPackage.finish()
         }
         return ImportSummary(
@@ -56,8 +120,24 @@ public struct Importer {
             contradictedLabels: report.contradictedLabels)
     }
 
+    /// Why a country of Natural Earth is left out of the lookups: an extract gave its own polygon.
+    private func replacedCountryReason(_ plan: LayerPlan, _ record: Int, _ replaced: Set<String>) -> String? {
+        guard !replaced.isEmpty, plan.profile.level == .country, let code = plan.text(.code, record: record)?.uppercased(),
+            replaced.contains(code)
+        else { return nil }
+        return "an OpenStreetMap extract gave this country's polygon"
+    }
+
+    /// A shapefile of the embedded Data/, when it can be found.
+    static func embedded(_ path: String) -> URL? {
+        guard let data = try? EmbeddedData.locate() else { return nil }
+        let url = data.appendingPathComponent(path)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
     private func importLayer(
-        _ plan: LayerPlan, into geoPackage: GeoPackageWriter, collector: LookupCollector, progress: (Int) -> Void
+        _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector,
+        replacedCountries: Set<String> = [], progress: (Int) -> Void
     ) throws -> ImportedLayer {
         let started = Date()
         let reader = plan.reader
@@ -79,7 +159,9 @@ public struct Importer {
                 skipReasons[Self.reasonWithoutRecordNumber(reason), default: 0] += 1
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
-                if let reason = try collector.collect(shape, record: record, fid: fid, plan: plan) {
+                if let reason = try plan.unusedReason(record: record) ?? replacedCountryReason(plan, record, replacedCountries)
+                    ?? collector.collect(plan.lookupShape(shape), record: record, fid: fid, plan: plan)
+                {
                     skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1
                 }
                 features += 1
@@ -91,7 +173,7 @@ public struct Importer {
         try geoPackage.recordSource(
             SourceRecord(
                 layer: plan.table, level: plan.profile.level.rawValue, path: plan.url.path,
-                sha256: try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: plan.url)),
+                sha256: try checksum ?? SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: plan.url)),
                 featureCount: features, skippedCount: skipped,
                 skippedReasons: skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
                 importSeconds: seconds))

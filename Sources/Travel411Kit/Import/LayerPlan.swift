@@ -8,18 +8,24 @@ struct LayerPlan {
     let table: String
     /// The DBF field index for each role the profile names and the file has, in preference order.
     let roleFields: [FieldRole: [Int]]
+    /// GDAL's `other_tags` field, when the profile reads tags from it.
+    var otherTagsField: Int? = nil
 
     static func make(url: URL, options: ImportOptions, usedTables: inout Set<String>) throws -> LayerPlan {
         let reader = try ShapefileReader(path: url.path)
         let fileName = url.lastPathComponent
         let fieldNames = Set(reader.fields.map { $0.name.lowercased() })
         let profile: LayerProfile
+        // A level given for this very file wins over the layout's, unless the layout's is the same.
+        let fileLevel = options.fileLevels.first { $0.names(url) }?.value
         if let known = LayerProfile.known.first(where: {
             $0.matches(fileName: fileName, fieldNames: fieldNames, geometry: reader.geometryKind)
-        }) {
+        }), fileLevel == nil || fileLevel == known.level {
             profile = known
-        } else if let level = options.level {
-            guard let nameField = options.nameField else {
+        } else if let level = options.level(for: url) {
+            // A file given its own level may leave out --name-field when it has a field called "name".
+            let nameFieldCalledName = fileLevel == nil ? nil : reader.fields.first { $0.name.lowercased() == "name" }?.name
+            guard let nameField = options.nameField(for: url) ?? nameFieldCalledName else {
                 throw ImportError(
                     "\(url.path): --level \(level.rawValue) also needs --name-field FIELD (fields: \(reader.fields.map(\.name).joined(separator: ", ")))"
                 )
@@ -52,7 +58,8 @@ struct LayerPlan {
             roleFields[role] = candidates.compactMap { reader.fieldIndex($0) }
         }
         return LayerPlan(
-            url: url, reader: reader, profile: profile, table: uniqueTableName(for: url, used: &usedTables), roleFields: roleFields)
+            url: url, reader: reader, profile: profile, table: uniqueTableName(for: url, used: &usedTables), roleFields: roleFields,
+            otherTagsField: profile.otherTags.isEmpty ? nil : reader.fieldIndex("other_tags"))
     }
 
     private static func suggestedLevel(_ geometry: ShapefileGeometryKind) -> PlaceLevel {
@@ -92,7 +99,26 @@ struct LayerPlan {
         for field in roleFields[role] ?? [] {
             if let value = reader.string(record: record, field: field), !value.isEmpty, value != "-99" { return value }
         }
+        if let otherTagsField, let keys = profile.otherTags[role], let tags = reader.string(record: record, field: otherTagsField) {
+            for key in keys {
+                if let value = OSMOtherTags.value(of: key, in: tags), !value.isEmpty { return value }
+            }
+        }
         return nil
+    }
+
+    /// Why a record of a layout that feeds the lookups only with some role (`usedOnlyWith`) does not.
+    func unusedReason(record: Int) -> String? {
+        guard let role = profile.usedOnlyWith, text(role, record: record) == nil else { return nil }
+        return "no \(profile.roles[role]?.first ?? role.rawValue)"
+    }
+
+    /// The shape the lookups take: a polygon stands as a point inside it where its level wants points.
+    func lookupShape(_ shape: Shape) -> Shape {
+        guard profile.level.expectedGeometry == .point, profile.geometry == .polygon,
+            case let point = shape.pointOnSurface
+        else { return shape }
+        return .point(point)
     }
 
     func number(_ role: FieldRole, record: Int) -> Double? {

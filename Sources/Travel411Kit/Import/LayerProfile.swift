@@ -6,6 +6,9 @@ public enum PlaceLevel: String, CaseIterable, Sendable, Codable {
     case airport
     /// Small-scale outlines kept for drawing maps; never used to answer a coordinate.
     case basemap
+    /// OpenStreetMap's points of interest, buildings and land use (Geofabrik's free layers): stored in
+    /// the GeoPackage for other tools; no placemark field is decided from them yet.
+    case poi, building, landuse
 
     /// The levels a user may name with `--level` for a layout the importer does not know.
     public static let userMappable: [PlaceLevel] = [
@@ -17,6 +20,7 @@ public enum PlaceLevel: String, CaseIterable, Sendable, Codable {
         case .country, .admin, .district, .timezone, .water, .timezoneBand, .basemap: return .polygon
         case .locality, .address, .postcode, .airport: return .point
         case .thoroughfare: return .polyline
+        case .poi, .building, .landuse: return nil
         }
     }
 }
@@ -24,6 +28,8 @@ public enum PlaceLevel: String, CaseIterable, Sendable, Codable {
 /// The role a DBF field plays for the geocoder.
 public enum FieldRole: String, Sendable {
     case name, code, countryCode, admin1, admin2, population, ref, houseNumber, street, postcode, kind
+    /// An address's `addr:city`.
+    case city
 }
 
 /// A known shapefile layout: which level it feeds and which fields hold what. Roles list candidate
@@ -38,11 +44,22 @@ public struct LayerProfile: Sendable {
     var requiredFields: [String]
     /// A file-name fragment that must appear, for layouts whose fields are too generic to tell apart.
     var fileNameContains: [String] = []
+    /// The geometry the file must hold, where it is not the level's (a building's address is a polygon).
+    var geometry: ShapefileGeometryKind?
+    /// OpenStreetMap tags read from GDAL's `other_tags` hstore field when the role's own fields are empty.
+    var otherTags: [FieldRole: [String]] = [:]
+    /// A record feeds the lookups only when this role has a value (GDAL's `lines` hold rivers and railways
+    /// beside the highways); the others stay in the layer.
+    var usedOnlyWith: FieldRole?
 
     func matches(fileName: String, fieldNames: Set<String>, geometry: ShapefileGeometryKind) -> Bool {
         let lowered = fileName.lowercased()
         if !fileNameContains.isEmpty, !fileNameContains.contains(where: { lowered.contains($0) }) { return false }
-        if let expected = level.expectedGeometry, expected != geometry, !(expected == .point && geometry == .multiPoint) { return false }
+        if let expected = self.geometry ?? level.expectedGeometry, expected != geometry,
+            !(expected == .point && geometry == .multiPoint)
+        {
+            return false
+        }
         return requiredFields.allSatisfy { fieldNames.contains($0.lowercased()) }
     }
 
@@ -76,6 +93,42 @@ public struct LayerProfile: Sendable {
             layout: "Geofabrik gis_osm_roads_free_1", level: .thoroughfare,
             roles: [.name: ["name"], .ref: ["ref"], .kind: ["fclass"]],
             requiredFields: ["name", "fclass", "ref"]),
+        LayerProfile(
+            layout: "GDAL OpenStreetMap lines", level: .thoroughfare,
+            roles: [.name: ["name"], .ref: ["ref"], .kind: ["highway"]],
+            requiredFields: ["osm_id", "name", "highway", "waterway", "other_tags"],
+            otherTags: [.ref: ["ref"]], usedOnlyWith: .kind),
+        LayerProfile(
+            layout: "GDAL OpenStreetMap points with address columns", level: .address,
+            roles: osmAddressColumns, requiredFields: ["osm_id", "addr_house"], otherTags: osmAddressTags),
+        LayerProfile(
+            layout: "GDAL OpenStreetMap points", level: .address,
+            roles: osmAddressColumns, requiredFields: ["osm_id", "name", "is_in", "place", "other_tags"],
+            otherTags: osmAddressTags),
+        LayerProfile(
+            layout: "GDAL OpenStreetMap multipolygons (addresses of buildings)", level: .address,
+            roles: osmAddressColumns, requiredFields: ["osm_id", "osm_way_id", "building", "other_tags"],
+            geometry: .polygon, otherTags: osmAddressTags),
+        LayerProfile(
+            layout: "Geofabrik gis_osm_places_a_free_1", level: .locality,
+            roles: [.name: ["name"], .population: ["population"], .kind: ["fclass"]],
+            requiredFields: ["osm_id", "name", "fclass", "population"], geometry: .polygon),
+        LayerProfile(
+            layout: "Geofabrik gis_osm_pois_free_1", level: .poi,
+            roles: [.name: ["name"], .kind: ["fclass"]],
+            requiredFields: ["osm_id", "code", "fclass", "name"], fileNameContains: ["pois"]),
+        LayerProfile(
+            layout: "Geofabrik gis_osm_buildings_a_free_1", level: .building,
+            roles: [.name: ["name"], .kind: ["type"]],
+            requiredFields: ["osm_id", "code", "fclass", "name", "type"], fileNameContains: ["buildings"]),
+        LayerProfile(
+            layout: "Geofabrik gis_osm_landuse_a_free_1", level: .landuse,
+            roles: [.name: ["name"], .kind: ["fclass"]],
+            requiredFields: ["osm_id", "code", "fclass", "name"], fileNameContains: ["landuse"]),
+        LayerProfile(
+            layout: "Geofabrik gis_osm_water_a_free_1", level: .water,
+            roles: [.name: ["name"], .kind: ["fclass"]],
+            requiredFields: ["osm_id", "code", "fclass", "name"], fileNameContains: ["water_a"]),
         LayerProfile(
             layout: "OpenStreetMap highway lines", level: .thoroughfare,
             roles: [.name: ["name"], .ref: ["ref"], .kind: ["highway"]],
@@ -111,6 +164,18 @@ public struct LayerProfile: Sendable {
             layout: "Natural Earth airports", level: .airport,
             roles: [.name: ["name"], .code: ["iata_code"], .ref: ["gps_code"]],
             requiredFields: ["iata_code", "gps_code", "name"]),
+    ]
+
+    /// GDAL's OSM driver names a column after its tag, laundered and cut to ten characters for a DBF
+    /// (`addr:housenumber` becomes `addr_house`), when its configuration lists the tag.
+    static let osmAddressColumns: [FieldRole: [String]] = [
+        .houseNumber: ["addr_house"], .street: ["addr_stree", "addr_place"], .postcode: ["addr_postc"],
+        .city: ["addr_city"], .name: ["name"],
+    ]
+    /// The same tags in `other_tags`, where the default configuration puts them.
+    static let osmAddressTags: [FieldRole: [String]] = [
+        .houseNumber: ["addr:housenumber"], .street: ["addr:street", "addr:place"], .postcode: ["addr:postcode"],
+        .city: ["addr:city"],
     ]
 
     /// A profile for a layout the user mapped with `--level` and `--name-field`.

@@ -18,7 +18,7 @@ final class LookupCollector {
             case .postcode: self = .postcode
             case .address: self = .address
             case .thoroughfare: self = .thoroughfare
-            case .timezoneBand, .airport, .basemap: return nil
+            case .timezoneBand, .airport, .basemap, .poi, .building, .landuse: return nil
             }
         }
     }

@@ -17,7 +17,7 @@ final class LookupTablesWriter {
 
     /// One structure to build, in the order they are tried.
     private enum Step: Hashable, CaseIterable {
-        case admin, district, timezone, ocean, inlandWater, countries, localities, postcodes, addresses, streets
+        case admin, district, timezone, ocean, inlandWater, city, suburb, countries, localities, postcodes, addresses, streets
     }
 
     private let collector: LookupCollector
@@ -37,10 +37,16 @@ final class LookupTablesWriter {
     private var countryOfZone: [Int32] = []
 
     /// Creates the lookup tables; `plans` are the layers the import will read.
-    init(plans: [LayerPlan], collector: LookupCollector, database: SQLiteDatabase, progress: @escaping (ImportProgress) -> Void) throws {
+    /// `otherInputs` are what sources other than shapefiles (OpenStreetMap extracts) will feed, one entry
+    /// per source and input; each is read when `layerRead(feeding:)` says so.
+    init(
+        plans: [LayerPlan], otherInputs: [LookupCollector.Input] = [], collector: LookupCollector, database: SQLiteDatabase,
+        progress: @escaping (ImportProgress) -> Void
+    ) throws {
         self.collector = collector
         self.database = database
         self.progress = progress
+        for input in otherInputs { unreadLayers[input, default: 0] += 1 }
         var records: [LookupCollector.Input: Int] = [:]
         for plan in plans {
             guard let input = LookupCollector.Input(plan.profile) else { continue }
@@ -86,6 +92,8 @@ final class LookupTablesWriter {
         case .timezone: return allRead(.area(.timezone))
         case .ocean: return allRead(.area(.ocean))
         case .inlandWater: return allRead(.area(.inlandWater))
+        case .city: return allRead(.area(.city))
+        case .suburb: return allRead(.area(.suburb))
         case .countries: return allRead(.area(.country)) && doneSteps.contains(.timezone)
         case .localities: return allRead(.locality) && doneSteps.contains(.countries) && doneSteps.contains(.admin)
         case .postcodes: return allRead(.postcode)
@@ -102,6 +110,8 @@ final class LookupTablesWriter {
             case .timezone: try buildArea(.timezone)
             case .ocean: try buildArea(.ocean)
             case .inlandWater: try buildArea(.inlandWater)
+            case .city: try buildArea(.city)
+            case .suburb: try buildArea(.suburb)
             case .countries: try buildCountries()
             case .localities: try placeLocalities()
             case .postcodes: try storePostcodes()

@@ -7,6 +7,9 @@ public enum PlacesSchema {
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
         case country, admin, district, timezone, ocean, inlandWater
+        /// OpenStreetMap's municipalities and place areas, which name the locality (Nominatim's `city`) of
+        /// every point inside them, and its suburbs and quarters, which name the subLocality.
+        case city, suburb
 
         var ordinal: Int64 {
             switch self {
@@ -16,9 +19,11 @@ public enum PlacesSchema {
             case .timezone: return 3
             case .ocean: return 4
             case .inlandWater: return 5
+            case .city: return 6
+            case .suburb: return 7
             }
         }
-        static let count = 6
+        static let count = 8
 
         /// The level of an ordinal, the inverse of `ordinal` (a switch, not `allCases`, for the hot path:
         /// the lockstep lookups carry levels as ordinals in SIMD lanes).
@@ -29,7 +34,9 @@ public enum PlacesSchema {
             case 2: self = .district
             case 3: self = .timezone
             case 4: self = .ocean
-            default: self = .inlandWater
+            case 5: self = .inlandWater
+            case 6: self = .city
+            default: self = .suburb
             }
         }
 
@@ -41,6 +48,8 @@ public enum PlacesSchema {
             case .district: return .district
             case .timezone: return .timeZone
             case .ocean, .inlandWater: return .water
+            case .city: return .localities
+            case .suburb: return .subLocality
             }
         }
 

@@ -110,4 +110,20 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(try reader.readAll().count, 1)
         XCTAssertEqual(reader.trackNames, ["Stra\u{DF}e \u{20AC}"])
     }
+
+    /// libFuzzer's mutation of a `pbf` seed: a string-table entry with NUL bytes inside it, which libosmium stored
+    /// as a tag and then walked past the tag list's end (a heap overflow under AddressSanitizer). Refused now.
+    func testAPBFTagWithANulByteInsideIsRefused() throws {
+        let path = Self.fixtures.appendingPathComponent("pbf/fuzzer-crash-7efda339.osm.pbf").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-fuzz-pbf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        XCTAssertThrowsError(try OSMExtractReader(path: path, temporaryDirectory: directory.path).read { _ in }) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "\(path): is not a valid OpenStreetMap extract: PBF error: way 85 has a tag with a NUL byte inside its key or value (after way 85)"
+            )
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
 }

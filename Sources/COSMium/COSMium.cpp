@@ -1,0 +1,538 @@
+// travel411's reader of OpenStreetMap extracts: libosmium behind the C interface in include/COSMium.h.
+// One translation unit on purpose: libosmium is header-only and its headers dominate the compile time.
+
+#include "COSMium.h"
+
+#include <osmium/area/assembler.hpp>
+#include <osmium/area/multipolygon_manager.hpp>
+#include <osmium/area/problem_reporter.hpp>
+#include <osmium/handler.hpp>
+#include <osmium/handler/check_order.hpp>
+#include <osmium/index/map/sparse_file_array.hpp>
+#include <osmium/index/map/sparse_mem_array.hpp>
+#include <osmium/io/bzip2_compression.hpp>
+#include <osmium/io/gzip_compression.hpp>
+#include <osmium/io/pbf_input.hpp>
+#include <osmium/io/xml_input.hpp>
+#include <osmium/osm/area.hpp>
+#include <osmium/tags/tags_filter.hpp>
+#include <osmium/thread/pool.hpp>
+#include <osmium/visitor.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <memory>
+#include <new>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace {
+
+    /// The callback asked to stop; unwinds both passes.
+    struct stop_reading {};
+
+    struct temporary_file_error : std::system_error {
+        using std::system_error::system_error;
+    };
+
+    /// A temporary file for the node location index, unlinked as soon as it is created: it is gone however the
+    /// read ends (success, error, early stop, even a crash), and closing the descriptor frees its blocks.
+    class TemporaryIndexFile {
+        int m_fd = -1;
+
+    public:
+        explicit TemporaryIndexFile(const std::string& directory) {
+            std::string pattern = (directory.empty() ? std::string{"/tmp"} : directory) + "/travel411-osm-locations-XXXXXX";
+            std::vector<char> name(pattern.begin(), pattern.end());
+            name.push_back('\0');
+            m_fd = ::mkstemp(name.data());
+            if (m_fd < 0) {
+                throw temporary_file_error{errno, std::system_category(),
+                                        "cannot create the node location index in " + (directory.empty() ? std::string{"/tmp"} : directory)};
+            }
+            ::unlink(name.data());
+        }
+        TemporaryIndexFile(const TemporaryIndexFile&) = delete;
+        TemporaryIndexFile& operator=(const TemporaryIndexFile&) = delete;
+        ~TemporaryIndexFile() {
+            if (m_fd >= 0) {
+                ::close(m_fd);
+            }
+        }
+        int fd() const noexcept { return m_fd; }
+    };
+
+    using LocationIndex = osmium::index::map::Map<osmium::unsigned_object_id_type, osmium::Location>;
+    using LocationFileIndex = osmium::index::map::SparseFileArray<osmium::unsigned_object_id_type, osmium::Location>;
+    using LocationMemoryIndex = osmium::index::map::SparseMemArray<osmium::unsigned_object_id_type, osmium::Location>;
+
+    /// Node locations for ways, as osmium's NodeLocationsForWays keeps them, but each index (positive ids, and
+    /// negative ids, which only files not yet uploaded from an editor have) is made when its first node comes,
+    /// and a small file's stay in memory: a file index starts by writing 16 MB of its file, which took 60-120 ms
+    /// of a 300-byte file's read on tmpfs, and which a file without negative ids should not pay for at all.
+    class NodeLocations {
+        std::string m_directory;
+        bool m_in_memory;
+        std::unique_ptr<TemporaryIndexFile> m_files[2];
+        std::unique_ptr<LocationIndex> m_indexes[2];
+        osmium::unsigned_object_id_type m_last_id = 0;
+        bool m_must_sort = false;
+
+        LocationIndex& index(bool negative) {
+            auto& index = m_indexes[negative ? 1 : 0];
+            if (!index && m_in_memory) {
+                index = std::make_unique<LocationMemoryIndex>();
+            } else if (!index) {
+                m_files[negative ? 1 : 0] = std::make_unique<TemporaryIndexFile>(m_directory);
+                index = std::make_unique<LocationFileIndex>(m_files[negative ? 1 : 0]->fd());
+            }
+            return *index;
+        }
+
+        osmium::Location get(osmium::object_id_type id) const {
+            const auto& index = m_indexes[id < 0 ? 1 : 0];
+            if (!index) {
+                return osmium::Location{};
+            }
+            return index->get_noexcept(static_cast<osmium::unsigned_object_id_type>(id < 0 ? -id : id));
+        }
+
+    public:
+        NodeLocations(std::string directory, bool in_memory) :
+            m_directory(std::move(directory)),
+            m_in_memory(in_memory) {
+        }
+
+        void node(const osmium::Node& node) {
+            const auto id = node.positive_id();
+            if (id < m_last_id) {
+                m_must_sort = true;
+            }
+            m_last_id = id;
+            index(node.id() < 0).set(id, node.location());
+        }
+
+        /// Sets the location of each of the way's nodes; a node not in the file gets an undefined location.
+        void way(osmium::Way& way) {
+            if (m_must_sort) {
+                for (auto& index : m_indexes) {
+                    if (index) {
+                        index->sort();
+                    }
+                }
+                m_must_sort = false;
+                m_last_id = std::numeric_limits<osmium::unsigned_object_id_type>::max();
+            }
+            for (auto& node_ref : way.nodes()) {
+                node_ref.set_location(get(node_ref.ref()));
+            }
+        }
+    };
+
+    /// libosmium keeps a tag as its key and value with a NUL after each, and walks a tag list with strlen; a PBF
+    /// string with a NUL inside it (which protobuf allows and OSM never has) would make that walk step past the
+    /// list's end. Every element is checked before any of libosmium's handlers looks at its tags.
+    bool tags_are_well_formed(const osmium::OSMObject& object) {
+        const osmium::TagList& tags = object.tags();
+        const char* position = reinterpret_cast<const char*>(tags.data()) + sizeof(osmium::TagList);
+        const char* const end = reinterpret_cast<const char*>(tags.data()) + tags.byte_size();
+        while (position < end) {
+            for (int part = 0; part < 2; ++part) {  // key, then value
+                const void* nul = position < end ? std::memchr(position, 0, static_cast<size_t>(end - position)) : nullptr;
+                if (nul == nullptr) {
+                    return false;
+                }
+                position = static_cast<const char*>(nul) + 1;
+            }
+        }
+        return position == end;
+    }
+
+    const char* type_name(osmium::item_type type) {
+        switch (type) {
+        case osmium::item_type::node:
+            return "node";
+        case osmium::item_type::way:
+            return "way";
+        default:
+            return "relation";
+        }
+    }
+
+    void check_tags(const osmium::OSMObject& object) {
+        if (!tags_are_well_formed(object)) {
+            throw std::runtime_error{std::string{"PBF error: "} + type_name(object.type()) + " " + std::to_string(object.id()) +
+                                     " has a tag with a NUL byte inside its key or value"};
+        }
+    }
+
+    /// Remembers which areas failed because a ring did not close, so that the empty area the assembler then
+    /// makes is reported with that reason. Only failing objects are kept.
+    class RingProblems : public osmium::area::ProblemReporter {
+    public:
+        std::unordered_set<uint64_t> unclosed;
+
+        static uint64_t key(bool from_way, osmium::object_id_type id) noexcept {
+            return (static_cast<uint64_t>(id) << 1U) | (from_way ? 0U : 1U);
+        }
+
+        void report_ring_not_closed(const osmium::NodeRef& /*node*/, const osmium::Way* /*way*/) override {
+            unclosed.insert(key(m_object_type == osmium::item_type::way, m_object_id));
+        }
+    };
+
+    class KeySet {
+        std::unordered_set<std::string> m_keys;
+
+    public:
+        KeySet(const char* const* keys, size_t count) {
+            for (size_t i = 0; i < count; ++i) {
+                if (keys[i] != nullptr) {
+                    m_keys.emplace(keys[i]);
+                }
+            }
+        }
+        bool matches(const osmium::TagList& tags) const {
+            for (const auto& tag : tags) {
+                if (m_keys.count(tag.key()) != 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        osmium::TagsFilter filter() const {
+            osmium::TagsFilter filter{false};
+            for (const auto& key : m_keys) {
+                filter.add_rule(true, osmium::TagMatcher{key});
+            }
+            return filter;
+        }
+    };
+
+    /// Everything one read needs; the element handed to the callback is rebuilt in place for each element.
+    class ExtractReader {
+        const cosm_options& m_options;
+        cosm_element_callback m_element_callback;
+        cosm_warning_callback m_warning_callback;
+        void* m_context;
+        cosm_counts& m_counts;
+
+        KeySet m_node_keys;
+        KeySet m_line_keys;
+        KeySet m_area_keys;
+
+        /// The end nodes of addr:interpolation ways (found in the first pass) and their house numbers (second).
+        std::unordered_set<osmium::object_id_type> m_interpolation_ends;
+        std::unordered_map<osmium::object_id_type, std::string> m_end_housenumbers;
+
+        std::vector<const char*> m_keys;
+        std::vector<const char*> m_values;
+        std::vector<double> m_coordinates;
+        std::vector<size_t> m_ring_ends;
+        std::vector<unsigned char> m_ring_is_outer;
+
+    public:
+        ExtractReader(const cosm_options& options, cosm_element_callback element, cosm_warning_callback warning, void* context,
+                      cosm_counts& counts) :
+            m_options(options),
+            m_element_callback(element),
+            m_warning_callback(warning),
+            m_context(context),
+            m_counts(counts),
+            m_node_keys(options.node_keys, options.node_key_count),
+            m_line_keys(options.line_keys, options.line_key_count),
+            m_area_keys(options.area_keys, options.area_key_count) {
+        }
+
+        void read(const char* path) {
+            const osmium::io::File file{path, m_options.format != nullptr ? m_options.format : ""};
+            std::unique_ptr<osmium::thread::Pool> own_pool;
+            if (m_options.decoding_threads > 0) {
+                own_pool = std::make_unique<osmium::thread::Pool>(m_options.decoding_threads);
+            }
+            osmium::thread::Pool& pool = own_pool ? *own_pool : osmium::thread::Pool::default_instance();
+
+            RingProblems ring_problems;
+            osmium::area::Assembler::config_type assembler_config;
+            assembler_config.problem_reporter = &ring_problems;
+            assembler_config.create_empty_areas = true;
+            osmium::area::MultipolygonManager<osmium::area::Assembler> areas{assembler_config, m_area_keys.filter()};
+
+            // Pass 1: the multipolygon and boundary relations, and the end nodes of interpolation lines.
+            {
+                osmium::io::Reader reader{file, osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation,
+                                          osmium::io::read_meta::no, pool};
+                while (osmium::memory::Buffer buffer = reader.read()) {
+                    report_progress(1, reader);
+                    for (const auto& item : buffer.select<osmium::OSMObject>()) {
+                        note_last(item.type() == osmium::item_type::way ? COSM_WAY : COSM_RELATION, item.id());
+                        check_tags(item);
+                        if (item.type() == osmium::item_type::relation) {
+                            areas.relation(static_cast<const osmium::Relation&>(item));
+                        } else if (item.type() == osmium::item_type::way) {
+                            const auto& way = static_cast<const osmium::Way&>(item);
+                            if (way.tags().has_key("addr:interpolation") && !way.nodes().empty()) {
+                                m_interpolation_ends.insert(way.nodes().front().ref());
+                                m_interpolation_ends.insert(way.nodes().back().ref());
+                            }
+                        }
+                    }
+                }
+                reader.close();
+                areas.prepare_for_lookup();
+            }
+
+            // Pass 2: every element, node locations into the index, areas assembled as their members come by.
+            NodeLocations locations{m_options.temporary_directory != nullptr ? m_options.temporary_directory : "",
+                                    m_options.locations_in_memory != 0};
+
+            auto& area_handler = areas.handler([&](osmium::memory::Buffer&& area_buffer) {
+                for (const auto& area : area_buffer.select<osmium::Area>()) {
+                    this->area(area, ring_problems);
+                }
+            });
+            osmium::io::Reader reader{file, osmium::io::read_meta::no, pool};
+            while (osmium::memory::Buffer buffer = reader.read()) {
+                report_progress(2, reader);
+                for (auto& item : buffer.select<osmium::OSMObject>()) {
+                    check_tags(item);
+                    switch (item.type()) {
+                    case osmium::item_type::node: {
+                        auto& node = static_cast<osmium::Node&>(item);
+                        locations.node(node);
+                        this->node(node);
+                        area_handler.node(node);
+                        break;
+                    }
+                    case osmium::item_type::way: {
+                        auto& way = static_cast<osmium::Way&>(item);
+                        locations.way(way);
+                        this->way(way);
+                        area_handler.way(way);
+                        break;
+                    }
+                    case osmium::item_type::relation: {
+                        auto& relation = static_cast<osmium::Relation&>(item);
+                        ++m_counts.relations;
+                        note_last(COSM_RELATION, relation.id());
+                        area_handler.relation(relation);
+                        break;
+                    }
+                    default:
+                        break;
+                    }
+                }
+            }
+            area_handler.flush();
+            reader.close();
+
+            areas.for_each_incomplete_relation([&](const osmium::relations::RelationHandle& handle) {
+                warn(COSM_WARNING_RELATION_MEMBERS_MISSING, COSM_RELATION, handle->id());
+            });
+        }
+
+    private:
+        void report_progress(int pass, const osmium::io::Reader& reader) const {
+            if (m_options.progress != nullptr) {
+                m_options.progress(pass, reader.offset(), reader.file_size(), m_context);
+            }
+        }
+
+        void note_last(cosm_element_type type, osmium::object_id_type id) noexcept {
+            m_counts.last_element_type = type;
+            m_counts.last_element_id = id;
+        }
+
+        void warn(cosm_warning warning, cosm_element_type type, osmium::object_id_type id) {
+            if (m_warning_callback != nullptr) {
+                m_warning_callback(warning, type, id, m_context);
+            }
+        }
+
+        void collect_tags(const osmium::TagList& tags) {
+            m_keys.clear();
+            m_values.clear();
+            for (const auto& tag : tags) {
+                m_keys.push_back(tag.key());
+                m_values.push_back(tag.value());
+            }
+        }
+
+        cosm_element make_element(cosm_element_type type, osmium::object_id_type id, cosm_geometry_type geometry) {
+            cosm_element element{};
+            element.element_type = type;
+            element.id = id;
+            element.geometry_type = geometry;
+            element.tag_count = m_keys.size();
+            element.tag_keys = m_keys.data();
+            element.tag_values = m_values.data();
+            element.coordinates = m_coordinates.data();
+            element.point_count = m_coordinates.size() / 2;
+            return element;
+        }
+
+        void deliver(const cosm_element& element) {
+            if (m_element_callback(&element, m_context) != 0) {
+                throw stop_reading{};
+            }
+        }
+
+        void node(const osmium::Node& node) {
+            ++m_counts.nodes;
+            note_last(COSM_NODE, node.id());
+            if (node.tags().empty()) {
+                return;
+            }
+            if (!m_interpolation_ends.empty() && m_interpolation_ends.count(node.id()) != 0) {
+                if (const char* housenumber = node.tags().get_value_by_key("addr:housenumber")) {
+                    m_end_housenumbers[node.id()] = housenumber;
+                }
+            }
+            if (!node.location().valid() || !m_node_keys.matches(node.tags())) {
+                return;
+            }
+            collect_tags(node.tags());
+            m_coordinates.clear();
+            m_coordinates.push_back(node.location().lon_without_check());
+            m_coordinates.push_back(node.location().lat_without_check());
+            deliver(make_element(COSM_NODE, node.id(), COSM_GEOMETRY_POINT));
+        }
+
+        const char* end_housenumber(osmium::object_id_type id) const {
+            const auto found = m_end_housenumbers.find(id);
+            return found == m_end_housenumbers.end() ? nullptr : found->second.c_str();
+        }
+
+        void way(const osmium::Way& way) {
+            ++m_counts.ways;
+            note_last(COSM_WAY, way.id());
+            if (way.nodes().size() < 2) {
+                warn(COSM_WARNING_WAY_WITHOUT_NODES, COSM_WAY, way.id());
+                return;
+            }
+            // Closed ways of interest as areas are checked here too: libosmium's assembler drops a closed way with
+            // a node missing without a word.
+            const bool line = m_line_keys.matches(way.tags());
+            if (!line && !m_area_keys.matches(way.tags())) {
+                return;
+            }
+            m_coordinates.clear();
+            size_t missing = 0;
+            for (const auto& node_ref : way.nodes()) {
+                const osmium::Location location = node_ref.location();
+                if (location.valid()) {
+                    m_coordinates.push_back(location.lon_without_check());
+                    m_coordinates.push_back(location.lat_without_check());
+                } else {
+                    ++missing;
+                }
+            }
+            if (missing > 0) {
+                warn(COSM_WARNING_WAY_NODES_MISSING, COSM_WAY, way.id());
+            }
+            if (!line) {
+                return;
+            }
+            collect_tags(way.tags());
+            cosm_element element = make_element(COSM_WAY, way.id(), COSM_GEOMETRY_LINE);
+            element.first_node_id = way.nodes().front().ref();
+            element.last_node_id = way.nodes().back().ref();
+            element.first_node_housenumber = end_housenumber(element.first_node_id);
+            element.last_node_housenumber = end_housenumber(element.last_node_id);
+            element.missing_nodes = missing;
+            deliver(element);
+        }
+
+        void add_ring(const osmium::NodeRefList& ring, bool outer) {
+            for (const auto& node_ref : ring) {
+                m_coordinates.push_back(node_ref.location().lon_without_check());
+                m_coordinates.push_back(node_ref.location().lat_without_check());
+            }
+            m_ring_ends.push_back(m_coordinates.size() / 2);
+            m_ring_is_outer.push_back(outer ? 1 : 0);
+        }
+
+        void area(const osmium::Area& area, RingProblems& problems) {
+            const cosm_element_type type = area.from_way() ? COSM_WAY : COSM_RELATION;
+            const osmium::object_id_type id = area.orig_id();
+            if (area.num_rings().first == 0) {
+                const uint64_t key = RingProblems::key(area.from_way(), id);
+                const bool unclosed = problems.unclosed.erase(key) != 0;
+                warn(unclosed ? COSM_WARNING_RING_NOT_CLOSED : COSM_WARNING_INVALID_AREA, type, id);
+                return;
+            }
+            m_coordinates.clear();
+            m_ring_ends.clear();
+            m_ring_is_outer.clear();
+            for (const auto& outer : area.outer_rings()) {
+                add_ring(outer, true);
+                for (const auto& inner : area.inner_rings(outer)) {
+                    add_ring(inner, false);
+                }
+            }
+            collect_tags(area.tags());
+            cosm_element element = make_element(type, id, COSM_GEOMETRY_AREA);
+            element.ring_count = m_ring_ends.size();
+            element.ring_ends = m_ring_ends.data();
+            element.ring_is_outer = m_ring_is_outer.data();
+            deliver(element);
+        }
+    };
+
+    void write_message(char* error, size_t error_size, const std::string& message) noexcept {
+        if (error == nullptr || error_size == 0) {
+            return;
+        }
+        const size_t length = std::min(message.size(), error_size - 1);
+        std::memcpy(error, message.data(), length);
+        error[length] = '\0';
+    }
+
+} // namespace
+
+extern "C" cosm_status cosm_read(const char* path, const cosm_options* options, cosm_element_callback element,
+                                 cosm_warning_callback warning, void* context, cosm_counts* counts, char* error,
+                                 size_t error_size) {
+    cosm_counts local_counts{};
+    cosm_counts& out = counts != nullptr ? *counts : local_counts;
+    out = cosm_counts{};
+    write_message(error, error_size, "");
+    if (path == nullptr || options == nullptr || element == nullptr) {
+        write_message(error, error_size, "cosm_read: missing argument");
+        return COSM_INTERNAL_ERROR;
+    }
+    try {
+        ExtractReader reader{*options, element, warning, context, out};
+        reader.read(path);
+        return COSM_OK;
+    } catch (const stop_reading&) {
+        return COSM_STOPPED;
+    } catch (const osmium::out_of_order_error& e) {
+        write_message(error, error_size,
+                      std::string{"the file is not sorted by element type and id ("} + e.what() +
+                          "); sort it first, e.g. with `osmium sort`");
+        return COSM_DATA_ERROR;
+    } catch (const temporary_file_error& e) {
+        write_message(error, error_size, e.what());
+        return COSM_TEMPORARY_FILE_ERROR;
+    } catch (const std::system_error& e) {
+        write_message(error, error_size, e.what());
+        return COSM_IO_ERROR;
+    } catch (const std::bad_alloc&) {
+        write_message(error, error_size, "out of memory");
+        return COSM_INTERNAL_ERROR;
+    } catch (const std::exception& e) {
+        // osmium::pbf_error, xml_error, gzip_error, bzip2_error, io_error, protozero::exception ...: the data is wrong.
+        write_message(error, error_size, e.what());
+        return COSM_DATA_ERROR;
+    } catch (...) {
+        write_message(error, error_size, "unknown error in libosmium");
+        return COSM_INTERNAL_ERROR;
+    }
+}

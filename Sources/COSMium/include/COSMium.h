@@ -1,0 +1,129 @@
+#ifndef COSMIUM_H
+#define COSMIUM_H
+
+// A plain C interface over libosmium for travel411's OpenStreetMap extract reader (Travel411Kit/OSM).
+// No C++ type or exception crosses it: every failure comes back as a status and a message.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cosm_element_type {
+    COSM_NODE = 1,
+    COSM_WAY = 2,
+    COSM_RELATION = 3,
+} cosm_element_type;
+
+typedef enum cosm_geometry_type {
+    /// A node: one coordinate.
+    COSM_GEOMETRY_POINT = 1,
+    /// A way's nodes in order; nodes missing from the extract are left out (and counted in missing_nodes).
+    COSM_GEOMETRY_LINE = 2,
+    /// An area from a closed way or a multipolygon/boundary relation: rings, each outer ring followed by its holes.
+    COSM_GEOMETRY_AREA = 3,
+} cosm_geometry_type;
+
+/// One element handed to the callback. Every pointer is valid only during the call.
+typedef struct cosm_element {
+    cosm_element_type element_type;
+    int64_t id;
+    cosm_geometry_type geometry_type;
+    size_t tag_count;
+    const char *const *tag_keys;
+    const char *const *tag_values;
+    /// Longitude, latitude pairs: point_count pairs.
+    const double *coordinates;
+    size_t point_count;
+    /// Areas: ring i holds the points [ring_ends[i - 1], ring_ends[i]) (from 0 for the first); ring_is_outer[i]
+    /// says whether it is an outer ring. Rings are closed (first point repeated last).
+    size_t ring_count;
+    const size_t *ring_ends;
+    const unsigned char *ring_is_outer;
+    /// Lines: the way's first and last node ids and, when these nodes carry addr:housenumber, its value (else NULL).
+    int64_t first_node_id;
+    int64_t last_node_id;
+    const char *first_node_housenumber;
+    const char *last_node_housenumber;
+    /// Lines: how many of the way's nodes had no location (absent from the extract).
+    size_t missing_nodes;
+} cosm_element;
+
+typedef enum cosm_warning {
+    /// A multipolygon or boundary relation some of whose members are not in the extract (normal at its edge).
+    COSM_WARNING_RELATION_MEMBERS_MISSING = 1,
+    /// An area whose rings do not close.
+    COSM_WARNING_RING_NOT_CLOSED = 2,
+    /// An area whose rings could not be assembled for another reason (self-intersections, overlapping segments).
+    COSM_WARNING_INVALID_AREA = 3,
+    /// A way with fewer than two node references.
+    COSM_WARNING_WAY_WITHOUT_NODES = 4,
+    /// A way of interest some of whose nodes are not in the extract.
+    COSM_WARNING_WAY_NODES_MISSING = 5,
+} cosm_warning;
+
+/// Return 0 to go on, anything else to stop reading (cosm_read then returns COSM_STOPPED).
+typedef int (*cosm_element_callback)(const cosm_element *element, void *context);
+typedef void (*cosm_warning_callback)(cosm_warning warning, cosm_element_type element_type, int64_t id, void *context);
+
+/// After each block of elements: which pass (1: relations, 2: everything), bytes read so far, the file's size.
+typedef void (*cosm_progress_callback)(int pass, uint64_t bytes_read, uint64_t file_size, void *context);
+
+typedef struct cosm_options {
+    /// Which elements reach the callback: those with a tag whose key is in the list (for nodes, ways as lines,
+    /// and closed ways and multipolygon/boundary relations as areas). Keys are compared whole.
+    const char *const *node_keys;
+    size_t node_key_count;
+    const char *const *line_keys;
+    size_t line_key_count;
+    const char *const *area_keys;
+    size_t area_key_count;
+    /// libosmium's format name ("pbf", "osm", "osm.gz", "osm.bz2").
+    const char *format;
+    /// Where the node location index's temporary files go (created and removed at once: nothing stays behind).
+    const char *temporary_directory;
+    /// Non-zero: keep node locations in memory (16 bytes a node) instead, for a small file.
+    int locations_in_memory;
+    /// Threads decoding PBF blocks: 0 for libosmium's default pool, else a pool of this many for this read.
+    int decoding_threads;
+    /// Called with the callbacks' context; may be NULL.
+    cosm_progress_callback progress;
+} cosm_options;
+
+typedef struct cosm_counts {
+    uint64_t nodes;
+    uint64_t ways;
+    uint64_t relations;
+    /// The last element read before an error, to locate it (type 0 when none was read).
+    cosm_element_type last_element_type;
+    int64_t last_element_id;
+} cosm_counts;
+
+typedef enum cosm_status {
+    COSM_OK = 0,
+    /// The callback asked to stop.
+    COSM_STOPPED = 1,
+    /// The file could not be opened or read (the message says why).
+    COSM_IO_ERROR = 2,
+    /// The file is not valid OSM data (the message says where and why).
+    COSM_DATA_ERROR = 3,
+    /// Anything else (out of memory, an internal error).
+    COSM_INTERNAL_ERROR = 4,
+    /// The node location index's temporary file could not be created in options->temporary_directory.
+    COSM_TEMPORARY_FILE_ERROR = 5,
+} cosm_status;
+
+/// Reads the file at `path` in two passes (multipolygon/boundary relations, then everything), calling
+/// `element` for every element of interest and `warning` for every counted fault. On failure, writes a
+/// message (NUL-terminated, truncated to error_size) to `error`.
+cosm_status cosm_read(const char *path, const cosm_options *options, cosm_element_callback element,
+                      cosm_warning_callback warning, void *context, cosm_counts *counts, char *error,
+                      size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

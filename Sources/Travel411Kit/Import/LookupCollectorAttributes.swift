@@ -1,0 +1,50 @@
+import Foundation
+
+/// What a feature gives the lookups when it does not come through a shapefile layout (an OpenStreetMap
+/// element): the same structures `collect(_:record:fid:plan:)` fills, from plain values.
+extension LookupCollector {
+    /// A polygon of an area level; returns a reason when the shape has no rings.
+    func collectArea(
+        _ level: PlacesSchema.AreaLevel, _ shape: Shape, layer: String, fid: Int64, name: String?, code: String?,
+        countryCode: String?
+    ) -> String? {
+        let rings = shape.rings
+        guard !rings.isEmpty else { return "not a polygon" }
+        let data: AreaLevelData
+        if let known = areas[level] {
+            data = known
+        } else {
+            data = AreaLevelData()
+            areas[level] = data
+        }
+        if level == .country {
+            countryPolygons.append(Self.polygons(shape))
+        } else {
+            data.builder.add(feature: data.features.count, rings: rings)
+        }
+        data.features.append(AreaFeature(layer: layer, fid: fid, name: name, code: code, countryCode: countryCode?.uppercased()))
+        return nil
+    }
+
+    func collectLocality(name: String, population: Double, countryCode: String?, at coordinate: Coordinate) {
+        localities.append(
+            Locality(
+                name: name, admin1: nil, admin2: nil, countryCode: countryCode?.uppercased(), population: max(0, population),
+                coordinate: coordinate))
+    }
+
+    func collectAddress(houseNumber: String, street: String?, postcode: String?, at coordinate: Coordinate) {
+        addresses.append(Address(houseNumber: houseNumber, street: street, postcode: postcode, coordinate: coordinate))
+    }
+
+    func collectPostcode(_ code: String, at coordinate: Coordinate) {
+        postcodes.append((code, coordinate))
+    }
+
+    func collectStreet(name: String, lines: [[Point2D]]) throws {
+        guard let streets, var names = streetNames else { return }
+        try streets.add(line: UInt32(names.recordCount), lines: lines)
+        try names.append([name])
+        streetNames = names
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import Travel411Kit
+
+/// `travel411 import extract.osm.pbf` on the two real extracts of Tests/Fixtures/osm: what each gives the
+/// database, counted exactly, and the answers at named points checked against what OpenStreetMap says there.
+@Suite struct OSMExtractImportTests {
+    static let liechtenstein = OSMShapefileImportTests.fixtures.appendingPathComponent("liechtenstein-2013-08-03.osm.pbf")
+    static let helsinki = OSMShapefileImportTests.fixtures.appendingPathComponent("helsinki.osm.pbf")
+
+    /// Each extract imported once per test process, into a folder of its own.
+    static let scratch = Result { try OSMShapefileImportTests.Scratch() }
+    static let liechtensteinImport = Result { try importExtract(liechtenstein, as: "liechtenstein.gpkg") }
+    static let helsinkiImport = Result { try importExtract(helsinki, as: "helsinki.gpkg") }
+
+    static func importExtract(_ url: URL, as name: String) throws -> (path: String, summary: ImportSummary) {
+        let path = try scratch.get().path(name)
+        return (path, try Importer(options: ImportOptions(paths: [url], databasePath: path)).run())
+    }
+
+    static func count(_ sql: String, in path: String) throws -> Int {
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        return Int(try database.query(sql).first?.first?.int64Value ?? -1)
+    }
+
+    static func features(_ summary: ImportSummary) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: summary.layers.map { ($0.table, $0.features) })
+    }
+
+    @Test func liechtensteinCounts() throws {
+        let (path, summary) = try Self.liechtensteinImport.get()
+        #expect(
+            Self.features(summary) == [
+                "liechtenstein_2013_08_03_streets": 1213, "liechtenstein_2013_08_03_addresses": 198,
+                "liechtenstein_2013_08_03_places": 20, "liechtenstein_2013_08_03_boundaries": 18,
+                "liechtenstein_2013_08_03_pois": 280, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
+            ])
+        // The country and its 11 municipalities are polygons; the two Wahlkreise are subAdministrativeAreas;
+        // Natural Earth's Liechtenstein gives way to the extract's.
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'city'", in: path) == 11)
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'district'", in: path) == 2)
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country' AND code = 'LI'", in: path) == 1)
+        // 257 of Natural Earth's 258 (its Liechtenstein is left out), the extract's one, and the ten overseas
+        // territories the time zones tell apart (as with Data/).
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country'", in: path) == 268)
+        // Place nodes of a town, village, hamlet or suburb kind: 18 of the 20 (two are place=locality).
+        #expect(try Self.count("SELECT count(*) FROM travel411_localities", in: path) == 18)
+        #expect(
+            summary.warnings == [
+                "liechtenstein-2013-08-03.osm.pbf: 23 relations with members missing from the extract (relation 3, relation 10, relation 12, relation 13, relation 14…)"
+            ])
+    }
+
+    /// A point inside each municipality (on its polygon's surface) answers that municipality, in the right
+    /// Wahlkreis, in Liechtenstein.
+    @Test(arguments: [
+        ("Ruggell", 47.24789, 9.53581, "Wahlkreis Unterland"), ("Schellenberg", 47.23836, 9.55810, "Wahlkreis Unterland"),
+        ("Gamprin", 47.19448, 9.55360, "Wahlkreis Unterland"), ("Eschen", 47.20838, 9.52114, "Wahlkreis Unterland"),
+        ("Mauren", 47.21333, 9.55270, "Wahlkreis Unterland"), ("Planken", 47.18210, 9.55777, "Wahlkreis Oberland"),
+        ("Schaan", 47.17473, 9.50611, "Wahlkreis Oberland"), ("Vaduz", 47.14294, 9.52011, "Wahlkreis Oberland"),
+        ("Triesenberg", 47.12676, 9.55826, "Wahlkreis Oberland"), ("Triesen", 47.08650, 9.54202, "Wahlkreis Oberland"),
+        ("Balzers", 47.06719, 9.50652, "Wahlkreis Oberland"),
+    ])
+    func everyMunicipality(name: String, latitude: Double, longitude: Double, wahlkreis: String) throws {
+        let geocoder = try ReverseGeocoder(databasePath: try Self.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: latitude, longitude: longitude))
+        #expect(placemark.locality == name)
+        #expect(placemark.subAdministrativeArea == wahlkreis)
+        #expect(placemark.isoCountryCode == "LI")
+        #expect(placemark.country == "Liechtenstein")
+        #expect(placemark.timeZone == "Europe/Vaduz")
+    }
+
+    /// Städtle 32, Vaduz's main street: a building (way 333 of the renumbered extract) with addr:housenumber
+    /// 32, addr:street Städtle, addr:postcode 9490.
+    @Test func aVaduzAddress() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try Self.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 47.13948, longitude: 9.52215))
+        #expect(placemark.name == "32 Städtle")
+        #expect(placemark.locality == "Vaduz")
+        #expect(placemark.postalCode == "9490")
+    }
+
+    @Test func helsinkiCounts() throws {
+        let (path, summary) = try Self.helsinkiImport.get()
+        #expect(
+            Self.features(summary) == [
+                "helsinki_streets": 807, "helsinki_addresses": 1470, "helsinki_places": 46, "helsinki_pois": 1460,
+                "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
+            ])
+        // No boundary of central Helsinki is whole in the extract: the city and its suburbs come from the place
+        // nodes (one city, five suburbs), as Nominatim's boxes around them.
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'city'", in: path) == 1)
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'suburb'", in: path) == 5)
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country' AND code = 'FI'", in: path) == 1)
+    }
+
+    /// Kaivokatu 10 (way 23648033, a building with addr:housenumber 10, addr:street Kaivokatu, addr:postcode
+    /// 00100), in the suburb of Kaisaniemi's node, in Helsinki.
+    @Test func aHelsinkiStreetAddress() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try Self.helsinkiImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 60.16994, longitude: 24.94056))
+        #expect(placemark.name == "10 Kaivokatu")
+        #expect(placemark.postalCode == "00100")
+        #expect(placemark.locality == "Helsinki")
+        #expect(placemark.subLocality == "Kaisaniemi")
+        #expect(placemark.isoCountryCode == "FI")
+    }
+
+    /// A street with no address near still has a postcode: the nearest postcode point, the mean of the
+    /// addresses carrying it (Nominatim's rule). Mikonkatu between Kaisaniemenkatu and Vilhonkatu.
+    @Test func aStreetWithoutAnAddressHasAPostcode() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try Self.helsinkiImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 60.17150, longitude: 24.94620))
+        #expect(placemark.postalCode != nil)
+    }
+
+    /// A PBF the reader refuses leaves the database as it was.
+    @Test func aTruncatedExtractLeavesTheDatabaseIntact() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let database = scratch.path("intact.gpkg")
+        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database)).run()
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let truncated = scratch.folder.appendingPathComponent("truncated.osm.pbf")
+        try Data(try Data(contentsOf: Self.helsinki).prefix(200_000)).write(to: truncated)
+        #expect(throws: (any Error).self) {
+            try Importer(options: ImportOptions(paths: [truncated], databasePath: database)).run()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+    }
+
+    /// `import --append helsinki.osm.pbf` on Liechtenstein's database answers both.
+    @Test func appendAnExtract() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let database = scratch.path("both.gpkg")
+        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database)).run()
+        var options = ImportOptions(paths: [Self.helsinki], databasePath: database)
+        options.append = true
+        let summary = try Importer(options: options).run()
+        #expect(summary.layers.filter { $0.table.hasPrefix("helsinki_") }.count == 4)
+        let geocoder = try ReverseGeocoder(databasePath: database)
+        #expect(geocoder.placemark(for: Coordinate(latitude: 60.16994, longitude: 24.94056)).name == "10 Kaivokatu")
+        #expect(geocoder.placemark(for: Coordinate(latitude: 47.14294, longitude: 9.52011)).locality == "Vaduz")
+    }
+}

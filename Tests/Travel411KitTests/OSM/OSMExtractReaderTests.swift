@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+import Travel411Kit
+
+/// The two real extracts, read whole. The exact counts were checked against GDAL's OSM driver, which reads the
+/// files without libosmium: Scripts/osm-counts applies the same rules to what `ogr2ogr` gives. Liechtenstein agrees
+/// element for element. Helsinki, cut out of a city, differs only at its edge: GDAL keeps a closed way with nodes
+/// outside the extract as a partial polygon (12 place squares and blocks) and two place relations with missing
+/// members, where the reader counts them as warnings and gives no polygon; and GDAL drops three ways (two
+/// addresses, one POI) whose nodes are partly outside, which the reader keeps with the nodes it has.
+@Suite struct OSMExtractReaderTests {
+    private func counts(_ features: [OSMFeature], _ kind: OSMFeatureKind) -> [OSMElementType: Int] {
+        features.filter { $0.kind == kind }.reduce(into: [:]) { $0[$1.element.type, default: 0] += 1 }
+    }
+
+    @Test func liechtensteinCounts() throws {
+        let (features, summary) = try OSMFixtures.liechtensteinRead.get()
+        #expect((summary.nodes, summary.ways, summary.relations) == (65_733, 7_121, 113))
+        #expect(summary.features == [.street: 1_213, .address: 198, .place: 20, .adminBoundary: 18, .poi: 280])
+        #expect(counts(features, .street) == [.way: 1_213])
+        #expect(counts(features, .address) == [.node: 67, .way: 131])
+        #expect(counts(features, .place) == [.node: 20])
+        #expect(counts(features, .poi) == [.node: 199, .way: 80, .relation: 1])
+        let levels = features.compactMap(\.adminBoundary).reduce(into: [Int: Int]()) { $0[$1.adminLevel, default: 0] += 1 }
+        #expect(levels == [2: 1, 6: 2, 8: 15])
+        // Boundaries of the neighbours (Switzerland, Austria) whose members lie outside the country's extract.
+        #expect(summary.warnings == [.relationMembersMissing: 23])
+    }
+
+    @Test func helsinkiCounts() throws {
+        let (features, summary) = try OSMFixtures.helsinkiRead.get()
+        #expect((summary.nodes, summary.ways, summary.relations) == (24_260, 5_130, 620))
+        #expect(summary.features == [.street: 807, .address: 1_470, .place: 46, .poi: 1_460])
+        #expect(counts(features, .address) == [.node: 1_377, .way: 87, .relation: 6])
+        #expect(counts(features, .place) == [.node: 7, .way: 34, .relation: 5])
+        #expect(counts(features, .poi) == [.node: 1_402, .way: 54, .relation: 4])
+        // Cut out of the city: the city's and district's boundaries and ways crossing the edge are incomplete.
+        #expect(summary.warnings == [.wayNodesMissing: 233, .relationMembersMissing: 17])
+        #expect(summary.warningExamples[.relationMembersMissing]?.count == OSMReadSummary.exampleLimit)
+    }
+
+    @Test func liechtensteinCountryAndMunicipalitiesArePolygons() throws {
+        let (features, _) = try OSMFixtures.liechtensteinRead.get()
+        let country = try #require(features.first { $0.adminBoundary?.adminLevel == 2 })
+        #expect(country.element == OSMElementID(.relation, 47))
+        #expect(country.name == "Liechtenstein")
+        #expect(country.adminBoundary?.iso3166_1 == "LI")  // "li" in the 2013 data
+        #expect(country.names["en"] == "Liechtenstein" && country.names["cs"] == "Lichtenštejnsko")
+
+        let municipalities = features.filter { $0.adminBoundary?.adminLevel == 8 && $0.element.type == .relation }
+        #expect(
+            municipalities.compactMap(\.name).sorted() == [
+                "Balzers", "Eschen", "Gamprin", "Mauren", "Planken", "Ruggell", "Schaan", "Schellenberg", "Triesen",
+                "Triesenberg", "Vaduz",
+            ])
+        for municipality in municipalities {
+            #expect(municipality.shape.rings.count >= 1)
+            // Its point on the surface lies in it, in no other municipality, and in the country.
+            let point = municipality.representativePoint
+            #expect(
+                municipalities.filter { evenOddContains(rings: $0.shape.rings, x: point.x, y: point.y) }.map(\.name) == [municipality.name])
+            #expect(evenOddContains(rings: country.shape.rings, x: point.x, y: point.y))
+        }
+
+        // The villages' place nodes, as mapped, lie in their municipality and in no other.
+        let villages = [
+            "Vaduz": "Vaduz", "Schaan": "Schaan", "Planken": "Planken", "Eschen": "Eschen", "Nendeln": "Eschen",
+            "Gamprin": "Gamprin", "Schellenberg": "Schellenberg", "Ruggell": "Ruggell", "Schaanwald": "Mauren",
+            "Triesen": "Triesen", "Triesenberg": "Triesenberg", "Malbun": "Triesenberg", "Balzers": "Balzers",
+        ]
+        for (village, expected) in villages {
+            let place = try #require(features.first { $0.kind == .place && $0.name == village }, "no place node \(village)")
+            let point = place.representativePoint
+            #expect(
+                municipalities.filter { evenOddContains(rings: $0.shape.rings, x: point.x, y: point.y) }.map(\.name) == [expected],
+                "\(village)")
+        }
+    }
+
+    @Test func liechtensteinNamedFeaturesAsOSMHasThem() throws {
+        let (features, _) = try OSMFixtures.liechtensteinRead.get()
+        // way 333: building=yes, tourism=museum, addr:street=Städtle, addr:housenumber=32, addr:postcode=9490.
+        let museum = features.filter { $0.element == OSMElementID(.way, 333) }
+        #expect(museum.map(\.kind).sorted() == [.address, .poi])
+        let poi = try #require(museum.first { $0.kind == .poi })
+        #expect(poi.name == "Kunstmuseum Liechtenstein")
+        #expect(poi.pointOfInterest == OSMPointOfInterest(key: "tourism", value: "museum"))
+        #expect(poi.address == OSMAddress(housenumber: "32", street: "Städtle", postcode: "9490", city: "Vaduz"))
+        #expect(abs(poi.representativePoint.x - 9.52215) < 0.0005 && abs(poi.representativePoint.y - 47.13948) < 0.0005)
+
+        // relation 52: type=multipolygon, historic=castle, name=Schloss Vaduz: a POI on an assembled area.
+        let castle = try #require(features.first { $0.element == OSMElementID(.relation, 52) })
+        #expect(castle.kind == .poi && castle.name == "Schloss Vaduz")
+        #expect(castle.pointOfInterest == OSMPointOfInterest(key: "historic", value: "castle"))
+
+        let vaduz = try #require(features.first { $0.element == OSMElementID(.node, 58243) })
+        #expect(vaduz.place == OSMPlace(type: "town") && vaduz.name == "Vaduz")
+        #expect(vaduz.shape == .point(Point2D(x: 9.5227962, y: 47.1392862)))
+
+        let street = try #require(features.first { $0.element == OSMElementID(.way, 46) })
+        #expect(street.kind == .street && street.name == "Landstrasse")
+        #expect(street.highway == OSMHighway(highwayClass: "primary"))
+        guard case .lineString(let points) = street.shape else {
+            Issue.record("Landstrasse is not a line: \(street.shape)")
+            return
+        }
+        #expect(points.count >= 2)
+    }
+
+    @Test func helsinkiNamedFeaturesAsOSMHasThem() throws {
+        let (features, _) = try OSMFixtures.helsinkiRead.get()
+        // node 1372477580: place=city, name=Helsinki, name:sv=Helsingfors, population=629725.
+        let city = try #require(features.first { $0.element == OSMElementID(.node, 1_372_477_580) })
+        #expect(city.place == OSMPlace(type: "city", population: 629_725))
+        #expect(city.names["sv"] == "Helsingfors")
+
+        // way 8033120: building=museum, tourism=museum, name=Ateneum, addr:street=Kaivokatu 2, 00100 Helsinki.
+        let ateneum = features.filter { $0.element == OSMElementID(.way, 8_033_120) }
+        #expect(ateneum.map(\.kind).sorted() == [.address, .poi])
+        #expect(ateneum.first?.address == OSMAddress(housenumber: "2", street: "Kaivokatu", postcode: "00100", city: "Helsinki"))
+        #expect(ateneum.first?.names == ["ru": "Музей Атенеум"])
+
+        // way 22906936: highway=primary, name=Mannerheimintie, name:sv=Mannerheimvägen.
+        let street = try #require(features.first { $0.element == OSMElementID(.way, 22_906_936) })
+        #expect(street.highway == OSMHighway(highwayClass: "primary"))
+        #expect(street.names == ["fi": "Mannerheimintie", "sv": "Mannerheimvägen"])
+
+        // Addresses on multipolygon buildings get a point on the building, not its centroid.
+        let onRelations = features.filter { $0.kind == .address && $0.element.type == .relation }
+        #expect(onRelations.count == 6)
+    }
+
+    @Test func readsOSMXMLAndItsCompressedForms() throws {
+        let xml = OSMFixtures.path("test_multipolygon.osm")
+        let plain = try OSMFixtures.readAll(xml)
+        #expect((plain.summary.nodes, plain.summary.ways, plain.summary.relations) == (353, 140, 40))
+        #expect(plain.summary.features == [.street: 1])
+        try TemporaryFolder.with { folder in
+            for (tool, suffix) in [("gzip", "gz"), ("bzip2", "bz2")] {
+                let compressed = folder.url.appendingPathComponent("test_multipolygon.osm.\(suffix)")
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "\(tool) -c \"$1\" > \"$2\"", "sh", xml, compressed.path]
+                try process.run()
+                process.waitUntilExit()
+                try #require(process.terminationStatus == 0, "\(tool) failed")
+                let read = try OSMFixtures.readAll(compressed.path)
+                #expect(read.summary == plain.summary, "\(suffix)")
+                #expect(read.features == plain.features, "\(suffix)")
+            }
+        }
+    }
+
+    @Test func theLocationIndexLivesInTheTemporaryFolderAndIsGoneAfterwards() throws {
+        try TemporaryFolder.with { folder in
+            var openDuringRead: [String] = []
+            var reader = OSMExtractReader(path: OSMFixtures.liechtenstein, temporaryDirectory: folder.path)
+            reader.inMemoryLocationsBelow = 0  // as for an extract of 8 MB or more
+            var features: [OSMFeature] = []
+            let summary = try reader.read { feature in
+                if openDuringRead.isEmpty { openDuringRead = folder.openFiles() }
+                features.append(feature)
+            }
+            // The same as with the locations in memory.
+            let inMemory = try OSMFixtures.liechtensteinRead.get()
+            #expect(summary == inMemory.summary && features == inMemory.features)
+            // One file (positive node ids; negative ones, which only files not yet uploaded from an editor have,
+            // would get a second), unlinked from the start.
+            #expect(openDuringRead.count == 1)
+            #expect(openDuringRead.allSatisfy { $0.contains("travel411-osm-locations-") && $0.hasSuffix("(deleted)") })
+            #expect(folder.openFiles().isEmpty)
+            #expect(try folder.contents().isEmpty)
+        }
+    }
+
+    @Test func progressGoesThroughBothPassesToTheEnd() throws {
+        var reports: [OSMReadProgress] = []
+        var featuresBeforeTheSecondPass = 0
+        var features = 0
+        try OSMExtractReader(path: OSMFixtures.helsinki).read(progress: { reports.append($0) }) { _ in
+            features += 1
+            if reports.last?.pass == 1 { featuresBeforeTheSecondPass += 1 }
+        }
+        let size = try #require(FileManager.default.attributesOfItem(atPath: OSMFixtures.helsinki)[.size] as? Int)
+        #expect(reports.first?.pass == 1 && reports.last?.pass == 2)
+        #expect(reports.last?.bytesRead == size && reports.allSatisfy { $0.fileSize == size })
+        #expect(reports.map(\.fraction) == reports.map(\.fraction).sorted())
+        #expect(reports.last?.fraction == 1)
+        #expect(featuresBeforeTheSecondPass == 0 && features == 3_783)
+    }
+
+    @Test func anErrorFromTheBodyStopsTheReadAndIsRethrown() throws {
+        struct Enough: Error {}
+        try TemporaryFolder.with { folder in
+            var seen = 0
+            #expect(throws: Enough.self) {
+                try OSMExtractReader(path: OSMFixtures.helsinki, temporaryDirectory: folder.path).read { _ in
+                    seen += 1
+                    if seen == 10 { throw Enough() }
+                }
+            }
+            #expect(seen == 10)
+            #expect(folder.openFiles().isEmpty)
+            let leftovers = try folder.contents()
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    @Test func interpolationLinesCarryTheirEndsHouseNumbers() throws {
+        try TemporaryFolder.with { folder in
+            let path = try folder.write(
+                "interpolation.osm",
+                """
+                <?xml version='1.0' encoding='UTF-8'?>
+                <osm version='0.6'>
+                  <node id='1' lat='47.14' lon='9.52'><tag k='addr:housenumber' v='2'/><tag k='addr:street' v='Städtle'/></node>
+                  <node id='2' lat='47.14' lon='9.521'/>
+                  <node id='3' lat='47.141' lon='9.522'><tag k='addr:housenumber' v='12'/><tag k='addr:street' v='Städtle'/></node>
+                  <way id='7'><nd ref='1'/><nd ref='2'/><nd ref='3'/><tag k='addr:interpolation' v='even'/><tag k='addr:street' v='Städtle'/></way>
+                </osm>
+                """)
+            var features: [OSMFeature] = []
+            let summary = try OSMExtractReader(path: path, temporaryDirectory: folder.path).read { features.append($0) }
+            #expect(summary.features == [.address: 2, .addressInterpolation: 1])
+            let line = try #require(features.first { $0.kind == .addressInterpolation })
+            #expect(
+                line.interpolation
+                    == OSMInterpolation(scheme: "even", firstNode: 1, lastNode: 3, firstHousenumber: "2", lastHousenumber: "12"))
+            #expect(line.address?.street == "Städtle")
+            #expect(line.shape == .lineString([Point2D(x: 9.52, y: 47.14), Point2D(x: 9.521, y: 47.14), Point2D(x: 9.522, y: 47.141)]))
+            #expect(try folder.contents(except: ["interpolation.osm"]).isEmpty)
+        }
+    }
+
+    @Test func postcodeBoundariesAndPlaceAreasWithTheirHoles() throws {
+        try TemporaryFolder.with { folder in
+            let path = try folder.write(
+                "areas.osm",
+                """
+                <?xml version='1.0' encoding='UTF-8'?>
+                <osm version='0.6'>
+                  <node id='1' lat='0' lon='0'/><node id='2' lat='0' lon='1'/><node id='3' lat='1' lon='1'/><node id='4' lat='1' lon='0'/>
+                  <node id='5' lat='0.2' lon='0.2'/><node id='6' lat='0.2' lon='0.8'/><node id='7' lat='0.8' lon='0.8'/><node id='8' lat='0.8' lon='0.2'/>
+                  <way id='1'><nd ref='1'/><nd ref='2'/><nd ref='3'/><nd ref='4'/><nd ref='1'/></way>
+                  <way id='2'><nd ref='5'/><nd ref='6'/><nd ref='7'/><nd ref='8'/><nd ref='5'/></way>
+                  <relation id='1'><member type='way' ref='1' role='outer'/><tag k='type' v='boundary'/>
+                    <tag k='boundary' v='postal_code'/><tag k='postal_code' v='9490'/></relation>
+                  <relation id='2'><member type='way' ref='1' role='outer'/><member type='way' ref='2' role='inner'/>
+                    <tag k='type' v='multipolygon'/><tag k='place' v='suburb'/><tag k='name' v='Ebenholz'/><tag k='population' v='1 250'/></relation>
+                </osm>
+                """)
+            var features: [OSMFeature] = []
+            let summary = try OSMExtractReader(path: path, temporaryDirectory: folder.path).read { features.append($0) }
+            #expect(summary.features == [.postcodeBoundary: 1, .place: 1])
+            #expect(summary.warnings.isEmpty)
+            let postcode = try #require(features.first { $0.kind == .postcodeBoundary })
+            #expect(postcode.postcode == "9490" && postcode.element == OSMElementID(.relation, 1))
+            guard case .polygon(let square) = postcode.shape else {
+                Issue.record("not a polygon: \(postcode.shape)")
+                return
+            }
+            #expect(Set(square.exterior) == [Point2D(x: 0, y: 0), Point2D(x: 1, y: 0), Point2D(x: 1, y: 1), Point2D(x: 0, y: 1)])
+            #expect(square.exterior.first == square.exterior.last && square.holes.isEmpty)
+
+            let place = try #require(features.first { $0.kind == .place })
+            #expect(place.place == OSMPlace(type: "suburb", population: 1_250))
+            guard case .polygon(let ring) = place.shape, let hole = ring.holes.first else {
+                Issue.record("no polygon with a hole: \(place.shape)")
+                return
+            }
+            #expect(ring.holes.count == 1)
+            #expect(Set(hole) == [Point2D(x: 0.2, y: 0.2), Point2D(x: 0.8, y: 0.2), Point2D(x: 0.8, y: 0.8), Point2D(x: 0.2, y: 0.8)])
+            // Its point on the surface is in the ring between the outer square and the hole, not at the centre.
+            let point = place.representativePoint
+            #expect(evenOddContains(rings: place.shape.rings, x: point.x, y: point.y))
+        }
+    }
+}
