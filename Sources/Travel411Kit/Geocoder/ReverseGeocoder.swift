@@ -44,8 +44,8 @@ public final class ReverseGeocoder: @unchecked Sendable {
     ///
     /// They are read through `Unmanaged._withUnsafeGuaranteedRef`, the standard library's underscored
     /// way to borrow an unowned object without retain/release. Safe because `lookup` owns every object
-    /// for as long as the geocoder lives; it buys the batch ~a third of its time (shared counters
-    /// contended between workers cost that much before, measured in session 1).
+    /// for as long as the geocoder lives. Retain/release on counters shared by the workers took about a
+    /// third of the batch's time per row (Scripts/bench (a), CSV in and out, 2 workers on 2 cores).
     private struct HotReferences {
         var areas: [Unmanaged<PlacesLookup.AreaLevel>?] = []
         var localities: Unmanaged<PlacesLookup.PointLevel>?
