@@ -69,7 +69,7 @@ let package = Package(
         // cost a fresh clone's first build about as much CPU as the whole geocoder.
         .target(
             name: "Travel411Guide",
-            dependencies: ["Travel411Kit", "CCairo", "CSQLite"]
+            dependencies: ["Travel411Kit", "CCairo", "CSQLite", "CShapelib"]
         ),
         .executableTarget(
             name: "travel411",
@@ -117,9 +117,14 @@ let package = Package(
             name: "Travel411TestStartup",
             path: "Tests/Travel411TestStartup"
         ),
+        // One test target per library: the Kit's tests build without the Guide.
         .testTarget(
             name: "Travel411KitTests",
-            dependencies: ["Travel411Kit", "Travel411Guide", "Travel411TestSupport", "CShapelib", "CSQLite"]
+            dependencies: ["Travel411Kit", "Travel411TestSupport", "CShapelib", "CSQLite"]
+        ),
+        .testTarget(
+            name: "Travel411GuideTests",
+            dependencies: ["Travel411Guide", "Travel411Kit", "Travel411TestSupport", "CSQLite"]
         ),
         .testTarget(
             name: "Travel411CLITests",
