@@ -106,6 +106,13 @@ let package = Package(
             dependencies: ["Travel411Kit", "Travel411Guide"],
             path: "Fuzz/Travel411Fuzz"
         ),
+        // In-process measurements of single parts (the batch pipeline alone, lookups on one core, GeoPackage
+        // inserts): `Scripts/bench --parts` builds it in release. Figures belong here, not in timed tests.
+        .executableTarget(
+            name: "travel411-bench",
+            dependencies: ["Travel411Kit"],
+            path: "Benchmarks/travel411-bench"
+        ),
         // What the test targets share: the places database imported from Data/ once per test run, and
         // what the test process sets up as it loads (Travel411TestStartup, a C constructor).
         .target(
