@@ -1,11 +1,6 @@
 import Foundation
 import Travel411Kit
 
-/// Output shapes of `travel411 quakes`.
-public enum QuakeOutputFormat: String, CaseIterable, Sendable {
-    case text, json, csv, geojson
-}
-
 /// One event as JSON (and as a GeoJSON feature's properties): USGS's fields under USGS's names,
 /// our description, the distance and bearing from the near point, and our placemark under
 /// `placemark` with exactly the keys of `travel411 where --format json`. Every key is always
