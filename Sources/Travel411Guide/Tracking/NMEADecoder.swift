@@ -253,7 +253,7 @@ public struct NMEADecoder {
         func two(_ at: Int) -> Int { Int(bytes[at] - 48) * 10 + Int(bytes[at + 1] - 48) }
         let day = two(0), month = two(2), year = two(4)
         guard (1...31).contains(day), (1...12).contains(month) else { return nil }
-        return TrackTime.daysFromCivil(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day)
+        return Int(CivilDate.days(year: Int64(year < 80 ? 2000 + year : 1900 + year), month: Int64(month), day: Int64(day)))
     }
 
     /// "3925.9702","N","11945.9354","W": degrees and decimal minutes with hemispheres.
