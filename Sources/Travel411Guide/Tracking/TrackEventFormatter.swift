@@ -48,7 +48,7 @@ public enum TrackEventFormatter {
             ("compassPoint", JSONText.string(event.compassPoint.rawValue)),
             ("sentence", JSONText.string(event.sentence)),
             ("place", event.place.map(JSONText.string) ?? "null"),
-            ("placemark", event.placemark.map(PlacemarkFormatter.jsonObject) ?? "null"),
+            ("placemark", event.placemark.map { PlacemarkFormatter.jsonObject($0) } ?? "null"),
         ]
         members = members.map { ($0.0, $0.1) }
         return "{" + members.map { "\(JSONText.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
