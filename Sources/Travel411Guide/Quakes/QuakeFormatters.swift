@@ -143,7 +143,7 @@ public enum QuakeCSV {
 
     public static func text(_ items: [GeocodedQuake]) -> String {
         let writer = DelimitedTextWriter(delimiter: UInt8(ascii: ","))
-        let buffer = ByteBuffer(capacity: 256 * (items.count + 1))
+        let buffer = GrowableByteArray(capacity: 256 * (items.count + 1))
         func row(_ fields: [String?]) {
             for (index, field) in fields.enumerated() {
                 if index > 0 { buffer.append(UInt8(ascii: ",")) }

@@ -104,7 +104,7 @@ public enum JSONText {
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""
         }
-        let buffer = ByteBuffer(capacity: text.utf8.count + 8)
+        let buffer = GrowableByteArray(capacity: text.utf8.count + 8)
         JSONTextWriter.appendString(text, to: buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
