@@ -356,7 +356,9 @@ final class RowEncoder {
 
     // MARK: Placemark field text
 
-    private func appendTableFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter: Bool, to output: GrowableByteArray) {
+    private func appendTableFields(
+        of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter: Bool, to output: GrowableByteArray
+    ) {
         let delimiter = table.delimiter
         var needsDelimiter = needsDelimiter
         for field in fields {
@@ -367,7 +369,8 @@ final class RowEncoder {
         }
     }
 
-    private func appendJSONFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsComma: Bool, to output: GrowableByteArray) {
+    private func appendJSONFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsComma: Bool, to output: GrowableByteArray)
+    {
         var needsComma = needsComma
         for (position, field) in fields.enumerated() {
             if needsComma { output.append(UInt8(ascii: ",")) }
