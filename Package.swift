@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "travel411",
-    platforms: [.macOS(.v13)],
+    // No `platforms`: travel411 is built and tested on Linux only (docs/development.md, "Platforms").
     // No library product: Travel411Kit is compiled with -O (below), an unsafe flag that SwiftPM refuses in
     // a versioned dependency. Programs use travel411 through its batch mode (rows on stdin, one row out
     // per row) and `travel411 serve`; README "Using travel411 from other programs" says how.
@@ -18,20 +18,23 @@ let package = Package(
             description: "travel411-serve, the Nominatim-compatible HTTP server, on Hummingbird and SwiftNIO"
         )
     ],
+    // Exact versions: travel411 is an application, and the same checkout builds the same packages. They
+    // stand in for a committed Package.resolved, which docs/development.md ("Pinned packages") says why
+    // is not committed; a new version comes in by changing its line here.
     dependencies: [
-        // 1.8.0 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        // 1.8 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Only the server (`travel411-serve`) uses these, and only with the Server trait: without it SwiftPM does
         // not even fetch them (trait-guarded dependencies are pruned), which saves a fresh clone's first
         // `swift run travel411 …` about 20 s of resolving. Hummingbird's default traits pull in
         // swift-configuration, which the server does not use.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -81,7 +84,7 @@ let package = Package(
         // cost a fresh clone's first build about as much CPU as the whole geocoder.
         .target(
             name: "Travel411Guide",
-            dependencies: ["Travel411Kit", "CCairo", "CSQLite"]
+            dependencies: ["Travel411Kit", "CCairo", "CSQLite", "CShapelib"]
         ),
         .executableTarget(
             name: "travel411",
@@ -118,6 +121,13 @@ let package = Package(
             dependencies: ["Travel411Kit", "Travel411Guide"],
             path: "Fuzz/Travel411Fuzz"
         ),
+        // In-process measurements of single parts (the batch pipeline alone, lookups on one core, GeoPackage
+        // inserts): `Scripts/bench --parts` builds it in release. Figures belong here, not in timed tests.
+        .executableTarget(
+            name: "travel411-bench",
+            dependencies: ["Travel411Kit"],
+            path: "Benchmarks/travel411-bench"
+        ),
         // What the test targets share: the places database imported from Data/ once per test run, and
         // what the test process sets up as it loads (Travel411TestStartup, a C constructor).
         .target(
@@ -129,9 +139,14 @@ let package = Package(
             name: "Travel411TestStartup",
             path: "Tests/Travel411TestStartup"
         ),
+        // One test target per library: the Kit's tests build without the Guide.
         .testTarget(
             name: "Travel411KitTests",
-            dependencies: ["Travel411Kit", "Travel411Guide", "Travel411TestSupport", "CShapelib", "CSQLite"]
+            dependencies: ["Travel411Kit", "Travel411TestSupport", "CShapelib", "CSQLite"]
+        ),
+        .testTarget(
+            name: "Travel411GuideTests",
+            dependencies: ["Travel411Guide", "Travel411Kit", "Travel411TestSupport", "CSQLite"]
         ),
         .testTarget(
             name: "Travel411CLITests",

@@ -3,7 +3,7 @@ import Foundation
 import Travel411Guide
 import Travel411Kit
 
-struct QuakesCommand: ParsableCommand {
+struct QuakesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quakes",
         abstract: "List USGS earthquake feeds, each event geocoded with our places database.",
@@ -150,10 +150,10 @@ struct QuakesCommand: ParsableCommand {
 
     // MARK: Running
 
-    func run() throws {
+    func run() async throws {
         let (sourceArgument, destinationName) = resolved
         let source = try QuakeSource(argument: sourceArgument)
-        let feed = try QuakeFeed.read(try source.read(timeout: timeout), source: source.displayName)
+        let feed = try QuakeFeed.read(try await source.read(timeout: timeout), source: source.displayName)
         reportSkipped(feed, source: source)
         if feed.recordCount > 0 && feed.quakes.isEmpty {
             throw QuakeFeedError.noUsableRecords(source: source.displayName, skipped: feed.skipped.count)

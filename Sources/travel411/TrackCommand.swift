@@ -142,7 +142,8 @@ struct TrackCommand: ParsableCommand {
         if reader.waypointsIgnored > 0 {
             Diagnostics.warning("\(reader.name): \(reader.waypointsIgnored) waypoints ignored (a track is its <trkpt> and <rtept> points)")
         }
-        let summary = tracker.summary
+        var summary = tracker.summary
+        summary.sentences = reader.nmeaSentences
         switch format {
         case .jsonl: print(TrackEventFormatter.summaryJSONLine(summary, name: reader.name, format: reader.format))
         case .text: TrackEventFormatter.summaryText(summary, name: reader.name).forEach(Diagnostics.print)

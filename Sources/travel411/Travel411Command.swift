@@ -4,7 +4,7 @@ import Travel411Guide
 import Travel411Kit
 
 @main
-struct Travel411Command: ParsableCommand {
+struct Travel411Command: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "travel411",
         abstract: "Offline reverse geocoder and travel guide.",
@@ -28,13 +28,18 @@ struct Travel411Command: ParsableCommand {
 
     /// The one place where every command's errors end: each `Travel411Error` says its exit status;
     /// usage errors (64), help and `--version` are left to swift-argument-parser, with our prefix.
-    static func main() {
+    static func main() async {
         do {
             // ArgumentParser would read a negative longitude such as "-0.1919" as an unknown option; protect
             // such arguments first so `move-city 51.5010 -0.1919` and `--from 51.47 -0.45` work.
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
             do {
-                try command.run()
+                // `quakes` waits for a feed from the network; every other command runs straight through.
+                if var asynchronous = command as? AsyncParsableCommand {
+                    try await asynchronous.run()
+                } else {
+                    try command.run()
+                }
             } catch let error as ValidationError {
                 // A usage error found only while running (a size that depends on --out): the same message and
                 // exit 64 as from validate(), with the usage of the command that was run, not the root's.

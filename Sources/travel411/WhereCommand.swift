@@ -33,7 +33,7 @@ struct WhereCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Output: text, json, geojson or nominatim for one point (default text); csv, tsv, jsonl (or json) or geojson for many (default: the input's format).",
+            "Output: text (the default), json, geojson, nominatim, csv, tsv or jsonl for one point; csv, tsv, jsonl (or json) or geojson for many (default: the input's format).",
             valueName: "format"))
     var format: WhereOutputFormat?
 
@@ -108,11 +108,10 @@ struct WhereCommand: ParsableCommand {
             guard inputFormat == nil, delimiter == nil else {
                 throw ValidationError("--input-format and --delimiter are for many points; one coordinate needs neither")
             }
-            if let format, format.placemarkFormat == nil {
-                throw ValidationError(
-                    "--format \(format.rawValue) is for many points; one point prints \(PlacemarkFormat.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
+            if format == .nominatim, fields != nil {
+                throw ValidationError("--fields does not apply to --format nominatim, whose keys are Nominatim's")
             }
+            _ = try singlePointFields()
             _ = try parsedCoordinate()
         }
     }
@@ -128,17 +127,59 @@ struct WhereCommand: ParsableCommand {
         return try CoordinateArguments.coordinate(from: coordinate, naming: nil)
     }
 
+    private func singlePointFields() throws -> [PlacemarkField]? {
+        guard let fields else { return nil }
+        do { return try BatchOptions.fields(parsing: fields) } catch {
+            throw ValidationError("--fields: \(error.localizedDescription)")
+        }
+    }
+
     private func runSingle() throws {
         let point = try parsedCoordinate()
+        let fields = try singlePointFields()
         let geocoder = try openGeocoder(loading: .onDemand)
+        // csv, tsv and jsonl print what many points print for a file holding this one point.
+        if let format, format.placemarkFormat == nil, let batchFormat = format.batchFormat {
+            try printAsOneRow(point, format: batchFormat, fields: fields ?? PlacemarkField.allCases, geocoder: geocoder)
+            return
+        }
         let placemark = geocoder.placemark(for: point)
         // An answer given without a damaged part of the database is not printed as if it were whole.
         try geocoder.checkIndex()
         if format == .nominatim {
             print(NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom)))
-        } else {
-            print(PlacemarkFormatter.format(placemark, as: format?.placemarkFormat ?? .text))
+            return
         }
+        let placemarkFormat = format?.placemarkFormat ?? .text
+        if let fields, let text = PlacemarkFormatter.format(placemark, as: placemarkFormat, fields: fields) {
+            print(text)
+        } else {
+            print(PlacemarkFormatter.format(placemark, as: placemarkFormat))
+        }
+    }
+
+    /// One point through the batch, as a one-row file with `lat` and `lon` columns (JSON Lines for
+    /// jsonl, so that the coordinates stay numbers).
+    private func printAsOneRow(_ point: Coordinate, format: BatchFormat, fields: [PlacemarkField], geocoder: ReverseGeocoder) throws {
+        let latitude = Coordinate.format(point.latitude), longitude = Coordinate.format(point.longitude)
+        let inputFormat: BatchFormat = format == .jsonl ? .jsonl : .csv
+        let row =
+            inputFormat == .jsonl
+            ? "{\"lat\":\(latitude),\"lon\":\(longitude)}\n" : "lat,lon\n\(latitude),\(longitude)\n"
+        var options = BatchOptions(outputFormat: format, jobs: 1, showProgress: false, printsSummary: false)
+        options.inputFormat = inputFormat
+        options.fields = fields
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw BatchError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        defer { close(ends[0]) }
+        // One row is far below a pipe's buffer, so this write does not wait for the reader.
+        let written = row.utf8CString.withUnsafeBufferPointer { write(ends[1], $0.baseAddress, $0.count - 1) }
+        close(ends[1])
+        guard written == row.utf8.count else { throw BatchError("cannot write to a pipe: \(String(cString: strerror(errno)))") }
+        // The geocoder was opened on demand, so it is used from the batch's one worker only (jobs 1).
+        let batch = BatchGeocoder(options: options, geocode: { geocoder.placemark(for: $0) })
+        let summary = try batch.run(inputFD: ends[0], inputName: "-", outputFD: STDOUT_FILENO)
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 
     // MARK: Many points

@@ -249,9 +249,10 @@ final class WhereCommandTests: XCTestCase {
             (["where", "1", "2", "3"], ["give one coordinate"]),
             (["where", "51.47", "-0.45", "--format", "xml"], ["The value 'xml' is invalid for '--format <format>'", "nominatim"]),
             (
-                ["where", "51.47", "-0.45", "--format", "csv"],
-                ["--format csv is for many points; one point prints text, json, geojson, nominatim"]
+                ["where", "51.47", "-0.45", "--format", "nominatim", "--fields", "locality"],
+                ["--fields does not apply to --format nominatim"]
             ),
+            (["where", "51.47", "-0.45", "--fields", "town"], ["--fields: unknown field 'town'"]),
         ]
         for (arguments, parts) in cases {
             let result = try cli.run(arguments)

@@ -10,7 +10,9 @@ public final class LoopbackFeedServer {
     }
 
     public let port: Int
-    private let process: Process
+    private var pid: pid_t = 0
+    private var stopped = false
+    private let lock = NSLock()
 
     public init(_ answer: Answer) throws {
         let script = """
@@ -32,26 +34,44 @@ public final class LoopbackFeedServer {
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let arguments: [String]
         switch answer {
-        case .file(let path): process.arguments = ["python3", "-c", script, "file", path]
-        case .status(let code): process.arguments = ["python3", "-c", script, "status", String(code)]
+        case .file(let path): arguments = ["python3", "-c", script, "file", path]
+        case .status(let code): arguments = ["python3", "-c", script, "status", String(code)]
         }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        // posix_spawn, not Foundation's Process: this process reaps the child itself. Process.waitUntilExit()
+        // waits on the run loop of the thread that started it, which an async test may have left.
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw ServerDidNotStart(output: "no pipe: \(String(cString: strerror(errno)))") }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawnp(&pid, "python3", &actions, nil, argv, environ)
+        close(ends[1])
+        guard spawned == 0 else {
+            close(ends[0])
+            throw ServerDidNotStart(output: "python3 did not start: \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
         // The first line is the port; wait for it (python starts in well under a second).
         var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("\n"), Date() < deadline, process.isRunning {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { usleep(20_000) } else { text += String(decoding: chunk, as: UTF8.self) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while !text.contains("\n") {
+            let count = read(ends[0], &buffer, buffer.count)
+            guard count > 0 else { break }
+            text += String(decoding: buffer[0..<count], as: UTF8.self)
         }
+        close(ends[0])
         guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
             throw ServerDidNotStart(output: text)
         }
         self.port = port
@@ -60,10 +80,15 @@ public final class LoopbackFeedServer {
     public func url(_ path: String = "/feed") -> String { "http://127.0.0.1:\(port)\(path)" }
 
     public func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        // SIGKILL: the child inherits the signal mask of the thread that spawned it, and the test runner's
+        // worker threads block SIGTERM.
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
     }
 
     deinit { stop() }

@@ -40,6 +40,4 @@ public struct Airport: Hashable, Sendable {
 
     /// "LHR/EGLL" or just "EGLL".
     public var codes: String { iata.map { "\($0)/\(icao)" } ?? icao }
-
-    public var elevationMetres: Double? { elevationFeet.map { $0 * 0.3048 } }
 }

@@ -1,11 +1,6 @@
 import Foundation
 import Travel411Kit
 
-/// Output shapes of `travel411 quakes`.
-public enum QuakeOutputFormat: String, CaseIterable, Sendable {
-    case text, json, csv, geojson
-}
-
 /// One event as JSON (and as a GeoJSON feature's properties): USGS's fields under USGS's names,
 /// our description, the distance and bearing from the near point, and our placemark under
 /// `placemark` with exactly the keys of `travel411 where --format json`. Every key is always
@@ -148,7 +143,7 @@ public enum QuakeCSV {
 
     public static func text(_ items: [GeocodedQuake]) -> String {
         let writer = DelimitedTextWriter(delimiter: UInt8(ascii: ","))
-        let buffer = ByteBuffer(capacity: 256 * (items.count + 1))
+        let buffer = GrowableByteArray(capacity: 256 * (items.count + 1))
         func row(_ fields: [String?]) {
             for (index, field) in fields.enumerated() {
                 if index > 0 { buffer.append(UInt8(ascii: ",")) }

@@ -50,7 +50,7 @@ public enum QuakeSource: Hashable, Sendable {
     }
 
     /// The feed's bytes. `timeout` bounds a URL fetch: the wait for each response and the whole transfer.
-    public func read(timeout: TimeInterval = 60) throws -> Data {
+    public func read(timeout: TimeInterval = 60) async throws -> Data {
         switch self {
         case .file(let path):
             var isFolder: ObjCBool = false
@@ -70,7 +70,7 @@ public enum QuakeSource: Hashable, Sendable {
         case .standardInput:
             return (try? FileHandle.standardInput.readToEnd()) ?? Data()
         case .url(let url):
-            return try QuakeFeedFetcher.fetch(url, timeout: timeout)
+            return try await QuakeFeedFetcher.fetch(url, timeout: timeout)
         }
     }
 }
@@ -108,10 +108,9 @@ public struct QuakeFetchError: Travel411Error, Equatable {
     public var exitStatus: ExitStatus { .unavailable }
 }
 
-/// Fetches a feed with Foundation's URLSession (FoundationNetworking on Linux), waiting for it:
-/// the command has nothing else to do meanwhile.
+/// Fetches a feed with Foundation's URLSession (FoundationNetworking on Linux).
 enum QuakeFeedFetcher {
-    static func fetch(_ url: URL, timeout: TimeInterval) throws -> Data {
+    static func fetch(_ url: URL, timeout: TimeInterval) async throws -> Data {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 2
@@ -120,17 +119,12 @@ enum QuakeFeedFetcher {
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: url)
         request.setValue("travel411/\(Travel411.version)", forHTTPHeaderField: "User-Agent")
-        let finished = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
-        let task = session.dataTask(with: request) { data, response, error in
-            outcome.set(data: data, response: response, error: error)
-            finished.signal()
-        }
-        task.resume()
-        finished.wait()
         let shown = DisplayText.sanitized(url.absoluteString)
-        let (data, response, error) = outcome.get()
-        if let error {
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
             throw QuakeFetchError(url: shown, reason: explain(error), httpStatus: nil)
         }
         guard let http = response as? HTTPURLResponse else {
@@ -143,7 +137,7 @@ enum QuakeFeedFetcher {
             throw QuakeFetchError(
                 url: shown, reason: "the server answered HTTP \(http.statusCode) (\(phrase))\(hint)", httpStatus: http.statusCode)
         }
-        return data ?? Data()
+        return data
     }
 
     /// Says what went wrong in words a traveller can act on.
@@ -165,28 +159,6 @@ enum QuakeFeedFetcher {
             return "the server's answer is broken"
         default:
             return urlError.localizedDescription
-        }
-    }
-
-    /// The completion handler's results, handed across threads under a lock.
-    private final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data: Data?
-        private var response: URLResponse?
-        private var error: Error?
-
-        func set(data: Data?, response: URLResponse?, error: Error?) {
-            lock.lock()
-            defer { lock.unlock() }
-            self.data = data
-            self.response = response
-            self.error = error
-        }
-
-        func get() -> (Data?, URLResponse?, Error?) {
-            lock.lock()
-            defer { lock.unlock() }
-            return (data, response, error)
         }
     }
 }

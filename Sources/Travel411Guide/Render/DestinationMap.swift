@@ -116,6 +116,7 @@ public struct DestinationMap {
         let fitted = MapRegion.fitting(markers.map(\.coordinate) + track)
         let region = self.region ?? fitted ?? MapRegion(center: destination.city.coordinate, latitudeDelta: 0.1, longitudeDelta: 0.1)
         var scene = MapScene(region: region, markers: markers, callouts: calloutIndexes, me: me)
+        scene.fitsMarkers = self.region == nil
         if track.count > 1 { scene.polylines = [MapPolyline(coordinates: track)] }
         if !track.isEmpty || !extraPins.isEmpty || me != nil {
             var entries: [MapLegend.Entry] = [

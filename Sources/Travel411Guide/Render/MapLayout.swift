@@ -58,6 +58,7 @@ public struct MapLayout {
     ) rethrows {
         self.measure = measure
         var viewport = MapViewport.fitting(scene.region, width: width, height: height, margin: Self.margin)
+        if scene.fitsMarkers { viewport = Self.fittingMarkers(scene, in: viewport, measure: measure) }
         // The callouts decide the final view: move it just enough that every one fits.
         let area = viewport.bounds.insetBy(Self.calloutArea)
         let boxes = Self.calloutBoxes(scene, Self.spread(scene.markers, viewport).drawn, within: area, measure: measure)
@@ -72,6 +73,118 @@ public struct MapLayout {
         placer = LabelPlacer(area: viewport.bounds.insetBy(2))
         let basemap = try source?(viewport) ?? scene.basemap
         build(scene, basemap: basemap)
+    }
+
+    // MARK: - Fitting the markers
+
+    /// Pixels kept between the output's edge and any marker, title or callout the fit places.
+    public static let markerInset = 12.0
+
+    /// `start` zoomed out and moved as little as it takes for every marker (on its ring, when it has
+    /// one), its title or callout, and the user's dot when it is in view, to lie inside the output less
+    /// `markerInset`. The pins' points move with the zoom; their icons, titles and rings keep their size
+    /// in pixels, so the zoom needed follows from the two, and a few rounds settle what the new scale
+    /// changes (which pins share a ring, which side a title goes).
+    static func fittingMarkers(_ scene: MapScene, in start: MapViewport, measure: TextMeasure) -> MapViewport {
+        let area = start.bounds.insetBy(markerInset)
+        var viewport = start
+        for _ in 0..<6 {
+            guard let (footprint, anchors) = markerFootprint(scene, viewport, area: area, measure: measure) else { return viewport }
+            if area.contains(footprint) { return viewport }
+            let fixedX = (anchors.minX - footprint.minX) + (footprint.maxX - anchors.maxX)
+            let fixedY = (anchors.minY - footprint.minY) + (footprint.maxY - anchors.maxY)
+            var zoom = 1.0
+            if anchors.width > 0.5, footprint.width > area.width { zoom = min(zoom, (area.width - fixedX) / anchors.width) }
+            if anchors.height > 0.5, footprint.height > area.height { zoom = min(zoom, (area.height - fixedY) / anchors.height) }
+            // What is fixed in pixels alone may not fit (a title wider than the map): zoom no further than a tenth.
+            zoom = max(zoom, 0.1)
+            var zoomed = viewport
+            if zoom < 1 {
+                zoomed = MapViewport(
+                    width: viewport.width, height: viewport.height, centre: viewport.centre,
+                    pixelsPerDegree: viewport.pixelsPerDegree * zoom * 0.995)
+            }
+            guard let (moved, _) = markerFootprint(scene, zoomed, area: area, measure: measure) else { return zoomed }
+            viewport = zoomed.moved(
+                dx: fitShift(moved.minX, moved.maxX, area.minX, area.maxX), dy: fitShift(moved.minY, moved.maxY, area.minY, area.maxY))
+        }
+        return viewport
+    }
+
+    /// The move along one axis that brings [low, high] inside [areaLow, areaHigh], or centres it there
+    /// when it is the wider.
+    private static func fitShift(_ low: Double, _ high: Double, _ areaLow: Double, _ areaHigh: Double) -> Double {
+        if high - low > areaHigh - areaLow { return (areaLow + areaHigh) / 2 - (low + high) / 2 }
+        if low < areaLow { return areaLow - low }
+        if high > areaHigh { return areaHigh - high }
+        return 0
+    }
+
+    /// What the markers take on screen (icons, titles, callouts, the user's dot when in view) and the
+    /// box of the points they stand on; nil without markers.
+    static func markerFootprint(_ scene: MapScene, _ viewport: MapViewport, area: ScreenRect, measure: TextMeasure) -> (
+        footprint: ScreenRect, anchors: ScreenRect
+    )? {
+        guard !scene.markers.isEmpty else { return nil }
+        let spread = spread(scene.markers, viewport)
+        var boxes: [ScreenRect] = []
+        var anchors: ScreenRect?
+        let calloutBoxes = calloutBoxes(scene, spread.drawn, within: area, measure: measure)
+        for (index, marker) in scene.markers.enumerated() {
+            let point = spread.drawn[index], truePoint = spread.truePoints[index]
+            let anchor = ScreenRect(minX: truePoint.x, minY: truePoint.y, maxX: truePoint.x, maxY: truePoint.y)
+            anchors = anchors?.union(anchor) ?? anchor
+            let icon = iconBox(marker.symbol, at: point)
+            boxes.append(icon)
+            boxes.append(anchor)
+            if !scene.callouts.contains(index), let title = marker.title, !title.isEmpty {
+                let sides = titleBoxes(title, symbol: marker.symbol, at: point, measure: measure)
+                boxes.append(sides.first { area.contains($0) } ?? sides[0])
+            }
+        }
+        boxes += calloutBoxes
+        if let me = scene.me {
+            let point = viewport.project(me)
+            if viewport.bounds.contains(point) {
+                boxes.append(ScreenRect(minX: point.x - 7, minY: point.y - 7, maxX: point.x + 7, maxY: point.y + 7))
+            }
+        }
+        guard let anchors, let first = boxes.first else { return nil }
+        return (boxes.dropFirst().reduce(first) { $0.union($1) }, anchors)
+    }
+
+    /// The rectangle a marker's symbol covers when its point is at `point`.
+    static func iconBox(_ symbol: MarkerSymbol, at point: ScreenPoint) -> ScreenRect {
+        switch symbol {
+        case .pin:
+            let r = MapStyle.pinHeadRadius
+            return ScreenRect(minX: point.x - r, minY: point.y - MapStyle.pinTop, maxX: point.x + r, maxY: point.y)
+        case .dot: return ScreenRect(minX: point.x - 7, minY: point.y - 7, maxX: point.x + 7, maxY: point.y + 7)
+        case .square: return ScreenRect(minX: point.x - 6.5, minY: point.y - 6.5, maxX: point.x + 6.5, maxY: point.y + 6.5)
+        }
+    }
+
+    static let titleStyle = TextStyle(size: 13, bold: true, colour: MapStyle.text, halo: MapStyle.halo)
+
+    /// Where a marker's title may go, in the order tried: right of the head, left, below, above.
+    static func titleCandidates(symbol: MarkerSymbol, at point: ScreenPoint) -> [(ScreenPoint, TextAnchor)] {
+        let middle = point.y - markerTop(symbol) / 2 + (symbol == .pin ? -5 : 0)
+        let baseline = middle + 4.5
+        let halfWidth = symbol == .pin ? MapStyle.pinHeadRadius : 7
+        return [
+            (ScreenPoint(x: point.x + halfWidth + 4, y: baseline), .start),
+            (ScreenPoint(x: point.x - halfWidth - 4, y: baseline), .end),
+            (ScreenPoint(x: point.x, y: point.y + 16), .middle),
+            (ScreenPoint(x: point.x, y: point.y - markerTop(symbol) - 6), .middle),
+        ]
+    }
+
+    static func titleBoxes(_ title: String, symbol: MarkerSymbol, at point: ScreenPoint, measure: TextMeasure) -> [ScreenRect] {
+        titleCandidates(symbol: symbol, at: point).map { candidate in
+            var style = titleStyle
+            style.anchor = candidate.1
+            return measure.box(title, at: candidate.0, style: style, padding: 1)
+        }
     }
 
     // MARK: - Pins
@@ -331,23 +444,12 @@ public struct MapLayout {
     /// A marker's title beside its head: right, else left, else below, else right regardless.
     private mutating func placeMarkerTitle(_ marker: MapMarker, at point: ScreenPoint) {
         guard let title = marker.title, !title.isEmpty, viewport.bounds.contains(point) else { return }
-        let style = TextStyle(size: 13, bold: true, colour: MapStyle.text, halo: MapStyle.halo)
-        let middle = point.y - Self.markerTop(marker.symbol) / 2 + (marker.symbol == .pin ? -5 : 0)
-        let baseline = middle + 4.5
-        let halfWidth = marker.symbol == .pin ? MapStyle.pinHeadRadius : 7
-        let candidates: [(ScreenPoint, TextAnchor)] = [
-            (ScreenPoint(x: point.x + halfWidth + 4, y: baseline), .start),
-            (ScreenPoint(x: point.x - halfWidth - 4, y: baseline), .end),
-            (ScreenPoint(x: point.x, y: point.y + 16), .middle),
-            (ScreenPoint(x: point.x, y: point.y - Self.markerTop(marker.symbol) - 6), .middle),
-        ]
-        let boxes = candidates.map { candidate -> ScreenRect in
-            var s = style
-            s.anchor = candidate.1
-            return measure.box(title, at: candidate.0, style: s, padding: 1)
-        }
-        let chosen = placer.place(boxes) ?? 0
-        if chosen == 0, !placer.isFree(boxes[0]) { placer.reserve(boxes[0]) }
+        let style = Self.titleStyle
+        let candidates = Self.titleCandidates(symbol: marker.symbol, at: point)
+        let boxes = Self.titleBoxes(title, symbol: marker.symbol, at: point, measure: measure)
+        // Where every side is taken, the first that is inside the map rather than one cut by its edge.
+        let chosen = placer.place(boxes) ?? boxes.firstIndex { viewport.bounds.insetBy(2).contains($0) } ?? 0
+        if !placer.isFree(boxes[chosen]) { placer.reserve(boxes[chosen]) }
         var s = style
         s.anchor = candidates[chosen].1
         items.append(.text(title, at: candidates[chosen].0, style: s))
@@ -511,9 +613,7 @@ public struct MapLayout {
         let attributionStyle = TextStyle(size: 9, colour: MapStyle.mutedText, anchor: .end)
         let available = max(120, width - 190)
         var lines: [String] = []
-        var parts: [String] = []
-        for line in attribution + scene.attributionLines where !parts.contains(line) { parts.append(line) }
-        for part in parts {
+        for part in Self.credits(attribution + scene.attributionLines) {
             if let last = lines.last, measure.width(last + " · " + part, size: 9) <= available {
                 lines[lines.count - 1] = last + " · " + part
             } else {
@@ -584,6 +684,23 @@ public struct MapLayout {
 
         if let legend = scene.legend, let rect = drawLegend(legend) { taken.append(rect) }
         return taken
+    }
+
+    /// One credit per source: the layers' attribution lines split at "; " and " · ", each credit kept
+    /// once, in the order first met (the same "Made with Natural Earth" comes with every Natural
+    /// Earth layer).
+    static func credits(_ lines: [String]) -> [String] {
+        var credits: [String] = []
+        var seen: Set<String> = []
+        for line in lines {
+            for part in line.components(separatedBy: "; ").flatMap({ $0.components(separatedBy: " · ") }) {
+                var credit = part.trimmingCharacters(in: .whitespaces)
+                while credit.hasSuffix(".") { credit.removeLast() }
+                guard !credit.isEmpty, seen.insert(credit.lowercased()).inserted else { continue }
+                credits.append(credit)
+            }
+        }
+        return credits
     }
 
     static func scaleBarMetres(metresPerPixel: Double, maximumPixels: Double) -> Double {

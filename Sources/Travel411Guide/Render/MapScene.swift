@@ -154,6 +154,10 @@ public struct MapScene: Sendable {
     public var legend: MapLegend?
     /// Attribution lines the data's licences require, besides the basemap's own.
     public var attribution: [String]
+    /// Whether the layout may zoom out and move the view until every marker, its ring, its title and
+    /// callout, and the user's dot when in view, lie inside the output: true for a region fitted to
+    /// the markers, false for one the user chose (then only callouts move the view).
+    public var fitsMarkers = false
 
     public init(
         region: MapRegion, basemap: Basemap = Basemap(), markers: [MapMarker] = [], circles: [MapCircle] = [],

@@ -1,20 +1,42 @@
 import Foundation
 import Travel411Kit
 
-/// NMEA 0183 sentences to fixes, one line at a time: RMC and GGA from any talker (GP, GN, GL, GA, BD, …),
-/// checked against their `*hh` checksums, and the RMC and GGA of one epoch (the same time of day) merged
-/// into one fix. Pure: lines in, items out; it never reads or prints.
+/// NMEA 0183 sentences to fixes, one line at a time: RMC, GGA, GNS and GLL positions and ZDA dates from
+/// any talker (GP, GN, GL, GA, BD, …), and the sentences of one epoch (the same time of day) merged into
+/// one fix. Pure: lines in, items out; it never reads or prints.
 ///
+/// - A `*hh` checksum is checked when there is one. NMEA 0183 lets some talkers leave it out, and gpsd
+///   accepts such sentences; so does this decoder, but only with all of their type's fields, so that a
+///   line cut off mid-way is still reported malformed, not read short. `sentences` counts them.
 /// - A `$` inside a line starts a new sentence, as receivers resynchronise: a log that lost a newline
 ///   (`…*1E$GPRMC,…`) still yields both sentences, and the cut-off text before it is reported malformed.
 /// - An epoch is emitted as soon as it holds every sentence type the stream has shown so far (so a live
 ///   stream is answered when the epoch's last sentence arrives, not when the next epoch starts), and at
 ///   the latest when a sentence of another time arrives or the input ends.
-/// - The date comes from RMC. A GGA-only epoch takes the last RMC date, moved on a day when its time of
-///   day wraps past midnight; an RMC whose date lags behind a wrapped time (some receivers update the
-///   date late) is moved on a day too.
+/// - The date comes from RMC, else from the last ZDA (receivers set up for GGA and ZDA send no RMC). An
+///   epoch without an RMC takes the last date, moved on a day when its time of day wraps past midnight;
+///   an RMC whose date lags behind a wrapped time (some receivers update the date late) is moved on a
+///   day too.
+/// - Position: RMC's, else GGA's, else GNS's, else GLL's; HDOP and altitude from GGA, else GNS.
 public struct NMEADecoder {
-    private enum Kind { case rmc, gga }
+    private enum Kind { case rmc, gga, gns, gll }
+
+    /// The sentences read, by type, as gpsd's logs count them; for the summary.
+    public struct SentenceCounts: Hashable, Sendable {
+        public var rmc = 0
+        public var gga = 0
+        public var gns = 0
+        public var gll = 0
+        public var zda = 0
+        /// Sentences of other types (GSA, GSV, VTG, proprietary `$P…`), read past.
+        public var other = 0
+        /// Sentences of any type accepted without a `*hh` checksum.
+        public var withoutChecksum = 0
+
+        public init() {}
+
+        public var total: Int { rmc + gga + gns + gll + zda + other }
+    }
 
     private struct RMC {
         var coordinate: Coordinate?
@@ -31,13 +53,29 @@ public struct NMEADecoder {
         var altitude: Double?
     }
 
+    /// A GLL position: it carries no quality figures.
+    private struct GLL {
+        var coordinate: Coordinate?
+    }
+
     private struct Epoch {
         var secondOfDay: Double
         var rmc: RMC?
         var gga: GGA?
+        var gns: GGA?
+        var gll: GLL?
         var line: Int
-        var kinds: Set<Kind> { Set([rmc.map { _ in Kind.rmc }, gga.map { _ in Kind.gga }].compactMap { $0 }) }
+        var kinds: Set<Kind> {
+            var kinds: Set<Kind> = []
+            if rmc != nil { kinds.insert(.rmc) }
+            if gga != nil { kinds.insert(.gga) }
+            if gns != nil { kinds.insert(.gns) }
+            if gll != nil { kinds.insert(.gll) }
+            return kinds
+        }
     }
+
+    public private(set) var sentences = SentenceCounts()
 
     private var pending: Epoch?
     /// The time of day of the epoch emitted last, so a late sentence of it is merged away, not doubled.
@@ -85,15 +123,24 @@ public struct NMEADecoder {
     private mutating func sentence(_ text: ArraySlice<UInt8>, number: Int) -> [TrackItem] {
         var body = text
         while let last = body.last, last == 32 || last == 9 || last == 0 { body.removeLast() }
-        guard let star = body.lastIndex(of: UInt8(ascii: "*")), body.distance(from: star, to: body.endIndex) == 3,
-            let expected = Self.hex(body[body.index(after: star)...])
-        else {
-            return [
-                .skipped(
-                    SkippedInput(
-                        line: number, problem: .malformed,
-                        detail: "truncated sentence without a *hh checksum: '\(Self.shown(text))'"))
-            ]
+        let truncated: [TrackItem] = [
+            .skipped(
+                SkippedInput(
+                    line: number, problem: .malformed, detail: "truncated sentence without a *hh checksum: '\(Self.shown(text))'"))
+        ]
+        guard let star = body.lastIndex(of: UInt8(ascii: "*")) else {
+            // No checksum at all, which NMEA 0183 allows: read it if it has all of its type's fields.
+            let content = body[body.index(after: body.startIndex)...]
+            let fields = Self.fields(content)
+            guard let address = fields.first, fields.count > 1, address.count >= 5,
+                address.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) })
+            else { return truncated }
+            if let needed = Self.fieldCount(ofSentence: address), fields.count < needed { return truncated }
+            sentences.withoutChecksum += 1
+            return read(fields, number: number)
+        }
+        guard body.distance(from: star, to: body.endIndex) == 3, let expected = Self.hex(body[body.index(after: star)...]) else {
+            return truncated
         }
         let content = body[body.index(after: body.startIndex)..<star]
         let sum = content.reduce(UInt8(0), ^)
@@ -107,14 +154,52 @@ public struct NMEADecoder {
                             expected, sum, Self.shown(text))))
             ]
         }
-        let fields = content.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self)
-        }
-        guard let address = fields.first, address.count == 5, !address.hasPrefix("P") else { return [] }
+        return read(Self.fields(content), number: number)
+    }
+
+    private static func fields(_ content: ArraySlice<UInt8>) -> [String] {
+        content.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The fields, address included, that a sentence without a checksum must have to be read: those of
+    /// the oldest NMEA 0183 version that has the type. Nil for a type that is read past in any case
+    /// (GSV, GSA, proprietary `$P…`), which needs only an address of capitals and digits.
+    private static func fieldCount(ofSentence address: String) -> Int? {
+        guard address.count == 5, !address.hasPrefix("P") else { return nil }
         switch address.suffix(3) {
-        case "RMC": return rmc(fields, number: number)
-        case "GGA": return gga(fields, number: number)
-        default: return []
+        case "RMC": return 12
+        case "GGA": return 15
+        case "GNS": return 13
+        case "GLL": return 7
+        case "ZDA": return 7
+        default: return nil
+        }
+    }
+
+    private mutating func read(_ fields: [String], number: Int) -> [TrackItem] {
+        guard let address = fields.first, address.count == 5, !address.hasPrefix("P") else {
+            sentences.other += 1
+            return []
+        }
+        switch address.suffix(3) {
+        case "RMC":
+            sentences.rmc += 1
+            return rmc(fields, number: number)
+        case "GGA":
+            sentences.gga += 1
+            return gga(fields, number: number)
+        case "GNS":
+            sentences.gns += 1
+            return gns(fields, number: number)
+        case "GLL":
+            sentences.gll += 1
+            return gll(fields, number: number)
+        case "ZDA":
+            sentences.zda += 1
+            return zda(fields, number: number)
+        default:
+            sentences.other += 1
+            return []
         }
     }
 
@@ -171,6 +256,89 @@ public struct NMEADecoder {
         return arrive(.gga, secondOfDay: secondOfDay, number: number) { $0.gga = $0.gga ?? record }
     }
 
+    /// GNS (NMEA 0183 3.0): GGA's fields for every constellation at once; the mode has one letter per
+    /// constellation, and N for all of them means no fix.
+    private mutating func gns(_ f: [String], number: Int) -> [TrackItem] {
+        guard f.count >= 10 else {
+            return [
+                .skipped(SkippedInput(line: number, problem: .malformed, detail: "GNS sentence with \(f.count) fields instead of 13 or 14"))
+            ]
+        }
+        let mode = f[6]
+        let hasFix = mode.contains { $0 != "N" && $0 != " " } && !mode.isEmpty
+        guard let secondOfDay = Self.secondOfDay(f[1]) else {
+            if !hasFix { return [.skipped(SkippedInput(line: number, problem: .noFix, detail: "GNS: the receiver has no fix yet"))] }
+            return [.skipped(SkippedInput(line: number, problem: .malformed, detail: "GNS time '\(Self.shownField(f[1]))' is not hhmmss"))]
+        }
+        var coordinate: Coordinate?
+        if hasFix {
+            guard let position = Self.coordinate(f[2], f[3], f[4], f[5]) else {
+                return [
+                    .skipped(
+                        SkippedInput(
+                            line: number, problem: .malformed,
+                            detail: "GNS position '\(f[2]),\(f[3]),\(f[4]),\(f[5])' is not a valid latitude and longitude"))
+                ]
+            }
+            coordinate = position
+        }
+        let record = GGA(coordinate: coordinate, quality: hasFix ? 1 : 0, hdop: Double(f[8]), altitude: Double(f[9]))
+        return arrive(.gns, secondOfDay: secondOfDay, number: number) { $0.gns = $0.gns ?? record }
+    }
+
+    /// GLL: position, time of day, status (A valid) and, from NMEA 0183 2.3 on, a mode (N not valid).
+    private mutating func gll(_ f: [String], number: Int) -> [TrackItem] {
+        guard f.count >= 7 else {
+            return [
+                .skipped(SkippedInput(line: number, problem: .malformed, detail: "GLL sentence with \(f.count) fields instead of 7 or 8"))
+            ]
+        }
+        let valid = f[6] == "A" && !(f.count > 7 && f[7] == "N")
+        guard let secondOfDay = Self.secondOfDay(f[5]) else {
+            if !valid { return [.skipped(SkippedInput(line: number, problem: .noFix, detail: "GLL: the receiver has no fix yet"))] }
+            return [.skipped(SkippedInput(line: number, problem: .malformed, detail: "GLL time '\(Self.shownField(f[5]))' is not hhmmss"))]
+        }
+        var coordinate: Coordinate?
+        if valid {
+            guard let position = Self.coordinate(f[1], f[2], f[3], f[4]) else {
+                return [
+                    .skipped(
+                        SkippedInput(
+                            line: number, problem: .malformed,
+                            detail: "GLL position '\(f[1]),\(f[2]),\(f[3]),\(f[4])' is not a valid latitude and longitude"))
+                ]
+            }
+            coordinate = position
+        }
+        return arrive(.gll, secondOfDay: secondOfDay, number: number) { $0.gll = $0.gll ?? GLL(coordinate: coordinate) }
+    }
+
+    /// ZDA: the UTC date and time. It gives the date to the epochs around it, as RMC does; it is not a
+    /// position, so it starts no epoch of its own.
+    private mutating func zda(_ f: [String], number: Int) -> [TrackItem] {
+        guard f.count >= 5 else {
+            return [.skipped(SkippedInput(line: number, problem: .malformed, detail: "ZDA sentence with \(f.count) fields instead of 7"))]
+        }
+        // Receivers without a time yet send "$GPZDA,,,,,,": nothing to learn, nothing wrong.
+        if f[1].isEmpty && f[2].isEmpty && f[3].isEmpty && f[4].isEmpty { return [] }
+        guard let secondOfDay = Self.secondOfDay(f[1]), let day = Int(f[2]), let month = Int(f[3]), let year = Int(f[4]),
+            f[4].count == 4, (1...12).contains(month),
+            (1...CivilDate.daysIn(month: Int64(month), year: Int64(year))).contains(Int64(day))
+        else {
+            return [
+                .skipped(
+                    SkippedInput(
+                        line: number, problem: .malformed,
+                        detail:
+                            "ZDA date and time '\(Self.shownField(f[1])),\(Self.shownField(f[2])),\(Self.shownField(f[3])),\(Self.shownField(f[4]))' is not hhmmss,dd,mm,yyyy"
+                    ))
+            ]
+        }
+        lastDay = Int(CivilDate.days(year: Int64(year), month: Int64(month), day: Int64(day)))
+        lastSecondOfDay = secondOfDay
+        return []
+    }
+
     // MARK: Epochs
 
     private mutating func arrive(_ kind: Kind, secondOfDay: Double, number: Int, merge: (inout Epoch) -> Void) -> [TrackItem] {
@@ -187,12 +355,12 @@ public struct NMEADecoder {
             kindsSeen.insert(kind)
             // A sentence of the epoch just emitted (a second GGA from another talker, say) adds nothing.
             if emittedSecondOfDay == secondOfDay { return items }
-            var epoch = Epoch(secondOfDay: secondOfDay, rmc: nil, gga: nil, line: number)
+            var epoch = Epoch(secondOfDay: secondOfDay, line: number)
             merge(&epoch)
             pending = epoch
         }
         kindsSeen.insert(kind)
-        if let epoch = pending, epoch.kinds.count == 2 || (closedEpochs > 0 && epoch.kinds.isSuperset(of: kindsSeen)) {
+        if let epoch = pending, epoch.kinds.isSuperset(of: [.rmc, .gga]) || (closedEpochs > 0 && epoch.kinds.isSuperset(of: kindsSeen)) {
             pending = nil
             if let item = close(epoch) { items.append(item) }
         }
@@ -202,7 +370,7 @@ public struct NMEADecoder {
     private mutating func close(_ epoch: Epoch) -> TrackItem? {
         closedEpochs += 1
         emittedSecondOfDay = epoch.secondOfDay
-        let position = epoch.rmc?.coordinate ?? epoch.gga?.coordinate
+        let position = epoch.rmc?.coordinate ?? epoch.gga?.coordinate ?? epoch.gns?.coordinate ?? epoch.gll?.coordinate
         guard let coordinate = position else {
             return .skipped(
                 SkippedInput(
@@ -220,7 +388,7 @@ public struct NMEADecoder {
             return .skipped(
                 SkippedInput(
                     line: epoch.line, problem: .missingTime,
-                    detail: "no RMC sentence has given the date yet (GGA carries only the time of day)"))
+                    detail: "no RMC or ZDA sentence has given the date yet (GGA, GNS and GLL carry only the time of day)"))
         }
         lastDay = day
         lastSecondOfDay = epoch.secondOfDay
@@ -228,7 +396,8 @@ public struct NMEADecoder {
         let speed = epoch.rmc?.speedKnots.map { $0 * 1852 / 3600 }
         return .fix(
             Fix(
-                time: time, coordinate: coordinate, hdop: epoch.gga?.hdop, elevation: epoch.gga?.altitude,
+                time: time, coordinate: coordinate, hdop: epoch.gga?.hdop ?? epoch.gns?.hdop,
+                elevation: epoch.gga?.altitude ?? epoch.gns?.altitude,
                 speed: speed, course: epoch.rmc?.course, line: epoch.line))
     }
 
@@ -253,7 +422,7 @@ public struct NMEADecoder {
         func two(_ at: Int) -> Int { Int(bytes[at] - 48) * 10 + Int(bytes[at + 1] - 48) }
         let day = two(0), month = two(2), year = two(4)
         guard (1...31).contains(day), (1...12).contains(month) else { return nil }
-        return TrackTime.daysFromCivil(year: year < 80 ? 2000 + year : 1900 + year, month: month, day: day)
+        return Int(CivilDate.days(year: Int64(year < 80 ? 2000 + year : 1900 + year), month: Int64(month), day: Int64(day)))
     }
 
     /// "3925.9702","N","11945.9354","W": degrees and decimal minutes with hemispheres.

@@ -48,7 +48,7 @@ public enum TrackEventFormatter {
             ("compassPoint", JSONText.string(event.compassPoint.rawValue)),
             ("sentence", JSONText.string(event.sentence)),
             ("place", event.place.map(JSONText.string) ?? "null"),
-            ("placemark", event.placemark.map(PlacemarkFormatter.jsonObject) ?? "null"),
+            ("placemark", event.placemark.map { PlacemarkFormatter.jsonObject($0) } ?? "null"),
         ]
         members = members.map { ($0.0, $0.1) }
         return "{" + members.map { "\(JSONText.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
@@ -59,6 +59,9 @@ public enum TrackEventFormatter {
         var lines = ["travel411: \(name): \(summary.fixesRead) fixes read, \(summary.fixesUsed) used"]
         let skipped = SkipReason.allCases.filter { summary.skipped($0) > 0 }.map { "\(summary.skipped($0)) \($0.words)" }
         lines.append("  skipped      " + (skipped.isEmpty ? "none" : skipped.joined(separator: ", ")))
+        if let sentences = summary.sentences {
+            lines.append("  sentences    " + sentenceCountsText(sentences))
+        }
         lines.append(
             "  distance     \(DistanceFormatter.humanReadable(metres: summary.distanceMetres)) over \(summary.fixesAccepted) accepted fixes"
         )
@@ -73,6 +76,25 @@ public enum TrackEventFormatter {
         return lines
     }
 
+    /// "61 RMC, 61 GGA, 61 GLL, 61 ZDA, 1098 other, 3 without checksum": the kinds read, those of none left out.
+    static func sentenceCountsText(_ counts: NMEADecoder.SentenceCounts) -> String {
+        let kinds = [
+            (counts.rmc, "RMC"), (counts.gga, "GGA"), (counts.gns, "GNS"), (counts.gll, "GLL"), (counts.zda, "ZDA"),
+            (counts.other, "other"), (counts.withoutChecksum, "without checksum"),
+        ]
+        let read = kinds.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return read.isEmpty ? "none" : read.joined(separator: ", ")
+    }
+
+    static func sentenceCountsJSON(_ counts: NMEADecoder.SentenceCounts?) -> String {
+        guard let counts else { return "null" }
+        let members = [
+            ("RMC", counts.rmc), ("GGA", counts.gga), ("GNS", counts.gns), ("GLL", counts.gll), ("ZDA", counts.zda),
+            ("other", counts.other), ("withoutChecksum", counts.withoutChecksum),
+        ]
+        return "{" + members.map { "\(JSONText.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
     /// The final JSON Lines record.
     public static func summaryJSONLine(_ summary: TrackSummary, name: String, format: TrackInputFormat) -> String {
         let skipped = SkipReason.allCases.map { "\(JSONText.string($0.rawValue)):\(summary.skipped($0))" }.joined(separator: ",")
@@ -85,6 +107,7 @@ public enum TrackEventFormatter {
             ("fixesUsed", String(summary.fixesUsed)),
             ("fixesAccepted", String(summary.fixesAccepted)),
             ("skipped", "{\(skipped)}"),
+            ("sentences", sentenceCountsJSON(summary.sentences)),
             ("distanceMetres", JSONText.number(tenths(summary.distanceMetres))),
             ("events", "{\(events)}"),
             ("firstTime", summary.firstTime.map { JSONText.string(TrackTime.format($0)) } ?? "null"),

@@ -59,6 +59,8 @@ public final class TrackReader {
     public private(set) var trackNames: [String?] = []
     /// Whether the input held no bytes at all.
     public var isEmpty: Bool { bytesRead == 0 }
+    /// The NMEA sentences read so far, by type; nil when the input is not NMEA.
+    public var nmeaSentences: NMEADecoder.SentenceCounts? { format == .nmea ? nmea.sentences : nil }
 
     private let source: ByteSource
     private var bytesRead = 0

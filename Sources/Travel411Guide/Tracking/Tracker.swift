@@ -96,6 +96,8 @@ public struct TrackSummary: Sendable {
     public var events: [TrackEvent.Kind: Int] = [:]
     public var firstTime: Date?
     public var lastTime: Date?
+    /// The sentences of an NMEA input by type (set by whoever holds the reader); nil for other inputs.
+    public var sentences: NMEADecoder.SentenceCounts?
 
     public var spanSeconds: TimeInterval {
         guard let firstTime, let lastTime else { return 0 }

@@ -14,7 +14,7 @@ struct RowCounts {
 /// Turns one chunk of input records into output rows. One instance per worker thread, so it may
 /// keep scratch state; it must write exactly one output row per input record.
 protocol ChunkProcessor: AnyObject {
-    func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts
+    func process(_ chunk: InputChunk, into output: GrowableByteArray) -> RowCounts
 }
 
 /// Reads chunks on the calling thread, processes them on `jobs` worker threads and writes the
@@ -150,12 +150,12 @@ final class WorkQueue<Element>: @unchecked Sendable {
 // @unchecked Sendable: every access to its state holds `condition`.
 final class OrderedResults: @unchecked Sendable {
     private let condition = NSCondition()
-    private var pending: [Int: (ByteBuffer, RowCounts)] = [:]
+    private var pending: [Int: (GrowableByteArray, RowCounts)] = [:]
     private var chunkCount: Int?
     private var firstFailure: Error?
     private(set) var totals = RowCounts()
 
-    func deliver(sequence: Int, buffer: ByteBuffer, counts: RowCounts) {
+    func deliver(sequence: Int, buffer: GrowableByteArray, counts: RowCounts) {
         condition.lock()
         pending[sequence] = (buffer, counts)
         condition.broadcast()
@@ -163,7 +163,7 @@ final class OrderedResults: @unchecked Sendable {
     }
 
     /// Blocks until chunk `sequence` is done; nil when there is no such chunk.
-    func take(sequence: Int) -> (ByteBuffer, RowCounts)? {
+    func take(sequence: Int) -> (GrowableByteArray, RowCounts)? {
         condition.lock()
         defer { condition.unlock() }
         while pending[sequence] == nil {

@@ -4,7 +4,7 @@ import Foundation
 struct InputChunk {
     let sequence: Int
     /// Owns the bytes; the records are `buffer.base[0..<length]`.
-    let buffer: ByteBuffer
+    let buffer: GrowableByteArray
     let length: Int
     /// Framer units (lines, or features) before this chunk in the input.
     let unitsBefore: Int
@@ -14,12 +14,12 @@ struct InputChunk {
 // @unchecked Sendable: `buffers` is only touched under `lock`; a buffer belongs to one thread between take and give back.
 final class BufferPool: @unchecked Sendable {
     private let lock = NSLock()
-    private var buffers: [ByteBuffer] = []
+    private var buffers: [GrowableByteArray] = []
     private let initialCapacity: Int
 
     init(initialCapacity: Int) { self.initialCapacity = initialCapacity }
 
-    func take() -> ByteBuffer {
+    func take() -> GrowableByteArray {
         lock.lock()
         let buffer = buffers.popLast()
         lock.unlock()
@@ -27,10 +27,10 @@ final class BufferPool: @unchecked Sendable {
             buffer.removeAll()
             return buffer
         }
-        return ByteBuffer(capacity: initialCapacity)
+        return GrowableByteArray(capacity: initialCapacity)
     }
 
-    func recycle(_ buffer: ByteBuffer) {
+    func recycle(_ buffer: GrowableByteArray) {
         lock.lock()
         buffers.append(buffer)
         lock.unlock()
@@ -48,7 +48,7 @@ final class ChunkSource {
     private let pool: BufferPool
 
     /// Unconsumed input, starting at offset 0.
-    private(set) var buffer: ByteBuffer
+    private(set) var buffer: GrowableByteArray
     private(set) var isAtEndOfInput = false
     private var scannedUpTo = 0
     private var lastBoundary: Int?

@@ -138,7 +138,7 @@ enum InputPreparation {
 
     private static func keys(of members: [JSONMember], in bytes: UnsafePointer<UInt8>) -> [String] {
         var names: [String] = []
-        let scratch = ByteBuffer(capacity: 256)
+        let scratch = GrowableByteArray(capacity: 256)
         for member in members {
             scratch.removeAll()
             JSONScanner.decodeString(bytes, from: member.keyStart, to: member.keyEnd, into: scratch)

@@ -4,7 +4,7 @@
 protocol PlacemarkPrinter: AnyObject, Sendable {
     func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord
     /// Appends the field's UTF-8 text; false, with nothing appended, when the field is absent.
-    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool
+    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool
 }
 
 extension ReverseGeocoder: PlacemarkPrinter {}
@@ -18,7 +18,7 @@ final class ClosurePlacemarkPrinter: PlacemarkPrinter, Sendable {
 
     func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord { PlacemarkRecord(location: coordinate) }
 
-    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool {
+    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         guard let text = field.text(in: geocode(record.location)), !text.isEmpty else { return false }
         buffer.append(text)
         return true

@@ -7,7 +7,7 @@ struct CoordinateReader {
 
     /// Longer values are cut in messages: a message quotes the value to help, not to copy it.
     private static let quotedValueLimit = 80
-    private let scratch = ByteBuffer(capacity: 256)
+    private let scratch = GrowableByteArray(capacity: 256)
     private let decimalMark: DecimalMark
 
     init(decimalMark: DecimalMark = .point) {

@@ -24,7 +24,7 @@ final class DelimitedChunkProcessor: ChunkProcessor {
         cells.reserveCapacity(max(16, layout.columnCount + 4))
     }
 
-    func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts {
+    func process(_ chunk: InputChunk, into output: GrowableByteArray) -> RowCounts {
         var counts = RowCounts()
         // Work on a local array: a class's stored array pays an exclusivity check per access.
         var cells: [InputCell] = []

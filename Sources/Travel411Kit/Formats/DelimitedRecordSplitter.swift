@@ -89,7 +89,7 @@ package struct DelimitedRecordSplitter: Sendable {
     }
 
     /// The value of a quoted field: quotes removed, doubled quotes halved, trailing text kept.
-    static func decodeQuoted(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
+    static func decodeQuoted(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: GrowableByteArray) {
         var index = start &+ 1
         var runStart = index
         while index < end {
@@ -115,7 +115,7 @@ package struct DelimitedRecordSplitter: Sendable {
         guard field.kind == .delimitedQuoted else {
             return String(decoding: UnsafeBufferPointer(start: bytes + field.start, count: field.end - field.start), as: UTF8.self)
         }
-        let scratch = ByteBuffer(capacity: field.end - field.start)
+        let scratch = GrowableByteArray(capacity: field.end - field.start)
         decodeQuoted(bytes, from: field.start, to: field.end, into: scratch)
         return String(decoding: scratch.bytes, as: UTF8.self)
     }

@@ -17,7 +17,7 @@ package struct DelimitedTextWriter: Sendable {
             && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
     }
 
-    func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
+    func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: GrowableByteArray) {
         // One pass for the common case: copy while checking, and start over quoted only if needed.
         output.reserve(count)
         let start = output.count
@@ -45,7 +45,7 @@ package struct DelimitedTextWriter: Sendable {
         output.append(UInt8(ascii: "\""))
     }
 
-    package func appendField(_ text: String, to output: ByteBuffer) {
+    package func appendField(_ text: String, to output: GrowableByteArray) {
         var text = text
         text.withUTF8 { utf8 in
             if let start = utf8.baseAddress { appendField(start, count: utf8.count, to: output) }

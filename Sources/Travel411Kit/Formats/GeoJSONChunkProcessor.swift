@@ -14,7 +14,7 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
         self.printer = printer
     }
 
-    func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts {
+    func process(_ chunk: InputChunk, into output: GrowableByteArray) -> RowCounts {
         var counts = RowCounts()
         let bytes = UnsafePointer(chunk.buffer.base)
         let end = chunk.length

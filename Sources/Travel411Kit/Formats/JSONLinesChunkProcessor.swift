@@ -6,7 +6,7 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
     private let coordinates = CoordinateReader()
     private let printer: any PlacemarkPrinter
     private var members: [JSONMember] = []
-    private let keyScratch = ByteBuffer(capacity: 256)
+    private let keyScratch = GrowableByteArray(capacity: 256)
 
     init(columns: CoordinateColumns, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.columns = columns
@@ -15,7 +15,7 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
         members.reserveCapacity(32)
     }
 
-    func process(_ chunk: InputChunk, into output: ByteBuffer) -> RowCounts {
+    func process(_ chunk: InputChunk, into output: GrowableByteArray) -> RowCounts {
         var counts = RowCounts()
         var members: [JSONMember] = []
         swap(&members, &self.members)

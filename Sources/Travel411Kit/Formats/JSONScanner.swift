@@ -217,7 +217,7 @@ package enum JSONScanner {
     }
 
     /// Decodes the already-validated string literal `bytes[start..<end]` (quotes included) to UTF-8.
-    static func decodeString(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: ByteBuffer) {
+    static func decodeString(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: GrowableByteArray) {
         var index = start &+ 1
         let contentEnd = end &- 1
         var runStart = index
@@ -262,7 +262,7 @@ package enum JSONScanner {
         return value
     }
 
-    private static func appendUTF8(_ scalar: Unicode.Scalar, to output: ByteBuffer) {
+    private static func appendUTF8(_ scalar: Unicode.Scalar, to output: GrowableByteArray) {
         let value = scalar.value
         switch value {
         case 0..<0x80:

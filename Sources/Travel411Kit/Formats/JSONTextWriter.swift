@@ -3,14 +3,14 @@
 /// Quotes, backslashes and control characters are escaped; valid UTF-8 passes through unescaped;
 /// invalid UTF-8 (say a Latin-1 byte in a CSV field) becomes U+FFFD so the output always parses.
 enum JSONTextWriter {
-    static func appendString(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
+    static func appendString(_ bytes: UnsafePointer<UInt8>, count: Int, to output: GrowableByteArray) {
         output.reserve(count &+ 2)
         output.append(UInt8(ascii: "\""))
         appendEscapedContent(bytes, count: count, to: output)
         output.append(UInt8(ascii: "\""))
     }
 
-    static func appendString(_ text: String, to output: ByteBuffer) {
+    static func appendString(_ text: String, to output: GrowableByteArray) {
         var text = text
         text.withUTF8 { utf8 in
             if let start = utf8.baseAddress {
@@ -22,7 +22,7 @@ enum JSONTextWriter {
     }
 
     /// The bytes between the quotes.
-    static func appendEscapedContent(_ bytes: UnsafePointer<UInt8>, count: Int, to output: ByteBuffer) {
+    static func appendEscapedContent(_ bytes: UnsafePointer<UInt8>, count: Int, to output: GrowableByteArray) {
         var runStart = 0
         var index = 0
         while index < count {
@@ -53,7 +53,7 @@ enum JSONTextWriter {
 
     private static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
 
-    private static func appendEscape(for byte: UInt8, to output: ByteBuffer) {
+    private static func appendEscape(for byte: UInt8, to output: GrowableByteArray) {
         switch byte {
         case UInt8(ascii: "\""): output.append("\\\"")
         case UInt8(ascii: "\\"): output.append("\\\\")

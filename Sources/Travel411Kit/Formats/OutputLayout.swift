@@ -58,14 +58,14 @@ struct OutputLayout: Sendable {
     }
 
     static func quotedJSON(_ text: String) -> [UInt8] {
-        let buffer = ByteBuffer(capacity: text.utf8.count + 8)
+        let buffer = GrowableByteArray(capacity: text.utf8.count + 8)
         JSONTextWriter.appendString(text, to: buffer)
         return Array(buffer.bytes)
     }
 
     /// What goes before the first row.
     func prologue() -> [UInt8] {
-        let buffer = ByteBuffer(capacity: 256)
+        let buffer = GrowableByteArray(capacity: 256)
         switch format {
         case .csv, .tsv:
             let writer = DelimitedTextWriter(delimiter: tableDelimiter)

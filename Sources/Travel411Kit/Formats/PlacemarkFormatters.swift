@@ -47,10 +47,21 @@ public enum PlacemarkFormatter {
         (try? format.formatter.format(placemark)) ?? ""
     }
 
+    /// `where LAT LON --fields …`: only `fields`, in their order, after the location, as the batch
+    /// appends them to each row. Nil for `nominatim`, whose keys are Nominatim's, not these fields.
+    public static func format(_ placemark: Placemark, as format: PlacemarkFormat, fields: [PlacemarkField]) -> String? {
+        switch format {
+        case .text: text(placemark, fields: fields)
+        case .json: jsonObject(placemark, fields: fields)
+        case .geojson: geoJSONFeature(placemark, fields: fields)
+        case .nominatim: nil
+        }
+    }
+
     /// Aligned "field  value" lines for people; absent fields are left out.
-    public static func text(_ placemark: Placemark) -> String {
+    public static func text(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.allCases) -> String {
         var lines = ["location               \(placemark.location)"]
-        for field in PlacemarkField.allCases {
+        for field in fields {
             guard let value = field.text(in: placemark) else { continue }
             // A flag people need to see only when it holds; its name is longer than the label column.
             if field == .countryFromTerritorialWaters {
@@ -63,22 +74,23 @@ public enum PlacemarkFormatter {
         return lines.joined(separator: "\n")
     }
 
-    /// Every placemark key, `null` when absent, in `PlacemarkField` order after the location.
-    public static func jsonObject(_ placemark: Placemark) -> String {
+    /// Every placemark key (or those of `fields`), `null` when absent, in `PlacemarkField` order (or
+    /// that of `fields`) after the location.
+    public static func jsonObject(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.allCases) -> String {
         var members = [
             "\"latitude\":\(JSONText.number(placemark.location.latitude))",
             "\"longitude\":\(JSONText.number(placemark.location.longitude))",
         ]
-        for field in PlacemarkField.allCases {
+        for field in fields {
             members.append("\(JSONText.string(field.rawValue)):\(JSONText.value(field.text(in: placemark), numeric: field.isNumeric))")
         }
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    public static func geoJSONFeature(_ placemark: Placemark) -> String {
+    public static func geoJSONFeature(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.allCases) -> String {
         let coordinates = "[\(JSONText.number(placemark.location.longitude)),\(JSONText.number(placemark.location.latitude))]"
         return
-            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(coordinates)},\"properties\":\(jsonObject(placemark))}"
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(coordinates)},\"properties\":\(jsonObject(placemark, fields: fields))}"
     }
 }
 
@@ -92,7 +104,7 @@ public enum JSONText {
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""
         }
-        let buffer = ByteBuffer(capacity: text.utf8.count + 8)
+        let buffer = GrowableByteArray(capacity: text.utf8.count + 8)
         JSONTextWriter.appendString(text, to: buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }

@@ -53,7 +53,7 @@ final class RowEncoder {
     private let table: DelimitedTextWriter
     /// The input's delimiter when records may be copied verbatim into the output.
     private let verbatimDelimiter: UInt8?
-    private let scratch = ByteBuffer(capacity: 4096)
+    private let scratch = GrowableByteArray(capacity: 4096)
     private var columnSlots: [InputCell]
     /// This worker's own copy of the field list. Iterating the layout's array, whose buffer every
     /// worker shares, retains it per row: contended atomics that made two workers slower than one.
@@ -92,7 +92,7 @@ final class RowEncoder {
     func appendGeocodedRow(
         _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>? = nil,
         featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0),
-        problem: @autoclosure () -> String, printer: any PlacemarkPrinter, to output: ByteBuffer
+        problem: @autoclosure () -> String, printer: any PlacemarkPrinter, to output: GrowableByteArray
     ) {
         let needsSeparator = beginRow(
             bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
@@ -115,7 +115,7 @@ final class RowEncoder {
     /// Everything before the placemark fields; returns whether a separator must precede them.
     private func beginRow(
         _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>?,
-        featureMembers: UnsafeBufferPointer<JSONMember>, to output: ByteBuffer
+        featureMembers: UnsafeBufferPointer<JSONMember>, to output: GrowableByteArray
     ) -> Bool {
         switch layout.format {
         case .csv, .tsv:
@@ -149,7 +149,7 @@ final class RowEncoder {
     }
 
     /// Empty placemark fields and the error message.
-    private func appendFailure(_ message: String, needsSeparator: Bool, to output: ByteBuffer) {
+    private func appendFailure(_ message: String, needsSeparator: Bool, to output: GrowableByteArray) {
         switch layout.format {
         case .csv, .tsv:
             let delimiter = table.delimiter
@@ -174,7 +174,7 @@ final class RowEncoder {
         }
     }
 
-    private func endRow(to output: ByteBuffer) {
+    private func endRow(to output: GrowableByteArray) {
         switch layout.format {
         case .csv, .tsv: output.append(UInt8(ascii: "\n"))
         case .jsonl: output.append("}\n")
@@ -185,7 +185,7 @@ final class RowEncoder {
     // MARK: CSV and TSV
 
     /// The input's columns, then (GeoJSON input) latitude and longitude.
-    private func appendTableInput(_ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, to output: ByteBuffer) -> Bool {
+    private func appendTableInput(_ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, to output: GrowableByteArray) -> Bool {
         let delimiter = table.delimiter
         let columnCount = layout.inputColumnNames.count
         var needsDelimiter = false
@@ -224,7 +224,7 @@ final class RowEncoder {
         return needsDelimiter
     }
 
-    private func appendTableCell(_ cell: InputCell, _ bytes: UnsafePointer<UInt8>, to output: ByteBuffer) {
+    private func appendTableCell(_ cell: InputCell, _ bytes: UnsafePointer<UInt8>, to output: GrowableByteArray) {
         switch cell.kind {
         case .missing:
             return
@@ -277,7 +277,7 @@ final class RowEncoder {
 
     /// The input's members (or "input" for unparsable text), then (GeoJSON input written as
     /// JSON Lines) latitude and longitude.
-    private func appendObjectInput(_ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, to output: ByteBuffer) -> Bool {
+    private func appendObjectInput(_ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, to output: GrowableByteArray) -> Bool {
         var needsComma = false
         switch input {
         case .columns(let cells, _):
@@ -318,7 +318,7 @@ final class RowEncoder {
         return needsComma
     }
 
-    private func appendJSONValue(_ cell: InputCell, _ bytes: UnsafePointer<UInt8>, to output: ByteBuffer) {
+    private func appendJSONValue(_ cell: InputCell, _ bytes: UnsafePointer<UInt8>, to output: GrowableByteArray) {
         switch cell.kind {
         case .missing:
             output.append("null")
@@ -340,7 +340,7 @@ final class RowEncoder {
 
     /// A coordinate as a JSON number: the source text when it already is one, else Swift's
     /// shortest round-tripping form.
-    private func appendNumber(_ value: Double, text: InputCell, _ bytes: UnsafePointer<UInt8>, to output: ByteBuffer) {
+    private func appendNumber(_ value: Double, text: InputCell, _ bytes: UnsafePointer<UInt8>, to output: GrowableByteArray) {
         var start = text.start
         var end = text.end
         if text.kind == .delimitedPlain {
@@ -356,7 +356,9 @@ final class RowEncoder {
 
     // MARK: Placemark field text
 
-    private func appendTableFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter: Bool, to output: ByteBuffer) {
+    private func appendTableFields(
+        of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter: Bool, to output: GrowableByteArray
+    ) {
         let delimiter = table.delimiter
         var needsDelimiter = needsDelimiter
         for field in fields {
@@ -367,7 +369,8 @@ final class RowEncoder {
         }
     }
 
-    private func appendJSONFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsComma: Bool, to output: ByteBuffer) {
+    private func appendJSONFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsComma: Bool, to output: GrowableByteArray)
+    {
         var needsComma = needsComma
         for (position, field) in fields.enumerated() {
             if needsComma { output.append(UInt8(ascii: ",")) }
@@ -397,7 +400,7 @@ enum PlacemarkText {
 
     /// The field's text, except that `.description` stops before the place name, which always
     /// ends it ("in …", "… of …").
-    static func appendPrefix(_ field: PlacemarkField, metres: Double, bearing: Double, to output: ByteBuffer) -> Bool {
+    static func appendPrefix(_ field: PlacemarkField, metres: Double, bearing: Double, to output: GrowableByteArray) -> Bool {
         guard metres.isFinite, abs(metres) < 1e15, bearing.isFinite else { return false }
         switch field {
         case .distance:

@@ -53,8 +53,8 @@ public final class ReverseGeocoder: Sendable {
     ///
     /// They are read through `Unmanaged._withUnsafeGuaranteedRef`, the standard library's underscored
     /// way to borrow an unowned object without retain/release. Safe because `lookup` owns every object
-    /// for as long as the geocoder lives; it buys the batch ~a third of its time (shared counters
-    /// contended between workers cost that much before, measured in session 1).
+    /// for as long as the geocoder lives. Retain/release on counters shared by the workers took about a
+    /// third of the batch's time per row (Scripts/bench (a), CSV in and out, 2 workers on 2 cores).
     private struct HotReferences {
         var areas: [Unmanaged<PlacesLookup.AreaLevel>?] = []
         var localities: Unmanaged<PlacesLookup.PointLevel>?
@@ -585,7 +585,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// Appends the field's UTF-8 text to `buffer`; false (and nothing appended) when the field is absent.
     /// This is how batches print: bytes straight from the text tables, no strings made.
-    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: ByteBuffer) -> Bool {
+    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         let before = buffer.count
         if settings.detail < .building, settings.detail < Self.detailNeeded(for: field) { return false }
         switch field {
@@ -658,7 +658,7 @@ public final class ReverseGeocoder: Sendable {
     }
 
     /// CLPlacemark's `name`: the most specific thing there is to call the spot.
-    private func appendName(of record: PlacemarkRecord, to buffer: ByteBuffer) {
+    private func appendName(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
         // "77 Wells Street", or "Wells Street"; a house number without a street names nothing.
         let start = buffer.count
         if appendText(.subThoroughfare, of: record, to: buffer) {
@@ -674,7 +674,7 @@ public final class ReverseGeocoder: Sendable {
     /// What names a spot without a street, most specific first.
     private static let nameFallbacks: [PlacemarkField] = [.subLocality, .locality, .inlandWater, .ocean, .administrativeArea, .country]
 
-    @inline(__always) private func append(_ bytes: UnsafeBufferPointer<UInt8>?, to buffer: ByteBuffer) {
+    @inline(__always) private func append(_ bytes: UnsafeBufferPointer<UInt8>?, to buffer: GrowableByteArray) {
         if let bytes, !bytes.isEmpty { buffer.append(bytes) }
     }
 
@@ -702,7 +702,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// The strings of a record: the same text the batch prints, field by field.
     public func placemark(from record: PlacemarkRecord) -> Placemark {
-        let buffer = ByteBuffer(capacity: 256)
+        let buffer = GrowableByteArray(capacity: 256)
         func text(_ field: PlacemarkField) -> String? {
             buffer.removeAll()
             return appendText(field, of: record, to: buffer) ? String(decoding: buffer.bytes, as: UTF8.self) : nil

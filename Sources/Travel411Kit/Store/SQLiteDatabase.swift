@@ -15,9 +15,6 @@ public struct SQLiteError: Error, CustomStringConvertible, LocalizedError {
 
     public var description: String { "\(path): \(message) (SQLite code \(code))" }
     public var errorDescription: String? { description }
-
-    /// SQLITE_BUSY or SQLITE_LOCKED: another process holds the file.
-    public var isLocked: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
 }
 
 /// A value to bind to or read from a statement.
@@ -99,7 +96,6 @@ public final class SQLiteDatabase {
     }
 
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-    public var changes: Int { Int(sqlite3_changes(handle)) }
 
     public func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 

@@ -78,7 +78,7 @@ final class DecimalParserTests: XCTestCase {
 
 final class PlacemarkTextTests: XCTestCase {
     /// What the batch prints for a computed field: the prefix, then for `.description` the place's name.
-    private func append(_ field: PlacemarkField, of nearby: NearbyPlace, to buffer: ByteBuffer) -> Bool {
+    private func append(_ field: PlacemarkField, of nearby: NearbyPlace, to buffer: GrowableByteArray) -> Bool {
         guard PlacemarkText.appendPrefix(field, metres: nearby.distanceMetres, bearing: nearby.bearingDegrees, to: buffer) else {
             return false
         }
@@ -91,7 +91,7 @@ final class PlacemarkTextTests: XCTestCase {
         let distances: [Double] =
             [0, 42, 99.4, 99.5, 100, 999.4, 999.5, 1000, 1049, 1050, 9_949, 9_950, 99_949, 99_950, 99_999, 100_000, 123_456.7]
             + (0..<20_000).map { _ in Double.random(in: 0...2e7) } + (0..<5_000).map { _ in Double.random(in: 90...110_000) }
-        let buffer = ByteBuffer(capacity: 64)
+        let buffer = GrowableByteArray(capacity: 64)
         for distance in distances {
             let bearing = Double.random(in: -720...720)
             var placemark = Placemark(location: Coordinate(latitude: 0, longitude: 0))
@@ -109,6 +109,6 @@ final class PlacemarkTextTests: XCTestCase {
     func testNonFiniteDistanceIsAbsentRatherThanACrash() {
         let nearby = NearbyPlace(
             name: "Nowhere", coordinate: Coordinate(latitude: 0, longitude: 0), distanceMetres: .nan, bearingDegrees: 0)
-        XCTAssertFalse(append(.description, of: nearby, to: ByteBuffer(capacity: 16)))
+        XCTAssertFalse(append(.description, of: nearby, to: GrowableByteArray(capacity: 16)))
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 
 final class DelimitedTextWriterTests: XCTestCase {
     private func written(_ text: String, delimiter: Character) -> String {
-        let buffer = ByteBuffer(capacity: 64)
+        let buffer = GrowableByteArray(capacity: 64)
         DelimitedTextWriter(delimiter: UInt8(ascii: delimiter.unicodeScalars.first!)).appendField(text, to: buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }

@@ -2,7 +2,6 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Guide
 @testable import Travel411Kit
 
 /// Opening a places database that another version of travel411 built: one imported from the embedded Data/
@@ -128,15 +127,6 @@ final class PlacesDatabaseTests: XCTestCase {
             XCTAssertTrue(
                 message.contains("(lookup tables missing); rebuild it from its shapefiles with `travel411 import '\(roads.path)'"), message)
         }
-    }
-
-    func testTravelCommandsGetTheSameError() throws {
-        let database = directory.appendingPathComponent("mine.gpkg").path
-        _ = try importOwnRoads(into: database)
-        try setLookupTablesVersion("2", in: database)
-        let places = PlacesSource(path: database)
-        XCTAssertThrowsError(try places.database()) { XCTAssertTrue($0 is OutdatedPlacesDatabaseError, "\($0)") }
-        XCTAssertThrowsError(try places.geocoder()) { XCTAssertTrue($0 is OutdatedPlacesDatabaseError, "\($0)") }
     }
 
     // MARK: Files that are not places databases keep their messages

@@ -69,7 +69,8 @@ final class MapOutputTests: XCTestCase {
             XCTAssertEqual(start[1], y, accuracy: 1, "pin y")
             XCTAssertTrue(v.bounds.contains(ScreenPoint(x: x, y: y)))
         }
-        XCTAssertTrue(svg.contains("Made with Natural Earth."), "the attribution line is drawn")
+        XCTAssertTrue(svg.contains("Made with Natural Earth"), "the attribution line is drawn")
+        XCTAssertEqual(svg.components(separatedBy: "Made with Natural Earth").count, 2, "once")
     }
 
     func testTheLondonMapReadsOnlyTheBasemapItShowsAndRendersFast() throws {

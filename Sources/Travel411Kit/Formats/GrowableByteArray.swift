@@ -9,7 +9,7 @@
 /// A class rather than `[UInt8]` because it owns raw memory: appends skip Array's uniqueness and
 /// bounds checks on the hot path, and whole buffers are pooled and reused between chunks so that
 /// steady-state batch work neither allocates nor page-faults.
-package final class ByteBuffer {
+package final class GrowableByteArray {
     private struct State {
         var base: UnsafeMutablePointer<UInt8>
         var count: Int
