@@ -2,24 +2,31 @@
     import Foundation
     import Hummingbird
     import Logging
+    import NIOConcurrencyHelpers
     import NIOCore
     import Prometheus
     import Travel411Kit
 
     /// The endpoints. Answers are written by the library (`ReverseRequest`, `NominatimFormatter`,
-    /// `BatchRequest`, `ServerStatus`): this file only moves bytes between them and HTTP.
+    /// `BatchRequest`, `ServerStatus`): this file only moves bytes between them and HTTP. A refused request
+    /// is thrown as the library's `ServerRequestError`, which is an `HTTPResponseError` (below): its status
+    /// and Nominatim-shaped body are decided in one place.
     struct ReverseGeocodingRoutes: Sendable {
-        let geocoder: ReverseGeocoder
-        let status: ServerStatus
-        let registry: PrometheusCollectorRegistry
+        let resources: ServerResources
         let limits: ServerLimits
-        let logger: Logger
         let batches = BatchSlots(capacity: ServerLimits.maxConcurrentBatches)
+
+        var geocoder: ReverseGeocoder { resources.geocoder }
+
+        /// The methods each path answers (405 and the CORS preflight name them).
+        static let methods: [String: [HTTPRequest.Method]] = [
+            "/reverse": [.get, .post, .options], "/status": [.get, .options], "/metrics": [.get, .options],
+        ]
 
         func router() -> Router<BasicRequestContext> {
             let router = Router(context: BasicRequestContext.self)
             // Outermost first: the access log sees every answer, the errors' shapes included.
-            router.middlewares.add(AccessLogMiddleware(logger: logger))
+            router.middlewares.add(AccessLogMiddleware(logger: resources.logger))
             router.middlewares.add(RequestMetricsMiddleware())
             router.middlewares.add(RequestShapeMiddleware())
             router.get("reverse") { request, _ in try reverse(request) }
@@ -33,35 +40,32 @@
             request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         }
 
+        /// Every answer may be read by a page from any origin, as Nominatim's are.
         static func text(_ body: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
-            Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: body)))
+            Response(
+                status: status, headers: [.contentType: contentType, .accessControlAllowOrigin: "*"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 
         func reverse(_ request: Request) throws -> Response {
-            let query: ReverseRequest
-            do {
-                query = try ReverseRequest(parameters: Self.parameters(request), queryString: request.uri.query ?? "")
-            } catch let error as ServerRequestError {
-                throw ServerHTTPError(error)
-            }
-            let placemark = geocoder.placemark(from: geocoder.record(for: query.coordinate, needs: query.placemarkNeeds))
-            let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil)
+            let query = try ReverseRequest(
+                parameters: Self.parameters(request), queryString: request.uri.query ?? "",
+                acceptLanguageHeader: request.headers[.acceptLanguage])
+            let placemark = query.coordinate.map { geocoder.placemark(from: geocoder.record(for: $0, needs: query.placemarkNeeds)) }
+            let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData)
             return Self.text(body, contentType: query.contentType)
         }
 
         func statusAnswer(_ request: Request) throws -> Response {
-            do {
-                let format = try ServerStatus.format(parameters: Self.parameters(request))
-                return Self.text(
-                    status.body(format), contentType: format == .json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8")
-            } catch let error as ServerRequestError {
-                throw ServerHTTPError(error)
-            }
+            let format = try ServerStatus.format(parameters: Self.parameters(request))
+            return Self.text(
+                resources.status.body(format),
+                contentType: format == .json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8")
         }
 
         func metrics() -> Response {
             var bytes: [UInt8] = []
-            registry.emit(into: &bytes)
+            resources.registry.emit(into: &bytes)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -70,36 +74,23 @@
         /// POST /reverse: the body through the batch pipeline, the answer streamed as it is written.
         func reverseMany(_ request: Request) async throws -> Response {
             if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.maxBodyBytes {
-                throw ServerHTTPError(
-                    ServerRequestError(
-                        status: 413, "The request body is \(declared) bytes; at most \(limits.maxBodyBytes) are taken (--max-body-bytes)"))
+                throw ServerRequestError(
+                    status: 413, "The request body is \(declared) bytes; at most \(limits.maxBodyBytes) are taken (--max-body-bytes)")
             }
             let parameters = Self.parameters(request)
             let contentType = request.headers[.contentType]
-            do {
-                _ = try BatchRequest.declaredFormatCheck(contentType: contentType)
-            } catch let error as ServerRequestError {
-                throw ServerHTTPError(error)
-            }
+            _ = try BatchRequest.declaredFormatCheck(contentType: contentType)
             var collected: ByteBuffer
             do {
                 collected = try await request.body.collect(upTo: limits.maxBodyBytes)
             } catch let error as HTTPError where error.status == .contentTooLarge {
-                throw ServerHTTPError(
-                    ServerRequestError(status: 413, "The request body is larger than \(limits.maxBodyBytes) bytes (--max-body-bytes)"))
+                throw ServerRequestError(status: 413, "The request body is larger than \(limits.maxBodyBytes) bytes (--max-body-bytes)")
             }
             let body = collected.readBytes(length: collected.readableBytes) ?? []
-            let batchRequest: BatchRequest
-            do {
-                batchRequest = try BatchRequest(contentType: contentType, parameters: parameters, body: body, jobs: 1)
-            } catch let error as ServerRequestError {
-                throw ServerHTTPError(error)
-            }
+            let batchRequest = try BatchRequest(contentType: contentType, parameters: parameters, body: body, jobs: 1)
             guard batches.acquire() else {
-                throw ServerHTTPError(
-                    ServerRequestError(
-                        status: 503, "\(ServerLimits.maxConcurrentBatches) batches are running; try again when one has finished")
-                )
+                throw ServerRequestError(
+                    status: 503, "\(ServerLimits.maxConcurrentBatches) batches are running; try again when one has finished")
             }
             let stream: BatchStream
             do {
@@ -112,13 +103,12 @@
             if first.isEmpty, let error = stream.error {
                 stream.close()
                 batches.release()
-                let message = BatchRequest.describe(error)
-                throw ServerHTTPError(ServerRequestError(status: 400, message))
+                throw ServerRequestError(status: 400, BatchRequest.describe(error))
             }
             let batches = batches
-            let logger = logger
+            let logger = resources.logger
             return Response(
-                status: .ok, headers: [.contentType: batchRequest.contentType],
+                status: .ok, headers: [.contentType: batchRequest.contentType, .accessControlAllowOrigin: "*"],
                 body: ResponseBody { writer in
                     defer {
                         stream.close()
@@ -147,34 +137,32 @@
     }
 
     /// Counts the batches running, so that a burst of POSTs cannot take every core from GET /reverse.
-    final class BatchSlots: @unchecked Sendable {
-        private let lock = NSLock()
-        private var running = 0
+    struct BatchSlots: Sendable {
+        private let running = NIOLockedValueBox(0)
         let capacity: Int
 
         init(capacity: Int) { self.capacity = capacity }
 
         func acquire() -> Bool {
-            lock.withLock {
+            running.withLockedValue { running in
                 guard running < capacity else { return false }
                 running += 1
                 return true
             }
         }
 
-        func release() { lock.withLock { running -= 1 } }
+        func release() { running.withLockedValue { $0 -= 1 } }
     }
 
-    /// A refused request with its Nominatim-shaped body (JSON, or XML when XML was asked for by name).
-    struct ServerHTTPError: HTTPResponseError {
-        let error: ServerRequestError
+    /// A refused request answers with its own status and its Nominatim-shaped body (JSON, or XML when XML
+    /// was asked for by name); a 405 names the methods the path takes.
+    extension ServerRequestError: HTTPResponseError {
+        public var status: HTTPResponse.Status { HTTPResponse.Status(code: code) }
 
-        init(_ error: ServerRequestError) { self.error = error }
-
-        var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
-
-        func response(from request: Request, context: some RequestContext) throws -> Response {
-            ReverseGeocodingRoutes.text(error.body, contentType: ReverseRequest.contentType(error.format), status: status)
+        public func response(from request: Request, context: some RequestContext) throws -> Response {
+            var response = ReverseGeocodingRoutes.text(body, contentType: ReverseRequest.contentType(format), status: status)
+            if !allowedMethods.isEmpty { response.headers[.allow] = allowedMethods.joined(separator: ", ") }
+            return response
         }
     }
 #endif
