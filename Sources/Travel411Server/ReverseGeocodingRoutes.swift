@@ -92,48 +92,55 @@
                 throw ServerRequestError(
                     status: 503, "\(ServerLimits.maxConcurrentBatches) batches are running; try again when one has finished")
             }
-            let stream: BatchStream
-            do {
-                stream = try BatchStream(body: body, request: batchRequest, geocoder: geocoder)
-            } catch {
-                batches.release()
-                throw error
-            }
-            let first = await Self.read(stream)
-            if first.isEmpty, let error = stream.error {
-                stream.close()
-                batches.release()
-                throw ServerRequestError(status: 400, BatchRequest.describe(error))
-            }
+            let batch = RunningBatch(request: batchRequest, body: body, geocoder: geocoder, logger: resources.logger)
+            let chunks = ChunkIterator(batch.sink.stream)
             let batches = batches
+            // The first chunk (the header row, or the first rows) or the end: a body that cannot be read as
+            // points at all fails before any output, and is still a 400.
+            guard let first = await chunks.next() else {
+                defer { batches.release() }
+                do {
+                    _ = try await batch.result.value
+                } catch {
+                    throw ServerRequestError(status: 400, BatchRequest.describe(error))
+                }
+                return Response(
+                    status: .ok, headers: [.contentType: batchRequest.contentType, .accessControlAllowOrigin: "*"], body: ResponseBody())
+            }
             let logger = resources.logger
             return Response(
                 status: .ok, headers: [.contentType: batchRequest.contentType, .accessControlAllowOrigin: "*"],
                 body: ResponseBody { writer in
-                    defer {
-                        stream.close()
-                        batches.release()
-                    }
-                    var chunk = first
-                    while !chunk.isEmpty {
-                        try await writer.write(ByteBuffer(bytes: chunk))
-                        chunk = await Self.read(stream)
-                    }
-                    if let error = stream.error {
-                        // Headers are gone already: cutting the answer short is the only way left to say it failed.
+                    defer { batches.release() }
+                    do {
+                        var chunk: ByteBuffer? = first
+                        while let bytes = chunk {
+                            try await writer.write(bytes)
+                            batch.sink.written()
+                            chunk = await chunks.next()
+                        }
+                        _ = try await batch.result.value
+                    } catch {
+                        // The client went away, or the batch failed part way. Headers are gone already: cutting
+                        // the answer short is the only way left to say it failed. The batch stops at its next write.
+                        batch.sink.stop()
+                        _ = try? await batch.result.value
                         logger.error("batch failed part way", metadata: ["error": "\(error)"])
                         throw error
                     }
                     try await writer.finish(nil)
                 })
         }
+    }
 
-        /// The pipe read blocks, so it happens off the event loops.
-        private static func read(_ stream: BatchStream) async -> [UInt8] {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: stream.read(upTo: 64 << 10)) }
-            }
-        }
+    /// The batch's chunks in order, read by the handler (the first) and then by the response body.
+    final class ChunkIterator: @unchecked Sendable {
+        // @unchecked Sendable: used by one task at a time, the handler and then the body it returns.
+        private var iterator: AsyncStream<ByteBuffer>.Iterator
+
+        init(_ stream: AsyncStream<ByteBuffer>) { iterator = stream.makeAsyncIterator() }
+
+        func next() async -> ByteBuffer? { await iterator.next() }
     }
 
     /// Counts the batches running, so that a burst of POSTs cannot take every core from GET /reverse.

@@ -47,5 +47,28 @@
                 #expect(RawClient.status(of: good.text) == 200 && good.text.contains("Kingsway"), "\(good.text.prefix(300))")
             }
         }
+
+        /// Clients that hang up while their batch streams: each batch stops and gives its slot back, so batches
+        /// after them are answered (not 503), and a large one streams in full.
+        @Test func abandonedBatchesGiveTheirSlotsBack() async throws {
+            try await Harness.run(.live) { client in
+                let port = try #require(client.port)
+                let rows = 100_000
+                let body = "lat,lon\n" + String(repeating: "51.47,-0.45\n", count: rows)
+                let request = Array(
+                    "POST /reverse?fields=country HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        .utf8)
+                for _ in 0..<(ServerLimits.maxConcurrentBatches + 2) {
+                    let fd = try RawClient.connect(port: port)
+                    RawClient.send(fd, request)
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, 4096, 0) }
+                    close(fd)
+                }
+                let reply = try await client.request("/reverse?fields=country", method: .post, body: body, contentType: "text/csv")
+                #expect(reply.status == 200)
+                #expect(reply.body.split(separator: "\n").count == rows + 1)
+            }
+        }
     }
 #endif
