@@ -19,7 +19,9 @@ public struct ServeOptions: ParsableArguments {
             "The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "file"))
     public var databasePath: String?
 
-    @Option(help: ArgumentHelp("Most connections open at once; more wait in the listen backlog.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Most connections open at once; past it the oldest ones waiting for a request are closed to make room.", valueName: "n"))
     public var maxConnections = 1024
 
     @Option(help: ArgumentHelp("Largest POST /reverse body, in bytes; larger ones get 413.", valueName: "bytes"))
@@ -27,7 +29,7 @@ public struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Seconds a client may take to send a request's headers once it has started one; slower ones are cut off.",
+            "Seconds a client may take to send a request's headers (and an idle connection stays open); slower ones are cut off.",
             valueName: "seconds"))
     public var headerTimeout = ServerLimits.defaultHeaderTimeoutSeconds
 

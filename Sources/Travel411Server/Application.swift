@@ -73,12 +73,14 @@
     ) -> some ApplicationProtocol {
         let limits = options.limits
         let router = ReverseGeocodingRoutes(resources: resources, limits: limits).router()
+        let connections = ConnectionRegistry(limit: limits.maxConnections)
         return Application(
             router: router,
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        RequestDeadlineHandler(headerTimeout: limits.headerTimeout, bodyTimeout: limits.bodyTimeout)
+                        RequestDeadlineHandler(
+                            headerTimeout: limits.headerTimeout, bodyTimeout: limits.bodyTimeout, registry: connections)
                     ],
                     idleTimeout: nil,
                     httpDecoderConfiguration: .init(
@@ -86,7 +88,9 @@
                         maxHeaderFieldCount: 100))),
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: "travel411/\(Travel411.version)",
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
+                // Past --max-connections the registry sheds connections that wait for a request; only when
+                // every one is being answered do more wait in the listen backlog, at twice the limit.
+                availableConnectionsDelegate: MaximumAvailableConnections(2 * limits.maxConnections)),
             onServerRunning: onServerRunning,
             logger: resources.logger)
     }
