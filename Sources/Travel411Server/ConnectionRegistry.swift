@@ -7,16 +7,12 @@
     /// connection: a slow or stalled client, or a flood of them), then the oldest idle keep-alive one; never one
     /// whose request is being answered. Without this a flood of half-open connections fills the limit and a good
     /// client waits in the listen backlog until the header deadline cuts the flood down (7.2 s was measured).
+    ///
+    /// The registry's lock is taken when a connection opens or closes; what a connection is doing is its own
+    /// `ConnectionActivity`, so requests on different connections never contend for one lock.
     final class ConnectionRegistry: Sendable {
-        enum Activity: Sendable { case awaitingRequest, answering, idle }
-
-        private struct Entry {
-            let channel: any Channel
-            var activity: Activity
-        }
-
         private struct State {
-            var connections: [UInt64: Entry] = [:]
+            var connections: [UInt64: (channel: any Channel, activity: ConnectionActivity)] = [:]
             var nextNumber: UInt64 = 0
         }
 
@@ -28,13 +24,13 @@
         var count: Int { state.withLockedValue { $0.connections.count } }
 
         /// A new connection, numbered in order of arrival; closes the connections shed to make room for it.
-        func register(_ channel: any Channel) -> UInt64 {
+        func register(_ channel: any Channel, activity: ConnectionActivity) -> UInt64 {
             let (number, shed) = state.withLockedValue { state -> (UInt64, [any Channel]) in
                 let number = state.nextNumber
                 state.nextNumber += 1
-                state.connections[number] = Entry(channel: channel, activity: .awaitingRequest)
+                state.connections[number] = (channel, activity)
                 var shed: [any Channel] = []
-                while state.connections.count - shed.count > limit, let victim = Self.victim(in: state, besides: number, shed: shed.count) {
+                while state.connections.count > limit, let victim = Self.victim(in: state, besides: number) {
                     shed.append(state.connections.removeValue(forKey: victim)!.channel)
                 }
                 return (number, shed)
@@ -44,11 +40,11 @@
         }
 
         /// The oldest connection waiting for a request, else the oldest idle one; nil when every other one is answering.
-        private static func victim(in state: State, besides newcomer: UInt64, shed: Int) -> UInt64? {
+        private static func victim(in state: State, besides newcomer: UInt64) -> UInt64? {
             var oldestAwaiting: UInt64?
             var oldestIdle: UInt64?
             for (number, entry) in state.connections where number != newcomer {
-                switch entry.activity {
+                switch entry.activity.current {
                 case .awaitingRequest: if number < oldestAwaiting ?? .max { oldestAwaiting = number }
                 case .idle: if number < oldestIdle ?? .max { oldestIdle = number }
                 case .answering: break
@@ -57,12 +53,19 @@
             return oldestAwaiting ?? oldestIdle
         }
 
-        func set(_ number: UInt64, _ activity: Activity) {
-            state.withLockedValue { state in state.connections[number]?.activity = activity }
-        }
-
         func remove(_ number: UInt64) {
             _ = state.withLockedValue { $0.connections.removeValue(forKey: number) }
         }
+    }
+
+    /// What one connection is doing; set on its event loop, read by the registry when it sheds.
+    final class ConnectionActivity: Sendable {
+        enum Kind: Sendable { case awaitingRequest, answering, idle }
+
+        private let kind = NIOLockedValueBox(Kind.awaitingRequest)
+
+        var current: Kind { kind.withLockedValue { $0 } }
+
+        func set(_ new: Kind) { kind.withLockedValue { $0 = new } }
     }
 #endif

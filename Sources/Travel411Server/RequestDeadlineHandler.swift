@@ -26,6 +26,7 @@
         /// Requests whose headers have arrived and whose answers have not ended.
         private var inFlight = 0
         private let registry: ConnectionRegistry?
+        private let activity = ConnectionActivity()
         /// This connection's number in the registry, once registered.
         private var registration: UInt64?
 
@@ -46,7 +47,7 @@
 
         private func start(_ context: ChannelHandlerContext) {
             arm(context, headerTimeout)
-            if registration == nil, let registry { registration = registry.register(context.channel) }
+            if registration == nil, let registry { registration = registry.register(context.channel, activity: activity) }
         }
 
         func channelInactive(context: ChannelHandlerContext) {
@@ -60,7 +61,7 @@
             switch unwrapInboundIn(data) {
             case .head:
                 inFlight += 1
-                if inFlight == 1, let registration { registry?.set(registration, .answering) }
+                if inFlight == 1 { activity.set(.answering) }
                 arm(context, bodyTimeout)
             case .end:
                 expiry = nil
@@ -75,7 +76,7 @@
                 inFlight = max(0, inFlight - 1)
                 if inFlight == 0 {
                     arm(context, headerTimeout)
-                    if let registration { registry?.set(registration, .idle) }
+                    activity.set(.idle)
                 }
             }
             context.write(data, promise: promise)

@@ -8,7 +8,8 @@
     /// What only a real connection shows: the parser's limits and the deadlines, on a live server in process.
     @Suite struct ConnectionLimitTests {
         @Test func hugeQueryStringIsRefusedOrCutOff() async throws {
-            try await Harness.run(.live) { client in
+            // A long header deadline: the test client's own connection waits idle while the raw one works.
+            try await Harness.run(.live, arguments: ["--header-timeout", "60"]) { client in
                 let port = try #require(client.port)
                 let fd = try RawClient.connect(port: port)
                 defer { close(fd) }
@@ -51,7 +52,7 @@
         /// Clients that hang up while their batch streams: each batch stops and gives its slot back, so batches
         /// after them are answered (not 503), and a large one streams in full.
         @Test func abandonedBatchesGiveTheirSlotsBack() async throws {
-            try await Harness.run(.live) { client in
+            try await Harness.run(.live, arguments: ["--header-timeout", "60"]) { client in
                 let port = try #require(client.port)
                 let rows = 100_000
                 let body = "lat,lon\n" + String(repeating: "51.47,-0.45\n", count: rows)

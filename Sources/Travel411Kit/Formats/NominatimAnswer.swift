@@ -31,6 +31,9 @@ public enum NominatimDetail: Int, Comparable, CaseIterable, Sendable {
     /// Nominatim's importance for a place without a Wikipedia-based one: 0.40001 - rank / 75, which puts
     /// countries first and houses last.
     var importance: Double { 0.40001 - Double(placeRank) / 75 }
+    /// `importance` as JSON, made once per level: formatting a Double costs more than the rest of the member.
+    var importanceJSON: String { Self.importanceTexts[rawValue] }
+    private static let importanceTexts = allCases.map { JSONText.number($0.importance) }
     /// category (jsonv2) or class (json), type, addresstype, and GeocodeJSON's type.
     var category: String { ["boundary", "boundary", "boundary", "place", "place", "highway", "place"][rawValue] }
     var type: String { ["administrative", "administrative", "administrative", "city", "suburb", "road", "house"][rawValue] }
@@ -277,7 +280,7 @@ public enum NominatimFormatter {
         members.string(options.format == .json ? "class" : "category", place.level.category)
         members.string("type", place.level.type)
         members.raw("place_rank", String(place.level.placeRank))
-        members.raw("importance", coordinateText(place.level.importance))
+        members.raw("importance", place.level.importanceJSON)
         members.string("addresstype", place.level.addressType)
         members.string("name", place.name)
         members.string("display_name", place.displayName)
@@ -319,7 +322,7 @@ public enum NominatimFormatter {
         properties.raw("place_rank", String(place.level.placeRank))
         properties.string("category", place.level.category)
         properties.string("type", place.level.type)
-        properties.raw("importance", coordinateText(place.level.importance))
+        properties.raw("importance", place.level.importanceJSON)
         properties.string("addresstype", place.level.addressType)
         properties.string("name", place.name)
         properties.string("display_name", place.displayName)

@@ -120,8 +120,12 @@ public struct ReverseRequest: Equatable, Sendable {
         polygonThreshold = 0
         if let text = values["polygon_threshold"] { polygonThreshold = try number("polygon_threshold", text) }
 
-        var query = "lat=\(JSONText.number(latitude))&lon=\(JSONText.number(longitude))&format=xml"
-        if let zoomText = values["zoom"], !zoomText.isEmpty { query += "&zoom=\(zoom)" }
+        // Only the XML answer echoes the query (as Nominatim rebuilds it); JSON answers skip the formatting.
+        var query = ""
+        if format == .xml {
+            query = "lat=\(JSONText.number(latitude))&lon=\(JSONText.number(longitude))&format=xml"
+            if let zoomText = values["zoom"], !zoomText.isEmpty { query += "&zoom=\(zoom)" }
+        }
         options = NominatimOptions(
             format: format, zoom: zoom,
             addressDetails: flag("addressdetails", default: true),
