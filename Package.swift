@@ -91,17 +91,23 @@ let package = Package(
             dependencies: [
                 "Travel411Kit",
                 "Travel411Guide",
+                "Travel411ServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The HTTP server: its own executable so that SwiftNIO stays out of the core tool's build, and its
-        // dependencies only with the Server trait (without it, the executable is a stub that says how to build it).
-        // `travel411 serve` runs it when it has been built.
-        .executableTarget(
-            name: "travel411-serve",
+        // `travel411 serve`'s options, shared by `travel411` (which hands them on) and `travel411-serve`: one
+        // declaration of the eight options, without the server's packages.
+        .target(
+            name: "Travel411ServeOptions",
+            dependencies: ["Travel411Kit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The HTTP server as a library (`buildApplication(options:)`), so that tests run it in process. Its
+        // packages come only with the Server trait; without it the target is empty.
+        .target(
+            name: "Travel411Server",
             dependencies: [
                 "Travel411Kit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Travel411ServeOptions",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
@@ -109,6 +115,24 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        // The server's executable: `main` over Travel411Server. Its own executable so that SwiftNIO stays out of
+        // the core tool's build; without the Server trait it is a stub that says how to build it. `travel411 serve`
+        // runs it when it has been built.
+        .executableTarget(
+            name: "travel411-serve",
+            dependencies: [
+                "Travel411Kit",
+                "Travel411ServeOptions",
+                "Travel411Server",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
@@ -154,10 +178,21 @@ let package = Package(
             // Expected outputs, read from the source tree by path (GoldenOutput), not bundled.
             exclude: ["Golden"]
         ),
-        // Starts the built `travel411-serve` on a free loopback port and talks HTTP to it.
+        // The server in process through HummingbirdTesting (`.router` for the API, `.live` where sockets matter), and
+        // the built `travel411-serve` for what only a process shows (signals, exit status).
         .testTarget(
             name: "Travel411ServeTests",
-            dependencies: ["Travel411Kit", "Travel411TestSupport"]
+            dependencies: [
+                "Travel411Kit",
+                "Travel411TestSupport",
+                "Travel411ServeOptions",
+                "Travel411Server",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+            ]
         ),
     ],
     // Every target, tests and fuzz targets included, builds in the Swift 6 language mode: the compiler checks

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Travel411Kit
+import Travel411ServeOptions
 
 /// `travel411 serve`: runs the `travel411-serve` executable that sits beside this one. The server is
 /// its own executable so that building the core tool never compiles SwiftNIO and Hummingbird.
@@ -18,51 +19,11 @@ struct ServeCommand: ParsableCommand {
               curl 'http://127.0.0.1:8080/reverse?lat=51.47&lon=-0.45&format=jsonv2'
             """)
 
-    @Option(help: ArgumentHelp("The address to listen on (default: 127.0.0.1); 0.0.0.0 listens on every interface.", valueName: "address"))
-    var host: String?
-
-    @Option(help: ArgumentHelp("The TCP port (default: 8080; 0 picks a free one, printed on stderr).", valueName: "port"))
-    var port: Int?
-
-    @OptionGroup var database: PlacesDatabaseOptions
-
-    @Option(help: ArgumentHelp("Most connections open at once (default: 1024).", valueName: "n"))
-    var maxConnections: Int?
-
-    @Option(
-        help: ArgumentHelp(
-            "Largest POST /reverse body in bytes (default: \(ServerLimits.defaultMaxBodyBytes)); larger ones get 413.", valueName: "bytes"))
-    var maxBodyBytes: Int?
-
-    @Option(help: ArgumentHelp("Seconds a client may take to send a request's headers (default: 10).", valueName: "seconds"))
-    var headerTimeout: Double?
-
-    @Option(help: ArgumentHelp("Seconds a client may take to send a request body (default: 60).", valueName: "seconds"))
-    var bodyTimeout: Double?
-
-    @Option(help: ArgumentHelp("Log level (default: info, which logs one line per request).", valueName: "level"))
-    var logLevel: ServeLogLevel?
-
-    /// The arguments handed on to `travel411-serve`, which validates their values itself.
-    var forwardedArguments: [String] {
-        var arguments: [String] = []
-        func add(_ name: String, _ value: CustomStringConvertible?) {
-            if let value { arguments += [name, value.description] }
-        }
-        add("--host", host)
-        add("--port", port)
-        add("--db", database.databasePath)
-        add("--max-connections", maxConnections)
-        add("--max-body-bytes", maxBodyBytes)
-        add("--header-timeout", headerTimeout)
-        add("--body-timeout", bodyTimeout)
-        add("--log-level", logLevel?.rawValue)
-        return arguments
-    }
+    @OptionGroup var options: ServeOptions
 
     func run() throws {
         let server = try ServerExecutable.locate()
-        let arguments = [server.path] + forwardedArguments
+        let arguments = [server.path] + options.arguments
         var cArguments = arguments.map { strdup($0) } + [nil]
         // On success execv does not return: the server takes over this process, its signals and its exit status.
         execv(server.path, &cArguments)
@@ -70,10 +31,6 @@ struct ServeCommand: ParsableCommand {
         cArguments.forEach { free($0) }
         throw UserFacingError("cannot run \(server.path): \(reason)", exitStatus: .unavailable)
     }
-}
-
-enum ServeLogLevel: String, ExpressibleByArgument, CaseIterable {
-    case trace, debug, info, notice, warning, error, critical
 }
 
 /// Finds `travel411-serve` in the folder of the running `travel411`, where SwiftPM builds both.

@@ -1,391 +1,314 @@
-import Foundation
-import Travel411Kit
-import Travel411TestSupport
-import XCTest
+#if Server
+    import Foundation
+    import Hummingbird
+    import HummingbirdTesting
+    import Testing
+    import Travel411Kit
+    import Travel411TestSupport
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
+    #if canImport(FoundationXML)
+        import FoundationXML
+    #endif
 
-/// The real server over the real database, driven over loopback HTTP.
-final class ServeTests: XCTestCase {
-    nonisolated(unsafe) static var shared: ServerProcess?
-
-    var server: ServerProcess {
-        get throws {
-            if let running = Self.shared { return running }
-            let started = try ServerProcess()
-            Self.shared = started
-            return started
+    /// The server's API in process (`.router`), over the real database.
+    @Suite struct ServeTests {
+        /// A normal request after each bad one: the server must still answer.
+        static func expectStillServing(_ client: any TestClientProtocol) async throws {
+            let reply = try await client.request("/reverse?lat=51.5174&lon=-0.12&format=jsonv2")
+            #expect(reply.status == 200)
+            #expect(reply.body.contains("\"road\":\"Kingsway\""), "\(reply.body)")
         }
-    }
 
-    override func setUpWithError() throws {
-        try ServerProcess.skipWithoutServer()
-    }
+        // MARK: GET /reverse
 
-    override class func tearDown() {
-        shared?.stop()
-        shared = nil
-        super.tearDown()
-    }
-
-    /// `travel411 where … --format nominatim`, from the binary built beside the server.
-    func whereNominatim(_ lat: String, _ lon: String) throws -> String {
-        let process = Process()
-        process.executableURL = ServerProcess.buildFolder.appendingPathComponent("travel411")
-        process.arguments = ["where", lat, lon, "--format", "nominatim", "--db", TestPlaces.databasePath]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
-    }
-
-    /// A normal request after each bad one: the server must still answer.
-    func assertStillServing(file: StaticString = #filePath, line: UInt = #line) throws {
-        let reply = try server.request("/reverse?lat=51.5174&lon=-0.12&format=jsonv2")
-        XCTAssertEqual(reply.status, 200, file: file, line: line)
-        XCTAssertTrue(reply.body.contains("\"road\":\"Kingsway\""), reply.body, file: file, line: line)
-    }
-
-    // MARK: GET /reverse
-
-    func testJSONv2AnswersEqualWhereNominatim() throws {
-        for (lat, lon) in [
+        @Test(arguments: [
             ("51.47", "-0.45"), ("51.5174", "-0.12"), ("51.51651", "-0.13739"), ("40", "-40"), ("60.17", "24.94"), ("0", "0"),
             ("-33.86", "151.21"),
-        ] {
-            let reply = try server.request("/reverse?lat=\(lat)&lon=\(lon)&format=jsonv2")
-            XCTAssertEqual(reply.status, 200)
-            XCTAssertEqual(reply.contentType, "application/json; charset=utf-8")
-            XCTAssertEqual(reply.body, try whereNominatim(lat, lon), "\(lat), \(lon)")
+        ])
+        func jsonv2AnswersEqualWhereNominatim(lat: String, lon: String) async throws {
+            let expected = NominatimFormatter.jsonV2(
+                TestPlaces.geocoder.placemark(for: Coordinate(latitude: Double(lat)!, longitude: Double(lon)!)))
+            let reply = try await Harness.run(.router) { try await $0.request("/reverse?lat=\(lat)&lon=\(lon)&format=jsonv2") }
+            #expect(reply.status == 200)
+            #expect(reply.contentType == "application/json; charset=utf-8")
+            #expect(reply.body == expected)
         }
-    }
 
-    func testHeathrowInEveryFormat() throws {
-        let xml = try server.request("/reverse?lat=51.47&lon=-0.45")
-        XCTAssertEqual(xml.status, 200)
-        XCTAssertEqual(xml.contentType, "text/xml; charset=utf-8")
-        XCTAssertTrue(xml.body.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<reversegeocode timestamp=\""), xml.body)
-        XCTAssertTrue(xml.body.contains("querystring=\"lat=51.47&amp;lon=-0.45\""), xml.body)
-        XCTAssertTrue(xml.body.contains("<city>London</city>"), xml.body)
-        XCTAssertTrue(xml.body.contains("<country_code>gb</country_code>"), xml.body)
-        // XMLParser, not XMLDocument: FoundationXML's XMLDocument and its libxml2 tree keep each other alive,
-        // a leak LeakSanitizer reports (Scripts/sanitize address).
-        XCTAssertTrue(XMLParser(data: Data(xml.body.utf8)).parse(), "the XML answer must parse")
+        @Test func heathrowInEveryFormat() async throws {
+            try await Harness.run(.router) { client in
+                let xml = try await client.request("/reverse?lat=51.47&lon=-0.45")
+                #expect(xml.status == 200)
+                #expect(xml.contentType == "text/xml; charset=utf-8")
+                #expect(xml.body.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<reversegeocode timestamp=\""), "\(xml.body)")
+                #expect(xml.body.contains("querystring=\"lat=51.47&amp;lon=-0.45&amp;format=xml\""), "\(xml.body)")
+                #expect(xml.body.contains("<city>London</city>"), "\(xml.body)")
+                #expect(xml.body.contains("<country_code>gb</country_code>"), "\(xml.body)")
+                // XMLParser, not XMLDocument: FoundationXML's XMLDocument and its libxml2 tree keep each other alive,
+                // a leak LeakSanitizer reports (Scripts/sanitize address).
+                #expect(XMLParser(data: Data(xml.body.utf8)).parse(), "the XML answer must parse")
 
-        let json = try XCTUnwrap(try server.request("/reverse?lat=51.47&lon=-0.45&format=json").json as? [String: Any])
-        XCTAssertEqual(json["class"] as? String, "place")
-        XCTAssertNil(json["category"])
-        XCTAssertEqual(json["lat"] as? String, "51.47")
-        XCTAssertEqual((json["boundingbox"] as? [String])?.count, 4)
-        let address = try XCTUnwrap(json["address"] as? [String: String])
-        XCTAssertEqual(address["city"], "London")
-        XCTAssertEqual(address["country"], "United Kingdom")
-        XCTAssertEqual(address["country_code"], "gb")
+                let json = try await client.request("/reverse?lat=51.47&lon=-0.45&format=json").object
+                #expect(json["class"] as? String == "place")
+                #expect(json["category"] == nil)
+                #expect(json["lat"] as? String == "51.47")
+                #expect((json["boundingbox"] as? [String])?.count == 4)
+                let address = try #require(json["address"] as? [String: String])
+                #expect(address["city"] == "London")
+                #expect(address["country"] == "United Kingdom")
+                #expect(address["country_code"] == "gb")
 
-        let geojson = try server.request("/reverse?lat=51.47&lon=-0.45&format=geojson")
-        XCTAssertEqual(geojson.contentType, "application/geo+json; charset=utf-8")
-        let collection = try XCTUnwrap(geojson.json as? [String: Any])
-        XCTAssertEqual(collection["type"] as? String, "FeatureCollection")
-        let feature = try XCTUnwrap((collection["features"] as? [[String: Any]])?.first)
-        XCTAssertEqual((feature["geometry"] as? [String: Any])?["coordinates"] as? [Double], [-0.45, 51.47])
-        XCTAssertEqual(((feature["properties"] as? [String: Any])?["address"] as? [String: String])?["city"], "London")
+                let geojson = try await client.request("/reverse?lat=51.47&lon=-0.45&format=geojson")
+                #expect(geojson.contentType == "application/json; charset=utf-8")
+                let collection = geojson.object
+                #expect(collection["type"] as? String == "FeatureCollection")
+                let feature = try #require((collection["features"] as? [[String: Any]])?.first)
+                #expect((feature["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [-0.45, 51.47])
+                #expect(((feature["properties"] as? [String: Any])?["address"] as? [String: String])?["city"] == "London")
 
-        let geocode = try XCTUnwrap(try server.request("/reverse?lat=51.47&lon=-0.45&format=geocodejson").json as? [String: Any])
-        let properties = try XCTUnwrap(
-            ((geocode["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
-        XCTAssertEqual(properties["city"] as? String, "London")
-        XCTAssertEqual(properties["country_code"] as? String, "gb")
-        XCTAssertTrue((properties["label"] as? String)?.hasSuffix("United Kingdom") == true)
-    }
-
-    func testZoomLimitsTheDetail() throws {
-        func address(_ zoom: Int) throws -> (String?, [String: String]) {
-            let json = try XCTUnwrap(
-                try server.request("/reverse?lat=51.51651&lon=-0.13739&format=jsonv2&zoom=\(zoom)").json as? [String: Any])
-            return (json["addresstype"] as? String, json["address"] as? [String: String] ?? [:])
-        }
-        let building = try address(18)
-        XCTAssertEqual(building.1["house_number"], "77")
-        XCTAssertEqual(building.1["road"], "Wells Street")
-        let street = try address(17)
-        XCTAssertEqual(street.0, "road")
-        XCTAssertNil(street.1["house_number"])
-        XCTAssertEqual(street.1["road"], "Wells Street")
-        let suburb = try address(14)
-        XCTAssertEqual(suburb.0, "suburb")
-        XCTAssertEqual(Set(suburb.1.keys), ["suburb", "city", "county", "state", "country", "country_code"])
-        let city = try address(10)
-        XCTAssertEqual(city.0, "city")
-        XCTAssertEqual(Set(city.1.keys), ["city", "county", "state", "country", "country_code"])
-        XCTAssertEqual(Set(try address(8).1.keys), ["county", "state", "country", "country_code"])
-        XCTAssertEqual(Set(try address(5).1.keys), ["state", "country", "country_code"])
-        let country = try address(3)
-        XCTAssertEqual(country.0, "country")
-        XCTAssertEqual(country.1, ["country": "United Kingdom", "country_code": "gb"])
-        XCTAssertEqual(try address(0).1, country.1)
-        // Out of range is clamped, as Nominatim does.
-        XCTAssertEqual(try address(25).1, building.1)
-    }
-
-    func testAddressNameAndExtraDetails() throws {
-        let plain = try XCTUnwrap(try server.request("/reverse?lat=51.47&lon=-0.45&format=jsonv2&addressdetails=0").json as? [String: Any])
-        XCTAssertNil(plain["address"])
-        XCTAssertNil(plain["extratags"])
-        let rich = try XCTUnwrap(
-            try server.request("/reverse?lat=51.47&lon=-0.45&format=jsonv2&extratags=1&namedetails=1&accept-language=de&layer=address,poi")
-                .json as? [String: Any])
-        XCTAssertEqual((rich["extratags"] as? [String: String])?["timezone"], "Europe/London")
-        XCTAssertEqual((rich["namedetails"] as? [String: String])?["name"], rich["name"] as? String)
-        let xml = try server.request("/reverse?lat=51.47&lon=-0.45&extratags=1&namedetails=1")
-        XCTAssertTrue(xml.body.contains("<extratags><tag key=\"timezone\" value=\"Europe/London\"/></extratags>"), xml.body)
-        XCTAssertTrue(xml.body.contains("<namedetails><name desc=\"name\">"), xml.body)
-    }
-
-    func testNoAnswerIsUnableToGeocodeWith200() throws {
-        let json = try server.request("/reverse?lat=40&lon=-40&format=json")
-        XCTAssertEqual(json.status, 200)
-        XCTAssertEqual(json.body, "{\"error\":\"Unable to geocode\"}")
-        let xml = try server.request("/reverse?lat=40&lon=-40")
-        XCTAssertEqual(xml.status, 200)
-        XCTAssertTrue(xml.body.hasSuffix("<error>Unable to geocode</error>\n</reversegeocode>"), xml.body)
-    }
-
-    // MARK: Bad input: each refused cleanly, and the server still answers afterwards
-
-    func assertRefused(_ query: String, status: Int, mentioning words: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let reply = try server.request(query)
-        XCTAssertEqual(reply.status, status, "\(query): \(reply.body)", file: file, line: line)
-        let error = (reply.json as? [String: Any])?["error"] as? [String: Any]
-        XCTAssertEqual(error?["code"] as? Int, status, reply.body, file: file, line: line)
-        XCTAssertTrue((error?["message"] as? String)?.contains(words) == true, "\(query): \(reply.body)", file: file, line: line)
-        try assertStillServing(file: file, line: line)
-    }
-
-    func testMissingLatitude() throws {
-        try assertRefused("/reverse?lon=-0.45&format=json", status: 400, mentioning: "'lat' is missing")
-        try assertRefused("/reverse", status: 400, mentioning: "'lat' is missing")
-    }
-
-    func testNaNLatitude() throws {
-        try assertRefused("/reverse?lat=NaN&lon=-0.45&format=jsonv2", status: 400, mentioning: "'lat' must be a number; got 'NaN'")
-    }
-
-    func testOverflowingLatitude() throws {
-        try assertRefused("/reverse?lat=1e400&lon=-0.45&format=jsonv2", status: 400, mentioning: "'lat' must be between -90 and 90")
-        try assertRefused("/reverse?lat=91&lon=-0.45", status: 400, mentioning: "'lat' must be between -90 and 90")
-        try assertRefused("/reverse?lat=51&lon=180.5", status: 400, mentioning: "'lon' must be between -180 and 180")
-    }
-
-    func testNonNumericLongitude() throws {
-        try assertRefused("/reverse?lat=51.47&lon=abc&format=json", status: 400, mentioning: "'lon' must be a number; got 'abc'")
-        try assertRefused("/reverse?lat=51.47&lon=0x1p3", status: 400, mentioning: "'lon' must be a number")
-        try assertRefused("/reverse?lat=51.47&lon=-0.45&zoom=high", status: 400, mentioning: "'zoom' must be a whole number")
-        try assertRefused("/reverse?lat=51.47&lon=-0.45&addressdetails=maybe", status: 400, mentioning: "'addressdetails' must be 0 or 1")
-        try assertRefused("/reverse?lat=51.47&lon=-0.45&layer=cafes", status: 400, mentioning: "'layer' takes")
-    }
-
-    func testUnknownFormat() throws {
-        try assertRefused(
-            "/reverse?lat=51.47&lon=-0.45&format=yaml", status: 400,
-            mentioning: "'format' must be one of: xml, json, jsonv2, geojson, geocodejson; got 'yaml'")
-        try assertRefused("/status?format=yaml", status: 400, mentioning: "'format' must be one of: text, json")
-    }
-
-    func testErrorsAskedForAsXMLComeAsXML() throws {
-        let reply = try server.request("/reverse?lat=abc&lon=0&format=xml")
-        XCTAssertEqual(reply.status, 400)
-        XCTAssertEqual(reply.contentType, "text/xml; charset=utf-8")
-        XCTAssertTrue(reply.body.contains("<code>400</code>\n  <message>Parameter 'lat' must be a number; got 'abc'</message>"), reply.body)
-    }
-
-    func testUnknownPathAndMethod() throws {
-        try assertRefused("/search?q=London", status: 404, mentioning: "GET /search is not served here")
-        let delete = try server.request("/reverse?lat=1&lon=1", method: "DELETE")
-        XCTAssertTrue([404, 405].contains(delete.status), delete.body)
-        try assertStillServing()
-    }
-
-    func testHugeQueryStringIsRefusedOrCutOff() throws {
-        let fd = try RawClient.connect(port: server.port)
-        defer { close(fd) }
-        let query = "/reverse?lat=51.47&lon=-0.45&pad=" + String(repeating: "x", count: 1 << 20)
-        RawClient.send(fd, Array("GET \(query) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        let (text, closed) = RawClient.readAll(fd)
-        let status = RawClient.status(of: text)
-        XCTAssertTrue(status.map { [400, 414, 431].contains($0) } ?? closed, "got \(text.prefix(200))")
-        try assertStillServing()
-        // Just over the limit, the server itself answers 414 in JSON.
-        try assertRefused(
-            "/reverse?lat=51.47&lon=-0.45&pad=" + String(repeating: "x", count: ServerLimits.maxTargetBytes), status: 414,
-            mentioning: "request target")
-    }
-
-    func testSlowlorisIsCutOff() throws {
-        let fd = try RawClient.connect(port: server.port, receiveTimeout: 15)
-        defer { close(fd) }
-        let started = Date()
-        // Half a request line, then nothing more: the server must close within its header timeout (2 s here).
-        RawClient.send(fd, Array("GET /reverse?lat=51.47&lon=-0.45 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow:".utf8))
-        for _ in 0..<4 {
-            Thread.sleep(forTimeInterval: 0.5)
-            RawClient.send(fd, Array("a".utf8))
-        }
-        let (text, closed) = RawClient.readAll(fd)
-        XCTAssertTrue(closed, "the server kept a slow client's connection open")
-        XCTAssertEqual(text, "")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
-        try assertStillServing()
-    }
-
-    // MARK: POST /reverse
-
-    func testPostCSVKeepsEveryRowInOrder() throws {
-        let body = "id,lat,lon\n1,51.47,-0.45\n2,not-a-number,0\n3,40,-40\n4,51.5174,-0.12\n"
-        let reply = try server.request(
-            "/reverse?fields=locality,country,isoCountryCode", method: "POST", body: Data(body.utf8), contentType: "text/csv")
-        XCTAssertEqual(reply.status, 200, reply.body)
-        XCTAssertEqual(reply.contentType, "text/csv; charset=utf-8")
-        let lines = reply.body.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 5, reply.body)
-        XCTAssertEqual(lines[0], "id,lat,lon,locality,country,isoCountryCode,error")
-        XCTAssertEqual(lines[1], "1,51.47,-0.45,London,United Kingdom,GB,")
-        XCTAssertTrue(lines[2].hasPrefix("2,not-a-number,0,,,,"), lines[2])
-        XCTAssertTrue(lines[2].contains("line 3"), lines[2])
-        XCTAssertEqual(lines[3], "3,40,-40,,,,")
-        XCTAssertEqual(lines[4], "4,51.5174,-0.12,London,United Kingdom,GB,")
-    }
-
-    func testPostJSONLinesAndGeoJSONAnswerInKind() throws {
-        let jsonl = "{\"name\":\"heathrow\",\"lat\":51.47,\"lon\":-0.45}\n{\"name\":\"helsinki\",\"lat\":60.17,\"lon\":24.94}\n"
-        let lines = try server.request("/reverse?fields=country", method: "POST", body: Data(jsonl.utf8)).body.split(separator: "\n")
-        XCTAssertEqual(lines.count, 2)
-        XCTAssertEqual(
-            lines.first.map(String.init),
-            "{\"name\":\"heathrow\",\"lat\":51.47,\"lon\":-0.45,\"country\":\"United Kingdom\",\"error\":null}")
-        let geojson = """
-            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":7},"geometry":{"type":"Point","coordinates":[-0.45,51.47]}}]}
-            """
-        let reply = try server.request(
-            "/reverse?fields=locality", method: "POST", body: Data(geojson.utf8), contentType: "application/geo+json")
-        XCTAssertEqual(reply.contentType, "application/geo+json; charset=utf-8")
-        let features = (reply.json as? [String: Any])?["features"] as? [[String: Any]]
-        XCTAssertEqual((features?.first?["properties"] as? [String: Any])?["locality"] as? String, "London")
-        let csv = try server.request(
-            "/reverse?fields=country&format=csv", method: "POST", body: Data(jsonl.utf8), contentType: "application/x-ndjson")
-        XCTAssertEqual(csv.body, "name,lat,lon,country,error\nheathrow,51.47,-0.45,United Kingdom,\nhelsinki,60.17,24.94,Finland,\n")
-    }
-
-    func testPostBodyInNoKnownFormat() throws {
-        for (body, type) in [("just some words\nand more\n", "text/plain"), ("[1,2,3]", "application/json"), ("\u{0}\u{1}PNG\u{2}", nil)]
-            as [(String, String?)]
-        {
-            let reply = try server.request("/reverse", method: "POST", body: Data(body.utf8), contentType: type)
-            XCTAssertEqual(reply.status, 400, "\(body): \(reply.body)")
-            XCTAssertTrue(((reply.json as? [String: Any])?["error"] as? [String: Any])?["message"] is String, reply.body)
-            try assertStillServing()
-        }
-        let image = try server.request("/reverse", method: "POST", body: Data([0x89, 0x50, 0x4E, 0x47]), contentType: "image/png")
-        XCTAssertEqual(image.status, 415, image.body)
-        let empty = try server.request("/reverse", method: "POST", body: Data(), contentType: "text/csv")
-        XCTAssertEqual(empty.status, 400, empty.body)
-        try assertStillServing()
-    }
-
-    func testPostBodyOverTheLimitGets413() throws {
-        let limited = try ServerProcess(arguments: ["--max-body-bytes", "1000"])
-        defer { limited.stop() }
-        let rows = "lat,lon\n" + String(repeating: "51.47,-0.45\n", count: 200)
-        let reply = try limited.request("/reverse", method: "POST", body: Data(rows.utf8), contentType: "text/csv")
-        XCTAssertEqual(reply.status, 413, reply.body)
-        XCTAssertTrue(reply.body.contains("at most 1000"), reply.body)
-        XCTAssertEqual(try limited.request("/reverse?lat=51.47&lon=-0.45&format=json").status, 200)
-    }
-
-    // MARK: Operations
-
-    func testStatus() throws {
-        let text = try server.request("/status")
-        XCTAssertEqual(text.status, 200)
-        XCTAssertEqual(text.body, "OK")
-        let json = try XCTUnwrap(try server.request("/status?format=json").json as? [String: Any])
-        XCTAssertEqual(json["status"] as? Int, 0)
-        XCTAssertEqual(json["message"] as? String, "OK")
-        let updated = try XCTUnwrap(json["data_updated"] as? String)
-        XCTAssertNotNil(ISO8601DateFormatter().date(from: updated), updated)
-    }
-
-    func testMetricsCountRequestsByEndpointAndStatus() throws {
-        _ = try server.request("/reverse?lat=51.47&lon=-0.45&format=json")
-        _ = try server.request("/reverse?lat=abc&lon=-0.45&format=json")
-        let metrics = try server.request("/metrics")
-        XCTAssertEqual(metrics.status, 200)
-        XCTAssertTrue(metrics.contentType.hasPrefix("text/plain; version=0.0.4"), metrics.contentType)
-        let lines = metrics.body.split(separator: "\n")
-        XCTAssertTrue(
-            lines.contains {
-                $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/reverse\"") && $0.contains("http_response_status_code=\"200\"")
-            }, metrics.body)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("hb_requests{") && $0.contains("http_response_status_code=\"400\"") }, metrics.body)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("hb_request_errors{") }, metrics.body)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("http_server_request_duration_bucket{") && $0.contains("le=\"0.001\"") }, metrics.body)
-    }
-
-    func testAccessLogHasOneLinePerRequestWithoutTheLocation() throws {
-        _ = try server.request("/reverse?lat=51.4711&lon=-0.4522&format=json")
-        Thread.sleep(forTimeInterval: 0.2)
-        let line = try XCTUnwrap(
-            try server.stderr.split(separator: "\n").last { $0.contains("path=/reverse") && $0.contains("status=200") })
-        XCTAssertTrue(line.contains("method=GET"), String(line))
-        XCTAssertFalse(try server.stderr.contains("51.4711"), "the access log must not record the queried location")
-    }
-
-    func testSIGTERMAndSIGINTExitZero() throws {
-        for signal in [SIGTERM, SIGINT] {
-            let own = try ServerProcess(arguments: ["--log-level", "warning"])
-            XCTAssertEqual(try own.request("/status").body, "OK")
-            XCTAssertEqual(own.stop(signal: signal), 0, "signal \(signal): \(own.stderr)")
-        }
-    }
-
-    /// A batch still streaming when SIGTERM comes is finished in full before the server exits 0.
-    func testSIGTERMFinishesTheRequestInFlight() throws {
-        let own = try ServerProcess(arguments: ["--log-level", "warning"])
-        let rows = 100_000
-        let body = "lat,lon\n" + String(repeating: "51.47,-0.45\n", count: rows)
-        nonisolated(unsafe) var reply: Result<ServerProcess.Reply, Error>?
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            reply = Result { try own.request("/reverse?fields=country", method: "POST", body: Data(body.utf8), contentType: "text/csv") }
-            done.signal()
-        }.start()
-        Thread.sleep(forTimeInterval: 0.3)
-        kill(own.process.processIdentifier, SIGTERM)
-        done.wait()
-        let answer = try XCTUnwrap(reply).get()
-        XCTAssertEqual(answer.status, 200)
-        XCTAssertEqual(answer.body.split(separator: "\n").count, rows + 1)
-        XCTAssertEqual(own.stop(), 0, own.stderr)
-    }
-
-    func testManyConcurrentRequestsAllSucceed() throws {
-        let server = try server
-        let failures = NSLock()
-        nonisolated(unsafe) var failed: [String] = []
-        DispatchQueue.concurrentPerform(iterations: 200) { index in
-            let lat = 51.3 + Double(index % 40) * 0.01
-            do {
-                let reply = try server.request("/reverse?lat=\(lat)&lon=-0.2&format=jsonv2")
-                if reply.status != 200 { failures.withLock { failed.append("\(reply.status)") } }
-            } catch {
-                failures.withLock { failed.append("\(error)") }
+                let geocode = try await client.request("/reverse?lat=51.47&lon=-0.45&format=geocodejson").object
+                let properties = try #require(
+                    ((geocode["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])?["geocoding"] as? [String: Any])
+                #expect(properties["city"] as? String == "London")
+                #expect(properties["country_code"] as? String == "gb")
+                #expect((properties["label"] as? String)?.hasSuffix("United Kingdom") == true)
             }
         }
-        XCTAssertEqual(failed, [])
+
+        @Test func zoomLimitsTheDetail() async throws {
+            try await Harness.run(.router) { client in
+                func address(_ zoom: Int) async throws -> (String?, [String: String]) {
+                    let json = try await client.request("/reverse?lat=51.51651&lon=-0.13739&format=jsonv2&zoom=\(zoom)").object
+                    return (json["addresstype"] as? String, json["address"] as? [String: String] ?? [:])
+                }
+                let building = try await address(18)
+                #expect(building.1["house_number"] == "77")
+                #expect(building.1["road"] == "Wells Street")
+                let street = try await address(17)
+                #expect(street.0 == "road")
+                #expect(street.1["house_number"] == nil)
+                #expect(street.1["road"] == "Wells Street")
+                let suburb = try await address(14)
+                #expect(suburb.0 == "suburb")
+                #expect(Set(suburb.1.keys) == ["suburb", "city", "county", "state", "country", "country_code"])
+                let city = try await address(10)
+                #expect(city.0 == "city")
+                #expect(Set(city.1.keys) == ["city", "county", "state", "country", "country_code"])
+                #expect(Set(try await address(8).1.keys) == ["county", "state", "country", "country_code"])
+                #expect(Set(try await address(5).1.keys) == ["state", "country", "country_code"])
+                let country = try await address(3)
+                #expect(country.0 == "country")
+                #expect(country.1 == ["country": "United Kingdom", "country_code": "gb"])
+                #expect(try await address(0).1 == country.1)
+                // Out of range is clamped, as Nominatim does.
+                #expect(try await address(25).1 == building.1)
+            }
+        }
+
+        @Test func addressNameAndExtraDetails() async throws {
+            try await Harness.run(.router) { client in
+                let plain = try await client.request("/reverse?lat=51.47&lon=-0.45&format=jsonv2&addressdetails=0").object
+                #expect(plain["address"] == nil)
+                #expect(plain["extratags"] == nil)
+                let rich = try await client.request(
+                    "/reverse?lat=51.47&lon=-0.45&format=jsonv2&extratags=1&namedetails=1&accept-language=en&layer=address,poi"
+                ).object
+                #expect((rich["extratags"] as? [String: String])?["timezone"] == "Europe/London")
+                #expect((rich["namedetails"] as? [String: String])?["name"] == rich["name"] as? String)
+                let xml = try await client.request("/reverse?lat=51.47&lon=-0.45&extratags=1&namedetails=1")
+                #expect(xml.body.contains("<extratags><tag key=\"timezone\" value=\"Europe/London\"/></extratags>"), "\(xml.body)")
+                #expect(xml.body.contains("<namedetails><name desc=\"name\">"), "\(xml.body)")
+            }
+        }
+
+        @Test func noAnswerIsUnableToGeocodeWith200() async throws {
+            try await Harness.run(.router) { client in
+                let json = try await client.request("/reverse?lat=40&lon=-40&format=json")
+                #expect(json.status == 200)
+                #expect(json.body == "{\"error\":\"Unable to geocode\"}")
+                let xml = try await client.request("/reverse?lat=40&lon=-40")
+                #expect(xml.status == 200)
+                #expect(xml.body.hasSuffix("<error>Unable to geocode</error>\n</reversegeocode>"), "\(xml.body)")
+            }
+        }
+
+        // MARK: Bad input: each refused cleanly, and the server still answers afterwards
+
+        @Test(arguments: [
+            ("/reverse?lon=-0.45&format=json", 400, "'lat' is missing"),
+            ("/reverse", 400, "'lat' is missing"),
+            ("/reverse?lat=NaN&lon=-0.45&format=jsonv2", 400, "'lat' must be a number; got 'NaN'"),
+            ("/reverse?lat=1e400&lon=-0.45&format=jsonv2", 400, "'lat' must be"),
+            ("/reverse?lat=51.47&lon=abc&format=json", 400, "'lon' must be a number; got 'abc'"),
+            ("/reverse?lat=51.47&lon=0x1p3", 400, "'lon' must be a number"),
+            ("/reverse?lat=51.47&lon=-0.45&zoom=high", 400, "'zoom' must be a whole number"),
+            ("/reverse?lat=51.47&lon=-0.45&layer=cafes", 400, "'layer' takes"),
+            (
+                "/reverse?lat=51.47&lon=-0.45&format=yaml", 400,
+                "'format' must be one of: xml, json, jsonv2, geojson, geocodejson; got 'yaml'"
+            ),
+            ("/status?format=yaml", 400, "'format' must be one of: text, json"),
+            ("/search?q=London", 404, "GET /search is not served here"),
+        ])
+        func refused(query: String, status: Int, words: String) async throws {
+            try await Harness.run(.router) { client in
+                let reply = try await client.request(query)
+                #expect(reply.status == status, "\(query): \(reply.body)")
+                let error = reply.object["error"] as? [String: Any]
+                #expect(error?["code"] as? Int == status, "\(reply.body)")
+                #expect((error?["message"] as? String)?.contains(words) == true, "\(query): \(reply.body)")
+                try await Self.expectStillServing(client)
+            }
+        }
+
+        @Test func errorsAskedForAsXMLComeAsXML() async throws {
+            let reply = try await Harness.run(.router) { try await $0.request("/reverse?lat=abc&lon=0&format=xml") }
+            #expect(reply.status == 400)
+            #expect(reply.contentType == "text/xml; charset=utf-8")
+            #expect(
+                reply.body.contains("<code>400</code>\n  <message>Parameter 'lat' must be a number; got 'abc'</message>"), "\(reply.body)")
+        }
+
+        /// A known path with a method it does not take: 405 naming the ones it does (docs/serve.md).
+        @Test(arguments: [HTTPRequest.Method.head, .put, .delete, .patch])
+        func otherMethodsOnReverseGet405(method: HTTPRequest.Method) async throws {
+            try await Harness.run(.router) { client in
+                let reply = try await client.request("/reverse?lat=1&lon=1", method: method)
+                #expect(reply.status == 405, "\(reply.body)")
+                #expect(reply.headers[.allow] == "GET, POST, OPTIONS")
+                try await Self.expectStillServing(client)
+            }
+        }
+
+        /// Pages on other origins may call the API, as Nominatim's: `Access-Control-Allow-Origin: *` on every
+        /// answer, and the preflight answered.
+        @Test func crossOriginRequests() async throws {
+            try await Harness.run(.router) { client in
+                let answer = try await client.request("/reverse?lat=51.47&lon=-0.45&format=json", headers: [.origin: "https://example.org"])
+                #expect(answer.headers[.accessControlAllowOrigin] == "*")
+                let refused = try await client.request("/reverse?lat=abc&lon=-0.45&format=json")
+                #expect(refused.headers[.accessControlAllowOrigin] == "*")
+                let preflight = try await client.request(
+                    "/reverse", method: .options,
+                    headers: [
+                        .origin: "https://example.org", .accessControlRequestMethod: "GET",
+                        .accessControlRequestHeaders: "accept-language",
+                    ])
+                #expect(preflight.status == 204)
+                #expect(preflight.headers[.accessControlAllowOrigin] == "*")
+                #expect(preflight.headers[.accessControlAllowMethods] == "GET, POST, OPTIONS")
+                #expect(preflight.headers[.accessControlAllowHeaders] == "accept-language")
+                #expect(try await client.request("/nowhere", method: .options).status == 404)
+            }
+        }
+
+        // MARK: POST /reverse
+
+        @Test func postCSVKeepsEveryRowInOrder() async throws {
+            let body = "id,lat,lon\n1,51.47,-0.45\n2,not-a-number,0\n3,40,-40\n4,51.5174,-0.12\n"
+            let reply = try await Harness.run(.router) {
+                try await $0.request("/reverse?fields=locality,country,isoCountryCode", method: .post, body: body, contentType: "text/csv")
+            }
+            #expect(reply.status == 200, "\(reply.body)")
+            #expect(reply.contentType == "text/csv; charset=utf-8")
+            let lines = reply.body.split(separator: "\n").map(String.init)
+            try #require(lines.count == 5, "\(reply.body)")
+            #expect(lines[0] == "id,lat,lon,locality,country,isoCountryCode,error")
+            #expect(lines[1] == "1,51.47,-0.45,London,United Kingdom,GB,")
+            #expect(lines[2].hasPrefix("2,not-a-number,0,,,,"), "\(lines[2])")
+            #expect(lines[2].contains("line 3"), "\(lines[2])")
+            #expect(lines[3] == "3,40,-40,,,,")
+            #expect(lines[4] == "4,51.5174,-0.12,London,United Kingdom,GB,")
+        }
+
+        @Test func postJSONLinesAndGeoJSONAnswerInKind() async throws {
+            try await Harness.run(.router) { client in
+                let jsonl = "{\"name\":\"heathrow\",\"lat\":51.47,\"lon\":-0.45}\n{\"name\":\"helsinki\",\"lat\":60.17,\"lon\":24.94}\n"
+                let lines = try await client.request("/reverse?fields=country", method: .post, body: jsonl).body.split(separator: "\n")
+                #expect(lines.count == 2)
+                #expect(
+                    lines.first.map(String.init)
+                        == "{\"name\":\"heathrow\",\"lat\":51.47,\"lon\":-0.45,\"country\":\"United Kingdom\",\"error\":null}")
+                let geojson = """
+                    {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":7},"geometry":{"type":"Point","coordinates":[-0.45,51.47]}}]}
+                    """
+                let reply = try await client.request(
+                    "/reverse?fields=locality", method: .post, body: geojson, contentType: "application/geo+json")
+                #expect(reply.contentType == "application/geo+json; charset=utf-8")
+                let features = reply.object["features"] as? [[String: Any]]
+                #expect((features?.first?["properties"] as? [String: Any])?["locality"] as? String == "London")
+                let csv = try await client.request(
+                    "/reverse?fields=country&format=csv", method: .post, body: jsonl, contentType: "application/x-ndjson")
+                #expect(csv.body == "name,lat,lon,country,error\nheathrow,51.47,-0.45,United Kingdom,\nhelsinki,60.17,24.94,Finland,\n")
+            }
+        }
+
+        @Test(
+            arguments: [
+                ("just some words\nand more\n", "text/plain", 400), ("[1,2,3]", "application/json", 400), ("\u{0}\u{1}PNG\u{2}", nil, 400),
+                ("\u{89}PNG", "image/png", 415), ("", "text/csv", 400),
+            ] as [(String, String?, Int)])
+        func postBodyInNoKnownFormat(body: String, type: String?, status: Int) async throws {
+            try await Harness.run(.router) { client in
+                let reply = try await client.request("/reverse", method: .post, body: body, contentType: type)
+                #expect(reply.status == status, "\(body): \(reply.body)")
+                #expect((reply.object["error"] as? [String: Any])?["message"] is String, "\(reply.body)")
+                try await Self.expectStillServing(client)
+            }
+        }
+
+        @Test func postBodyOverTheLimitGets413() async throws {
+            try await Harness.run(.router, arguments: ["--max-body-bytes", "1000"]) { client in
+                let rows = "lat,lon\n" + String(repeating: "51.47,-0.45\n", count: 200)
+                let reply = try await client.request("/reverse", method: .post, body: rows, contentType: "text/csv")
+                #expect(reply.status == 413, "\(reply.body)")
+                #expect(reply.body.contains("at most 1000"), "\(reply.body)")
+                try await Self.expectStillServing(client)
+            }
+        }
+
+        // MARK: Operations
+
+        @Test func metricsCountRequestsByEndpointAndStatus() async throws {
+            try await Harness.run(.router) { client in
+                _ = try await client.request("/reverse?lat=51.47&lon=-0.45&format=json")
+                _ = try await client.request("/reverse?lat=abc&lon=-0.45&format=json")
+                let metrics = try await client.request("/metrics")
+                #expect(metrics.status == 200)
+                #expect(metrics.contentType.hasPrefix("text/plain; version=0.0.4"), "\(metrics.contentType)")
+                let lines = metrics.body.split(separator: "\n")
+                #expect(
+                    lines.contains {
+                        $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/reverse\"")
+                            && $0.contains("http_response_status_code=\"200\"")
+                    }, "\(metrics.body)")
+                #expect(lines.contains { $0.hasPrefix("hb_requests{") && $0.contains("http_response_status_code=\"400\"") })
+                #expect(lines.contains { $0.hasPrefix("hb_request_errors{") })
+                #expect(lines.contains { $0.hasPrefix("http_server_request_duration_bucket{") && $0.contains("le=\"0.001\"") })
+            }
+        }
+
+        @Test func accessLogHasOneLinePerRequestWithoutTheLocation() async throws {
+            _ = try await Harness.run(.router) { try await $0.request("/reverse?lat=51.4711&lon=-0.4522&format=json") }
+            let lines = Harness.logLines.withLockedValue { $0 }
+            // Other tests log too, at the same time: one line of this kind is enough.
+            #expect(lines.contains { $0.contains("method=GET") && $0.contains("path=/reverse ") && $0.contains("status=200") })
+            #expect(!lines.contains { $0.contains("51.4711") }, "the access log must not record the queried location")
+        }
+
+        @Test func manyConcurrentRequestsAllSucceed() async throws {
+            let statuses = try await Harness.run(.live) { client in
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<200 {
+                        group.addTask {
+                            let lat = 51.3 + Double(index % 40) * 0.01
+                            return try await client.request("/reverse?lat=\(lat)&lon=-0.2&format=jsonv2").status
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+            }
+            #expect(statuses.count == 200)
+            #expect(statuses.allSatisfy { $0 == 200 })
+        }
     }
-}
+#endif

@@ -60,15 +60,18 @@ public struct BatchGeocoder {
         blockSize = options.outputFormat == .csv || options.outputFormat == .tsv ? 256 << 10 : 128 << 10
     }
 
-    /// Runs the batch. `inputName` is the file's path (its extension picks the format) or "-" for
-    /// standard input; it names the input in messages. Throws `BatchError` for problems that stop
-    /// the whole run (unreadable input, no coordinate columns, a failed write).
-    public func run(inputFD: Int32, inputName: String, outputFD: Int32) throws -> BatchSummary {
+    /// Runs the batch from `source` to `sink`. `inputName` is the file's path (its extension picks the
+    /// format) or "-" for standard input; it names the input in messages. Progress and the summary go to
+    /// `events`; nothing is printed. Throws `BatchError` for problems that stop the whole run (unreadable
+    /// input, no coordinate columns, a failed write).
+    public func run(
+        source input: any BatchByteSource, inputName: String, sink: any BatchByteSink, events: BatchEvents = BatchEvents()
+    ) throws -> BatchSummary {
         let started = ProcessInfo.processInfo.systemUptime
         let displayName = inputName.isEmpty || inputName == "-" ? "standard input" : inputName
         let inputPool = BufferPool(initialCapacity: blockSize + (64 << 10))
         let source = ChunkSource(
-            fd: inputFD, inputName: displayName, blockSize: blockSize,
+            source: input, inputName: displayName, blockSize: blockSize,
             maximumRecordBytes: Self.maximumRecordBytes, pool: inputPool)
         defer { source.close() }
 
@@ -80,23 +83,32 @@ public struct BatchGeocoder {
             explicit: options.inputFormat, csvDelimiter: options.csvDelimiter, inputName: inputName, sample: source.buffer.bytes)
         let prepared = try InputPreparation.prepare(format: format, source: source, options: options, printer: printer)
 
-        let output = OutputWriter(fd: outputFD, dropBeforeFirstRow: prepared.layout.rowSeparatorToDropAtStart)
+        let output = OutputWriter(sink: sink, dropBeforeFirstRow: prepared.layout.rowSeparatorToDropAtStart)
         try output.writeFraming(prepared.layout.prologue())
-        let progress = ProgressReporter.forStandardError(enabled: options.showProgress)
         let layout = prepared.layout
+        let progress = events.progress.map { report in
+            { @Sendable (counts: RowCounts) in
+                report(BatchProgress(rows: counts.rows, errors: counts.errors, seconds: ProcessInfo.processInfo.systemUptime - started))
+            }
+        }
         let pipeline = ChunkPipeline(
             jobs: options.jobs, output: output, outputBufferCapacity: 4 * blockSize, progress: progress,
             makeProcessor: { prepared.makeProcessor(RowEncoder(layout: layout, inputDelimiter: prepared.inputDelimiter)) })
         let counts = try Self.runPipeline(pipeline, source: source, framer: prepared.framer, inputPool: inputPool)
-        progress?.finish()
         try output.writeFraming(prepared.layout.epilogue())
 
         let summary = BatchSummary(rows: counts.rows, errors: counts.errors, seconds: ProcessInfo.processInfo.systemUptime - started)
-        if options.printsSummary {
-            var line = "travel411: \(summary)\n"
-            line.withUTF8 { _ = Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        }
+        events.finished?(summary)
         return summary
+    }
+
+    /// Runs the batch between file descriptors, reporting on stderr as `options` say (`showProgress`,
+    /// `printsSummary`).
+    public func run(inputFD: Int32, inputName: String, outputFD: Int32) throws -> BatchSummary {
+        let displayName = inputName.isEmpty || inputName == "-" ? "standard input" : inputName
+        return try run(
+            source: FileDescriptorSource(fd: inputFD, name: displayName), inputName: inputName, sink: FileDescriptorSink(fd: outputFD),
+            events: .standardError(showProgress: options.showProgress, printsSummary: options.printsSummary))
     }
 
     /// `where --input` as the CLI sees it: `inputPath` is a file, or nil or "-" for standard

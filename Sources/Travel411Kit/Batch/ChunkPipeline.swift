@@ -25,11 +25,11 @@ final class ChunkPipeline {
     private let maximumChunksInFlight: Int
     private let output: OutputWriter
     private let makeProcessor: () -> ChunkProcessor
-    private let progress: ProgressReporter?
+    private let progress: (@Sendable (RowCounts) -> Void)?
     let outputPool: BufferPool
 
     init(
-        jobs: Int, output: OutputWriter, outputBufferCapacity: Int, progress: ProgressReporter?,
+        jobs: Int, output: OutputWriter, outputBufferCapacity: Int, progress: (@Sendable (RowCounts) -> Void)?,
         makeProcessor: @escaping () -> ChunkProcessor
     ) {
         self.jobs = max(1, jobs)
@@ -68,12 +68,14 @@ final class ChunkPipeline {
         let writerDone = DispatchSemaphore(value: 0)
         let writer = Thread { [output, outputPool, progress] in
             var sequence = 0
+            var written = RowCounts()
             while let result = results.take(sequence: sequence) {
                 let (buffer, counts) = result
                 if results.failure == nil {
                     do {
                         try output.write(buffer.bytes)
-                        progress?.advance(by: counts)
+                        written += counts
+                        progress?(written)
                     } catch {
                         results.fail(error)
                     }
@@ -199,12 +201,12 @@ final class OrderedResults: @unchecked Sendable {
 /// with ",\n"; the writer drops the comma before the first row it writes.
 // @unchecked Sendable: handed to the pipeline's one writer thread, the only thread that calls it.
 final class OutputWriter: @unchecked Sendable {
-    private let fd: Int32
+    private let sink: any BatchByteSink
     private var bytesToDropAtStart: Int
     private var hasWrittenRows = false
 
-    init(fd: Int32, dropBeforeFirstRow: Int) {
-        self.fd = fd
+    init(sink: any BatchByteSink, dropBeforeFirstRow: Int) {
+        self.sink = sink
         self.bytesToDropAtStart = dropBeforeFirstRow
     }
 
@@ -217,68 +219,13 @@ final class OutputWriter: @unchecked Sendable {
             start += dropped
             remaining -= dropped
         }
-        try writeAll(start, remaining)
+        guard remaining > 0 else { return }
+        try sink.write(UnsafeRawBufferPointer(start: start, count: remaining))
     }
 
     /// Header or footer text: never subject to the first-row trimming.
     func writeFraming(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBufferPointer { buffer in
-            guard let start = buffer.baseAddress else { return }
-            try writeAll(start, buffer.count)
-        }
-    }
-
-    private func writeAll(_ start: UnsafePointer<UInt8>, _ count: Int) throws {
-        var start = start
-        var remaining = count
-        while remaining > 0 {
-            let written = Foundation.write(fd, start, remaining)
-            if written > 0 {
-                start += written
-                remaining -= written
-            } else if written < 0 && errno != EINTR {
-                throw BatchError("cannot write the output: \(String(cString: strerror(errno)))")
-            }
-        }
-    }
-}
-
-/// A running row count on stderr, for people watching a terminal; silent otherwise.
-// @unchecked Sendable: called only from the pipeline's writer thread, after each chunk is written.
-final class ProgressReporter: @unchecked Sendable {
-    private let started: Double
-    private var lastReport: Double
-    private var counts = RowCounts()
-    private var hasPrinted = false
-
-    /// nil unless stderr is a terminal.
-    static func forStandardError(enabled: Bool) -> ProgressReporter? {
-        enabled && isatty(STDERR_FILENO) != 0 ? ProgressReporter() : nil
-    }
-
-    private init() {
-        started = ProcessInfo.processInfo.systemUptime
-        lastReport = started
-    }
-
-    func advance(by delta: RowCounts) {
-        counts += delta
-        let now = ProcessInfo.processInfo.systemUptime
-        guard now - lastReport >= 0.25 else { return }
-        lastReport = now
-        let rate = Double(counts.rows) / max(now - started, 1e-9)
-        print(
-            "\r\(BatchSummary.grouped(counts.rows)) rows, \(BatchSummary.grouped(counts.errors)) errors, \(BatchSummary.grouped(Int(rate))) rows/s\u{1B}[K"
-        )
-        hasPrinted = true
-    }
-
-    func finish() {
-        if hasPrinted { print("\r\u{1B}[K") }
-    }
-
-    private func print(_ text: String) {
-        var text = text
-        text.withUTF8 { _ = Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        guard !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { try sink.write($0) }
     }
 }

@@ -37,11 +37,11 @@ final class BufferPool: @unchecked Sendable {
     }
 }
 
-/// Reads a file descriptor in large blocks and cuts them into chunks that end on record
+/// Reads a byte source in large blocks and cuts them into chunks that end on record
 /// boundaries. The partial record at a block's end moves to the next block.
 final class ChunkSource {
     let inputName: String
-    private let fd: Int32
+    private let source: any BatchByteSource
     private let blockSize: Int
     /// A record longer than this means a runaway quote or bracket; stop rather than buffer the file.
     private let maximumRecordBytes: Int
@@ -58,8 +58,8 @@ final class ChunkSource {
     private(set) var unitsBefore = 0
     private var nextSequence = 0
 
-    init(fd: Int32, inputName: String, blockSize: Int, maximumRecordBytes: Int, pool: BufferPool) {
-        self.fd = fd
+    init(source: any BatchByteSource, inputName: String, blockSize: Int, maximumRecordBytes: Int, pool: BufferPool) {
+        self.source = source
         self.inputName = inputName
         self.blockSize = blockSize
         self.maximumRecordBytes = maximumRecordBytes
@@ -71,13 +71,12 @@ final class ChunkSource {
     func fill(to target: Int) throws {
         buffer.reserve(target - buffer.count)
         while buffer.count < target && !isAtEndOfInput {
-            let count = read(fd, buffer.base + buffer.count, buffer.capacity - buffer.count)
+            let count = try source.read(
+                into: UnsafeMutableRawBufferPointer(start: buffer.base + buffer.count, count: buffer.capacity - buffer.count))
             if count > 0 {
                 buffer.count += count
-            } else if count == 0 {
+            } else {
                 isAtEndOfInput = true
-            } else if errno != EINTR {
-                throw BatchError("cannot read \(inputName): \(String(cString: strerror(errno)))")
             }
         }
     }

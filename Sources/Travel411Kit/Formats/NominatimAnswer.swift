@@ -27,7 +27,13 @@ public enum NominatimDetail: Int, Comparable, CaseIterable, Sendable {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Nominatim's place_rank (and address_rank) for an answer of this level.
-    var placeRank: Int { [4, 8, 12, 16, 20, 26, 30][rawValue] }
+    public var placeRank: Int { [4, 8, 12, 16, 20, 26, 30][rawValue] }
+    /// Nominatim's importance for a place without a Wikipedia-based one: 0.40001 - rank / 75, which puts
+    /// countries first and houses last.
+    var importance: Double { 0.40001 - Double(placeRank) / 75 }
+    /// `importance` as JSON, made once per level: formatting a Double costs more than the rest of the member.
+    var importanceJSON: String { Self.importanceTexts[rawValue] }
+    private static let importanceTexts = allCases.map { JSONText.number($0.importance) }
     /// category (jsonv2) or class (json), type, addresstype, and GeocodeJSON's type.
     var category: String { ["boundary", "boundary", "boundary", "place", "place", "highway", "place"][rawValue] }
     var type: String { ["administrative", "administrative", "administrative", "city", "suburb", "road", "house"][rawValue] }
@@ -50,10 +56,12 @@ public struct NominatimOptions: Sendable, Equatable {
     public var queryString: String
     /// The XML answer's `timestamp`; nil leaves the attribute out (reproducible output).
     public var timestamp: Date?
+    /// `polygon_geojson`, `polygon_kml`, `polygon_svg` or `polygon_text`: the place's outline in that form.
+    public var geometryOutput: NominatimGeometryOutput?
 
     public init(
         format: NominatimFormat = .jsonv2, zoom: Int = 18, addressDetails: Bool = true, nameDetails: Bool = false,
-        extraTags: Bool = false, queryString: String = "", timestamp: Date? = nil
+        extraTags: Bool = false, queryString: String = "", timestamp: Date? = nil, geometryOutput: NominatimGeometryOutput? = nil
     ) {
         self.format = format
         self.zoom = zoom
@@ -62,6 +70,7 @@ public struct NominatimOptions: Sendable, Equatable {
         self.extraTags = extraTags
         self.queryString = queryString
         self.timestamp = timestamp
+        self.geometryOutput = geometryOutput
     }
 
     public var detail: NominatimDetail { NominatimDetail(zoom: zoom) }
@@ -90,6 +99,8 @@ public struct NominatimPlace: Sendable {
     public let placeID: UInt64
     public let timeZone: String?
     public let water: String?
+    /// The outline to print with `polygon_*`, already simplified; nil prints the point.
+    public var geometry: Shape?
 
     /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode".
     public init?(_ p: Placemark, detail: NominatimDetail = .building) {
@@ -160,14 +171,21 @@ public enum NominatimFormatter {
 
     private static let licenceJSON = JSONText.string(licence)
 
+    /// GeocodeJSON's `licence` is the licence's short name; the data's OpenStreetMap parts make the whole ODbL.
+    public static let geocodeJSONLicence = "ODbL"
+
     /// `where --format nominatim`: the jsonv2 answer at full detail.
     public static func jsonV2(_ p: Placemark) -> String {
         answer(p, options: NominatimOptions(format: .jsonv2))
     }
 
-    /// The answer for `p`, or Nominatim's "Unable to geocode" in the requested format.
-    public static func answer(_ p: Placemark, options: NominatimOptions) -> String {
-        guard let place = NominatimPlace(p, detail: options.detail) else { return unableToGeocode(options) }
+    /// The answer for `p`, or Nominatim's "Unable to geocode" in the requested format. `outline` gives the
+    /// geometry that `options.geometryOutput` prints for the place found (nil: the point itself).
+    public static func answer(
+        _ p: Placemark, options: NominatimOptions, outline: ((NominatimPlace) -> Shape?)? = nil
+    ) -> String {
+        guard var place = NominatimPlace(p, detail: options.detail) else { return unableToGeocode(options) }
+        if options.geometryOutput != nil { place.geometry = outline?(place) }
         switch options.format {
         case .json, .jsonv2: return jsonObject(place, options: options)
         case .geojson: return geoJSON(place, options: options)
@@ -187,7 +205,9 @@ public enum NominatimFormatter {
             return
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<error>\n  <code>\(code)</code>\n  <message>\(XMLText.escaped(message))</message>\n</error>"
         }
-        return "{\"error\":{\"code\":\(code),\"message\":\(JSONText.string(message))}}"
+        // The message may echo the client's input: < and > escaped, so that no page can read it as markup.
+        let text = JSONText.string(message).replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+        return "{\"error\":{\"code\":\(code),\"message\":\(text)}}"
     }
 
     // MARK: JSON shapes
@@ -260,6 +280,7 @@ public enum NominatimFormatter {
         members.string(options.format == .json ? "class" : "category", place.level.category)
         members.string("type", place.level.type)
         members.raw("place_rank", String(place.level.placeRank))
+        members.raw("importance", place.level.importanceJSON)
         members.string("addresstype", place.level.addressType)
         members.string("name", place.name)
         members.string("display_name", place.displayName)
@@ -272,7 +293,22 @@ public enum NominatimFormatter {
             separator = ","
         }
         members.text += "]"
+        if let output = options.geometryOutput {
+            let shape = place.geometry ?? .point(Point2D(x: place.location.longitude, y: place.location.latitude))
+            switch output {
+            case .geojson: members.raw("geojson", NominatimGeometryText.geoJSON(shape))
+            case .kml: members.string("geokml", NominatimGeometryText.kml(shape))
+            case .svg: members.string("svg", NominatimGeometryText.svg(shape))
+            case .text: members.string("geotext", NominatimGeometryText.wkt(shape))
+            }
+        }
         return members.close()
+    }
+
+    /// The feature's geometry in GeoJSON and GeocodeJSON: the outline with `polygon_geojson`, else the point.
+    private static func featureGeometry(_ place: NominatimPlace, options: NominatimOptions) -> String {
+        guard options.geometryOutput == .geojson, let shape = place.geometry else { return pointGeometry(place) }
+        return NominatimGeometryText.geoJSON(shape)
     }
 
     private static func pointGeometry(_ place: NominatimPlace) -> String {
@@ -286,13 +322,14 @@ public enum NominatimFormatter {
         properties.raw("place_rank", String(place.level.placeRank))
         properties.string("category", place.level.category)
         properties.string("type", place.level.type)
+        properties.raw("importance", place.level.importanceJSON)
         properties.string("addresstype", place.level.addressType)
         properties.string("name", place.name)
         properties.string("display_name", place.displayName)
         appendOptionalMembers(place, options: options, to: &properties)
         let box = place.box
         let bbox = [box[2], box[0], box[3], box[1]].map(coordinateText).joined(separator: ",")
-        return properties.close() + ",\"bbox\":[\(bbox)],\"geometry\":\(pointGeometry(place))}]}"
+        return properties.close() + ",\"bbox\":[\(bbox)],\"geometry\":\(featureGeometry(place, options: options))}]}"
     }
 
     private static func geocodeJSON(_ place: NominatimPlace, options: NominatimOptions) -> String {
@@ -302,8 +339,9 @@ public enum NominatimFormatter {
             "\"osm_value\":\(str(place.level.type))",
             "\"type\":\(str(place.level.geocodeJSONType))",
             "\"label\":\(str(place.displayName))",
-            "\"name\":\(str(place.name))",
         ]
+        // Nominatim leaves the name out when the place has none (a house).
+        if !place.name.isEmpty { geocoding.append("\"name\":\(str(place.name))") }
         if options.addressDetails {
             let keys = [
                 "house_number": "housenumber", "road": "street", "suburb": "district", "city": "city", "county": "county",
@@ -321,9 +359,9 @@ public enum NominatimFormatter {
         }
         let query = "\(coordinateText(place.location.latitude)),\(coordinateText(place.location.longitude))"
         return
-            "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(str(licence)),\"licence\":\(str(licence)),\"query\":\(str(query))},"
+            "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(str(licence)),\"licence\":\(str(geocodeJSONLicence)),\"query\":\(str(query))},"
             + "\"features\":[{\"type\":\"Feature\",\"properties\":{\"geocoding\":{" + geocoding.joined(separator: ",")
-            + "}},\"geometry\":\(pointGeometry(place))}]}"
+            + "}},\"geometry\":\(featureGeometry(place, options: options))}]}"
     }
 
     // MARK: XML
@@ -338,10 +376,22 @@ public enum NominatimFormatter {
     private static func xml(_ place: NominatimPlace, options: NominatimOptions) -> String {
         let box = place.box.map(coordinateText).joined(separator: ",")
         var text = xmlHeader(options)
-        text +=
-            "<result place_id=\"\(place.placeID)\" lat=\"\(coordinateText(place.location.latitude))\" lon=\"\(coordinateText(place.location.longitude))\""
-        text += " boundingbox=\"\(box)\" place_rank=\"\(place.level.placeRank)\" address_rank=\"\(place.level.placeRank)\">"
-        text += XMLText.escaped(place.displayName) + "</result>\n"
+        text += "<result place_id=\"\(place.placeID)\""
+        if !place.name.isEmpty { text += " ref=\"\(XMLText.escaped(place.name))\"" }
+        text += " lat=\"\(coordinateText(place.location.latitude))\" lon=\"\(coordinateText(place.location.longitude))\""
+        text += " boundingbox=\"\(box)\" place_rank=\"\(place.level.placeRank)\" address_rank=\"\(place.level.placeRank)\""
+        var kml: String?
+        if let output = options.geometryOutput {
+            let shape = place.geometry ?? .point(Point2D(x: place.location.longitude, y: place.location.latitude))
+            switch output {
+            case .text: text += " geotext=\"\(XMLText.escaped(NominatimGeometryText.wkt(shape)))\""
+            case .svg: text += " geosvg=\"\(XMLText.escaped(NominatimGeometryText.svg(shape)))\""
+            case .geojson: text += " geojson=\"\(XMLText.escaped(NominatimGeometryText.geoJSON(shape)))\""
+            case .kml: kml = NominatimGeometryText.kml(shape)
+            }
+        }
+        text += ">" + XMLText.escaped(place.displayName) + "</result>\n"
+        if let kml { text += "<geokml>\(kml)</geokml>\n" }
         if options.addressDetails {
             text +=
                 "<addressparts>" + place.address.map { "<\($0.key)>\(XMLText.escaped($0.value))</\($0.key)>" }.joined()
@@ -360,12 +410,12 @@ public enum NominatimFormatter {
         return text + "</reversegeocode>"
     }
 
-    /// "Tue, 25 Nov 2026 00:34:04 +0000", as Nominatim writes its timestamps.
+    /// "Tue, 25 Nov 2026 00:34:04 +00:00", as Nominatim writes its timestamps.
     static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+00:00'"
         return formatter.string(from: date)
     }
 }

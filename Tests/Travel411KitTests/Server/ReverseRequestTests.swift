@@ -36,20 +36,42 @@ final class ReverseRequestTests: XCTestCase {
         XCTAssertFalse(request.options.addressDetails)
         XCTAssertTrue(request.options.extraTags)
         XCTAssertTrue(request.options.nameDetails)
-        XCTAssertEqual(request.acceptLanguage, "de,en")
+        XCTAssertEqual(request.languages, ["de", "en"])
         XCTAssertEqual(request.layers, ["address", "poi"])
     }
 
     func testBadCoordinates() {
         for (query, words) in [
             ("lon=1", "'lat' is missing"), ("lat=1", "'lon' is missing"), ("lat=NaN&lon=1", "'lat' must be a number"),
-            ("lat=inf&lon=1", "'lat' must be a number"), ("lat=1e400&lon=1", "'lat' must be between -90 and 90"),
-            ("lat=1&lon=abc", "'lon' must be a number; got 'abc'"), ("lat=1&lon=-180.0001", "'lon' must be between"),
+            ("lat=inf&lon=1", "'lat' must be a number"), ("lat=1e400&lon=1", "'lat' must be a number"),
+            ("lat=1&lon=abc", "'lon' must be a number; got 'abc'"),
             ("lat=&lon=1", "'lat' must be a number"), ("lat=1&lon=0x10", "'lon' must be a number"),
         ] {
             let error = refusal(query)
-            XCTAssertEqual(error?.status, 400, query)
+            XCTAssertEqual(error?.code, 400, query)
             XCTAssertTrue(error?.message.contains(words) == true, "\(query): \(String(describing: error))")
+        }
+    }
+
+    /// Out of range is no bad request in Nominatim: the point is nowhere, "Unable to geocode".
+    func testOutOfRangeCoordinatesAreNowhere() throws {
+        for query in ["lat=91.3&lon=0.4", "lat=-700&lon=0.4", "lat=0.2&lon=324.44", "lat=0.2&lon=-180.4"] {
+            XCTAssertNil(try parse(query).coordinate, query)
+        }
+    }
+
+    /// Only "0" is false, as Nominatim reads its booleans.
+    func testBooleansAsNominatimReadsThem() throws {
+        for value in ["1", "yes", "no", "-1", "100", "false", "00", ""] {
+            XCTAssertTrue(try parse("lat=1&lon=1&extratags=\(value)").options.extraTags, value)
+        }
+        XCTAssertFalse(try parse("lat=1&lon=1&addressdetails=0").options.addressDetails)
+    }
+
+    func testJSONPCallbacks() throws {
+        XCTAssertEqual(try parse("lat=1&lon=1&format=json&json_callback=jQuery_1.cb$").jsonCallback, "jQuery_1.cb$")
+        for bad in ["1asd", "bar(foo)", "XXX['bad']", "foo;%20evil", "a..b", "", "%3Cscript%3E"] {
+            XCTAssertEqual(refusal("lat=1&lon=1&format=json&json_callback=\(bad)")?.code, 400, bad)
         }
     }
 
@@ -68,7 +90,7 @@ final class ReverseRequestTests: XCTestCase {
             (10, .city), (13, .city), (14, .suburb), (16, .street), (17, .street), (18, .building),
         ]
         for (zoom, detail) in expected { XCTAssertEqual(NominatimDetail(zoom: zoom), detail, "zoom \(zoom)") }
-        XCTAssertEqual(refusal("lat=1&lon=1&zoom=1.5")?.status, 400)
+        XCTAssertEqual(refusal("lat=1&lon=1&zoom=1.5")?.code, 400)
         XCTAssertEqual(try parse("lat=1&lon=1&zoom=99").options.zoom, 18)
         XCTAssertEqual(try parse("lat=1&lon=1&zoom=-4").options.zoom, 0)
     }
@@ -102,6 +124,7 @@ final class ReverseRequestTests: XCTestCase {
         }
         let xml = NominatimFormatter.answer(
             placemark(), options: NominatimOptions(format: .xml, nameDetails: true, extraTags: true, queryString: "lat=51.5&lon=-0.1"))
+        XCTAssertFalse(xml.contains(" ref="), "a house has no name for Nominatim's ref: \(xml)")
         XCTAssertTrue(xml.contains(">7 Rue &lt;A&amp;B&gt;, Soho, London, Westminster, England, W1, United Kingdom</result>"), xml)
         XCTAssertTrue(xml.contains("<addressparts><house_number>7</house_number><road>Rue &lt;A&amp;B&gt;</road>"), xml)
         XCTAssertTrue(xml.contains("querystring=\"lat=51.5&amp;lon=-0.1\""), xml)
@@ -120,9 +143,9 @@ final class ReverseRequestTests: XCTestCase {
             ]
             for query in queries {
                 let request = try parse("lat=\(lat)&lon=\(lon)&\(query)")
-                let needed = geocoder.placemark(from: geocoder.record(for: request.coordinate, needs: request.placemarkNeeds))
-                XCTAssertEqual(
-                    request.answer(needed), request.answer(geocoder.placemark(for: request.coordinate)), "\(lat),\(lon) \(query)")
+                let coordinate = try XCTUnwrap(request.coordinate)
+                let needed = geocoder.placemark(from: geocoder.record(for: coordinate, needs: request.placemarkNeeds))
+                XCTAssertEqual(request.answer(needed), request.answer(geocoder.placemark(for: coordinate)), "\(lat),\(lon) \(query)")
             }
         }
     }
@@ -144,7 +167,7 @@ final class ReverseRequestTests: XCTestCase {
             try BatchRequest(contentType: "application/json", parameters: [], body: Array("{\"lat\":1,\"lon\":2}\n".utf8), jobs: 1).options
                 .inputFormat, .jsonl)
         XCTAssertThrowsError(try BatchRequest(contentType: "image/png", parameters: [], body: csv, jobs: 1)) { error in
-            XCTAssertEqual((error as? ServerRequestError)?.status, 415)
+            XCTAssertEqual((error as? ServerRequestError)?.code, 415)
         }
         XCTAssertThrowsError(try BatchRequest(contentType: "text/csv", parameters: [("format", "xlsx")], body: csv, jobs: 1))
         XCTAssertThrowsError(try BatchRequest(contentType: "text/csv", parameters: [], body: Array(" \n".utf8), jobs: 1))

@@ -12,7 +12,7 @@
     /// once (with everything queued before them, in order). The buffer is bounded: past `maxPending`
     /// bytes the caller writes it out itself, so a slow stderr slows logging down instead of growing
     /// memory.
-    final class BufferedLogOutput: @unchecked Sendable {
+    public final class BufferedLogOutput: @unchecked Sendable {
         static let batchInterval: useconds_t = 20_000
         static let maxPending = 1 << 20
 
@@ -26,7 +26,7 @@
         private var timestampSecond = 0
         private var timestampText = ""
 
-        init(fileDescriptor: Int32 = STDERR_FILENO) {
+        public init(fileDescriptor: Int32 = STDERR_FILENO) {
             self.fileDescriptor = fileDescriptor
             pending.reserveCapacity(64 << 10)
             let thread = Thread { [self] in writeBatches() }
@@ -50,7 +50,7 @@
         }
 
         /// Writes every queued line now (before the process exits, or before writing to stderr directly).
-        func flush() {
+        public func flush() {
             condition.lock()
             writeOutLocked()
         }
@@ -112,25 +112,25 @@
 
     /// A swift-log handler that writes lines in `StreamLogHandler`'s shape through a `BufferedLogOutput`:
     /// `<timestamp> <level> <label>: <key=value …> [<source>] <message>`.
-    struct BufferedLogHandler: LogHandler {
+    public struct BufferedLogHandler: LogHandler {
         let label: String
         let output: BufferedLogOutput
-        var logLevel: Logger.Level = .info
-        var metadata: Logger.Metadata = [:]
-        var metadataProvider: Logger.MetadataProvider?
+        public var logLevel: Logger.Level = .info
+        public var metadata: Logger.Metadata = [:]
+        public var metadataProvider: Logger.MetadataProvider?
 
-        init(label: String, output: BufferedLogOutput, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
+        public init(label: String, output: BufferedLogOutput, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
             self.label = label
             self.output = output
             self.metadataProvider = metadataProvider
         }
 
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
 
-        func log(event: LogEvent) {
+        public func log(event: LogEvent) {
             // The line's own metadata wins over the provider's, which wins over the handler's. Most lines
             // (the access log's) have only their own, used as it is.
             var merged = event.metadata ?? [:]

@@ -9,6 +9,9 @@
     ///
     /// Requests only move the deadline (a clock read); the one timer per connection re-arms itself
     /// when it fires early, so a busy connection does not schedule and cancel a task per request.
+    ///
+    /// It also tells the `ConnectionRegistry` what the connection is doing (waiting for a request, answering,
+    /// idle), which sheds the least useful connections when too many are open.
     final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPRequestPart
         typealias InboundOut = HTTPRequestPart
@@ -22,19 +25,29 @@
         private var timer: Scheduled<Void>?
         /// Requests whose headers have arrived and whose answers have not ended.
         private var inFlight = 0
+        private let registry: ConnectionRegistry?
+        private let activity = ConnectionActivity()
+        /// This connection's number in the registry, once registered.
+        private var registration: UInt64?
 
-        init(headerTimeout: Duration, bodyTimeout: Duration) {
+        init(headerTimeout: Duration, bodyTimeout: Duration, registry: ConnectionRegistry? = nil) {
             self.headerTimeout = TimeAmount(headerTimeout)
             self.bodyTimeout = TimeAmount(bodyTimeout)
+            self.registry = registry
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
-            if context.channel.isActive { arm(context, headerTimeout) }
+            if context.channel.isActive { start(context) }
         }
 
         func channelActive(context: ChannelHandlerContext) {
-            arm(context, headerTimeout)
+            start(context)
             context.fireChannelActive()
+        }
+
+        private func start(_ context: ChannelHandlerContext) {
+            arm(context, headerTimeout)
+            if registration == nil, let registry { registration = registry.register(context.channel, activity: activity) }
         }
 
         func channelInactive(context: ChannelHandlerContext) {
@@ -48,6 +61,7 @@
             switch unwrapInboundIn(data) {
             case .head:
                 inFlight += 1
+                if inFlight == 1 { activity.set(.answering) }
                 arm(context, bodyTimeout)
             case .end:
                 expiry = nil
@@ -60,7 +74,10 @@
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
             if case .end = unwrapOutboundIn(data) {
                 inFlight = max(0, inFlight - 1)
-                if inFlight == 0 { arm(context, headerTimeout) }
+                if inFlight == 0 {
+                    arm(context, headerTimeout)
+                    activity.set(.idle)
+                }
             }
             context.write(data, promise: promise)
         }
@@ -96,6 +113,8 @@
             timer?.cancel()
             timer = nil
             expiry = nil
+            if let registration { registry?.remove(registration) }
+            registration = nil
         }
     }
 #endif

@@ -1,10 +1,10 @@
 #if Server
     import Prometheus
 
-    enum ServerMetrics {
+    public enum ServerMetrics {
         /// Prometheus names allow [a-zA-Z0-9_:] only; Hummingbird's metrics are named with dots
         /// (`http.server.request.duration`). Latency buckets span 50 µs to 5 s: a lookup takes microseconds.
-        static func factory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        public static func factory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
             var factory = PrometheusMetricsFactory(registry: registry)
             factory.defaultDurationHistogramBuckets = [
                 .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),

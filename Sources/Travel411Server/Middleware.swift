@@ -44,25 +44,41 @@
         }
     }
 
-    /// What the router cannot say in Nominatim's shape by itself: a request target that is too long
-    /// (414) and a path or method that no endpoint serves (404, 405), as JSON errors.
+    /// What the router cannot say in Nominatim's shape by itself: a request target that is too long (414), a path
+    /// that no endpoint serves (404), a method a known path does not take (405, with `Allow`), and the CORS
+    /// preflight (OPTIONS on a known path: 204 with the methods and headers a page may use).
     struct RequestShapeMiddleware<Context: RequestContext>: RouterMiddleware {
         static var endpoints: String { "GET /reverse, POST /reverse, GET /status, GET /metrics" }
 
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             let target = request.uri.description.utf8.count
             if target > ServerLimits.maxTargetBytes {
-                throw ServerHTTPError(
-                    ServerRequestError(
-                        status: 414, "The request target is \(target) bytes; at most \(ServerLimits.maxTargetBytes) are taken"))
+                throw ServerRequestError(
+                    status: 414, "The request target is \(target) bytes; at most \(ServerLimits.maxTargetBytes) are taken")
+            }
+            let methods = ReverseGeocodingRoutes.methods[request.uri.path]
+            if request.method == .options, let methods {
+                return Response(
+                    status: .noContent,
+                    headers: [
+                        .accessControlAllowOrigin: "*", .accessControlAllowMethods: Self.names(methods),
+                        .accessControlAllowHeaders: request.headers[.accessControlRequestHeaders] ?? "Accept-Language, Content-Type",
+                        .accessControlMaxAge: "86400", .allow: Self.names(methods),
+                    ])
             }
             do {
                 return try await next(request, context)
             } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
                 let what = "\(request.method.rawValue) \(DisplayText.sanitized(request.uri.path, limit: 100))"
-                throw ServerHTTPError(
-                    ServerRequestError(status: error.status.code, "\(what) is not served here; the endpoints are \(Self.endpoints)"))
+                if let methods {
+                    throw ServerRequestError(
+                        status: 405, "\(what) is not served here; \(request.uri.path) takes \(Self.names(methods))",
+                        allowedMethods: methods.map(\.rawValue))
+                }
+                throw ServerRequestError(status: 404, "\(what) is not served here; the endpoints are \(Self.endpoints)")
             }
         }
+
+        static func names(_ methods: [HTTPRequest.Method]) -> String { methods.map(\.rawValue).joined(separator: ", ") }
     }
 #endif
