@@ -23,7 +23,9 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <future>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <system_error>
@@ -215,6 +217,57 @@ namespace {
         }
     };
 
+    /// libosmium 2.19's PBF parser reads an uncompressed file straight from the descriptor the Reader opened and
+    /// closes it only when the whole file has parsed: a file that fails (a broken header, a bad blob) leaked its
+    /// descriptor, and a long run of broken files (the fuzzer: 40,000 of them) ran out. This parser wraps
+    /// libosmium's, closes the descriptor when it fails, and hands the failure on as libosmium's own parse() would.
+    class DescriptorClosingPBFParser : public osmium::io::detail::Parser {
+        std::unique_ptr<osmium::io::detail::Parser> m_parser;
+        int m_fd;
+
+        /// Parser::header_is_done() of another parser (protected, reached through a member pointer).
+        struct HeaderState : osmium::io::detail::Parser {
+            static bool is_done(const osmium::io::detail::Parser& parser) {
+                return (parser.*(&HeaderState::header_is_done))();
+            }
+        };
+
+    public:
+        DescriptorClosingPBFParser(osmium::io::detail::parser_arguments& args, std::unique_ptr<osmium::io::detail::Parser> parser) :
+            Parser(args),
+            m_parser(std::move(parser)),
+            m_fd(args.fd) {
+        }
+
+        void run() override {
+            try {
+                m_parser->run();
+            } catch (...) {
+                if (m_fd >= 0) {
+                    ::close(m_fd);
+                }
+                if (!HeaderState::is_done(*m_parser)) {
+                    throw;  // Parser::parse() sets it as the header's exception and queues it
+                }
+                // The header promise is kept already: queue the failure without touching it.
+                std::promise<osmium::memory::Buffer> failed;
+                failed.set_exception(std::current_exception());
+                send_to_output_queue(failed.get_future());
+            }
+        }
+    };
+
+    void use_descriptor_closing_pbf_parser() {
+        static std::once_flag once;
+        std::call_once(once, [] {
+            auto& factory = osmium::io::detail::ParserFactory::instance();
+            auto libosmium_parser = factory.get_creator_function(osmium::io::File{"", "pbf"});
+            factory.register_parser(osmium::io::file_format::pbf, [libosmium_parser](osmium::io::detail::parser_arguments& args) {
+                return std::unique_ptr<osmium::io::detail::Parser>(new DescriptorClosingPBFParser{args, libosmium_parser(args)});
+            });
+        });
+    }
+
     /// Everything one read needs; the element handed to the callback is rebuilt in place for each element.
     class ExtractReader {
         const cosm_options& m_options;
@@ -251,6 +304,7 @@ namespace {
         }
 
         void read(const char* path) {
+            use_descriptor_closing_pbf_parser();
             const osmium::io::File file{path, m_options.format != nullptr ? m_options.format : ""};
             std::unique_ptr<osmium::thread::Pool> own_pool;
             if (m_options.decoding_threads > 0) {

@@ -12,6 +12,7 @@ import Travel411Kit
             defer {
                 #expect(folder.openFiles().isEmpty, sourceLocation: sourceLocation)
                 #expect((try? folder.contents()) == [], sourceLocation: sourceLocation)
+                #expect(TemporaryFolder.descriptors(openOn: path) == 0, "\(path) is still open", sourceLocation: sourceLocation)
             }
             return #expect(throws: OSMExtractError.self, sourceLocation: sourceLocation) {
                 try OSMExtractReader(path: path, temporaryDirectory: folder.path).read { _ in }

@@ -56,6 +56,13 @@ struct TemporaryFolder {
         try FileManager.default.contentsOfDirectory(atPath: path).filter { !except.contains($0) }.sorted()
     }
 
+    /// Descriptors this process holds open on `path` (libosmium's PBF parser once leaked one for each broken file).
+    static func descriptors(openOn path: String) -> Int {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == target }.count
+    }
+
     /// Files this process holds open in the folder, deleted ones included (the node location index is unlinked
     /// as soon as it is made, so only /proc/self/fd still shows it).
     func openFiles() -> [String] {
