@@ -400,7 +400,7 @@ final class PlacesLookup: Sendable {
     /// A level read late: one that cannot be read is noted as damage and answers as absent.
     private static func noting<Level>(_ reader: SharedDatabaseReader, _ load: () throws -> Level?) -> Level? {
         do { return try load() } catch {
-            if case IndexFormatError.malformed(let what) = error { reader.noteDamage(what) } else { reader.noteDamage("\(error)") }
+            reader.noteDamage(IndexFormatError.damage(in: error))
             return nil
         }
     }

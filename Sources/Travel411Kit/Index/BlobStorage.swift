@@ -88,6 +88,12 @@ enum IndexFormatError: Error, CustomStringConvertible {
             return "\(path): the lookup index is damaged (\(what)); rebuild the database with `travel411 import`"
         }
     }
+
+    /// What is damaged, for a report that names the file around it; any other error as it describes itself.
+    static func damage(in error: any Error) -> String {
+        if case IndexFormatError.malformed(let what) = error { return what }
+        return "\(error)"
+    }
 }
 
 extension IndexFormatError: Travel411Error {

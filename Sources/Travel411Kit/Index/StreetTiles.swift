@@ -94,7 +94,7 @@ final class StreetTiles: @unchecked Sendable {
         do {
             return try StreetTile(storage: storage)
         } catch {
-            if case IndexFormatError.malformed(let what) = error { onDamage("\(what) of tile \(number)") } else { onDamage("\(error)") }
+            onDamage("\(IndexFormatError.damage(in: error)) of tile \(number)")
             return StreetTile.empty
         }
     }

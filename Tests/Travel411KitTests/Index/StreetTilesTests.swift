@@ -14,6 +14,7 @@ struct StreetTilesTests {
 
     struct Built {
         let tiles: StreetTiles
+        let directory: BlobStorage
         let lines: [(id: UInt32, points: [Point2D])]
     }
 
@@ -33,8 +34,8 @@ struct StreetTilesTests {
             pages.append(BlobStorage(bytes: blob))
         }
         #expect(!FileManager.default.fileExists(atPath: runs.path + "0"))
-        let loaded = pages
-        return Built(tiles: try StreetTiles(directory: BlobStorage(bytes: directory)) { loaded[$0] }, lines: lines)
+        let loaded = pages, storage = BlobStorage(bytes: directory)
+        return Built(tiles: try StreetTiles(directory: storage) { loaded[$0] }, directory: storage, lines: lines)
     }
 
     /// The nearest line by brute force, in the same flat projection; ties to the lower id.
@@ -76,7 +77,7 @@ struct StreetTilesTests {
     @Test func aPointFarFromEveryStreetReadsNoPage() throws {
         let reads = Counter()
         let built = try Self.build(bufferBytes: 32 << 20)
-        let tiles = try StreetTiles(directory: Self.directory(of: built)) { _ in
+        let tiles = try StreetTiles(directory: built.directory) { _ in
             reads.increment()
             return nil
         }
@@ -86,7 +87,7 @@ struct StreetTilesTests {
 
     @Test func aDamagedPageIsNoAnswerNotACrash() throws {
         let built = try Self.build(bufferBytes: 32 << 20)
-        let tiles = try StreetTiles(directory: Self.directory(of: built)) { _ in BlobStorage(bytes: [1, 0, 0, 0, 9, 9]) }
+        let tiles = try StreetTiles(directory: built.directory) { _ in BlobStorage(bytes: [1, 0, 0, 0, 9, 9]) }
         #expect(tiles.nearest(to: Coordinate(latitude: 52.5935, longitude: -0.6460), radiusMetres: 100) == nil)
     }
 
@@ -97,14 +98,6 @@ struct StreetTilesTests {
         var header = [UInt8](repeating: 0, count: 40)
         header[0] = 5  // five tiles claimed, none present
         #expect(throws: IndexFormatError.self) { _ = try StreetTiles(directory: BlobStorage(bytes: header)) { _ in nil } }
-    }
-
-    /// The directory blob again, from a fresh build (the builder hands it over once).
-    private static func directory(of built: Built) throws -> BlobStorage {
-        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)-")
-        let builder = StreetTilesBuilder(runPrefix: runs.path)
-        for line in built.lines { try builder.add(line: line.id, lines: [line.points]) }
-        return BlobStorage(bytes: try builder.finish { _, _ in })
     }
 }
 
