@@ -51,7 +51,11 @@
             let query = try ReverseRequest(
                 parameters: Self.parameters(request), queryString: request.uri.query ?? "",
                 acceptLanguageHeader: request.headers[.acceptLanguage])
-            let placemark = query.coordinate.map { geocoder.placemark(from: geocoder.record(for: $0, needs: query.placemarkNeeds)) }
+            let placemark = query.coordinate.map {
+                geocoder.placemark(
+                    from: geocoder.record(
+                        for: $0, needs: query.placemarkNeeds, maximumRank: NominatimDetail.maximumRank(zoom: query.options.zoom)))
+            }
             let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData)
             return Self.text(body, contentType: query.contentType)
         }

@@ -255,6 +255,7 @@ struct WhereCommand: ParsableCommand {
             settings.postcodeRadiusFromDatabase = false
         }
         settings.detail = NominatimDetail(zoom: zoom)
+        settings.maximumRank = NominatimDetail.maximumRank(zoom: zoom)
         return try PlacesDatabase.openGeocoder(
             explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,
             announce: Diagnostics.print, progress: bar.update)

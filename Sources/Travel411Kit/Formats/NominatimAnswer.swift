@@ -26,6 +26,13 @@ public enum NominatimDetail: Int, Comparable, CaseIterable, Sendable {
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The highest rank Nominatim's reverse search answers with at a zoom (its `REVERSE_MAX_RANKS`): 26
+    /// major streets at 16, 27 every street at 17, 30 addresses and points of interest at 18.
+    public static func maximumRank(zoom: Int) -> Int {
+        let ranks = [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30]
+        return ranks[min(max(zoom, 0), ranks.count - 1)]
+    }
+
     /// Nominatim's place_rank (and address_rank) for an answer of this level.
     public var placeRank: Int { [4, 8, 12, 16, 20, 26, 30][rawValue] }
     /// Nominatim's importance for a place without a Wikipedia-based one: 0.40001 - rank / 75, which puts

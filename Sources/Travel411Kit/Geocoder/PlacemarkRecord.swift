@@ -30,6 +30,12 @@ public struct PlacemarkRecord: Sendable {
     var street: Int32 = -1
     var address: Int32 = -1
     var postcode: Int32 = -1
+    /// The OpenStreetMap address point or POI answering (`PlacesSchema.ObjectField`); -1 when none.
+    var object: Int32 = -1
+    /// The postcode is the street's (`OSMStreetPostcodes`).
+    var streetPostcode = false
+    /// The postcode is the municipality's (the code of its `cityArea`).
+    var postcodeFromCity = false
 
     public init(location: Coordinate) { self.location = location }
 

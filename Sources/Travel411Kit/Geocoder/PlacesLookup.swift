@@ -122,6 +122,7 @@ final class PlacesLookup: Sendable {
     private let points: LazySlots<Loaded<PointLevel>>
     private let pointBounds: [PlacesSchema.PointLevel: BoundingBox]
     private let streets: LazySlots<Loaded<LineLevel>>
+    private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
     init(path: String, loading: Loading, needs: PlacemarkNeeds = .all) throws {
@@ -156,7 +157,7 @@ final class PlacesLookup: Sendable {
         self.pointBounds = pointBounds
         let reader = try SharedDatabaseReader(path: path)
         let points = LazySlots<Loaded<PointLevel>>(count: PlacesSchema.PointLevel.allCases.count)
-        let streets = LazySlots<Loaded<LineLevel>>(count: 1)
+        let streets = LazySlots<Loaded<LineLevel>>(count: 2)
         switch loading {
         case .onDemand:
             areaLevels = try PlacesSchema.AreaLevel.allCases.map { try Self.loadArea($0, loading: loading, from: reader) }
@@ -199,6 +200,7 @@ final class PlacesLookup: Sendable {
             points.fill(Int(PlacesSchema.PointLevel.postcode.ordinal), with: Loaded(nil))
             points.fill(Int(PlacesSchema.PointLevel.address.ordinal), with: Loaded(nil))
             streets.fill(0, with: Loaded(nil))
+            streets.fill(1, with: Loaded(nil))
         }
         var results = [Result<LoadedTask, any Error>](repeating: .success(.localities(nil)), count: tasks.count)
         let loads = tasks
@@ -405,23 +407,49 @@ final class PlacesLookup: Sendable {
         }
     }
 
-    func streetLevel() -> LineLevel? {
+    func streetLevel() -> LineLevel? { lineLevel(.thoroughfare, slot: 0) }
+
+    /// OpenStreetMap's address points and POIs, by tile (`PlacesSchema.ObjectField`); nil for a database
+    /// without an extract.
+    func objectLevel() -> LineLevel? { lineLevel(.objects, slot: 1) }
+
+    private func lineLevel(_ index: PlacesSchema.LineIndex, slot: Int) -> LineLevel? {
         let reader = self.reader
-        return streets.withValue(at: 0, orMake: { Loaded(Self.noting(reader) { try Self.loadStreetLevel(from: reader) }) }, { $0.level })
-            ?? nil
+        return streets.withValue(
+            at: slot, orMake: { Loaded(Self.noting(reader) { try Self.loadLineLevel(index, from: reader) }) }, { $0.level }) ?? nil
     }
 
-    private static func loadStreetLevel(from reader: SharedDatabaseReader) throws -> LineLevel? {
+    /// The streets' postcodes by street number; nil for a database without OpenStreetMap streets.
+    func streetPostcodes() -> PagedRecords? {
+        let reader = self.reader
+        return streetPostcodeRecords.withValue(
+            at: 0,
+            orMake: {
+                Loaded(
+                    Self.noting(reader) {
+                        guard
+                            let row = try reader.query(
+                                "SELECT record_pages FROM travel411_line_indexes WHERE level = ?",
+                                [.text(PlacesSchema.LineIndex.streetPostcodes.rawValue)]
+                            ).first, let count = row[0].int64Value.map(Int.init)
+                        else { return nil }
+                        return try Self.records(.streetRecords, level: 2, count: count, preloaded: false, from: reader)
+                    })
+            }, { $0.level }) ?? nil
+    }
+
+    private static func loadLineLevel(_ index: PlacesSchema.LineIndex, from reader: SharedDatabaseReader) throws -> LineLevel? {
+        let level: Int64 = index == .thoroughfare ? 0 : 1
         guard
             let row = try reader.query(
-                "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = 'thoroughfare'"
+                "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
             ).first, case .blob(let directory) = row[0], let recordPages = row[1].int64Value.map(Int.init)
         else { return nil }
         let tiles = try StreetTiles(directory: BlobStorage(bytes: directory), onDamage: { reader.noteDamage($0) }) { number in
             reader.blob(
-                table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
+                table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: level, page: number))
         }
         return LineLevel(
-            index: tiles, names: try records(.streetRecords, level: 0, count: recordPages, preloaded: false, from: reader))
+            index: tiles, names: try records(.streetRecords, level: level, count: recordPages, preloaded: false, from: reader))
     }
 }

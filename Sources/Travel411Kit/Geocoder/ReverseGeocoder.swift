@@ -24,6 +24,10 @@ public struct GeocoderSettings: Sendable {
     /// How fine the answer may be, as Nominatim's `zoom` chooses it (`where --zoom`, docs/fields.md): the
     /// fields finer than this are left out, and `name` is the finest one left.
     public var detail: NominatimDetail = .building
+    /// Nominatim's highest rank for the zoom (`NominatimDetail.maximumRank(zoom:)`), which a database imported
+    /// from OpenStreetMap answers by: 26 major streets only (zoom 16), 27 all streets (17), 30 addresses and
+    /// points of interest too (18).
+    public var maximumRank = 30
 
     public init() {}
 }
@@ -44,7 +48,7 @@ public final class ReverseGeocoder: Sendable {
     public let settings: GeocoderSettings
     /// Set for a database imported from OpenStreetMap extracts.
     let osmRules: OSMAnswerRules?
-    private let lookup: PlacesLookup
+    let lookup: PlacesLookup
     private let hot: HotReferences
 
     /// Everything a lookup touches, held without reference counting when all of it was read up
@@ -112,6 +116,11 @@ public final class ReverseGeocoder: Sendable {
     /// The answer for one point, as numbers. `needs` leaves out
     /// lookups whose fields nobody will print; what it keeps is decided exactly as with `.all`.
     public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all) -> PlacemarkRecord {
+        record(for: coordinate, needs: needs, maximumRank: settings.maximumRank)
+    }
+
+    /// `maximumRank` in place of the settings' (a server answers each request at its own zoom).
+    public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all, maximumRank: Int) -> PlacemarkRecord {
         var record = PlacemarkRecord(location: coordinate)
         let x = coordinate.longitude, y = coordinate.latitude
         if hot.isComplete {
@@ -136,8 +145,16 @@ public final class ReverseGeocoder: Sendable {
             if record.country < 0 { takeCountryFromTerritorialWaters(&record, needs: needs) }
         }
         if record.admin >= 0, record.country >= 0, needs.contains(.admin) { dropAdminOfAnotherCountry(&record) }
+        if osmRules != nil, record.suburbArea >= 0, needs.contains(.localities) { dropSuburbOfAnotherCity(&record) }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
-        if needs.contains(.streets) { decideStreetAddress(&record) }
+        if osmRules != nil, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
+        if needs.contains(.streets) {
+            if osmRules != nil, let objects = lookup.objectLevel() {
+                decideAsNominatim(&record, objects: objects, maximumRank: maximumRank)
+            } else {
+                decideStreetAddress(&record)
+            }
+        }
         return record
     }
 
@@ -529,7 +546,13 @@ public final class ReverseGeocoder: Sendable {
     private func decideStreetAddress(_ record: inout PlacemarkRecord) {
         let point = record.location
         let settings = self.settings
-        if let street = withStreets({ $0.index.nearest(to: point, radiusMetres: settings.thoroughfareRadiusMetres) }) ?? nil {
+        // An OpenStreetMap database keeps unnamed streets (Nominatim answers with them); this rule names a street.
+        let isOSM = osmRules != nil
+        if let street = withStreets({ level in
+            level.index.nearest(
+                to: point, radiusMetres: settings.thoroughfareRadiusMetres,
+                accept: isOSM ? { !(level.names.bytes(Int($0), 0)?.isEmpty ?? true) } : nil)
+        }) ?? nil {
             record.street = Int32(street.id)
         }
         let query = PointIndex.Query(point)
@@ -551,15 +574,33 @@ public final class ReverseGeocoder: Sendable {
             && !(withPoints(.address) {
                 $0.records.bytes(Int(record.address), PlacesSchema.AddressField.postcode.rawValue)?.isEmpty ?? true
             } ?? true)
-        if !addressHasPostcode,
-            let found = withPoints(
-                .postcode, near: point, within: settings.postcodeRadiusMetres,
-                {
-                    $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?.id
-                }) ?? nil
+        if !addressHasPostcode { takeNearestPostcode(&record) }
+    }
+
+    /// The postcode of the nearest postcode point within the postcode radius.
+    func takeNearestPostcode(_ record: inout PlacemarkRecord) {
+        let query = PointIndex.Query(record.location)
+        let settings = self.settings
+        if let found = withPoints(
+            .postcode, near: record.location, within: settings.postcodeRadiusMetres,
+            {
+                $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?.id
+            }) ?? nil
         {
             record.postcode = Int32(found)
         }
+    }
+
+    /// A suburb made from an OpenStreetMap place node names only points of the municipality holding the node.
+    private func dropSuburbOfAnotherCity(_ record: inout PlacemarkRecord) {
+        guard let city = lookup.area(.suburb)?.bytes(Int(record.suburbArea), .code), !city.isEmpty else { return }
+        if Int(String(decoding: city, as: UTF8.self)) != Int(record.cityArea) { record.suburbArea = -1 }
+    }
+
+    /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.
+    private func dropSubLocalityOfAnotherCity(_ record: inout PlacemarkRecord) {
+        guard let place = withPoints(.locality, { $0.records.coordinate(Int(record.subLocality)) }) ?? nil else { return }
+        if feature(.city, place.longitude, place.latitude) != record.cityArea { record.subLocality = -1 }
     }
 
     /// Nominatim answers the nearest object, a street or an address: where an address point lies nearer
@@ -569,8 +610,11 @@ public final class ReverseGeocoder: Sendable {
         let point = record.location
         let settings = self.settings
         guard
-            let streetMetres = withStreets({ $0.index.nearest(to: point, radiusMetres: settings.thoroughfareRadiusMetres)?.metres })
-                ?? nil
+            let streetMetres = withStreets({ level in
+                level.index.nearest(
+                    to: point, radiusMetres: settings.thoroughfareRadiusMetres,
+                    accept: { !(level.names.bytes(Int($0), 0)?.isEmpty ?? true) })?.metres
+            }) ?? nil
         else { return }
         let reach = PointIndex.chord(metres: min(streetMetres, settings.addressRadiusMetres))
         let query = PointIndex.Query(point)
@@ -595,10 +639,17 @@ public final class ReverseGeocoder: Sendable {
         case .thoroughfare:
             if record.street >= 0 {
                 append(withStreets { $0.names.bytes(Int(record.street), 0) } ?? nil, to: buffer)
+            } else if record.object >= 0 {
+                append(objectBytes(record, .street), to: buffer)
             } else {
                 append(addressBytes(record, .street), to: buffer)
             }
-        case .subThoroughfare: append(addressBytes(record, .houseNumber), to: buffer)
+        case .subThoroughfare:
+            if record.object >= 0 {
+                append(objectBytes(record, .houseNumber), to: buffer)
+            } else {
+                append(addressBytes(record, .houseNumber), to: buffer)
+            }
         case .locality:
             if record.cityArea >= 0 {
                 append(areaBytes(.city, record.cityArea, .name), to: buffer)
@@ -626,7 +677,13 @@ public final class ReverseGeocoder: Sendable {
                 append(areaBytes(.admin, record.admin, .subAdministrativeArea), to: buffer)
             }
         case .postalCode:
-            if record.postcode >= 0 {
+            if let own = objectBytes(record, .postcode), !own.isEmpty {
+                buffer.append(own)
+            } else if record.postcodeFromCity {
+                append(areaBytes(.city, record.cityArea, .code), to: buffer)
+            } else if record.streetPostcode {
+                append(lookup.streetPostcodes()?.bytes(Int(record.street), 0), to: buffer)
+            } else if record.postcode >= 0 {
                 append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
             } else {
                 append(addressBytes(record, .postcode), to: buffer)
@@ -661,6 +718,11 @@ public final class ReverseGeocoder: Sendable {
 
     /// CLPlacemark's `name`: the most specific thing there is to call the spot.
     private func appendName(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
+        // A shop, a café, a museum: its own name, as CLPlacemark's.
+        if let name = objectBytes(record, .name), !name.isEmpty {
+            buffer.append(name)
+            return
+        }
         // "77 Wells Street", or "Wells Street"; a house number without a street names nothing.
         let start = buffer.count
         if appendText(.subThoroughfare, of: record, to: buffer) {
@@ -700,6 +762,13 @@ public final class ReverseGeocoder: Sendable {
     >? {
         guard record.address >= 0 else { return nil }
         return withPoints(.address) { $0.records.bytes(Int(record.address), field.rawValue) } ?? nil
+    }
+
+    @inline(__always) private func objectBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.ObjectField) -> UnsafeBufferPointer<
+        UInt8
+    >? {
+        guard record.object >= 0 else { return nil }
+        return lookup.objectLevel()?.names.bytes(Int(record.object), field.rawValue)
     }
 
     /// The strings of a record: the same text the batch prints, field by field.

@@ -60,6 +60,12 @@ final class LookupCollector {
     /// both made by `LookupTablesWriter`, which knows the database.
     var streets: StreetTilesBuilder?
     var streetNames: PagedRecordsWriter?
+    /// OpenStreetMap's address points and POIs (`PlacesSchema.ObjectField`), by tile as the streets: each is
+    /// its point, or the outline of the building or area it stands on.
+    var objects: StreetTilesBuilder?
+    var objectRecords: PagedRecordsWriter?
+    /// The postcode of each OpenStreetMap street that has one, by street number (`OSMStreetPostcodes`).
+    var streetPostcodes: [UInt32: String] = [:]
     /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
     /// territory once the time zones are known (`TerritoryAssignment`).
     var countryPolygons: [[Polygon]] = []
@@ -104,7 +110,9 @@ final class LookupCollector {
                 let streets, var names = streetNames
             else { return nil }
             try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
-            try names.append([name])
+            // An OpenStreetMap layer's highway class (GDAL's `highway`, Geofabrik's `fclass`) ranks it as Nominatim would.
+            let rank = plan.text(.kind, record: record).map { OSMFeatureClassifier.streetRank($0) }
+            try names.append([name, rank.map(String.init), nil])
             streetNames = names
         }
         return nil

@@ -41,10 +41,23 @@ extension LookupCollector {
         postcodes.append((code, coordinate))
     }
 
-    func collectStreet(name: String, lines: [[Point2D]]) throws {
-        guard let streets, var names = streetNames else { return }
-        try streets.add(line: UInt32(names.recordCount), lines: lines)
-        try names.append([name])
+    /// Adds a street (an empty name for an unnamed one); returns its number, nil when the import keeps no streets.
+    @discardableResult
+    func collectStreet(name: String, rank: Int?, element: String?, lines: [[Point2D]]) throws -> UInt32? {
+        guard let streets, var names = streetNames else { return nil }
+        let id = UInt32(names.recordCount)
+        try streets.add(line: id, lines: lines)
+        try names.append([name, rank.map(String.init), element])
         streetNames = names
+        return id
+    }
+
+    /// Adds an address point or POI: its point, or the rings it stands on. `fields` as `PlacesSchema.ObjectField`.
+    func collectObject(_ fields: [String?], at point: Point2D, outline: [[Point2D]]) throws {
+        guard let objects, var records = objectRecords else { return }
+        let id = UInt32(records.recordCount)
+        try objects.add(line: id, lines: outline.isEmpty ? [[point, point]] : outline)
+        try records.append(fields)
+        objectRecords = records
     }
 }

@@ -62,8 +62,12 @@ final class LookupTablesWriter {
         // Made even without a thoroughfare layer: a database always has its (then empty) street index.
         collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
-        collector.streetNames = PagedRecordsWriter(fieldCount: 1) { number, blob in
+        collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])
+        }
+        collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-")
+        collector.objectRecords = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .blob(blob)])
         }
     }
 
@@ -352,7 +356,8 @@ final class LookupTablesWriter {
         for page in pages { try insert.run([.integer(kind.key(level: level, page: page.number)), .blob(page.blob)]) }
     }
 
-    /// The streets' tiles, merged from the runs the collector spilled, and the last page of their names.
+    /// The streets' tiles, merged from the runs the collector spilled, and the last page of their names; then
+    /// OpenStreetMap's address points and POIs the same way, and the streets' postcodes.
     private func storeStreets() throws {
         guard let streets = collector.streets, var names = collector.streetNames else { return }
         collector.streets = nil
@@ -362,10 +367,31 @@ final class LookupTablesWriter {
         let directory = try streets.finish { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .blob(blob)])
         }
+        let streetCount = names.recordCount
         let pageCount = try names.finish()
+        try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
+        if let objects = collector.objects, var records = collector.objectRecords, records.recordCount > 0 {
+            let directory = try objects.finish { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .blob(blob)])
+            }
+            try storeLineIndex(.objects, directory: directory, recordPages: try records.finish())
+        }
+        collector.objects = nil
+        collector.objectRecords = nil
+        if !collector.streetPostcodes.isEmpty {
+            var postcodes = PagedRecordsWriter(fieldCount: 1) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number)), .blob(blob)])
+            }
+            for id in 0..<UInt32(streetCount) { try postcodes.append([collector.streetPostcodes[id]]) }
+            try storeLineIndex(.streetPostcodes, directory: [], recordPages: try postcodes.finish())
+            collector.streetPostcodes = [:]
+        }
+        progress(ImportProgress(stage: "indexing streets", completed: 1, total: 1))
+    }
+
+    private func storeLineIndex(_ index: PlacesSchema.LineIndex, directory: [UInt8], recordPages: Int) throws {
         try database.run(
             "INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
-            [.text("thoroughfare"), .blob(directory), .integer(Int64(pageCount))])
-        progress(ImportProgress(stage: "indexing streets", completed: 1, total: 1))
+            [.text(index.rawValue), .blob(directory), .integer(Int64(recordPages))])
     }
 }

@@ -48,7 +48,7 @@ struct OSMExtractImport {
             let (table, fid) = try tables.insert(feature)
             try mapping.collect(feature, layer: table, fid: fid)
         }
-        mapping.finish()
+        try mapping.finish()
         let seconds = Date().timeIntervalSince(started)
         var outcome = Outcome()
         outcome.countryCodes = mapping.countryCodes
@@ -83,7 +83,7 @@ extension OSMFeatureKind {
         case .address, .addressInterpolation: return .address
         case .place: return .locality
         case .adminBoundary: return .admin
-        case .postcodeBoundary: return .postcode
+        case .postcodeBoundary, .postcodePoint: return .postcode
         case .poi: return .poi
         }
     }
@@ -97,6 +97,7 @@ extension OSMFeatureKind {
         case .place: return "places"
         case .adminBoundary: return "boundaries"
         case .postcodeBoundary: return "postcode_areas"
+        case .postcodePoint: return "postcode_points"
         case .poi: return "pois"
         }
     }
@@ -148,7 +149,7 @@ struct OSMFeatureTables {
         case .addressInterpolation: return common + [.text("interpolation"), .text("first_number"), .text("last_number"), .text("street")]
         case .place: return common + [.text("place"), .integer("population")]
         case .adminBoundary: return common + [.integer("admin_level"), .text("iso3166_1"), .text("iso3166_2")]
-        case .postcodeBoundary: return common + [.text("postcode")]
+        case .postcodeBoundary, .postcodePoint: return common + [.text("postcode")]
         case .poi: return common + [.text("key"), .text("value")] + address
         }
     }
@@ -156,7 +157,7 @@ struct OSMFeatureTables {
     static func geometryType(_ kind: OSMFeatureKind) -> GeoPackageGeometryType {
         switch kind {
         case .street, .addressInterpolation: return .multiLineString
-        case .address, .poi: return .point
+        case .address, .poi, .postcodePoint: return .point
         case .place: return .geometry
         case .adminBoundary, .postcodeBoundary: return .multiPolygon
         }
@@ -179,7 +180,7 @@ struct OSMFeatureTables {
         case .adminBoundary:
             let b = feature.adminBoundary
             return common + [b.map { .integer(Int64($0.adminLevel)) } ?? .null, text(b?.iso3166_1), text(b?.iso3166_2)]
-        case .postcodeBoundary: return common + [text(feature.postcode)]
+        case .postcodeBoundary, .postcodePoint: return common + [text(feature.postcode)]
         case .poi: return common + [text(feature.pointOfInterest?.key), text(feature.pointOfInterest?.value)] + address
         }
     }

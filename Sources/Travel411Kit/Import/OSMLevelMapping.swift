@@ -42,6 +42,16 @@ struct OSMLevelMapping {
     }
     /// Addresses wait for the whole extract: their postcodes are checked against all the others.
     private var pendingAddresses: [PendingAddress] = []
+    /// Address points and POIs, as Nominatim answers with them at zoom 18 (`PlacesSchema.ObjectField`); they
+    /// wait for the postcodes too.
+    private struct PendingObject {
+        var fields: [String?]
+        var point: Point2D
+        var outline: [[Point2D]]
+    }
+    private var pendingObjects: [PendingObject] = []
+    /// Each street's midpoint, which decides its postcode once the postcode points are known.
+    private var streetMidpoints: [(id: UInt32, point: Point2D)] = []
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
@@ -60,14 +70,22 @@ struct OSMLevelMapping {
     mutating func collect(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         switch feature.kind {
         case .street:
-            guard let name = feature.name ?? feature.highway?.ref else { return note(feature.kind, "no name") }
-            try collector.collectStreet(name: name, lines: feature.shape.lines)
+            // Unnamed streets are answers too, without a road (Nominatim's); the lookups that want a name skip them.
+            let lines = feature.shape.lines
+            let rank = feature.highway.map { OSMFeatureClassifier.streetRank($0.highwayClass) }
+            if let id = try collector.collectStreet(
+                name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element), lines: lines),
+                let midpoint = OSMStreetPostcodes.midpoint(of: lines)
+            {
+                streetMidpoints.append((id, midpoint))
+            }
         case .address:
             guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
             let point = Self.coordinate(feature.representativePoint)
             pendingAddresses.append(
                 PendingAddress(houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point))
             if let postcode = address.postcode { addToPostcode(postcode, point) }
+            addObject(feature)
         case .addressInterpolation:
             let added = interpolate(feature)
             if added == 0 { note(feature.kind, "no numbers to interpolate") }
@@ -75,12 +93,48 @@ struct OSMLevelMapping {
             collectPlace(feature, layer: layer, fid: fid)
         case .adminBoundary:
             collectBoundary(feature, layer: layer, fid: fid)
-        case .postcodeBoundary:
+        case .postcodeBoundary, .postcodePoint:
             guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
             addToPostcode(postcode, Self.coordinate(feature.representativePoint))
         case .poi:
+            // One with a house number came as an address too, which carries its name.
+            guard feature.address?.housenumber == nil else { return }
             if let postcode = feature.address?.postcode { addToPostcode(postcode, Self.coordinate(feature.representativePoint)) }
-            note(feature.kind, "points of interest name no placemark field yet")
+            // A POI along an open line (a pier mapped as a line) is no answer: Nominatim leaves lines out.
+            guard feature.element.type == .node || !feature.outline.isEmpty else { return note(feature.kind, "a line") }
+            addObject(feature)
+        }
+    }
+
+    private mutating func addObject(_ feature: OSMFeature) {
+        guard feature.answersAtBuildingLevel else { return }
+        let address = feature.address
+        let category = feature.pointOfInterest.map { "\($0.key)=\($0.value)" }
+        pendingObjects.append(
+            PendingObject(
+                fields: [
+                    feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
+                    Self.elementText(feature.element), category, Self.extentText(feature.outline),
+                    feature.outline.isEmpty
+                        ? nil : String(format: "%.7f %.7f", feature.representativePoint.x, feature.representativePoint.y),
+                ],
+                point: feature.representativePoint, outline: feature.outline))
+    }
+
+    /// An outline's extent as an object record keeps it: `minX minY maxX maxY`, nil for none.
+    static func extentText(_ outline: [[Point2D]]) -> String? {
+        var box = BoundingBox.empty
+        for ring in outline { for p in ring { box.extend(x: p.x, y: p.y) } }
+        guard !box.isEmpty else { return nil }
+        return [box.minX, box.minY, box.maxX, box.maxY].map { String(format: "%.7f", $0) }.joined(separator: " ")
+    }
+
+    /// `N123`, `W123`, `R123`: the element, as Nominatim's `osm_type` letter and `osm_id`.
+    static func elementText(_ element: OSMElementID) -> String {
+        switch element.type {
+        case .node: return "N\(element.id)"
+        case .way: return "W\(element.id)"
+        case .relation: return "R\(element.id)"
         }
     }
 
@@ -143,10 +197,15 @@ struct OSMLevelMapping {
         var number = first + direction
         while direction > 0 ? number < last : number > last {
             let fraction = Double(number - first) / Double(last - first)
+            let point = Self.point(along: points, fraction: fraction)
             pendingAddresses.append(
                 PendingAddress(
-                    houseNumber: String(number), street: street, postcode: feature.address?.postcode,
-                    coordinate: Self.coordinate(Self.point(along: points, fraction: fraction))))
+                    houseNumber: String(number), street: street, postcode: feature.address?.postcode, coordinate: Self.coordinate(point)))
+            pendingObjects.append(
+                PendingObject(
+                    fields: [nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil, nil],
+                    point: point,
+                    outline: []))
             added += 1
             number += direction
         }
@@ -171,15 +230,23 @@ struct OSMLevelMapping {
     }
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
-    mutating func finish() {
+    mutating func finish() throws {
+        let postcodes = OSMPostcodes(counts: postcodePoints.mapValues(\.count))
+        let centroids = postcodeCentroids(postcodes)
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
         if cities.isEmpty {
             cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
                 PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name)
             }
         }
+        let firstCity = collector.areas[.city]?.features.count ?? 0
+        // A municipality's code is its postcode: Nominatim gives one to a boundary with exactly one postcode
+        // point inside (Triesen 9495; Eschen, with two, none), and answers it where no street is near.
         for area in cities {
-            _ = collector.collectArea(.city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil)
+            let inside = centroids.filter { Self.holds(area.shape.rings, x: $0.coordinate.longitude, y: $0.coordinate.latitude) }
+            _ = collector.collectArea(
+                .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: inside.count == 1 ? inside[0].code : nil,
+                countryCode: nil)
         }
         var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
         if suburbs.isEmpty {
@@ -187,29 +254,34 @@ struct OSMLevelMapping {
                 PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name)
             }
         }
+        // A suburb made from a place node belongs to the municipality holding the node (its code is that area's
+        // number): Nominatim names Oberplanken, a part of Planken, on no street of Schaan next door.
+        let fromNodes = suburbBoundaries[10] == nil && suburbBoundaries[9] == nil && suburbPlaceAreas.isEmpty
         for area in suburbs {
-            _ = collector.collectArea(.suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil)
+            var city: String?
+            if fromNodes, let node = suburbNodes.first(where: { $0.layer == area.layer && $0.fid == area.fid }) {
+                city = cities.firstIndex { Self.holds($0.shape.rings, x: node.point.x, y: node.point.y) }.map { String(firstCity + $0) }
+            }
+            _ = collector.collectArea(.suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: city, countryCode: nil)
         }
-        let postcodes = OSMPostcodes(counts: postcodePoints.mapValues(\.count))
         for address in pendingAddresses {
             collector.collectAddress(
                 houseNumber: address.houseNumber, street: address.street, postcode: address.postcode.flatMap(postcodes.normalised),
                 at: address.coordinate)
         }
         pendingAddresses = []
-        // A postcode's point is the mean of the distinct points of the objects carrying it, as Nominatim's.
-        var points: [String: Set<Coordinate>] = [:]
-        for (written, carriers) in postcodePoints {
-            guard let postcode = postcodes.normalised(written) else { continue }
-            points[postcode, default: []].formUnion(carriers)
+        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
+        for var object in pendingObjects {
+            if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
+            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
         }
-        for (postcode, carriers) in points.sorted(by: { $0.key < $1.key }) {
-            let count = Double(carriers.count)
-            collector.collectPostcode(
-                postcode,
-                at: Coordinate(
-                    latitude: carriers.reduce(0) { $0 + $1.latitude } / count, longitude: carriers.reduce(0) { $0 + $1.longitude } / count))
+        pendingObjects = []
+        for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
+        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, country: countryCodes.count == 1 ? countryCodes.first : nil)
+        for (id, midpoint) in streetMidpoints {
+            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes[id] = postcode }
         }
+        streetMidpoints = []
         cityBoundaries = []
         cityPlaceAreas = []
         suburbBoundaries = [:]
@@ -217,6 +289,34 @@ struct OSMLevelMapping {
         townNodes = []
         suburbNodes = []
         postcodePoints = [:]
+    }
+
+    /// A postcode's point is the mean of the distinct points of the objects carrying it, as Nominatim's.
+    private func postcodeCentroids(_ postcodes: OSMPostcodes) -> [(code: String, coordinate: Coordinate)] {
+        var points: [String: Set<Coordinate>] = [:]
+        for (written, carriers) in postcodePoints {
+            guard let postcode = postcodes.normalised(written) else { continue }
+            points[postcode, default: []].formUnion(carriers)
+        }
+        return points.sorted(by: { $0.key < $1.key }).map { postcode, carriers in
+            let count = Double(carriers.count)
+            return (
+                postcode,
+                Coordinate(
+                    latitude: carriers.reduce(0) { $0 + $1.latitude } / count, longitude: carriers.reduce(0) { $0 + $1.longitude } / count)
+            )
+        }
+    }
+
+    /// Whether a polygon's rings hold the point (even-odd).
+    static func holds(_ rings: [[Point2D]], x: Double, y: Double) -> Bool {
+        var inside = false
+        for ring in rings {
+            for (a, b) in zip(ring, ring.dropFirst()) where (a.y > y) != (b.y > y) {
+                if a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y) > x { inside.toggle() }
+            }
+        }
+        return inside
     }
 
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {

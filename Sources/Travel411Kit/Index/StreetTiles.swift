@@ -55,15 +55,63 @@ final class StreetTiles: @unchecked Sendable {
         UInt32((cellRow % cellsPerTile) * cellsPerTile + cellColumn % cellsPerTile)
     }
 
-    /// The id of the nearest line within `radiusMetres`, with its distance in metres; ties go to the lower id.
-    func nearest(to point: Coordinate, radiusMetres: Double) -> (id: UInt32, metres: Double)? {
-        let box = BoundingBox(around: point, metres: radiusMetres)
-        guard tileCount > 0, box.intersects(bounds) else { return nil }
+    /// The id of the nearest line within `radiusMetres` that `accept` takes (all when nil), with its
+    /// distance in metres; ties go to the lower id.
+    func nearest(to point: Coordinate, radiusMetres: Double, accept: ((UInt32) -> Bool)? = nil) -> (id: UInt32, metres: Double)? {
         let metresPerDegreeY = GreatCircle.earthRadiusMetres * .pi / 180
         let metresPerDegreeX = metresPerDegreeY * max(cos(point.latitude * .pi / 180), 1e-6)
         var search = NearestSearch(
             x: point.longitude, y: point.latitude, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
             bestSquared: radiusMetres * radiusMetres)
+        search.accept = accept
+        run(&search, in: BoundingBox(around: point, metres: radiusMetres))
+        return search.best.map { ($0.id, $0.distance) }
+    }
+
+    /// The nearest line as Nominatim measures (PostGIS on longitude and latitude: degrees, both axes alike),
+    /// within `radiusDegrees`, with the point of the line nearest to `point`.
+    func nearestInDegrees(to point: Coordinate, radiusDegrees: Double, accept: ((UInt32) -> Bool)? = nil) -> (
+        id: UInt32, degrees: Double, closest: Coordinate
+    )? {
+        var search = NearestSearch(
+            x: point.longitude, y: point.latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: radiusDegrees * radiusDegrees)
+        search.accept = accept
+        let box = BoundingBox(
+            minX: point.longitude - radiusDegrees, minY: point.latitude - radiusDegrees, maxX: point.longitude + radiusDegrees,
+            maxY: point.latitude + radiusDegrees)
+        run(&search, in: box)
+        return search.best.map {
+            ($0.id, $0.distance, Coordinate(latitude: point.latitude + $0.closestY, longitude: point.longitude + $0.closestX))
+        }
+    }
+
+    /// The closed outlines that hold `point`, as far as a ray `reachDegrees` long to the east sees them: an
+    /// outline wider than that to the east of the point may be missed or wrongly counted, so a caller checks
+    /// the outline's extent. Each segment is counted in the one cell where the ray crosses it.
+    func outlinesHolding(_ point: Coordinate, reachDegrees: Double) -> [UInt32] {
+        let x = point.longitude, y = point.latitude
+        guard tileCount > 0, bounds.minY <= y, y <= bounds.maxY, x <= bounds.maxX else { return [] }
+        let row = Self.cellRow(y), perTile = Self.cellsPerTile
+        let firstColumn = Self.cellColumn(x), lastColumn = Self.cellColumn(x + reachDegrees)
+        var crossings: [UInt32: Int] = [:]
+        for tileColumn in (firstColumn / perTile)...(lastColumn / perTile) {
+            guard let number = tileNumber(key: UInt32((row / perTile) * Self.tileColumns + tileColumn)) else { continue }
+            let columns = max(firstColumn, tileColumn * perTile)...min(lastColumn, tileColumn * perTile + perTile - 1)
+            _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
+                for column in columns {
+                    tile.forEachSegment(cell: Self.localCell(cellColumn: column, cellRow: row)) { ax, ay, bx, by, id in
+                        guard (ay > y) != (by > y) else { return }
+                        let crossX = ax + (y - ay) * (bx - ax) / (by - ay)
+                        if crossX > x, crossX <= x + reachDegrees, Self.cellColumn(crossX) == column { crossings[id, default: 0] += 1 }
+                    }
+                }
+            }
+        }
+        return crossings.filter { $0.value % 2 == 1 }.keys.sorted()
+    }
+
+    private func run(_ search: inout NearestSearch, in box: BoundingBox) {
+        guard tileCount > 0, box.intersects(bounds) else { return }
         let rows = Self.cellRow(box.minY)...Self.cellRow(box.maxY)
         let columns = Self.cellColumn(box.minX)...Self.cellColumn(box.maxX)
         let perTile = Self.cellsPerTile
@@ -82,7 +130,6 @@ final class StreetTiles: @unchecked Sendable {
                 }
             }
         }
-        return search.best
     }
 
     /// A tile's page, checked; a missing or damaged one is reported and answers as an empty tile.
@@ -116,7 +163,10 @@ struct NearestSearch {
     let x: Double, y: Double
     let metresPerDegreeX: Double, metresPerDegreeY: Double
     var bestSquared: Double
-    var best: (id: UInt32, metres: Double)?
+    /// The best line, its distance and the offset of its nearest point from the query, in the search's units.
+    var best: (id: UInt32, distance: Double, closestX: Double, closestY: Double)?
+    /// Which lines may answer; asked only of a line nearer than the best so far.
+    var accept: ((UInt32) -> Bool)?
 
     init(x: Double, y: Double, metresPerDegreeX: Double, metresPerDegreeY: Double, bestSquared: Double) {
         self.x = x
@@ -136,8 +186,9 @@ struct NearestSearch {
         let px = ax + t * ex, py = ay + t * ey
         let d = px * px + py * py
         if d < bestSquared || (d == bestSquared && best.map { id < $0.id } ?? false) {
+            if let accept, !accept(id) { return }
             bestSquared = d
-            best = (id, d.squareRoot())
+            best = (id, d.squareRoot(), px / metresPerDegreeX, py / metresPerDegreeY)
         }
     }
 }
@@ -191,6 +242,22 @@ final class StreetTile: @unchecked Sendable {
         writer.align(to: 8)
         return try? StreetTile(storage: BlobStorage(bytes: writer.bytes))
     }()
+
+    func forEachSegment(cell key: UInt32, _ body: (Double, Double, Double, Double, UInt32) -> Void) {
+        var lo = 0, hi = cellCount
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < cellCount, cellKeys[lo] == key else { return }
+        let start = Int(cellStarts[lo]), end = Int(cellStarts[lo + 1])
+        guard start <= end else { return }
+        for r in start..<end {
+            let s = Int(refs[r])
+            let segment = segments + s * 4
+            body(segment[0], segment[1], segment[2], segment[3], lineIDs[s])
+        }
+    }
 
     @inline(__always) func search(cell key: UInt32, _ search: inout NearestSearch) {
         var lo = 0, hi = cellCount

@@ -13,6 +13,9 @@ public enum OSMFeatureKind: String, CaseIterable, Hashable, Sendable, Comparable
     case adminBoundary
     /// `boundary=postal_code` with a postcode: a polygon.
     case postcodeBoundary
+    /// Any other object carrying `addr:postcode` (a residential area, a street): Nominatim places a postcode
+    /// at the mean of every object that carries it.
+    case postcodePoint
     /// A named amenity, shop, tourism, leisure, historic, office, craft, healthcare or emergency feature: a
     /// point (a node's, or one on the area's surface).
     case poi
@@ -150,6 +153,12 @@ public struct OSMFeature: Hashable, Sendable {
     /// A postcode boundary's postcode (`postal_code`, else `addr:postcode`).
     public var postcode: String?
     public var pointOfInterest: OSMPointOfInterest?
+    /// The rings of the building or area an address or POI stands on (empty for a node): how near it is
+    /// is measured to them.
+    public var outline: [[Point2D]] = []
+    /// Whether Nominatim answers with this address or POI at zoom 18 (its rank 30); a garden or a landuse
+    /// area with an address is not.
+    public var answersAtBuildingLevel = true
 
     public init(kind: OSMFeatureKind, element: OSMElementID, name: String? = nil, names: [String: String] = [:], shape: Shape) {
         self.kind = kind

@@ -23,13 +23,49 @@ struct OSMTaggedElement {
 /// an open one), so that a building whose ring libosmium refuses (it crosses itself) keeps its address; those
 /// on multipolygon relations come from the assembled area. Places and boundaries on areas are polygons.
 enum OSMFeatureClassifier {
-    /// The keys that make a named element a POI, in the order that picks the POI's key when it has several.
-    static let pointOfInterestKeys = ["amenity", "shop", "tourism", "leisure", "historic", "office", "craft", "healthcare", "emergency"]
+    /// The keys that make an element one of Nominatim's points of interest (its import style's
+    /// `MAIN_TAGS_POIS`), in the order that picks the POI's key when it has several; `pointOfInterest(_:named:isNode:)`
+    /// says which values count and which need a name.
+    static let pointOfInterestKeys = [
+        "amenity", "shop", "tourism", "leisure", "office", "craft", "club", "emergency", "aeroway", "aerialway", "military",
+        "man_made", "railway", "highway", "landuse",
+    ]
+    /// Keys that make a POI only when no key above does.
+    static let fallbackPointOfInterestKeys = ["historic", "healthcare", "junction"]
 
-    /// Which elements libosmium hands over at all (the rest never crosses into Swift).
-    static let nodeKeys = ["addr:housenumber", "place"] + pointOfInterestKeys
-    static let lineKeys = ["highway", "addr:interpolation", "addr:housenumber"] + pointOfInterestKeys
-    static let areaKeys = ["addr:housenumber", "place", "boundary"] + pointOfInterestKeys
+    /// Which elements libosmium hands over at all (the rest never crosses into Swift). `highway` on areas: a
+    /// pedestrian square mapped as a multipolygon is a street.
+    static let nodeKeys = ["addr:housenumber", "addr:postcode", "place"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+    static let lineKeys =
+        ["highway", "addr:interpolation", "addr:housenumber", "addr:postcode"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+    static let areaKeys = ["addr:housenumber", "addr:postcode", "place", "boundary"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+
+    /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
+    /// `namedStreetClasses` only with a name. Its address levels rank the first 26, the second 27: zoom 16
+    /// answers with the first only.
+    static let streetClasses: Set<String> = [
+        "motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "road", "living_street", "pedestrian",
+        "construction",
+    ]
+    static let namedStreetClasses: Set<String> = [
+        "service", "cycleway", "path", "footway", "steps", "bridleway", "track", "motorway_link", "trunk_link", "primary_link",
+        "secondary_link", "tertiary_link",
+    ]
+    /// Footways that are part of a street rather than a way of their own.
+    static let streetFootways: Set<String> = ["sidewalk", "crossing", "link", "traffic_aisle"]
+
+    /// Nominatim's address rank of a street of this class: 27 for the minor ones, which zoom 16 leaves out.
+    static func streetRank(_ highwayClass: String) -> Int {
+        let minor: Set<String> = ["service", "cycleway", "path", "footway", "steps", "bridleway"]
+        return minor.contains(highwayClass) || highwayClass.hasSuffix("_link") ? 27 : 26
+    }
+
+    /// Whether a highway of this class, with these tags, is one of Nominatim's streets.
+    static func isStreet(_ highwayClass: String, tags: [String: String], named: Bool) -> Bool {
+        if streetClasses.contains(highwayClass) { return true }
+        guard named, namedStreetClasses.contains(highwayClass) else { return false }
+        return highwayClass != "footway" || !streetFootways.contains(value(tags["footway"]) ?? "")
+    }
 
     static func features(of element: OSMTaggedElement) -> [OSMFeature] {
         let tags = element.tags
@@ -39,14 +75,22 @@ enum OSMFeatureClassifier {
         func feature(_ kind: OSMFeatureKind, _ shape: Shape) -> OSMFeature {
             var feature = OSMFeature(kind: kind, element: element.element, name: name, names: names(tags), shape: shape)
             if !address.isEmpty { feature.address = address }
+            feature.answersAtBuildingLevel = answersAtBuildingLevel
             return feature
         }
-        let pointOfInterest = name == nil ? nil : self.pointOfInterest(tags)
+        let isNode: Bool
+        if case .point = element.geometry { isNode = true } else { isNode = false }
+        let pointOfInterest = self.pointOfInterest(tags, named: name != nil, isNode: isNode)
+        let answersAtBuildingLevel = pointOfInterest.map(isBuildingLevel) ?? !hasCoarserMainTag(tags)
         let place = name == nil ? nil : value(tags["place"]).map { OSMPlace(type: $0, population: population(tags["population"])) }
 
         switch element.geometry {
         case .point(let point):
-            if address.housenumber != nil { features.append(feature(.address, .point(point))) }
+            if address.housenumber != nil {
+                var feature = feature(.address, .point(point))
+                feature.pointOfInterest = pointOfInterest
+                features.append(feature)
+            }
             if let place {
                 var feature = feature(.place, .point(point))
                 feature.place = place
@@ -59,9 +103,10 @@ enum OSMFeatureClassifier {
             }
         case .line(let points, let isClosed):
             guard !points.isEmpty else { return [] }
-            if let highwayClass = value(tags["highway"]), points.count >= 2 {
+            // A closed way with area=yes is a square: a street if it makes a valid polygon (the area case below).
+            if let highwayClass = value(tags["highway"]), points.count >= 2, !(isClosed && value(tags["area"]) == "yes") {
                 let ref = value(tags["ref"])
-                if name != nil || ref != nil {
+                if isStreet(highwayClass, tags: tags, named: name != nil || ref != nil) {
                     var feature = feature(.street, .lineString(points))
                     feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref)
                     features.append(feature)
@@ -74,18 +119,42 @@ enum OSMFeatureClassifier {
                     firstHousenumber: element.firstHousenumber, lastHousenumber: element.lastHousenumber)
                 features.append(feature)
             }
-            let point =
-                isClosed && points.count >= 4
-                ? Shape.polygon(Polygon(exterior: points)).pointOnSurface : Shape.lineString(points).pointOnSurface
-            if address.housenumber != nil { features.append(feature(.address, .point(point))) }
+            let isArea = isClosed && points.count >= 4
+            let point = isArea ? Shape.polygon(Polygon(exterior: points)).pointOnSurface : Shape.lineString(points).pointOnSurface
+            // A building's outline, not its centre, is how near it is (Nominatim measures to the geometry); an
+            // open line is no address or POI Nominatim answers with.
+            // Nodes missing at the extract's edge leave a gap: the ring is closed over it, as osm2pgsql does.
+            let outline = isArea ? [points.last == points.first ? points : points + [points[0]]] : []
+            if address.housenumber != nil {
+                var feature = feature(.address, .point(point))
+                feature.outline = outline
+                feature.pointOfInterest = pointOfInterest
+                features.append(feature)
+            }
             if let pointOfInterest {
                 var feature = feature(.poi, .point(point))
                 feature.pointOfInterest = pointOfInterest
+                feature.outline = outline
                 features.append(feature)
             }
         case .area(let shape):
             let fromRelation = element.element.type == .relation
-            if fromRelation, address.housenumber != nil { features.append(feature(.address, .point(shape.pointOnSurface))) }
+            if fromRelation, address.housenumber != nil {
+                var feature = feature(.address, .point(shape.pointOnSurface))
+                feature.outline = shape.rings
+                feature.pointOfInterest = pointOfInterest
+                features.append(feature)
+            }
+            // A pedestrian square mapped as a multipolygon or an area=yes way: its outline is the street
+            // (Rautatientori in Helsinki). Nominatim drops one whose polygon is invalid, as libosmium does, and
+            // an unnamed way's (24 of the 27 unnamed pedestrian areas of the Helsinki sample are not in its placex).
+            if fromRelation || (value(tags["area"]) == "yes" && name != nil), let highwayClass = value(tags["highway"]),
+                isStreet(highwayClass, tags: tags, named: name != nil)
+            {
+                var feature = feature(.street, .multiLineString(shape.rings))
+                feature.highway = OSMHighway(highwayClass: highwayClass, ref: value(tags["ref"]))
+                features.append(feature)
+            }
             if let place {
                 var feature = feature(.place, shape)
                 feature.place = place
@@ -109,6 +178,24 @@ enum OSMFeatureClassifier {
             if fromRelation, let pointOfInterest {
                 var feature = feature(.poi, .point(shape.pointOnSurface))
                 feature.pointOfInterest = pointOfInterest
+                feature.outline = shape.rings
+                features.append(feature)
+            }
+        }
+        if let postcode = address.postcode, !features.contains(where: { [.address, .poi, .postcodeBoundary].contains($0.kind) }) {
+            let point: Point2D?
+            switch element.geometry {
+            case .point(let p): point = p
+            case .line(let points, let isClosed):
+                point =
+                    isClosed && points.count >= 4
+                    ? Shape.polygon(Polygon(exterior: points)).pointOnSurface : Shape.lineString(points).pointOnSurface
+            // A way's area came as its line already.
+            case .area(let shape): point = element.element.type == .relation ? shape.pointOnSurface : nil
+            }
+            if let point {
+                var feature = feature(.postcodePoint, .point(point))
+                feature.postcode = postcode
                 features.append(feature)
             }
         }
@@ -136,11 +223,66 @@ enum OSMFeatureClassifier {
         return names
     }
 
-    static func pointOfInterest(_ tags: [String: String]) -> OSMPointOfInterest? {
+    /// The key and value that make the element one of Nominatim's points of interest, named or not
+    /// (an unnamed bench is one: Nominatim answers with it at zoom 18); nil for none. A highway point
+    /// feature counts on a node only: a highway way is a street or nothing.
+    static func pointOfInterest(_ tags: [String: String], named: Bool, isNode: Bool) -> OSMPointOfInterest? {
         for key in pointOfInterestKeys {
-            if let value = value(tags[key]), value != "no" { return OSMPointOfInterest(key: key, value: value) }
+            guard let value = value(tags[key]), value != "no", isPointOfInterest(key: key, value: value, named: named, isNode: isNode)
+            else { continue }
+            return OSMPointOfInterest(key: key, value: value)
+        }
+        if let value = value(tags["tourism"]), value == "attraction" { return OSMPointOfInterest(key: "tourism", value: value) }
+        for key in fallbackPointOfInterestKeys {
+            guard let value = value(tags[key]), value != "no", value != "yes" || key == "junction" else { continue }
+            return OSMPointOfInterest(key: key, value: value)
         }
         return nil
+    }
+
+    /// Whether Nominatim ranks a POI of this kind 30 (its address levels), which makes it an answer at zoom 18:
+    /// parks, gardens and landuse are areas of rank 24-25, named in addresses but never answered with.
+    static func isBuildingLevel(_ poi: OSMPointOfInterest) -> Bool {
+        switch poi.key {
+        case "leisure": return !["park", "nature_reserve", "garden", "common"].contains(poi.value)
+        case "landuse": return false
+        case "historic": return poi.value != "neighbourhood"
+        default: return true
+        }
+    }
+
+    /// Whether the element has a main tag Nominatim ranks below 30 (landuse, a place, natural or water
+    /// features), which makes an address on it no address point.
+    static func hasCoarserMainTag(_ tags: [String: String]) -> Bool {
+        if let place = value(tags["place"]), place != "house" { return true }
+        if let leisure = value(tags["leisure"]), ["park", "nature_reserve", "garden", "common"].contains(leisure) { return true }
+        return ["landuse", "natural", "water", "waterway"].contains { value(tags[$0]) != nil }
+    }
+
+    /// Nominatim's `MAIN_TAGS_POIS`, value by value: what it leaves out, and what it takes only with a name.
+    static func isPointOfInterest(key: String, value: String, named: Bool, isNode: Bool) -> Bool {
+        switch key {
+        case "amenity": return !["parking_space", "parking_entrance", "waste_disposal", "hunting_stand"].contains(value)
+        case "tourism": return value != "yes" && value != "attraction"
+        case "leisure": return named || !["nature_reserve", "swimming_pool", "garden", "common"].contains(value)
+        case "emergency": return value != "yes" && value != "fire_hydrant"
+        case "aerialway": return value != "pylon"
+        case "military": return value != "yes"
+        case "man_made":
+            if ["pier", "tower", "bridge", "water_tower", "lighthouse", "watermill", "tunnel"].contains(value) { return true }
+            return named && ["works", "dyke", "adit"].contains(value)
+        case "railway":
+            return named
+                && !["rail", "abandoned", "disused", "razed", "level_crossing", "switch", "signal", "buffer_stop"].contains(value)
+        case "highway":
+            guard isNode else { return false }
+            if ["street_lamp", "traffic_signals"].contains(value) { return named }
+            return ![
+                "turning_circle", "mini_roundabout", "noexit", "crossing", "give_way", "stop", "turning_loop", "passing_place",
+            ].contains(value)
+        case "landuse": return value == "cemetery"
+        default: return true
+        }
     }
 
     /// `population` as OSM writes it: digits, sometimes with thousands separators ("12 500", "12,500").

@@ -51,7 +51,7 @@ struct StreetTilesTests {
                 search.consider(ax: a.x, ay: a.y, bx: b.x, by: b.y, id: line.id)
             }
         }
-        return search.best
+        return search.best.map { ($0.id, $0.distance) }
     }
 
     @Test(arguments: [1, 32 << 20])
@@ -72,6 +72,35 @@ struct StreetTilesTests {
         }
         // Rutland is rural: about a third of random points lie within 100 m of a road.
         #expect(found > 500)
+    }
+
+    /// Nominatim's metric (degrees, both axes alike) with a filter: the same answer as a search over every
+    /// segment, and the nearest point on the line found.
+    @Test func answersInDegreesAsASearchOverEverySegment() throws {
+        let built = try Self.build(bufferBytes: 32 << 20)
+        let even: (UInt32) -> Bool = { $0 % 2 == 0 }
+        var state: UInt64 = 18
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let latitude = 52.52 + Double(state >> 40) / Double(1 << 24) * 0.25
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let longitude = -0.85 + Double(state >> 40) / Double(1 << 24) * 0.46
+            var search = NearestSearch(x: longitude, y: latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: 0.007 * 0.007)
+            search.accept = even
+            for line in built.lines where line.points.count >= 2 {
+                for i in 0..<(line.points.count - 1) {
+                    let a = line.points[i], b = line.points[i + 1]
+                    search.consider(ax: a.x, ay: a.y, bx: b.x, by: b.y, id: line.id)
+                }
+            }
+            let point = Coordinate(latitude: latitude, longitude: longitude)
+            let answer = built.tiles.nearestInDegrees(to: point, radiusDegrees: 0.007, accept: even)
+            #expect(answer?.id == search.best?.id, "at \(latitude), \(longitude)")
+            if let answer, let best = search.best {
+                #expect(abs(answer.closest.longitude - (longitude + best.closestX)) < 1e-12)
+                #expect(abs(answer.degrees - best.distance) < 1e-12)
+            }
+        }
     }
 
     @Test func aPointFarFromEveryStreetReadsNoPage() throws {
@@ -98,6 +127,43 @@ struct StreetTilesTests {
         var header = [UInt8](repeating: 0, count: 40)
         header[0] = 5  // five tiles claimed, none present
         #expect(throws: IndexFormatError.self) { _ = try StreetTiles(directory: BlobStorage(bytes: header)) { _ in nil } }
+    }
+}
+
+/// The outlines holding a point, by a ray in the tiles, as an even-odd test over each whole outline finds them:
+/// the buildings and areas of the Helsinki extract (those narrower than the ray's reach).
+struct OutlinesHoldingTests {
+    @Test func theRayFindsTheOutlinesAWholeTestFinds() throws {
+        let (features, _) = try OSMFixtures.helsinkiRead.get()
+        let outlines = features.map(\.outline).filter { !$0.isEmpty }
+        #expect(outlines.count > 100)
+        let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-outlines-\(UUID().uuidString)-")
+        let builder = StreetTilesBuilder(runPrefix: runs.path)
+        for (id, outline) in outlines.enumerated() { try builder.add(line: UInt32(id), lines: outline) }
+        var pages: [BlobStorage] = []
+        let directory = try builder.finish { _, blob in pages.append(BlobStorage(bytes: blob)) }
+        let loaded = pages
+        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory)) { loaded[$0] }
+        let reach = 0.007
+        var state: UInt64 = 60
+        var inside = 0
+        for _ in 0..<3_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let latitude = 60.1642 + Double(state >> 40) / Double(1 << 24) * 0.0149
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let longitude = 24.9352 + Double(state >> 40) / Double(1 << 24) * 0.0182
+            let expected = outlines.indices.filter { id in
+                let maxX = outlines[id].flatMap { $0 }.map(\.x).max() ?? 0
+                return maxX <= longitude + reach && OSMLevelMapping.holds(outlines[id], x: longitude, y: latitude)
+            }
+            let found = tiles.outlinesHolding(Coordinate(latitude: latitude, longitude: longitude), reachDegrees: reach).filter { id in
+                (outlines[Int(id)].flatMap { $0 }.map(\.x).max() ?? 0) <= longitude + reach
+            }
+            #expect(found.map(Int.init) == expected, "at \(latitude), \(longitude)")
+            inside += expected.isEmpty ? 0 : 1
+        }
+        // Central Helsinki: a quarter of random points lie in a building or an area (751 of 3,000).
+        #expect(inside > 500)
     }
 }
 

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import Travel411Kit
+
+/// A database imported from an OpenStreetMap extract answers the street-level fields as Nominatim 5.3.3 does on
+/// the same extract. Each case is a point of `Scripts/nominatim-compare`'s seeded sets, with Nominatim's
+/// answer there as its own server gave it (docs/osm.md), and the rule it shows.
+@Suite struct NominatimStreetSearchTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var rule: String
+        var latitude: Double, longitude: Double, zoom: Int
+        var name: String?
+        var road: String?
+        var houseNumber: String?
+        var postcode: String?
+        var testDescription: String { rule }
+    }
+
+    static let helsinkiCases = [
+        Case(
+            rule: "an unnamed bench is the nearest object: no number, its parent street's road and postcode",
+            latitude: 60.175170, longitude: 24.946020, zoom: 18, name: "Kaisaniemenranta", road: "Kaisaniemenranta",
+            postcode: "00530"),
+        Case(
+            rule: "a pedestrian square mapped as a multipolygon relation is a street",
+            latitude: 60.170771, longitude: 24.943375, zoom: 17, name: "Rautatientori", road: "Rautatientori", postcode: "00014"),
+        Case(
+            rule: "an unnamed area=yes square is no street; the street's postcode is the centroid nearest its midpoint",
+            latitude: 60.171947, longitude: 24.942349, zoom: 16, name: "Vilhonkatu", road: "Vilhonkatu", postcode: "00101"),
+        Case(
+            rule: "inside a named building with an address: the building answers",
+            latitude: 60.175580, longitude: 24.939828, zoom: 18, name: "Alma-talo", road: "Alvar Aallon katu", houseNumber: "3",
+            postcode: "00100"),
+        Case(
+            rule: "zoom 16 looks at major streets only (a footway, Opintoputki, is nearer)",
+            latitude: 60.170817, longitude: 24.948336, zoom: 16, name: "Vuorikatu", road: "Vuorikatu", postcode: "00014"),
+        Case(
+            rule: "zoom 17 looks at every street: the Opintoputki footway",
+            latitude: 60.170817, longitude: 24.948336, zoom: 17, name: "Opintoputki", road: "Opintoputki", postcode: "00014"),
+        Case(
+            rule: "a restaurant with an address names the spot",
+            latitude: 60.166165, longitude: 24.950632, zoom: 18, name: "Ravintola Bank", road: "Unioninkatu", houseNumber: "20",
+            postcode: "00131"),
+    ]
+
+    static let liechtensteinCases = [
+        Case(
+            rule: "no street within 0.007°: the municipality answers with its one postcode",
+            latitude: 47.053428, longitude: 9.560486, zoom: 18, name: "Triesen", postcode: "9495"),
+        Case(
+            rule: "a municipality with one postcode point inside it",
+            latitude: 47.160691, longitude: 9.568345, zoom: 18, name: "Triesenberg", postcode: "9497"),
+        Case(
+            rule: "a street's postcode from the landuse area carrying addr:postcode 9485",
+            latitude: 47.192782, longitude: 9.543461, zoom: 18, name: "Keltenstrasse", road: "Keltenstrasse", postcode: "9485"),
+    ]
+
+    static func answer(_ path: String, _ c: Case) throws -> Placemark {
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        let coordinate = Coordinate(latitude: c.latitude, longitude: c.longitude)
+        return geocoder.placemark(from: geocoder.record(for: coordinate, maximumRank: NominatimDetail.maximumRank(zoom: c.zoom)))
+    }
+
+    @Test(arguments: helsinkiCases)
+    func helsinki(_ c: Case) throws {
+        let placemark = try Self.answer(try OSMExtractImportTests.helsinkiImport.get().path, c)
+        #expect(placemark.name == c.name)
+        #expect(placemark.thoroughfare == c.road)
+        #expect(placemark.subThoroughfare == c.houseNumber)
+        #expect(placemark.postalCode == c.postcode)
+    }
+
+    @Test(arguments: liechtensteinCases)
+    func liechtenstein(_ c: Case) throws {
+        let placemark = try Self.answer(try OSMExtractImportTests.liechtensteinImport.get().path, c)
+        #expect(placemark.name == c.name)
+        #expect(placemark.thoroughfare == c.road)
+        #expect(placemark.subThoroughfare == c.houseNumber)
+        #expect(placemark.postalCode == c.postcode)
+    }
+
+    /// Oberplanken, a place node of Planken, names no street of Schaan or Eschen next door; nor does Planken's
+    /// village node.
+    @Test func aPlaceNodeNamesOnlyItsOwnMunicipality() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let keltenstrasse = geocoder.placemark(for: Coordinate(latitude: 47.192782, longitude: 9.543461))
+        #expect(keltenstrasse.subLocality == nil)
+        let oberplanken = geocoder.placemark(for: Coordinate(latitude: 47.184648, longitude: 9.546736))
+        #expect(oberplanken.subLocality == "Oberplanken" && oberplanken.locality == "Planken")
+    }
+
+    @Test func nominatimsRanksByZoom() {
+        #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
+    }
+}
