@@ -2,10 +2,12 @@
 import PackageDescription
 
 // Every Swift target (tests, fuzz and benchmark targets included) compiles with these upcoming features.
+// ExistentialAny: an existential is written `any P` (`any Error`), so that it does not read as a concrete type.
 // MemberImportVisibility: a file uses members only of the modules it imports itself, not of those another file
 // of its target imports, so each file's imports, and its target's dependencies below, say what it uses.
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("MemberImportVisibility")
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
