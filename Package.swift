@@ -1,6 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Every Swift target (tests, fuzz and benchmark targets included) compiles with these upcoming features.
+// ExistentialAny: an existential is written `any P` (`any Error`), so that it does not read as a concrete type.
+// MemberImportVisibility: a file uses members only of the modules it imports itself, not of those another file
+// of its target imports, so each file's imports, and its target's dependencies below, say what it uses.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "travel411",
     // No `platforms`: travel411 is built and tested on Linux only (docs/development.md, "Platforms").
@@ -77,14 +86,15 @@ let package = Package(
             // The first `swift run travel411 where …` builds the places database in a debug build;
             // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
             // (This is why there is no library product: see `products`.)
-            swiftSettings: [.unsafeFlags(["-O"])]
+            swiftSettings: swiftSettings + [.unsafeFlags(["-O"])]
         ),
         // The travel guide and what draws and reads around it: Airports, Travel, Tracking, Render, Quakes. Not
         // optimised: nothing here is hot (a map, a track, a feed take milliseconds), and -O on these ~7,500 lines
         // cost a fresh clone's first build about as much CPU as the whole geocoder.
         .target(
             name: "Travel411Guide",
-            dependencies: ["Travel411Kit", "CCairo", "CSQLite", "CShapelib"]
+            dependencies: ["Travel411Kit", "CCairo", "CSQLite", "CShapelib"],
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "travel411",
@@ -93,13 +103,15 @@ let package = Package(
                 "Travel411Guide",
                 "Travel411ServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         // `travel411 serve`'s options, shared by `travel411` (which hands them on) and `travel411-serve`: one
         // declaration of the eight options, without the server's packages.
         .target(
             name: "Travel411ServeOptions",
-            dependencies: ["Travel411Kit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Travel411Kit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
         ),
         // The HTTP server as a library (`buildApplication(options:)`), so that tests run it in process. Its
         // packages come only with the Server trait; without it the target is empty.
@@ -118,7 +130,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
         // The server's executable: `main` over Travel411Server. Its own executable so that SwiftNIO stays out of
         // the core tool's build; without the Server trait it is a stub that says how to build it. `travel411 serve`
@@ -136,28 +149,33 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
-            ]
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+            ],
+            swiftSettings: swiftSettings
         ),
         // libFuzzer targets for every reader of outside files (Scripts/fuzz builds it with -sanitize=fuzzer and
         // -DFUZZING). A plain build gives a stub that says so, so `swift build` and `swift test` need no flags.
         .executableTarget(
             name: "Travel411Fuzz",
             dependencies: ["Travel411Kit", "Travel411Guide"],
-            path: "Fuzz/Travel411Fuzz"
+            path: "Fuzz/Travel411Fuzz",
+            swiftSettings: swiftSettings
         ),
         // In-process measurements of single parts (the batch pipeline alone, lookups on one core, GeoPackage
         // inserts): `Scripts/bench --parts` builds it in release. Figures belong here, not in timed tests.
         .executableTarget(
             name: "travel411-bench",
             dependencies: ["Travel411Kit"],
-            path: "Benchmarks/travel411-bench"
+            path: "Benchmarks/travel411-bench",
+            swiftSettings: swiftSettings
         ),
         // What the test targets share: the places database imported from Data/ once per test run, and
         // what the test process sets up as it loads (Travel411TestStartup, a C constructor).
         .target(
             name: "Travel411TestSupport",
             dependencies: ["Travel411Kit", "Travel411TestStartup"],
-            path: "Tests/Travel411TestSupport"
+            path: "Tests/Travel411TestSupport",
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "Travel411TestStartup",
@@ -166,17 +184,20 @@ let package = Package(
         // One test target per library: the Kit's tests build without the Guide.
         .testTarget(
             name: "Travel411KitTests",
-            dependencies: ["Travel411Kit", "Travel411TestSupport", "CShapelib", "CSQLite"]
+            dependencies: ["Travel411Kit", "Travel411TestSupport", "CShapelib", "CSQLite"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "Travel411GuideTests",
-            dependencies: ["Travel411Guide", "Travel411Kit", "Travel411TestSupport", "CSQLite"]
+            dependencies: ["Travel411Guide", "Travel411Kit", "Travel411TestSupport", "CSQLite"],
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "Travel411CLITests",
             dependencies: ["Travel411Kit", "Travel411Guide", "Travel411TestSupport"],
             // Expected outputs, read from the source tree by path (GoldenOutput), not bundled.
-            exclude: ["Golden"]
+            exclude: ["Golden"],
+            swiftSettings: swiftSettings
         ),
         // The server in process through HummingbirdTesting (`.router` for the API, `.live` where sockets matter), and
         // the built `travel411-serve` for what only a process shows (signals, exit status).
@@ -187,12 +208,15 @@ let package = Package(
                 "Travel411TestSupport",
                 "Travel411ServeOptions",
                 "Travel411Server",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
-            ]
+            ],
+            swiftSettings: swiftSettings
         ),
     ],
     // Every target, tests and fuzz targets included, builds in the Swift 6 language mode: the compiler checks

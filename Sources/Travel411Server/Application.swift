@@ -51,7 +51,7 @@
             } catch {
                 throw ServeStartError(
                     description:
-                        "cannot open the places database \(path): \((error as? LocalizedError)?.errorDescription ?? String(describing: error))"
+                        "cannot open the places database \(path): \((error as? any LocalizedError)?.errorDescription ?? String(describing: error))"
                 )
             }
         }

@@ -55,7 +55,7 @@
     /// A batch running on the thread pool, its answer as an async stream of chunks.
     struct RunningBatch: Sendable {
         let sink: BatchResponseSink
-        let result: Task<BatchSummary, Error>
+        let result: Task<BatchSummary, any Error>
 
         init(request: BatchRequest, body: [UInt8], geocoder: ReverseGeocoder, logger: Logger) {
             let sink = BatchResponseSink()

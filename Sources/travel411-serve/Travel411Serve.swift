@@ -7,6 +7,7 @@
     import NIOPosix
     import Prometheus
     import ServiceLifecycle
+    import UnixSignals
     import Travel411Kit
     import Travel411ServeOptions
     import Travel411Server

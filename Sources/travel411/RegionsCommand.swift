@@ -136,7 +136,7 @@ struct MonitoredRegionJSON: Encodable {
         message = region.message
     }
 
-    func encode(to encoder: Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(latitude, forKey: .latitude)

@@ -115,7 +115,7 @@ struct TrackCommand: ParsableCommand {
                 maximumAge: maxAge),
             destination: TrackDestination(destination), regions: regions, clock: live ? .system : .track)
         var warnings = 0
-        var fatal: Error?
+        var fatal: (any Error)?
         do {
             while let item = try reader.next() {
                 if case .skipped(let skipped) = item {

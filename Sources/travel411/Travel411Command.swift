@@ -35,7 +35,7 @@ struct Travel411Command: AsyncParsableCommand {
             var command = try parseAsRoot(NegativeNumberArguments.protect(Array(CommandLine.arguments.dropFirst())))
             do {
                 // `quakes` waits for a feed from the network; every other command runs straight through.
-                if var asynchronous = command as? AsyncParsableCommand {
+                if var asynchronous = command as? any AsyncParsableCommand {
                     try await asynchronous.run()
                 } else {
                     try command.run()
@@ -47,7 +47,7 @@ struct Travel411Command: AsyncParsableCommand {
                 Diagnostics.print(usageMessage(for: type(of: command)))
                 Foundation.exit(ExitCode.validationFailure.rawValue)
             }
-        } catch let error as Travel411Error {
+        } catch let error as any Travel411Error {
             Diagnostics.error(error.description)
             Foundation.exit(error.exitStatus.rawValue)
         } catch {
@@ -65,7 +65,7 @@ struct Travel411Command: AsyncParsableCommand {
 
 extension Travel411Command {
     /// "Usage: travel411 map [...]" and where to read more, as swift-argument-parser prints them after a usage error.
-    static func usageMessage(for command: ParsableCommand.Type) -> String {
+    static func usageMessage(for command: any ParsableCommand.Type) -> String {
         let usage = usageString(for: command)
         // The command's words come first ("travel411 destination create"), then its arguments.
         let path = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "[") }.joined(separator: " ")

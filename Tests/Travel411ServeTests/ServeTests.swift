@@ -2,6 +2,7 @@
     import Foundation
     import Hummingbird
     import HummingbirdTesting
+    import NIOConcurrencyHelpers
     import Testing
     import Travel411Kit
     import Travel411TestSupport

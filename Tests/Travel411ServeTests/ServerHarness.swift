@@ -1,4 +1,5 @@
 #if Server
+    import ArgumentParser
     import Foundation
     import Hummingbird
     import HummingbirdTesting

@@ -97,7 +97,7 @@
             request.httpBody = body
             if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
             let done = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) var result: Result<Reply, Error> = .failure(StartFailure(description: "no answer"))
+            nonisolated(unsafe) var result: Result<Reply, any Error> = .failure(StartFailure(description: "no answer"))
             let task = URLSession.shared.dataTask(with: request) { data, response, error in
                 if let error {
                     result = .failure(error)

@@ -17,7 +17,7 @@
             let server = try ServerProcess(arguments: ["--log-level", "warning"])
             let rows = 100_000
             let body = "lat,lon\n" + String(repeating: "51.47,-0.45\n", count: rows)
-            nonisolated(unsafe) var reply: Result<ServerProcess.Reply, Error>?
+            nonisolated(unsafe) var reply: Result<ServerProcess.Reply, any Error>?
             let done = DispatchSemaphore(value: 0)
             Thread {
                 reply = Result {

@@ -63,7 +63,7 @@ public struct QuakeJSON: Encodable, Sendable {
         case net, nst, gap, dmin, rms, distanceMetres, bearingDegrees, compassPoint, placemark
     }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         // `encode` of an optional writes null, so every event has every key.
         try container.encode(id, forKey: .id)
@@ -102,7 +102,7 @@ public struct QuakeFeatureCollection: Encodable, Sendable {
         public var geometry: Geometry
         public var properties: QuakeJSON
 
-        public func encode(to encoder: Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(type, forKey: .type)
             try container.encode(id, forKey: .id)

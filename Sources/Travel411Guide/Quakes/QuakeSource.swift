@@ -141,7 +141,7 @@ enum QuakeFeedFetcher {
     }
 
     /// Says what went wrong in words a traveller can act on.
-    static func explain(_ error: Error) -> String {
+    static func explain(_ error: any Error) -> String {
         guard let urlError = error as? URLError else { return error.localizedDescription }
         switch urlError.code {
         case .notConnectedToInternet, .networkConnectionLost, .dataNotAllowed, .internationalRoamingOff:

@@ -54,7 +54,7 @@ enum USGSGeoJSONFeedReader {
 
         enum CodingKeys: String, CodingKey { case type, features }
 
-        init(from decoder: Decoder) throws {
+        init(from decoder: any Decoder) throws {
             guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
                 throw RecordProblem(reason: "the top level is not a JSON object")
             }
@@ -72,7 +72,7 @@ enum USGSGeoJSONFeedReader {
     private struct FeatureSlot: Decodable {
         var result: Result<Quake, RecordProblem>
 
-        init(from decoder: Decoder) {
+        init(from decoder: any Decoder) {
             do {
                 result = .success(try Self.quake(from: decoder))
             } catch let problem as RecordProblem {
@@ -90,7 +90,7 @@ enum USGSGeoJSONFeedReader {
             case mag, place, time, updated, magType, type, status, net, nst, gap, dmin, rms, code
         }
 
-        static func quake(from decoder: Decoder) throws -> Quake {
+        static func quake(from decoder: any Decoder) throws -> Quake {
             guard let feature = try? decoder.container(keyedBy: FeatureKeys.self) else {
                 throw RecordProblem(reason: "not a JSON object")
             }
@@ -161,7 +161,7 @@ enum USGSGeoJSONFeedReader {
         /// "properties.mag is a string, not a number", from JSONDecoder's coding path.
         static func explain(_ error: DecodingError) -> String {
             /// The path inside the feature: what comes after `features[12]`, which the message already names.
-            func path(_ codingPath: [CodingKey]) -> String {
+            func path(_ codingPath: [any CodingKey]) -> String {
                 let inFeature = codingPath.first?.stringValue == "features" ? Array(codingPath.dropFirst(2)) : codingPath
                 return inFeature.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop(while: { $0 == "." })
                     .description

@@ -21,7 +21,7 @@ extension Airport: Encodable {
         var longitude: Double
     }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try Shape(
             code: code, iata: iata, icao: icao, localIdentifier: localIdentifier, name: name, city: city,
             subdivision: subdivision, country: countryCode, elevationFeet: elevationFeet, timeZone: timeZone,
@@ -41,7 +41,7 @@ extension MapPin: Encodable {
         var movable: Bool
     }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try Shape(
             kind: kind.rawValue, colour: colour.rawValue, title: title, subtitle: subtitle,
             latitude: coordinate.latitude, longitude: coordinate.longitude, movable: kind.isMovable
@@ -56,7 +56,7 @@ extension DestinationCity: Encodable {
         var longitude: Double
     }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try Shape(name: name, latitude: coordinate.latitude, longitude: coordinate.longitude).encode(to: encoder)
     }
 }
@@ -73,7 +73,7 @@ extension CityMove: Encodable {
         @EncodedAsNull var undoneAt: String?
     }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try Shape(
             id: id, destination: destinationName, movedAt: movedAt, from: from, to: to,
             distanceMetres: distanceMetres.roundedToTenths, bearingDegrees: bearingDegrees.roundedToTenths, undoneAt: undoneAt
@@ -89,7 +89,7 @@ extension AirportDistance: Encodable {
         var compassPoint: String
     }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try Shape(
             airport: airport, distanceMetres: distanceMetres.roundedToTenths, bearingDegrees: bearingDegrees.roundedToTenths,
             compassPoint: compassPoint.rawValue

@@ -24,13 +24,13 @@ final class ChunkPipeline {
     private let jobs: Int
     private let maximumChunksInFlight: Int
     private let output: OutputWriter
-    private let makeProcessor: () -> ChunkProcessor
+    private let makeProcessor: () -> any ChunkProcessor
     private let progress: (@Sendable (RowCounts) -> Void)?
     let outputPool: BufferPool
 
     init(
         jobs: Int, output: OutputWriter, outputBufferCapacity: Int, progress: (@Sendable (RowCounts) -> Void)?,
-        makeProcessor: @escaping () -> ChunkProcessor
+        makeProcessor: @escaping () -> any ChunkProcessor
     ) {
         self.jobs = max(1, jobs)
         // One chunk per worker, one being read and one being written: more only held output waiting
@@ -89,7 +89,7 @@ final class ChunkPipeline {
         writer.name = "travel411 batch writer"
         writer.start()
 
-        var readError: Error?
+        var readError: (any Error)?
         do {
             while results.failure == nil, let chunk = try source.nextChunk(framer: &framer) {
                 slots.wait()
@@ -154,7 +154,7 @@ final class OrderedResults: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Int: (GrowableByteArray, RowCounts)] = [:]
     private var chunkCount: Int?
-    private var firstFailure: Error?
+    private var firstFailure: (any Error)?
     private(set) var totals = RowCounts()
 
     func deliver(sequence: Int, buffer: GrowableByteArray, counts: RowCounts) {
@@ -184,13 +184,13 @@ final class OrderedResults: @unchecked Sendable {
         condition.unlock()
     }
 
-    func fail(_ error: Error) {
+    func fail(_ error: any Error) {
         condition.lock()
         if firstFailure == nil { firstFailure = error }
         condition.unlock()
     }
 
-    var failure: Error? {
+    var failure: (any Error)? {
         condition.lock()
         defer { condition.unlock() }
         return firstFailure

@@ -7,7 +7,7 @@ struct PreparedInput {
     var layout: OutputLayout
     /// CSV/TSV input's delimiter, so same-delimiter output can copy records verbatim.
     var inputDelimiter: UInt8?
-    var makeProcessor: (RowEncoder) -> ChunkProcessor
+    var makeProcessor: (RowEncoder) -> any ChunkProcessor
 }
 
 enum InputPreparation {

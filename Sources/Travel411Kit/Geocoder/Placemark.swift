@@ -27,7 +27,7 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// The one JSON shape of a placemark, wherever it is printed (`where --format json`, every batch
     /// format's keys, `airports show`, the travel commands): latitude and longitude, then every
     /// `PlacemarkField` under its CLPlacemark name with the same value as in batch output, `null` when absent.
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldKey.self)
         try container.encode(location.latitude, forKey: FieldKey("latitude"))
         try container.encode(location.longitude, forKey: FieldKey("longitude"))

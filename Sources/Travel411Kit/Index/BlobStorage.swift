@@ -1,3 +1,5 @@
+import Foundation
+
 /// Little-endian byte writer for the index blobs stored in the database.
 struct ByteWriter {
     private(set) var bytes: [UInt8] = []

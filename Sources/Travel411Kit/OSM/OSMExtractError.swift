@@ -1,3 +1,5 @@
+import Foundation
+
 /// An OpenStreetMap extract that cannot be read. The message names the file and, where known, the element the
 /// fault came after (PBF blocks and XML lines are where libosmium says) and what to do.
 public struct OSMExtractError: Travel411Error, Hashable {

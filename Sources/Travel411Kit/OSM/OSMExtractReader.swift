@@ -160,7 +160,7 @@ private final class ReadSession {
     let body: (OSMFeature) throws -> Void
     let progress: ((OSMReadProgress) -> Void)?
     var summary = OSMReadSummary()
-    var error: Error?
+    var error: (any Error)?
 
     init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
         self.body = body

@@ -73,8 +73,8 @@ public struct BatchRequest: Sendable {
 
     /// A batch error as the HTTP client should read it: the CLI's option names become the
     /// request parameters that do the same.
-    public static func describe(_ error: Error) -> String {
-        let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    public static func describe(_ error: any Error) -> String {
+        let message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
         return message.replacingOccurrences(of: "--lat-column", with: "the lat_column parameter")
             .replacingOccurrences(of: "--lon-column", with: "lon_column")
     }

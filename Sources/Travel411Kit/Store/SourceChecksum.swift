@@ -46,7 +46,7 @@ public enum SourceChecksum {
     }
 
     /// Foundation's POSIX errors carry the plain strerror text; prefer it over the long generic wording.
-    private static func reasonText(_ error: Error) -> String {
+    private static func reasonText(_ error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

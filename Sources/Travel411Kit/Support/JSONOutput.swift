@@ -9,7 +9,7 @@ public struct EncodedAsNull<Value: Encodable & Sendable>: Encodable, Sendable {
 
     public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }

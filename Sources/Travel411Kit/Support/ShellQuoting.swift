@@ -1,3 +1,5 @@
+import Foundation
+
 /// Quotes words for a POSIX shell, so that a command shown in a message can be pasted as it is.
 enum ShellQuoting {
     /// The word as it is when the shell would not change it, else in single quotes.

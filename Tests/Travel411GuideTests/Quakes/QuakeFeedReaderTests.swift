@@ -158,7 +158,7 @@ final class QuakeFeedReaderTests: XCTestCase {
         let text =
             "{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"properties\":{\"mag\":NaN,\"time\":1},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}"
         XCTAssertThrowsError(try QuakeFeed.read(Data(text.utf8), source: "nan.geojson")) { error in
-            XCTAssertEqual((error as? Travel411Error)?.exitStatus, .dataError)
+            XCTAssertEqual((error as? any Travel411Error)?.exitStatus, .dataError)
             XCTAssertEqual(
                 "\(error)",
                 "nan.geojson is not a USGS earthquake feed: it is not valid JSON: line 2, column 39: NaN is not a JSON number (JSON has no NaN or infinities)"
@@ -204,7 +204,7 @@ final class QuakeFeedReaderTests: XCTestCase {
         for (name, data, message) in cases {
             XCTAssertThrowsError(try QuakeFeed.read(data, source: name), name) { error in
                 XCTAssertEqual("\(error)", message)
-                XCTAssertEqual((error as? Travel411Error)?.exitStatus, .dataError)
+                XCTAssertEqual((error as? any Travel411Error)?.exitStatus, .dataError)
             }
         }
     }

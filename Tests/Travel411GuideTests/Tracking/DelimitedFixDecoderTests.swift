@@ -44,7 +44,7 @@ final class DelimitedFixDecoderTests: XCTestCase {
         let (items, error) = try TrackFixtures.read(data: "id,name\n1,a\n", name: "names.csv")
         XCTAssertTrue(items.isEmpty)
         XCTAssertTrue(String(describing: error).contains("no latitude and longitude columns"), "\(String(describing: error))")
-        XCTAssertEqual((error as? Travel411Error)?.exitStatus, .dataError)
+        XCTAssertEqual((error as? any Travel411Error)?.exitStatus, .dataError)
         let (_, noTime) = try TrackFixtures.read(data: "lat,lon\n51.5,-0.12\n", name: "points.csv")
         XCTAssertTrue(String(describing: noTime).contains("no time column"))
     }

@@ -15,8 +15,9 @@ enum TrackFixtures {
     static let reno = path("nmea/dotMorten-NmeaParser/NmeaSampleData.txt")
 
     /// Every item of a file, and the error that ended it early (nil when it read to the end).
-    static func read(_ relative: String, format: TrackInputFormat? = nil) throws -> (items: [TrackItem], error: Error?, reader: TrackReader)
-    {
+    static func read(_ relative: String, format: TrackInputFormat? = nil) throws -> (
+        items: [TrackItem], error: (any Error)?, reader: TrackReader
+    ) {
         let reader = try TrackReader(path: path(relative), format: format)
         var items: [TrackItem] = []
         do {
@@ -27,7 +28,7 @@ enum TrackFixtures {
         }
     }
 
-    static func read(data: String, name: String, format: TrackInputFormat? = nil) throws -> (items: [TrackItem], error: Error?) {
+    static func read(data: String, name: String, format: TrackInputFormat? = nil) throws -> (items: [TrackItem], error: (any Error)?) {
         let reader = try TrackReader(data: Data(data.utf8), name: name, format: format)
         var items: [TrackItem] = []
         do {

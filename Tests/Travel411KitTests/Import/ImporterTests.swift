@@ -91,7 +91,7 @@ final class ImporterTests: XCTestCase {
         try writeExistingDatabase(at: target)
         let before = try sha256(target)
         XCTAssertThrowsError(try importFiles(files, into: target, level: level, nameField: nameField), file: file, line: line) { error in
-            let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+            let message = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
             for part in parts {
                 XCTAssertTrue(message.contains(part), "“\(message)” lacks “\(part)”", file: file, line: line)
             }

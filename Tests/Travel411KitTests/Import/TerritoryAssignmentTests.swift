@@ -97,7 +97,7 @@ final class TerritoryAssignmentTests: XCTestCase {
             let message = "\(error)"
             XCTAssertTrue(message.contains("zone.tab: line 16:"), message)
             XCTAssertTrue(message.contains("expected a country code"), message)
-            XCTAssertEqual((error as? Travel411Error)?.exitStatus, .dataError)
+            XCTAssertEqual((error as? any Travel411Error)?.exitStatus, .dataError)
         }
     }
 

@@ -149,7 +149,7 @@ final class GeoPackageGeometryCodecTests: XCTestCase {
         collection.uint32(7)
         collection.uint32(0)
         XCTAssertThrowsError(try GeoPackageGeometryCodec.decode(collection.bytes)) { error in
-            XCTAssertEqual((error as? LocalizedError)?.errorDescription, "geometry collections are not supported")
+            XCTAssertEqual((error as? any LocalizedError)?.errorDescription, "geometry collections are not supported")
         }
         // A corrupt point count must fail cleanly, not try to allocate it.
         var hugeCount = BigEndianBlob.header(envelopeIndicator: 0, envelopeValues: 0)
