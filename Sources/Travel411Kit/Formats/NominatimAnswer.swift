@@ -106,6 +106,16 @@ public struct NominatimPlace: Sendable {
     public let placeID: UInt64
     public let timeZone: String?
     public let water: String?
+    /// What the answer is, as Nominatim names it: the OpenStreetMap object's main tag and rank when one
+    /// answers (`amenity`/`bench`, 30), else the level's (`highway`/`road`, 26).
+    public let category: String
+    public let type: String
+    public let addressType: String
+    public let placeRank: Int
+    /// The OpenStreetMap element answering (`way`, 123), nil when the answer is no single object.
+    public let element: (type: String, id: Int64)?
+    /// The object's extent, for `boundingbox`; nil for a box around the point.
+    let extent: BoundingBox?
     /// The outline to print with `polygon_*`, already simplified; nil prints the point.
     public var geometry: Shape?
 
@@ -121,8 +131,12 @@ public struct NominatimPlace: Sendable {
         let state = upTo(.state, p.administrativeArea)
         // A postcode belongs to a street, not to a whole town.
         let postcode = upTo(.street, p.postalCode)
+        let feature = p.feature.flatMap { detail >= ($0.rank >= 30 ? .building : .street) ? $0 : nil }
+        // A named point of interest heads its address, under its main tag's key (`amenity`: Ravintola Bank).
+        let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" && f.category != "building" ? f.name : nil }
         let parts: [(NominatimDetail, String, String?)] = [
-            (.building, "house_number", houseNumber), (.street, "road", road), (.suburb, "suburb", suburb), (.city, "city", city),
+            (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
+            (.suburb, "suburb", suburb), (.city, "city", city),
             (.county, "county", county), (.state, "state", state),
             // Nominatim's key for the ISO 3166-2 code of the first-level area.
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
@@ -135,13 +149,36 @@ public struct NominatimPlace: Sendable {
         ]
         guard let finest = named.first(where: { $0.1 != nil }) else { return nil }
         level = finest.0
-        name = level == .building ? "" : (finest.1 ?? "")
         let street = road.map { road in houseNumber.map { "\($0) \(road)" } ?? road }
-        displayName = [street, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(separator: ", ")
-        location = p.location
+        displayName = [poi, street, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(separator: ", ")
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
-        placeID = Self.placeID([road, city, state, p.isoCountryCode])
+        if let feature {
+            name = feature.name ?? ""
+            location = feature.location
+            category = feature.category
+            type = feature.type
+            addressType = feature.category == "highway" ? "road" : feature.category
+            placeRank = feature.rank
+            element = (feature.elementType.rawValue, feature.elementID)
+            extent = feature.extent
+            placeID = Self.placeID([feature.elementType.rawValue, String(feature.elementID)])
+        } else {
+            name = level == .building ? "" : (finest.1 ?? "")
+            location = p.location
+            category = level.category
+            type = level.type
+            addressType = level.addressType
+            placeRank = level.placeRank
+            element = nil
+            extent = nil
+            placeID = Self.placeID([road, city, state, p.isoCountryCode])
+        }
+    }
+
+    /// Nominatim's importance for a place without a Wikipedia-based one, as JSON.
+    var importanceJSON: String {
+        element == nil ? level.importanceJSON : JSONText.number(0.40001 - Double(placeRank) / 75)
     }
 
     /// A stable number for the answer: the same place always gets the same id (FNV-1a of its names).
@@ -156,7 +193,9 @@ public struct NominatimPlace: Sendable {
     /// [south, north, west, east], as Nominatim orders `boundingbox`: a small box around the point,
     /// since the database keeps no outline for localities and streets.
     var box: [Double] {
-        let delta = level >= .street ? 0.0005 : 0.005
+        if let extent { return [extent.minY, extent.maxY, extent.minX, extent.maxX].map { ($0 * 1e7).rounded() / 1e7 } }
+        // Nominatim's box around a node of rank 30: ± 0.00005°.
+        let delta = element != nil ? 0.00005 : level >= .street ? 0.0005 : 0.005
         let lat = location.latitude, lon = location.longitude
         return [lat - delta, lat + delta, lon - delta, lon + delta].map { ($0 * 1e7).rounded() / 1e7 }
     }
@@ -282,13 +321,17 @@ public enum NominatimFormatter {
         var members = JSONObjectText()
         members.raw("place_id", String(place.placeID))
         members.raw("licence", licenceJSON)
+        if let element = place.element {
+            members.string("osm_type", element.type)
+            members.raw("osm_id", String(element.id))
+        }
         members.string("lat", coordinateText(place.location.latitude))
         members.string("lon", coordinateText(place.location.longitude))
-        members.string(options.format == .json ? "class" : "category", place.level.category)
-        members.string("type", place.level.type)
-        members.raw("place_rank", String(place.level.placeRank))
-        members.raw("importance", place.level.importanceJSON)
-        members.string("addresstype", place.level.addressType)
+        members.string(options.format == .json ? "class" : "category", place.category)
+        members.string("type", place.type)
+        members.raw("place_rank", String(place.placeRank))
+        members.raw("importance", place.importanceJSON)
+        members.string("addresstype", place.addressType)
         members.string("name", place.name)
         members.string("display_name", place.displayName)
         appendOptionalMembers(place, options: options, to: &members)
@@ -326,11 +369,15 @@ public enum NominatimFormatter {
         var properties = JSONObjectText(
             opening: "{\"type\":\"FeatureCollection\",\"licence\":\(licenceJSON),\"features\":[{\"type\":\"Feature\",\"properties\":{")
         properties.raw("place_id", String(place.placeID))
-        properties.raw("place_rank", String(place.level.placeRank))
-        properties.string("category", place.level.category)
-        properties.string("type", place.level.type)
-        properties.raw("importance", place.level.importanceJSON)
-        properties.string("addresstype", place.level.addressType)
+        if let element = place.element {
+            properties.string("osm_type", element.type)
+            properties.raw("osm_id", String(element.id))
+        }
+        properties.raw("place_rank", String(place.placeRank))
+        properties.string("category", place.category)
+        properties.string("type", place.type)
+        properties.raw("importance", place.importanceJSON)
+        properties.string("addresstype", place.addressType)
         properties.string("name", place.name)
         properties.string("display_name", place.displayName)
         appendOptionalMembers(place, options: options, to: &properties)
@@ -341,9 +388,14 @@ public enum NominatimFormatter {
 
     private static func geocodeJSON(_ place: NominatimPlace, options: NominatimOptions) -> String {
         var geocoding = [
-            "\"place_id\":\(place.placeID)",
-            "\"osm_key\":\(str(place.level.category))",
-            "\"osm_value\":\(str(place.level.type))",
+            "\"place_id\":\(place.placeID)"
+        ]
+        if let element = place.element {
+            geocoding += ["\"osm_type\":\(str(element.type))", "\"osm_id\":\(element.id)"]
+        }
+        geocoding += [
+            "\"osm_key\":\(str(place.category))",
+            "\"osm_value\":\(str(place.type))",
             "\"type\":\(str(place.level.geocodeJSONType))",
             "\"label\":\(str(place.displayName))",
         ]
@@ -384,9 +436,10 @@ public enum NominatimFormatter {
         let box = place.box.map(coordinateText).joined(separator: ",")
         var text = xmlHeader(options)
         text += "<result place_id=\"\(place.placeID)\""
+        if let element = place.element { text += " osm_type=\"\(element.type)\" osm_id=\"\(element.id)\"" }
         if !place.name.isEmpty { text += " ref=\"\(XMLText.escaped(place.name))\"" }
         text += " lat=\"\(coordinateText(place.location.latitude))\" lon=\"\(coordinateText(place.location.longitude))\""
-        text += " boundingbox=\"\(box)\" place_rank=\"\(place.level.placeRank)\" address_rank=\"\(place.level.placeRank)\""
+        text += " boundingbox=\"\(box)\" place_rank=\"\(place.placeRank)\" address_rank=\"\(place.placeRank)\""
         var kml: String?
         if let output = options.geometryOutput {
             let shape = place.geometry ?? .point(Point2D(x: place.location.longitude, y: place.location.latitude))

@@ -40,8 +40,15 @@ extension ReverseGeocoder {
             }
         } else if let street {
             record.street = Int32(street.id)
-            if maximumRank >= 30, let address = address(on: street.id, near: street.closest, objects: objects, streets: streets) {
+            record.streetAnswers = true
+            record.streetPoint = street.closest
+            if maximumRank >= 30,
+                let address = address(
+                    on: street.id, near: street.closest, within: street.degrees + Self.streetAddressDegrees, of: point, objects: objects,
+                    streets: streets)
+            {
                 record.object = Int32(address)
+                record.streetAnswers = false
             }
         } else {
             // No street or building within reach: Nominatim answers with the municipality, with its postcode when it
@@ -90,17 +97,55 @@ extension ReverseGeocoder {
         return found.id
     }
 
-    /// The point on a building's or area's surface that stands for it; nil for a node.
-    private static func centre(of object: UInt32, objects: PlacesLookup.LineLevel) -> Coordinate? {
-        guard let bytes = objects.names.bytes(Int(object), PlacesSchema.ObjectField.centre.rawValue), !bytes.isEmpty else { return nil }
+    /// The OpenStreetMap object that answers the record: its address point or POI, else its street.
+    func answeringFeature(of record: PlacemarkRecord) -> AnsweringFeature? {
+        if record.object >= 0, let objects = lookup.objectLevel() {
+            let id = UInt32(record.object)
+            func text(_ field: PlacesSchema.ObjectField) -> String? {
+                objects.names.bytes(Int(id), field.rawValue).flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+            }
+            guard let (type, osmID) = text(.element).flatMap(AnsweringFeature.element) else { return nil }
+            let extent = Self.extent(of: id, objects: objects)
+            // A bare address is Nominatim's place=house (a node) or the building it is on.
+            let tag = text(.category)?.split(separator: "=", maxSplits: 1).map(String.init)
+            let (category, value) =
+                tag.map { ($0[0], $0.count > 1 ? $0[1] : "yes") } ?? (type == .node ? ("place", "house") : ("building", "yes"))
+            return AnsweringFeature(
+                elementType: type, elementID: osmID, category: category, type: value, name: text(.name), rank: 30,
+                location: Self.centre(of: id, objects: objects) ?? record.location, extent: extent)
+        }
+        guard record.streetAnswers, record.street >= 0, let streets = lookup.streetLevel() else { return nil }
+        let id = Int(record.street)
+        func text(_ field: PlacesSchema.StreetField) -> String? {
+            streets.names.bytes(id, field.rawValue).flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+        }
+        guard let (type, osmID) = text(.element).flatMap(AnsweringFeature.element) else { return nil }
+        return AnsweringFeature(
+            elementType: type, elementID: osmID, category: "highway", type: text(.kind) ?? "road", name: text(.name),
+            rank: text(.rank).flatMap { Int($0) } ?? 26, location: record.streetPoint,
+            extent: text(.extent).flatMap(Self.parseExtent))
+    }
+
+    /// `x y` as the records keep a point.
+    private static func point(_ bytes: UnsafeBufferPointer<UInt8>?) -> Coordinate? {
+        guard let bytes, !bytes.isEmpty else { return nil }
         let values = String(decoding: bytes, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
         guard values.count == 2 else { return nil }
         return Coordinate(latitude: values[1], longitude: values[0])
     }
 
+    /// The point that stands for an object: its node, or a point on its building's or area's surface.
+    private static func centre(of object: UInt32, objects: PlacesLookup.LineLevel) -> Coordinate? {
+        point(objects.names.bytes(Int(object), PlacesSchema.ObjectField.centre.rawValue))
+    }
+
     private static func extent(of object: UInt32, objects: PlacesLookup.LineLevel) -> BoundingBox? {
         guard let bytes = objects.names.bytes(Int(object), PlacesSchema.ObjectField.extent.rawValue), !bytes.isEmpty else { return nil }
-        let values = String(decoding: bytes, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
+        return parseExtent(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func parseExtent(_ text: String) -> BoundingBox? {
+        let values = text.split(separator: " ").compactMap { Double($0) }
         guard values.count == 4 else { return nil }
         return BoundingBox(minX: values[0], minY: values[1], maxX: values[2], maxY: values[3])
     }
@@ -109,19 +154,28 @@ extension ReverseGeocoder {
         bytes.count == 2 && bytes[0] == UInt8(ascii: "2") && bytes[1] == UInt8(ascii: "7")
     }
 
-    /// The street an address point or POI belongs to: the nearest street named as its `addr:street` within
-    /// 0.015°, else the nearest named street.
+    /// The street an address point or POI belongs to: of the streets named as its `addr:street`, the one whose
+    /// centre (the point halfway along it) is nearest, within 0.015°; else the nearest named street. A long
+    /// street is several ways: the address belongs to one of them, not to whichever is nearest the query.
     private func parentStreet(
         of object: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
     ) -> UInt32? {
         if let written = objects.names.bytes(Int(object), PlacesSchema.ObjectField.street.rawValue), !written.isEmpty {
             let wanted = StreetNameKey(written)
-            if let found = streets.index.nearestInDegrees(
-                to: point, radiusDegrees: Self.parentStreetDegrees,
-                accept: { id in streets.names.bytes(Int(id), 0).map { StreetNameKey($0) == wanted } ?? false })
-            {
-                return found.id
+            let reach = Self.parentStreetDegrees
+            let box = BoundingBox(
+                minX: point.longitude - reach, minY: point.latitude - reach, maxX: point.longitude + reach,
+                maxY: point.latitude + reach)
+            var best: (id: UInt32, squared: Double)?
+            for id in streets.index.lines(in: box) {
+                guard let name = streets.names.bytes(Int(id), 0), StreetNameKey(name) == wanted,
+                    let centre = Self.point(streets.names.bytes(Int(id), PlacesSchema.StreetField.midpoint.rawValue))
+                else { continue }
+                let dx = centre.longitude - point.longitude, dy = centre.latitude - point.latitude
+                let squared = dx * dx + dy * dy
+                if squared <= reach * reach, best.map({ squared < $0.squared }) ?? true { best = (id, squared) }
             }
+            if let best { return best.id }
         }
         let named: (UInt32) -> Bool = { id in !(streets.names.bytes(Int(id), 0)?.isEmpty ?? true) }
         for degrees in [Self.parentStreetDegrees, 0.1] {
@@ -131,20 +185,31 @@ extension ReverseGeocoder {
     }
 
     /// The address point of `street` (its `addr:street` names it) with a house number nearest to the street's
-    /// point `near`, within 0.001°.
+    /// point `near`, whose centre is within 0.001° of it, and which is itself within `reach` of the query (one
+    /// of the candidates Nominatim looked at: no farther than the street plus 0.001°).
     private func address(
-        on street: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
+        on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel,
+        streets: PlacesLookup.LineLevel
     ) -> UInt32? {
         guard let name = streets.names.bytes(Int(street), 0), !name.isEmpty else { return nil }
         let wanted = StreetNameKey(name)
         let numberField = PlacesSchema.ObjectField.houseNumber.rawValue, streetField = PlacesSchema.ObjectField.street.rawValue
+        let streetCentre = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.midpoint.rawValue))
         return objects.index.nearestInDegrees(
             to: point, radiusDegrees: Self.streetAddressDegrees,
             accept: { id in
                 guard let number = objects.names.bytes(Int(id), numberField), !number.isEmpty,
-                    let written = objects.names.bytes(Int(id), streetField)
+                    let written = objects.names.bytes(Int(id), streetField), StreetNameKey(written) == wanted
                 else { return false }
-                return StreetNameKey(written) == wanted
+                // Within 0.001° by its centre, not its outline: a big building beside the street is not its address.
+                guard let centre = Self.centre(of: id, objects: objects) else { return true }
+                let dx = centre.longitude - point.longitude, dy = centre.latitude - point.latitude
+                guard dx * dx + dy * dy <= Self.streetAddressDegrees * Self.streetAddressDegrees,
+                    objects.index.nearestInDegrees(to: query, radiusDegrees: reach, accept: { $0 == id }) != nil
+                else { return false }
+                // Its street must be this way of the street, where the street has a centre to tell its ways apart.
+                return streetCentre == nil
+                    || self.parentStreet(of: id, near: centre, objects: objects, streets: streets) == street
             })?.id
     }
 }

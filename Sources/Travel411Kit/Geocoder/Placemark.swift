@@ -21,6 +21,8 @@ public struct Placemark: Hashable, Sendable, Encodable {
     public var ocean: String?
     /// The nearest locality point, with the distance and bearing from it to the queried location.
     public var nearestLocality: NearbyPlace?
+    /// The OpenStreetMap street, address or point of interest that answers; nil from other data.
+    public var feature: AnsweringFeature?
 
     public init(location: Coordinate) { self.location = location }
 
@@ -87,5 +89,34 @@ public enum DistanceFormatter {
         let km = metres / 1000
         if km < 100 { return "\((km * 10).rounded() / 10) km" }
         return "\(Int(km.rounded())) km"
+    }
+}
+
+/// The OpenStreetMap object that answers, in a database imported from an extract: what Nominatim's
+/// `osm_type`, `osm_id`, `category`, `type`, `place_rank` and `boundingbox` describe.
+public struct AnsweringFeature: Hashable, Sendable {
+    public enum ElementType: String, Sendable { case node, way, relation }
+    public var elementType: ElementType
+    public var elementID: Int64
+    /// The main tag: `highway`/`residential`, `amenity`/`bench`, `place`/`house` for a bare address node.
+    public var category: String
+    public var type: String
+    public var name: String?
+    /// 26 or 27 for a street (by its class), 30 for an address or point of interest.
+    public var rank: Int
+    /// A street's point nearest to the query; another object's own point (its node, or a point on its surface).
+    public var location: Coordinate
+    /// The extent of the object's geometry; nil for a node.
+    public var extent: BoundingBox?
+
+    /// `N123`, `W123`, `R123` as the import records an element; nil for anything else.
+    static func element(_ text: String) -> (ElementType, Int64)? {
+        guard let first = text.first, let id = Int64(text.dropFirst()) else { return nil }
+        switch first {
+        case "N": return (.node, id)
+        case "W": return (.way, id)
+        case "R": return (.relation, id)
+        default: return nil
+        }
     }
 }

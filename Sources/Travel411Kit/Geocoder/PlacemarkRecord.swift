@@ -36,6 +36,10 @@ public struct PlacemarkRecord: Sendable {
     var streetPostcode = false
     /// The postcode is the municipality's (the code of its `cityArea`).
     var postcodeFromCity = false
+    /// Whether the street answers (rather than the object, or the street of the object), and its point
+    /// nearest to the query: Nominatim's lat/lon for a street.
+    var streetAnswers = false
+    var streetPoint = Coordinate(latitude: 0, longitude: 0)
 
     public init(location: Coordinate) { self.location = location }
 

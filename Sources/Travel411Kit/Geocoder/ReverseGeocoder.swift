@@ -783,6 +783,7 @@ public final class ReverseGeocoder: Sendable {
             if let property = field.storedText { placemark[keyPath: property] = text(field) }
         }
         placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
+        placemark.feature = answeringFeature(of: record)
         if record.nearest >= 0, let name = text(.nearestLocality),
             let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil
         {

@@ -73,9 +73,10 @@ struct OSMLevelMapping {
             // Unnamed streets are answers too, without a road (Nominatim's); the lookups that want a name skip them.
             let lines = feature.shape.lines
             let rank = feature.highway.map { OSMFeatureClassifier.streetRank($0.highwayClass) }
+            let midpoint = OSMStreetPostcodes.midpoint(of: lines)
             if let id = try collector.collectStreet(
-                name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element), lines: lines),
-                let midpoint = OSMStreetPostcodes.midpoint(of: lines)
+                name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
+                kind: feature.highway?.highwayClass, midpoint: midpoint, lines: lines), let midpoint
             {
                 streetMidpoints.append((id, midpoint))
             }
@@ -109,14 +110,13 @@ struct OSMLevelMapping {
     private mutating func addObject(_ feature: OSMFeature) {
         guard feature.answersAtBuildingLevel else { return }
         let address = feature.address
-        let category = feature.pointOfInterest.map { "\($0.key)=\($0.value)" }
+        let category = feature.pointOfInterest.map { "\($0.key)=\($0.value)" } ?? feature.building.map { "building=\($0)" }
         pendingObjects.append(
             PendingObject(
                 fields: [
                     feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
                     Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                    feature.outline.isEmpty
-                        ? nil : String(format: "%.7f %.7f", feature.representativePoint.x, feature.representativePoint.y),
+                    String(format: "%.7f %.7f", feature.representativePoint.x, feature.representativePoint.y),
                 ],
                 point: feature.representativePoint, outline: feature.outline))
     }
@@ -203,7 +203,10 @@ struct OSMLevelMapping {
                     houseNumber: String(number), street: street, postcode: feature.address?.postcode, coordinate: Self.coordinate(point)))
             pendingObjects.append(
                 PendingObject(
-                    fields: [nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil, nil],
+                    fields: [
+                        nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
+                        String(format: "%.7f %.7f", point.x, point.y),
+                    ],
                     point: point,
                     outline: []))
             added += 1

@@ -110,6 +110,19 @@ final class StreetTiles: @unchecked Sendable {
         return crossings.filter { $0.value % 2 == 1 }.keys.sorted()
     }
 
+    /// Every line with a segment in the cells the box touches, each once, in id order. A search that
+    /// accepts no line is asked about every segment it meets: the visit of the nearest search, unchanged.
+    func lines(in box: BoundingBox) -> [UInt32] {
+        var found = Set<UInt32>()
+        var search = NearestSearch(x: 0, y: 0, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: .infinity)
+        search.accept = {
+            found.insert($0)
+            return false
+        }
+        run(&search, in: box)
+        return found.sorted()
+    }
+
     private func run(_ search: inout NearestSearch, in box: BoundingBox) {
         guard tileCount > 0, box.intersects(bounds) else { return }
         let rows = Self.cellRow(box.minY)...Self.cellRow(box.maxY)

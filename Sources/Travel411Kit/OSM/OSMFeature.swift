@@ -159,6 +159,8 @@ public struct OSMFeature: Hashable, Sendable {
     /// Whether Nominatim answers with this address or POI at zoom 18 (its rank 30); a garden or a landuse
     /// area with an address is not.
     public var answersAtBuildingLevel = true
+    /// The `building` tag of an address on a building (`public`, `yes`), which Nominatim names it by.
+    public var building: String?
 
     public init(kind: OSMFeatureKind, element: OSMElementID, name: String? = nil, names: [String: String] = [:], shape: Shape) {
         self.kind = kind

@@ -76,6 +76,7 @@ enum OSMFeatureClassifier {
             var feature = OSMFeature(kind: kind, element: element.element, name: name, names: names(tags), shape: shape)
             if !address.isEmpty { feature.address = address }
             feature.answersAtBuildingLevel = answersAtBuildingLevel
+            feature.building = value(tags["building"]).flatMap { $0 == "no" ? nil : $0 }
             return feature
         }
         let isNode: Bool

@@ -90,6 +90,28 @@ import Testing
         #expect(oberplanken.subLocality == "Oberplanken" && oberplanken.locality == "Planken")
     }
 
+    /// The object answering is named as Nominatim names it: element, main tag, rank, point and box, as
+    /// Nominatim's own answer there (node 311101212, boundingbox 60.1661695-60.1662695, 24.9509331-24.9510331).
+    @Test func theAnsweringObjectIsNamedAsNominatimNamesIt() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.helsinkiImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 60.166165, longitude: 24.950632))
+        let feature = try #require(placemark.feature)
+        #expect(feature.elementType == .node && feature.elementID == 311_101_212)
+        #expect(feature.category == "amenity" && feature.type == "restaurant" && feature.rank == 30)
+        #expect(feature.location == Coordinate(latitude: 60.1662195, longitude: 24.9509831))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
+        #expect(answer.contains(#""osm_type":"node","osm_id":311101212,"lat":"60.1662195","lon":"24.9509831""#))
+        #expect(answer.contains(#""category":"amenity","type":"restaurant","place_rank":30"#))
+        #expect(answer.contains(#""boundingbox":["60.1661695","60.1662695","24.9509331","24.9510331"]"#))
+        #expect(answer.contains(#""address":{"amenity":"Ravintola Bank","house_number":"20","road":"Unioninkatu""#))
+
+        // A street answers with its way, its class and the point of it nearest to the query.
+        let street = geocoder.placemark(
+            from: geocoder.record(for: Coordinate(latitude: 60.171947, longitude: 24.942349), maximumRank: 27))
+        #expect(street.feature?.elementType == .way && street.feature?.elementID == 29_498_962)
+        #expect(street.feature?.category == "highway" && street.feature?.type == "unclassified" && street.feature?.rank == 26)
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
