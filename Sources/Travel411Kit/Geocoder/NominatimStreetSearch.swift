@@ -44,8 +44,7 @@ extension ReverseGeocoder {
             record.streetPoint = street.closest
             if maximumRank >= 30,
                 let address = address(
-                    on: street.id, near: street.closest, within: street.degrees + Self.streetAddressDegrees, of: point, objects: objects,
-                    streets: streets)
+                    on: street.id, near: street.closest, within: street.degrees + Self.streetAddressDegrees, of: point, objects: objects)
             {
                 record.object = Int32(address)
                 record.streetAnswers = false
@@ -154,29 +153,12 @@ extension ReverseGeocoder {
         bytes.count == 2 && bytes[0] == UInt8(ascii: "2") && bytes[1] == UInt8(ascii: "7")
     }
 
-    /// The street an address point or POI belongs to: of the streets named as its `addr:street`, the one whose
-    /// centre (the point halfway along it) is nearest, within 0.015°; else the nearest named street. A long
-    /// street is several ways: the address belongs to one of them, not to whichever is nearest the query.
+    /// The street an address point or POI belongs to: the one the import found for its `addr:street`
+    /// (`OSMParentStreets`), else the nearest named street.
     private func parentStreet(
         of object: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
     ) -> UInt32? {
-        if let written = objects.names.bytes(Int(object), PlacesSchema.ObjectField.street.rawValue), !written.isEmpty {
-            let wanted = StreetNameKey(written)
-            let reach = Self.parentStreetDegrees
-            let box = BoundingBox(
-                minX: point.longitude - reach, minY: point.latitude - reach, maxX: point.longitude + reach,
-                maxY: point.latitude + reach)
-            var best: (id: UInt32, squared: Double)?
-            for id in streets.index.lines(in: box) {
-                guard let name = streets.names.bytes(Int(id), 0), StreetNameKey(name) == wanted,
-                    let centre = Self.point(streets.names.bytes(Int(id), PlacesSchema.StreetField.midpoint.rawValue))
-                else { continue }
-                let dx = centre.longitude - point.longitude, dy = centre.latitude - point.latitude
-                let squared = dx * dx + dy * dy
-                if squared <= reach * reach, best.map({ squared < $0.squared }) ?? true { best = (id, squared) }
-            }
-            if let best { return best.id }
-        }
+        if let parent = Self.parent(of: object, objects: objects) { return parent }
         let named: (UInt32) -> Bool = { id in !(streets.names.bytes(Int(id), 0)?.isEmpty ?? true) }
         for degrees in [Self.parentStreetDegrees, 0.1] {
             if let found = streets.index.nearestInDegrees(to: point, radiusDegrees: degrees, accept: named) { return found.id }
@@ -184,43 +166,36 @@ extension ReverseGeocoder {
         return nil
     }
 
-    /// The address point of `street` (its `addr:street` names it) with a house number nearest to the street's
-    /// point `near`, whose centre is within 0.001° of it, and which is itself within `reach` of the query (one
-    /// of the candidates Nominatim looked at: no farther than the street plus 0.001°).
+    /// The address point of `street` with a house number nearest to the street's point `near`, whose centre
+    /// is within 0.001° of it, and which is itself within `reach` of the query (one of the candidates Nominatim
+    /// looked at: no farther than the street plus 0.001°).
     private func address(
-        on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel,
-        streets: PlacesLookup.LineLevel
+        on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel
     ) -> UInt32? {
-        guard let name = streets.names.bytes(Int(street), 0), !name.isEmpty else { return nil }
-        let wanted = StreetNameKey(name)
-        let numberField = PlacesSchema.ObjectField.houseNumber.rawValue, streetField = PlacesSchema.ObjectField.street.rawValue
-        let streetCentre = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.midpoint.rawValue))
+        let numberField = PlacesSchema.ObjectField.houseNumber.rawValue
         return objects.index.nearestInDegrees(
             to: point, radiusDegrees: Self.streetAddressDegrees,
             accept: { id in
-                guard let number = objects.names.bytes(Int(id), numberField), !number.isEmpty,
-                    let written = objects.names.bytes(Int(id), streetField), StreetNameKey(written) == wanted
+                guard Self.parent(of: id, objects: objects) == street,
+                    let number = objects.names.bytes(Int(id), numberField), !number.isEmpty
                 else { return false }
                 // Within 0.001° by its centre, not its outline: a big building beside the street is not its address.
                 guard let centre = Self.centre(of: id, objects: objects) else { return true }
                 let dx = centre.longitude - point.longitude, dy = centre.latitude - point.latitude
-                guard dx * dx + dy * dy <= Self.streetAddressDegrees * Self.streetAddressDegrees,
-                    objects.index.nearestInDegrees(to: query, radiusDegrees: reach, accept: { $0 == id }) != nil
-                else { return false }
-                // Its street must be this way of the street, where the street has a centre to tell its ways apart.
-                return streetCentre == nil
-                    || self.parentStreet(of: id, near: centre, objects: objects, streets: streets) == street
+                return dx * dx + dy * dy <= Self.streetAddressDegrees * Self.streetAddressDegrees
+                    && objects.index.nearestInDegrees(to: query, radiusDegrees: reach, accept: { $0 == id }) != nil
             })?.id
     }
-}
 
-/// A street name as Nominatim matches `addr:street` to streets: by its words, whatever the case, spacing and
-/// punctuation (`Bendererstrasse` is `Benderer Strasse`, `ß` is `ss`).
-struct StreetNameKey: Equatable {
-    let text: String
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let name = String(decoding: bytes, as: UTF8.self).lowercased().replacingOccurrences(of: "ß", with: "ss")
-        text = String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    private static func parent(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+        guard let bytes = objects.names.bytes(Int(object), PlacesSchema.ObjectField.parent.rawValue), !bytes.isEmpty else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            value = next &+ UInt32(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 }

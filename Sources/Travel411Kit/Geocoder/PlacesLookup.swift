@@ -445,7 +445,8 @@ final class PlacesLookup: Sendable {
                 "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
             ).first, case .blob(let directory) = row[0], let recordPages = row[1].int64Value.map(Int.init)
         else { return nil }
-        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory), onDamage: { reader.noteDamage($0) }) { number in
+        let grid: TileGrid = index == .thoroughfare ? .streets : .objects
+        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory), grid: grid, onDamage: { reader.noteDamage($0) }) { number in
             reader.blob(
                 table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: level, page: number))
         }

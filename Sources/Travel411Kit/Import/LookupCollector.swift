@@ -112,7 +112,7 @@ final class LookupCollector {
             try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
             // An OpenStreetMap layer's highway class (GDAL's `highway`, Geofabrik's `fclass`) ranks it as Nominatim would.
             let rank = plan.text(.kind, record: record).map { OSMFeatureClassifier.streetRank($0) }
-            try names.append([name, rank.map(String.init), nil, nil, nil, nil])
+            try names.append([name, rank.map(String.init), nil, nil, nil])
             streetNames = names
         }
         return nil

@@ -43,16 +43,11 @@ extension LookupCollector {
 
     /// Adds a street (an empty name for an unnamed one); returns its number, nil when the import keeps no streets.
     @discardableResult
-    func collectStreet(
-        name: String, rank: Int?, element: String?, kind: String?, midpoint: Point2D?, lines: [[Point2D]]
-    ) throws -> UInt32? {
+    func collectStreet(name: String, rank: Int?, element: String?, kind: String?, lines: [[Point2D]]) throws -> UInt32? {
         guard let streets, var names = streetNames else { return nil }
         let id = UInt32(names.recordCount)
         try streets.add(line: id, lines: lines)
-        try names.append([
-            name, rank.map(String.init), element, kind, OSMLevelMapping.extentText(lines),
-            midpoint.map { String(format: "%.7f %.7f", $0.x, $0.y) },
-        ])
+        try names.append([name, rank.map(String.init), element, kind, OSMLevelMapping.extentText(lines)])
         streetNames = names
         return id
     }

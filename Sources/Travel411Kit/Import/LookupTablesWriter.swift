@@ -65,7 +65,7 @@ final class LookupTablesWriter {
         collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])
         }
-        collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-")
+        collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
         collector.objectRecords = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .blob(blob)])
         }

@@ -52,6 +52,8 @@ struct OSMLevelMapping {
     private var pendingObjects: [PendingObject] = []
     /// Each street's midpoint, which decides its postcode once the postcode points are known.
     private var streetMidpoints: [(id: UInt32, point: Point2D)] = []
+    /// The named streets by their centres, which the addresses and POIs find their street among.
+    private var parentStreets = OSMParentStreets()
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
@@ -76,9 +78,10 @@ struct OSMLevelMapping {
             let midpoint = OSMStreetPostcodes.midpoint(of: lines)
             if let id = try collector.collectStreet(
                 name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
-                kind: feature.highway?.highwayClass, midpoint: midpoint, lines: lines), let midpoint
+                kind: feature.highway?.highwayClass, lines: lines), let midpoint
             {
                 streetMidpoints.append((id, midpoint))
+                if let name = feature.name { parentStreets.add(street: id, name: name, midpoint: midpoint) }
             }
         case .address:
             guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
@@ -116,7 +119,7 @@ struct OSMLevelMapping {
                 fields: [
                     feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
                     Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                    String(format: "%.7f %.7f", feature.representativePoint.x, feature.representativePoint.y),
+                    String(format: "%.7f %.7f", feature.representativePoint.x, feature.representativePoint.y), nil,
                 ],
                 point: feature.representativePoint, outline: feature.outline))
     }
@@ -205,7 +208,7 @@ struct OSMLevelMapping {
                 PendingObject(
                     fields: [
                         nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
-                        String(format: "%.7f %.7f", point.x, point.y),
+                        String(format: "%.7f %.7f", point.x, point.y), nil,
                     ],
                     point: point,
                     outline: []))
@@ -274,8 +277,14 @@ struct OSMLevelMapping {
         }
         pendingAddresses = []
         let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
+        let streetField = PlacesSchema.ObjectField.street.rawValue
         for var object in pendingObjects {
             if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
+            if let street = object.fields[streetField] ?? nil,
+                let parent = parentStreets.parent(named: street, near: object.point)
+            {
+                object.fields[PlacesSchema.ObjectField.parent.rawValue] = String(parent)
+            }
             try collector.collectObject(object.fields, at: object.point, outline: object.outline)
         }
         pendingObjects = []
@@ -285,6 +294,7 @@ struct OSMLevelMapping {
             if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes[id] = postcode }
         }
         streetMidpoints = []
+        parentStreets = OSMParentStreets()
         cityBoundaries = []
         cityPlaceAreas = []
         suburbBoundaries = [:]

@@ -20,7 +20,10 @@ final class StreetTilesBuilder {
     private var segmentCount: UInt32 = 0
     private var bounds = BoundingBox.empty
 
-    init(runPrefix: String, bufferBytes: Int = 32 << 20) {
+    let grid: TileGrid
+
+    init(runPrefix: String, grid: TileGrid = .streets, bufferBytes: Int = 32 << 20) {
+        self.grid = grid
         sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes) { $0.key }
     }
 
@@ -33,12 +36,12 @@ final class StreetTilesBuilder {
                 segmentCount += 1
                 bounds.extend(x: a.x, y: a.y)
                 bounds.extend(x: b.x, y: b.y)
-                let columns = StreetTiles.cellColumn(min(a.x, b.x))...StreetTiles.cellColumn(max(a.x, b.x))
-                let rows = StreetTiles.cellRow(min(a.y, b.y))...StreetTiles.cellRow(max(a.y, b.y))
-                let perTile = StreetTiles.cellsPerTile
+                let columns = grid.cellColumn(min(a.x, b.x))...grid.cellColumn(max(a.x, b.x))
+                let rows = grid.cellRow(min(a.y, b.y))...grid.cellRow(max(a.y, b.y))
+                let perTile = grid.cellsPerTile
                 for tileRow in (rows.lowerBound / perTile)...(rows.upperBound / perTile) {
                     for tileColumn in (columns.lowerBound / perTile)...(columns.upperBound / perTile) {
-                        let tile = UInt64(tileRow * StreetTiles.tileColumns + tileColumn)
+                        let tile = UInt64(tileRow * TileGrid.tileColumns + tileColumn)
                         try sorter.append(Record(key: tile << 32 | sequence, line: id, ax: a.x, ay: a.y, bx: b.x, by: b.y))
                     }
                 }
@@ -53,14 +56,14 @@ final class StreetTilesBuilder {
         var current: [Record] = []
         try sorter.drain { record in
             if let first = current.first, first.tile != record.tile {
-                try storePage(tileKeys.count, Self.page(current))
+                try storePage(tileKeys.count, page(current))
                 tileKeys.append(first.tile)
                 current.removeAll(keepingCapacity: true)
             }
             current.append(record)
         }
         if let first = current.first {
-            try storePage(tileKeys.count, Self.page(current))
+            try storePage(tileKeys.count, page(current))
             tileKeys.append(first.tile)
         }
         var box = bounds
@@ -75,20 +78,20 @@ final class StreetTilesBuilder {
 
     /// One tile's page: its segments in the order they were added, and for each cell of the tile that
     /// they touch, the segments touching it.
-    static func page(_ records: [Record]) -> [UInt8] {
+    func page(_ records: [Record]) -> [UInt8] {
         guard let tile = records.first?.tile else { return [] }
-        let perTile = StreetTiles.cellsPerTile
-        let tileRow = Int(tile) / StreetTiles.tileColumns, tileColumn = Int(tile) % StreetTiles.tileColumns
+        let perTile = grid.cellsPerTile
+        let tileRow = Int(tile) / TileGrid.tileColumns, tileColumn = Int(tile) % TileGrid.tileColumns
         let rowRange = (tileRow * perTile)...(tileRow * perTile + perTile - 1)
         let columnRange = (tileColumn * perTile)...(tileColumn * perTile + perTile - 1)
         var cells = [[UInt32]](repeating: [], count: perTile * perTile)
         for (s, r) in records.enumerated() {
-            let columns = StreetTiles.cellColumn(min(r.ax, r.bx))...StreetTiles.cellColumn(max(r.ax, r.bx))
-            let rows = StreetTiles.cellRow(min(r.ay, r.by))...StreetTiles.cellRow(max(r.ay, r.by))
+            let columns = grid.cellColumn(min(r.ax, r.bx))...grid.cellColumn(max(r.ax, r.bx))
+            let rows = grid.cellRow(min(r.ay, r.by))...grid.cellRow(max(r.ay, r.by))
             let clampedRows = rows.clamped(to: rowRange), clampedColumns = columns.clamped(to: columnRange)
             for row in clampedRows {
                 for column in clampedColumns {
-                    cells[Int(StreetTiles.localCell(cellColumn: column, cellRow: row))].append(UInt32(s))
+                    cells[Int(grid.localCell(cellColumn: column, cellRow: row))].append(UInt32(s))
                 }
             }
         }

@@ -2,24 +2,18 @@ import Foundation
 
 /// Nearest named line within a radius (streets), read tile by tile from the database: the world is cut
 /// into 0.1° tiles (about 11 km), each a page of its own holding the segments that touch it, bucketed in
-/// 0.01° cells (about 1.1 km). A lookup reads the one to four pages its search circle overlaps, so its
+/// cells of its `TileGrid` (0.0025° for streets). A lookup reads the one to four pages its search circle overlaps, so its
 /// cost does not grow with the number of streets in the database; pages once read stay for any thread.
 ///
 /// Directory blob: u32 tileCount, u32 pad, f64 bbox[4] (minX, minY, maxX, maxY), tileKeys[tileCount] u32
 /// sorted (row × 3600 + column of the 0.1° tile). Page n of `PageKind.streetTiles` is the tile of key n.
-/// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 pad, cellKeys[cellCount] u32 (row × 10 +
-/// column of the 0.01° cell inside the tile, sorted), cellStarts[cellCount + 1] u32, refs[refCount] u32,
+/// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 pad, cellKeys[cellCount] u32 (row ×
+/// cellsPerTile + column of the cell inside the tile, sorted), cellStarts[cellCount + 1] u32, refs[refCount] u32,
 /// pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32.
 // @unchecked Sendable: the directory is read in place through raw pointers and never written after init;
 // the pages are cached in LazySlots, which any thread may fill.
 final class StreetTiles: @unchecked Sendable {
-    static let cellDegrees = 0.01
-    static let cellColumns = 36_000
-    static let cellRows = 18_000
-    /// Cells along a tile's side.
-    static let cellsPerTile = 10
-    static let tileColumns = cellColumns / cellsPerTile
-
+    let grid: TileGrid
     private let directory: BlobStorage
     private let tileCount: Int
     private let bounds: BoundingBox
@@ -31,9 +25,10 @@ final class StreetTiles: @unchecked Sendable {
     /// `loadPage(n)` reads the page of the n-th tile of the directory; `onDamage` hears of a page that is
     /// missing or damaged, which answers as a tile without streets.
     init(
-        directory: BlobStorage, onDamage: @escaping @Sendable (String) -> Void = { _ in },
+        directory: BlobStorage, grid: TileGrid = .streets, onDamage: @escaping @Sendable (String) -> Void = { _ in },
         loadPage: @escaping @Sendable (Int) -> BlobStorage?
     ) throws {
+        self.grid = grid
         guard directory.count >= 40 else { throw IndexFormatError.malformed("street directory header") }
         tileCount = Int(directory.u32(at: 0))
         guard directory.count == 40 + tileCount * 4 else { throw IndexFormatError.malformed("street directory size") }
@@ -44,15 +39,6 @@ final class StreetTiles: @unchecked Sendable {
         pages = LazySlots(count: tileCount)
         self.loadPage = loadPage
         self.onDamage = onDamage
-    }
-
-    static func cellColumn(_ x: Double) -> Int { min(cellColumns - 1, max(0, Int(((x + 180) / cellDegrees).rounded(.down)))) }
-    static func cellRow(_ y: Double) -> Int { min(cellRows - 1, max(0, Int(((y + 90) / cellDegrees).rounded(.down)))) }
-    static func tileKey(cellColumn: Int, cellRow: Int) -> UInt32 {
-        UInt32((cellRow / cellsPerTile) * tileColumns + cellColumn / cellsPerTile)
-    }
-    static func localCell(cellColumn: Int, cellRow: Int) -> UInt32 {
-        UInt32((cellRow % cellsPerTile) * cellsPerTile + cellColumn % cellsPerTile)
     }
 
     /// The id of the nearest line within `radiusMetres` that `accept` takes (all when nil), with its
@@ -91,18 +77,18 @@ final class StreetTiles: @unchecked Sendable {
     func outlinesHolding(_ point: Coordinate, reachDegrees: Double) -> [UInt32] {
         let x = point.longitude, y = point.latitude
         guard tileCount > 0, bounds.minY <= y, y <= bounds.maxY, x <= bounds.maxX else { return [] }
-        let row = Self.cellRow(y), perTile = Self.cellsPerTile
-        let firstColumn = Self.cellColumn(x), lastColumn = Self.cellColumn(x + reachDegrees)
+        let row = grid.cellRow(y), perTile = grid.cellsPerTile
+        let firstColumn = grid.cellColumn(x), lastColumn = grid.cellColumn(x + reachDegrees)
         var crossings: [UInt32: Int] = [:]
         for tileColumn in (firstColumn / perTile)...(lastColumn / perTile) {
-            guard let number = tileNumber(key: UInt32((row / perTile) * Self.tileColumns + tileColumn)) else { continue }
+            guard let number = tileNumber(key: UInt32((row / perTile) * TileGrid.tileColumns + tileColumn)) else { continue }
             let columns = max(firstColumn, tileColumn * perTile)...min(lastColumn, tileColumn * perTile + perTile - 1)
             _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
                 for column in columns {
-                    tile.forEachSegment(cell: Self.localCell(cellColumn: column, cellRow: row)) { ax, ay, bx, by, id in
+                    tile.forEachSegment(cell: grid.localCell(cellColumn: column, cellRow: row)) { ax, ay, bx, by, id in
                         guard (ay > y) != (by > y) else { return }
                         let crossX = ax + (y - ay) * (bx - ax) / (by - ay)
-                        if crossX > x, crossX <= x + reachDegrees, Self.cellColumn(crossX) == column { crossings[id, default: 0] += 1 }
+                        if crossX > x, crossX <= x + reachDegrees, grid.cellColumn(crossX) == column { crossings[id, default: 0] += 1 }
                     }
                 }
             }
@@ -110,38 +96,45 @@ final class StreetTiles: @unchecked Sendable {
         return crossings.filter { $0.value % 2 == 1 }.keys.sorted()
     }
 
-    /// Every line with a segment in the cells the box touches, each once, in id order. A search that
-    /// accepts no line is asked about every segment it meets: the visit of the nearest search, unchanged.
-    func lines(in box: BoundingBox) -> [UInt32] {
-        var found = Set<UInt32>()
-        var search = NearestSearch(x: 0, y: 0, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: .infinity)
-        search.accept = {
-            found.insert($0)
-            return false
-        }
-        run(&search, in: box)
-        return found.sorted()
-    }
-
+    /// Searches the cells the box touches in rings around the point's cell, and stops before a ring that
+    /// lies wholly farther than the best line found: a search 0.007° wide over 0.001° cells of buildings
+    /// reads the few cells around the point, not the 225 of the box.
     private func run(_ search: inout NearestSearch, in box: BoundingBox) {
         guard tileCount > 0, box.intersects(bounds) else { return }
-        let rows = Self.cellRow(box.minY)...Self.cellRow(box.maxY)
-        let columns = Self.cellColumn(box.minX)...Self.cellColumn(box.maxX)
-        let perTile = Self.cellsPerTile
-        for tileRow in (rows.lowerBound / perTile)...(rows.upperBound / perTile) {
-            for tileColumn in (columns.lowerBound / perTile)...(columns.upperBound / perTile) {
-                guard let number = tileNumber(key: UInt32(tileRow * Self.tileColumns + tileColumn)) else { continue }
-                let cellRows = max(rows.lowerBound, tileRow * perTile)...min(rows.upperBound, tileRow * perTile + perTile - 1)
-                let cellColumns =
-                    max(columns.lowerBound, tileColumn * perTile)...min(columns.upperBound, tileColumn * perTile + perTile - 1)
-                _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
-                    for row in cellRows {
-                        for column in cellColumns {
-                            tile.search(cell: Self.localCell(cellColumn: column, cellRow: row), &search)
-                        }
+        let rows = grid.cellRow(box.minY)...grid.cellRow(box.maxY)
+        let columns = grid.cellColumn(box.minX)...grid.cellColumn(box.maxX)
+        let row = min(max(grid.cellRow(search.y), rows.lowerBound), rows.upperBound)
+        let column = min(max(grid.cellColumn(search.x), columns.lowerBound), columns.upperBound)
+        // How far the point lies from its own cell's sides: ring k is at least this plus k - 1 cells away.
+        let size = grid.cellDegrees
+        let cellX = Double(column) * size - 180, cellY = Double(row) * size - 90
+        let insideX = max(0, min(search.x - cellX, cellX + size - search.x))
+        let insideY = max(0, min(search.y - cellY, cellY + size - search.y))
+        let rings = max(row - rows.lowerBound, rows.upperBound - row, column - columns.lowerBound, columns.upperBound - column)
+        for ring in 0...rings {
+            if ring > 0 {
+                let reach = Double(ring - 1) * size
+                let nearest = min((insideX + reach) * search.metresPerDegreeX, (insideY + reach) * search.metresPerDegreeY)
+                if nearest * nearest > search.bestSquared { return }
+            }
+            for r in max(rows.lowerBound, row - ring)...min(rows.upperBound, row + ring) {
+                let edge = r == row - ring || r == row + ring
+                if edge {
+                    for c in max(columns.lowerBound, column - ring)...min(columns.upperBound, column + ring) {
+                        visit(row: r, column: c, &search)
                     }
+                } else {
+                    if column - ring >= columns.lowerBound { visit(row: r, column: column - ring, &search) }
+                    if column + ring <= columns.upperBound { visit(row: r, column: column + ring, &search) }
                 }
             }
+        }
+    }
+
+    @inline(__always) private func visit(row: Int, column: Int, _ search: inout NearestSearch) {
+        guard let number = tileNumber(key: grid.tileKey(cellColumn: column, cellRow: row)) else { return }
+        _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
+            tile.search(cell: grid.localCell(cellColumn: column, cellRow: row), &search)
         }
     }
 
@@ -286,5 +279,32 @@ final class StreetTile: @unchecked Sendable {
             let segment = segments + s * 4
             search.consider(ax: segment[0], ay: segment[1], bx: segment[2], by: segment[3], id: lineIDs[s])
         }
+    }
+}
+
+/// How a `StreetTiles` cuts the world: 0.1° tiles, each `cellsPerTile` × `cellsPerTile` cells. Streets use
+/// 0.0025° cells (280 m north-south: a 100 m search reads one to four), OpenStreetMap's buildings and points
+/// of interest 0.001° cells: a city's cell of 0.01° holds thousands of segments, which every lookup scanned.
+/// Measured on 100,000 points (release, 2 cores): Helsinki's OSM database 18,000 points/s with 0.01° cells
+/// for both, 63,000 with 0.001° for the objects, 95,000 with 0.0025° for the streets too; London on the
+/// default database 245,000 and 388,000 points/s, the same answers.
+struct TileGrid: Sendable, Equatable {
+    static let streets = TileGrid(cellsPerTile: 40)
+    static let objects = TileGrid(cellsPerTile: 100)
+    static let tileDegrees = 0.1
+    static let tileColumns = 3600
+
+    let cellsPerTile: Int
+    var cellDegrees: Double { Self.tileDegrees / Double(cellsPerTile) }
+    var cellColumns: Int { Self.tileColumns * cellsPerTile }
+    var cellRows: Int { 1800 * cellsPerTile }
+
+    func cellColumn(_ x: Double) -> Int { min(cellColumns - 1, max(0, Int(((x + 180) / cellDegrees).rounded(.down)))) }
+    func cellRow(_ y: Double) -> Int { min(cellRows - 1, max(0, Int(((y + 90) / cellDegrees).rounded(.down)))) }
+    func tileKey(cellColumn: Int, cellRow: Int) -> UInt32 {
+        UInt32((cellRow / cellsPerTile) * Self.tileColumns + cellColumn / cellsPerTile)
+    }
+    func localCell(cellColumn: Int, cellRow: Int) -> UInt32 {
+        UInt32((cellRow % cellsPerTile) * cellsPerTile + cellColumn % cellsPerTile)
     }
 }

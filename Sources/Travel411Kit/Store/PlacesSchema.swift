@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "15"
+    public static let version = "17"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -81,14 +81,14 @@ public enum PlacesSchema {
     enum AddressField: Int, CaseIterable { case houseNumber, street, postcode }
     /// A street's record: its name (empty for an unnamed OpenStreetMap street), Nominatim's rank of its
     /// class (`26`, `27`; empty from a shapefile), its OpenStreetMap element (`W123`), its class
-    /// (`residential`), its extent (`minX minY maxX maxY`) and the point halfway along it (`x y`, Nominatim's
-    /// centre of a street, by which an address finds its street).
-    enum StreetField: Int, CaseIterable { case name, rank, element, kind, extent, midpoint }
+    /// (`residential`) and its extent (`minX minY maxX maxY`).
+    enum StreetField: Int, CaseIterable { case name, rank, element, kind, extent }
     /// An OpenStreetMap address point or point of interest (`OSMObjects`): its name, house number, the
     /// street or place its address names, postcode, element (`N123`), main tag (`amenity=bench`) and, for
     /// one on a building or area, the extent of its outline (`minX minY maxX maxY`), and the point that stands
-    /// for it (`x y`: its node, or a point on its surface), from which its parent street is found.
-    enum ObjectField: Int, CaseIterable { case name, houseNumber, street, postcode, element, category, extent, centre }
+    /// for it (`x y`: its node, or a point on its surface), and its parent street's number (`OSMParentStreets`;
+    /// empty when its `addr:street` names no street near).
+    enum ObjectField: Int, CaseIterable { case name, houseNumber, street, postcode, element, category, extent, centre, parent }
     /// The rows of `travel411_line_indexes`: the streets, OpenStreetMap's addresses and POIs, and the
     /// streets' postcodes (records only).
     enum LineIndex: String { case thoroughfare, objects = "osm_objects", streetPostcodes = "street_postcodes" }

@@ -18,10 +18,10 @@ struct StreetTilesTests {
         let lines: [(id: UInt32, points: [Point2D])]
     }
 
-    static func build(bufferBytes: Int) throws -> Built {
+    static func build(bufferBytes: Int, grid: TileGrid = .streets) throws -> Built {
         let reader = try ShapefileReader(path: roadsPath)
         let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-streets-\(UUID().uuidString)-")
-        let builder = StreetTilesBuilder(runPrefix: runs.path, bufferBytes: bufferBytes)
+        let builder = StreetTilesBuilder(runPrefix: runs.path, grid: grid, bufferBytes: bufferBytes)
         var lines: [(id: UInt32, points: [Point2D])] = []
         for record in 0..<reader.recordCount {
             guard case .shape(let shape) = try reader.record(at: record) else { continue }
@@ -35,7 +35,7 @@ struct StreetTilesTests {
         }
         #expect(!FileManager.default.fileExists(atPath: runs.path + "0"))
         let loaded = pages, storage = BlobStorage(bytes: directory)
-        return Built(tiles: try StreetTiles(directory: storage) { loaded[$0] }, directory: storage, lines: lines)
+        return Built(tiles: try StreetTiles(directory: storage, grid: grid) { loaded[$0] }, directory: storage, lines: lines)
     }
 
     /// The nearest line by brute force, in the same flat projection; ties to the lower id.
@@ -76,8 +76,9 @@ struct StreetTilesTests {
 
     /// Nominatim's metric (degrees, both axes alike) with a filter: the same answer as a search over every
     /// segment, and the nearest point on the line found.
-    @Test func answersInDegreesAsASearchOverEverySegment() throws {
-        let built = try Self.build(bufferBytes: 32 << 20)
+    @Test(arguments: [TileGrid.streets, .objects])
+    func answersInDegreesAsASearchOverEverySegment(grid: TileGrid) throws {
+        let built = try Self.build(bufferBytes: 32 << 20, grid: grid)
         let even: (UInt32) -> Bool = { $0 % 2 == 0 }
         var state: UInt64 = 18
         for _ in 0..<2_000 {
@@ -133,17 +134,18 @@ struct StreetTilesTests {
 /// The outlines holding a point, by a ray in the tiles, as an even-odd test over each whole outline finds them:
 /// the buildings and areas of the Helsinki extract (those narrower than the ray's reach).
 struct OutlinesHoldingTests {
-    @Test func theRayFindsTheOutlinesAWholeTestFinds() throws {
+    @Test(arguments: [TileGrid.streets, .objects])
+    func theRayFindsTheOutlinesAWholeTestFinds(grid: TileGrid) throws {
         let (features, _) = try OSMFixtures.helsinkiRead.get()
         let outlines = features.map(\.outline).filter { !$0.isEmpty }
         #expect(outlines.count > 100)
         let runs = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-outlines-\(UUID().uuidString)-")
-        let builder = StreetTilesBuilder(runPrefix: runs.path)
+        let builder = StreetTilesBuilder(runPrefix: runs.path, grid: grid)
         for (id, outline) in outlines.enumerated() { try builder.add(line: UInt32(id), lines: outline) }
         var pages: [BlobStorage] = []
         let directory = try builder.finish { _, blob in pages.append(BlobStorage(bytes: blob)) }
         let loaded = pages
-        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory)) { loaded[$0] }
+        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory), grid: grid) { loaded[$0] }
         let reach = 0.007
         var state: UInt64 = 60
         var inside = 0
