@@ -198,11 +198,6 @@ public final class PointIndex: @unchecked Sendable {
         return search.best.map { ($0, search.bestGroup) }
     }
 
-    /// The nearest point within `maxChord` whose record id passes `accept` (slower: a closure per candidate).
-    public func nearest(to q: Query, maxChord: Double, where accept: @escaping (UInt32) -> Bool) -> UInt32? {
-        nearest(to: q, maxChord: maxChord, filter: ClosureFilter(accept: accept))?.id
-    }
-
     private struct NearestSearch<Filter: PointFilter> {
         let query: Query
         let filter: Filter
