@@ -109,8 +109,9 @@ struct PointTilesTests {
         var found = 0
         for (i, point) in Self.queries(around: points, count: layer.queries, seed: 411).enumerated() {
             let q = PointIndex.Query(point)
-            // The geocoder's radii: addresses 50 m, postcodes 200 m (and OpenStreetMap's rules' 1 km).
-            let metres = [50.0, 200, 1_000][i % 3]
+            // The geocoder's radii: addresses 50 m, postcodes 200 m, a street's reach 500 m, and the postcodes
+            // of a database from OpenStreetMap 5 km.
+            let metres = [50.0, 200, 500, 5_000][i % 4]
             let chord = PointIndex.chord(metres: metres)
             let expected = Self.bruteForce(built, q, maxChord: chord)
             #expect(built.tiles.nearest(to: q, maxChord: chord)?.id == expected, "at \(point), \(metres) m")
