@@ -19,8 +19,8 @@ import Foundation
 // the pages are cached in LazySlots, which any thread may fill.
 final class PointTiles: @unchecked Sendable {
     /// Cells along a tile's side: 0.001° cells. Against 0.01° cells, a batch of 100,000 points near the
-    /// addresses of Data/ + Helsinki took 7 % less CPU (2.16 s against 2.33 s, median of four alternated
-    /// runs each), and one of London's postcodes 5 km around 3 % more (0.715 s against 0.69 s), for pages
+    /// addresses of Data/ + Helsinki took 7 % less CPU (2.17 s against 2.33 s, median of four alternated
+    /// runs each), and one of London's postcodes 5 km around 3 % more (0.715 s against 0.695 s), for pages
     /// 15 % larger. A city's addresses are denser than these (Berlin's ~380,000 over 890 km² put about 300
     /// in a 0.01° cell), so the small cells gain more there.
     static let cellsPerTile = 100
