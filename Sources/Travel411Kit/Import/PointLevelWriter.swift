@@ -10,10 +10,11 @@ final class PointLevelWriter {
     private var bounds = BoundingBox.empty
     private let database: SQLiteDatabase
 
-    init(_ level: PlacesSchema.PointLevel, fieldCount: Int, database: SQLiteDatabase) throws {
+    /// Sort runs are spilled beside the database every `bufferBytes` of points.
+    init(_ level: PlacesSchema.PointLevel, fieldCount: Int, database: SQLiteDatabase, bufferBytes: Int = 32 << 20) throws {
         self.level = level
         self.database = database
-        tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-")
+        tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-", bufferBytes: bufferBytes)
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         records = PagedRecordsWriter(fieldCount: fieldCount) { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .blob(blob)])

@@ -298,3 +298,26 @@ struct DamagedPointTilesTests {
         #expect(error.map { "\($0)" }?.hasSuffix("rebuild the database with `travel411 import`") == true)
     }
 }
+
+/// A point that cannot be written (the disk full, the folder gone) fails the import with the reason, even
+/// from the collector's calls that cannot throw (OpenStreetMap's addresses and postcodes).
+struct PointLevelWriterFailureTests {
+    @Test func aFailedSpillIsKeptForTheImportToThrow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase(path: folder.appendingPathComponent("places.gpkg").path)
+        try database.execute(PlacesSchema.createStatements)
+        let collector = LookupCollector()
+        collector.addresses = try PointLevelWriter(.address, fieldCount: 3, database: database, bufferBytes: 1)
+        // The runs and the database's journal go beside it: with its folder gone, neither can be written.
+        try FileManager.default.removeItem(at: folder)
+        for number in 1...3_000 {
+            collector.collectAddress(
+                houseNumber: "\(number)", street: "Wells Street", postcode: nil, at: Coordinate(latitude: 51.5, longitude: -0.1))
+        }
+        // Whichever write met the missing folder first (a page of records, a sort run), naming the file.
+        let failure = try #require(collector.pointFailure)
+        #expect("\(failure)".contains(folder.path))
+    }
+}
