@@ -352,7 +352,7 @@ final class PlacesLookup: Sendable {
         if let coordinate, let bounds = pointBounds[level], !Self.mayHold(bounds, coordinate, within: metres) { return nil }
         let reader = self.reader, pointBounds = self.pointBounds
         // Only the localities are read whole, for batches: the addresses and postcodes of a country are
-        // millions of points, read by page as a batch touches them.
+        // millions of points, read by tile as a batch touches them.
         let preload = loading == .everything && level == .locality
         return points.withValue(
             at: Int(level.ordinal),

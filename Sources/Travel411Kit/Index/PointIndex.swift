@@ -1,6 +1,7 @@
 import Foundation
 
-/// Nearest-point and catchment lookups over places on the sphere (localities, postcodes, addresses).
+/// Nearest-point and catchment lookups over the localities on the sphere (postcodes and addresses are
+/// in `PointTiles`).
 ///
 /// Points live on the unit sphere as (x, y, z), so straight-line (chord) distance orders exactly like
 /// great-circle distance, and nothing special happens at the antimeridian or the poles. The tree is an
