@@ -81,7 +81,7 @@ final class PlacesLookup: Sendable {
     }
 
     final class PointLevel: Sendable {
-        let index: PointIndex
+        let index: NearestPoints
         let records: PagedRecords
         let bounds: BoundingBox
         /// Localities only: catchment candidates and residents per cell (see `LocalityCells`).
@@ -89,7 +89,7 @@ final class PlacesLookup: Sendable {
         /// Localities read up front only: their names, which batches print for nearly every row.
         let names: TextColumn?
 
-        init(index: PointIndex, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
+        init(index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
             self.index = index
             self.records = records
             self.bounds = bounds
@@ -354,7 +354,7 @@ final class PlacesLookup: Sendable {
         if let coordinate, let bounds = pointBounds[level], !Self.mayHold(bounds, coordinate, within: metres) { return nil }
         let reader = self.reader, pointBounds = self.pointBounds
         // Only the localities are read whole, for batches: the addresses and postcodes of a country are
-        // millions of points, read by page as a batch touches them.
+        // millions of points, read by tile as a batch touches them.
         let preload = loading == .everything && level == .locality
         return points.withValue(
             at: Int(level.ordinal),
@@ -375,6 +375,18 @@ final class PlacesLookup: Sendable {
                 "SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?", [.text(level.rawValue)]
             ).first, case .blob(let tree) = row[0], let recordPages = row[1].int64Value.map(Int.init)
         else { return nil }
+        guard level == .locality else {
+            let ordinal = level.ordinal
+            let tiles = try PointTiles(directory: BlobStorage(bytes: tree), name: level.rawValue, onDamage: { reader.noteDamage($0) }) {
+                number in
+                reader.blob(
+                    table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.pointTiles.key(level: ordinal, page: number))
+            }
+            return PointLevel(
+                index: .tiles(tiles),
+                records: try records(.pointRecords, level: ordinal, count: recordPages, preloaded: false, from: reader),
+                bounds: bounds[level] ?? .empty, cells: nil)
+        }
         let top = BlobStorage(bytes: tree)
         guard top.count >= 4 else { throw IndexFormatError.malformed("point index header") }
         // Heap numbers of pages stay below twice the slot count of the top blob's tree.
@@ -383,8 +395,10 @@ final class PlacesLookup: Sendable {
         let records = try records(.pointRecords, level: level.ordinal, count: recordPages, preloaded: preloaded, from: reader)
         let isLocality = level == .locality
         return PointLevel(
-            index: try PointIndex(
-                topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, preloaded: preloaded, from: reader)),
+            index: .tree(
+                try PointIndex(
+                    topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, preloaded: preloaded, from: reader))
+            ),
             records: records,
             bounds: bounds[level] ?? .empty,
             // The groups (620 KB) only for batches: a single lookup asks the k-d tree, reading a few pages.

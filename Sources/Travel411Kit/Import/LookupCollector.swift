@@ -45,17 +45,15 @@ final class LookupCollector {
         var coordinate: Coordinate
     }
 
-    struct Address {
-        var houseNumber: String
-        var street: String?
-        var postcode: String?
-        var coordinate: Coordinate
-    }
-
     var areas: [PlacesSchema.AreaLevel: AreaLevelData] = [:]
     var localities: [Locality] = []
-    var postcodes: [(code: String, coordinate: Coordinate)] = []
-    var addresses: [Address] = []
+    /// The postcode and address points, written as they arrive (records a page at a time, points to
+    /// sorted runs on disk): made by `LookupTablesWriter`, which knows the database.
+    var postcodes: PointLevelWriter?
+    var addresses: PointLevelWriter?
+    /// The first failure to write a point where the caller cannot throw (`collectAddress`,
+    /// `collectPostcode`); `LookupTablesWriter` throws it once the layer is read.
+    var pointFailure: (any Error)?
     /// The streets' segments, spilled to sorted runs on disk, and their names, stored a page at a time:
     /// both made by `LookupTablesWriter`, which knows the database.
     var streets: StreetTilesBuilder?
@@ -96,14 +94,11 @@ final class LookupCollector {
         case .postcode:
             guard let code = plan.text(.postcode, record: record) ?? plan.text(.name, record: record) else { return "no postcode" }
             guard let point = Self.firstPoint(shape) else { return "not a point" }
-            postcodes.append((code, point))
+            try postcodes?.add([code], at: point)
         case .address:
             guard let number = plan.text(.houseNumber, record: record) else { return "no house number" }
             guard let point = Self.firstPoint(shape) else { return "not a point" }
-            addresses.append(
-                Address(
-                    houseNumber: number, street: plan.text(.street, record: record),
-                    postcode: plan.text(.postcode, record: record), coordinate: point))
+            try addresses?.add([number, plan.text(.street, record: record), plan.text(.postcode, record: record)], at: point)
         case .thoroughfare:
             // Unnamed lines (footways, service roads) are kept in the layer but cannot name a street.
             guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record),

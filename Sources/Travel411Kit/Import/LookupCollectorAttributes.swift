@@ -34,11 +34,17 @@ extension LookupCollector {
     }
 
     func collectAddress(houseNumber: String, street: String?, postcode: String?, at coordinate: Coordinate) {
-        addresses.append(Address(houseNumber: houseNumber, street: street, postcode: postcode, coordinate: coordinate))
+        notingFailure { try addresses?.add([houseNumber, street, postcode], at: coordinate) }
     }
 
     func collectPostcode(_ code: String, at coordinate: Coordinate) {
-        postcodes.append((code, coordinate))
+        notingFailure { try postcodes?.add([code], at: coordinate) }
+    }
+
+    /// Runs `write` unless a write failed before (a full disk fails every one after), keeping its failure.
+    private func notingFailure(_ write: () throws -> Void) {
+        guard pointFailure == nil else { return }
+        do { try write() } catch { pointFailure = error }
     }
 
     /// Adds a street (an empty name for an unnamed one); returns its number, nil when the import keeps no streets.

@@ -56,9 +56,11 @@ final class LookupTablesWriter {
         }
         // Room for every record, rather than arrays that double as they fill.
         collector.localities.reserveCapacity(records[.locality] ?? 0)
-        collector.postcodes.reserveCapacity(records[.postcode] ?? 0)
-        collector.addresses.reserveCapacity(records[.address] ?? 0)
         try database.execute(PlacesSchema.createStatements)
+        // Made even without such layers: a database always has its (then empty) point levels.
+        collector.postcodes = try PointLevelWriter(.postcode, fieldCount: 1, database: database)
+        collector.addresses = try PointLevelWriter(
+            .address, fieldCount: PlacesSchema.AddressField.allCases.count, database: database)
         // Made even without a thoroughfare layer: a database always has its (then empty) street index.
         collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
@@ -107,6 +109,7 @@ final class LookupTablesWriter {
     }
 
     private func buildReadySteps() throws {
+        if let failure = collector.pointFailure { throw failure }
         for step in Step.allCases where !doneSteps.contains(step) && isReady(step) {
             switch step {
             case .admin: try buildArea(.admin)
@@ -118,8 +121,13 @@ final class LookupTablesWriter {
             case .suburb: try buildArea(.suburb)
             case .countries: try buildCountries()
             case .localities: try placeLocalities()
-            case .postcodes: try storePostcodes()
-            case .addresses: try storeAddresses()
+            // The tiles merged from the runs the collector spilled, and the last page of records.
+            case .postcodes:
+                try collector.postcodes?.finish()
+                collector.postcodes = nil
+            case .addresses:
+                try collector.addresses?.finish()
+                collector.addresses = nil
             case .streets: try storeStreets()
             }
             doneSteps.insert(step)
@@ -312,29 +320,6 @@ final class LookupTablesWriter {
             ])
         }
         try database.execute(PlacesSchema.localityIndexStatements)
-    }
-
-    private func storePostcodes() throws {
-        let postcodes = collector.postcodes
-        collector.postcodes = []
-        let places = postcodes.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
-        let records = PagedRecords.build(coordinates: nil, fields: postcodes.map { [$0.code] }, fieldCount: 1)
-        try storePoints(
-            .postcode, coordinates: postcodes.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false),
-            records: records)
-    }
-
-    private func storeAddresses() throws {
-        let addresses = collector.addresses
-        collector.addresses = []
-        let places = addresses.enumerated().map { PointIndexBuilder.Place(coordinate: $1.coordinate, id: UInt32($0)) }
-        let records = PagedRecords.build(
-            coordinates: nil,
-            fields: addresses.map { [$0.houseNumber, $0.street, $0.postcode] },
-            fieldCount: PlacesSchema.AddressField.allCases.count)
-        try storePoints(
-            .address, coordinates: addresses.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: false), records: records
-        )
     }
 
     private func storePoints(

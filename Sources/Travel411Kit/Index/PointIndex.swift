@@ -1,6 +1,7 @@
 import Foundation
 
-/// Nearest-point and catchment lookups over places on the sphere (localities, postcodes, addresses).
+/// Nearest-point and catchment lookups over the localities on the sphere (postcodes and addresses are
+/// in `PointTiles`).
 ///
 /// Points live on the unit sphere as (x, y, z), so straight-line (chord) distance orders exactly like
 /// great-circle distance, and nothing special happens at the antimeridian or the poles. The tree is an
@@ -196,11 +197,6 @@ public final class PointIndex: @unchecked Sendable {
             nearest(&search, Cursor(arrays: top, base: -1), 0, count, 0)
         }
         return search.best.map { ($0, search.bestGroup) }
-    }
-
-    /// The nearest point within `maxChord` whose record id passes `accept` (slower: a closure per candidate).
-    public func nearest(to q: Query, maxChord: Double, where accept: @escaping (UInt32) -> Bool) -> UInt32? {
-        nearest(to: q, maxChord: maxChord, filter: ClosureFilter(accept: accept))?.id
     }
 
     private struct NearestSearch<Filter: PointFilter> {

@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "17"
+    public static let version = "18"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -60,7 +60,7 @@ public enum PlacesSchema {
         func tileKey(_ tile: Int) -> Int64 { ordinal * 100_000 + Int64(tile) }
     }
 
-    /// The point levels with a `PointIndex`.
+    /// The point levels: the localities with a `PointIndex`, the postcodes and addresses with `PointTiles`.
     public enum PointLevel: String, CaseIterable, Sendable {
         case locality, postcode, address
 
@@ -72,6 +72,8 @@ public enum PlacesSchema {
         case pointNodes = 1, pointRecords = 2, streetRecords = 3, localityCells = 4, localityGroups = 5
         /// One 0.1° tile of the streets' `StreetTiles`, numbered by its place in the directory.
         case streetTiles = 6
+        /// One 0.1° tile of a point level's `PointTiles` (postcodes, addresses), numbered likewise.
+        case pointTiles = 7
 
         func key(level: Int64, page: Int) -> Int64 { rawValue << 40 | level << 32 | Int64(page) }
     }
@@ -99,6 +101,8 @@ public enum PlacesSchema {
         CREATE INDEX travel411_localities_latitude ON travel411_localities (latitude);
         """
 
+    /// `travel411_point_indexes.tree` holds the localities' k-d tree top blob (`PointIndex`), and the
+    /// `PointTiles` directory of the postcodes and addresses.
     static let createStatements = """
         CREATE TABLE travel411_areas (
             level TEXT NOT NULL, feature INTEGER NOT NULL, layer TEXT NOT NULL, fid INTEGER NOT NULL,
