@@ -25,7 +25,10 @@ extension ReverseGeocoder {
         let street = streets.index.nearestInDegrees(
             to: point, radiusDegrees: Self.nominatimSearchDegrees,
             accept: maximumRank >= 27 ? nil : { id in !(streets.names.bytes(Int(id), rankField).map(Self.isMinorRank) ?? false) })
-        var object = maximumRank >= 30 ? objects.index.nearestInDegrees(to: point, radiusDegrees: Self.nominatimSearchDegrees) : nil
+        // Only an object as near as the street can answer (a tie goes to the object): the search stops there,
+        // which on Helsinki's database is most of a zoom-18 lookup's time saved.
+        let objectReach = street.map { min($0.degrees * (1 + 1e-9) + 1e-12, Self.nominatimSearchDegrees) } ?? Self.nominatimSearchDegrees
+        var object = maximumRank >= 30 ? objects.index.nearestInDegrees(to: point, radiusDegrees: objectReach) : nil
         // Inside a building or area (a mall, a pitch, a pier) its distance is 0; a POI node inside it answers
         // instead when it has the area's house number or the area has none (Nominatim's).
         if maximumRank >= 30, let area = smallestArea(holding: point, objects: objects) {
@@ -182,8 +185,13 @@ extension ReverseGeocoder {
                 // Within 0.001° by its centre, not its outline: a big building beside the street is not its address.
                 guard let centre = Self.centre(of: id, objects: objects) else { return true }
                 let dx = centre.longitude - point.longitude, dy = centre.latitude - point.latitude
-                return dx * dx + dy * dy <= Self.streetAddressDegrees * Self.streetAddressDegrees
-                    && objects.index.nearestInDegrees(to: query, radiusDegrees: reach, accept: { $0 == id }) != nil
+                guard dx * dx + dy * dy <= Self.streetAddressDegrees * Self.streetAddressDegrees else { return false }
+                // A node is where its centre is; a building is measured to its outline, found by a search of its own.
+                guard Self.extent(of: id, objects: objects) != nil else {
+                    let qx = centre.longitude - query.longitude, qy = centre.latitude - query.latitude
+                    return qx * qx + qy * qy <= reach * reach
+                }
+                return objects.index.nearestInDegrees(to: query, radiusDegrees: reach, accept: { $0 == id }) != nil
             })?.id
     }
 
