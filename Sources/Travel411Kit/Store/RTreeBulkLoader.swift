@@ -87,7 +87,7 @@ enum RTreeBulkLoader {
         let fitsInRoot = entries.count <= capacity
         // Each entry's leaf, sorted back into fid order on disk so that `_rowid` fills by appending.
         let leafOfEntry = ExternalSorter<(fid: Int64, node: Int64)>(
-            runPrefix: database.path + "-rtree-leaf-run-", bufferBytes: 16 << 20
+            runPrefix: database.path + "-rtree-leaf-run-", bufferBytes: 4 << 20
         ) { UInt64(bitPattern: $0.fid) }
         func emitLeaf() throws {
             let nodeNumber = nextNodeNumber
