@@ -156,14 +156,7 @@ final class PointTiles: @unchecked Sendable {
     }
 
     /// The tile's place in the directory, which numbers its page; nil for a tile without points.
-    private func tileNumber(key: UInt32) -> Int? {
-        var lo = 0, hi = tileCount
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if tileKeys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < tileCount && tileKeys[lo] == key ? lo : nil
-    }
+    private func tileNumber(key: UInt32) -> Int? { sortedPosition(of: key, in: tileKeys, count: tileCount) }
 }
 
 /// The cells a search within `maxChord` of a point must read: every cell holding a unit vector that close,

@@ -153,14 +153,18 @@ final class StreetTiles: @unchecked Sendable {
     }
 
     /// The tile's place in the directory, which numbers its page; nil for a tile without streets.
-    private func tileNumber(key: UInt32) -> Int? {
-        var lo = 0, hi = tileCount
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if tileKeys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < tileCount && tileKeys[lo] == key ? lo : nil
+    private func tileNumber(key: UInt32) -> Int? { sortedPosition(of: key, in: tileKeys, count: tileCount) }
+}
+
+/// Where `key` is in `count` sorted keys, nil when it is not there: a directory's tiles, a tile's cells.
+@inline(__always)
+func sortedPosition(of key: UInt32, in keys: UnsafePointer<UInt32>, count: Int) -> Int? {
+    var lo = 0, hi = count
+    while lo < hi {
+        let mid = (lo + hi) >> 1
+        if keys[mid] < key { lo = mid + 1 } else { hi = mid }
     }
+    return lo < count && keys[lo] == key ? lo : nil
 }
 
 /// The running best of one nearest-line search, in a flat projection around the query point (exact
@@ -249,16 +253,15 @@ final class StreetTile: @unchecked Sendable {
         return try? StreetTile(storage: BlobStorage(bytes: writer.bytes))
     }()
 
+    /// The positions in `refs` of the segments touching the cell; empty for a cell without any.
+    @inline(__always) private func references(cell key: UInt32) -> Range<Int> {
+        guard let position = sortedPosition(of: key, in: cellKeys, count: cellCount) else { return 0..<0 }
+        let start = Int(cellStarts[position]), end = Int(cellStarts[position + 1])
+        return start <= end ? start..<end : 0..<0
+    }
+
     func forEachSegment(cell key: UInt32, _ body: (Double, Double, Double, Double, UInt32) -> Void) {
-        var lo = 0, hi = cellCount
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < cellCount, cellKeys[lo] == key else { return }
-        let start = Int(cellStarts[lo]), end = Int(cellStarts[lo + 1])
-        guard start <= end else { return }
-        for r in start..<end {
+        for r in references(cell: key) {
             let s = Int(refs[r])
             let segment = segments + s * 4
             body(segment[0], segment[1], segment[2], segment[3], lineIDs[s])
@@ -266,15 +269,7 @@ final class StreetTile: @unchecked Sendable {
     }
 
     @inline(__always) func search(cell key: UInt32, _ search: inout NearestSearch) {
-        var lo = 0, hi = cellCount
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < cellCount, cellKeys[lo] == key else { return }
-        let start = Int(cellStarts[lo]), end = Int(cellStarts[lo + 1])
-        guard start <= end else { return }
-        for r in start..<end {
+        for r in references(cell: key) {
             let s = Int(refs[r])
             let segment = segments + s * 4
             search.consider(ax: segment[0], ay: segment[1], bx: segment[2], by: segment[3], id: lineIDs[s])
