@@ -153,6 +153,8 @@ public struct NominatimPlace: Sendable {
         displayName = [poi, street, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(separator: ", ")
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
+        // Without a street or building, the municipality's boundary or the suburb's node, when an extract gave it.
+        let area = feature == nil ? (level == .city ? p.localityFeature : level == .suburb ? p.subLocalityFeature : nil) : nil
         if let feature {
             name = feature.name ?? ""
             location = feature.location
@@ -163,6 +165,16 @@ public struct NominatimPlace: Sendable {
             element = (feature.elementType.rawValue, feature.elementID)
             extent = feature.extent
             placeID = Self.placeID([feature.elementType.rawValue, String(feature.elementID)])
+        } else if let area {
+            name = finest.1 ?? ""
+            location = p.location
+            category = area.category
+            type = area.type
+            addressType = level.addressType
+            placeRank = area.rank
+            element = (area.elementType.rawValue, area.elementID)
+            extent = area.extent
+            placeID = Self.placeID([area.elementType.rawValue, String(area.elementID)])
         } else {
             name = level == .building ? "" : (finest.1 ?? "")
             location = p.location

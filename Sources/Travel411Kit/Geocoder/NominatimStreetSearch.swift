@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How a database imported from OpenStreetMap answers the street-level fields: as Nominatim 5.3's reverse
 /// search does (docs/osm.md, "How Nominatim decides"), so that the same extract gives the same road, house
@@ -97,6 +98,33 @@ extension ReverseGeocoder {
             extent.contains(x: found.closest.longitude, y: found.closest.latitude)
         else { return nil }
         return found.id
+    }
+
+    /// The OpenStreetMap element of an area level's polygon, named as Nominatim names a municipality or a
+    /// place (`boundary`/`administrative`, `place`/`suburb`).
+    func areaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int, location: Coordinate) -> AnsweringFeature? {
+        guard feature >= 0 else { return nil }
+        let key = Int64(level.ordinal) << 32 | Int64(feature)
+        if let known = areaElements.withLock({ $0[key] }) {
+            return known.map { found in
+                var answer = found
+                answer.location = location
+                return answer
+            }
+        }
+        let made = makeAreaFeature(level, feature, rank: rank, location: location)
+        areaElements.withLock { $0[key] = .some(made) }
+        return made
+    }
+
+    private func makeAreaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int, location: Coordinate) -> AnsweringFeature? {
+        guard let element = lookup.osmElement(ofArea: level, feature: Int(feature)),
+            let type = AnsweringFeature.ElementType(rawValue: element.type)
+        else { return nil }
+        return AnsweringFeature(
+            elementType: type, elementID: element.id, category: element.category, type: element.value,
+            name: lookup.area(level).map { String(decoding: $0.bytes(Int(feature), .name), as: UTF8.self) }, rank: rank, location: location,
+            extent: element.extent)
     }
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.

@@ -23,6 +23,10 @@ public struct Placemark: Hashable, Sendable, Encodable {
     public var nearestLocality: NearbyPlace?
     /// The OpenStreetMap street, address or point of interest that answers; nil from other data.
     public var feature: AnsweringFeature?
+    /// The OpenStreetMap polygons or place nodes behind `locality` and `subLocality`, when they come from an
+    /// extract: what Nominatim names at zoom 10-14, or where no street or building is near.
+    public var localityFeature: AnsweringFeature?
+    public var subLocalityFeature: AnsweringFeature?
 
     public init(location: Coordinate) { self.location = location }
 

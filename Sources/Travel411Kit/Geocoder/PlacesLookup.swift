@@ -423,6 +423,37 @@ final class PlacesLookup: Sendable {
 
     func streetLevel() -> LineLevel? { lineLevel(.thoroughfare, slot: 0) }
 
+    /// The OpenStreetMap element behind a polygon of an area level (a municipality's boundary relation, the
+    /// place node a town's area was made from), read from its feature table; nil for a polygon from a
+    /// shapefile or an unreadable row. Asked once per answer by a server, not by batches.
+    func osmElement(
+        ofArea level: PlacesSchema.AreaLevel, feature: Int
+    ) -> (type: String, id: Int64, category: String, value: String, extent: BoundingBox?)? {
+        guard
+            let row = try? reader.query(
+                "SELECT layer, fid FROM travel411_areas WHERE level = ? AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]
+            ).first, let layer = row[0].stringValue, let fid = row[1].int64Value
+        else { return nil }
+        let table = GeoPackageSchema.quoted(layer)
+        let isPlace = layer.hasSuffix("_places")
+        guard
+            let element = try? reader.query(
+                "SELECT osm_type, osm_id, \(isPlace ? "place" : "'administrative'") FROM \(table) WHERE fid = ?", [.integer(fid)]
+            ).first, let type = element[0].stringValue, let id = element[1].int64Value
+        else { return nil }
+        let box = try? reader.query(
+            "SELECT minx, miny, maxx, maxy FROM \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) WHERE id = ?",
+            [.integer(fid)]
+        ).first
+        let extent = box.flatMap { values -> BoundingBox? in
+            guard let minX = values[0].doubleValue, let minY = values[1].doubleValue, let maxX = values[2].doubleValue,
+                let maxY = values[3].doubleValue, type != "node"
+            else { return nil }
+            return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        }
+        return (type, id, isPlace ? "place" : "boundary", element[2].stringValue ?? "administrative", extent)
+    }
+
     /// OpenStreetMap's address points and POIs, by tile (`PlacesSchema.ObjectField`); nil for a database
     /// without an extract.
     func objectLevel() -> LineLevel? { lineLevel(.objects, slot: 1) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How far the nearby-feature rules reach (docs/fields.md).
 public struct GeocoderSettings: Sendable {
@@ -49,6 +50,8 @@ public final class ReverseGeocoder: Sendable {
     /// Set for a database imported from OpenStreetMap extracts.
     let osmRules: OSMAnswerRules?
     let lookup: PlacesLookup
+    /// The OpenStreetMap elements behind area polygons, read once each (a server asks per answer).
+    let areaElements = Mutex<[Int64: AnsweringFeature?]>([:])
     private let hot: HotReferences
 
     /// Everything a lookup touches, held without reference counting when all of it was read up
@@ -784,6 +787,10 @@ public final class ReverseGeocoder: Sendable {
         }
         placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
         placemark.feature = answeringFeature(of: record)
+        if osmRules != nil {
+            placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
+            placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
+        }
         if record.nearest >= 0, let name = text(.nearestLocality),
             let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil
         {

@@ -112,6 +112,18 @@ import Testing
         #expect(street.feature?.category == "highway" && street.feature?.type == "unclassified" && street.feature?.rank == 26)
     }
 
+    /// With no street or building within 0.007°, the municipality answers as its boundary relation, as
+    /// Nominatim's does (relation 37, Triesen, in the renumbered 2013 extract).
+    @Test func aMunicipalityAnswersAsItsBoundary() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 47.053428, longitude: 9.560486))
+        #expect(placemark.feature == nil)
+        #expect(placemark.localityFeature?.elementType == .relation && placemark.localityFeature?.elementID == 37)
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
+        #expect(answer.contains(#""osm_type":"relation","osm_id":37,"#))
+        #expect(answer.contains(#""category":"boundary","type":"administrative","place_rank":16"#))
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
