@@ -84,7 +84,7 @@ struct WhereCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "How fine the answer is, as Nominatim's zoom: 3 country, 5 state, 8 county, 10 city, 14 suburb, 16-17 street, 18 building.",
+            "How fine the answer is, as Nominatim's zoom: 3 country, 5 state, 8 county, 10 city, 14 suburb, 16 major street (on an OpenStreetMap database), 17 street, 18 building.",
             valueName: "0-18"))
     var zoom: Int = 18
 
