@@ -10,10 +10,11 @@ import Synchronization
 /// - Distances in degrees, longitude and latitude alike, as PostGIS measures on EPSG:4326: at 60° N this
 ///   favours what lies north or south of the point. Measured on 300 Helsinki points, nearest in degrees gives
 ///   Nominatim's street at 297, nearest in metres at 256. docs/osm.md says why travel411 follows it here.
-/// - An address point or POI carries its parent street's name (the street its `addr:street` names within
-///   0.015°, else the nearest named street) and, without a postcode of its own, that street's postcode.
-/// - When a street is nearest at zoom 18, the address point of that street within 0.001° of the street's
-///   point nearest to the query answers instead, with its house number.
+/// - An address point or POI carries its parent street's name (the way its `addr:street` names whose midpoint
+///   is nearest within 0.015°, decided at import by `OSMParentStreets`; else the nearest named street) and,
+///   without a postcode of its own, that street's postcode (`OSMStreetPostcodes`).
+/// - When a street is nearest at zoom 18, an address of that way whose centre lies within 0.001° of the
+///   street's point nearest to the query answers instead, with its house number.
 extension ReverseGeocoder {
     static let nominatimSearchDegrees = 0.007
     static let parentStreetDegrees = 0.015
