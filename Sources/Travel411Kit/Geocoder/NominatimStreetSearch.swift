@@ -153,7 +153,11 @@ extension ReverseGeocoder {
         guard let (type, osmID) = text(.element).flatMap(AnsweringFeature.element) else { return nil }
         return AnsweringFeature(
             elementType: type, elementID: osmID, category: "highway", type: text(.kind) ?? "road", name: text(.name),
-            rank: text(.rank).flatMap { Int($0) } ?? 26, location: record.streetPoint,
+            // To 7 decimals, as OpenStreetMap stores coordinates and Nominatim prints them.
+            rank: text(.rank).flatMap { Int($0) } ?? 26,
+            location: Coordinate(
+                latitude: (record.streetPoint.latitude * 1e7).rounded() / 1e7,
+                longitude: (record.streetPoint.longitude * 1e7).rounded() / 1e7),
             extent: text(.extent).flatMap(Self.parseExtent))
     }
 
