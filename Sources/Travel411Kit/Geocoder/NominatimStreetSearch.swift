@@ -17,7 +17,6 @@ import Synchronization
 ///   street's point nearest to the query answers instead, with its house number.
 extension ReverseGeocoder {
     static let nominatimSearchDegrees = 0.007
-    static let parentStreetDegrees = 0.015
     static let streetAddressDegrees = 0.001
 
     func decideAsNominatim(_ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, maximumRank: Int) {
@@ -196,7 +195,7 @@ extension ReverseGeocoder {
     ) -> UInt32? {
         if let parent = Self.parent(of: object, objects: objects) { return parent }
         let named: (UInt32) -> Bool = { id in !(streets.names.bytes(Int(id), 0)?.isEmpty ?? true) }
-        for degrees in [Self.parentStreetDegrees, 0.1] {
+        for degrees in [OSMParentStreets.reachDegrees, 0.1] {
             if let found = streets.index.nearestInDegrees(to: point, radiusDegrees: degrees, accept: named) { return found.id }
         }
         return nil

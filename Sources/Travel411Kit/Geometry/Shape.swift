@@ -70,3 +70,23 @@ public enum Shape: Hashable, Sendable {
         }
     }
 }
+
+extension Shape {
+    /// Even-odd over every ring: inside an outer ring and outside its holes.
+    public func contains(x: Double, y: Double) -> Bool { Self.ringsContain(rings, x: x, y: y) }
+
+    /// The same over bare rings (a building's outline as the import keeps it), closed or not.
+    static func ringsContain(_ rings: [Ring], x: Double, y: Double) -> Bool {
+        var inside = false
+        for ring in rings where ring.count > 2 {
+            var previous = ring[ring.count - 1]
+            for point in ring {
+                if (point.y > y) != (previous.y > y), x < (previous.x - point.x) * (y - point.y) / (previous.y - point.y) + point.x {
+                    inside.toggle()
+                }
+                previous = point
+            }
+        }
+        return inside
+    }
+}

@@ -119,10 +119,13 @@ struct OSMLevelMapping {
                 fields: [
                     feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
                     Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                    String(format: "%.7f %.7f", feature.representativePoint.x, feature.representativePoint.y), nil,
+                    Self.pointText(feature.representativePoint), nil,
                 ],
                 point: feature.representativePoint, outline: feature.outline))
     }
+
+    /// A point as an object record keeps it: `x y`, to 7 decimals as OpenStreetMap stores coordinates.
+    static func pointText(_ point: Point2D) -> String { String(format: "%.7f %.7f", point.x, point.y) }
 
     /// An outline's extent as an object record keeps it: `minX minY maxX maxY`, nil for none.
     static func extentText(_ outline: [[Point2D]]) -> String? {
@@ -208,7 +211,7 @@ struct OSMLevelMapping {
                 PendingObject(
                     fields: [
                         nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
-                        String(format: "%.7f %.7f", point.x, point.y), nil,
+                        Self.pointText(point), nil,
                     ],
                     point: point,
                     outline: []))
@@ -249,7 +252,7 @@ struct OSMLevelMapping {
         // A municipality's code is its postcode: Nominatim gives one to a boundary with exactly one postcode
         // point inside (Triesen 9495; Eschen, with two, none), and answers it where no street is near.
         for area in cities {
-            let inside = centroids.filter { Self.holds(area.shape.rings, x: $0.coordinate.longitude, y: $0.coordinate.latitude) }
+            let inside = centroids.filter { area.shape.contains(x: $0.coordinate.longitude, y: $0.coordinate.latitude) }
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: inside.count == 1 ? inside[0].code : nil,
                 countryCode: nil)
@@ -266,7 +269,7 @@ struct OSMLevelMapping {
         for area in suburbs {
             var city: String?
             if fromNodes, let node = suburbNodes.first(where: { $0.layer == area.layer && $0.fid == area.fid }) {
-                city = cities.firstIndex { Self.holds($0.shape.rings, x: node.point.x, y: node.point.y) }.map { String(firstCity + $0) }
+                city = cities.firstIndex { $0.shape.contains(x: node.point.x, y: node.point.y) }.map { String(firstCity + $0) }
             }
             _ = collector.collectArea(.suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: city, countryCode: nil)
         }
@@ -319,17 +322,6 @@ struct OSMLevelMapping {
                     latitude: carriers.reduce(0) { $0 + $1.latitude } / count, longitude: carriers.reduce(0) { $0 + $1.longitude } / count)
             )
         }
-    }
-
-    /// Whether a polygon's rings hold the point (even-odd).
-    static func holds(_ rings: [[Point2D]], x: Double, y: Double) -> Bool {
-        var inside = false
-        for ring in rings {
-            for (a, b) in zip(ring, ring.dropFirst()) where (a.y > y) != (b.y > y) {
-                if a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y) > x { inside.toggle() }
-            }
-        }
-        return inside
     }
 
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {

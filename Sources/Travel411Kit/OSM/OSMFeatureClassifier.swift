@@ -121,7 +121,7 @@ enum OSMFeatureClassifier {
                 features.append(feature)
             }
             let isArea = isClosed && points.count >= 4
-            let point = isArea ? Shape.polygon(Polygon(exterior: points)).pointOnSurface : Shape.lineString(points).pointOnSurface
+            let point = representativePoint(of: points, isClosed: isClosed)
             // A building's outline, not its centre, is how near it is (Nominatim measures to the geometry); an
             // open line is no address or POI Nominatim answers with.
             // Nodes missing at the extract's edge leave a gap: the ring is closed over it, as osm2pgsql does.
@@ -187,10 +187,7 @@ enum OSMFeatureClassifier {
             let point: Point2D?
             switch element.geometry {
             case .point(let p): point = p
-            case .line(let points, let isClosed):
-                point =
-                    isClosed && points.count >= 4
-                    ? Shape.polygon(Polygon(exterior: points)).pointOnSurface : Shape.lineString(points).pointOnSurface
+            case .line(let points, let isClosed): point = representativePoint(of: points, isClosed: isClosed)
             // A way's area came as its line already.
             case .area(let shape): point = element.element.type == .relation ? shape.pointOnSurface : nil
             }
@@ -201,6 +198,11 @@ enum OSMFeatureClassifier {
             }
         }
         return features
+    }
+
+    /// The point that stands for a way: on the surface of a closed one, halfway along an open one.
+    static func representativePoint(of points: [Point2D], isClosed: Bool) -> Point2D {
+        isClosed && points.count >= 4 ? Shape.polygon(Polygon(exterior: points)).pointOnSurface : Shape.lineString(points).pointOnSurface
     }
 
     /// A tag's value, or nil when it is missing or blank.

@@ -107,26 +107,11 @@ public final class NominatimPlaceData: Sendable {
         for layer in layers {
             let candidates = (try? reader.candidates(in: layer, box: BoundingBox(minX: x, minY: y, maxX: x, maxY: y))) ?? []
             for fid in candidates {
-                guard let shape = try? reader.geometry(table: layer, fid: fid), Self.contains(shape, x: x, y: y) else { continue }
+                guard let shape = try? reader.geometry(table: layer, fid: fid), shape.contains(x: x, y: y) else { continue }
                 return OutlineSimplifier.simplified(shape, threshold: threshold)
             }
         }
         return nil
-    }
-
-    /// Even-odd over every ring: inside an outer ring and outside its holes.
-    static func contains(_ shape: Shape, x: Double, y: Double) -> Bool {
-        var inside = false
-        for ring in shape.rings where ring.count > 2 {
-            var previous = ring[ring.count - 1]
-            for point in ring {
-                if (point.y > y) != (previous.y > y), x < (previous.x - point.x) * (y - point.y) / (previous.y - point.y) + point.x {
-                    inside.toggle()
-                }
-                previous = point
-            }
-        }
-        return inside
     }
 }
 

@@ -80,12 +80,10 @@ struct StreetTilesTests {
     func answersInDegreesAsASearchOverEverySegment(grid: TileGrid) throws {
         let built = try Self.build(bufferBytes: 32 << 20, grid: grid)
         let even: (UInt32) -> Bool = { $0 % 2 == 0 }
-        var state: UInt64 = 18
+        var random = SplitMix64(seed: 18)
         for _ in 0..<2_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let latitude = 52.52 + Double(state >> 40) / Double(1 << 24) * 0.25
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let longitude = -0.85 + Double(state >> 40) / Double(1 << 24) * 0.46
+            let latitude = Double.random(in: 52.52..<52.77, using: &random)
+            let longitude = Double.random(in: -0.85 ..< -0.39, using: &random)
             var search = NearestSearch(x: longitude, y: latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: 0.007 * 0.007)
             search.accept = even
             for line in built.lines where line.points.count >= 2 {
@@ -147,16 +145,14 @@ struct OutlinesHoldingTests {
         let loaded = pages
         let tiles = try StreetTiles(directory: BlobStorage(bytes: directory), grid: grid) { loaded[$0] }
         let reach = 0.007
-        var state: UInt64 = 60
+        var random = SplitMix64(seed: 60)
         var inside = 0
         for _ in 0..<3_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let latitude = 60.1642 + Double(state >> 40) / Double(1 << 24) * 0.0149
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let longitude = 24.9352 + Double(state >> 40) / Double(1 << 24) * 0.0182
+            let latitude = Double.random(in: 60.1642..<60.1791, using: &random)
+            let longitude = Double.random(in: 24.9352..<24.9534, using: &random)
             let expected = outlines.indices.filter { id in
                 let maxX = outlines[id].flatMap { $0 }.map(\.x).max() ?? 0
-                return maxX <= longitude + reach && OSMLevelMapping.holds(outlines[id], x: longitude, y: latitude)
+                return maxX <= longitude + reach && Shape.ringsContain(outlines[id], x: longitude, y: latitude)
             }
             let found = tiles.outlinesHolding(Coordinate(latitude: latitude, longitude: longitude), reachDegrees: reach).filter { id in
                 (outlines[Int(id)].flatMap { $0 }.map(\.x).max() ?? 0) <= longitude + reach
