@@ -274,28 +274,14 @@ extension BlobStorage {
 /// naming the file, rather than crashing or answering from garbage.
 struct DamagedPointTilesTests {
     @Test func aDamagedAddressTileIsReportedWithTheFileAndWhatToDo() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-damaged-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("places.gpkg").path
-        let layer = PointTilesTests.dataFolder.appendingPathComponent("addresses/london_osm_addresses.shp")
-        _ = try Importer(options: ImportOptions(paths: [layer], databasePath: path)).run()
         let point = try #require(try PointTilesTests.shapefilePoints("addresses/london_osm_addresses.shp").first)
-
-        let intact = try ReverseGeocoder(databasePath: path)
-        #expect(intact.placemark(for: point).subThoroughfare != nil)
-        try intact.checkIndex()
-
-        let database = try SQLiteDatabase(path: path, mode: .readWrite)
-        let firstTile = PlacesSchema.PageKind.pointTiles.key(level: PlacesSchema.PointLevel.address.ordinal, page: 0)
-        try database.run(
-            "UPDATE travel411_pages SET blob = zeroblob(20) WHERE key BETWEEN ? AND ?",
-            [.integer(firstTile), .integer(firstTile + 1_000_000)])
-        let damaged = try ReverseGeocoder(databasePath: path)
-        #expect(damaged.placemark(for: point).subThoroughfare == nil)
-        let error = #expect(throws: IndexFormatError.self) { try damaged.checkIndex() }
-        #expect(error.map { "\($0)" }?.hasPrefix("\(path): the lookup index is damaged (point tile size of address tile") == true)
-        #expect(error.map { "\($0)" }?.hasSuffix("rebuild the database with `travel411 import`") == true)
+        let run = try DamagedPages.run(
+            importing: PointTilesTests.dataFolder.appendingPathComponent("addresses/london_osm_addresses.shp"), zeroing: .pointTiles,
+            level: PlacesSchema.PointLevel.address.ordinal, at: point, field: \.subThoroughfare)
+        #expect(run.intact != nil)
+        #expect(run.damaged == nil)
+        #expect(run.report?.hasPrefix("\(run.path): the lookup index is damaged (point tile size of address tile") == true)
+        #expect(run.report?.hasSuffix("rebuild the database with `travel411 import`") == true)
     }
 }
 

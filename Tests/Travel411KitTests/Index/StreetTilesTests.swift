@@ -176,26 +176,12 @@ private final class Counter: Sendable {
 /// naming the file, rather than crashing or answering from garbage.
 struct DamagedStreetTilesTests {
     @Test func aDamagedTileIsReportedWithTheFileAndWhatToDo() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-damaged-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("places.gpkg").path
-        _ = try Importer(options: ImportOptions(paths: [URL(fileURLWithPath: StreetTilesTests.roadsPath)], databasePath: path)).run()
-        let glastonRoad = Coordinate(latitude: 52.5935, longitude: -0.6460)
-
-        let intact = try ReverseGeocoder(databasePath: path)
-        #expect(intact.placemark(for: glastonRoad).thoroughfare == "Glaston Road")
-        try intact.checkIndex()
-
-        let database = try SQLiteDatabase(path: path, mode: .readWrite)
-        let firstTile = PlacesSchema.PageKind.streetTiles.key(level: 0, page: 0)
-        try database.run(
-            "UPDATE travel411_pages SET blob = zeroblob(20) WHERE key BETWEEN ? AND ?",
-            [.integer(firstTile), .integer(firstTile + 1_000_000)])
-        let damaged = try ReverseGeocoder(databasePath: path)
-        #expect(damaged.placemark(for: glastonRoad).thoroughfare == nil)
-        let error = #expect(throws: IndexFormatError.self) { try damaged.checkIndex() }
-        #expect(error.map { "\($0)" }?.hasPrefix("\(path): the lookup index is damaged (street tile") == true)
-        #expect(error.map { "\($0)" }?.hasSuffix("rebuild the database with `travel411 import`") == true)
+        let run = try DamagedPages.run(
+            importing: URL(fileURLWithPath: StreetTilesTests.roadsPath), zeroing: .streetTiles, level: 0,
+            at: Coordinate(latitude: 52.5935, longitude: -0.6460), field: \.thoroughfare)
+        #expect(run.intact == "Glaston Road")
+        #expect(run.damaged == nil)
+        #expect(run.report?.hasPrefix("\(run.path): the lookup index is damaged (street tile") == true)
+        #expect(run.report?.hasSuffix("rebuild the database with `travel411 import`") == true)
     }
 }
