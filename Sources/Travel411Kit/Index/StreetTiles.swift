@@ -189,6 +189,9 @@ struct NearestSearch {
     @inline(__always) mutating func consider(ax: Double, ay: Double, bx: Double, by: Double, id: UInt32) {
         let ax = (ax - x) * metresPerDegreeX, ay = (ay - y) * metresPerDegreeY
         let bx = (bx - x) * metresPerDegreeX, by = (by - y) * metresPerDegreeY
+        // The segment's box farther than the best: most of a cell's segments end here, without the division.
+        let gx = max(0, min(ax, bx), -max(ax, bx)), gy = max(0, min(ay, by), -max(ay, by))
+        if gx * gx + gy * gy > bestSquared { return }
         let ex = bx - ax, ey = by - ay
         let lengthSquared = ex * ex + ey * ey
         var t = lengthSquared > 0 ? -(ax * ex + ay * ey) / lengthSquared : 0
