@@ -129,9 +129,11 @@ public struct NominatimPlace: Sendable {
         let city = upTo(.city, p.locality)
         let county = upTo(.county, p.subAdministrativeArea)
         let state = upTo(.state, p.administrativeArea)
-        // A postcode belongs to a street, not to a whole town.
-        let postcode = upTo(.street, p.postalCode)
         let feature = p.feature.flatMap { detail >= ($0.rank >= 30 ? .building : .street) ? $0 : nil }
+        // Above street level the postcode is the answering municipality's or suburb's own, which only an
+        // OpenStreetMap database knows (`OSMAreaPostcodes`); a postcode point's is no town's.
+        let areaAnswering = detail >= .suburb && p.subLocality != nil ? p.subLocalityFeature : p.localityFeature
+        let postcode = detail >= .street ? p.postalCode : detail >= .city ? areaAnswering?.postcode : nil
         // A named point of interest heads its address, under its main tag's key (`amenity`: Ravintola Bank).
         let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" && f.category != "building" ? f.name : nil }
         let parts: [(NominatimDetail, String, String?)] = [

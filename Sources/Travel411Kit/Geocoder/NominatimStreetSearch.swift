@@ -63,7 +63,7 @@ extension ReverseGeocoder {
         } else {
             // No street or building within reach: Nominatim answers with the municipality, with its postcode when it
             // has one, else with a place node, whose postcode is the nearest postcode point's.
-            if record.cityArea >= 0, !(lookup.area(.city)?.bytes(Int(record.cityArea), .code).isEmpty ?? true) {
+            if record.cityArea >= 0, !(lookup.area(.city)?.bytes(Int(record.cityArea), .postcode).isEmpty ?? true) {
                 record.postcodeFromCity = true
             } else {
                 takeNearestPostcode(&record)
@@ -128,10 +128,15 @@ extension ReverseGeocoder {
         guard let element = lookup.osmElement(ofArea: level, feature: Int(feature)),
             let type = AnsweringFeature.ElementType(rawValue: element.type)
         else { return nil }
+        func text(_ field: PlacesLookup.AreaText) -> String? {
+            lookup.area(level).flatMap { area in
+                let bytes = area.bytes(Int(feature), field)
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
+        }
         return AnsweringFeature(
-            elementType: type, elementID: element.id, category: element.category, type: element.value,
-            name: lookup.area(level).map { String(decoding: $0.bytes(Int(feature), .name), as: UTF8.self) }, rank: rank, location: location,
-            extent: element.extent)
+            elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name), rank: rank,
+            location: location, extent: element.extent, postcode: text(.postcode))
     }
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.

@@ -112,6 +112,8 @@ public struct AnsweringFeature: Hashable, Sendable {
     public var location: Coordinate
     /// The extent of the object's geometry; nil for a node.
     public var extent: BoundingBox?
+    /// A municipality's or suburb's own postcode (`OSMAreaPostcodes`), which its answer at zoom 10-15 carries.
+    public var postcode: String? = nil
 
     /// `N123`, `W123`, `R123` as the import records an element; nil for anything else.
     static func element(_ text: String) -> (ElementType, Int64)? {

@@ -12,7 +12,10 @@ final class PlacesLookup: Sendable {
     enum Loading: Sendable { case onDemand, everything }
 
     /// What the geocoder reports of one polygon, by column of `texts`.
-    enum AreaText: Int, CaseIterable { case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode }
+    /// `postcode` and `municipality` (a number) are OpenStreetMap municipalities' and suburbs' only.
+    enum AreaText: Int, CaseIterable {
+        case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode, postcode, municipality
+    }
 
     /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
     final class AreaLevel: Sendable {
@@ -247,7 +250,10 @@ final class PlacesLookup: Sendable {
             return nil
         }
         let attributesSQL =
-            "SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code FROM travel411_areas WHERE level = ?"
+            """
+            SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code, postcode, municipality
+            FROM travel411_areas WHERE level = ?
+            """
         @Sendable func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
         let index: AreaIndex
         switch loading {

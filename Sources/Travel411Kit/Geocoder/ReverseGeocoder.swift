@@ -596,7 +596,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// A suburb made from an OpenStreetMap place node names only points of the municipality holding the node.
     private func dropSuburbOfAnotherCity(_ record: inout PlacemarkRecord) {
-        guard let city = lookup.area(.suburb)?.bytes(Int(record.suburbArea), .code), !city.isEmpty else { return }
+        guard let city = lookup.area(.suburb)?.bytes(Int(record.suburbArea), .municipality), !city.isEmpty else { return }
         if Int(String(decoding: city, as: UTF8.self)) != Int(record.cityArea) { record.suburbArea = -1 }
     }
 
@@ -636,6 +636,10 @@ public final class ReverseGeocoder: Sendable {
     /// This is how batches print: bytes straight from the text tables, no strings made.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         let before = buffer.count
+        if field == .postalCode, osmRules != nil, settings.detail < .street {
+            appendAreaPostcode(of: record, to: buffer)
+            return buffer.count > before
+        }
         if settings.detail < .building, settings.detail < Self.detailNeeded(for: field) { return false }
         switch field {
         case .name: appendName(of: record, to: buffer)
@@ -683,7 +687,7 @@ public final class ReverseGeocoder: Sendable {
             if let own = objectBytes(record, .postcode), !own.isEmpty {
                 buffer.append(own)
             } else if record.postcodeFromCity {
-                append(areaBytes(.city, record.cityArea, .code), to: buffer)
+                append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
             } else if record.streetPostcode {
                 append(lookup.streetPostcodes()?.bytes(Int(record.street), 0), to: buffer)
             } else if record.postcode >= 0 {
@@ -704,6 +708,17 @@ public final class ReverseGeocoder: Sendable {
             if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
         }
         return buffer.count > before
+    }
+
+    /// Above street level on an OpenStreetMap database, the answering suburb's or municipality's own postcode
+    /// (`OSMAreaPostcodes`), as the server's answer at that zoom carries it; none above city level.
+    private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
+        guard settings.detail >= .city else { return }
+        if settings.detail >= .suburb, record.suburbArea >= 0 {
+            append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
+        } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
+            append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
+        }
     }
 
     /// The coarsest detail (Nominatim's zoom levels) at which a field is part of the answer.

@@ -29,6 +29,10 @@ final class LookupCollector {
         var name: String?
         var code: String?
         var countryCode: String?
+        /// An OpenStreetMap municipality's or suburb's own postcode, as Nominatim gives the place (`OSMAreaPostcodes`).
+        var postcode: String? = nil
+        /// A suburb made from a place node: the city-level feature holding the node, whose points alone it names.
+        var municipality: Int? = nil
     }
 
     final class AreaLevelData {

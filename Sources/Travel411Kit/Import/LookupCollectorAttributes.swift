@@ -6,7 +6,7 @@ extension LookupCollector {
     /// A polygon of an area level; returns a reason when the shape has no rings.
     func collectArea(
         _ level: PlacesSchema.AreaLevel, _ shape: Shape, layer: String, fid: Int64, name: String?, code: String?,
-        countryCode: String?
+        countryCode: String?, postcode: String? = nil, municipality: Int? = nil
     ) -> String? {
         let rings = shape.rings
         guard !rings.isEmpty else { return "not a polygon" }
@@ -22,7 +22,10 @@ extension LookupCollector {
         } else {
             data.builder.add(feature: data.features.count, rings: rings)
         }
-        data.features.append(AreaFeature(layer: layer, fid: fid, name: name, code: code, countryCode: countryCode?.uppercased()))
+        data.features.append(
+            AreaFeature(
+                layer: layer, fid: fid, name: name, code: code, countryCode: countryCode?.uppercased(), postcode: postcode,
+                municipality: municipality))
         return nil
     }
 

@@ -25,6 +25,8 @@ struct OSMLevelMapping {
         var layer: String
         var fid: Int64
         var name: String
+        /// The place node the area was drawn around, nil for a polygon of the extract.
+        var node: Point2D? = nil
     }
     /// Municipalities and suburbs by where they come from, decided at the end: a level takes polygons of one
     /// source only, since polygons of one level must not overlap.
@@ -242,36 +244,33 @@ struct OSMLevelMapping {
     mutating func finish() throws {
         let postcodes = OSMPostcodes(counts: postcodePoints.mapValues(\.count))
         let centroids = postcodeCentroids(postcodes)
+        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, country: countryCodes.count == 1 ? countryCodes.first : nil)
+        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes)
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
         if cities.isEmpty {
             cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
-                PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name)
+                PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point)
             }
         }
         let firstCity = collector.areas[.city]?.features.count ?? 0
-        // A municipality's code is its postcode: Nominatim gives one to a boundary with exactly one postcode
-        // point inside (Triesen 9495; Eschen, with two, none), and answers it where no street is near.
         for area in cities {
-            let inside = centroids.filter { area.shape.contains(x: $0.coordinate.longitude, y: $0.coordinate.latitude) }
             _ = collector.collectArea(
-                .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: inside.count == 1 ? inside[0].code : nil,
-                countryCode: nil)
+                .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node))
         }
         var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
         if suburbs.isEmpty {
             suburbs = OSMPlaceNodeAreas.cells(of: suburbNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
-                PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name)
+                PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point)
             }
         }
-        // A suburb made from a place node belongs to the municipality holding the node (its code is that area's
-        // number): Nominatim names Oberplanken, a part of Planken, on no street of Schaan next door.
-        let fromNodes = suburbBoundaries[10] == nil && suburbBoundaries[9] == nil && suburbPlaceAreas.isEmpty
+        // A suburb made from a place node belongs to the municipality holding the node: Nominatim names
+        // Oberplanken, a part of Planken, on no street of Schaan next door.
         for area in suburbs {
-            var city: String?
-            if fromNodes, let node = suburbNodes.first(where: { $0.layer == area.layer && $0.fid == area.fid }) {
-                city = cities.firstIndex { $0.shape.contains(x: node.point.x, y: node.point.y) }.map { String(firstCity + $0) }
-            }
-            _ = collector.collectArea(.suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: city, countryCode: nil)
+            let municipality = area.node.flatMap { node in cities.firstIndex { $0.shape.contains(x: node.x, y: node.y) } }
+            _ = collector.collectArea(
+                .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 })
         }
         for address in pendingAddresses {
             collector.collectAddress(
@@ -292,7 +291,6 @@ struct OSMLevelMapping {
         }
         pendingObjects = []
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
-        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, country: countryCodes.count == 1 ? countryCodes.first : nil)
         for (id, midpoint) in streetMidpoints {
             if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes[id] = postcode }
         }

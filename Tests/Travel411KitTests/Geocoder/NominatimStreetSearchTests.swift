@@ -124,6 +124,43 @@ import Testing
         #expect(answer.contains(#""category":"boundary","type":"administrative","place_rank":16"#))
     }
 
+    /// Above street level the answer is a suburb or municipality with its own postcode, as Nominatim gives it:
+    /// a place node the nearest postcode point whose box holds it, a boundary its one postcode point inside.
+    @Test(arguments: [
+        (60.166165, 24.950632, 14, "Kaartinkaupunki", "00130"), (60.175580, 24.939828, 14, "Kaisaniemi", "00014"),
+        (60.166165, 24.950632, 10, "Helsinki", "00100"), (60.175580, 24.939828, 12, "Helsinki", "00100"),
+    ])
+    func aSuburbOrCityAnswersWithItsOwnPostcode(latitude: Double, longitude: Double, zoom: Int, name: String, postcode: String) throws {
+        try Self.expectAreaPostcode(
+            OSMExtractImportTests.helsinkiImport.get().path, Coordinate(latitude: latitude, longitude: longitude), zoom: zoom,
+            name: name, postcode: postcode)
+    }
+
+    @Test func aMunicipalityBoundaryAnswersWithItsOnePostcode() throws {
+        let path = try OSMExtractImportTests.liechtensteinImport.get().path
+        // Schaan has one postcode point inside (9494); Eschen has two (9492 Eschen, 9485 Nendeln), so none.
+        try Self.expectAreaPostcode(path, Coordinate(latitude: 47.166, longitude: 9.509), zoom: 10, name: "Schaan", postcode: "9494")
+        try Self.expectAreaPostcode(path, Coordinate(latitude: 47.207, longitude: 9.527), zoom: 10, name: "Eschen", postcode: nil)
+        // Zoom 5 and 3 are the state and the country: no postcode, as Nominatim (rank 8 and 4).
+        try Self.expectAreaPostcode(path, Coordinate(latitude: 47.166, longitude: 9.509), zoom: 5, name: nil, postcode: nil)
+    }
+
+    private static func expectAreaPostcode(_ path: String, _ point: Coordinate, zoom: Int, name: String?, postcode: String?) throws {
+        var settings = GeocoderSettings()
+        settings.detail = NominatimDetail(zoom: zoom)
+        let geocoder = try ReverseGeocoder(databasePath: path, settings: settings)
+        // `where --zoom`: the placemark at that detail.
+        let placemark = geocoder.placemark(from: geocoder.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
+        #expect(placemark.postalCode == postcode)
+        if let name { #expect(placemark.name == name) }
+        // `serve`: the whole placemark, cut to the zoom's detail by the answer.
+        let full = try ReverseGeocoder(databasePath: path)
+        let whole = full.placemark(from: full.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
+        let answer = try #require(NominatimPlace(whole, detail: NominatimDetail(zoom: zoom)))
+        #expect(answer.address.first { $0.key == "postcode" }?.value == postcode)
+        if let name { #expect(answer.name == name) }
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
