@@ -138,7 +138,8 @@ public struct NominatimPlace: Sendable {
         let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" && f.category != "building" ? f.name : nil }
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
-            (.suburb, "suburb", suburb), (.city, "city", city),
+            // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
+            (.suburb, p.subLocalityFeature?.addressKey ?? "suburb", suburb), (.city, p.localityFeature?.addressKey ?? "city", city),
             (.county, "county", county), (.state, "state", state),
             // Nominatim's key for the ISO 3166-2 code of the first-level area.
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
@@ -172,7 +173,7 @@ public struct NominatimPlace: Sendable {
             location = p.location
             category = area.category
             type = area.type
-            addressType = level.addressType
+            addressType = area.addressKey ?? level.addressType
             placeRank = area.rank
             element = (area.elementType.rawValue, area.elementID)
             extent = area.extent
@@ -221,6 +222,9 @@ public struct NominatimPlace: Sendable {
 
 /// Nominatim's reverse answers in every format, for clients written against Nominatim.
 public enum NominatimFormatter {
+    /// The keys an address may give its municipality and its suburb under (`NominatimPlace.address`).
+    static let cityKeys: Set<String> = ["city", "town", "village", "hamlet", "municipality"]
+    static let suburbKeys: Set<String> = ["suburb", "quarter", "neighbourhood", "city_district", "borough"]
     /// `where --format nominatim`, behind the one formatter protocol.
     public struct JSONV2: OutputFormatter {
         public func format(_ placemark: Placemark) -> String { jsonV2(placemark) }
@@ -416,13 +420,17 @@ public enum NominatimFormatter {
         // Nominatim leaves the name out when the place has none (a house).
         if !place.name.isEmpty { geocoding.append("\"name\":\(str(place.name))") }
         if options.addressDetails {
-            let keys = [
-                "house_number": "housenumber", "road": "street", "suburb": "district", "city": "city", "county": "county",
-                "state": "state", "postcode": "postcode", "country": "country", "country_code": "country_code",
+            // GeocodeJSON names the parts by level, whatever Nominatim's key (a village is the `city`).
+            var keys = [
+                "house_number": "housenumber", "road": "street", "county": "county", "state": "state", "postcode": "postcode",
+                "country": "country", "country_code": "country_code",
             ]
+            for key in Self.cityKeys { keys[key] = "city" }
+            for key in Self.suburbKeys { keys[key] = "district" }
             geocoding += place.address.compactMap { part in keys[part.key].map { "\(str($0)):\(str(part.value))" } }
             let admin = place.address.compactMap { part -> String? in
-                let level = ["country": "level2", "state": "level4", "county": "level6", "city": "level8"][part.key]
+                let level =
+                    Self.cityKeys.contains(part.key) ? "level8" : ["country": "level2", "state": "level4", "county": "level6"][part.key]
                 return level.map { "\(str($0)):\(str(part.value))" }
             }
             geocoding.append("\"admin\":{" + admin.joined(separator: ",") + "}")

@@ -136,7 +136,7 @@ extension ReverseGeocoder {
         }
         return AnsweringFeature(
             elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name), rank: rank,
-            location: location, extent: element.extent, postcode: text(.postcode))
+            location: location, extent: element.extent, postcode: text(.postcode), addressKey: text(.placeType))
     }
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.

@@ -114,6 +114,8 @@ public struct AnsweringFeature: Hashable, Sendable {
     public var extent: BoundingBox?
     /// A municipality's or suburb's own postcode (`OSMAreaPostcodes`), which its answer at zoom 10-15 carries.
     public var postcode: String? = nil
+    /// A municipality's or suburb's key in Nominatim's address (`village`: Gamprin); nil for the level's own.
+    public var addressKey: String? = nil
 
     /// `N123`, `W123`, `R123` as the import records an element; nil for anything else.
     static func element(_ text: String) -> (ElementType, Int64)? {

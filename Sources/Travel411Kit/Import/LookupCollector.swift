@@ -33,6 +33,9 @@ final class LookupCollector {
         var postcode: String? = nil
         /// A suburb made from a place node: the city-level feature holding the node, whose points alone it names.
         var municipality: Int? = nil
+        /// What Nominatim calls an OpenStreetMap municipality or suburb in an address (`village`, `town`,
+        /// `city`, `suburb`, `quarter`, `city_district`): its place type, or its linked place node's.
+        var placeType: String? = nil
     }
 
     final class AreaLevelData {

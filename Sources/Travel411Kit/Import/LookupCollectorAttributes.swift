@@ -6,7 +6,7 @@ extension LookupCollector {
     /// A polygon of an area level; returns a reason when the shape has no rings.
     func collectArea(
         _ level: PlacesSchema.AreaLevel, _ shape: Shape, layer: String, fid: Int64, name: String?, code: String?,
-        countryCode: String?, postcode: String? = nil, municipality: Int? = nil
+        countryCode: String?, postcode: String? = nil, municipality: Int? = nil, placeType: String? = nil
     ) -> String? {
         let rings = shape.rings
         guard !rings.isEmpty else { return "not a polygon" }
@@ -25,7 +25,7 @@ extension LookupCollector {
         data.features.append(
             AreaFeature(
                 layer: layer, fid: fid, name: name, code: code, countryCode: countryCode?.uppercased(), postcode: postcode,
-                municipality: municipality))
+                municipality: municipality, placeType: placeType))
         return nil
     }
 

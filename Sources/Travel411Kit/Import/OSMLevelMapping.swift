@@ -27,6 +27,8 @@ struct OSMLevelMapping {
         var name: String
         /// The place node the area was drawn around, nil for a polygon of the extract.
         var node: Point2D? = nil
+        /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
+        var placeType: String? = nil
     }
     /// Municipalities and suburbs by where they come from, decided at the end: a level takes polygons of one
     /// source only, since polygons of one level must not overlap.
@@ -158,7 +160,7 @@ struct OSMLevelMapping {
             if OSMPlaceNodeAreas.halfWidthMetres(suburbType: place.type) != nil { suburbNodes.append(node) }
             return
         }
-        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name)
+        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, placeType: place.type)
         if Self.townTypes.contains(place.type) { cityPlaceAreas.append(area) }
         if Self.suburbTypes.contains(place.type) { suburbPlaceAreas.append(area) }
     }
@@ -249,28 +251,35 @@ struct OSMLevelMapping {
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
         if cities.isEmpty {
             cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
-                PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point)
+                PendingArea(
+                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
+                    placeType: $0.node.type)
             }
         }
         let firstCity = collector.areas[.city]?.features.count ?? 0
         for area in cities {
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node))
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node),
+                placeType: area.placeType ?? Self.linkedPlaceType(of: area, among: townNodes) ?? "city")
         }
         var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
         if suburbs.isEmpty {
             suburbs = OSMPlaceNodeAreas.cells(of: suburbNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
-                PendingArea(shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point)
+                PendingArea(
+                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
+                    placeType: $0.node.type)
             }
         }
         // A suburb made from a place node belongs to the municipality holding the node: Nominatim names
         // Oberplanken, a part of Planken, on no street of Schaan next door.
+        let suburbLevel = suburbBoundaries[10] != nil ? "suburb" : "city_district"
         for area in suburbs {
             let municipality = area.node.flatMap { node in cities.firstIndex { $0.shape.contains(x: node.x, y: node.y) } }
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 })
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
+                placeType: area.placeType ?? Self.linkedPlaceType(of: area, among: suburbNodes) ?? suburbLevel)
         }
         for address in pendingAddresses {
             collector.collectAddress(
@@ -303,6 +312,15 @@ struct OSMLevelMapping {
         townNodes = []
         suburbNodes = []
         postcodePoints = [:]
+    }
+
+    /// The type of the place node a boundary is linked to, as Nominatim links them: a node of the same name
+    /// inside it (Gamprin's boundary and its `village` node). Nominatim keys the boundary by it in an address;
+    /// an unlinked municipality is its `city` (admin_level 8), an unlinked suburb its `suburb` (10) or
+    /// `city_district` (9).
+    private static func linkedPlaceType(of area: PendingArea, among nodes: [OSMPlaceNodeAreas.Node]) -> String? {
+        let key = OSMParentStreets.key(area.name)
+        return nodes.first { OSMParentStreets.key($0.name) == key && area.shape.contains(x: $0.point.x, y: $0.point.y) }?.type
     }
 
     /// A postcode's point is the mean of the distinct points of the objects carrying it, as Nominatim's.

@@ -161,6 +161,24 @@ import Testing
         if let name { #expect(answer.name == name) }
     }
 
+    /// A municipality is keyed in the address as Nominatim keys it: by its linked place node's type (Vaduz's
+    /// `town`, Gamprin's `village`), `city` when no node of its name lies inside it (Mauren); GeocodeJSON
+    /// names it `city` whatever the key, as Nominatim's does.
+    @Test(arguments: [
+        (47.158490, 9.545307, "town", "Vaduz"), (47.216644, 9.512290, "village", "Gamprin"), (47.204898, 9.582462, "city", "Mauren"),
+    ])
+    func aMunicipalityIsKeyedByItsPlaceType(latitude: Double, longitude: Double, key: String, name: String) throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(
+            from: geocoder.record(
+                for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: 10)))
+        let jsonv2 = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: 10))
+        #expect(jsonv2.contains(#""addresstype":"\#(key)","name":"\#(name)""#))
+        #expect(jsonv2.contains(#""address":{"\#(key)":"\#(name)""#))
+        let geocodeJSON = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .geocodejson, zoom: 10))
+        #expect(geocodeJSON.contains(#""city":"\#(name)""#))
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
