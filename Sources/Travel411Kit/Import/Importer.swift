@@ -121,11 +121,22 @@ public struct Importer {
     }
 
     /// Why a country of Natural Earth is left out of the lookups: an extract gave its own polygon.
+    /// A country whose boundary an extract gave takes its subdivisions from the extract too: Natural Earth's
+    /// first-level areas of Liechtenstein are its 11 municipalities, drawn coarsely, which named a point of
+    /// Gamprin `state: Planken` beside the extract's exact municipality (Nominatim, without an admin_level 4
+    /// there, names no state).
     private func replacedCountryReason(_ plan: LayerPlan, _ record: Int, _ replaced: Set<String>) -> String? {
-        guard !replaced.isEmpty, plan.profile.level == .country, let code = plan.text(.code, record: record)?.uppercased(),
-            replaced.contains(code)
-        else { return nil }
-        return "an OpenStreetMap extract gave this country's polygon"
+        guard !replaced.isEmpty else { return nil }
+        switch plan.profile.level {
+        case .country:
+            guard let code = plan.text(.code, record: record)?.uppercased(), replaced.contains(code) else { return nil }
+            return "an OpenStreetMap extract gave this country's polygon"
+        case .admin:
+            guard let code = plan.text(.countryCode, record: record)?.uppercased(), replaced.contains(code) else { return nil }
+            return "an OpenStreetMap extract gave this area's country"
+        default:
+            return nil
+        }
     }
 
     /// A shapefile of the embedded Data/, when it can be found.

@@ -179,6 +179,16 @@ import Testing
         #expect(geocodeJSON.contains(#""city":"\#(name)""#))
     }
 
+    /// The extract gave Liechtenstein's boundary, so its subdivisions come from the extract alone: Natural
+    /// Earth's coarse first-level areas (its municipalities) named a point of Gamprin `Planken`.
+    @Test func aCountryFromTheExtractTakesNoNaturalEarthSubdivisions() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 47.192782, longitude: 9.543461))
+        #expect(placemark.locality == "Gamprin")
+        #expect(placemark.administrativeArea == nil && placemark.administrativeAreaCode == nil)
+        #expect(placemark.subAdministrativeArea == "Wahlkreis Unterland")
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
