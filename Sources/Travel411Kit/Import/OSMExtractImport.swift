@@ -41,7 +41,7 @@ struct OSMExtractImport {
         var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: url.lastPathComponent)
         try tables.reserveNames(&usedTables)
         var mapping = OSMLevelMapping(collector: collector)
-        let translations = try OSMNamesTable(database: geoPackage.database)
+        var translations = try OSMNamesTable(database: geoPackage.database)
         var read = 0
         let summary = try OSMExtractReader(path: url.path).read { feature in
             read += 1

@@ -4,11 +4,17 @@ import Foundation
 /// (streets, addresses and POIs, places, boundaries), by element (`W123`), for those that have any. A server
 /// answering in another language reads one row per named object instead of scanning the feature tables.
 /// Optional: a database without it (imported before it existed, or from shapefiles only) answers in `name`.
+///
+/// A boundary takes the translations it lacks from the place node of the same name inside it, as Nominatim's
+/// linked places do (Vaduz's relation has no `name:ru`; its node has). Extracts list nodes before ways and
+/// relations, so the nodes are known when a boundary comes.
 struct OSMNamesTable {
     static let tableName = "travel411_osm_names"
     static let createStatement = "CREATE TABLE IF NOT EXISTS \(tableName) (element TEXT PRIMARY KEY, names TEXT NOT NULL) WITHOUT ROWID"
 
     private let insert: SQLiteStatement
+    /// Place nodes with translations, by name, for the boundaries that link them.
+    private var placeNodes: [String: [(point: Point2D, names: [String: String])]] = [:]
 
     init(database: SQLiteDatabase) throws {
         try database.execute(Self.createStatement)
@@ -16,9 +22,19 @@ struct OSMNamesTable {
         insert = try database.prepare("INSERT OR IGNORE INTO \(Self.tableName) (element, names) VALUES (?, ?)")
     }
 
-    func record(_ feature: OSMFeature) throws {
-        guard !feature.names.isEmpty, Self.namesAnswers(feature.kind) else { return }
-        try insert.run([.text(OSMLevelMapping.elementText(feature.element)), .text(OSMNameList.encoded(feature.names))])
+    mutating func record(_ feature: OSMFeature) throws {
+        guard Self.namesAnswers(feature.kind) else { return }
+        var names = feature.names
+        if feature.kind == .place, feature.element.type == .node, let name = feature.name, !names.isEmpty {
+            placeNodes[name, default: []].append((feature.representativePoint, names))
+        }
+        if feature.kind == .adminBoundary, let name = feature.name,
+            let node = placeNodes[name]?.first(where: { feature.shape.contains(x: $0.point.x, y: $0.point.y) })
+        {
+            names.merge(node.names) { own, _ in own }
+        }
+        guard !names.isEmpty else { return }
+        try insert.run([.text(OSMLevelMapping.elementText(feature.element)), .text(OSMNameList.encoded(names))])
     }
 
     /// The kinds an answer names: not postcodes (a code has no language) nor interpolation lines (never answering).

@@ -73,13 +73,15 @@ public final class NominatimPlaceData: Sendable {
 
     /// The placemark named in the first of `languages` that the data has a name in: its OpenStreetMap objects
     /// (those `ReverseGeocoder.addNameSources` set) by their `name:xx` tags, else `name`, as Nominatim names
-    /// them; its country and first-level area, when no OpenStreetMap boundary names them, by Natural Earth's.
+    /// them; its country and first-level area, when no OpenStreetMap boundary names them or in a language the
+    /// boundary has no name in, by Natural Earth's.
     /// Names the data has in none of the languages stay as stored. `nameDetails` fills the objects' `names`
     /// even without a language.
     public func localized(_ placemark: Placemark, languages: [String], nameDetails: Bool = false) -> Placemark {
         guard !languages.isEmpty || nameDetails else { return placemark }
         let stored = placemark
-        var placemark = osmNames?.localized(placemark, languages: languages) ?? placemark
+        let countryTranslations = placemark.country.flatMap { countryNames[$0] } ?? [:]
+        var placemark = osmNames?.localized(placemark, languages: languages, countryNames: countryTranslations) ?? placemark
         guard !languages.isEmpty else { return placemark }
         if placemark.countryFeature == nil, let country = placemark.country, let names = countryNames[country],
             let name = Self.first(languages, in: names)

@@ -26,17 +26,23 @@ public final class OSMNameTranslations: Sendable {
     /// The placemark's OpenStreetMap objects with their `names`, and the fields they name in the first of
     /// `languages` each has a `name:xx` for, else in `name` (Nominatim's `Locales.display_name`).
     /// A field is renamed only when it holds its object's `name`: one the data took from elsewhere stays.
-    func localized(_ placemark: Placemark, languages: [String]) -> Placemark {
+    /// `countryNames` (Natural Earth's, by language) name the country in a language its boundary has no
+    /// `name:xx` for, as Nominatim's own country names do.
+    func localized(_ placemark: Placemark, languages: [String], countryNames: [String: String] = [:]) -> Placemark {
         var placemark = placemark
         var known: [String: [String: String]] = [:]
-        func name(_ featurePath: WritableKeyPath<Placemark, AnsweringFeature?>, _ field: WritableKeyPath<Placemark, String?>?) {
+        func name(
+            _ featurePath: WritableKeyPath<Placemark, AnsweringFeature?>, _ field: WritableKeyPath<Placemark, String?>?,
+            otherwise: [String: String] = [:]
+        ) {
             guard var object = placemark[keyPath: featurePath] else { return }
             let key = "\(object.elementType.letter)\(object.elementID)"
             let translations = known[key] ?? translations(of: object)
             known[key] = translations
             let original = object.name
             object.names = OSMNameChoice.nameDetails(name: original, translations: translations)
-            if let chosen = OSMNameChoice.name(in: languages, name: original, translations: translations) {
+            let choices = otherwise.isEmpty ? translations : translations.merging(otherwise) { own, _ in own }
+            if let chosen = OSMNameChoice.name(in: languages, name: original, translations: choices) {
                 if let field, let original, placemark[keyPath: field] == original { placemark[keyPath: field] = chosen }
                 object.name = chosen
             }
@@ -48,7 +54,7 @@ public final class OSMNameTranslations: Sendable {
         name(\.localityFeature, \.locality)
         name(\.subAdministrativeAreaFeature, \.subAdministrativeArea)
         name(\.administrativeAreaFeature, \.administrativeArea)
-        name(\.countryFeature, \.country)
+        name(\.countryFeature, \.country, otherwise: countryNames)
         return placemark
     }
 }

@@ -105,6 +105,19 @@ import Testing
         #expect((answer["display_name"] as? String)?.hasSuffix(", 9485, \(country)") == true)
     }
 
+    /// Vaduz's boundary (relation 48) has no name:ru; its place node (node 58243) has, and names it, as
+    /// Nominatim's linked place does. A language the country's boundary has no name in (ja) comes from Natural
+    /// Earth, as from Nominatim's own country names. Both as Nominatim 5.3.3 answers on this extract.
+    @Test func aBoundaryTakesItsPlaceNodesNamesAndTheCountryNaturalEarths() throws {
+        let russian = try Self.answer(try Self.liechtenstein, 47.141, 9.5215, query: "zoom=10&namedetails=1&accept-language=ru")
+        #expect(russian["name"] as? String == "Вадуц")
+        #expect((russian["address"] as? [String: String])?["country"] == "Лихтенштейн")
+        let details = try #require(russian["namedetails"] as? [String: String])
+        #expect(details["name"] == "Vaduz" && details["name:ru"] == "Вадуц" && details["name:la"] == "Dulcis Vallis")
+        let japanese = try Self.answer(try Self.liechtenstein, 47.141, 9.5215, query: "zoom=10&accept-language=ja")
+        #expect(japanese["display_name"] as? String == "ファドゥーツ, Wahlkreis Oberland, リヒテンシュタイン")
+    }
+
     /// A database imported before the table existed answers as before, in `name`.
     @Test func aDatabaseWithoutTheTableAnswersInName() throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-names-\(UUID().uuidString).gpkg").path
