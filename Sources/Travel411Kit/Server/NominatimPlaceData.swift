@@ -83,13 +83,16 @@ public final class NominatimPlaceData: Sendable {
         let countryTranslations = placemark.country.flatMap { countryNames[$0] } ?? [:]
         var placemark = osmNames?.localized(placemark, languages: languages, countryNames: countryTranslations) ?? placemark
         guard !languages.isEmpty else { return placemark }
-        if placemark.countryFeature == nil, let country = placemark.country, let names = countryNames[country],
+        // An area an OpenStreetMap boundary names was named above, unless the database keeps no OSM names.
+        let namedByOSM = osmNames != nil
+        if !(namedByOSM && placemark.countryFeature != nil), let country = placemark.country, let names = countryNames[country],
             let name = Self.first(languages, in: names)
         {
             placemark.country = name
         }
-        if placemark.administrativeAreaFeature == nil, let area = placemark.administrativeArea, let code = placemark.isoCountryCode,
-            let names = adminNames[code.uppercased() + "|" + area], let name = Self.first(languages, in: names)
+        if !(namedByOSM && placemark.administrativeAreaFeature != nil), let area = placemark.administrativeArea,
+            let code = placemark.isoCountryCode, let names = adminNames[code.uppercased() + "|" + area],
+            let name = Self.first(languages, in: names)
         {
             placemark.administrativeArea = name
         }

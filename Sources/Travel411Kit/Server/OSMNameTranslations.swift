@@ -42,7 +42,8 @@ public final class OSMNameTranslations: Sendable {
             let original = object.name
             object.names = OSMNameChoice.nameDetails(name: original, translations: translations)
             let choices = otherwise.isEmpty ? translations : translations.merging(otherwise) { own, _ in own }
-            if let chosen = OSMNameChoice.name(in: languages, name: original, translations: choices) {
+            // Without a language (namedetails alone) every name stays as stored.
+            if !languages.isEmpty, let chosen = OSMNameChoice.name(in: languages, name: original, translations: choices) {
                 if let field, let original, placemark[keyPath: field] == original { placemark[keyPath: field] = chosen }
                 object.name = chosen
             }

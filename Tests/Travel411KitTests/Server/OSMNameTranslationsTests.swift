@@ -118,16 +118,28 @@ import Testing
         #expect(japanese["display_name"] as? String == "ファドゥーツ, Wahlkreis Oberland, リヒテンシュタイン")
     }
 
-    /// A database imported before the table existed answers as before, in `name`.
-    @Test func aDatabaseWithoutTheTableAnswersInName() throws {
+    /// A copy of a database as imported before the table existed.
+    static func withoutTheTable(_ path: String, _ body: (String) throws -> Void) throws {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-names-\(UUID().uuidString).gpkg").path
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        try FileManager.default.copyItem(atPath: try Self.helsinki, toPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
         try SQLiteDatabase(path: copy).execute("DROP TABLE \(OSMNamesTable.tableName)")
-        #expect(OSMNameTranslations(databasePath: copy) == nil)
-        let answer = try Self.answer(copy, 60.166165, 24.950632, query: "accept-language=sv")
-        #expect((answer["address"] as? [String: String])?["road"] == "Unioninkatu")
-        #expect((answer["address"] as? [String: String])?["city"] == "Helsinki")
+        try body(copy)
+    }
+
+    /// A database imported before the table existed answers as before: OpenStreetMap objects in `name`, the
+    /// country (Liechtenstein's an OSM boundary) by Natural Earth's names.
+    @Test func aDatabaseWithoutTheTableAnswersAsBefore() throws {
+        try Self.withoutTheTable(try Self.helsinki) { copy in
+            #expect(OSMNameTranslations(databasePath: copy) == nil)
+            let answer = try Self.answer(copy, 60.166165, 24.950632, query: "accept-language=sv")
+            #expect((answer["address"] as? [String: String])?["road"] == "Unioninkatu")
+            #expect((answer["address"] as? [String: String])?["city"] == "Helsinki")
+        }
+        try Self.withoutTheTable(try Self.liechtenstein) { copy in
+            let answer = try Self.answer(copy, 47.141, 9.5215, query: "zoom=10&accept-language=ja")
+            #expect(answer["display_name"] as? String == "Vaduz, Wahlkreis Oberland, リヒテンシュタイン")
+        }
     }
 
     /// CLPlacemark's `name` follows the renamed street ("Vilhelmsgatan"), and a request without a language
