@@ -13,8 +13,9 @@ struct OSMNamesTable {
     static let createStatement = "CREATE TABLE IF NOT EXISTS \(tableName) (element TEXT PRIMARY KEY, names TEXT NOT NULL) WITHOUT ROWID"
 
     private let insert: SQLiteStatement
-    /// Place nodes with translations, by name, for the boundaries that link them.
-    private var placeNodes: [String: [(point: Point2D, names: [String: String])]] = [:]
+    /// Place nodes with translations, by name, for the boundaries that link them; their names kept encoded
+    /// (a country's extract has tens of thousands).
+    private var placeNodes: [String: [(point: Point2D, names: String)]] = [:]
 
     init(database: SQLiteDatabase) throws {
         try database.execute(Self.createStatement)
@@ -26,12 +27,12 @@ struct OSMNamesTable {
         guard Self.namesAnswers(feature.kind) else { return }
         var names = feature.names
         if feature.kind == .place, feature.element.type == .node, let name = feature.name, !names.isEmpty {
-            placeNodes[name, default: []].append((feature.representativePoint, names))
+            placeNodes[name, default: []].append((feature.representativePoint, OSMNameList.encoded(names)))
         }
         if feature.kind == .adminBoundary, let name = feature.name,
             let node = placeNodes[name]?.first(where: { feature.shape.contains(x: $0.point.x, y: $0.point.y) })
         {
-            names.merge(node.names) { own, _ in own }
+            names.merge(OSMNameList.decoded(node.names)) { own, _ in own }
         }
         guard !names.isEmpty else { return }
         try insert.run([.text(OSMLevelMapping.elementText(feature.element)), .text(OSMNameList.encoded(names))])

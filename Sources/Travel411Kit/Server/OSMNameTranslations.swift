@@ -1,12 +1,12 @@
 /// The `name:xx` tags of the OpenStreetMap objects an answer names (`travel411_osm_names`), read one indexed
 /// row per object, and only for an answer in another language or with namedetails. Shared by a server's
 /// requests: one read-only connection under a lock.
-public final class OSMNameTranslations: Sendable {
+final class OSMNameTranslations: Sendable {
     private let reader: SharedDatabaseReader
 
     /// nil for a database without the table (imported from shapefiles only, or before it existed): its
     /// answers stay in `name`.
-    public init?(databasePath: String) {
+    init?(databasePath: String) {
         guard let reader = try? SharedDatabaseReader(path: databasePath, mapped: false),
             (try? reader.withDatabase { try $0.tableExists(OSMNamesTable.tableName) }) == true
         else { return nil }
@@ -49,7 +49,8 @@ public final class OSMNameTranslations: Sendable {
             }
             placemark[keyPath: featurePath] = object
         }
-        name(\.feature, placemark.feature?.category == "highway" ? \.thoroughfare : nil)
+        // A street answering is the thoroughfare too (ranks 26-27); a POI (30) names only itself.
+        name(\.feature, placemark.feature.map { $0.rank < 30 } == true ? \.thoroughfare : nil)
         name(\.thoroughfareFeature, \.thoroughfare)
         name(\.subLocalityFeature, \.subLocality)
         name(\.localityFeature, \.locality)
