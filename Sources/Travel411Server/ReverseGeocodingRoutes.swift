@@ -51,10 +51,12 @@
             let query = try ReverseRequest(
                 parameters: Self.parameters(request), queryString: request.uri.query ?? "",
                 acceptLanguageHeader: request.headers[.acceptLanguage])
-            let placemark = query.coordinate.map {
-                geocoder.placemark(
-                    from: geocoder.record(
-                        for: $0, needs: query.placemarkNeeds, maximumRank: NominatimDetail.maximumRank(zoom: query.options.zoom)))
+            let placemark = query.coordinate.map { point in
+                let record = geocoder.record(
+                    for: point, needs: query.placemarkNeeds, maximumRank: NominatimDetail.maximumRank(zoom: query.options.zoom))
+                var placemark = geocoder.placemark(from: record)
+                if query.needsNameSources { geocoder.addNameSources(to: &placemark, from: record) }
+                return placemark
             }
             let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData)
             return Self.text(body, contentType: query.contentType)

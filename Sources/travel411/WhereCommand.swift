@@ -88,7 +88,16 @@ struct WhereCommand: ParsableCommand {
             valueName: "0-18"))
     var zoom: Int = 18
 
+    @Option(
+        help: ArgumentHelp(
+            "Name places in these languages, the first one first, as Nominatim's accept-language (\"sv,fi\"): OpenStreetMap streets, objects and areas by their name:xx tags, else their name; countries and first-level areas of Natural Earth by its names (default: names as stored).",
+            valueName: "list"))
+    var language: String?
+
     private var isBatch: Bool { coordinate.isEmpty }
+
+    /// `--language` as Nominatim reads accept-language.
+    private var languages: [String] { AcceptLanguage.languages(language ?? "") }
 
     func validate() throws {
         for (name, value) in [("--thoroughfare-radius", thoroughfareRadius ?? 0), ("--postcode-radius", postcodeRadius ?? 0)]
@@ -96,6 +105,7 @@ struct WhereCommand: ParsableCommand {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
         guard (0...18).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 18; got \(zoom)") }
+        if let language, languages.isEmpty { throw ValidationError("--language names no language: '\(language)'") }
         if isBatch {
             // Waiting on a terminal for points nobody is typing would look like a hang.
             if input == nil, isatty(STDIN_FILENO) != 0 {
@@ -143,7 +153,7 @@ struct WhereCommand: ParsableCommand {
             try printAsOneRow(point, format: batchFormat, fields: fields ?? PlacemarkField.allCases, geocoder: geocoder)
             return
         }
-        let placemark = geocoder.placemark(for: point)
+        let placemark = try namer(geocoder)(point)
         // An answer given without a damaged part of the database is not printed as if it were whole.
         try geocoder.checkIndex()
         if format == .nominatim {
@@ -177,7 +187,7 @@ struct WhereCommand: ParsableCommand {
         close(ends[1])
         guard written == row.utf8.count else { throw BatchError("cannot write to a pipe: \(String(cString: strerror(errno)))") }
         // The geocoder was opened on demand, so it is used from the batch's one worker only (jobs 1).
-        let batch = BatchGeocoder(options: options, geocode: { geocoder.placemark(for: $0) })
+        let batch = BatchGeocoder(options: options, geocode: try namer(geocoder))
         let summary = try batch.run(inputFD: ends[0], inputName: "-", outputFD: STDOUT_FILENO)
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
@@ -226,7 +236,10 @@ struct WhereCommand: ParsableCommand {
     private func runBatch() throws {
         let options = try batchOptions()
         let geocoder = try openGeocoder(loading: .everything, needs: PlacemarkNeeds(fields: options.fields))
-        let batch = BatchGeocoder(options: options, geocoder: geocoder)
+        // Naming in other languages goes through placemarks; without it the batch prints straight from the records.
+        let batch =
+            languages.isEmpty
+            ? BatchGeocoder(options: options, geocoder: geocoder) : BatchGeocoder(options: options, geocode: try namer(geocoder))
         let summary =
             if let output {
                 // Checked inside, so that a file answered without a damaged part never replaces the old one.
@@ -240,6 +253,14 @@ struct WhereCommand: ParsableCommand {
             }
         try geocoder.checkIndex()
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+    }
+
+    /// A point's placemark, named in `--language`'s languages when it gives some.
+    private func namer(_ geocoder: ReverseGeocoder) throws -> @Sendable (Coordinate) -> Placemark {
+        let languages = self.languages
+        guard !languages.isEmpty else { return { geocoder.placemark(for: $0) } }
+        let names = try NominatimPlaceData(databasePath: geocoder.databasePath)
+        return { names.localized(geocoder.placemarkWithNameSources(for: $0), languages: languages) }
     }
 
     private func openGeocoder(loading: ReverseGeocoder.Loading, needs: PlacemarkNeeds = .all) throws -> ReverseGeocoder {

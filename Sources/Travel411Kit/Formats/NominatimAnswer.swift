@@ -55,7 +55,7 @@ public struct NominatimOptions: Sendable, Equatable {
     public var zoom: Int
     /// The `address` object (`addressparts` in XML).
     public var addressDetails: Bool
-    /// `namedetails`: the answer's name, as stored (no translations are kept).
+    /// `namedetails`: the answering object's names, `name` and its `name:xx` tags (on an OpenStreetMap database).
     public var nameDetails: Bool
     /// `extratags`: what the database knows beyond the address: the time zone, the water.
     public var extraTags: Bool
@@ -103,6 +103,8 @@ public struct NominatimPlace: Sendable {
     public let address: [(key: String, value: String)]
     public let displayName: String
     public let name: String
+    /// The answering OpenStreetMap object's names by tag, when the placemark carries them (`AnsweringFeature.names`).
+    let objectNames: [String: String]
     public let placeID: UInt64
     public let timeZone: String?
     public let water: String?
@@ -189,6 +191,14 @@ public struct NominatimPlace: Sendable {
             extent = nil
             placeID = Self.placeID([road, city, state, p.isoCountryCode])
         }
+        objectNames = (feature ?? area)?.names ?? [:]
+    }
+
+    /// `namedetails`: every name of the answering OpenStreetMap object (`name`, then `name:xx` by tag) when the
+    /// placemark carries them, else the answer's name.
+    public var nameDetails: [(key: String, value: String)] {
+        guard !objectNames.isEmpty else { return name.isEmpty ? [] : [("name", name)] }
+        return objectNames.sorted { ($0.key == "name" ? "" : $0.key) < ($1.key == "name" ? "" : $1.key) }.map { ($0.key, $0.value) }
     }
 
     /// Nominatim's importance for a place without a Wikipedia-based one, as JSON.
@@ -332,7 +342,7 @@ public enum NominatimFormatter {
     private static func appendOptionalMembers(_ place: NominatimPlace, options: NominatimOptions, to members: inout JSONObjectText) {
         if options.addressDetails { members.object("address", place.address) }
         if options.extraTags { members.object("extratags", place.extraTags) }
-        if options.nameDetails { members.object("namedetails", place.name.isEmpty ? [] : [("name", place.name)]) }
+        if options.nameDetails { members.object("namedetails", place.nameDetails) }
     }
 
     private static func jsonObject(_ place: NominatimPlace, options: NominatimOptions) -> String {
@@ -486,7 +496,8 @@ public enum NominatimFormatter {
         }
         if options.nameDetails {
             text +=
-                "<namedetails>" + (place.name.isEmpty ? "" : "<name desc=\"name\">\(XMLText.escaped(place.name))</name>")
+                "<namedetails>"
+                + place.nameDetails.map { "<name desc=\"\(XMLText.escaped($0.key))\">\(XMLText.escaped($0.value))</name>" }.joined()
                 + "</namedetails>\n"
         }
         return text + "</reversegeocode>"

@@ -27,6 +27,13 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// extract: what Nominatim names at zoom 10-14, or where no street or building is near.
     public var localityFeature: AnsweringFeature?
     public var subLocalityFeature: AnsweringFeature?
+    /// The OpenStreetMap objects behind the other named fields, which an answer in another language is named
+    /// after: the street of `thoroughfare` (an address's or POI's parent street), and the boundaries behind
+    /// the areas. Set only by `ReverseGeocoder.addNameSources`, for such answers.
+    public var thoroughfareFeature: AnsweringFeature?
+    public var subAdministrativeAreaFeature: AnsweringFeature?
+    public var administrativeAreaFeature: AnsweringFeature?
+    public var countryFeature: AnsweringFeature?
 
     public init(location: Coordinate) { self.location = location }
 
@@ -116,6 +123,9 @@ public struct AnsweringFeature: Hashable, Sendable {
     public var postcode: String? = nil
     /// A municipality's or suburb's key in Nominatim's address (`village`: Gamprin); nil for the level's own.
     public var addressKey: String? = nil
+    /// Every name OpenStreetMap gives it, by tag (`name`, `name:sv`), as `namedetails` lists them; filled when
+    /// an answer is named in a requested language or asks for namedetails, empty otherwise.
+    public var names: [String: String] = [:]
 
     /// `N123`, `W123`, `R123` as the import records an element; nil for anything else.
     static func element(_ text: String) -> (ElementType, Int64)? {

@@ -41,11 +41,13 @@ struct OSMExtractImport {
         var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: url.lastPathComponent)
         try tables.reserveNames(&usedTables)
         var mapping = OSMLevelMapping(collector: collector)
+        var translations = try OSMNamesTable(database: geoPackage.database)
         var read = 0
         let summary = try OSMExtractReader(path: url.path).read { feature in
             read += 1
             if read % 4096 == 0 { progress(read) }
             let (table, fid) = try tables.insert(feature)
+            try translations.record(feature)
             try mapping.collect(feature, layer: table, fid: fid)
         }
         try mapping.finish()
@@ -165,8 +167,7 @@ struct OSMFeatureTables {
 
     static func values(_ feature: OSMFeature) -> [SQLValue] {
         func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
-        let names =
-            feature.names.isEmpty ? nil : feature.names.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+        let names = feature.names.isEmpty ? nil : OSMNameList.encoded(feature.names)
         let common: [SQLValue] = [.text(feature.element.type.rawValue), .integer(feature.element.id), text(feature.name), text(names)]
         let a = feature.address
         let address = [text(a?.housenumber), text(a?.street), text(a?.place), text(a?.postcode), text(a?.city)]

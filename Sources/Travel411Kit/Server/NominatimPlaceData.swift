@@ -1,9 +1,9 @@
 import Foundation
 
 /// What a Nominatim answer carries beyond the geocoder's placemark, read from the places database's own
-/// layers: country and first-level area names in other languages (Natural Earth's `NAME_XX` columns), and
-/// the outlines `polygon_*` prints. The names are read once (about 5,000 rows); outlines are read per
-/// request that asks for one.
+/// layers: country and first-level area names in other languages (Natural Earth's `NAME_XX` columns), the
+/// OpenStreetMap objects' `name:xx` tags, and the outlines `polygon_*` prints. Natural Earth's names are read
+/// once (about 5,000 rows); OpenStreetMap's and outlines per request that asks for them.
 public final class NominatimPlaceData: Sendable {
     public let databasePath: String
     /// Layer (table) names of the area levels, from the database's lookup tables.
@@ -14,9 +14,12 @@ public final class NominatimPlaceData: Sendable {
     let countryNames: [String: [String: String]]
     /// A first-level area's names by language, under "cc|name".
     let adminNames: [String: [String: String]]
+    /// nil for a database without OpenStreetMap names.
+    let osmNames: OSMNameTranslations?
 
     public init(databasePath: String) throws {
         self.databasePath = databasePath
+        osmNames = OSMNameTranslations(databasePath: databasePath)
         let reader = try GeoPackageReader(path: databasePath)
         func layers(_ level: String) throws -> [String] {
             guard try reader.database.tableExists("travel411_areas") else { return [] }
@@ -68,20 +71,48 @@ public final class NominatimPlaceData: Sendable {
         }
     }
 
-    /// The placemark with its country and first-level area named in the first of `languages` that the data
-    /// has a name in; names the data has in none of them stay as stored.
-    public func localized(_ placemark: Placemark, languages: [String]) -> Placemark {
+    /// The placemark named in the first of `languages` that the data has a name in: its OpenStreetMap objects
+    /// (those `ReverseGeocoder.addNameSources` set) by their `name:xx` tags, else `name`, as Nominatim names
+    /// them; its country and first-level area, when no OpenStreetMap boundary names them or in a language the
+    /// boundary has no name in, by Natural Earth's.
+    /// Names the data has in none of the languages stay as stored. `nameDetails` fills the objects' `names`
+    /// even without a language.
+    public func localized(_ placemark: Placemark, languages: [String], nameDetails: Bool = false) -> Placemark {
+        guard !languages.isEmpty || nameDetails else { return placemark }
+        let stored = placemark
+        let countryTranslations = placemark.country.flatMap { countryNames[$0] } ?? [:]
+        var placemark = osmNames?.localized(placemark, languages: languages, countryNames: countryTranslations) ?? placemark
         guard !languages.isEmpty else { return placemark }
-        var placemark = placemark
-        if let country = placemark.country, let names = countryNames[country], let name = Self.first(languages, in: names) {
+        // An area an OpenStreetMap boundary names was named above, unless the database keeps no OSM names.
+        let namedByOSM = osmNames != nil
+        if !(namedByOSM && placemark.countryFeature != nil), let country = placemark.country, let names = countryNames[country],
+            let name = Self.first(languages, in: names)
+        {
             placemark.country = name
         }
-        if let area = placemark.administrativeArea, let code = placemark.isoCountryCode,
-            let names = adminNames[code.uppercased() + "|" + area], let name = Self.first(languages, in: names)
+        if !(namedByOSM && placemark.administrativeAreaFeature != nil), let area = placemark.administrativeArea,
+            let code = placemark.isoCountryCode, let names = adminNames[code.uppercased() + "|" + area],
+            let name = Self.first(languages, in: names)
         {
             placemark.administrativeArea = name
         }
+        placemark.name = Self.name(stored.name, madeFrom: stored, renamed: placemark)
         return placemark
+    }
+
+    /// CLPlacemark's `name` made of the renamed fields as it was of the stored ones (`ReverseGeocoder`'s
+    /// `appendName`): the object's own name, "20 Unioninkatu", the street, else an area.
+    static func name(_ name: String?, madeFrom stored: Placemark, renamed: Placemark) -> String? {
+        guard let name else { return nil }
+        if name == stored.feature?.name { return renamed.feature?.name ?? name }
+        if let number = stored.subThoroughfare, let road = stored.thoroughfare, let renamedRoad = renamed.thoroughfare,
+            name == "\(number) \(road)"
+        {
+            return "\(number) \(renamedRoad)"
+        }
+        let fields: [KeyPath<Placemark, String?>] = [\.thoroughfare, \.subLocality, \.locality, \.administrativeArea, \.country]
+        for field in fields where stored[keyPath: field] == name { return renamed[keyPath: field] ?? name }
+        return name
     }
 
     private static func first(_ languages: [String], in names: [String: String]) -> String? {

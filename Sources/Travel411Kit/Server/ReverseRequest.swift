@@ -180,6 +180,10 @@ public struct ReverseRequest: Equatable, Sendable {
         subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
     }
 
+    /// Whether the answer names OpenStreetMap objects by their other names (`ReverseGeocoder.addNameSources`):
+    /// with a language or namedetails only, so that other answers read nothing more.
+    public var needsNameSources: Bool { !languages.isEmpty || options.nameDetails }
+
     /// The lookups the answer needs: without `extratags`, no time zone and no water.
     public var placemarkNeeds: PlacemarkNeeds { PlacemarkNeeds(fields: options.fieldsRead) }
 
@@ -190,7 +194,7 @@ public struct ReverseRequest: Equatable, Sendable {
         options.timestamp = timestamp
         let body: String
         if var placemark {
-            if let data { placemark = data.localized(placemark, languages: languages) }
+            if let data { placemark = data.localized(placemark, languages: languages, nameDetails: options.nameDetails) }
             let threshold = polygonThreshold
             body = NominatimFormatter.answer(
                 placemark, options: options, outline: data.map { data in { data.outline(of: $0, threshold: threshold) } })

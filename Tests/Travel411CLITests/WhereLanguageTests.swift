@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+/// `travel411 where --language` through the binary, on Helsinki's extract imported by the binary itself: the
+/// streets, suburbs and city in the extract's `name:sv` and `name:fi`, one point and many alike.
+final class WhereLanguageTests: XCTestCase {
+    private var cli: TravelCLI!
+    private var databasePath: String { cli.folder.appendingPathComponent("helsinki.gpkg").path }
+
+    private static let extract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/osm/helsinki.osm.pbf").path
+
+    override func setUpWithError() throws {
+        cli = try TravelCLI()
+        try cli.succeed(["import", Self.extract, "--db", databasePath])
+    }
+
+    override func tearDownWithError() throws {
+        cli.removeFolder()
+    }
+
+    /// Ravintola Bank, Unioninkatu 20, Kaartinkaupunki; and Vilhonkatu, whose name follows its street.
+    func testOnePointAndManyInTheLanguagesAsked() throws {
+        let fields = "name,thoroughfare,subLocality,locality"
+        let swedish = try cli.succeed(["where", "60.166165,24.950632", "--db", databasePath, "--language", "sv", "--fields", fields])
+        XCTAssertEqual(
+            swedish,
+            """
+            location               60.166165, 24.950632
+            name                   Ravintola Bank
+            thoroughfare           Unionsgatan
+            subLocality            Gardesstaden
+            locality               Helsingfors
+
+            """)
+        // An unknown language first, then Finnish: Finnish.
+        let finnish = try cli.succeed(["where", "60.166165", "24.950632", "--db", databasePath, "--language", "xx,fi", "--format", "csv"])
+        XCTAssertTrue(finnish.contains(",Ravintola Bank,Unioninkatu,20,Helsinki,Kaartinkaupunki,"), finnish)
+
+        let points = try TemporaryInput.write("lat,lon\n60.166165,24.950632\n60.1719,24.9423\n", in: cli.folder, as: "points.csv")
+        let many = try cli.succeed(["where", "--input", points, "--db", databasePath, "--language", "sv", "--fields", fields])
+        XCTAssertEqual(
+            many,
+            """
+            lat,lon,name,thoroughfare,subLocality,locality,error
+            60.166165,24.950632,Ravintola Bank,Unionsgatan,Gardesstaden,Helsingfors,
+            60.1719,24.9423,Vilhelmsgatan,Vilhelmsgatan,Kajsaniemi,Helsingfors,
+
+            """)
+        let nominatim = try cli.succeed(["where", "60.1719,24.9423", "--db", databasePath, "--language", "sv", "--format", "nominatim"])
+        XCTAssertTrue(nominatim.contains(#""display_name":"Vilhelmsgatan, Kajsaniemi, Helsingfors, 00101, Finland""#), nominatim)
+    }
+
+    func testALanguageListNamingNoLanguageIsAUsageError() throws {
+        let result = try cli.run(["where", "60.1719,24.9423", "--db", databasePath, "--language", ","])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("--language names no language"), result.stderr)
+    }
+}
+
+/// An input file in a test's folder.
+private enum TemporaryInput {
+    static func write(_ text: String, in folder: URL, as name: String) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}
