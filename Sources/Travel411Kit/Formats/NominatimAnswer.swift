@@ -136,8 +136,9 @@ public struct NominatimPlace: Sendable {
         // OpenStreetMap database knows (`OSMAreaPostcodes`); a postcode point's is no town's.
         let areaAnswering = detail >= .suburb && p.subLocality != nil ? p.subLocalityFeature : p.localityFeature
         let postcode = detail >= .street ? p.postalCode : detail >= .city ? areaAnswering?.postcode : nil
-        // A named point of interest heads its address, under its main tag's key (`amenity`: Ravintola Bank).
-        let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" && f.category != "building" ? f.name : nil }
+        // A named point of interest or building heads its address, under its main tag's key (`amenity`: Ravintola
+        // Bank, `building`: Alma-talo).
+        let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" ? f.name : nil }
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
@@ -154,8 +155,9 @@ public struct NominatimPlace: Sendable {
         ]
         guard let finest = named.first(where: { $0.1 != nil }) else { return nil }
         level = finest.0
-        let street = road.map { road in houseNumber.map { "\($0) \(road)" } ?? road }
-        displayName = [poi, street, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(separator: ", ")
+        // Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu").
+        displayName = [poi, houseNumber, road, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(
+            separator: ", ")
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
         // Without a street or building, the municipality's boundary or the suburb's node, when an extract gave it.

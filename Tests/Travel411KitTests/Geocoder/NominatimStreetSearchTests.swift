@@ -104,6 +104,13 @@ import Testing
         #expect(answer.contains(#""category":"amenity","type":"restaurant","place_rank":30"#))
         #expect(answer.contains(#""boundingbox":["60.1661695","60.1662695","24.9509331","24.9510331"]"#))
         #expect(answer.contains(#""address":{"amenity":"Ravintola Bank","house_number":"20","road":"Unioninkatu""#))
+        #expect(answer.contains(#""display_name":"Ravintola Bank, 20, Unioninkatu, Kaartinkaupunki, Helsinki,"#))
+
+        // A named building heads its address too, as Nominatim's (`building`: Alma-talo).
+        let building = NominatimFormatter.answer(
+            geocoder.placemark(for: Coordinate(latitude: 60.175580, longitude: 24.939828)), options: NominatimOptions(format: .jsonv2))
+        #expect(building.contains(#""display_name":"Alma-talo, 3, Alvar Aallon katu, Kaisaniemi, Helsinki,"#))
+        #expect(building.contains(#""address":{"building":"Alma-talo","house_number":"3","road":"Alvar Aallon katu""#))
 
         // A street answers with its way, its class and the point of it nearest to the query.
         let street = geocoder.placemark(

@@ -55,7 +55,7 @@ import Testing
         #expect(answer["name"] as? String == "Ravintola Bank")
         #expect(
             answer["display_name"] as? String
-                == "Ravintola Bank, 20 \(expected.road), \(expected.suburb), \(expected.city), 00131, Finland")
+                == "Ravintola Bank, 20, \(expected.road), \(expected.suburb), \(expected.city), 00131, Finland")
     }
 
     @Test func theHeaderWorksAsTheParameterAndTheParameterWins() throws {
