@@ -174,7 +174,7 @@ public struct NominatimPlace: Sendable {
             placeID = Self.placeID([feature.elementType.rawValue, String(feature.elementID)])
         } else if let area {
             name = finest.1 ?? ""
-            location = p.location
+            location = area.location
             category = area.category
             type = area.type
             addressType = area.addressKey ?? level.addressType
@@ -225,6 +225,19 @@ public struct NominatimPlace: Sendable {
         let delta = element != nil ? 0.00005 : level >= .street ? 0.0005 : 0.005
         let lat = location.latitude, lon = location.longitude
         return [lat - delta, lat + delta, lon - delta, lon + delta].map { ($0 * 1e7).rounded() / 1e7 }
+    }
+
+    /// Nominatim's box around a place node, by its kind (half the side, in degrees); nil for a kind it keeps
+    /// no size for (± 0.00005°).
+    static func nodeExtent(category: String, type: String) -> Double? {
+        guard category == "place" else { return nil }
+        switch type {
+        case "city", "municipality": return 0.16
+        case "town": return 0.04
+        case "village", "hamlet", "district", "borough", "suburb": return 0.02
+        case "locality", "neighbourhood", "quarter", "city_block", "farm": return 0.01
+        default: return nil
+        }
     }
 
     var extraTags: [(key: String, value: String)] {

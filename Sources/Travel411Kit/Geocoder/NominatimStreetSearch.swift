@@ -108,23 +108,30 @@ extension ReverseGeocoder {
     }
 
     /// The OpenStreetMap element of an area level's polygon, named as Nominatim names a municipality or a
-    /// place (`boundary`/`administrative`, `place`/`suburb`).
+    /// place (`boundary`/`administrative`, `place`/`suburb`), at its centre (`OSMLevelMapping`), else at the
+    /// query's `location`.
     func areaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int, location: Coordinate) -> AnsweringFeature? {
         guard feature >= 0 else { return nil }
         let key = Int64(level.ordinal) << 32 | Int64(feature)
-        if let known = areaElements.withLock({ $0[key] }) {
-            return known.map { found in
-                var answer = found
-                answer.location = location
-                return answer
-            }
+        let known = areaElements.withLock { $0[key] }
+        let found: AnsweringFeature?
+        if let known {
+            found = known
+        } else {
+            found = makeAreaFeature(level, feature, rank: rank)
+            areaElements.withLock { $0[key] = .some(found) }
         }
-        let made = makeAreaFeature(level, feature, rank: rank, location: location)
-        areaElements.withLock { $0[key] = .some(made) }
-        return made
+        return found.map { found in
+            var answer = found
+            if answer.location == Self.noCentre { answer.location = location }
+            return answer
+        }
     }
 
-    private func makeAreaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int, location: Coordinate) -> AnsweringFeature? {
+    /// Stands for an area without a centre of its own until a query's point takes its place.
+    private static let noCentre = Coordinate(latitude: .infinity, longitude: .infinity)
+
+    private func makeAreaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int) -> AnsweringFeature? {
         guard let element = lookup.osmElement(ofArea: level, feature: Int(feature)),
             let type = AnsweringFeature.ElementType(rawValue: element.type)
         else { return nil }
@@ -134,9 +141,18 @@ extension ReverseGeocoder {
                 return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
             }
         }
+        let centre = Self.point(lookup.area(level)?.bytes(Int(feature), .centre)) ?? Self.noCentre
+        // A node's box is Nominatim's for its kind of place (± 0.16° for a city, 0.02° for a suburb).
+        let extent =
+            element.extent
+            ?? (centre == Self.noCentre
+                ? nil
+                : NominatimPlace.nodeExtent(category: element.category, type: element.value).map {
+                    BoundingBox(around: centre, degrees: $0)
+                })
         return AnsweringFeature(
             elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name), rank: rank,
-            location: location, extent: element.extent, postcode: text(.postcode), addressKey: text(.placeType))
+            location: centre, extent: extent, postcode: text(.postcode), addressKey: text(.placeType))
     }
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.
@@ -173,7 +189,7 @@ extension ReverseGeocoder {
     }
 
     /// `x y` as the records keep a point.
-    private static func point(_ bytes: UnsafeBufferPointer<UInt8>?) -> Coordinate? {
+    static func point(_ bytes: UnsafeBufferPointer<UInt8>?) -> Coordinate? {
         guard let bytes, !bytes.isEmpty else { return nil }
         let values = String(decoding: bytes, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
         guard values.count == 2 else { return nil }

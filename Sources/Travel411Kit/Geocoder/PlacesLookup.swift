@@ -12,9 +12,11 @@ final class PlacesLookup: Sendable {
     enum Loading: Sendable { case onDemand, everything }
 
     /// What the geocoder reports of one polygon, by column of `texts`.
-    /// `postcode`, `municipality` (a number) and `placeType` are OpenStreetMap municipalities' and suburbs' only.
+    /// `postcode`, `municipality` (a number), `placeType` and `centre` (`x y`) are OpenStreetMap municipalities'
+    /// and suburbs' only.
     enum AreaText: Int, CaseIterable {
-        case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode, postcode, municipality, placeType
+        case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode, postcode, municipality, placeType,
+            centre
     }
 
     /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
@@ -252,7 +254,7 @@ final class PlacesLookup: Sendable {
         let attributesSQL =
             """
             SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code, postcode, municipality,
-                   place_type
+                   place_type, centre
             FROM travel411_areas WHERE level = ?
             """
         @Sendable func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }

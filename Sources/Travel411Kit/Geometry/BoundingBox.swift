@@ -53,4 +53,11 @@ extension BoundingBox {
         let dx = min(180, dy / cos(poleward * .pi / 180))
         self.init(minX: centre.longitude - dx, minY: centre.latitude - dy, maxX: centre.longitude + dx, maxY: centre.latitude + dy)
     }
+
+    /// ± `degrees` on both axes, as Nominatim draws a node's box.
+    init(around centre: Coordinate, degrees: Double) {
+        self.init(
+            minX: centre.longitude - degrees, minY: centre.latitude - degrees, maxX: centre.longitude + degrees,
+            maxY: centre.latitude + degrees)
+    }
 }

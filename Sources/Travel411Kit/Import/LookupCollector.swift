@@ -36,6 +36,8 @@ final class LookupCollector {
         /// What Nominatim calls an OpenStreetMap municipality or suburb in an address (`village`, `town`,
         /// `city`, `suburb`, `quarter`, `city_district`): its place type, or its linked place node's.
         var placeType: String? = nil
+        /// The point Nominatim gives its answer: the place node, a boundary's linked node, else a point on its surface.
+        var centre: Point2D? = nil
     }
 
     final class AreaLevelData {

@@ -6,7 +6,8 @@ extension LookupCollector {
     /// A polygon of an area level; returns a reason when the shape has no rings.
     func collectArea(
         _ level: PlacesSchema.AreaLevel, _ shape: Shape, layer: String, fid: Int64, name: String?, code: String?,
-        countryCode: String?, postcode: String? = nil, municipality: Int? = nil, placeType: String? = nil
+        countryCode: String?, postcode: String? = nil, municipality: Int? = nil, placeType: String? = nil,
+        centre: Point2D? = nil
     ) -> String? {
         let rings = shape.rings
         guard !rings.isEmpty else { return "not a polygon" }
@@ -25,7 +26,7 @@ extension LookupCollector {
         data.features.append(
             AreaFeature(
                 layer: layer, fid: fid, name: name, code: code, countryCode: countryCode?.uppercased(), postcode: postcode,
-                municipality: municipality, placeType: placeType))
+                municipality: municipality, placeType: placeType, centre: centre))
         return nil
     }
 

@@ -261,7 +261,8 @@ struct OSMLevelMapping {
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node),
-                placeType: area.placeType ?? Self.linkedPlaceType(of: area, among: townNodes) ?? "city")
+                placeType: area.placeType ?? Self.linkedNode(of: area, among: townNodes)?.type ?? "city",
+                centre: Self.centre(of: area, among: townNodes))
         }
         var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
         if suburbs.isEmpty {
@@ -279,7 +280,8 @@ struct OSMLevelMapping {
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
-                placeType: area.placeType ?? Self.linkedPlaceType(of: area, among: suburbNodes) ?? suburbLevel)
+                placeType: area.placeType ?? Self.linkedNode(of: area, among: suburbNodes)?.type ?? suburbLevel,
+                centre: Self.centre(of: area, among: suburbNodes))
         }
         for address in pendingAddresses {
             collector.collectAddress(
@@ -314,13 +316,19 @@ struct OSMLevelMapping {
         postcodePoints = [:]
     }
 
-    /// The type of the place node a boundary is linked to, as Nominatim links them: a node of the same name
-    /// inside it (Gamprin's boundary and its `village` node). Nominatim keys the boundary by it in an address;
-    /// an unlinked municipality is its `city` (admin_level 8), an unlinked suburb its `suburb` (10) or
-    /// `city_district` (9).
-    private static func linkedPlaceType(of area: PendingArea, among nodes: [OSMPlaceNodeAreas.Node]) -> String? {
+    /// The place node a boundary is linked to, as Nominatim links them: a node of the same name inside it
+    /// (Gamprin's boundary and its `village` node). Nominatim keys the boundary by the node's type in an
+    /// address (an unlinked municipality is its `city`, admin_level 8; an unlinked suburb its `suburb`, 10, or
+    /// `city_district`, 9) and answers with the node's point.
+    private static func linkedNode(of area: PendingArea, among nodes: [OSMPlaceNodeAreas.Node]) -> OSMPlaceNodeAreas.Node? {
         let key = OSMParentStreets.key(area.name)
-        return nodes.first { OSMParentStreets.key($0.name) == key && area.shape.contains(x: $0.point.x, y: $0.point.y) }?.type
+        return nodes.first { OSMParentStreets.key($0.name) == key && area.shape.contains(x: $0.point.x, y: $0.point.y) }
+    }
+
+    /// Where Nominatim's answer with the area lies: its own place node, its linked node, else a point on its
+    /// surface (Schaan's node; Mauren, unlinked, inside its boundary).
+    private static func centre(of area: PendingArea, among nodes: [OSMPlaceNodeAreas.Node]) -> Point2D {
+        area.node ?? linkedNode(of: area, among: nodes)?.point ?? area.shape.pointOnSurface
     }
 
     /// A postcode's point is the mean of the distinct points of the objects carrying it, as Nominatim's.

@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "20"
+    public static let version = "21"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -108,7 +108,7 @@ public enum PlacesSchema {
             level TEXT NOT NULL, feature INTEGER NOT NULL, layer TEXT NOT NULL, fid INTEGER NOT NULL,
             name TEXT, code TEXT, country_code TEXT, administrative_area TEXT, sub_administrative_area TEXT,
             administrative_area_code TEXT, country_feature INTEGER, first_level_area INTEGER, postcode TEXT,
-            municipality INTEGER, place_type TEXT, PRIMARY KEY (level, feature));
+            municipality INTEGER, place_type TEXT, centre TEXT, PRIMARY KEY (level, feature));
         CREATE TABLE travel411_area_tiles (key INTEGER PRIMARY KEY, reference INTEGER NOT NULL, blob BLOB);
         CREATE TABLE travel411_point_indexes (
             level TEXT PRIMARY KEY, min_x REAL, min_y REAL, max_x REAL, max_y REAL, tree BLOB NOT NULL, record_pages INTEGER NOT NULL);

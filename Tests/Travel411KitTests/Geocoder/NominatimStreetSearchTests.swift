@@ -196,6 +196,32 @@ import Testing
         #expect(placemark.subAdministrativeArea == "Wahlkreis Unterland")
     }
 
+    /// An area answer lies where Nominatim's does: at its place node (Helsinki, with a city's box of ± 0.16°), at
+    /// the node a boundary is linked to (Schaan), else at a point on the boundary's surface (Mauren), each
+    /// Nominatim 5.3.3's `lat`, `lon` and `boundingbox` on the same extracts.
+    @Test(arguments: [
+        (
+            "helsinki", 60.166165, 24.950632, 10, #""lat":"60.1674098","lon":"24.9425769""#,
+            #"["60.0074098","60.3274098","24.7825769","25.1025769"]"#
+        ),
+        (
+            "helsinki", 60.166165, 24.950632, 14, #""lat":"60.1652138","lon":"24.9472225""#,
+            #"["60.1452138","60.1852138","24.9272225","24.9672225"]"#
+        ),
+        ("liechtenstein", 47.077776, 9.611022, 10, #""lat":"47.1663397","lon":"9.510312""#, nil),
+        ("liechtenstein", 47.204898, 9.582462, 10, #""lat":"47.2133314","lon":"9.552702""#, nil),
+    ])
+    func anAreaAnswersAtItsCentre(extract: String, latitude: Double, longitude: Double, zoom: Int, point: String, box: String?) throws {
+        let path = try (extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport).get().path
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        let placemark = geocoder.placemark(
+            from: geocoder.record(
+                for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom))
+        #expect(answer.contains(point))
+        if let box { #expect(answer.contains(#""boundingbox":\#(box)"#)) }
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
