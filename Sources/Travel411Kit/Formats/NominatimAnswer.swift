@@ -240,6 +240,12 @@ public struct NominatimPlace: Sendable {
         }
     }
 
+    /// Nominatim's search rank of a place node, its `place_rank` (its address-levels.json: a suburb node is 19,
+    /// though it makes an address part of rank 20); nil for a kind it does not list.
+    static func nodeRank(type: String) -> Int? {
+        ["city": 16, "municipality": 16, "town": 18, "village": 19, "suburb": 19, "hamlet": 20, "quarter": 20, "neighbourhood": 22][type]
+    }
+
     var extraTags: [(key: String, value: String)] {
         [("timezone", timeZone), ("water", water)].compactMap { key, value in value.map { (key, $0) } }
     }

@@ -151,8 +151,9 @@ extension ReverseGeocoder {
                     BoundingBox(around: centre, degrees: $0)
                 })
         return AnsweringFeature(
-            elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name), rank: rank,
-            location: centre, extent: extent, postcode: text(.postcode), addressKey: text(.placeType))
+            elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name),
+            rank: type == .node ? NominatimPlace.nodeRank(type: element.value) ?? rank : rank, location: centre, extent: extent,
+            postcode: text(.postcode), addressKey: text(.placeType))
     }
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.

@@ -220,6 +220,8 @@ import Testing
         let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom))
         #expect(answer.contains(point))
         if let box { #expect(answer.contains(#""boundingbox":\#(box)"#)) }
+        // A suburb node's place_rank is its search rank, 19, as Nominatim's.
+        if zoom == 14 { #expect(answer.contains(#""place_rank":19"#)) }
     }
 
     @Test func nominatimsRanksByZoom() {
