@@ -160,8 +160,19 @@ public struct NominatimPlace: Sendable {
             separator: ", ")
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
-        // Without a street or building, the municipality's boundary or the suburb's node, when an extract gave it.
-        let area = feature == nil ? (level == .city ? p.localityFeature : level == .suburb ? p.subLocalityFeature : nil) : nil
+        // Without a street or building, the area the level names, when an extract gave it: the municipality's
+        // boundary, the suburb's node, the country's boundary.
+        var area: AnsweringFeature?
+        if feature == nil {
+            switch level {
+            case .suburb: area = p.subLocalityFeature
+            case .city: area = p.localityFeature
+            case .county: area = p.subAdministrativeAreaFeature
+            case .state: area = p.administrativeAreaFeature
+            case .country: area = p.countryFeature
+            case .street, .building: area = nil
+            }
+        }
         if let feature {
             name = feature.name ?? ""
             location = feature.location

@@ -805,6 +805,10 @@ public final class ReverseGeocoder: Sendable {
         if osmRules != nil {
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
+            // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
+            placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)
+            placemark.administrativeAreaFeature = areaFeature(.admin, record.admin, rank: 8, location: record.location)
+            placemark.countryFeature = areaFeature(.country, record.country, rank: 4, location: record.location)
         }
         if record.nearest >= 0, let name = text(.nearestLocality),
             let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil

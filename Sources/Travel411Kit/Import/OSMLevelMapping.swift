@@ -171,14 +171,19 @@ struct OSMLevelMapping {
         switch boundary.adminLevel {
         case 2:
             guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
-            _ = collector.collectArea(.country, feature.shape, layer: layer, fid: fid, name: name, code: code, countryCode: code)
+            _ = collector.collectArea(
+                .country, feature.shape, layer: layer, fid: fid, name: name, code: code, countryCode: code,
+                centre: feature.representativePoint)
             countryCodes.insert(code.uppercased())
         case 4:
             let country = boundary.iso3166_2.flatMap { $0.split(separator: "-").first.map(String.init) }
             _ = collector.collectArea(
-                .admin, feature.shape, layer: layer, fid: fid, name: name, code: boundary.iso3166_2, countryCode: country)
+                .admin, feature.shape, layer: layer, fid: fid, name: name, code: boundary.iso3166_2, countryCode: country,
+                centre: feature.representativePoint)
         case 6:
-            _ = collector.collectArea(.district, feature.shape, layer: layer, fid: fid, name: name, code: nil, countryCode: nil)
+            _ = collector.collectArea(
+                .district, feature.shape, layer: layer, fid: fid, name: name, code: nil, countryCode: nil,
+                centre: feature.representativePoint)
         case 8:
             cityBoundaries.append(area)
         case 9, 10:

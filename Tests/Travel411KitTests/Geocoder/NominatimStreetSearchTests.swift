@@ -210,6 +210,8 @@ import Testing
         ),
         ("liechtenstein", 47.077776, 9.611022, 10, #""lat":"47.1663397","lon":"9.510312""#, nil),
         ("liechtenstein", 47.204898, 9.582462, 10, #""lat":"47.2133314","lon":"9.552702""#, nil),
+        // At zoom 3 the extract's country boundary answers, relation 47, at Nominatim's point.
+        ("liechtenstein", 47.077776, 9.611022, 3, #""osm_type":"relation","osm_id":47,"lat":"47.1593412","lon":"9.5469395""#, nil),
     ])
     func anAreaAnswersAtItsCentre(extract: String, latitude: Double, longitude: Double, zoom: Int, point: String, box: String?) throws {
         let path = try (extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport).get().path
