@@ -43,7 +43,7 @@ struct OSMLevelMapping {
     private let pendingObjects: OSMSpillFile
     private let streetMidpoints: OSMSpillFile
     /// The named streets by their centres, which the addresses and POIs find their street among.
-    private var parentStreets = OSMParentStreets()
+    private var parentStreets: OSMParentStreets
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
@@ -52,6 +52,7 @@ struct OSMLevelMapping {
     init(collector: LookupCollector, temporaryPrefix: String) throws {
         self.collector = collector
         postcodeCarriers = OSMPostcodeCarriers(runPrefix: temporaryPrefix + "postcode-run-")
+        parentStreets = OSMParentStreets(runPrefix: temporaryPrefix + "parent-run-")
         pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
         pendingObjects = try OSMSpillFile(path: temporaryPrefix + "objects")
         streetMidpoints = try OSMSpillFile(path: temporaryPrefix + "street-midpoints")
@@ -78,7 +79,7 @@ struct OSMLevelMapping {
                 kind: feature.highway?.highwayClass, lines: lines), let midpoint
             {
                 try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint) }
-                if let name = feature.name { parentStreets.add(street: id, name: name, midpoint: midpoint) }
+                if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
             }
         case .address:
             guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
@@ -110,7 +111,7 @@ struct OSMLevelMapping {
         }
     }
 
-    private func addObject(_ feature: OSMFeature) throws {
+    private mutating func addObject(_ feature: OSMFeature) throws {
         guard feature.answersAtBuildingLevel else { return }
         let address = feature.address
         let category = feature.pointOfInterest.map { "\($0.key)=\($0.value)" } ?? feature.building.map { "building=\($0)" }
@@ -121,6 +122,14 @@ struct OSMLevelMapping {
                 Self.pointText(feature.representativePoint), nil,
             ],
             point: feature.representativePoint, outline: feature.outline)
+        try addObject(object)
+    }
+
+    /// Keeps an object until the extract is read, asking for its parent street.
+    private mutating func addObject(_ object: PendingObject) throws {
+        if let street = object.fields[PlacesSchema.ObjectField.street.rawValue] ?? nil {
+            try parentStreets.ask(object: UInt32(pendingObjects.count), named: street, at: object.point)
+        }
         try pendingObjects.append { $0.write(object) }
     }
 
@@ -185,7 +194,7 @@ struct OSMLevelMapping {
     }
 
     /// The house numbers between an interpolation line's two numbered ends, spread evenly along it.
-    private func interpolate(_ feature: OSMFeature) throws -> Int {
+    private mutating func interpolate(_ feature: OSMFeature) throws -> Int {
         guard let line = feature.interpolation, let street = feature.address?.street ?? feature.address?.place,
             let first = line.firstHousenumber.flatMap(Int.init), let last = line.lastHousenumber.flatMap(Int.init), first != last
         else { return 0 }
@@ -214,7 +223,7 @@ struct OSMLevelMapping {
                 ],
                 point: point,
                 outline: [])
-            try pendingObjects.append { $0.write(object) }
+            try addObject(object)
             added += 1
             number += direction
         }
@@ -275,31 +284,41 @@ struct OSMLevelMapping {
                 houseNumber: address.houseNumber, street: address.street, postcode: address.postcode.flatMap(postcodes.normalised),
                 at: address.coordinate)
         }
-        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
-        let streetField = PlacesSchema.ObjectField.street.rawValue
-        try pendingObjects.drain { reader in
-            var object = try reader.pendingObject()
-            if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
-            if let street = object.fields[streetField] ?? nil,
-                let parent = parentStreets.parent(named: street, near: object.point)
-            {
-                object.fields[PlacesSchema.ObjectField.parent.rawValue] = String(parent)
-            }
-            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
-        }
+        try collectObjects(postcodes)
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         let streetPostcodes = OSMStreetPostcodes(centroids: centroids, country: countryCodes.count == 1 ? countryCodes.first : nil)
         try streetMidpoints.drain { reader in
             let (id, midpoint) = try reader.streetMidpoint()
             if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes[id] = postcode }
         }
-        parentStreets = OSMParentStreets()
         cityBoundaries = []
         cityPlaceAreas = []
         suburbBoundaries = [:]
         suburbPlaceAreas = []
         townNodes = []
         suburbNodes = []
+    }
+
+    /// The objects in the order they came, with their postcodes checked and their parent streets.
+    private func collectObjects(_ postcodes: OSMPostcodes) throws {
+        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
+        let parentField = PlacesSchema.ObjectField.parent.rawValue
+        let (collector, pendingObjects) = (self.collector, self.pendingObjects)
+        var number: UInt32 = 0
+        /// Collects the next object; false when none is left.
+        func collectNext(parent: UInt32?) throws -> Bool {
+            guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
+            if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
+            if let parent { object.fields[parentField] = String(parent) }
+            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
+            number += 1
+            return true
+        }
+        try parentStreets.answers { object, street in
+            while number < object { guard try collectNext(parent: nil) else { return } }
+            _ = try collectNext(parent: street)
+        }
+        while try collectNext(parent: nil) {}
     }
 
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {

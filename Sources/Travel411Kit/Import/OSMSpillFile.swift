@@ -16,6 +16,12 @@ final class OSMSpillFile {
     private(set) var count = 0
     /// Bytes gathered before each write, and read at a time.
     private let blockBytes: Int
+    /// Once reading: what has been read back of the file: a block of it, from `start` on.
+    private var block: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    private var recordsRead = 0
+    private var reading = false
 
     /// `path`: where the file is created (beside the database being built, so that it uses that disk).
     init(path: String, blockBytes: Int = 1 << 20) throws {
@@ -35,17 +41,19 @@ final class OSMSpillFile {
         if let file { fclose(file) }
         file = nil
         pending = OSMSpillWriter()
+        block = []
     }
 
     /// Adds one record, which `write` encodes.
     func append(_ write: (inout OSMSpillWriter) -> Void) throws {
-        let start = pending.bytes.count
+        guard !reading else { throw ImportError("\(path): a temporary file written to after it was read back") }
+        let recordStart = pending.bytes.count
         pending.write(UInt32(0))
         write(&pending)
-        guard let length = UInt32(exactly: pending.bytes.count - start - 4) else {
-            throw ImportError("\(path): a record of \(pending.bytes.count - start - 4) bytes is too big for a temporary file")
+        guard let length = UInt32(exactly: pending.bytes.count - recordStart - 4) else {
+            throw ImportError("\(path): a record of \(pending.bytes.count - recordStart - 4) bytes is too big for a temporary file")
         }
-        withUnsafeBytes(of: length.littleEndian) { pending.bytes.replaceSubrange(start..<(start + 4), with: $0) }
+        withUnsafeBytes(of: length.littleEndian) { pending.bytes.replaceSubrange(recordStart..<(recordStart + 4), with: $0) }
         count += 1
         if pending.bytes.count >= blockBytes { try flush() }
     }
@@ -62,50 +70,58 @@ final class OSMSpillFile {
 
     /// Every record in the order written, each decoded by `read`; then the file is removed.
     func drain(_ read: (inout OSMSpillReader) throws -> Void) throws {
-        defer {
-            discard()
-            count = 0
-        }
-        try flush()
-        guard let file else { return }
-        guard fseek(file, 0, SEEK_SET) == 0 else {
-            throw ImportError("\(path): cannot read back a temporary file (\(String(cString: strerror(errno))))")
-        }
-        var block: [UInt8] = []
-        var start = 0
-        var atEnd = false
-        /// Makes `block[start..<start + needed]` readable, reading on; false when the file ended first.
-        func have(_ needed: Int) throws -> Bool {
-            while block.count - start < needed {
-                if atEnd { return false }
-                block.removeSubrange(0..<start)
-                start = 0
-                let room = max(blockBytes, needed - block.count)
-                let before = block.count
-                block.append(contentsOf: repeatElement(0, count: room))
-                let read = block.withUnsafeMutableBytes { fread($0.baseAddress.map { $0 + before }, 1, room, file) }
-                if read < room {
-                    if ferror(file) != 0 { throw ImportError("\(path): cannot read back a temporary file") }
-                    atEnd = true
-                }
-                block.removeLast(room - read)
+        defer { discard() }
+        while try next(read) != nil {}
+    }
+
+    /// The next record in the order written, decoded by `read`; nil after the last, when the file is removed.
+    /// The first call ends the writing.
+    func next<Value>(_ read: (inout OSMSpillReader) throws -> Value) throws -> Value? {
+        if !reading {
+            try flush()
+            reading = true
+            guard let file, fseek(file, 0, SEEK_SET) == 0 else {
+                throw ImportError("\(path): cannot read back a temporary file (\(String(cString: strerror(errno))))")
             }
-            return true
         }
-        var records = 0
-        while try have(4) {
-            let length = block.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self))) }
-            guard try have(4 + length) else { break }
-            try block.withUnsafeBytes { bytes in
-                var reader = OSMSpillReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 4 + length)]), path: path)
-                try read(&reader)
+        guard try have(4) else { return try ended() }
+        let length = block.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt32.self))) }
+        guard try have(4 + length) else { return try ended() }
+        let value = try block.withUnsafeBytes { bytes in
+            var reader = OSMSpillReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 4 + length)]), path: path)
+            return try read(&reader)
+        }
+        start += 4 + length
+        recordsRead += 1
+        return value
+    }
+
+    /// Makes `block[start..<start + needed]` readable, reading on; false when the file ends first.
+    private func have(_ needed: Int) throws -> Bool {
+        while block.count - start < needed {
+            guard !atEnd, let file else { return false }
+            block.removeSubrange(0..<start)
+            start = 0
+            let room = max(blockBytes, needed - block.count)
+            let before = block.count
+            block.append(contentsOf: repeatElement(0, count: room))
+            let read = block.withUnsafeMutableBytes { fread($0.baseAddress.map { $0 + before }, 1, room, file) }
+            if read < room {
+                if ferror(file) != 0 { throw ImportError("\(path): cannot read back a temporary file") }
+                atEnd = true
             }
-            start += 4 + length
-            records += 1
+            block.removeLast(room - read)
         }
-        guard records == count, block.count == start else {
-            throw ImportError("\(path): the temporary file gave back \(records) of its \(count) records")
+        return true
+    }
+
+    /// Checks that every record came back, then removes the file.
+    private func ended<Value>() throws -> Value? {
+        defer { discard() }
+        guard recordsRead == count, block.count == start else {
+            throw ImportError("\(path): the temporary file gave back \(recordsRead) of its \(count) records")
         }
+        return nil
     }
 }
 

@@ -3,7 +3,8 @@ import Testing
 
 @testable import Travel411Kit
 
-/// What an extract's import keeps on disk until the extract is read (`OSMSpillFile`, `OSMPostcodeCarriers`): it
+/// What an extract's import keeps on disk until the extract is read (`OSMSpillFile`, `OSMPostcodeCarriers`,
+/// `OSMParentStreets`): it
 /// comes back exactly as it went in, in bounded memory, and nothing of it is left beside the database, whether
 /// the import succeeds or fails.
 @Suite struct OSMSpillTests {
@@ -84,6 +85,50 @@ import Testing
         var generator = SplitMix64(seed: 411)
         let mean = OSMPostcodeCarriers.meanOfDistinct(points)
         for _ in 0..<10 { #expect(OSMPostcodeCarriers.meanOfDistinct(points.shuffled(using: &generator)) == mean) }
+    }
+
+    /// Every address of an extract against its named streets, in sort runs of 1,024 entries (two at least): the parent streets
+    /// the sweep finds are those of a search of every street.
+    @Test(arguments: [OSMExtractImportTests.liechtenstein, OSMExtractImportTests.helsinki])
+    func parentStreetsAreThoseOfASearchOfEveryStreet(extract: URL) throws {
+        var streets: [(id: UInt32, key: [UInt8], midpoint: Point2D, name: String)] = []
+        var objects: [(street: String, point: Point2D)] = []
+        try OSMExtractReader(path: extract.path).read { feature in
+            if feature.kind == .street, let name = feature.name, let midpoint = OSMStreetPostcodes.midpoint(of: feature.shape.lines) {
+                streets.append((UInt32(streets.count), OSMParentStreets.key(name), midpoint, name))
+            }
+            if feature.kind == .address, let street = feature.address?.street ?? feature.address?.place {
+                objects.append((street, feature.representativePoint))
+            }
+        }
+        var expected: [UInt32: UInt32] = [:]
+        for (index, object) in objects.enumerated() {
+            let key = OSMParentStreets.key(object.street)
+            var best: (id: UInt32, squared: Double)?
+            for street in streets where street.key == key && !key.isEmpty {
+                let dx = street.midpoint.x - object.point.x, dy = street.midpoint.y - object.point.y
+                let squared = dx * dx + dy * dy
+                guard squared <= OSMParentStreets.reachDegrees * OSMParentStreets.reachDegrees else { continue }
+                if best.map({ squared < $0.squared || (squared == $0.squared && street.id < $0.id) }) ?? true {
+                    best = (street.id, squared)
+                }
+            }
+            if let best { expected[UInt32(index)] = best.id }
+        }
+        #expect(streets.count + objects.count > 1_024)
+        #expect(expected.count > objects.count / 2)
+        try TemporaryFolder.with { folder in
+            var parents = OSMParentStreets(runPrefix: folder.url.appendingPathComponent("parent-").path, bufferBytes: 1)
+            // As an import does: the address nodes before the street ways.
+            for (index, object) in objects.enumerated() { try parents.ask(object: UInt32(index), named: object.street, at: object.point) }
+            for street in streets { try parents.add(street: street.id, name: street.name, midpoint: street.midpoint) }
+            var found: [(object: UInt32, street: UInt32)] = []
+            try parents.answers { found.append(($0, $1)) }
+            #expect(found.map(\.object) == expected.keys.sorted())
+            #expect(Dictionary(uniqueKeysWithValues: found.map { ($0.object, $0.street) }) == expected)
+            #expect(folder.openFiles().isEmpty)
+            #expect(try folder.contents().isEmpty)
+        }
     }
 
     @Test func anImportLeavesOnlyTheDatabase() throws {
