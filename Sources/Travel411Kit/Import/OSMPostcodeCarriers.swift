@@ -22,7 +22,8 @@ struct OSMPostcodeCarriers {
     private let carriers: ExternalSorter<Carrier>
 
     /// Sort runs are created as `runPrefix` and a number, each of `bufferBytes` of carriers (24 bytes each).
-    init(runPrefix: String, bufferBytes: Int = 4 << 20) {
+    /// 16 MB: 20 million carriers make 30 runs, whose merge reads 256 KB of each at a time.
+    init(runPrefix: String, bufferBytes: Int = 16 << 20) {
         self.runPrefix = runPrefix
         self.bufferBytes = bufferBytes
         carriers = ExternalSorter(runPrefix: runPrefix + "written-", bufferBytes: bufferBytes) { UInt64($0.value) }

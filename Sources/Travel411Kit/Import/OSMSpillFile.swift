@@ -42,6 +42,7 @@ final class OSMSpillFile {
         file = nil
         pending = OSMSpillWriter()
         block = []
+        start = 0
     }
 
     /// Adds one record, which `write` encodes.
