@@ -62,6 +62,24 @@ final class InterruptedBuildTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: database), Data("the previous database".utf8))
     }
 
+    /// `import` of an OpenStreetMap extract, Ctrl-C mid-way: nothing is left beside the database, neither the
+    /// database being built nor the files the extract's addresses, objects and sort runs wait in (named after it,
+    /// `.places.gpkg.building-PID-osm-…`, and unlinked as soon as they are open).
+    func testSIGINTDuringAnExtractsImportLeavesNothing() throws {
+        let extract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/osm/helsinki.osm.pbf")
+        let database = cli.folder.appendingPathComponent("places.gpkg")
+        let running = try cli.start(["import", "--db", database.path, extract.path])
+        waitForBuilding(running, in: cli.folder)
+        kill(running.pid, SIGINT)
+        let result = try running.wait()
+
+        XCTAssertTrue(result.terminatedBySignal, "status \(result.status), stderr: \(result.stderr)")
+        XCTAssertEqual(result.status, SIGINT)
+        let left = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.contains("places.gpkg") }
+        XCTAssertEqual(left, [])
+    }
+
     /// What a build killed with SIGKILL left (its process is gone) is removed by the next start, even one
     /// that builds nothing; the file of a build still running is kept, and so is that of another target.
     func testTheNextStartRemovesTheFilesOfDeadBuildsAndKeepsLiveOnes() throws {

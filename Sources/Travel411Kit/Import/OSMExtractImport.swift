@@ -40,7 +40,8 @@ struct OSMExtractImport {
         let started = Date()
         var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: url.lastPathComponent)
         try tables.reserveNames(&usedTables)
-        var mapping = OSMLevelMapping(collector: collector)
+        // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
+        var mapping = try OSMLevelMapping(collector: collector, temporaryPrefix: geoPackage.database.path + "-osm-")
         var translations = try OSMNamesTable(database: geoPackage.database)
         var read = 0
         let summary = try OSMExtractReader(path: url.path).read { feature in

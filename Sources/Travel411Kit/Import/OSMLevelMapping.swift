@@ -37,32 +37,30 @@ struct OSMLevelMapping {
     private var suburbBoundaries: [Int: [PendingArea]] = [:]
     private var suburbPlaceAreas: [PendingArea] = []
     /// Every object carrying each `addr:postcode`, as written (`OSMPostcodes` decides which are postcodes).
-    private var postcodePoints: [String: [Coordinate]] = [:]
-    private struct PendingAddress {
-        var houseNumber: String
-        var street: String?
-        var postcode: String?
-        var coordinate: Coordinate
-    }
-    /// Addresses wait for the whole extract: their postcodes are checked against all the others.
-    private var pendingAddresses: [PendingAddress] = []
-    /// Address points and POIs, as Nominatim answers with them at zoom 18 (`PlacesSchema.ObjectField`); they
-    /// wait for the postcodes too.
-    private struct PendingObject {
-        var fields: [String?]
-        var point: Point2D
-        var outline: [[Point2D]]
-    }
-    private var pendingObjects: [PendingObject] = []
-    /// Each street's midpoint, which decides its postcode once the postcode points are known.
-    private var streetMidpoints: [(id: UInt32, point: Point2D)] = []
+    private var postcodeCarriers: OSMPostcodeCarriers
+    /// What waits for the whole extract waits on disk (`OSMSpillFile`), as it grows with the extract: the
+    /// addresses, whose postcodes are checked against all the others (`PendingAddress`); the address points and
+    /// POIs, as Nominatim answers with them at zoom 18 (`PlacesSchema.ObjectField`), which wait for the postcodes
+    /// and the parent streets too (`PendingObject`); each street's midpoint, which decides its postcode once the
+    /// postcode points are known.
+    private let pendingAddresses: OSMSpillFile
+    private let pendingObjects: OSMSpillFile
+    private let streetMidpoints: OSMSpillFile
     /// The named streets by their centres, which the addresses and POIs find their street among.
-    private var parentStreets = OSMParentStreets()
+    private var parentStreets: OSMParentStreets
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
 
-    init(collector: LookupCollector) { self.collector = collector }
+    /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
+    init(collector: LookupCollector, temporaryPrefix: String) throws {
+        self.collector = collector
+        postcodeCarriers = OSMPostcodeCarriers(runPrefix: temporaryPrefix + "postcode-run-")
+        parentStreets = OSMParentStreets(runPrefix: temporaryPrefix + "parent-run-")
+        pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
+        pendingObjects = try OSMSpillFile(path: temporaryPrefix + "objects")
+        streetMidpoints = try OSMSpillFile(path: temporaryPrefix + "street-midpoints")
+    }
 
     /// Place types that name a locality or a part of one, with the population assumed when the node has
     /// none: OSM's wiki gives these orders of size (a village has up to 10,000 people, a hamlet up to 200).
@@ -84,18 +82,19 @@ struct OSMLevelMapping {
                 name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
                 kind: feature.highway?.highwayClass, lines: lines), let midpoint
             {
-                streetMidpoints.append((id, midpoint))
-                if let name = feature.name { parentStreets.add(street: id, name: name, midpoint: midpoint) }
+                try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint) }
+                if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
             }
         case .address:
             guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
             let point = Self.coordinate(feature.representativePoint)
-            pendingAddresses.append(
-                PendingAddress(houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point))
-            if let postcode = address.postcode { addToPostcode(postcode, point) }
-            addObject(feature)
+            let pending = PendingAddress(
+                houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point)
+            try pendingAddresses.append { $0.write(pending) }
+            if let postcode = address.postcode { try postcodeCarriers.add(postcode, at: point) }
+            try addObject(feature)
         case .addressInterpolation:
-            let added = interpolate(feature)
+            let added = try interpolate(feature)
             if added == 0 { note(feature.kind, "no numbers to interpolate") }
         case .place:
             collectPlace(feature, layer: layer, fid: fid)
@@ -103,29 +102,39 @@ struct OSMLevelMapping {
             collectBoundary(feature, layer: layer, fid: fid)
         case .postcodeBoundary, .postcodePoint:
             guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
-            addToPostcode(postcode, Self.coordinate(feature.representativePoint))
+            try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
         case .poi:
             // One with a house number came as an address too, which carries its name.
             guard feature.address?.housenumber == nil else { return }
-            if let postcode = feature.address?.postcode { addToPostcode(postcode, Self.coordinate(feature.representativePoint)) }
+            if let postcode = feature.address?.postcode {
+                try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
+            }
             // A POI along an open line (a pier mapped as a line) is no answer: Nominatim leaves lines out.
             guard feature.element.type == .node || !feature.outline.isEmpty else { return note(feature.kind, "a line") }
-            addObject(feature)
+            try addObject(feature)
         }
     }
 
-    private mutating func addObject(_ feature: OSMFeature) {
+    private mutating func addObject(_ feature: OSMFeature) throws {
         guard feature.answersAtBuildingLevel else { return }
         let address = feature.address
         let category = feature.pointOfInterest.map { "\($0.key)=\($0.value)" } ?? feature.building.map { "building=\($0)" }
-        pendingObjects.append(
-            PendingObject(
-                fields: [
-                    feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
-                    Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                    Self.pointText(feature.representativePoint), nil,
-                ],
-                point: feature.representativePoint, outline: feature.outline))
+        let object = PendingObject(
+            fields: [
+                feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
+                Self.elementText(feature.element), category, Self.extentText(feature.outline),
+                Self.pointText(feature.representativePoint), nil,
+            ],
+            point: feature.representativePoint, outline: feature.outline)
+        try addObject(object)
+    }
+
+    /// Keeps an object until the extract is read, asking for its parent street.
+    private mutating func addObject(_ object: PendingObject) throws {
+        if let street = object.fields[PlacesSchema.ObjectField.street.rawValue] ?? nil {
+            try parentStreets.ask(object: UInt32(pendingObjects.count), named: street, at: object.point)
+        }
+        try pendingObjects.append { $0.write(object) }
     }
 
     /// A point as an object record keeps it: `x y`, to 7 decimals as OpenStreetMap stores coordinates.
@@ -194,7 +203,7 @@ struct OSMLevelMapping {
     }
 
     /// The house numbers between an interpolation line's two numbered ends, spread evenly along it.
-    private mutating func interpolate(_ feature: OSMFeature) -> Int {
+    private mutating func interpolate(_ feature: OSMFeature) throws -> Int {
         guard let line = feature.interpolation, let street = feature.address?.street ?? feature.address?.place,
             let first = line.firstHousenumber.flatMap(Int.init), let last = line.lastHousenumber.flatMap(Int.init), first != last
         else { return 0 }
@@ -213,17 +222,17 @@ struct OSMLevelMapping {
         while direction > 0 ? number < last : number > last {
             let fraction = Double(number - first) / Double(last - first)
             let point = Self.point(along: points, fraction: fraction)
-            pendingAddresses.append(
-                PendingAddress(
-                    houseNumber: String(number), street: street, postcode: feature.address?.postcode, coordinate: Self.coordinate(point)))
-            pendingObjects.append(
-                PendingObject(
-                    fields: [
-                        nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
-                        Self.pointText(point), nil,
-                    ],
-                    point: point,
-                    outline: []))
+            let address = PendingAddress(
+                houseNumber: String(number), street: street, postcode: feature.address?.postcode, coordinate: Self.coordinate(point))
+            try pendingAddresses.append { $0.write(address) }
+            let object = PendingObject(
+                fields: [
+                    nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
+                    Self.pointText(point), nil,
+                ],
+                point: point,
+                outline: [])
+            try addObject(object)
             added += 1
             number += direction
         }
@@ -243,14 +252,10 @@ struct OSMLevelMapping {
         return line[line.count - 1]
     }
 
-    private mutating func addToPostcode(_ postcode: String, _ point: Coordinate) {
-        postcodePoints[postcode, default: []].append(point)
-    }
-
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     mutating func finish() throws {
-        let postcodes = OSMPostcodes(counts: postcodePoints.mapValues(\.count))
-        let centroids = postcodeCentroids(postcodes)
+        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts)
+        let centroids = try postcodeCarriers.centroids(postcodes)
         let streetPostcodes = OSMStreetPostcodes(centroids: centroids, country: countryCodes.count == 1 ? countryCodes.first : nil)
         let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes)
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
@@ -288,37 +293,24 @@ struct OSMLevelMapping {
                 placeType: area.placeType ?? Self.linkedNode(of: area, among: suburbNodes)?.type ?? suburbLevel,
                 centre: Self.centre(of: area, among: suburbNodes))
         }
-        for address in pendingAddresses {
+        try pendingAddresses.drain { reader in
+            let address = try reader.pendingAddress()
             collector.collectAddress(
                 houseNumber: address.houseNumber, street: address.street, postcode: address.postcode.flatMap(postcodes.normalised),
                 at: address.coordinate)
         }
-        pendingAddresses = []
-        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
-        let streetField = PlacesSchema.ObjectField.street.rawValue
-        for var object in pendingObjects {
-            if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
-            if let street = object.fields[streetField] ?? nil,
-                let parent = parentStreets.parent(named: street, near: object.point)
-            {
-                object.fields[PlacesSchema.ObjectField.parent.rawValue] = String(parent)
-            }
-            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
-        }
-        pendingObjects = []
+        try collectObjects(postcodes)
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
-        for (id, midpoint) in streetMidpoints {
+        try streetMidpoints.drain { reader in
+            let (id, midpoint) = try reader.streetMidpoint()
             if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes[id] = postcode }
         }
-        streetMidpoints = []
-        parentStreets = OSMParentStreets()
         cityBoundaries = []
         cityPlaceAreas = []
         suburbBoundaries = [:]
         suburbPlaceAreas = []
         townNodes = []
         suburbNodes = []
-        postcodePoints = [:]
     }
 
     /// The place node a boundary is linked to, as Nominatim links them: a node of the same name inside it
@@ -336,21 +328,26 @@ struct OSMLevelMapping {
         area.node ?? linkedNode(of: area, among: nodes)?.point ?? area.shape.pointOnSurface
     }
 
-    /// A postcode's point is the mean of the distinct points of the objects carrying it, as Nominatim's.
-    private func postcodeCentroids(_ postcodes: OSMPostcodes) -> [(code: String, coordinate: Coordinate)] {
-        var points: [String: Set<Coordinate>] = [:]
-        for (written, carriers) in postcodePoints {
-            guard let postcode = postcodes.normalised(written) else { continue }
-            points[postcode, default: []].formUnion(carriers)
+    /// The objects in the order they came, with their postcodes checked and their parent streets.
+    private func collectObjects(_ postcodes: OSMPostcodes) throws {
+        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
+        let parentField = PlacesSchema.ObjectField.parent.rawValue
+        let (collector, pendingObjects) = (self.collector, self.pendingObjects)
+        var number: UInt32 = 0
+        /// Collects the next object; false when none is left.
+        func collectNext(parent: UInt32?) throws -> Bool {
+            guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
+            if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
+            if let parent { object.fields[parentField] = String(parent) }
+            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
+            number += 1
+            return true
         }
-        return points.sorted(by: { $0.key < $1.key }).map { postcode, carriers in
-            let count = Double(carriers.count)
-            return (
-                postcode,
-                Coordinate(
-                    latitude: carriers.reduce(0) { $0 + $1.latitude } / count, longitude: carriers.reduce(0) { $0 + $1.longitude } / count)
-            )
+        try parentStreets.answers { object, street in
+            while number < object { guard try collectNext(parent: nil) else { return } }
+            _ = try collectNext(parent: street)
         }
+        while try collectNext(parent: nil) {}
     }
 
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {
@@ -358,4 +355,55 @@ struct OSMLevelMapping {
     }
 
     static func coordinate(_ point: Point2D) -> Coordinate { Coordinate(latitude: point.y, longitude: point.x) }
+}
+
+/// An address waiting for the postcodes: an address point's, or a number of an interpolation line.
+struct PendingAddress {
+    var houseNumber: String
+    var street: String?
+    var postcode: String?
+    var coordinate: Coordinate
+}
+
+/// An address point or POI waiting for the postcodes and the parent streets: its `PlacesSchema.ObjectField`s,
+/// its point, and the rings of the building or area it stands on.
+struct PendingObject {
+    var fields: [String?]
+    var point: Point2D
+    var outline: [[Point2D]]
+}
+
+extension OSMSpillWriter {
+    mutating func write(_ address: PendingAddress) {
+        write(address.houseNumber)
+        write(address.street)
+        write(address.postcode)
+        write(address.coordinate.latitude)
+        write(address.coordinate.longitude)
+    }
+
+    mutating func write(_ object: PendingObject) {
+        write(object.fields)
+        write(object.point)
+        write(object.outline)
+    }
+
+    mutating func writeStreetMidpoint(_ id: UInt32, _ midpoint: Point2D) {
+        write(id)
+        write(midpoint)
+    }
+}
+
+extension OSMSpillReader {
+    mutating func pendingAddress() throws -> PendingAddress {
+        PendingAddress(
+            houseNumber: try presentText(), street: try text(), postcode: try text(),
+            coordinate: Coordinate(latitude: try double(), longitude: try double()))
+    }
+
+    mutating func pendingObject() throws -> PendingObject {
+        PendingObject(fields: try texts(), point: try point(), outline: try rings())
+    }
+
+    mutating func streetMidpoint() throws -> (id: UInt32, point: Point2D) { (try uint32(), try point()) }
 }
