@@ -113,25 +113,27 @@ extension ReverseGeocoder {
     func areaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int, location: Coordinate) -> AnsweringFeature? {
         guard feature >= 0 else { return nil }
         let key = Int64(level.ordinal) << 32 | Int64(feature)
-        let known = areaElements.withLock { $0[key] }
-        let found: AnsweringFeature?
-        if let known {
+        let found: AreaElement?
+        if let known = areaElements.withLock({ $0[key] }) {
             found = known
         } else {
             found = makeAreaFeature(level, feature, rank: rank)
             areaElements.withLock { $0[key] = .some(found) }
         }
         return found.map { found in
-            var answer = found
-            if answer.location == Self.noCentre { answer.location = location }
+            var answer = found.feature
+            if !found.hasCentre { answer.location = location }
             return answer
         }
     }
 
-    /// Stands for an area without a centre of its own until a query's point takes its place.
-    private static let noCentre = Coordinate(latitude: .infinity, longitude: .infinity)
+    /// An area's element as read once: without a centre of its own, each answer puts it at the query's point.
+    struct AreaElement: Sendable {
+        var feature: AnsweringFeature
+        var hasCentre: Bool
+    }
 
-    private func makeAreaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int) -> AnsweringFeature? {
+    private func makeAreaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int) -> AreaElement? {
         guard let element = lookup.osmElement(ofArea: level, feature: Int(feature)),
             let type = AnsweringFeature.ElementType(rawValue: element.type)
         else { return nil }
@@ -141,19 +143,17 @@ extension ReverseGeocoder {
                 return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
             }
         }
-        let centre = Self.point(lookup.area(level)?.bytes(Int(feature), .centre)) ?? Self.noCentre
+        let centre = Self.point(lookup.area(level)?.bytes(Int(feature), .centre))
         // A node's box is Nominatim's for its kind of place (± 0.16° for a city, 0.02° for a suburb).
-        let extent =
-            element.extent
-            ?? (centre == Self.noCentre
-                ? nil
-                : NominatimPlace.nodeExtent(category: element.category, type: element.value).map {
-                    BoundingBox(around: centre, degrees: $0)
-                })
-        return AnsweringFeature(
+        let nodeBox = centre.flatMap { centre in
+            NominatimPlace.nodeExtent(category: element.category, type: element.value).map { BoundingBox(around: centre, degrees: $0) }
+        }
+        let answer = AnsweringFeature(
             elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name),
-            rank: type == .node ? NominatimPlace.nodeRank(type: element.value) ?? rank : rank, location: centre, extent: extent,
-            postcode: text(.postcode), addressKey: text(.placeType))
+            rank: type == .node ? NominatimPlace.nodeRank(type: element.value) ?? rank : rank,
+            location: centre ?? Coordinate(latitude: 0, longitude: 0), extent: element.extent ?? nodeBox, postcode: text(.postcode),
+            addressKey: text(.placeType))
+        return AreaElement(feature: answer, hasCentre: centre != nil)
     }
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.

@@ -51,7 +51,7 @@ public final class ReverseGeocoder: Sendable {
     let osmRules: OSMAnswerRules?
     let lookup: PlacesLookup
     /// The OpenStreetMap elements behind area polygons, read once each (a server asks per answer).
-    let areaElements = Mutex<[Int64: AnsweringFeature?]>([:])
+    let areaElements = Mutex<[Int64: AreaElement?]>([:])
     private let hot: HotReferences
 
     /// Everything a lookup touches, held without reference counting when all of it was read up
