@@ -29,7 +29,7 @@
 
         /// Half a request line, then a byte now and then: the server closes within its header timeout (2 s here).
         @Test func slowlorisIsCutOff() async throws {
-            try await Harness.run(.live) { client in
+            try await Harness.run(.live, arguments: ["--header-timeout", "2"]) { client in
                 let port = try #require(client.port)
                 let fd = try RawClient.connect(port: port, receiveTimeout: 15)
                 defer { close(fd) }

@@ -37,9 +37,12 @@
             }
         }()
 
-        /// Options as a test server uses them: a free port, short deadlines.
+        /// Options as a test server uses them: a free port, and deadlines long enough that a test client's
+        /// connection, opened before the test's first request, is not cut while a flood test in the same process
+        /// keeps both cores busy ("I/O on closed channel" in three suites at once, with 2 s). The deadline tests
+        /// give their own.
         static func options(_ arguments: [String] = []) throws -> ServeOptions {
-            try ServeOptions.parse(["--port", "0", "--header-timeout", "2", "--body-timeout", "3"] + arguments)
+            try ServeOptions.parse(["--port", "0", "--header-timeout", "30", "--body-timeout", "30"] + arguments)
         }
 
         static func run<Value: Sendable>(
