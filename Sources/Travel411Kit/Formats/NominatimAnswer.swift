@@ -148,7 +148,11 @@ public struct NominatimPlace: Sendable {
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
             (.country, "country", p.country), (.country, "country_code", p.isoCountryCode?.lowercased()),
         ]
-        address = parts.compactMap { _, key, value in value.map { (key, $0) } }
+        // One value a key, the finest, as Nominatim's answer keeps it: a village inside a municipality keyed
+        // `village` too leaves the municipality out (Rotenboden, not Triesenberg).
+        var kept: [(key: String, value: String)] = []
+        for (_, key, value) in parts where value != nil && !kept.contains(where: { $0.key == key }) { kept.append((key, value ?? "")) }
+        address = kept
         let named: [(NominatimDetail, String?)] = [
             (.building, houseNumber), (.street, road), (.suburb, suburb), (.city, city),
             (.county, county), (.state, state), (.country, p.country),

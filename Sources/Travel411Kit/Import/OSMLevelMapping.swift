@@ -10,7 +10,8 @@ import Foundation
 ///   10 (else 9) the suburb (the subLocality); the others (3, 5, 7) name nothing Nominatim's answer shows;
 /// - a place node is a locality point, with its `population` or, lacking one, a typical population of its
 ///   type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
-///   gives one, of the town kind a locality where no municipality boundary does;
+///   gives one, of the town kind a locality where no municipality boundary does; where no polygon gives
+///   suburbs, the suburb, hamlet and (inside a municipality not their own) village nodes do, by area;
 /// - every `addr:postcode` and `postal_code` boundary makes a postcode point: the mean of the objects that
 ///   carry it, as Nominatim computes its postcode points, once `OSMPostcodes` has dropped the typos.
 struct OSMLevelMapping {
@@ -166,7 +167,9 @@ struct OSMLevelMapping {
         if case .point(let point) = feature.shape {
             let node = OSMPlaceNodeAreas.Node(name: name, type: place.type, point: point, layer: layer, fid: fid)
             if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil { townNodes.append(node) }
-            if OSMPlaceNodeAreas.halfWidthMetres(suburbType: place.type) != nil { suburbNodes.append(node) }
+            if place.type != "village", place.type != "town", OSMPlaceNodeAreas.halfWidthMetres(suburbType: place.type) != nil {
+                suburbNodes.append(node)
+            }
             return
         }
         let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, placeType: place.type)
@@ -276,6 +279,18 @@ struct OSMLevelMapping {
         }
         var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
         if suburbs.isEmpty {
+            // A village or town node inside a municipality boundary of another name is a part of it: Nominatim
+            // ranks it below the municipality and names it in the address (Rotenboden in Triesenberg, Nendeln in
+            // Eschen), where a linked one (Gamprin's own node) is the municipality itself.
+            if !cityBoundaries.isEmpty {
+                suburbNodes += townNodes.filter { node in
+                    node.type != "city"
+                        && cityBoundaries.contains { area in
+                            area.shape.contains(x: node.point.x, y: node.point.y)
+                                && OSMParentStreets.key(area.name) != OSMParentStreets.key(node.name)
+                        }
+                }
+            }
             suburbs = OSMPlaceNodeAreas.cells(of: suburbNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
                 PendingArea(
                     shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,

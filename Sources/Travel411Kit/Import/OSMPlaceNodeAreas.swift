@@ -25,10 +25,13 @@ enum OSMPlaceNodeAreas {
         }
     }
 
+    /// A hamlet is a part of its municipality as a suburb is (Nominatim's address rank 20 for both); so is a
+    /// village or town inside a municipality that is not its own (`OSMLevelMapping`).
     static func halfWidthMetres(suburbType type: String) -> Double? {
         switch type {
-        case "borough": return 4_000
-        case "suburb": return 2_000
+        case "borough", "town": return 4_000
+        case "suburb", "village": return 2_000
+        case "hamlet": return 1_000
         default: return nil
         }
     }

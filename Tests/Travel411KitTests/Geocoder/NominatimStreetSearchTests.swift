@@ -226,6 +226,19 @@ import Testing
         if zoom == 14 { #expect(answer.contains(#""place_rank":19"#)) }
     }
 
+    /// Rotenboden, a village node inside Triesenberg that is not Triesenberg's own, is a part of it: the
+    /// placemark's subLocality, and in Nominatim's address the `village`, which the municipality (keyed
+    /// `village` too) then leaves, as in Nominatim's answer at this point; its display name keeps both.
+    @Test func aVillageInsideAnotherMunicipalityIsAPartOfIt() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 47.131501, longitude: 9.543568))
+        #expect(placemark.locality == "Triesenberg" && placemark.subLocality == "Rotenboden")
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
+        #expect(answer.contains(#""address":{"road":"Maseschastrasse","village":"Rotenboden","county":"Wahlkreis Oberland""#))
+        // The display name keeps both, as Nominatim's: "Maseschastrasse, Rotenboden, Triesenberg, ...".
+        #expect(answer.contains(#""display_name":"Maseschastrasse, Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein""#))
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
