@@ -282,13 +282,21 @@ extension ReverseGeocoder {
     }
 
     private static func parent(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
-        guard let bytes = objects.names.bytes(Int(object), PlacesSchema.ObjectField.parent.rawValue), !bytes.isEmpty else { return nil }
+        number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.parent.rawValue))
+    }
+
+    /// A record's field holding a record number (a parent street, a suburb's municipality), read from its bytes:
+    /// asked per candidate and per point, where making a `String` to parse showed in a batch's profile. nil
+    /// when empty, not all digits, or beyond `UInt32`.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>?) -> UInt32? {
+        guard let bytes, !bytes.isEmpty else { return nil }
         var value: UInt32 = 0
         for byte in bytes {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (next, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            value = next &+ UInt32(byte - UInt8(ascii: "0"))
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, carry) = times10.addingReportingOverflow(UInt32(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            value = next
         }
         return value
     }

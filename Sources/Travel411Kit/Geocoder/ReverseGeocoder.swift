@@ -596,8 +596,8 @@ public final class ReverseGeocoder: Sendable {
 
     /// A suburb made from an OpenStreetMap place node names only points of the municipality holding the node.
     private func dropSuburbOfAnotherCity(_ record: inout PlacemarkRecord) {
-        guard let city = lookup.area(.suburb)?.bytes(Int(record.suburbArea), .municipality), !city.isEmpty else { return }
-        if Int(String(decoding: city, as: UTF8.self)) != Int(record.cityArea) { record.suburbArea = -1 }
+        guard let city = Self.number(lookup.area(.suburb)?.bytes(Int(record.suburbArea), .municipality)) else { return }
+        if Int64(city) != Int64(record.cityArea) { record.suburbArea = -1 }
     }
 
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.
