@@ -132,10 +132,28 @@ public struct NominatimPlace: Sendable {
         let county = upTo(.county, p.subAdministrativeArea)
         let state = upTo(.state, p.administrativeArea)
         let feature = p.feature.flatMap { detail >= ($0.rank >= 30 ? .building : .street) ? $0 : nil }
-        // Above street level the postcode is the answering municipality's or suburb's own, which only an
-        // OpenStreetMap database knows (`OSMAreaPostcodes`); a postcode point's is no town's.
-        let areaAnswering = detail >= .suburb && p.subLocality != nil ? p.subLocalityFeature : p.localityFeature
-        let postcode = detail >= .street ? p.postalCode : detail >= .city ? areaAnswering?.postcode : nil
+        let named: [(NominatimDetail, String?)] = [
+            (.building, houseNumber), (.street, road), (.suburb, suburb), (.city, city),
+            (.county, county), (.state, state), (.country, p.country),
+        ]
+        guard let finest = named.first(where: { $0.1 != nil }) else { return nil }
+        level = finest.0
+        // Without a street or building, the area the level names, when an extract gave it: the municipality's
+        // boundary, the suburb's node, the country's boundary.
+        var area: AnsweringFeature?
+        if feature == nil {
+            switch level {
+            case .suburb: area = p.subLocalityFeature
+            case .city: area = p.localityFeature
+            case .county: area = p.subAdministrativeAreaFeature
+            case .state: area = p.administrativeAreaFeature
+            case .country: area = p.countryFeature
+            case .street, .building: area = nil
+            }
+        }
+        // Above street level the postcode is that area's own, which only an OpenStreetMap database knows
+        // (`OSMAreaPostcodes`); a postcode point's is no town's.
+        let postcode = detail >= .street ? p.postalCode : area?.postcode
         // A named point of interest or building heads its address, under its main tag's key (`amenity`: Ravintola
         // Bank, `building`: Alma-talo).
         let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" ? f.name : nil }
@@ -151,32 +169,13 @@ public struct NominatimPlace: Sendable {
         // One value a key, the finest, as Nominatim's answer keeps it: a village inside a municipality keyed
         // `village` too leaves the municipality out (Rotenboden, not Triesenberg).
         var kept: [(key: String, value: String)] = []
-        for (_, key, value) in parts where value != nil && !kept.contains(where: { $0.key == key }) { kept.append((key, value ?? "")) }
+        for case let (_, key, value?) in parts where !kept.contains(where: { $0.key == key }) { kept.append((key, value)) }
         address = kept
-        let named: [(NominatimDetail, String?)] = [
-            (.building, houseNumber), (.street, road), (.suburb, suburb), (.city, city),
-            (.county, county), (.state, state), (.country, p.country),
-        ]
-        guard let finest = named.first(where: { $0.1 != nil }) else { return nil }
-        level = finest.0
         // Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu").
         displayName = [poi, houseNumber, road, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(
             separator: ", ")
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
-        // Without a street or building, the area the level names, when an extract gave it: the municipality's
-        // boundary, the suburb's node, the country's boundary.
-        var area: AnsweringFeature?
-        if feature == nil {
-            switch level {
-            case .suburb: area = p.subLocalityFeature
-            case .city: area = p.localityFeature
-            case .county: area = p.subAdministrativeAreaFeature
-            case .state: area = p.administrativeAreaFeature
-            case .country: area = p.countryFeature
-            case .street, .building: area = nil
-            }
-        }
         if let feature {
             name = feature.name ?? ""
             location = feature.location
@@ -258,7 +257,14 @@ public struct NominatimPlace: Sendable {
     /// Nominatim's search rank of a place node, its `place_rank` (its address-levels.json: a suburb node is 19,
     /// though it makes an address part of rank 20); nil for a kind it does not list.
     static func nodeRank(type: String) -> Int? {
-        ["city": 16, "municipality": 16, "town": 18, "village": 19, "suburb": 19, "hamlet": 20, "quarter": 20, "neighbourhood": 22][type]
+        switch type {
+        case "city", "municipality": return 16
+        case "town": return 18
+        case "village", "suburb": return 19
+        case "hamlet", "quarter": return 20
+        case "neighbourhood": return 22
+        default: return nil
+        }
     }
 
     var extraTags: [(key: String, value: String)] {
