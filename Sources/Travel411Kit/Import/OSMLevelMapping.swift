@@ -166,8 +166,10 @@ struct OSMLevelMapping {
             name: name, population: population, countryCode: nil, at: Self.coordinate(feature.representativePoint))
         if case .point(let point) = feature.shape {
             let node = OSMPlaceNodeAreas.Node(name: name, type: place.type, point: point, layer: layer, fid: fid)
-            if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil { townNodes.append(node) }
-            if place.type != "village", place.type != "town", OSMPlaceNodeAreas.halfWidthMetres(suburbType: place.type) != nil {
+            // A village or town is a municipality's, or a part of another's: `finish` decides.
+            if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil {
+                townNodes.append(node)
+            } else if OSMPlaceNodeAreas.halfWidthMetres(suburbType: place.type) != nil {
                 suburbNodes.append(node)
             }
             return
@@ -271,11 +273,11 @@ struct OSMLevelMapping {
         }
         let firstCity = collector.areas[.city]?.features.count ?? 0
         for area in cities {
+            let linked = area.node == nil ? Self.linkedNode(of: area, among: townNodes) : nil
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node),
-                placeType: area.placeType ?? Self.linkedNode(of: area, among: townNodes)?.type ?? "city",
-                centre: Self.centre(of: area, among: townNodes))
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), placeType: area.placeType ?? linked?.type ?? "city",
+                centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
         var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
         if suburbs.isEmpty {
@@ -302,11 +304,11 @@ struct OSMLevelMapping {
         let suburbLevel = suburbBoundaries[10] != nil ? "suburb" : "city_district"
         for area in suburbs {
             let municipality = area.node.flatMap { node in cities.firstIndex { $0.shape.contains(x: node.x, y: node.y) } }
+            let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbNodes) : nil
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
-                placeType: area.placeType ?? Self.linkedNode(of: area, among: suburbNodes)?.type ?? suburbLevel,
-                centre: Self.centre(of: area, among: suburbNodes))
+                placeType: area.placeType ?? linked?.type ?? suburbLevel, centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
         try pendingAddresses.drain { reader in
             let address = try reader.pendingAddress()
@@ -328,19 +330,13 @@ struct OSMLevelMapping {
         suburbNodes = []
     }
 
-    /// The place node a boundary is linked to, as Nominatim links them: a node of the same name inside it
-    /// (Gamprin's boundary and its `village` node). Nominatim keys the boundary by the node's type in an
+    /// The place node a polygon is linked to, as Nominatim links them: a node of the same name inside it
+    /// (Gamprin's boundary and its `village` node). Nominatim keys the polygon by the node's type in an
     /// address (an unlinked municipality is its `city`, admin_level 8; an unlinked suburb its `suburb`, 10, or
-    /// `city_district`, 9) and answers with the node's point.
+    /// `city_district`, 9) and answers at the node's point (an unlinked one at a point on its surface: Mauren).
     private static func linkedNode(of area: PendingArea, among nodes: [OSMPlaceNodeAreas.Node]) -> OSMPlaceNodeAreas.Node? {
         let key = OSMParentStreets.key(area.name)
         return nodes.first { OSMParentStreets.key($0.name) == key && area.shape.contains(x: $0.point.x, y: $0.point.y) }
-    }
-
-    /// Where Nominatim's answer with the area lies: its own place node, its linked node, else a point on its
-    /// surface (Schaan's node; Mauren, unlinked, inside its boundary).
-    private static func centre(of area: PendingArea, among nodes: [OSMPlaceNodeAreas.Node]) -> Point2D {
-        area.node ?? linkedNode(of: area, among: nodes)?.point ?? area.shape.pointOnSurface
     }
 
     /// The objects in the order they came, with their postcodes checked and their parent streets.
