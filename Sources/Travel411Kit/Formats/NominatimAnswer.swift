@@ -258,11 +258,14 @@ public struct NominatimPlace: Sendable {
     /// though it makes an address part of rank 20); nil for a kind it does not list.
     static func nodeRank(type: String) -> Int? {
         switch type {
-        case "city", "municipality": return 16
-        case "town": return 18
+        case "municipality": return 14
+        case "city": return 16
+        case "town", "borough": return 18
         case "village", "suburb": return 19
-        case "hamlet", "quarter": return 20
-        case "neighbourhood": return 22
+        case "hamlet", "quarter", "croft": return 20
+        case "isolated_dwelling", "farm": return 22
+        case "neighbourhood": return 24
+        case "locality", "city_block": return 25
         default: return nil
         }
     }

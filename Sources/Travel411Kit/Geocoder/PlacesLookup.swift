@@ -128,6 +128,7 @@ final class PlacesLookup: Sendable {
     private let pointBounds: [PlacesSchema.PointLevel: BoundingBox]
     private let streets: LazySlots<Loaded<LineLevel>>
     private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
+    private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 1)
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
     init(path: String, loading: Loading, needs: PlacemarkNeeds = .all) throws {
@@ -461,6 +462,44 @@ final class PlacesLookup: Sendable {
             return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
         }
         return (type, id, isPlace ? "place" : "boundary", element[2].stringValue ?? "administrative", extent)
+    }
+
+    /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15;
+    /// read once, at the first such answer (a few rows per municipality).
+    func suburbNodeSearch() -> PlaceNodeSearch? {
+        let reader = self.reader
+        return suburbNodes.withValue(
+            at: 0, orMake: { Loaded(Self.noting(reader) { try Self.loadSuburbNodes(from: reader) }) }, { $0.level })
+            ?? nil
+    }
+
+    private static func loadSuburbNodes(from reader: SharedDatabaseReader) throws -> PlaceNodeSearch {
+        let level = PlacesSchema.AreaLevel.suburb.rawValue
+        let layers = try reader.query(
+            "SELECT DISTINCT layer FROM travel411_areas WHERE level = ? AND place_type IS NOT NULL AND centre IS NOT NULL", [.text(level)])
+        var nodes: [PlaceNodeSearch.Node] = []
+        for row in layers {
+            // A shapefile's place layer has no elements: its areas are no nodes of an extract.
+            guard let layer = row[0].stringValue,
+                try !reader.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'osm_type'", [.text(layer)]).isEmpty
+            else { continue }
+            let rows = try reader.query(
+                """
+                SELECT a.feature, a.place_type, a.centre, a.municipality FROM travel411_areas a
+                JOIN \(GeoPackageSchema.quoted(layer)) p ON p.fid = a.fid
+                WHERE a.level = ? AND a.layer = ? AND p.osm_type = 'node'
+                """, [.text(level), .text(layer)])
+            for row in rows {
+                guard let feature = row[0].int64Value, let type = row[1].stringValue, let rank = NominatimPlace.nodeRank(type: type),
+                    let centre = row[2].stringValue?.split(separator: " ").compactMap({ Double($0) }), centre.count == 2
+                else { continue }
+                nodes.append(
+                    PlaceNodeSearch.Node(
+                        feature: Int32(truncatingIfNeeded: feature), x: centre[0], y: centre[1], rank: rank,
+                        municipality: row[3].int64Value.map { Int32(truncatingIfNeeded: $0) } ?? -1))
+            }
+        }
+        return PlaceNodeSearch(nodes: nodes)
     }
 
     /// OpenStreetMap's address points and POIs, by tile (`PlacesSchema.ObjectField`); nil for a database

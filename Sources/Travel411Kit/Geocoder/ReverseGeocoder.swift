@@ -149,6 +149,9 @@ public final class ReverseGeocoder: Sendable {
         }
         if record.admin >= 0, record.country >= 0, needs.contains(.admin) { dropAdminOfAnotherCountry(&record) }
         if osmRules != nil, record.suburbArea >= 0, needs.contains(.localities) { dropSuburbOfAnotherCity(&record) }
+        if osmRules != nil, Self.placeNodeRanks.contains(maximumRank), needs.contains(.subLocality) {
+            chooseSuburbNodeAsNominatim(&record, maximumRank: maximumRank)
+        }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if osmRules != nil, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) {
@@ -598,6 +601,19 @@ public final class ReverseGeocoder: Sendable {
     private func dropSuburbOfAnotherCity(_ record: inout PlacemarkRecord) {
         guard let city = Self.number(lookup.area(.suburb)?.bytes(Int(record.suburbArea), .municipality)) else { return }
         if Int64(city) != Int64(record.cityArea) { record.suburbArea = -1 }
+    }
+
+    /// The maximum ranks (zooms 13-15) at which Nominatim answers with the place node nearest by its rule.
+    private static let placeNodeRanks = 19...25
+
+    /// Where the extract's suburbs are place nodes, the one Nominatim answers with at this zoom (`PlaceNodeSearch`),
+    /// else none; a suburb polygon holding the point stays.
+    private func chooseSuburbNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        guard let search = lookup.suburbNodeSearch(), !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea)
+        else { return }
+        record.suburbArea =
+            search.answer(
+                x: record.location.longitude, y: record.location.latitude, maximumRank: maximumRank, municipality: record.cityArea) ?? -1
     }
 
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.

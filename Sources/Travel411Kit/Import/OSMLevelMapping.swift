@@ -8,8 +8,8 @@ import Foundation
 /// - `boundary=administrative`: `admin_level` 2 is the country, 4 the administrativeArea, 6 the
 ///   subAdministrativeArea, 8 the municipality (the locality of every point inside it, Nominatim's `city`),
 ///   10 (else 9) the suburb (the subLocality); the others (3, 5, 7) name nothing Nominatim's answer shows;
-/// - a place node is a locality point, with its `population` or, lacking one, a typical population of its
-///   type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
+/// - a city, town or village node is a locality point, with its `population` or, lacking one, a typical
+///   population of its type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
 ///   gives one, of the town kind a locality where no municipality boundary does; where no polygon gives
 ///   suburbs, the suburb, hamlet and (inside a municipality not their own) village nodes do, by area;
 /// - every `addr:postcode` and `postal_code` boundary makes a postcode point: the mean of the objects that
@@ -70,6 +70,8 @@ struct OSMLevelMapping {
         "quarter": 5_000, "neighbourhood": 1_000,
     ]
     static let townTypes: Set<String> = ["city", "town", "village", "hamlet", "municipality"]
+    /// The place types a locality point is made of.
+    static let localityTypes: Set<String> = ["city", "town", "village"]
     static let suburbTypes: Set<String> = ["borough", "suburb", "quarter", "neighbourhood", "city_district"]
 
     mutating func collect(_ feature: OSMFeature, layer: String, fid: Int64) throws {
@@ -161,9 +163,14 @@ struct OSMLevelMapping {
     private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) {
         guard let place = feature.place, let name = feature.name else { return note(.place, "no name") }
         guard let typical = Self.typicalPopulation[place.type] else { return note(.place, "place=\(place.type) names no locality") }
-        let population = place.population.map(Double.init) ?? typical
-        collector.collectLocality(
-            name: name, population: population, countryCode: nil, at: Self.coordinate(feature.representativePoint))
+        // A hamlet, suburb, quarter or neighbourhood is a part of a municipality (Nominatim's address rank 20
+        // and finer), never the town itself: an extract holding only a town's parts (Kouvola's) made its
+        // suburbs the city ("Ristinkallio, Ristinkallio").
+        if Self.localityTypes.contains(place.type) {
+            let population = place.population.map(Double.init) ?? typical
+            collector.collectLocality(
+                name: name, population: population, countryCode: nil, at: Self.coordinate(feature.representativePoint))
+        }
         if case .point(let point) = feature.shape {
             let node = OSMPlaceNodeAreas.Node(name: name, type: place.type, point: point, layer: layer, fid: fid)
             // A village or town is a municipality's, or a part of another's: `finish` decides.

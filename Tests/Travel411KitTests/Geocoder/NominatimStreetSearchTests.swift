@@ -239,6 +239,38 @@ import Testing
         #expect(answer.contains(#""display_name":"Maseschastrasse, Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein""#))
     }
 
+    /// An extract of a town's parts only (Kouvola's suburb, hamlet and neighbourhood nodes, no municipality):
+    /// Nominatim's answer names no city there, and a suburb is no city ("Ristinkallio, Ristinkallio" before).
+    @Test func aTownsPartsAreNoCity() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.kouvolaImport.get().path)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 60.536715, longitude: 26.947311))
+        #expect(placemark.thoroughfare == "Haarakatu" && placemark.subLocality == "Ristinkallio" && placemark.locality == nil)
+        #expect(placemark.postalCode == "48770")
+    }
+
+    /// At zoom 14 Nominatim answers with the finest place node within its reach (a hamlet 0.02°, a village
+    /// or suburb 0.04°) inside the municipality holding the point, the nearest of its kind: farther than the
+    /// nodes' address cells reach (Nendeln, Malbun), and a hamlet before a nearer suburb (Kannikko).
+    @Test(arguments: [
+        (
+            "kouvola", 60.529909, 26.947980, #""osm_type":"node","osm_id":3684572670"#,
+            #""name":"Kannikko","display_name":"Kannikko, 48600,"#, 20
+        ),
+        ("liechtenstein", 47.218474, 9.513200, #""osm_type":"node","osm_id":689,"#, #""name":"Nendeln""#, 19),
+        ("liechtenstein", 47.098878, 9.627179, #""osm_type":"node","osm_id":7367,"#, #""name":"Malbun""#, 20),
+    ])
+    func zoom14AnswersWithTheNominatimPlaceNode(
+        extract: String, latitude: Double, longitude: Double, element: String, name: String, rank: Int
+    ) throws {
+        let path = try (extract == "kouvola" ? OSMExtractImportTests.kouvolaImport : OSMExtractImportTests.liechtensteinImport).get().path
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        let placemark = geocoder.placemark(
+            from: geocoder.record(
+                for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: 14)))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: 14))
+        #expect(answer.contains(element) && answer.contains(name) && answer.contains(#""place_rank":\#(rank),"#))
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
