@@ -41,8 +41,11 @@
             let path = PlacesDatabaseLocation.resolve(explicitPath: options.databasePath)
             let started = ContinuousClock.now
             do {
+                // Nominatim's address: an answered street's municipality is the street's, where it is.
+                var settings = GeocoderSettings()
+                settings.addressOfTheAnswer = true
                 let geocoder = try PlacesDatabase.open(at: path, announce: { logger.notice("\($0)") }) { path in
-                    try ReverseGeocoder(databasePath: path, loading: .everything)
+                    try ReverseGeocoder(databasePath: path, loading: .everything, settings: settings)
                 }
                 let resources = try ServerResources(geocoder: geocoder, databasePath: path, registry: registry, logger: logger)
                 logger.info(

@@ -277,6 +277,7 @@ struct WhereCommand: ParsableCommand {
         }
         settings.detail = NominatimDetail(zoom: zoom)
         settings.maximumRank = NominatimDetail.maximumRank(zoom: zoom)
+        settings.addressOfTheAnswer = format == .nominatim
         return try PlacesDatabase.openGeocoder(
             explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,
             announce: Diagnostics.print, progress: bar.update)

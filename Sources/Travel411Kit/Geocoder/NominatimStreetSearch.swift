@@ -230,7 +230,7 @@ extension ReverseGeocoder {
     }
 
     /// The point that stands for an object: its node, or a point on its building's or area's surface.
-    private static func centre(of object: UInt32, objects: PlacesLookup.LineLevel) -> Coordinate? {
+    static func centre(of object: UInt32, objects: PlacesLookup.LineLevel) -> Coordinate? {
         point(objects.names.bytes(Int(object), PlacesSchema.ObjectField.centre.rawValue))
     }
 

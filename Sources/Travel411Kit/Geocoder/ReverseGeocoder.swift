@@ -29,6 +29,10 @@ public struct GeocoderSettings: Sendable {
     /// from OpenStreetMap answers by: 26 major streets only (zoom 16), 27 all streets (17), 30 addresses and
     /// points of interest too (18).
     public var maximumRank = 30
+    /// Nominatim's address on a database imported from OpenStreetMap (the server, `where --format nominatim`):
+    /// the municipality and suburb are the answered street's or object's, where it is (its point nearest the
+    /// query, the object's point), not the query point's. Off, a point answers the municipality it lies in.
+    public var addressOfTheAnswer = false
 
     public init() {}
 }
@@ -157,6 +161,7 @@ public final class ReverseGeocoder: Sendable {
         if needs.contains(.streets) {
             if osmRules != nil, let objects = lookup.objectLevel() {
                 decideAsNominatim(&record, objects: objects, maximumRank: maximumRank)
+                if settings.addressOfTheAnswer, needs.contains(.localities) { takeAreasOfTheAnswer(&record, objects: objects) }
             } else {
                 decideStreetAddress(&record)
             }
@@ -614,6 +619,44 @@ public final class ReverseGeocoder: Sendable {
         record.suburbArea =
             search.answer(
                 x: record.location.longitude, y: record.location.latitude, maximumRank: maximumRank, municipality: record.cityArea) ?? -1
+    }
+
+    /// Nominatim's address of a street, or of an object on it, names of the municipalities and suburbs the street
+    /// runs through the one holding the answer's own point (the street's point nearest the query, the object's
+    /// point), not the query's: a point in Schaan next to Kuegrat, which is Planken's there, answers Planken.
+    /// Liechtenstein's city at zoom 18 agreed with Nominatim at 82.0 % without it, 91.7 % with it.
+    /// As far as a parent street is looked for (`parentStreet`): its nearest point to the object lies within.
+    private static let parentStreetReachDegrees = 0.1
+
+    private func takeAreasOfTheAnswer(_ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel) {
+        var answer: Coordinate
+        if record.streetAnswers {
+            answer = record.streetPoint
+        } else if record.object >= 0, let centre = Self.centre(of: UInt32(record.object), objects: objects) {
+            answer = centre
+            // An object's address is its street's: of the areas the street runs through, the one holding the
+            // object, else the street's own. The street's point nearest the object tells both apart but where
+            // the street crosses a boundary right by it (Malbun's huts in a piece of Schaan, on a Triesenberg
+            // street, are Triesenberg's: 5 of Liechtenstein's 300 zoom-18 points).
+            if record.street >= 0, let streets = lookup.streetLevel(), case let parent = UInt32(record.street),
+                let nearest = streets.index.nearestInDegrees(
+                    to: centre, radiusDegrees: Self.parentStreetReachDegrees, accept: { $0 == parent })
+            {
+                answer = nearest.closest
+            }
+        } else {
+            return
+        }
+        let city = feature(.city, answer.longitude, answer.latitude)
+        guard city >= 0 else { return }
+        if city != record.cityArea {
+            record.cityArea = city
+            if record.subLocality >= 0 { dropSubLocalityOfAnotherCity(&record) }
+        }
+        // The suburb too (a place node's area at the answer's point, where Nominatim takes the node nearest the
+        // street's line): Helsinki's suburb at zoom 18 94.7 -> 96.0 %, Liechtenstein's 99.0 -> 97.3 %.
+        record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
+        if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
     }
 
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.

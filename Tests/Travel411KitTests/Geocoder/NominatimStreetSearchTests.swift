@@ -239,6 +239,21 @@ import Testing
         #expect(answer.contains(#""display_name":"Maseschastrasse, Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein""#))
     }
 
+    /// Nominatim's address of a street names the municipality and suburb where the street is, at its point
+    /// nearest the query: Keltenstrasse, from a point of Gamprin, is Eschen's (and its part Nendeln's) there.
+    /// `addressOfTheAnswer` (the server, `where --format nominatim`) answers so; without it the point answers
+    /// the municipality it lies in.
+    @Test func nominatimsAddressIsTheAnswersOwn() throws {
+        let path = try OSMExtractImportTests.liechtensteinImport.get().path
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let point = Coordinate(latitude: 47.192782, longitude: 9.543461)
+        let placemark = try ReverseGeocoder(databasePath: path, settings: settings).placemark(for: point)
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
+        #expect(answer.contains(#""display_name":"Keltenstrasse, Nendeln, Eschen, Wahlkreis Unterland, 9485, Liechtenstein""#))
+        #expect(try ReverseGeocoder(databasePath: path).placemark(for: point).locality == "Gamprin")
+    }
+
     /// An extract of a town's parts only (Kouvola's suburb, hamlet and neighbourhood nodes, no municipality):
     /// Nominatim's answer names no city there, and a suburb is no city ("Ristinkallio, Ristinkallio" before).
     @Test func aTownsPartsAreNoCity() throws {
