@@ -127,6 +127,7 @@ public struct NominatimPlace: Sendable {
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
         let houseNumber = p.thoroughfare != nil ? upTo(.building, p.subThoroughfare) : nil
         let road = upTo(.street, p.thoroughfare)
+        let neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
         let suburb = upTo(.suburb, p.subLocality)
         let city = upTo(.city, p.locality)
         let county = upTo(.county, p.subAdministrativeArea)
@@ -160,7 +161,8 @@ public struct NominatimPlace: Sendable {
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
-            (.suburb, p.subLocalityFeature?.addressKey ?? "suburb", suburb), (.city, p.localityFeature?.addressKey ?? "city", city),
+            (.street, "neighbourhood", neighbourhood), (.suburb, p.subLocalityFeature?.addressKey ?? "suburb", suburb),
+            (.city, p.localityFeature?.addressKey ?? "city", city),
             (.county, "county", county), (.state, "state", state),
             // Nominatim's key for the ISO 3166-2 code of the first-level area.
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
@@ -172,7 +174,7 @@ public struct NominatimPlace: Sendable {
         for case let (_, key, value?) in parts where !kept.contains(where: { $0.key == key }) { kept.append((key, value)) }
         address = kept
         // Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu").
-        displayName = [poi, houseNumber, road, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(
+        displayName = [poi, houseNumber, road, neighbourhood, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(
             separator: ", ")
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean

@@ -27,6 +27,9 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// extract: what Nominatim names at zoom 10-14, or where no street or building is near.
     public var localityFeature: AnsweringFeature?
     public var subLocalityFeature: AnsweringFeature?
+    /// The OpenStreetMap neighbourhood Nominatim's address names between the road and the suburb; no CLPlacemark
+    /// field holds it (`NeighbourhoodNodes`).
+    public var neighbourhoodFeature: AnsweringFeature?
     /// The OpenStreetMap objects behind the other named fields, which an answer in another language is named
     /// after: the street of `thoroughfare` (an address's or POI's parent street), and the boundaries behind
     /// the areas. Set only by `ReverseGeocoder.addNameSources`, for such answers.

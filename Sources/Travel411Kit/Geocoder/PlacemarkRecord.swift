@@ -40,6 +40,8 @@ public struct PlacemarkRecord: Sendable {
     /// nearest to the query: Nominatim's lat/lon for a street.
     var streetAnswers = false
     var streetPoint = Coordinate(latitude: 0, longitude: 0)
+    /// The extract's neighbourhood node named in Nominatim's address (`NeighbourhoodNodes`), -1 for none.
+    var neighbourhood: Int32 = -1
 
     public init(location: Coordinate) { self.location = location }
 

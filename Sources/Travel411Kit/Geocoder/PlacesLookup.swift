@@ -129,6 +129,7 @@ final class PlacesLookup: Sendable {
     private let streets: LazySlots<Loaded<LineLevel>>
     private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 1)
+    private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
     init(path: String, loading: Loading, needs: PlacemarkNeeds = .all) throws {
@@ -500,6 +501,38 @@ final class PlacesLookup: Sendable {
             }
         }
         return PlaceNodeSearch(nodes: nodes)
+    }
+
+    /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.
+    func neighbourhoodNodes() -> NeighbourhoodNodes? {
+        let reader = self.reader
+        return neighbourhoods.withValue(
+            at: 0, orMake: { Loaded(Self.noting(reader) { try Self.loadNeighbourhoods(from: reader) }) }, { $0.level }) ?? nil
+    }
+
+    private static func loadNeighbourhoods(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
+        var nodes: [NeighbourhoodNodes.Node] = []
+        // An extract's place layer is the one with elements and a place column (`OSMExtractImport`).
+        let layers = try reader.query("SELECT table_name FROM gpkg_contents WHERE table_name LIKE '%\\_places' ESCAPE '\\'")
+        for row in layers {
+            guard let layer = row[0].stringValue,
+                try reader.query(
+                    "SELECT count(*) FROM pragma_table_info(?) WHERE name IN ('osm_type', 'osm_id', 'place')", [.text(layer)]
+                ).first?.first?.int64Value == 3
+            else { continue }
+            let rows = try reader.query(
+                """
+                SELECT p.osm_id, p.name, r.minx, r.miny FROM \(GeoPackageSchema.quoted(layer)) p
+                JOIN \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) r ON r.id = p.fid
+                WHERE p.place = 'neighbourhood' AND p.osm_type = 'node' AND p.name IS NOT NULL ORDER BY p.fid
+                """)
+            for row in rows {
+                guard let id = row[0].int64Value, let name = row[1].stringValue, let x = row[2].doubleValue, let y = row[3].doubleValue
+                else { continue }
+                nodes.append(NeighbourhoodNodes.Node(elementID: id, name: name, x: x, y: y))
+            }
+        }
+        return NeighbourhoodNodes(nodes: nodes)
     }
 
     /// OpenStreetMap's address points and POIs, by tile (`PlacesSchema.ObjectField`); nil for a database

@@ -647,6 +647,9 @@ public final class ReverseGeocoder: Sendable {
         } else {
             return
         }
+        if let neighbourhoods = lookup.neighbourhoodNodes(), !neighbourhoods.isEmpty {
+            record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1
+        }
         let city = feature(.city, answer.longitude, answer.latitude)
         guard city >= 0 else { return }
         if city != record.cityArea {
@@ -864,6 +867,7 @@ public final class ReverseGeocoder: Sendable {
         if osmRules != nil {
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
+            if record.neighbourhood >= 0 { placemark.neighbourhoodFeature = lookup.neighbourhoodNodes()?.feature(record.neighbourhood) }
             // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
             placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)
             placemark.administrativeAreaFeature = areaFeature(.admin, record.admin, rank: 8, location: record.location)

@@ -52,6 +52,7 @@ final class OSMNameTranslations: Sendable {
         // A street answering is the thoroughfare too (ranks 26-27); a POI (30) names only itself.
         name(\.feature, placemark.feature.map { $0.rank < 30 } == true ? \.thoroughfare : nil)
         name(\.thoroughfareFeature, \.thoroughfare)
+        name(\.neighbourhoodFeature, nil)
         name(\.subLocalityFeature, \.subLocality)
         name(\.localityFeature, \.locality)
         name(\.subAdministrativeAreaFeature, \.subAdministrativeArea)

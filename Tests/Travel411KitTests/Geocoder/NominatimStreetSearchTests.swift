@@ -254,6 +254,18 @@ import Testing
         #expect(try ReverseGeocoder(databasePath: path).placemark(for: point).locality == "Gamprin")
     }
 
+    /// Nominatim's address names the neighbourhood node whose ± 500 m area holds the answer's point, between the
+    /// road and the suburb, as its answer at this point does; no placemark field holds it.
+    @Test func nominatimsAddressNamesTheNeighbourhood() throws {
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.helsinkiImport.get().path, settings: settings)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 60.171566, longitude: 24.943374))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
+        #expect(answer.contains(#""address":{"road":"Rautatientori","neighbourhood":"Keskusta","suburb":"Kaisaniemi","city":"Helsinki""#))
+        #expect(answer.contains(#""display_name":"Rautatientori, Keskusta, Kaisaniemi, Helsinki,"#))
+    }
+
     /// An extract of a town's parts only (Kouvola's suburb, hamlet and neighbourhood nodes, no municipality):
     /// Nominatim's answer names no city there, and a suburb is no city ("Ristinkallio, Ristinkallio" before).
     @Test func aTownsPartsAreNoCity() throws {
