@@ -14,17 +14,12 @@ struct NeighbourhoodNodes: Sendable {
     }
 
     static let halfWidthMetres = 500.0
-    private static let cellDegrees = 0.1
     let nodes: [Node]
-    private let cells: [Int64: [Int32]]
+    private let cells: NearbyCells
 
     init(nodes: [Node]) {
         self.nodes = nodes
-        var cells: [Int64: [Int32]] = [:]
-        for (i, node) in nodes.enumerated() {
-            cells[Self.cell(column: Self.index(node.x), row: Self.index(node.y)), default: []].append(Int32(i))
-        }
-        self.cells = cells
+        cells = NearbyCells(nodes.map { ($0.x, $0.y) })
     }
 
     var isEmpty: Bool { nodes.isEmpty }
@@ -34,23 +29,18 @@ struct NeighbourhoodNodes: Sendable {
         let x = point.longitude, y = point.latitude
         let halfY = Self.halfWidthMetres / 111_320
         var best: (index: Int32, distanceSquared: Double)? = nil
-        let column = Self.index(x), row = Self.index(y)
-        for r in (row - 1)...(row + 1) {
-            for c in (column - 1)...(column + 1) {
-                for index in cells[Self.cell(column: c, row: r)] ?? [] {
-                    let node = nodes[Int(index)]
-                    let halfX = halfY / max(cos(node.y * .pi / 180), 0.01)
-                    let dx = node.x - x, dy = node.y - y
-                    guard abs(dx) <= halfX, abs(dy) <= halfY else { continue }
-                    let distanceSquared = dx * dx + dy * dy
-                    if let known = best,
-                        known.distanceSquared < distanceSquared || (known.distanceSquared == distanceSquared && known.index < index)
-                    {
-                        continue
-                    }
-                    best = (index, distanceSquared)
-                }
+        cells.forEach(near: x, y) { index in
+            let node = nodes[Int(index)]
+            let halfX = halfY / max(cos(node.y * .pi / 180), 0.01)
+            let dx = node.x - x, dy = node.y - y
+            guard abs(dx) <= halfX, abs(dy) <= halfY else { return }
+            let distanceSquared = dx * dx + dy * dy
+            if let known = best,
+                known.distanceSquared < distanceSquared || (known.distanceSquared == distanceSquared && known.index < index)
+            {
+                return
             }
+            best = (index, distanceSquared)
         }
         return best?.index
     }
@@ -66,7 +56,4 @@ struct NeighbourhoodNodes: Sendable {
             extent: NominatimPlace.nodeExtent(category: "place", type: "neighbourhood").map { BoundingBox(around: centre, degrees: $0) },
             addressKey: "neighbourhood")
     }
-
-    private static func index(_ degrees: Double) -> Int { Int((degrees / cellDegrees).rounded(.down)) }
-    private static func cell(column: Int, row: Int) -> Int64 { Int64(row) << 32 | Int64(column) & 0xFFFF_FFFF }
 }

@@ -19,14 +19,13 @@ struct PlaceNodeSearch: Sendable {
         var municipality: Int32
     }
 
-    private static let cellDegrees = 0.1
-    private let cells: [Int64: [Node]]
+    private let nodes: [Node]
+    private let cells: NearbyCells
     private let features: Set<Int32>
 
     init(nodes: [Node]) {
-        var cells: [Int64: [Node]] = [:]
-        for node in nodes { cells[Self.cell(x: node.x, y: node.y), default: []].append(node) }
-        self.cells = cells
+        self.nodes = nodes
+        cells = NearbyCells(nodes.map { ($0.x, $0.y) })
         features = Set(nodes.map(\.feature))
     }
 
@@ -39,26 +38,22 @@ struct PlaceNodeSearch: Sendable {
     /// `municipality` (-1 for none) restricts the nodes to those inside it.
     func answer(x: Double, y: Double, maximumRank: Int, municipality: Int32) -> Int32? {
         var best: (rank: Int, distanceSquared: Double, feature: Int32)? = nil
-        let column = Self.index(x), row = Self.index(y)
-        for r in (row - 1)...(row + 1) {
-            for c in (column - 1)...(column + 1) {
-                for node in cells[Int64(r) << 32 | Int64(c) & 0xFFFF_FFFF] ?? [] {
-                    guard node.rank <= maximumRank, municipality < 0 || node.municipality == municipality else { continue }
-                    let dx = node.x - x, dy = node.y - y
-                    let distanceSquared = dx * dx + dy * dy
-                    let reach = Self.reachDegrees(rank: node.rank)
-                    guard distanceSquared < reach * reach else { continue }
-                    if let known = best,
-                        known.rank > node.rank
-                            || (known.rank == node.rank
-                                && (known.distanceSquared < distanceSquared
-                                    || (known.distanceSquared == distanceSquared && known.feature < node.feature)))
-                    {
-                        continue
-                    }
-                    best = (node.rank, distanceSquared, node.feature)
-                }
+        cells.forEach(near: x, y) { index in
+            let node = nodes[Int(index)]
+            guard node.rank <= maximumRank, municipality < 0 || node.municipality == municipality else { return }
+            let dx = node.x - x, dy = node.y - y
+            let distanceSquared = dx * dx + dy * dy
+            let reach = Self.reachDegrees(rank: node.rank)
+            guard distanceSquared < reach * reach else { return }
+            if let known = best,
+                known.rank > node.rank
+                    || (known.rank == node.rank
+                        && (known.distanceSquared < distanceSquared
+                            || (known.distanceSquared == distanceSquared && known.feature < node.feature)))
+            {
+                return
             }
+            best = (node.rank, distanceSquared, node.feature)
         }
         return best?.feature
     }
@@ -75,7 +70,4 @@ struct PlaceNodeSearch: Sendable {
         default: return 0.02
         }
     }
-
-    private static func index(_ degrees: Double) -> Int { Int((degrees / cellDegrees).rounded(.down)) }
-    private static func cell(x: Double, y: Double) -> Int64 { Int64(index(y)) << 32 | Int64(index(x)) & 0xFFFF_FFFF }
 }
