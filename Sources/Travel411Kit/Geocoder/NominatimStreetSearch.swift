@@ -19,9 +19,11 @@ extension ReverseGeocoder {
     static let nominatimSearchDegrees = 0.007
     static let streetAddressDegrees = 0.001
 
-    func decideAsNominatim(_ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, maximumRank: Int) {
+    func decideAsNominatim(
+        _ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, maximumRank: Int
+    ) {
         let point = record.location
-        guard maximumRank >= 26, let streets = lookup.streetLevel() else { return }
+        guard maximumRank >= 26 else { return }
         // Inside a building or area (a mall, a pitch, a pier) its distance is 0 and it answers whatever street is
         // near, so neither nearest search runs; a POI node inside it answers instead when it has the area's house
         // number or the area has none (Nominatim's). With the box test of NearestSearch.consider, 12 % less CPU
@@ -72,7 +74,7 @@ extension ReverseGeocoder {
         }
         let ownPostcode =
             record.object >= 0 && !(objects.names.bytes(Int(record.object), PlacesSchema.ObjectField.postcode.rawValue)?.isEmpty ?? true)
-        if !ownPostcode, record.street >= 0, !(lookup.streetPostcodes()?.bytes(Int(record.street), 0)?.isEmpty ?? true) {
+        if !ownPostcode, record.street >= 0, !(withStreetPostcodes { $0.bytes(Int(record.street), 0)?.isEmpty ?? true } ?? true) {
             record.streetPostcode = true
         }
     }
@@ -94,13 +96,14 @@ extension ReverseGeocoder {
     private func node(inside area: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel) -> UInt32? {
         guard let extent = Self.extent(of: area, objects: objects) else { return nil }
         let numberField = PlacesSchema.ObjectField.houseNumber.rawValue, extentField = PlacesSchema.ObjectField.extent.rawValue
-        let areaNumber = objects.names.bytes(Int(area), numberField).map { Array($0) } ?? []
+        // Compared in place, not copied into arrays per candidate.
+        let areaNumber = objects.names.bytes(Int(area), numberField) ?? UnsafeBufferPointer(start: nil, count: 0)
         guard
             let found = objects.index.nearestInDegrees(
                 to: point, radiusDegrees: Self.streetAddressDegrees,
                 accept: { id in
                     guard objects.names.bytes(Int(id), extentField)?.isEmpty ?? true else { return false }
-                    return areaNumber.isEmpty || objects.names.bytes(Int(id), numberField).map { Array($0) == areaNumber } ?? false
+                    return areaNumber.isEmpty || objects.names.field(Int(id), numberField, equals: areaNumber)
                 }),
             extent.contains(x: found.closest.longitude, y: found.closest.latitude)
         else { return nil }

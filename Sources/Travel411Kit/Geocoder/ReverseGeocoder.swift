@@ -70,6 +70,9 @@ public final class ReverseGeocoder: Sendable {
         var postcodes: Unmanaged<PlacesLookup.PointLevel>?
         var addresses: Unmanaged<PlacesLookup.PointLevel>?
         var streets: Unmanaged<PlacesLookup.LineLevel>?
+        /// A database from OpenStreetMap extracts: its address points, buildings and POIs, and its streets' postcodes.
+        var objects: Unmanaged<PlacesLookup.LineLevel>?
+        var streetPostcodes: Unmanaged<PagedRecords>?
         /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
         var lockstep: [AreaLookupLockstep.Level?] = []
         var isComplete = false
@@ -98,6 +101,10 @@ public final class ReverseGeocoder: Sendable {
             hot.postcodes = lookup.pointLevel(.postcode).map(Unmanaged.passUnretained)
             hot.addresses = lookup.pointLevel(.address).map(Unmanaged.passUnretained)
             hot.streets = lookup.streetLevel().map(Unmanaged.passUnretained)
+            if rules != nil {
+                hot.objects = lookup.objectLevel().map(Unmanaged.passUnretained)
+                hot.streetPostcodes = lookup.streetPostcodes().map(Unmanaged.passUnretained)
+            }
             hot.lockstep = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
             hot.isComplete = true
         }
@@ -152,11 +159,18 @@ public final class ReverseGeocoder: Sendable {
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if osmRules != nil, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) {
-            if osmRules != nil, let objects = lookup.objectLevel() {
-                decideAsNominatim(&record, objects: objects, maximumRank: maximumRank)
-            } else {
-                decideStreetAddress(&record)
+            // A database with OpenStreetMap objects answers as Nominatim does; one without, by the nearby-feature rules.
+            var hasObjects = false
+            if osmRules != nil {
+                hasObjects =
+                    withObjects { objects in
+                        _ = withStreets { streets in
+                            decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank)
+                        }
+                        return true
+                    } ?? false
             }
+            if !hasObjects { decideStreetAddress(&record) }
         }
         return record
     }
@@ -219,9 +233,23 @@ public final class ReverseGeocoder: Sendable {
     }
 
     @inline(__always)
-    private func withStreets<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
+    func withStreets<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
         if hot.isComplete { return hot.streets?._withUnsafeGuaranteedRef(body) }
         return lookup.streetLevel().map(body)
+    }
+
+    /// The levels of an OpenStreetMap database, borrowed as `withStreets` borrows the streets: each point
+    /// asks for them several times, and taking references on the shared objects showed in a batch's profile.
+    @inline(__always)
+    func withObjects<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
+        if hot.isComplete { return hot.objects?._withUnsafeGuaranteedRef(body) }
+        return lookup.objectLevel().map(body)
+    }
+
+    @inline(__always)
+    func withStreetPostcodes<R>(_ body: (PagedRecords) -> R) -> R? {
+        if hot.isComplete { return hot.streetPostcodes?._withUnsafeGuaranteedRef(body) }
+        return lookup.streetPostcodes().map(body)
     }
 
     /// Outside every country polygon: look around on widening rings of eight points, and take the
@@ -689,7 +717,7 @@ public final class ReverseGeocoder: Sendable {
             } else if record.postcodeFromCity {
                 append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
             } else if record.streetPostcode {
-                append(lookup.streetPostcodes()?.bytes(Int(record.street), 0), to: buffer)
+                append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
             } else if record.postcode >= 0 {
                 append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
             } else {
@@ -786,7 +814,7 @@ public final class ReverseGeocoder: Sendable {
         UInt8
     >? {
         guard record.object >= 0 else { return nil }
-        return lookup.objectLevel()?.names.bytes(Int(record.object), field.rawValue)
+        return withObjects { $0.names.bytes(Int(record.object), field.rawValue) } ?? nil
     }
 
     /// The strings of a record: the same text the batch prints, field by field.
