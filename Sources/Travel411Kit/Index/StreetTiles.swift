@@ -10,8 +10,9 @@ import Foundation
 /// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 runCount, cellKeys[cellCount] u32 (row ×
 /// cellsPerTile + column of the cell inside the tile, sorted), cellRunStarts[cellCount + 1] u32,
 /// runRefStarts[runCount + 1] u32, refs[refCount] u32, runBoxes[runCount × (minX, minY, maxX, maxY) f32, rounded
-/// outwards], pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32. A run is a
-/// cell's consecutive refs of one line; its box lets a search pass over a whole building or stretch of way.
+/// outwards], pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32. A run is
+/// consecutive refs of one line in a cell, a cell's runs sorted by minY; its box lets a search pass over a
+/// whole building or stretch of way, and its minY ends a search at the first run north of its reach.
 // @unchecked Sendable: the directory is read in place through raw pointers and never written after init;
 // the pages are cached in LazySlots, which any thread may fill.
 final class StreetTiles: @unchecked Sendable {
@@ -383,7 +384,9 @@ final class StreetTile: @unchecked Sendable {
     func forEachSegment(row: Int, column: Int, spanning y: Double, _ body: (Double, Double, Double, Double, UInt32) -> Void) {
         for run in runs(row: row, column: column) {
             let box = runBoxes + run * 4
-            guard Double(box[1]) <= y, Double(box[3]) > y else { continue }
+            // The runs rise by their southern edge: once one starts north of `y`, so do the rest.
+            if Double(box[1]) > y { break }
+            guard Double(box[3]) > y else { continue }
             for r in Int(runRefStarts[run])..<Int(runRefStarts[run + 1]) {
                 let s = Int(refs[r])
                 let segment = segments + s * 4
@@ -398,6 +401,9 @@ final class StreetTile: @unchecked Sendable {
     @inline(__always) func search(row: Int, column: Int, _ search: inout NearestSearch, _ accept: (UInt32) -> Bool) {
         for run in runs(row: row, column: column) {
             let box = runBoxes + run * 4
+            // The runs rise by their southern edge: once one starts farther north than the best, so do the rest.
+            let north = (Double(box[1]) - search.y) * search.metresPerDegreeY
+            if north > 0, north * north > search.bestSquared { break }
             guard search.mayImprove(minX: Double(box[0]), minY: Double(box[1]), maxX: Double(box[2]), maxY: Double(box[3])) else {
                 continue
             }
