@@ -18,10 +18,17 @@ import Synchronization
 extension ReverseGeocoder {
     static let nominatimSearchDegrees = 0.007
     static let streetAddressDegrees = 0.001
+    static let objectFirstDegrees = 0.001
 
-    func decideAsNominatim(_ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, maximumRank: Int) {
+    /// A search's reach just beyond `degrees`, so that what lies at that distance is found whatever the rounding
+    /// of its square root; never beyond Nominatim's.
+    private static func justBeyond(_ degrees: Double) -> Double { min(degrees * (1 + 1e-9) + 1e-12, nominatimSearchDegrees) }
+
+    func decideAsNominatim(
+        _ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, maximumRank: Int
+    ) {
         let point = record.location
-        guard maximumRank >= 26, let streets = lookup.streetLevel() else { return }
+        guard maximumRank >= 26 else { return }
         // Inside a building or area (a mall, a pitch, a pier) its distance is 0 and it answers whatever street is
         // near, so neither nearest search runs; a POI node inside it answers instead when it has the area's house
         // number or the area has none (Nominatim's). With the box test of NearestSearch.consider, 12 % less CPU
@@ -31,17 +38,22 @@ extension ReverseGeocoder {
             object = (node(inside: area, near: point, objects: objects) ?? area, 0, point)
         }
         let rankField = PlacesSchema.StreetField.rank.rawValue
+        // Only a street as near as the object can answer (a tie goes to the object), and only an object as near as
+        // the street: in a town an object lies within 0.001°, and the street search then stops just beyond it;
+        // elsewhere the street is looked for first, and the object search stops just beyond that. Measured on
+        // 100,000 points: Helsinki 0.59 -> 0.56 s CPU, Liechtenstein (rural, few objects) 0.50 -> 0.51 s.
+        if object == nil, maximumRank >= 30 {
+            object = objects.index.nearestInDegrees(to: point, radiusDegrees: Self.objectFirstDegrees)
+        }
         let street =
-            object != nil
+            object?.degrees == 0
             ? nil
             : streets.index.nearestInDegrees(
-                to: point, radiusDegrees: Self.nominatimSearchDegrees,
+                to: point, radiusDegrees: object.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees,
                 accept: maximumRank >= 27 ? nil : { id in !(streets.names.bytes(Int(id), rankField).map(Self.isMinorRank) ?? false) })
-        // Only an object as near as the street can answer (a tie goes to the object): the search stops there,
-        // which on Helsinki's database is most of a zoom-18 lookup's time saved.
         if object == nil, maximumRank >= 30 {
-            let reach = street.map { min($0.degrees * (1 + 1e-9) + 1e-12, Self.nominatimSearchDegrees) } ?? Self.nominatimSearchDegrees
-            object = objects.index.nearestInDegrees(to: point, radiusDegrees: reach)
+            object = objects.index.nearestInDegrees(
+                to: point, radiusDegrees: street.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees)
         }
         if let object, street.map({ object.degrees <= $0.degrees }) ?? true {
             record.object = Int32(object.id)
@@ -72,7 +84,7 @@ extension ReverseGeocoder {
         }
         let ownPostcode =
             record.object >= 0 && !(objects.names.bytes(Int(record.object), PlacesSchema.ObjectField.postcode.rawValue)?.isEmpty ?? true)
-        if !ownPostcode, record.street >= 0, !(lookup.streetPostcodes()?.bytes(Int(record.street), 0)?.isEmpty ?? true) {
+        if !ownPostcode, record.street >= 0, !(withStreetPostcodes { $0.bytes(Int(record.street), 0)?.isEmpty ?? true } ?? true) {
             record.streetPostcode = true
         }
     }
@@ -94,13 +106,14 @@ extension ReverseGeocoder {
     private func node(inside area: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel) -> UInt32? {
         guard let extent = Self.extent(of: area, objects: objects) else { return nil }
         let numberField = PlacesSchema.ObjectField.houseNumber.rawValue, extentField = PlacesSchema.ObjectField.extent.rawValue
-        let areaNumber = objects.names.bytes(Int(area), numberField).map { Array($0) } ?? []
+        // Compared in place, not copied into arrays per candidate.
+        let areaNumber = objects.names.bytes(Int(area), numberField) ?? UnsafeBufferPointer(start: nil, count: 0)
         guard
             let found = objects.index.nearestInDegrees(
                 to: point, radiusDegrees: Self.streetAddressDegrees,
                 accept: { id in
                     guard objects.names.bytes(Int(id), extentField)?.isEmpty ?? true else { return false }
-                    return areaNumber.isEmpty || objects.names.bytes(Int(id), numberField).map { Array($0) == areaNumber } ?? false
+                    return areaNumber.isEmpty || objects.names.field(Int(id), numberField, equals: areaNumber)
                 }),
             extent.contains(x: found.closest.longitude, y: found.closest.latitude)
         else { return nil }

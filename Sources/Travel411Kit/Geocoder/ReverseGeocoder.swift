@@ -74,6 +74,9 @@ public final class ReverseGeocoder: Sendable {
         var postcodes: Unmanaged<PlacesLookup.PointLevel>?
         var addresses: Unmanaged<PlacesLookup.PointLevel>?
         var streets: Unmanaged<PlacesLookup.LineLevel>?
+        /// A database from OpenStreetMap extracts: its address points, buildings and POIs, and its streets' postcodes.
+        var objects: Unmanaged<PlacesLookup.LineLevel>?
+        var streetPostcodes: Unmanaged<PagedRecords>?
         /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
         var lockstep: [AreaLookupLockstep.Level?] = []
         var isComplete = false
@@ -102,6 +105,10 @@ public final class ReverseGeocoder: Sendable {
             hot.postcodes = lookup.pointLevel(.postcode).map(Unmanaged.passUnretained)
             hot.addresses = lookup.pointLevel(.address).map(Unmanaged.passUnretained)
             hot.streets = lookup.streetLevel().map(Unmanaged.passUnretained)
+            if rules != nil {
+                hot.objects = lookup.objectLevel().map(Unmanaged.passUnretained)
+                hot.streetPostcodes = lookup.streetPostcodes().map(Unmanaged.passUnretained)
+            }
             hot.lockstep = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
             hot.isComplete = true
         }
@@ -159,12 +166,21 @@ public final class ReverseGeocoder: Sendable {
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if osmRules != nil, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) {
-            if osmRules != nil, let objects = lookup.objectLevel() {
-                decideAsNominatim(&record, objects: objects, maximumRank: maximumRank)
-                if settings.addressOfTheAnswer, needs.contains(.localities) { takeAreasOfTheAnswer(&record, objects: objects) }
-            } else {
-                decideStreetAddress(&record)
+            // A database with OpenStreetMap objects answers as Nominatim does; one without, by the nearby-feature rules.
+            var hasObjects = false
+            if osmRules != nil {
+                hasObjects =
+                    withObjects { objects in
+                        _ = withStreets { streets in
+                            decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank)
+                            if settings.addressOfTheAnswer, needs.contains(.localities) {
+                                takeAreasOfTheAnswer(&record, objects: objects, streets: streets)
+                            }
+                        }
+                        return true
+                    } ?? false
             }
+            if !hasObjects { decideStreetAddress(&record) }
         }
         return record
     }
@@ -227,9 +243,23 @@ public final class ReverseGeocoder: Sendable {
     }
 
     @inline(__always)
-    private func withStreets<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
+    func withStreets<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
         if hot.isComplete { return hot.streets?._withUnsafeGuaranteedRef(body) }
         return lookup.streetLevel().map(body)
+    }
+
+    /// The levels of an OpenStreetMap database, borrowed as `withStreets` borrows the streets: each point
+    /// asks for them several times, and taking references on the shared objects showed in a batch's profile.
+    @inline(__always)
+    func withObjects<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
+        if hot.isComplete { return hot.objects?._withUnsafeGuaranteedRef(body) }
+        return lookup.objectLevel().map(body)
+    }
+
+    @inline(__always)
+    func withStreetPostcodes<R>(_ body: (PagedRecords) -> R) -> R? {
+        if hot.isComplete { return hot.streetPostcodes?._withUnsafeGuaranteedRef(body) }
+        return lookup.streetPostcodes().map(body)
     }
 
     /// Outside every country polygon: look around on widening rings of eight points, and take the
@@ -628,7 +658,9 @@ public final class ReverseGeocoder: Sendable {
     /// As far as a parent street is looked for (`parentStreet`): its nearest point to the object lies within.
     private static let parentStreetReachDegrees = 0.1
 
-    private func takeAreasOfTheAnswer(_ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel) {
+    private func takeAreasOfTheAnswer(
+        _ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
+    ) {
         var answer: Coordinate
         if record.streetAnswers {
             answer = record.streetPoint
@@ -638,7 +670,7 @@ public final class ReverseGeocoder: Sendable {
             // object, else the street's own. The street's point nearest the object tells both apart but where
             // the street crosses a boundary right by it (Malbun's huts in a piece of Schaan, on a Triesenberg
             // street, are Triesenberg's: 5 of Liechtenstein's 300 zoom-18 points).
-            if record.street >= 0, let streets = lookup.streetLevel(), case let parent = UInt32(record.street),
+            if record.street >= 0, case let parent = UInt32(record.street),
                 let nearest = streets.index.nearestInDegrees(
                     to: centre, radiusDegrees: Self.parentStreetReachDegrees, accept: { $0 == parent })
             {
@@ -751,7 +783,7 @@ public final class ReverseGeocoder: Sendable {
             } else if record.postcodeFromCity {
                 append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
             } else if record.streetPostcode {
-                append(lookup.streetPostcodes()?.bytes(Int(record.street), 0), to: buffer)
+                append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
             } else if record.postcode >= 0 {
                 append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
             } else {
@@ -848,7 +880,7 @@ public final class ReverseGeocoder: Sendable {
         UInt8
     >? {
         guard record.object >= 0 else { return nil }
-        return lookup.objectLevel()?.names.bytes(Int(record.object), field.rawValue)
+        return withObjects { $0.names.bytes(Int(record.object), field.rawValue) } ?? nil
     }
 
     /// The strings of a record: the same text the batch prints, field by field.

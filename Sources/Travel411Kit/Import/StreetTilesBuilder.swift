@@ -77,7 +77,7 @@ final class StreetTilesBuilder {
     }
 
     /// One tile's page: its segments in the order they were added, and for each cell of the tile that
-    /// they touch, the segments touching it.
+    /// they touch, the segments touching it, in runs of one line each with the run's box (`StreetTile`).
     func page(_ records: [Record]) -> [UInt8] {
         guard let tile = records.first?.tile else { return [] }
         let perTile = grid.cellsPerTile
@@ -96,23 +96,64 @@ final class StreetTilesBuilder {
             }
         }
         let keys = cells.indices.filter { !cells[$0].isEmpty }
-        let refCount = keys.reduce(0) { $0 + cells[$1].count }
-        var writer = ByteWriter(capacity: 16 + keys.count * 8 + refCount * 4 + records.count * 36 + 8)
+        // A cell's segments in runs of one line (a building's outline, a way's stretch), each with its box, the
+        // runs from south to north by their boxes' southern edge (as stored), so that a search stops at the
+        // first run that starts beyond its reach (measured on 100,000 Helsinki points: 0.61 -> 0.59 s CPU).
+        var cellRunStarts: [UInt32] = [0], runRefStarts: [UInt32] = [], runBoxes: [BoundingBox] = [], refs: [UInt32] = []
+        for key in keys {
+            var runs: [(refs: ArraySlice<UInt32>, box: BoundingBox)] = []
+            let cell = cells[key]
+            var start = 0
+            while start < cell.count {
+                let line = records[Int(cell[start])].line
+                var end = start, box = BoundingBox.empty
+                while end < cell.count, records[Int(cell[end])].line == line {
+                    let r = records[Int(cell[end])]
+                    box.extend(x: r.ax, y: r.ay)
+                    box.extend(x: r.bx, y: r.by)
+                    end += 1
+                }
+                runs.append((cell[start..<end], box))
+                start = end
+            }
+            let order = runs.indices.sorted { a, b in
+                let southA = Self.floatBelow(runs[a].box.minY), southB = Self.floatBelow(runs[b].box.minY)
+                return southA != southB ? southA < southB : a < b
+            }
+            for run in order {
+                runRefStarts.append(UInt32(refs.count))
+                runBoxes.append(runs[run].box)
+                refs.append(contentsOf: runs[run].refs)
+            }
+            cellRunStarts.append(UInt32(runBoxes.count))
+        }
+        let refCount = refs.count
+        runRefStarts.append(UInt32(refCount))
+        var writer = ByteWriter(
+            capacity: 24 + keys.count * 8 + runBoxes.count * 20 + refCount * 4 + records.count * 36 + 8)
         writer.append(UInt32(keys.count))
         writer.append(UInt32(records.count))
         writer.append(UInt32(refCount))
-        writer.append(UInt32(0))
+        writer.append(UInt32(runBoxes.count))
         for key in keys { writer.append(UInt32(key)) }
-        var start: UInt32 = 0
-        for key in keys {
-            writer.append(start)
-            start += UInt32(cells[key].count)
+        writer.append(contentsOf: cellRunStarts)
+        writer.append(contentsOf: runRefStarts)
+        writer.append(contentsOf: refs)
+        // Rounded outwards, so that a box test passes every segment inside it.
+        for box in runBoxes {
+            for value in [Self.floatBelow(box.minX), Self.floatBelow(box.minY), -Self.floatBelow(-box.maxX), -Self.floatBelow(-box.maxY)] {
+                writer.append(value)
+            }
         }
-        writer.append(start)
-        for key in keys { writer.append(contentsOf: cells[key]) }
         writer.align(to: 8)
         for r in records { for value in [r.ax, r.ay, r.bx, r.by] { writer.append(value) } }
         for r in records { writer.append(r.line) }
         return writer.bytes
+    }
+
+    /// The largest `Float` not above `value`.
+    static func floatBelow(_ value: Double) -> Float {
+        let rounded = Float(value)
+        return Double(rounded) > value ? rounded.nextDown : rounded
     }
 }

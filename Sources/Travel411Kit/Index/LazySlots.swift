@@ -55,6 +55,16 @@ final class LazySlots<Value: AnyObject & Sendable>: @unchecked Sendable {
         return Unmanaged<Value>.fromOpaque(store(index, made))._withUnsafeGuaranteedRef(body)
     }
 
+    /// The slot's value, made by `make` if the slot is empty, without a reference: it stays valid for the
+    /// life of these slots, which never empty a slot. For a caller that reads one value many times over.
+    @inline(__always)
+    func unretainedValue(at index: Int, orMake make: () -> Value?) -> Unmanaged<Value>? {
+        guard index >= 0, index < count else { return nil }
+        if let raw = slots[index].load(ordering: .acquiring) { return Unmanaged<Value>.fromOpaque(raw) }
+        guard let made = make() else { return nil }
+        return Unmanaged<Value>.fromOpaque(store(index, made))
+    }
+
     /// `body` applied to the slot's value if it was filled.
     @inline(__always)
     func withValue<R>(at index: Int, _ body: (Value) -> R) -> R? {

@@ -7,9 +7,12 @@ import Foundation
 ///
 /// Directory blob: u32 tileCount, u32 pad, f64 bbox[4] (minX, minY, maxX, maxY), tileKeys[tileCount] u32
 /// sorted (row × 3600 + column of the 0.1° tile). Page n of `PageKind.streetTiles` is the tile of key n.
-/// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 pad, cellKeys[cellCount] u32 (row ×
-/// cellsPerTile + column of the cell inside the tile, sorted), cellStarts[cellCount + 1] u32, refs[refCount] u32,
-/// pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32.
+/// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 runCount, cellKeys[cellCount] u32 (row ×
+/// cellsPerTile + column of the cell inside the tile, sorted), cellRunStarts[cellCount + 1] u32,
+/// runRefStarts[runCount + 1] u32, refs[refCount] u32, runBoxes[runCount × (minX, minY, maxX, maxY) f32, rounded
+/// outwards], pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32. A run is
+/// consecutive refs of one line in a cell, a cell's runs sorted by minY; its box lets a search pass over a
+/// whole building or stretch of way, and its minY ends a search at the first run north of its reach.
 // @unchecked Sendable: the directory is read in place through raw pointers and never written after init;
 // the pages are cached in LazySlots, which any thread may fill.
 final class StreetTiles: @unchecked Sendable {
@@ -49,8 +52,7 @@ final class StreetTiles: @unchecked Sendable {
         var search = NearestSearch(
             x: point.longitude, y: point.latitude, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
             bestSquared: radiusMetres * radiusMetres)
-        search.accept = accept
-        run(&search, in: BoundingBox(around: point, metres: radiusMetres))
+        run(&search, in: BoundingBox(around: point, metres: radiusMetres), accept: accept)
         return search.best.map { ($0.id, $0.distance) }
     }
 
@@ -61,11 +63,10 @@ final class StreetTiles: @unchecked Sendable {
     )? {
         var search = NearestSearch(
             x: point.longitude, y: point.latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: radiusDegrees * radiusDegrees)
-        search.accept = accept
         let box = BoundingBox(
             minX: point.longitude - radiusDegrees, minY: point.latitude - radiusDegrees, maxX: point.longitude + radiusDegrees,
             maxY: point.latitude + radiusDegrees)
-        run(&search, in: box)
+        run(&search, in: box, accept: accept)
         return search.best.map {
             ($0.id, $0.distance, Coordinate(latitude: point.latitude + $0.closestY, longitude: point.longitude + $0.closestX))
         }
@@ -79,27 +80,42 @@ final class StreetTiles: @unchecked Sendable {
         guard tileCount > 0, bounds.minY <= y, y <= bounds.maxY, x <= bounds.maxX else { return [] }
         let row = grid.cellRow(y), perTile = grid.cellsPerTile
         let firstColumn = grid.cellColumn(x), lastColumn = grid.cellColumn(x + reachDegrees)
-        var crossings: [UInt32: Int] = [:]
+        // The outlines crossed an odd number of times so far: a handful, so a plain list, not a dictionary
+        // made per point.
+        var odd: [UInt32] = []
         for tileColumn in (firstColumn / perTile)...(lastColumn / perTile) {
             guard let number = tileNumber(key: UInt32((row / perTile) * TileGrid.tileColumns + tileColumn)) else { continue }
             let columns = max(firstColumn, tileColumn * perTile)...min(lastColumn, tileColumn * perTile + perTile - 1)
             _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
                 for column in columns {
-                    tile.forEachSegment(cell: grid.localCell(cellColumn: column, cellRow: row)) { ax, ay, bx, by, id in
+                    tile.forEachSegment(row: row % perTile, column: column % perTile, spanning: y) { ax, ay, bx, by, id in
                         guard (ay > y) != (by > y) else { return }
                         let crossX = ax + (y - ay) * (bx - ax) / (by - ay)
-                        if crossX > x, crossX <= x + reachDegrees, grid.cellColumn(crossX) == column { crossings[id, default: 0] += 1 }
+                        guard crossX > x, crossX <= x + reachDegrees, grid.cellColumn(crossX) == column else { return }
+                        if let seen = odd.firstIndex(of: id) {
+                            odd.swapAt(seen, odd.count - 1)
+                            odd.removeLast()
+                        } else {
+                            odd.append(id)
+                        }
                     }
                 }
             }
         }
-        return crossings.filter { $0.value % 2 == 1 }.keys.sorted()
+        return odd.sorted()
+    }
+
+    /// `accept` travels down as a plain (non-escaping) closure, not in the search: called from a field of the
+    /// mutable search or an optional, each call took a reference on the closure (3 % of a Helsinki batch's CPU
+    /// in retains and releases).
+    private func run(_ search: inout NearestSearch, in box: BoundingBox, accept: ((UInt32) -> Bool)?) {
+        if let accept { run(&search, in: box, accepting: accept) } else { run(&search, in: box, accepting: { _ in true }) }
     }
 
     /// Searches the cells the box touches in rings around the point's cell, and stops before a ring that
     /// lies wholly farther than the best line found: a search 0.007° wide over 0.001° cells of buildings
     /// reads the few cells around the point, not the 225 of the box.
-    private func run(_ search: inout NearestSearch, in box: BoundingBox) {
+    private func run(_ search: inout NearestSearch, in box: BoundingBox, accepting accept: (UInt32) -> Bool) {
         guard tileCount > 0, box.intersects(bounds) else { return }
         let rows = grid.cellRow(box.minY)...grid.cellRow(box.maxY)
         let columns = grid.cellColumn(box.minX)...grid.cellColumn(box.maxX)
@@ -111,6 +127,7 @@ final class StreetTiles: @unchecked Sendable {
         let insideX = max(0, min(search.x - cellX, cellX + size - search.x))
         let insideY = max(0, min(search.y - cellY, cellY + size - search.y))
         let rings = max(row - rows.lowerBound, rows.upperBound - row, column - columns.lowerBound, columns.upperBound - column)
+        var cursor = TileCursor()
         for ring in 0...rings {
             if ring > 0 {
                 let reach = Double(ring - 1) * size
@@ -118,23 +135,59 @@ final class StreetTiles: @unchecked Sendable {
                 if nearest * nearest > search.bestSquared { return }
             }
             for r in max(rows.lowerBound, row - ring)...min(rows.upperBound, row + ring) {
-                let edge = r == row - ring || r == row + ring
-                if edge {
-                    for c in max(columns.lowerBound, column - ring)...min(columns.upperBound, column + ring) {
-                        visit(row: r, column: c, &search)
-                    }
+                if r == row - ring || r == row + ring {
+                    let edge = max(columns.lowerBound, column - ring)...min(columns.upperBound, column + ring)
+                    visit(row: r, columns: edge, &search, &cursor, accept)
                 } else {
-                    if column - ring >= columns.lowerBound { visit(row: r, column: column - ring, &search) }
-                    if column + ring <= columns.upperBound { visit(row: r, column: column + ring, &search) }
+                    let west = column - ring, east = column + ring
+                    if west >= columns.lowerBound { visit(row: r, columns: west...west, &search, &cursor, accept) }
+                    if east <= columns.upperBound { visit(row: r, columns: east...east, &search, &cursor, accept) }
                 }
             }
         }
     }
 
-    @inline(__always) private func visit(row: Int, column: Int, _ search: inout NearestSearch) {
-        guard let number = tileNumber(key: grid.tileKey(cellColumn: column, cellRow: row)) else { return }
-        _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
-            tile.search(cell: grid.localCell(cellColumn: column, cellRow: row), &search)
+    /// The tile of the cells a search visited last: most of a search's cells lie in one tile, whose place in the
+    /// directory and page are then looked up once, not per cell.
+    private struct TileCursor {
+        var key = UInt32.max
+        var tile: Unmanaged<StreetTile>?
+    }
+
+    /// Searches the cells of one row that hold segments. Far from any street or building most cells are empty,
+    /// and the tile's occupancy bits pass over them a row at a time: measured on 100,000 Liechtenstein points
+    /// (84 object cells per search, most empty), 0.87 -> 0.62 s CPU.
+    @inline(__always) private func visit(
+        row: Int, columns: ClosedRange<Int>, _ search: inout NearestSearch, _ cursor: inout TileCursor,
+        _ accept: (UInt32) -> Bool
+    ) {
+        let perTile = grid.cellsPerTile, size = grid.cellDegrees
+        let tileRow = row / perTile, localRow = row % perTile
+        let minY = Double(row) * size - 90
+        var first = columns.lowerBound
+        while first <= columns.upperBound {
+            let tileColumn = first / perTile, tileStart = tileColumn * perTile
+            let last = min(columns.upperBound, tileStart + perTile - 1)
+            let key = UInt32(tileRow * TileGrid.tileColumns + tileColumn)
+            if key != cursor.key {
+                cursor.key = key
+                cursor.tile = tileNumber(key: key).flatMap { number in
+                    pages.unretainedValue(at: number, orMake: { self.readTile(number) })
+                }
+            }
+            cursor.tile?._withUnsafeGuaranteedRef { tile in
+                tile.forEachOccupiedCell(row: localRow, columns: (first - tileStart)...(last - tileStart)) { localColumn in
+                    // A cell wholly farther than the best so far is passed over (the ring test goes by the nearest
+                    // side only). The slack covers the rounding between a cell's sides and `cellColumn`/`cellRow`.
+                    let minX = Double(tileStart + localColumn) * size - 180, slack = 1e-9
+                    guard
+                        search.mayImprove(
+                            minX: minX - slack, minY: minY - slack, maxX: minX + size + slack, maxY: minY + size + slack)
+                    else { return }
+                    tile.search(row: localRow, column: localColumn, &search, accept)
+                }
+            }
+            first = last + 1
         }
     }
 
@@ -142,13 +195,13 @@ final class StreetTiles: @unchecked Sendable {
     private func readTile(_ number: Int) -> StreetTile? {
         guard let storage = loadPage(number) else {
             onDamage("street tile \(number) is missing")
-            return StreetTile.empty
+            return StreetTile.empty(cellsPerTile: grid.cellsPerTile)
         }
         do {
-            return try StreetTile(storage: storage)
+            return try StreetTile(storage: storage, cellsPerTile: grid.cellsPerTile)
         } catch {
             onDamage("\(IndexFormatError.damage(in: error)) of tile \(number)")
-            return StreetTile.empty
+            return StreetTile.empty(cellsPerTile: grid.cellsPerTile)
         }
     }
 
@@ -175,8 +228,6 @@ struct NearestSearch {
     var bestSquared: Double
     /// The best line, its distance and the offset of its nearest point from the query, in the search's units.
     var best: (id: UInt32, distance: Double, closestX: Double, closestY: Double)?
-    /// Which lines may answer; asked only of a line nearer than the best so far.
-    var accept: ((UInt32) -> Bool)?
 
     init(x: Double, y: Double, metresPerDegreeX: Double, metresPerDegreeY: Double, bestSquared: Double) {
         self.x = x
@@ -186,7 +237,18 @@ struct NearestSearch {
         self.bestSquared = bestSquared
     }
 
-    @inline(__always) mutating func consider(ax: Double, ay: Double, bx: Double, by: Double, id: UInt32) {
+    /// Whether anything in the box may be nearer than the best so far: the test of `consider` on the box's
+    /// corners, which passes whenever it would pass for a segment inside the box.
+    @inline(__always) func mayImprove(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+        let gx = max(0, (minX - x) * metresPerDegreeX, -((maxX - x) * metresPerDegreeX))
+        let gy = max(0, (minY - y) * metresPerDegreeY, -((maxY - y) * metresPerDegreeY))
+        return gx * gx + gy * gy <= bestSquared
+    }
+
+    /// `accept` says which lines may answer; it is asked only of a line nearer than the best so far.
+    @inline(__always) mutating func consider(
+        ax: Double, ay: Double, bx: Double, by: Double, id: UInt32, accept: (UInt32) -> Bool = { _ in true }
+    ) {
         let ax = (ax - x) * metresPerDegreeX, ay = (ay - y) * metresPerDegreeY
         let bx = (bx - x) * metresPerDegreeX, by = (by - y) * metresPerDegreeY
         // The segment's box farther than the best: most of a cell's segments end here, without the division.
@@ -199,83 +261,157 @@ struct NearestSearch {
         let px = ax + t * ex, py = ay + t * ey
         let d = px * px + py * py
         if d < bestSquared || (d == bestSquared && best.map { id < $0.id } ?? false) {
-            if let accept, !accept(id) { return }
+            guard accept(id) else { return }
             bestSquared = d
             best = (id, d.squareRoot(), px / metresPerDegreeX, py / metresPerDegreeY)
         }
     }
 }
 
-/// One tile's page of segments, read in place.
-// @unchecked Sendable: raw pointers into its own blob, never written after init.
+/// One tile's page of segments, read in place, with a bit per cell saying whether any segment touches it.
+// @unchecked Sendable: raw pointers into its own blob and its occupancy bits, never written after init.
 final class StreetTile: @unchecked Sendable {
     private let storage: BlobStorage
-    private let cellCount: Int
-    private let cellKeys: UnsafePointer<UInt32>
-    private let cellStarts: UnsafePointer<UInt32>
+    private let cellRunStarts: UnsafePointer<UInt32>
+    private let runRefStarts: UnsafePointer<UInt32>
     private let refs: UnsafePointer<UInt32>
+    private let runBoxes: UnsafePointer<Float>
     private let segments: UnsafePointer<Double>
     private let lineIDs: UnsafePointer<UInt32>
+    /// Bit `column % 64` of word `row × wordsPerRow + column / 64` is set when the cell holds segments; a cell's
+    /// place among the page's cells is the word's rank (the cells before it) plus the set bits before it.
+    private let wordsPerRow: Int
+    private let occupancy: UnsafeMutablePointer<UInt64>
+    private let ranks: UnsafeMutablePointer<UInt32>
 
-    init(storage: BlobStorage) throws {
+    init(storage: BlobStorage, cellsPerTile: Int) throws {
         guard storage.count >= 16 else { throw IndexFormatError.malformed("street tile header") }
         let cellCount = Int(storage.u32(at: 0)), segmentCount = Int(storage.u32(at: 4)), refCount = Int(storage.u32(at: 8))
+        let runCount = Int(storage.u32(at: 12))
         var offset = 16
         let keyOffset = offset
         offset += cellCount * 4
-        let startOffset = offset
+        let cellRunOffset = offset
         offset += (cellCount + 1) * 4
+        let runRefOffset = offset
+        offset += (runCount + 1) * 4
         let refOffset = offset
         offset += refCount * 4
+        let boxOffset = offset
+        offset += runCount * 16
         offset = (offset + 7) & ~7
         let segmentOffset = offset
         offset += segmentCount * 32
         let lineOffset = offset
         offset += segmentCount * 4
         guard offset == storage.count else { throw IndexFormatError.malformed("street tile size") }
-        let starts = storage.pointer(at: startOffset, as: UInt32.self)
+        let cellKeys = storage.pointer(at: keyOffset, as: UInt32.self)
+        let cellRunStarts = storage.pointer(at: cellRunOffset, as: UInt32.self)
+        let runRefStarts = storage.pointer(at: runRefOffset, as: UInt32.self)
         let refs = storage.pointer(at: refOffset, as: UInt32.self)
-        // Damaged counts must not send a lookup outside the blob.
-        guard Int(starts[cellCount]) == refCount, (0..<refCount).allSatisfy({ Int(refs[$0]) < segmentCount }) else {
-            throw IndexFormatError.malformed("street tile references")
+        // Damaged counts must not send a lookup outside the blob: the keys rise within the tile, the starts rise to
+        // their arrays' ends.
+        func rising(_ starts: UnsafePointer<UInt32>, count: Int, to end: Int) -> Bool {
+            starts[0] == 0 && Int(starts[count]) == end && (0..<count).allSatisfy { starts[$0] <= starts[$0 + 1] }
         }
+        let cellsInTile = cellsPerTile * cellsPerTile
+        guard (0..<cellCount).allSatisfy({ Int(cellKeys[$0]) < cellsInTile && ($0 == 0 || cellKeys[$0 - 1] < cellKeys[$0]) }),
+            rising(cellRunStarts, count: cellCount, to: runCount), rising(runRefStarts, count: runCount, to: refCount),
+            (0..<refCount).allSatisfy({ Int(refs[$0]) < segmentCount })
+        else { throw IndexFormatError.malformed("street tile references") }
         self.storage = storage
-        self.cellCount = cellCount
-        cellKeys = storage.pointer(at: keyOffset, as: UInt32.self)
-        cellStarts = starts
+        self.cellRunStarts = cellRunStarts
+        self.runRefStarts = runRefStarts
         self.refs = refs
+        runBoxes = storage.pointer(at: boxOffset, as: Float.self)
         segments = storage.pointer(at: segmentOffset, as: Double.self)
         lineIDs = storage.pointer(at: lineOffset, as: UInt32.self)
+        wordsPerRow = (cellsPerTile + 63) / 64
+        let wordCount = max(1, cellsPerTile * wordsPerRow)
+        occupancy = .allocate(capacity: wordCount)
+        occupancy.initialize(repeating: 0, count: wordCount)
+        for n in 0..<cellCount {
+            let key = Int(cellKeys[n]), column = key % cellsPerTile
+            occupancy[(key / cellsPerTile) * wordsPerRow + column / 64] |= 1 << UInt64(column % 64)
+        }
+        ranks = .allocate(capacity: wordCount)
+        var before: UInt32 = 0
+        for word in 0..<wordCount {
+            ranks.advanced(by: word).initialize(to: before)
+            before += UInt32(occupancy[word].nonzeroBitCount)
+        }
+    }
+
+    deinit {
+        occupancy.deallocate()
+        ranks.deallocate()
     }
 
     /// A tile without segments, standing for one that could not be read.
-    static let empty: StreetTile? = {
+    static func empty(cellsPerTile: Int) -> StreetTile? {
         var writer = ByteWriter()
-        for _ in 0..<5 { writer.append(UInt32(0)) }
+        for _ in 0..<6 { writer.append(UInt32(0)) }
         writer.align(to: 8)
-        return try? StreetTile(storage: BlobStorage(bytes: writer.bytes))
-    }()
-
-    /// The positions in `refs` of the segments touching the cell; empty for a cell without any.
-    @inline(__always) private func references(cell key: UInt32) -> Range<Int> {
-        guard let position = sortedPosition(of: key, in: cellKeys, count: cellCount) else { return 0..<0 }
-        let start = Int(cellStarts[position]), end = Int(cellStarts[position + 1])
-        return start <= end ? start..<end : 0..<0
+        return try? StreetTile(storage: BlobStorage(bytes: writer.bytes), cellsPerTile: cellsPerTile)
     }
 
-    func forEachSegment(cell key: UInt32, _ body: (Double, Double, Double, Double, UInt32) -> Void) {
-        for r in references(cell: key) {
-            let s = Int(refs[r])
-            let segment = segments + s * 4
-            body(segment[0], segment[1], segment[2], segment[3], lineIDs[s])
+    /// Each column of `columns` in the row (all inside the tile) whose cell holds segments, west to east.
+    @inline(__always) func forEachOccupiedCell(row: Int, columns: ClosedRange<Int>, _ body: (Int) -> Void) {
+        var word = columns.lowerBound >> 6
+        while word <= columns.upperBound >> 6 {
+            var bits = occupancy[row * wordsPerRow + word]
+            let low = max(columns.lowerBound - word << 6, 0), high = min(columns.upperBound - word << 6, 63)
+            bits &= ~0 << UInt64(low)
+            if high < 63 { bits &= (1 << UInt64(high + 1)) - 1 }
+            while bits != 0 {
+                body(word << 6 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+            word += 1
         }
     }
 
-    @inline(__always) func search(cell key: UInt32, _ search: inout NearestSearch) {
-        for r in references(cell: key) {
-            let s = Int(refs[r])
-            let segment = segments + s * 4
-            search.consider(ax: segment[0], ay: segment[1], bx: segment[2], by: segment[3], id: lineIDs[s])
+    /// The runs of segments touching the cell; empty for a cell without any.
+    @inline(__always) private func runs(row: Int, column: Int) -> Range<Int> {
+        let word = row * wordsPerRow + column >> 6, bit = UInt64(column & 63)
+        let bits = occupancy[word]
+        guard bits >> bit & 1 != 0 else { return 0..<0 }
+        let position = Int(ranks[word]) + (bits & ((1 << bit) - 1)).nonzeroBitCount
+        return Int(cellRunStarts[position])..<Int(cellRunStarts[position + 1])
+    }
+
+    /// The segments of the cell's runs whose box spans the latitude `y` (the others cannot cross a ray along it).
+    func forEachSegment(row: Int, column: Int, spanning y: Double, _ body: (Double, Double, Double, Double, UInt32) -> Void) {
+        for run in runs(row: row, column: column) {
+            let box = runBoxes + run * 4
+            // The runs rise by their southern edge: once one starts north of `y`, so do the rest.
+            if Double(box[1]) > y { break }
+            guard Double(box[3]) > y else { continue }
+            for r in Int(runRefStarts[run])..<Int(runRefStarts[run + 1]) {
+                let s = Int(refs[r])
+                let segment = segments + s * 4
+                body(segment[0], segment[1], segment[2], segment[3], lineIDs[s])
+            }
+        }
+    }
+
+    /// Each run whose box is nearer than the best so far, segment by segment: a building's outline farther
+    /// than that is passed over with one test instead of one per segment (measured on 100,000 Helsinki points,
+    /// 0.93 -> 0.88 s CPU).
+    @inline(__always) func search(row: Int, column: Int, _ search: inout NearestSearch, _ accept: (UInt32) -> Bool) {
+        for run in runs(row: row, column: column) {
+            let box = runBoxes + run * 4
+            // The runs rise by their southern edge: once one starts farther north than the best, so do the rest.
+            let north = (Double(box[1]) - search.y) * search.metresPerDegreeY
+            if north > 0, north * north > search.bestSquared { break }
+            guard search.mayImprove(minX: Double(box[0]), minY: Double(box[1]), maxX: Double(box[2]), maxY: Double(box[3])) else {
+                continue
+            }
+            for r in Int(runRefStarts[run])..<Int(runRefStarts[run + 1]) {
+                let s = Int(refs[r])
+                let segment = segments + s * 4
+                search.consider(ax: segment[0], ay: segment[1], bx: segment[2], by: segment[3], id: lineIDs[s], accept: accept)
+            }
         }
     }
 }
@@ -297,12 +433,12 @@ struct TileGrid: Sendable, Equatable {
     var cellColumns: Int { Self.tileColumns * cellsPerTile }
     var cellRows: Int { 1800 * cellsPerTile }
 
-    func cellColumn(_ x: Double) -> Int { min(cellColumns - 1, max(0, Int(((x + 180) / cellDegrees).rounded(.down)))) }
-    func cellRow(_ y: Double) -> Int { min(cellRows - 1, max(0, Int(((y + 90) / cellDegrees).rounded(.down)))) }
-    func tileKey(cellColumn: Int, cellRow: Int) -> UInt32 {
+    @inline(__always) func cellColumn(_ x: Double) -> Int { min(cellColumns - 1, max(0, Int(((x + 180) / cellDegrees).rounded(.down)))) }
+    @inline(__always) func cellRow(_ y: Double) -> Int { min(cellRows - 1, max(0, Int(((y + 90) / cellDegrees).rounded(.down)))) }
+    @inline(__always) func tileKey(cellColumn: Int, cellRow: Int) -> UInt32 {
         UInt32((cellRow / cellsPerTile) * Self.tileColumns + cellColumn / cellsPerTile)
     }
-    func localCell(cellColumn: Int, cellRow: Int) -> UInt32 {
+    @inline(__always) func localCell(cellColumn: Int, cellRow: Int) -> UInt32 {
         UInt32((cellRow % cellsPerTile) * cellsPerTile + cellColumn % cellsPerTile)
     }
 }

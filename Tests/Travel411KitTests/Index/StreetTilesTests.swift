@@ -85,11 +85,10 @@ struct StreetTilesTests {
             let latitude = Double.random(in: 52.52..<52.77, using: &random)
             let longitude = Double.random(in: -0.85 ..< -0.39, using: &random)
             var search = NearestSearch(x: longitude, y: latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: 0.007 * 0.007)
-            search.accept = even
             for line in built.lines where line.points.count >= 2 {
                 for i in 0..<(line.points.count - 1) {
                     let a = line.points[i], b = line.points[i + 1]
-                    search.consider(ax: a.x, ay: a.y, bx: b.x, by: b.y, id: line.id)
+                    search.consider(ax: a.x, ay: a.y, bx: b.x, by: b.y, id: line.id, accept: even)
                 }
             }
             let point = Coordinate(latitude: latitude, longitude: longitude)
