@@ -58,11 +58,14 @@ final class StreetTiles: @unchecked Sendable {
 
     /// The nearest line as Nominatim measures (PostGIS on longitude and latitude: degrees, both axes alike),
     /// within `radiusDegrees`, with the point of the line nearest to `point`.
-    func nearestInDegrees(to point: Coordinate, radiusDegrees: Double, accept: ((UInt32) -> Bool)? = nil) -> (
-        id: UInt32, degrees: Double, closest: Coordinate
-    )? {
+    /// `onlyLine` confines it to one line, whose runs alone are read (a search filtered by `accept` to one line
+    /// has nothing nearer to stop it early: it measured every run within the radius).
+    func nearestInDegrees(
+        to point: Coordinate, radiusDegrees: Double, onlyLine: UInt32? = nil, accept: ((UInt32) -> Bool)? = nil
+    ) -> (id: UInt32, degrees: Double, closest: Coordinate)? {
         var search = NearestSearch(
             x: point.longitude, y: point.latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: radiusDegrees * radiusDegrees)
+        search.onlyLine = onlyLine
         let box = BoundingBox(
             minX: point.longitude - radiusDegrees, minY: point.latitude - radiusDegrees, maxX: point.longitude + radiusDegrees,
             maxY: point.latitude + radiusDegrees)
@@ -228,6 +231,8 @@ struct NearestSearch {
     var bestSquared: Double
     /// The best line, its distance and the offset of its nearest point from the query, in the search's units.
     var best: (id: UInt32, distance: Double, closestX: Double, closestY: Double)?
+    /// The one line the search is confined to, nil for any.
+    var onlyLine: UInt32?
 
     init(x: Double, y: Double, metresPerDegreeX: Double, metresPerDegreeY: Double, bestSquared: Double) {
         self.x = x
@@ -404,6 +409,11 @@ final class StreetTile: @unchecked Sendable {
             // The runs rise by their southern edge: once one starts farther north than the best, so do the rest.
             let north = (Double(box[1]) - search.y) * search.metresPerDegreeY
             if north > 0, north * north > search.bestSquared { break }
+            // A run is one line's: its first segment's line is the run's.
+            if let only = search.onlyLine {
+                let start = Int(runRefStarts[run])
+                if start >= Int(runRefStarts[run + 1]) || lineIDs[Int(refs[start])] != only { continue }
+            }
             guard search.mayImprove(minX: Double(box[0]), minY: Double(box[1]), maxX: Double(box[2]), maxY: Double(box[3])) else {
                 continue
             }

@@ -101,6 +101,34 @@ struct StreetTilesTests {
         }
     }
 
+    /// A search confined to one line (`onlyLine`: an object's parent street) finds that line's nearest point,
+    /// as a search over its segments alone does, and nothing for a line out of reach.
+    @Test func aSearchConfinedToOneLineFindsItsNearestPoint() throws {
+        let built = try Self.build(bufferBytes: 32 << 20)
+        var random = SplitMix64(seed: 7)
+        var found = 0
+        for _ in 0..<500 {
+            let latitude = Double.random(in: 52.52..<52.77, using: &random)
+            let longitude = Double.random(in: -0.85 ..< -0.39, using: &random)
+            let line = UInt32.random(in: 0..<6_665, using: &random)
+            var search = NearestSearch(x: longitude, y: latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: 0.1 * 0.1)
+            for part in built.lines where part.id == line && part.points.count >= 2 {
+                for i in 0..<(part.points.count - 1) {
+                    let a = part.points[i], b = part.points[i + 1]
+                    search.consider(ax: a.x, ay: a.y, bx: b.x, by: b.y, id: part.id)
+                }
+            }
+            let answer = built.tiles.nearestInDegrees(
+                to: Coordinate(latitude: latitude, longitude: longitude), radiusDegrees: 0.1, onlyLine: line)
+            #expect(answer?.id == search.best?.id, "line \(line) at \(latitude), \(longitude)")
+            if let answer, let best = search.best {
+                #expect(abs(answer.degrees - best.distance) < 1e-12)
+                found += 1
+            }
+        }
+        #expect(found > 100)
+    }
+
     @Test func aPointFarFromEveryStreetReadsNoPage() throws {
         let reads = Counter()
         let built = try Self.build(bufferBytes: 32 << 20)
