@@ -72,7 +72,7 @@ final class LookupCollector {
     var objects: StreetTilesBuilder?
     var objectRecords: PagedRecordsWriter?
     /// The postcode of each OpenStreetMap street that has one, by street number (`OSMStreetPostcodes`).
-    var streetPostcodes: [UInt32: String] = [:]
+    var streetPostcodes = StreetPostcodeTable()
     /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
     /// territory once the time zones are known (`TerritoryAssignment`).
     var countryPolygons: [[Polygon]] = []

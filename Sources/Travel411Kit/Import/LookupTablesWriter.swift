@@ -371,7 +371,7 @@ final class LookupTablesWriter {
             }
             for id in 0..<UInt32(streetCount) { try postcodes.append([collector.streetPostcodes[id]]) }
             try storeLineIndex(.streetPostcodes, directory: [], recordPages: try postcodes.finish())
-            collector.streetPostcodes = [:]
+            collector.streetPostcodes = StreetPostcodeTable()
         }
         progress(ImportProgress(stage: "indexing streets", completed: 1, total: 1))
     }

@@ -327,7 +327,7 @@ struct OSMLevelMapping {
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         try streetMidpoints.drain { reader in
             let (id, midpoint) = try reader.streetMidpoint()
-            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes[id] = postcode }
+            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
         }
         cityBoundaries = []
         cityPlaceAreas = []
