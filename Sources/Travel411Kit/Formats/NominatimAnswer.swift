@@ -129,6 +129,7 @@ public struct NominatimPlace: Sendable {
         let road = upTo(.street, p.thoroughfare)
         let neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
         let suburb = upTo(.suburb, p.subLocality)
+        let villagePart = upTo(.suburb, p.villagePartFeature?.name)
         let city = upTo(.city, p.locality)
         let county = upTo(.county, p.subAdministrativeArea)
         let state = upTo(.state, p.administrativeArea)
@@ -162,6 +163,7 @@ public struct NominatimPlace: Sendable {
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
             (.street, "neighbourhood", neighbourhood), (.suburb, p.subLocalityFeature?.addressKey ?? "suburb", suburb),
+            (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
             (.city, p.localityFeature?.addressKey ?? "city", city),
             (.county, "county", county), (.state, "state", state),
             // Nominatim's key for the ISO 3166-2 code of the first-level area.
@@ -174,7 +176,9 @@ public struct NominatimPlace: Sendable {
         for case let (_, key, value?) in parts where !kept.contains(where: { $0.key == key }) { kept.append((key, value)) }
         address = kept
         // Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu").
-        displayName = [poi, houseNumber, road, neighbourhood, suburb, city, county, state, postcode, p.country].compactMap { $0 }.joined(
+        displayName = [poi, houseNumber, road, neighbourhood, suburb, villagePart, city, county, state, postcode, p.country].compactMap {
+            $0
+        }.joined(
             separator: ", ")
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean

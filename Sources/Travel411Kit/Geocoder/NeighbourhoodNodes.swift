@@ -45,6 +45,21 @@ struct NeighbourhoodNodes: Sendable {
         return best?.index
     }
 
+    /// The node nearest a street among those whose box the street passes through, as Nominatim's address picks
+    /// it: `distance(node, halfWidthDegrees)` is the street's distance from the node when it passes within the
+    /// box, nil otherwise. Candidates lie within 0.1° of `point`.
+    func nearest(near point: Coordinate, distance: (Node, (x: Double, y: Double)) -> Double?) -> Int32? {
+        let halfY = Self.halfWidthMetres / 111_320
+        var best: (index: Int32, distance: Double)? = nil
+        cells.forEach(near: point.longitude, point.latitude) { index in
+            let node = nodes[Int(index)]
+            guard let degrees = distance(node, (halfY / max(cos(node.y * .pi / 180), 0.01), halfY)) else { return }
+            if let known = best, known.distance < degrees || (known.distance == degrees && known.index < index) { return }
+            best = (index, degrees)
+        }
+        return best?.index
+    }
+
     /// The node as the answer's address part.
     func feature(_ index: Int32) -> AnsweringFeature? {
         guard index >= 0, Int(index) < nodes.count else { return nil }

@@ -17,22 +17,35 @@ struct PlaceNodeSearch: Sendable {
         var rank: Int
         /// The municipality (city level feature) holding the node, -1 for none.
         var municipality: Int32
+        /// A village or town inside another municipality: a part of it one rank above the hamlets and suburbs
+        /// in Nominatim's address (both can be named: "Steg, Rotenboden, Triesenberg").
+        var isVillage = false
     }
 
     private let nodes: [Node]
     private let cells: NearbyCells
-    private let features: Set<Int32>
+    /// The node of each suburb-level feature made from one.
+    private let features: [Int32: Int]
 
     init(nodes: [Node]) {
         self.nodes = nodes
         cells = NearbyCells(nodes.map { ($0.x, $0.y) })
-        features = Set(nodes.map(\.feature))
+        features = Dictionary(nodes.enumerated().map { ($1.feature, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     var isEmpty: Bool { features.isEmpty }
 
     /// Whether a suburb-level feature is one of the nodes' areas (not a polygon of the extract).
-    func isNodeArea(_ feature: Int32) -> Bool { features.contains(feature) }
+    func isNodeArea(_ feature: Int32) -> Bool { features[feature] != nil }
+
+    /// Whether a point lies in the box of the node a suburb-level feature was made from; true for a feature
+    /// made from none (a polygon). Nominatim names a finer place node only inside it (`current_node_area`).
+    func boxHolds(_ feature: Int32, x: Double, y: Double) -> Bool {
+        guard let index = features[feature] else { return true }
+        let node = nodes[index]
+        guard let box = Self.boxDegrees(of: node) else { return true }
+        return abs(x - node.x) <= box.x && abs(y - node.y) <= box.y
+    }
 
     /// The suburb-level feature Nominatim answers with at `maximumRank`, nil when no node reaches the point.
     /// `municipality` (-1 for none) restricts the nodes to those inside it.
@@ -56,6 +69,50 @@ struct PlaceNodeSearch: Sendable {
             best = (node.rank, distanceSquared, node.feature)
         }
         return best?.feature
+    }
+
+    /// The parts a street's address names, as Nominatim's `insert_addresslines` picks them among place nodes:
+    /// of the nodes inside the street's municipality whose box (`place_node_fuzzy_area`: ± 4 km for a town,
+    /// 2 km for a village or suburb, 1 km for a hamlet) the street passes through, the one nearest the street,
+    /// once for the village parts and once for the hamlets and suburbs, a hamlet or suburb only inside the
+    /// chosen village's box. `distance(node, halfWidthDegrees)` gives the street's distance from the node in
+    /// degrees when the street passes within the box, nil otherwise. Candidates lie within 0.1° of `near`.
+    func addressParts(
+        near point: Coordinate, municipality: Int32, distance: (Node, (x: Double, y: Double)) -> Double?
+    ) -> (part: Int32?, village: Int32?) {
+        var best: [(distance: Double, node: Node)?] = [nil, nil]
+        cells.forEach(near: point.longitude, point.latitude) { index in
+            let node = nodes[Int(index)]
+            guard municipality < 0 || node.municipality == municipality, let box = Self.boxDegrees(of: node),
+                let degrees = distance(node, box)
+            else { return }
+            let slot = node.isVillage ? 1 : 0
+            if let known = best[slot], known.distance < degrees || (known.distance == degrees && known.node.feature < node.feature) {
+                return
+            }
+            best[slot] = (degrees, node)
+        }
+        var part = best[0]?.node
+        if let village = best[1]?.node, let found = part, let box = Self.boxDegrees(of: village),
+            abs(found.x - village.x) > box.x || abs(found.y - village.y) > box.y
+        {
+            part = nil
+        }
+        return (part?.feature, best[1]?.node.feature)
+    }
+
+    /// A node's box half-widths in degrees of longitude and latitude (`place_node_fuzzy_area`).
+    static func boxDegrees(of node: Node) -> (x: Double, y: Double)? {
+        let metres: Double
+        switch node.rank {
+        case ...16: metres = 15_000
+        case 17...18: metres = 4_000
+        case 19: metres = 2_000
+        case 20: metres = 1_000
+        default: metres = 500
+        }
+        let y = metres / 111_320
+        return (y / max(cos(node.y * .pi / 180), 0.01), y)
     }
 
     /// Nominatim's `reverse_place_diameter` of a rank, in degrees: how far from a node its place reaches.

@@ -30,6 +30,9 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// The OpenStreetMap neighbourhood Nominatim's address names between the road and the suburb; no CLPlacemark
     /// field holds it (`NeighbourhoodNodes`).
     public var neighbourhoodFeature: AnsweringFeature?
+    /// A village inside the municipality that Nominatim's address names above the hamlet or suburb of
+    /// `subLocalityFeature` ("Steg, Rotenboden, Triesenberg"); the Nominatim formats only.
+    public var villagePartFeature: AnsweringFeature?
     /// The OpenStreetMap objects behind the other named fields, which an answer in another language is named
     /// after: the street of `thoroughfare` (an address's or POI's parent street), and the boundaries behind
     /// the areas. Set only by `ReverseGeocoder.addNameSources`, for such answers.

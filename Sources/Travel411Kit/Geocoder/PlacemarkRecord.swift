@@ -42,6 +42,9 @@ public struct PlacemarkRecord: Sendable {
     var streetPoint = Coordinate(latitude: 0, longitude: 0)
     /// The extract's neighbourhood node named in Nominatim's address (`NeighbourhoodNodes`), -1 for none.
     var neighbourhood: Int32 = -1
+    /// A village part named in Nominatim's address above a hamlet or suburb (`PlaceNodeSearch.addressParts`),
+    /// a suburb-level feature; -1 for none.
+    var villagePart: Int32 = -1
 
     public init(location: Coordinate) { self.location = location }
 

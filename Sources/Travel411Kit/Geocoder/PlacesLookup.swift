@@ -497,7 +497,8 @@ final class PlacesLookup: Sendable {
                 nodes.append(
                     PlaceNodeSearch.Node(
                         feature: Int32(truncatingIfNeeded: feature), x: centre[0], y: centre[1], rank: rank,
-                        municipality: row[3].int64Value.map { Int32(truncatingIfNeeded: $0) } ?? -1))
+                        municipality: row[3].int64Value.map { Int32(truncatingIfNeeded: $0) } ?? -1,
+                        isVillage: type == "village" || type == "town"))
             }
         }
         return PlaceNodeSearch(nodes: nodes)

@@ -651,6 +651,19 @@ public final class ReverseGeocoder: Sendable {
                 x: record.location.longitude, y: record.location.latitude, maximumRank: maximumRank, municipality: record.cityArea) ?? -1
     }
 
+    /// How far `street` passes from a place node, in degrees, when its nearest point lies inside the node's box
+    /// (half-widths `box`); nil otherwise: Nominatim's test that a street passes through a place node's area.
+    private static func distance(
+        ofLine street: UInt32, from node: (x: Double, y: Double), within box: (x: Double, y: Double), streets: PlacesLookup.LineLevel
+    ) -> Double? {
+        guard
+            let found = streets.index.nearestInDegrees(
+                to: Coordinate(latitude: node.y, longitude: node.x), radiusDegrees: max(box.x, box.y), onlyLine: street),
+            abs(found.closest.longitude - node.x) <= box.x, abs(found.closest.latitude - node.y) <= box.y
+        else { return nil }
+        return found.degrees
+    }
+
     /// The point of `street` nearest to `point`, within the reach a parent street is looked for in (`parentStreet`).
     private static func nearestPoint(of street: UInt32, to point: Coordinate, streets: PlacesLookup.LineLevel) -> Coordinate? {
         streets.index.nearestInDegrees(to: point, radiusDegrees: 0.1, onlyLine: street)?.closest
@@ -678,19 +691,41 @@ public final class ReverseGeocoder: Sendable {
         } else {
             return
         }
-        if let neighbourhoods = lookup.neighbourhoodNodes(), !neighbourhoods.isEmpty {
-            record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1
-        }
+        // Outside every municipality (a street running out of the extract) the point's stays.
         let city = feature(.city, answer.longitude, answer.latitude)
-        guard city >= 0 else { return }
-        if city != record.cityArea {
+        if city >= 0, city != record.cityArea {
             record.cityArea = city
             if record.subLocality >= 0 { dropSubLocalityOfAnotherCity(&record) }
         }
-        // The suburb too (a place node's area at the answer's point, where Nominatim takes the node nearest the
-        // street's line): Helsinki's suburb at zoom 18 94.7 -> 96.0 %, Liechtenstein's 99.0 -> 97.3 %.
+        // The suburb too: a polygon holding the answer's point; among place nodes, those nearest the street's line
+        // (`PlaceNodeSearch.addressParts`).
         record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
+        if record.street >= 0, let nodes = lookup.suburbNodeSearch(), !nodes.isEmpty,
+            record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea)
+        {
+            let street = UInt32(record.street)
+            let parts = nodes.addressParts(near: answer, municipality: record.cityArea) { node, box in
+                Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets)
+            }
+            // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
+            record.suburbArea = parts.part ?? parts.village ?? -1
+            record.villagePart = parts.part != nil ? parts.village ?? -1 : -1
+        }
         if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
+        if let neighbourhoods = lookup.neighbourhoodNodes(), !neighbourhoods.isEmpty {
+            if record.street >= 0 {
+                let street = UInt32(record.street)
+                // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`).
+                let part = record.suburbArea, nodes = lookup.suburbNodeSearch()
+                record.neighbourhood =
+                    neighbourhoods.nearest(near: answer) { node, box in
+                        guard part < 0 || nodes?.boxHolds(part, x: node.x, y: node.y) ?? true else { return nil }
+                        return Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets)
+                    } ?? -1
+            } else {
+                record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1
+            }
+        }
     }
 
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.
@@ -899,6 +934,7 @@ public final class ReverseGeocoder: Sendable {
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
             if record.neighbourhood >= 0 { placemark.neighbourhoodFeature = lookup.neighbourhoodNodes()?.feature(record.neighbourhood) }
+            placemark.villagePartFeature = areaFeature(.suburb, record.villagePart, rank: 20, location: record.location)
             // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
             placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)
             placemark.administrativeAreaFeature = areaFeature(.admin, record.admin, rank: 8, location: record.location)

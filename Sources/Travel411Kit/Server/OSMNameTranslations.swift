@@ -53,6 +53,7 @@ final class OSMNameTranslations: Sendable {
         name(\.feature, placemark.feature.map { $0.rank < 30 } == true ? \.thoroughfare : nil)
         name(\.thoroughfareFeature, \.thoroughfare)
         name(\.neighbourhoodFeature, nil)
+        name(\.villagePartFeature, nil)
         name(\.subLocalityFeature, \.subLocality)
         name(\.localityFeature, \.locality)
         name(\.subAdministrativeAreaFeature, \.subAdministrativeArea)
