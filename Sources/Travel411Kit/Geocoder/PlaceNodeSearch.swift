@@ -74,31 +74,30 @@ struct PlaceNodeSearch: Sendable {
     /// The parts a street's address names, as Nominatim's `insert_addresslines` picks them among place nodes:
     /// of the nodes inside the street's municipality whose box (`place_node_fuzzy_area`: ± 4 km for a town,
     /// 2 km for a village or suburb, 1 km for a hamlet) the street passes through, the one nearest the street,
-    /// once for the village parts and once for the hamlets and suburbs, a hamlet or suburb only inside the
-    /// chosen village's box. `distance(node, halfWidthDegrees)` gives the street's distance from the node in
-    /// degrees when the street passes within the box, nil otherwise. Candidates lie within 0.1° of `near`.
+    /// once for the village parts and once for the hamlets and suburbs. (Keeping a hamlet only inside the
+    /// village's box, as `current_node_area` reads, lost Steg beside Rotenboden, which Nominatim names.)
+    /// `distance(node, halfWidthDegrees)` is the street's distance from the node in degrees when the street
+    /// passes within the box, nil otherwise. Candidates lie within 0.1° of `point`.
     func addressParts(
         near point: Coordinate, municipality: Int32, distance: (Node, (x: Double, y: Double)) -> Double?
     ) -> (part: Int32?, village: Int32?) {
-        var best: [(distance: Double, node: Node)?] = [nil, nil]
+        var part: (distance: Double, feature: Int32)? = nil, village: (distance: Double, feature: Int32)? = nil
+        func nearer(_ known: (distance: Double, feature: Int32)?, _ degrees: Double, _ feature: Int32) -> Bool {
+            guard let known else { return true }
+            return degrees < known.distance || (degrees == known.distance && feature < known.feature)
+        }
         cells.forEach(near: point.longitude, point.latitude) { index in
             let node = nodes[Int(index)]
             guard municipality < 0 || node.municipality == municipality, let box = Self.boxDegrees(of: node),
                 let degrees = distance(node, box)
             else { return }
-            let slot = node.isVillage ? 1 : 0
-            if let known = best[slot], known.distance < degrees || (known.distance == degrees && known.node.feature < node.feature) {
-                return
+            if node.isVillage {
+                if nearer(village, degrees, node.feature) { village = (degrees, node.feature) }
+            } else if nearer(part, degrees, node.feature) {
+                part = (degrees, node.feature)
             }
-            best[slot] = (degrees, node)
         }
-        var part = best[0]?.node
-        if let village = best[1]?.node, let found = part, let box = Self.boxDegrees(of: village),
-            abs(found.x - village.x) > box.x || abs(found.y - village.y) > box.y
-        {
-            part = nil
-        }
-        return (part?.feature, best[1]?.node.feature)
+        return (part?.feature, village?.feature)
     }
 
     /// A node's box half-widths in degrees of longitude and latitude (`place_node_fuzzy_area`).

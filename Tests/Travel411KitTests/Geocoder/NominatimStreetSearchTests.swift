@@ -252,6 +252,12 @@ import Testing
         let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
         #expect(answer.contains(#""display_name":"Keltenstrasse, Nendeln, Eschen, Wahlkreis Unterland, 9485, Liechtenstein""#))
         #expect(try ReverseGeocoder(databasePath: path).placemark(for: point).locality == "Gamprin")
+        // A street passing by a hamlet and a village inside the municipality names both, as Nominatim's does.
+        let silumstrasse = try ReverseGeocoder(databasePath: path, settings: settings).placemark(
+            for: Coordinate(latitude: 47.115555, longitude: 9.568110))
+        #expect(
+            NominatimFormatter.answer(silumstrasse, options: NominatimOptions(format: .jsonv2)).contains(
+                #""display_name":"Silumstrasse, Steg, Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein""#))
     }
 
     /// Nominatim's address names the neighbourhood node whose ± 500 m area holds the answer's point, between the
