@@ -251,6 +251,11 @@ extension ReverseGeocoder {
         extent(objects.names.bytes(Int(object), PlacesSchema.ObjectField.extent.rawValue))
     }
 
+    /// A street's extent as the import recorded it; nil when it has none.
+    static func extent(ofStreet street: UInt32, streets: PlacesLookup.LineLevel) -> BoundingBox? {
+        extent(streets.names.bytes(Int(street), PlacesSchema.StreetField.extent.rawValue))
+    }
+
     private static func isMinorRank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count == 2 && bytes[0] == UInt8(ascii: "2") && bytes[1] == UInt8(ascii: "7")
     }

@@ -653,12 +653,22 @@ public final class ReverseGeocoder: Sendable {
 
     /// How far `street` passes from a place node, in degrees, when its nearest point lies inside the node's box
     /// (half-widths `box`); nil otherwise: Nominatim's test that a street passes through a place node's area.
+    /// Only the cells of the street's extent inside the node's box are read: Helsinki's server spent 10 µs a
+    /// request measuring its suburb nodes' distances over their whole boxes.
     private static func distance(
-        ofLine street: UInt32, from node: (x: Double, y: Double), within box: (x: Double, y: Double), streets: PlacesLookup.LineLevel
+        ofLine street: UInt32, from node: (x: Double, y: Double), within box: (x: Double, y: Double), streets: PlacesLookup.LineLevel,
+        extent: BoundingBox?
     ) -> Double? {
+        let nodeBox = BoundingBox(minX: node.x - box.x, minY: node.y - box.y, maxX: node.x + box.x, maxY: node.y + box.y)
+        if let extent, !extent.intersects(nodeBox) { return nil }
         guard
             let found = streets.index.nearestInDegrees(
-                to: Coordinate(latitude: node.y, longitude: node.x), radiusDegrees: max(box.x, box.y), onlyLine: street),
+                to: Coordinate(latitude: node.y, longitude: node.x), radiusDegrees: max(box.x, box.y), onlyLine: street,
+                clip: extent.map { extent in
+                    BoundingBox(
+                        minX: max(extent.minX, nodeBox.minX), minY: max(extent.minY, nodeBox.minY), maxX: min(extent.maxX, nodeBox.maxX),
+                        maxY: min(extent.maxY, nodeBox.maxY))
+                }),
             abs(found.closest.longitude - node.x) <= box.x, abs(found.closest.latitude - node.y) <= box.y
         else { return nil }
         return found.degrees
@@ -704,8 +714,9 @@ public final class ReverseGeocoder: Sendable {
             record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea)
         {
             let street = UInt32(record.street)
+            let extent = Self.extent(ofStreet: street, streets: streets)
             let parts = nodes.addressParts(near: answer, municipality: record.cityArea) { node, box in
-                Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets)
+                Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets, extent: extent)
             }
             // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
             record.suburbArea = parts.part ?? parts.village ?? -1
@@ -717,10 +728,11 @@ public final class ReverseGeocoder: Sendable {
                 let street = UInt32(record.street)
                 // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`).
                 let part = record.suburbArea, nodes = lookup.suburbNodeSearch()
+                let extent = Self.extent(ofStreet: street, streets: streets)
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in
                         guard part < 0 || nodes?.boxHolds(part, x: node.x, y: node.y) ?? true else { return nil }
-                        return Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets)
+                        return Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets, extent: extent)
                     } ?? -1
             } else {
                 record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1

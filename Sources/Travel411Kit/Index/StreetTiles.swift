@@ -60,15 +60,23 @@ final class StreetTiles: @unchecked Sendable {
     /// within `radiusDegrees`, with the point of the line nearest to `point`.
     /// `onlyLine` confines it to one line, whose runs alone are read (a search filtered by `accept` to one line
     /// has nothing nearer to stop it early: it measured every run within the radius).
+    /// `clip`, when given, narrows the cells read to those it touches (the line's extent).
     func nearestInDegrees(
-        to point: Coordinate, radiusDegrees: Double, onlyLine: UInt32? = nil, accept: ((UInt32) -> Bool)? = nil
+        to point: Coordinate, radiusDegrees: Double, onlyLine: UInt32? = nil, clip: BoundingBox? = nil,
+        accept: ((UInt32) -> Bool)? = nil
     ) -> (id: UInt32, degrees: Double, closest: Coordinate)? {
         var search = NearestSearch(
             x: point.longitude, y: point.latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: radiusDegrees * radiusDegrees)
         search.onlyLine = onlyLine
-        let box = BoundingBox(
+        var box = BoundingBox(
             minX: point.longitude - radiusDegrees, minY: point.latitude - radiusDegrees, maxX: point.longitude + radiusDegrees,
             maxY: point.latitude + radiusDegrees)
+        if let clip {
+            guard box.intersects(clip) else { return nil }
+            box = BoundingBox(
+                minX: max(box.minX, clip.minX), minY: max(box.minY, clip.minY), maxX: min(box.maxX, clip.maxX),
+                maxY: min(box.maxY, clip.maxY))
+        }
         run(&search, in: box, accept: accept)
         return search.best.map {
             ($0.id, $0.distance, Coordinate(latitude: point.latitude + $0.closestY, longitude: point.longitude + $0.closestX))

@@ -125,6 +125,16 @@ struct StreetTilesTests {
                 #expect(abs(answer.degrees - best.distance) < 1e-12)
                 found += 1
             }
+            // Reading only the cells of the line's extent finds the same point.
+            let points = built.lines.filter { $0.id == line }.flatMap(\.points)
+            if let first = points.first {
+                let extent = points.reduce(BoundingBox(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)) { box, p in
+                    BoundingBox(minX: min(box.minX, p.x), minY: min(box.minY, p.y), maxX: max(box.maxX, p.x), maxY: max(box.maxY, p.y))
+                }
+                let clipped = built.tiles.nearestInDegrees(
+                    to: Coordinate(latitude: latitude, longitude: longitude), radiusDegrees: 0.1, onlyLine: line, clip: extent)
+                #expect(clipped?.id == answer?.id && clipped?.degrees == answer?.degrees)
+            }
         }
         #expect(found > 100)
     }
