@@ -340,6 +340,21 @@ public enum NominatimFormatter {
     private static func str(_ text: String) -> String { JSONText.string(text) }
     private static func coordinateText(_ value: Double) -> String { JSONText.number(value) }
 
+    /// An OpenStreetMap object's coordinates as Nominatim prints them, always seven decimals ("9.5103120"); other
+    /// answers keep the shortest text of the number.
+    static func coordinateText(_ value: Double, of place: NominatimPlace) -> String {
+        place.element != nil ? sevenDecimals(value) : coordinateText(value)
+    }
+
+    /// `value` rounded to 1e-7 with exactly seven decimals, without Foundation's formatter (a server answer
+    /// prints six of them).
+    static func sevenDecimals(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e11 else { return JSONText.number(value) }
+        let scaled = Int64((value * 1e7).rounded())
+        let whole = abs(scaled) / 10_000_000, fraction = String(abs(scaled) % 10_000_000)
+        return (scaled < 0 ? "-" : "") + String(whole) + "." + String(repeating: "0", count: 7 - fraction.count) + fraction
+    }
+
     /// Writes an object's members into one growing string: a `/reverse` answer is built per
     /// request, and joining arrays of small strings cost more than the lookup.
     private struct JSONObjectText {
@@ -404,8 +419,8 @@ public enum NominatimFormatter {
             members.string("osm_type", element.type)
             members.raw("osm_id", String(element.id))
         }
-        members.string("lat", coordinateText(place.location.latitude))
-        members.string("lon", coordinateText(place.location.longitude))
+        members.string("lat", coordinateText(place.location.latitude, of: place))
+        members.string("lon", coordinateText(place.location.longitude, of: place))
         members.string(options.format == .json ? "class" : "category", place.category)
         members.string("type", place.type)
         members.raw("place_rank", String(place.placeRank))
@@ -418,7 +433,7 @@ public enum NominatimFormatter {
         var separator = "["
         for value in place.box {
             members.text += separator
-            JSONText.append(coordinateText(value), to: &members.text)
+            JSONText.append(coordinateText(value, of: place), to: &members.text)
             separator = ","
         }
         members.text += "]"
@@ -516,12 +531,13 @@ public enum NominatimFormatter {
     }
 
     private static func xml(_ place: NominatimPlace, options: NominatimOptions) -> String {
-        let box = place.box.map(coordinateText).joined(separator: ",")
+        let box = place.box.map { coordinateText($0, of: place) }.joined(separator: ",")
         var text = xmlHeader(options)
         text += "<result place_id=\"\(place.placeID)\""
         if let element = place.element { text += " osm_type=\"\(element.type)\" osm_id=\"\(element.id)\"" }
         if !place.name.isEmpty { text += " ref=\"\(XMLText.escaped(place.name))\"" }
-        text += " lat=\"\(coordinateText(place.location.latitude))\" lon=\"\(coordinateText(place.location.longitude))\""
+        text +=
+            " lat=\"\(coordinateText(place.location.latitude, of: place))\" lon=\"\(coordinateText(place.location.longitude, of: place))\""
         text += " boundingbox=\"\(box)\" place_rank=\"\(place.placeRank)\" address_rank=\"\(place.placeRank)\""
         var kml: String?
         if let output = options.geometryOutput {

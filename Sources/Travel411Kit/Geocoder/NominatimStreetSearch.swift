@@ -163,7 +163,8 @@ extension ReverseGeocoder {
         }
         let answer = AnsweringFeature(
             elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name),
-            rank: type == .node ? NominatimPlace.nodeRank(type: element.value) ?? rank : rank,
+            // A capital node ranks one above its kind, as Nominatim's `compute_place_rank` does (Helsinki 15).
+            rank: type == .node ? (NominatimPlace.nodeRank(type: element.value).map { $0 - (element.isCapital ? 1 : 0) } ?? rank) : rank,
             location: centre ?? Coordinate(latitude: 0, longitude: 0), extent: element.extent ?? nodeBox, postcode: text(.postcode),
             addressKey: text(.placeType))
         return AreaElement(feature: answer, hasCentre: centre != nil)

@@ -439,7 +439,7 @@ final class PlacesLookup: Sendable {
     /// shapefile or an unreadable row. Asked once per answer by a server, not by batches.
     func osmElement(
         ofArea level: PlacesSchema.AreaLevel, feature: Int
-    ) -> (type: String, id: Int64, category: String, value: String, extent: BoundingBox?)? {
+    ) -> (type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool)? {
         guard
             let row = try? reader.query(
                 "SELECT layer, fid FROM travel411_areas WHERE level = ? AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]
@@ -447,22 +447,24 @@ final class PlacesLookup: Sendable {
         else { return nil }
         let table = GeoPackageSchema.quoted(layer)
         let isPlace = layer.hasSuffix("_places")
+        // A place's `capital` (a layer imported before it was kept has none: then not a capital).
+        let select = "SELECT osm_type, osm_id, \(isPlace ? "place" : "'administrative'")"
         guard
-            let element = try? reader.query(
-                "SELECT osm_type, osm_id, \(isPlace ? "place" : "'administrative'") FROM \(table) WHERE fid = ?", [.integer(fid)]
-            ).first, let type = element[0].stringValue, let id = element[1].int64Value
+            let element = (try? reader.query("\(select), \(isPlace ? "capital" : "0") FROM \(table) WHERE fid = ?", [.integer(fid)]))
+                ?? (try? reader.query("\(select), 0 FROM \(table) WHERE fid = ?", [.integer(fid)])),
+            let first = element.first, let type = first[0].stringValue, let id = first[1].int64Value
         else { return nil }
-        let box = try? reader.query(
-            "SELECT minx, miny, maxx, maxy FROM \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) WHERE id = ?",
-            [.integer(fid)]
-        ).first
-        let extent = box.flatMap { values -> BoundingBox? in
-            guard let minX = values[0].doubleValue, let minY = values[1].doubleValue, let maxX = values[2].doubleValue,
-                let maxY = values[3].doubleValue, type != "node"
-            else { return nil }
-            return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-        }
-        return (type, id, isPlace ? "place" : "boundary", element[2].stringValue ?? "administrative", extent)
+        // The envelope of the geometry's header, in doubles: the R-tree's is rounded outwards to floats, which
+        // moved Liechtenstein's municipality boxes in the 7th decimal from Nominatim's.
+        let header = try? reader.query("SELECT substr(geom, 1, 40) FROM \(table) WHERE fid = ?", [.integer(fid)]).first
+        let extent =
+            type == "node"
+            ? nil
+            : header.flatMap { values -> BoundingBox? in
+                guard case .blob(let bytes) = values[0] else { return nil }
+                return Self.envelope(ofGeoPackageHeader: bytes)
+            }
+        return (type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1)
     }
 
     /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15;
@@ -534,6 +536,22 @@ final class PlacesLookup: Sendable {
             }
         }
         return NeighbourhoodNodes(nodes: nodes)
+    }
+
+    /// The XY envelope a GeoPackage geometry's header carries (flags' envelope type 1-4 begin with minX, maxX,
+    /// minY, maxY), nil without one.
+    static func envelope(ofGeoPackageHeader bytes: [UInt8]) -> BoundingBox? {
+        guard bytes.count >= 40, bytes[0] == 0x47, bytes[1] == 0x50 else { return nil }
+        let flags = bytes[3], envelopeType = (flags >> 1) & 0x07, littleEndian = flags & 0x01 == 1
+        guard (1...4).contains(envelopeType) else { return nil }
+        func double(at offset: Int) -> Double {
+            var bits: UInt64 = 0
+            for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(littleEndian ? i : 7 - i)) }
+            return Double(bitPattern: bits)
+        }
+        let minX = double(at: 8), maxX = double(at: 16), minY = double(at: 24), maxY = double(at: 32)
+        guard minX <= maxX, minY <= maxY else { return nil }
+        return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
     /// OpenStreetMap's address points and POIs, by tile (`PlacesSchema.ObjectField`); nil for a database

@@ -150,7 +150,7 @@ struct OSMFeatureTables {
         case .street: return common + [.text("highway"), .text("ref")]
         case .address: return common + address
         case .addressInterpolation: return common + [.text("interpolation"), .text("first_number"), .text("last_number"), .text("street")]
-        case .place: return common + [.text("place"), .integer("population")]
+        case .place: return common + [.text("place"), .integer("population"), .integer("capital")]
         case .adminBoundary: return common + [.integer("admin_level"), .text("iso3166_1"), .text("iso3166_2")]
         case .postcodeBoundary, .postcodePoint: return common + [.text("postcode")]
         case .poi: return common + [.text("key"), .text("value")] + address
@@ -178,7 +178,11 @@ struct OSMFeatureTables {
         case .addressInterpolation:
             let i = feature.interpolation
             return common + [text(i?.scheme), text(i?.firstHousenumber), text(i?.lastHousenumber), text(a?.street ?? a?.place)]
-        case .place: return common + [text(feature.place?.type), feature.place?.population.map { .integer(Int64($0)) } ?? .null]
+        case .place:
+            return common + [
+                text(feature.place?.type), feature.place?.population.map { .integer(Int64($0)) } ?? .null,
+                .integer(feature.place?.isCapital == true ? 1 : 0),
+            ]
         case .adminBoundary:
             let b = feature.adminBoundary
             return common + [b.map { .integer(Int64($0.adminLevel)) } ?? .null, text(b?.iso3166_1), text(b?.iso3166_2)]

@@ -92,15 +92,18 @@ public struct OSMInterpolation: Hashable, Sendable {
     }
 }
 
-/// `place=*` (`city`, `town`, `village`, `hamlet`, `suburb`, `quarter`, `neighbourhood`, `locality` …) and its
-/// `population` when that is a number.
+/// `place=*` (`city`, `town`, `village`, `hamlet`, `suburb`, `quarter`, `neighbourhood`, `locality` …), its
+/// `population` when that is a number, and whether it is a capital (`capital=yes`: Nominatim ranks it one
+/// above its kind, Helsinki 15).
 public struct OSMPlace: Hashable, Sendable {
     public var type: String
     public var population: Int?
+    public var isCapital: Bool
 
-    public init(type: String, population: Int? = nil) {
+    public init(type: String, population: Int? = nil, isCapital: Bool = false) {
         self.type = type
         self.population = population
+        self.isCapital = isCapital
     }
 }
 

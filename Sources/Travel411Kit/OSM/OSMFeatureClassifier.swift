@@ -83,7 +83,12 @@ enum OSMFeatureClassifier {
         if case .point = element.geometry { isNode = true } else { isNode = false }
         let pointOfInterest = self.pointOfInterest(tags, named: name != nil, isNode: isNode)
         let answersAtBuildingLevel = pointOfInterest.map(isBuildingLevel) ?? !hasCoarserMainTag(tags)
-        let place = name == nil ? nil : value(tags["place"]).map { OSMPlace(type: $0, population: population(tags["population"])) }
+        let place =
+            name == nil
+            ? nil
+            : value(tags["place"]).map {
+                OSMPlace(type: $0, population: population(tags["population"]), isCapital: value(tags["capital"]) == "yes")
+            }
 
         switch element.geometry {
         case .point(let point):

@@ -96,7 +96,8 @@ import Travel411Kit
         #expect(castle.pointOfInterest == OSMPointOfInterest(key: "historic", value: "castle"))
 
         let vaduz = try #require(features.first { $0.element == OSMElementID(.node, 58243) })
-        #expect(vaduz.place == OSMPlace(type: "town") && vaduz.name == "Vaduz")
+        // Vaduz is the capital (capital=yes), one rank above a town in Nominatim.
+        #expect(vaduz.place == OSMPlace(type: "town", isCapital: true) && vaduz.name == "Vaduz")
         #expect(vaduz.shape == .point(Point2D(x: 9.5227962, y: 47.1392862)))
 
         let street = try #require(features.first { $0.element == OSMElementID(.way, 46) })
@@ -111,9 +112,9 @@ import Travel411Kit
 
     @Test func helsinkiNamedFeaturesAsOSMHasThem() throws {
         let (features, _) = try OSMFixtures.helsinkiRead.get()
-        // node 1372477580: place=city, name=Helsinki, name:sv=Helsingfors, population=629725.
+        // node 1372477580: place=city, capital=yes, name=Helsinki, name:sv=Helsingfors, population=629725.
         let city = try #require(features.first { $0.element == OSMElementID(.node, 1_372_477_580) })
-        #expect(city.place == OSMPlace(type: "city", population: 629_725))
+        #expect(city.place == OSMPlace(type: "city", population: 629_725, isCapital: true))
         #expect(city.names["sv"] == "Helsingfors")
 
         // way 8033120: building=museum, tourism=museum, name=Ateneum, addr:street=Kaivokatu 2, 00100 Helsinki.
