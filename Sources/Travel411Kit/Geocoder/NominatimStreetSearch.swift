@@ -197,9 +197,11 @@ extension ReverseGeocoder {
             elementType: type, elementID: osmID, category: "highway", type: text(.kind) ?? "road", name: text(.name),
             // To 7 decimals, as OpenStreetMap stores coordinates and Nominatim prints them.
             rank: text(.rank).flatMap { Int($0) } ?? 26,
-            location: Coordinate(
-                latitude: (record.streetPoint.latitude * 1e7).rounded() / 1e7,
-                longitude: (record.streetPoint.longitude * 1e7).rounded() / 1e7),
+            // An area (a pedestrian square) answers at its centre, as Nominatim's does; a line at its point nearest.
+            location: Self.point(streets.names.bytes(id, PlacesSchema.StreetField.centre.rawValue))
+                ?? Coordinate(
+                    latitude: (record.streetPoint.latitude * 1e7).rounded() / 1e7,
+                    longitude: (record.streetPoint.longitude * 1e7).rounded() / 1e7),
             extent: Self.extent(streets.names.bytes(id, PlacesSchema.StreetField.extent.rawValue)))
     }
 

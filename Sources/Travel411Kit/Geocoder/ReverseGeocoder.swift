@@ -688,7 +688,9 @@ public final class ReverseGeocoder: Sendable {
     ) {
         var answer: Coordinate
         if record.streetAnswers {
-            answer = record.streetPoint
+            // An area's result point is its centre, a line's its point nearest the query (Nominatim's centroid).
+            answer =
+                Self.point(streets.names.bytes(Int(record.street), PlacesSchema.StreetField.centre.rawValue)) ?? record.streetPoint
         } else if record.object >= 0, let centre = Self.centre(of: UInt32(record.object), objects: objects) {
             answer = centre
             // An object's address is its street's: of the areas the street runs through, the one holding the

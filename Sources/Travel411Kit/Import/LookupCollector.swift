@@ -116,7 +116,10 @@ final class LookupCollector {
             try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
             // An OpenStreetMap layer's highway class (GDAL's `highway`, Geofabrik's `fclass`) ranks it as Nominatim would.
             let rank = plan.text(.kind, record: record).map { OSMFeatureClassifier.streetRank($0) }
-            try names.append([name, rank.map(String.init), nil, nil, nil])
+            var fields = [String?](repeating: nil, count: PlacesSchema.StreetField.allCases.count)
+            fields[PlacesSchema.StreetField.name.rawValue] = name
+            fields[PlacesSchema.StreetField.rank.rawValue] = rank.map(String.init)
+            try names.append(fields)
             streetNames = names
         }
         return nil

@@ -80,10 +80,13 @@ struct OSMLevelMapping {
             // Unnamed streets are answers too, without a road (Nominatim's); the lookups that want a name skip them.
             let lines = feature.shape.lines
             let rank = feature.highway.map { OSMFeatureClassifier.streetRank($0.highwayClass) }
-            let midpoint = OSMStreetPostcodes.midpoint(of: lines)
+            // An area (a pedestrian square) stands at a point on its surface, a line at its middle: Nominatim's
+            // centroid (`get_center_point`), by which it answers, finds its postcode and its addresses.
+            let centre = feature.areaCentre
+            let midpoint = centre ?? OSMStreetPostcodes.midpoint(of: lines)
             if let id = try collector.collectStreet(
                 name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
-                kind: feature.highway?.highwayClass, lines: lines), let midpoint
+                kind: feature.highway?.highwayClass, lines: lines, centre: centre), let midpoint
             {
                 try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint) }
                 if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }

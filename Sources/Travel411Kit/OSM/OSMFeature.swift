@@ -159,6 +159,8 @@ public struct OSMFeature: Hashable, Sendable {
     /// The rings of the building or area an address or POI stands on (empty for a node): how near it is
     /// is measured to them.
     public var outline: [[Point2D]] = []
+    /// A street mapped as an area (a pedestrian square): a point on its surface, Nominatim's centroid of it.
+    public var areaCentre: Point2D?
     /// Whether Nominatim answers with this address or POI at zoom 18 (its rank 30); a garden or a landuse
     /// area with an address is not.
     public var answersAtBuildingLevel = true

@@ -159,6 +159,7 @@ enum OSMFeatureClassifier {
             {
                 var feature = feature(.street, .multiLineString(shape.rings))
                 feature.highway = OSMHighway(highwayClass: highwayClass, ref: value(tags["ref"]))
+                feature.areaCentre = shape.pointOnSurface
                 features.append(feature)
             }
             if let place {

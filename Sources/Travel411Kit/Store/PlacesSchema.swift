@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "24"
+    public static let version = "25"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -84,7 +84,7 @@ public enum PlacesSchema {
     /// A street's record: its name (empty for an unnamed OpenStreetMap street), Nominatim's rank of its
     /// class (`26`, `27`; empty from a shapefile), its OpenStreetMap element (`W123`), its class
     /// (`residential`) and its extent (`minX minY maxX maxY`).
-    enum StreetField: Int, CaseIterable { case name, rank, element, kind, extent }
+    enum StreetField: Int, CaseIterable { case name, rank, element, kind, extent, centre }
     /// An OpenStreetMap address point or point of interest (`OSMObjects`): its name, house number, the
     /// street or place its address names, postcode, element (`N123`), main tag (`amenity=bench`) and, for
     /// one on a building or area, the extent of its outline (`minX minY maxX maxY`), and the point that stands

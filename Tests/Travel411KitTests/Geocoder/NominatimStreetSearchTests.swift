@@ -278,6 +278,17 @@ import Testing
         #expect(answer.contains(#""display_name":"Rautatientori, Keskusta, Kaisaniemi, Helsinki,"#))
     }
 
+    /// A pedestrian square answers at a point on its surface, Nominatim's centroid of an area, not at its point
+    /// nearest the query as a line does: Rautatientori (relation 2919118) where Nominatim's answer puts it.
+    @Test func aSquareAnswersAtItsCentre() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.helsinkiImport.get().path)
+        let placemark = geocoder.placemark(
+            from: geocoder.record(
+                for: Coordinate(latitude: 60.171566, longitude: 24.943374), maximumRank: NominatimDetail.maximumRank(zoom: 16)))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: 16))
+        #expect(answer.contains(#""osm_type":"relation","osm_id":2919118,"lat":"60.1713252","lon":"24.9440966""#))
+    }
+
     /// An extract of a town's parts only (Kouvola's suburb, hamlet and neighbourhood nodes, no municipality):
     /// Nominatim's answer names no city there, and a suburb is no city ("Ristinkallio, Ristinkallio" before).
     @Test func aTownsPartsAreNoCity() throws {
