@@ -447,12 +447,12 @@ final class PlacesLookup: Sendable {
         else { return nil }
         let table = GeoPackageSchema.quoted(layer)
         let isPlace = layer.hasSuffix("_places")
-        // A place's `capital` (a layer imported before it was kept has none: then not a capital).
-        let select = "SELECT osm_type, osm_id, \(isPlace ? "place" : "'administrative'")"
+        // A place's `capital` too (the places layer keeps it since lookup tables 24).
         guard
-            let element = (try? reader.query("\(select), \(isPlace ? "capital" : "0") FROM \(table) WHERE fid = ?", [.integer(fid)]))
-                ?? (try? reader.query("\(select), 0 FROM \(table) WHERE fid = ?", [.integer(fid)])),
-            let first = element.first, let type = first[0].stringValue, let id = first[1].int64Value
+            let first = try? reader.query(
+                "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0") FROM \(table) WHERE fid = ?",
+                [.integer(fid)]
+            ).first, let type = first[0].stringValue, let id = first[1].int64Value
         else { return nil }
         // The envelope of the geometry's header, in doubles: the R-tree's is rounded outwards to floats, which
         // moved Liechtenstein's municipality boxes in the 7th decimal from Nominatim's.

@@ -710,15 +710,17 @@ public final class ReverseGeocoder: Sendable {
             if record.subLocality >= 0 { dropSubLocalityOfAnotherCity(&record) }
         }
         // The suburb too: a polygon holding the answer's point; among place nodes, those nearest the street's line
-        // (`PlaceNodeSearch.addressParts`).
+        // (`PlaceNodeSearch.addressParts`), and the neighbourhood so. The street's extent is read once for both.
+        let nodes = lookup.suburbNodeSearch()
+        let street: UInt32? = record.street >= 0 ? UInt32(record.street) : nil
+        let extent = street.flatMap { Self.extent(ofStreet: $0, streets: streets) }
+        func streetDistance(from x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
+            street.flatMap { Self.distance(ofLine: $0, from: (x, y), within: box, streets: streets, extent: extent) }
+        }
         record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
-        if record.street >= 0, let nodes = lookup.suburbNodeSearch(), !nodes.isEmpty,
-            record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea)
-        {
-            let street = UInt32(record.street)
-            let extent = Self.extent(ofStreet: street, streets: streets)
+        if street != nil, let nodes, !nodes.isEmpty, record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) {
             let parts = nodes.addressParts(near: answer, municipality: record.cityArea) { node, box in
-                Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets, extent: extent)
+                streetDistance(from: node.x, node.y, within: box)
             }
             // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
             record.suburbArea = parts.part ?? parts.village ?? -1
@@ -726,15 +728,13 @@ public final class ReverseGeocoder: Sendable {
         }
         if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
         if let neighbourhoods = lookup.neighbourhoodNodes(), !neighbourhoods.isEmpty {
-            if record.street >= 0 {
-                let street = UInt32(record.street)
+            if street != nil {
                 // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`).
-                let part = record.suburbArea, nodes = lookup.suburbNodeSearch()
-                let extent = Self.extent(ofStreet: street, streets: streets)
+                let part = record.suburbArea
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in
                         guard part < 0 || nodes?.boxHolds(part, x: node.x, y: node.y) ?? true else { return nil }
-                        return Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets, extent: extent)
+                        return streetDistance(from: node.x, node.y, within: box)
                     } ?? -1
             } else {
                 record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1
