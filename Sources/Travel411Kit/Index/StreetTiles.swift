@@ -241,6 +241,10 @@ struct NearestSearch {
     var best: (id: UInt32, distance: Double, closestX: Double, closestY: Double)?
     /// The one line the search is confined to, nil for any.
     var onlyLine: UInt32?
+    /// The line `accept` refused last: its other segments, and the rest of its run, are passed over without
+    /// asking again. A filtered search (an address of one street among a city's buildings) refuses most lines,
+    /// and asked once per segment nearer than the radius.
+    var refused = UInt32.max
 
     init(x: Double, y: Double, metresPerDegreeX: Double, metresPerDegreeY: Double, bestSquared: Double) {
         self.x = x
@@ -274,7 +278,11 @@ struct NearestSearch {
         let px = ax + t * ex, py = ay + t * ey
         let d = px * px + py * py
         if d < bestSquared || (d == bestSquared && best.map { id < $0.id } ?? false) {
-            guard accept(id) else { return }
+            guard id != refused else { return }
+            guard accept(id) else {
+                refused = id
+                return
+            }
             bestSquared = d
             best = (id, d.squareRoot(), px / metresPerDegreeX, py / metresPerDegreeY)
         }
@@ -427,6 +435,7 @@ final class StreetTile: @unchecked Sendable {
             }
             for r in Int(runRefStarts[run])..<Int(runRefStarts[run + 1]) {
                 let s = Int(refs[r])
+                if lineIDs[s] == search.refused { break }
                 let segment = segments + s * 4
                 search.consider(ax: segment[0], ay: segment[1], bx: segment[2], by: segment[3], id: lineIDs[s], accept: accept)
             }
