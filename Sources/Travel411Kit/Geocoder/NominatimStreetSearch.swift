@@ -57,8 +57,7 @@ extension ReverseGeocoder {
         }
         if let object, street.map({ object.degrees <= $0.degrees }) ?? true {
             record.object = Int32(object.id)
-            let centre = Self.centre(of: object.id, objects: objects) ?? object.closest
-            if let parent = parentStreet(of: object.id, near: centre, objects: objects, streets: streets) {
+            if let parent = parentStreet(of: object.id, objects: objects) {
                 record.street = Int32(parent)
             }
         } else if let street {
@@ -264,16 +263,10 @@ extension ReverseGeocoder {
     }
 
     /// The street an address point or POI belongs to: the one the import found for its `addr:street`
-    /// (`OSMParentStreets`), else the nearest named street.
-    private func parentStreet(
-        of object: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
-    ) -> UInt32? {
-        if let parent = Self.parent(of: object, objects: objects) { return parent }
-        let named: (UInt32) -> Bool = { id in !(streets.names.bytes(Int(id), 0)?.isEmpty ?? true) }
-        for degrees in [OSMParentStreets.reachDegrees, 0.1] {
-            if let found = streets.index.nearestInDegrees(to: point, radiusDegrees: degrees, accept: named) { return found.id }
-        }
-        return nil
+    /// (`OSMParentStreets`), else the nearest named street (`ObjectNearestStreets`).
+    private func parentStreet(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+        Self.parent(of: object, objects: objects)
+            ?? Self.number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.nearestStreet.rawValue))
     }
 
     /// The address point of `street` with a house number nearest to the street's point `near`, whose centre

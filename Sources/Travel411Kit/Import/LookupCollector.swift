@@ -70,7 +70,8 @@ final class LookupCollector {
     /// OpenStreetMap's address points and POIs (`PlacesSchema.ObjectField`), by tile as the streets: each is
     /// its point, or the outline of the building or area it stands on.
     var objects: StreetTilesBuilder?
-    var objectRecords: PagedRecordsWriter?
+    /// Their records wait here for the streets' tiles, which find the nearest street of those without a parent.
+    var objectRecords: ObjectNearestStreets?
     /// The postcode of each OpenStreetMap street that has one, by street number (`OSMStreetPostcodes`).
     var streetPostcodes = StreetPostcodeTable()
     /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
@@ -114,6 +115,7 @@ final class LookupCollector {
                 let streets, var names = streetNames
             else { return nil }
             try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
+            objectRecords?.addStreet(named: !name.isEmpty)
             // An OpenStreetMap layer's highway class (GDAL's `highway`, Geofabrik's `fclass`) ranks it as Nominatim would.
             let rank = plan.text(.kind, record: record).map { OSMFeatureClassifier.streetRank($0) }
             var fields = [String?](repeating: nil, count: PlacesSchema.StreetField.allCases.count)

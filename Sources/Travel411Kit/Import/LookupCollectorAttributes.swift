@@ -60,6 +60,7 @@ extension LookupCollector {
         guard let streets, var names = streetNames else { return nil }
         let id = UInt32(names.recordCount)
         try streets.add(line: id, lines: lines)
+        objectRecords?.addStreet(named: !name.isEmpty)
         try names.append([
             name, rank.map(String.init), element, kind, OSMLevelMapping.extentText(lines), centre.map(OSMLevelMapping.pointText),
         ])
@@ -69,10 +70,8 @@ extension LookupCollector {
 
     /// Adds an address point or POI: its point, or the rings it stands on. `fields` as `PlacesSchema.ObjectField`.
     func collectObject(_ fields: [String?], at point: Point2D, outline: [[Point2D]]) throws {
-        guard let objects, var records = objectRecords else { return }
-        let id = UInt32(records.recordCount)
-        try objects.add(line: id, lines: outline.isEmpty ? [[point, point]] : outline)
-        try records.append(fields)
-        objectRecords = records
+        guard let objects, let records = objectRecords else { return }
+        try objects.add(line: records.objectCount, lines: outline.isEmpty ? [[point, point]] : outline)
+        try records.addObject(fields)
     }
 }

@@ -68,9 +68,7 @@ final class LookupTablesWriter {
             try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])
         }
         collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
-        collector.objectRecords = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .blob(blob)])
-        }
+        collector.objectRecords = try ObjectNearestStreets(temporaryPrefix: database.path + "-")
     }
 
     /// Builds whatever a layer that was just read, feeding `input`, was the last one for.
@@ -357,11 +355,22 @@ final class LookupTablesWriter {
         let streetCount = names.recordCount
         let pageCount = try names.finish()
         try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
-        if let objects = collector.objects, var records = collector.objectRecords, records.recordCount > 0 {
-            let directory = try objects.finish { number, blob in
+        if let objects = collector.objects, let pending = collector.objectRecords, pending.objectCount > 0 {
+            let objectDirectory = try objects.finish { number, blob in
                 try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .blob(blob)])
             }
-            try storeLineIndex(.objects, directory: directory, recordPages: try records.finish())
+            var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .blob(blob)])
+            }
+            // The streets' tiles as just written, read back through this connection (`SQLitePages`).
+            let pages = SQLitePages(database: database)
+            try pending.finish(
+                makeStreets: {
+                    try StreetTiles(directory: BlobStorage(bytes: directory), grid: .streets) { number in
+                        pages.blob(key: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
+                    }
+                }, { try records.append($0) })
+            try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
         }
         collector.objects = nil
         collector.objectRecords = nil
@@ -381,4 +390,12 @@ final class LookupTablesWriter {
             "INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
             [.text(index.rawValue), .blob(directory), .integer(Int64(recordPages))])
     }
+}
+
+/// Pages of `travel411_pages` read back through the import's own connection, which alone sees them before the
+/// import commits. The import reads them on its one thread; `StreetTiles` asks for a `@Sendable` reader.
+private struct SQLitePages: @unchecked Sendable {
+    let database: SQLiteDatabase
+
+    func blob(key: Int64) -> BlobStorage? { database.blobStorage(table: "travel411_pages", column: "blob", rowID: key) }
 }

@@ -129,7 +129,7 @@ struct OSMLevelMapping {
             fields: [
                 feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
                 Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                Self.pointText(feature.representativePoint), nil,
+                Self.pointText(feature.representativePoint), nil, nil,
             ],
             point: feature.representativePoint, outline: feature.outline)
         try addObject(object)
@@ -243,7 +243,7 @@ struct OSMLevelMapping {
             let object = PendingObject(
                 fields: [
                     nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
-                    Self.pointText(point), nil,
+                    Self.pointText(point), nil, nil,
                 ],
                 point: point,
                 outline: [])

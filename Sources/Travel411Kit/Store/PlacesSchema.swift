@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "25"
+    public static let version = "26"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -90,7 +90,9 @@ public enum PlacesSchema {
     /// one on a building or area, the extent of its outline (`minX minY maxX maxY`), and the point that stands
     /// for it (`x y`: its node, or a point on its surface), and its parent street's number (`OSMParentStreets`;
     /// empty when its `addr:street` names no street near).
-    enum ObjectField: Int, CaseIterable { case name, houseNumber, street, postcode, element, category, extent, centre, parent }
+    enum ObjectField: Int, CaseIterable {
+        case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet
+    }
     /// The rows of `travel411_line_indexes`: the streets, OpenStreetMap's addresses and POIs, and the
     /// streets' postcodes (records only).
     enum LineIndex: String { case thoroughfare, objects = "osm_objects", streetPostcodes = "street_postcodes" }

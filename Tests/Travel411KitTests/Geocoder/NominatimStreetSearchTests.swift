@@ -80,6 +80,46 @@ import Testing
         #expect(placemark.postalCode == c.postcode)
     }
 
+    /// An address point or POI whose `addr:street` names no street near, or that has none, belongs to the
+    /// nearest named street, measured in degrees from its centre (0.015°, else 0.1°): decided at import, it is
+    /// what a search from the object's centre among the written streets finds, for every such object.
+    @Test(arguments: ["helsinki", "liechtenstein"])
+    func anObjectWithoutAParentBelongsToTheNearestNamedStreet(_ extract: String) throws {
+        let import_ = extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport
+        let path = try import_.get().path
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        let objects = try #require(geocoder.lookup.objectLevel()), streets = try #require(geocoder.lookup.streetLevel())
+        // Full pages of 256 records, then the last page's.
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let pages = try #require(
+            try database.query("SELECT record_pages FROM travel411_line_indexes WHERE level = 'osm_objects'").first?.first?.int64Value)
+        let lastPage = try #require(
+            database.blobStorage(
+                table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetRecords.key(level: 1, page: Int(pages) - 1)))
+        let objectCount = (Int(pages) - 1) * PagedRecords.pageSize + (try RecordTable(storage: lastPage).recordCount)
+        let named: (UInt32) -> Bool = { !(streets.names.bytes(Int($0), PlacesSchema.StreetField.name.rawValue)?.isEmpty ?? true) }
+        func field(_ id: Int, _ field: PlacesSchema.ObjectField) -> UInt32? {
+            ReverseGeocoder.number(objects.names.bytes(id, field.rawValue))
+        }
+        var orphans = 0
+        for id in 0..<objectCount {
+            guard field(id, .parent) == nil else {
+                #expect(field(id, .nearestStreet) == nil, "object \(id) has a parent street")
+                continue
+            }
+            orphans += 1
+            let centre = try #require(ReverseGeocoder.centre(of: UInt32(id), objects: objects))
+            let nearest = ObjectNearestStreets.reachesDegrees.lazy.compactMap {
+                streets.index.nearestInDegrees(to: centre, radiusDegrees: $0, accept: named)?.id
+            }.first
+            #expect(field(id, .nearestStreet) == nearest, "object \(id)")
+        }
+        // Most POIs carry no addr:street: the bench of Kaisaniemenranta above is one.
+        #expect(orphans > (extract == "helsinki" ? 1_000 : 100))
+        // The levels read the geocoder's database, open while it lives.
+        withExtendedLifetime(geocoder) {}
+    }
+
     /// Oberplanken, a place node of Planken, names no street of Schaan or Eschen next door; nor does Planken's
     /// village node.
     @Test func aPlaceNodeNamesOnlyItsOwnMunicipality() throws {
