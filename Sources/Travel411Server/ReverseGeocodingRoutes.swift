@@ -58,7 +58,8 @@
                 if query.needsNameSources { geocoder.addNameSources(to: &placemark, from: record) }
                 return placemark
             }
-            let body = query.answer(placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData)
+            let body = query.answer(
+                placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData, licence: geocoder.licence)
             return Self.text(body, contentType: query.contentType)
         }
 

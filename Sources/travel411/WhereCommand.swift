@@ -157,7 +157,7 @@ struct WhereCommand: ParsableCommand {
         // An answer given without a damaged part of the database is not printed as if it were whole.
         try geocoder.checkIndex()
         if format == .nominatim {
-            print(NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom)))
+            print(NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom, licence: geocoder.licence)))
             return
         }
         let placemarkFormat = format?.placemarkFormat ?? .text

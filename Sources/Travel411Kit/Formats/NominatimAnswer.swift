@@ -63,13 +63,17 @@ public struct NominatimOptions: Sendable, Equatable {
     public var queryString: String
     /// The XML answer's `timestamp`; nil leaves the attribute out (reproducible output).
     public var timestamp: Date?
+    /// The `licence` of the database answering (`ReverseGeocoder.licence`).
+    public var licence: DataLicence
     /// `polygon_geojson`, `polygon_kml`, `polygon_svg` or `polygon_text`: the place's outline in that form.
     public var geometryOutput: NominatimGeometryOutput?
 
     public init(
         format: NominatimFormat = .jsonv2, zoom: Int = 18, addressDetails: Bool = true, nameDetails: Bool = false,
-        extraTags: Bool = false, queryString: String = "", timestamp: Date? = nil, geometryOutput: NominatimGeometryOutput? = nil
+        extraTags: Bool = false, queryString: String = "", timestamp: Date? = nil, geometryOutput: NominatimGeometryOutput? = nil,
+        licence: DataLicence = .embedded
     ) {
+        self.licence = licence
         self.format = format
         self.zoom = zoom
         self.addressDetails = addressDetails
@@ -291,11 +295,6 @@ public enum NominatimFormatter {
         public func format(_ placemark: Placemark) -> String { jsonV2(placemark) }
     }
 
-    public static let licence =
-        "Data: Natural Earth (public domain); GeoNames (CC-BY 4.0); © OpenStreetMap contributors (ODbL 1.0); Contains OS data © Crown copyright and database right"
-
-    private static let licenceJSON = JSONText.string(licence)
-
     /// GeocodeJSON's `licence` is the licence's short name; the data's OpenStreetMap parts make the whole ODbL.
     public static let geocodeJSONLicence = "ODbL"
 
@@ -414,7 +413,7 @@ public enum NominatimFormatter {
     private static func jsonObject(_ place: NominatimPlace, options: NominatimOptions) -> String {
         var members = JSONObjectText()
         members.raw("place_id", String(place.placeID))
-        members.raw("licence", licenceJSON)
+        members.raw("licence", options.licence.json)
         if let element = place.element {
             members.string("osm_type", element.type)
             members.raw("osm_id", String(element.id))
@@ -461,7 +460,8 @@ public enum NominatimFormatter {
 
     private static func geoJSON(_ place: NominatimPlace, options: NominatimOptions) -> String {
         var properties = JSONObjectText(
-            opening: "{\"type\":\"FeatureCollection\",\"licence\":\(licenceJSON),\"features\":[{\"type\":\"Feature\",\"properties\":{")
+            opening: "{\"type\":\"FeatureCollection\",\"licence\":\(options.licence.json),"
+                + "\"features\":[{\"type\":\"Feature\",\"properties\":{")
         properties.raw("place_id", String(place.placeID))
         if let element = place.element {
             properties.string("osm_type", element.type)
@@ -516,7 +516,7 @@ public enum NominatimFormatter {
         }
         let query = "\(coordinateText(place.location.latitude)),\(coordinateText(place.location.longitude))"
         return
-            "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(str(licence)),\"licence\":\(str(geocodeJSONLicence)),\"query\":\(str(query))},"
+            "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(options.licence.json),\"licence\":\(str(geocodeJSONLicence)),\"query\":\(str(query))},"
             + "\"features\":[{\"type\":\"Feature\",\"properties\":{\"geocoding\":{" + geocoding.joined(separator: ",")
             + "}},\"geometry\":\(featureGeometry(place, options: options))}]}"
     }
@@ -526,7 +526,7 @@ public enum NominatimFormatter {
     private static func xmlHeader(_ options: NominatimOptions) -> String {
         var attributes = ""
         if let timestamp = options.timestamp { attributes += " timestamp=\"\(XMLText.escaped(httpDate(timestamp)))\"" }
-        attributes += " attribution=\"\(XMLText.escaped(licence))\" querystring=\"\(XMLText.escaped(options.queryString))\""
+        attributes += " attribution=\"\(XMLText.escaped(options.licence.text))\" querystring=\"\(XMLText.escaped(options.queryString))\""
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<reversegeocode\(attributes)>\n"
     }
 

@@ -130,6 +130,7 @@ final class PlacesLookup: Sendable {
     private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 1)
     private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
+    private let licences = LazySlots<Loaded<DataLicence>>(count: 1)
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
     init(path: String, loading: Loading, needs: PlacemarkNeeds = .all) throws {
@@ -552,6 +553,17 @@ final class PlacesLookup: Sendable {
         let minX = double(at: 8), maxX = double(at: 16), minY = double(at: 24), maxY = double(at: 32)
         guard minX <= maxX, minY <= maxY else { return nil }
         return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    /// The licence of the database's layers, read once.
+    func licence() -> DataLicence {
+        let reader = self.reader
+        return licences.withValue(
+            at: 0,
+            orMake: {
+                let rows = (try? reader.query(DataLicence.layerDescriptionsQuery, [])) ?? []
+                return Loaded(DataLicence.of(layerDescriptions: rows.compactMap { $0.first?.stringValue }))
+            }, { $0.level ?? .embedded }) ?? .embedded
     }
 
     /// OpenStreetMap's address points and POIs, by tile (`PlacesSchema.ObjectField`); nil for a database

@@ -115,6 +115,9 @@ public final class ReverseGeocoder: Sendable {
         self.hot = hot
     }
 
+    /// The licences of the data this database was imported from (`DataLicence`): what its Nominatim answers carry.
+    public var licence: DataLicence { lookup.licence() }
+
     /// Throws when a lookup met a damaged structure in the database (a page whose size does not match
     /// its header, a missing page): answers were given without it, so the caller should say so and stop.
     public func checkIndex() throws {

@@ -188,10 +188,14 @@ public struct ReverseRequest: Equatable, Sendable {
     public var placemarkNeeds: PlacemarkNeeds { PlacemarkNeeds(fields: options.fieldsRead) }
 
     /// The body of the answer for `placemark` (nil: the point is out of range), through the formatter
-    /// `where --format nominatim` uses; `data` names places in the requested languages and gives outlines.
-    public func answer(_ placemark: Placemark?, timestamp: Date? = nil, data: NominatimPlaceData? = nil) -> String {
+    /// `where --format nominatim` uses; `data` names places in the requested languages and gives outlines;
+    /// `licence` is the answering database's.
+    public func answer(
+        _ placemark: Placemark?, timestamp: Date? = nil, data: NominatimPlaceData? = nil, licence: DataLicence = .embedded
+    ) -> String {
         var options = options
         options.timestamp = timestamp
+        options.licence = licence
         let body: String
         if var placemark {
             if let data { placemark = data.localized(placemark, languages: languages, nameDetails: options.nameDetails) }
