@@ -266,6 +266,31 @@ import Testing
                 #""display_name":"Silumstrasse, Steg, Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein""#))
     }
 
+    /// Nominatim's address of a street names the place nodes inside the street's own municipality (the one
+    /// holding its centroid) whose box the street passes through, also where the answer's point lies in another
+    /// municipality; an object on a street is in the municipality holding it when the street runs through it.
+    /// Each display name is Nominatim's at the point (`Scripts/nominatim-compare`, Liechtenstein, zoom 18).
+    @Test(arguments: [
+        // A path of Mauren's, at its point in Eschen: Mauren's village Schaanwald, not Eschen's Nendeln.
+        (47.205117, 9.555113, "Paulahuette Lower Part, Schaanwald, Eschen, Wahlkreis Unterland, 9485, Liechtenstein"),
+        // A street of Eschen, at its point in Gamprin: not Gamprin's village node Gamprin-Bendern.
+        (47.218474, 9.513200, "Gamprin, Wahlkreis Unterland, 9492, Liechtenstein"),
+        // Feldkircher Strasse is Schaan's: no village of Eschen's where it crosses Eschen.
+        (47.192245, 9.539889, "Feldkircher Strasse, Eschen, Wahlkreis Unterland, 9498, Liechtenstein"),
+        // A street cutting a corner of Nendeln's box, its point nearest the node outside the box.
+        (47.200813, 9.508440, "Nendeln, Eschen, Wahlkreis Unterland, 9492, Liechtenstein"),
+        // A bench in Schaan on Malbunstrasse, which runs through Schaan, nearest the bench in Triesenberg.
+        (47.112750, 9.601899, "Malbunstrasse, Schaan, Wahlkreis Oberland, Liechtenstein"),
+    ])
+    func placeNodesArePartsOfTheStreetsOwnMunicipality(latitude: Double, longitude: Double, displayName: String) throws {
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path, settings: settings)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: latitude, longitude: longitude))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
+        #expect(answer.contains(#""display_name":"\#(displayName)""#))
+    }
+
     /// Nominatim's address names the neighbourhood node whose ± 500 m area holds the answer's point, between the
     /// road and the suburb, as its answer at this point does; no placemark field holds it.
     @Test func nominatimsAddressNamesTheNeighbourhood() throws {
