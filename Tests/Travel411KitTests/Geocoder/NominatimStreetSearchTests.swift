@@ -346,6 +346,27 @@ import Testing
         #expect(answer.contains(element) && answer.contains(name) && answer.contains(#""place_rank":\#(rank),"#))
     }
 
+    /// At zooms 16-18 with no street or object within reach, Nominatim's area search looks for the same place
+    /// nodes inside the municipality (`_lookup_area_address`, ranks up to 25): Oberplanken in Planken, Rotenboden
+    /// in Triesenberg, as its answers at these points, not the municipality.
+    @Test(arguments: [
+        (47.168112, 9.574040, 18, #""osm_type":"node","osm_id":217,"#, "Oberplanken, Planken, Wahlkreis Oberland, 9498, Liechtenstein"),
+        (
+            47.145625, 9.552956, 16, #""osm_type":"node","osm_id":22126,"#,
+            "Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein"
+        ),
+    ])
+    func withNoStreetNearThePlaceNodeAnswers(
+        latitude: Double, longitude: Double, zoom: Int, element: String, displayName: String
+    ) throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(
+            from: geocoder.record(
+                for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom))
+        #expect(answer.contains(element) && answer.contains(#""display_name":"\#(displayName)""#))
+    }
+
     @Test func nominatimsRanksByZoom() {
         #expect((0...18).map(NominatimDetail.maximumRank(zoom:)) == [2, 2, 2, 4, 4, 8, 10, 10, 12, 12, 16, 17, 18, 19, 22, 25, 26, 27, 30])
     }
