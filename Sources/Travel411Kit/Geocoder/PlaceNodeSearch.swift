@@ -72,12 +72,12 @@ struct PlaceNodeSearch: Sendable {
     }
 
     /// The parts a street's address names, as Nominatim's `insert_addresslines` picks them among place nodes:
-    /// of the nodes inside the street's municipality whose box (`place_node_fuzzy_area`: ± 4 km for a town,
+    /// of the nodes inside the street's own municipality whose box (`place_node_fuzzy_area`: ± 4 km for a town,
     /// 2 km for a village or suburb, 1 km for a hamlet) the street passes through, the one nearest the street,
     /// once for the village parts and once for the hamlets and suburbs. (Keeping a hamlet only inside the
     /// village's box, as `current_node_area` reads, lost Steg beside Rotenboden, which Nominatim names.)
     /// `distance(node, halfWidthDegrees)` is the street's distance from the node in degrees when the street
-    /// passes within the box, nil otherwise. Candidates lie within 0.1° of `point`.
+    /// passes through the box, nil otherwise. Candidates lie within 0.1° of `point`.
     func addressParts(
         near point: Coordinate, municipality: Int32, distance: (Node, (x: Double, y: Double)) -> Double?
     ) -> (part: Int32?, village: Int32?) {

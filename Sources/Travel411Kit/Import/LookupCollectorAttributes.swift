@@ -53,9 +53,11 @@ extension LookupCollector {
 
     /// Adds a street (an empty name for an unnamed one); returns its number, nil when the import keeps no streets.
     @discardableResult
-    /// `centre` is an area's point on its surface (a pedestrian square), nil for a line.
+    /// `centre` is an area's point on its surface (a pedestrian square), nil for a line; `centroid` Nominatim's
+    /// centroid (that point, or the middle of a line).
     func collectStreet(
-        name: String, rank: Int?, element: String?, kind: String?, lines: [[Point2D]], centre: Point2D? = nil
+        name: String, rank: Int?, element: String?, kind: String?, lines: [[Point2D]], centre: Point2D? = nil,
+        centroid: Point2D? = nil
     ) throws -> UInt32? {
         guard let streets, var names = streetNames else { return nil }
         let id = UInt32(names.recordCount)
@@ -63,6 +65,7 @@ extension LookupCollector {
         objectRecords?.addStreet(named: !name.isEmpty)
         try names.append([
             name, rank.map(String.init), element, kind, OSMLevelMapping.extentText(lines), centre.map(OSMLevelMapping.pointText),
+            centroid.map(OSMLevelMapping.pointText),
         ])
         streetNames = names
         return id

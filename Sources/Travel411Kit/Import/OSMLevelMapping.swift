@@ -86,7 +86,7 @@ struct OSMLevelMapping {
             let midpoint = centre ?? OSMStreetPostcodes.midpoint(of: lines)
             if let id = try collector.collectStreet(
                 name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
-                kind: feature.highway?.highwayClass, lines: lines, centre: centre), let midpoint
+                kind: feature.highway?.highwayClass, lines: lines, centre: centre, centroid: midpoint), let midpoint
             {
                 try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint) }
                 if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }

@@ -83,8 +83,10 @@ public enum PlacesSchema {
     enum AddressField: Int, CaseIterable { case houseNumber, street, postcode }
     /// A street's record: its name (empty for an unnamed OpenStreetMap street), Nominatim's rank of its
     /// class (`26`, `27`; empty from a shapefile), its OpenStreetMap element (`W123`), its class
-    /// (`residential`) and its extent (`minX minY maxX maxY`).
-    enum StreetField: Int, CaseIterable { case name, rank, element, kind, extent, centre }
+    /// (`residential`), its extent (`minX minY maxX maxY`), an area's point on its surface (`centre`, empty
+    /// for a line) and Nominatim's centroid (`x y`: that point, or the point halfway along a line), which
+    /// places the street in its own municipality.
+    enum StreetField: Int, CaseIterable { case name, rank, element, kind, extent, centre, centroid }
     /// An OpenStreetMap address point or point of interest (`OSMObjects`): its name, house number, the
     /// street or place its address names, postcode, element (`N123`), main tag (`amenity=bench`) and, for
     /// one on a building or area, the extent of its outline (`minX minY maxX maxY`), and the point that stands

@@ -306,6 +306,31 @@ import Testing
                 #""display_name":"Silumstrasse, Steg, Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein""#))
     }
 
+    /// Nominatim's address of a street names the place nodes inside the street's own municipality (the one
+    /// holding its centroid) whose box the street passes through, also where the answer's point lies in another
+    /// municipality; an object on a street is in the municipality holding it when the street runs through it.
+    /// Each display name is Nominatim's at the point (`Scripts/nominatim-compare`, Liechtenstein, zoom 18).
+    @Test(arguments: [
+        // A path of Mauren's, at its point in Eschen: Mauren's village Schaanwald, not Eschen's Nendeln.
+        (47.205117, 9.555113, "Paulahuette Lower Part, Schaanwald, Eschen, Wahlkreis Unterland, 9485, Liechtenstein"),
+        // A street of Eschen, at its point in Gamprin: not Gamprin's village node Gamprin-Bendern.
+        (47.218474, 9.513200, "Gamprin, Wahlkreis Unterland, 9492, Liechtenstein"),
+        // Feldkircher Strasse is Schaan's: no village of Eschen's where it crosses Eschen.
+        (47.192245, 9.539889, "Feldkircher Strasse, Eschen, Wahlkreis Unterland, 9498, Liechtenstein"),
+        // A street cutting a corner of Nendeln's box, its point nearest the node outside the box.
+        (47.200813, 9.508440, "Nendeln, Eschen, Wahlkreis Unterland, 9492, Liechtenstein"),
+        // A bench in Schaan on Malbunstrasse, which runs through Schaan, nearest the bench in Triesenberg.
+        (47.112750, 9.601899, "Malbunstrasse, Schaan, Wahlkreis Oberland, Liechtenstein"),
+    ])
+    func placeNodesArePartsOfTheStreetsOwnMunicipality(latitude: Double, longitude: Double, displayName: String) throws {
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path, settings: settings)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: latitude, longitude: longitude))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2))
+        #expect(answer.contains(#""display_name":"\#(displayName)""#))
+    }
+
     /// Nominatim's address names the neighbourhood node whose ± 500 m area holds the answer's point, between the
     /// road and the suburb, as its answer at this point does; no placemark field holds it.
     @Test func nominatimsAddressNamesTheNeighbourhood() throws {
@@ -359,6 +384,27 @@ import Testing
                 for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: 14)))
         let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: 14))
         #expect(answer.contains(element) && answer.contains(name) && answer.contains(#""place_rank":\#(rank),"#))
+    }
+
+    /// At zooms 16-18 with no street or object within reach, Nominatim's area search looks for the same place
+    /// nodes inside the municipality (`_lookup_area_address`, ranks up to 25): Oberplanken in Planken, Rotenboden
+    /// in Triesenberg, as its answers at these points, not the municipality.
+    @Test(arguments: [
+        (47.168112, 9.574040, 18, #""osm_type":"node","osm_id":217,"#, "Oberplanken, Planken, Wahlkreis Oberland, 9498, Liechtenstein"),
+        (
+            47.145625, 9.552956, 16, #""osm_type":"node","osm_id":22126,"#,
+            "Rotenboden, Triesenberg, Wahlkreis Oberland, 9497, Liechtenstein"
+        ),
+    ])
+    func withNoStreetNearThePlaceNodeAnswers(
+        latitude: Double, longitude: Double, zoom: Int, element: String, displayName: String
+    ) throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let placemark = geocoder.placemark(
+            from: geocoder.record(
+                for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom))
+        #expect(answer.contains(element) && answer.contains(#""display_name":"\#(displayName)""#))
     }
 
     @Test func nominatimsRanksByZoom() {
