@@ -130,6 +130,35 @@ final class StreetTiles: @unchecked Sendable {
         guard tileCount > 0, box.intersects(bounds) else { return }
         let rows = grid.cellRow(box.minY)...grid.cellRow(box.maxY)
         let columns = grid.cellColumn(box.minX)...grid.cellColumn(box.maxX)
+        var cursor = TileCursor()
+        // A box of a few cells (a 0.001° search in a town) is visited as it is: reading its occupancy first cost a
+        // central Helsinki batch 2 % of its CPU.
+        guard columns.count <= 64, rows.count <= 64, rows.count * columns.count > 16 else {
+            return runRings(&search, rows: rows, columns: columns, occupied: nil, &cursor, accept)
+        }
+        // Which of the box's cells hold segments, a row at a time from the tiles' occupancy bits: far from
+        // any street or building (most of a country) the search ends here, and elsewhere the rings visit only
+        // the cells that hold something. Measured on 600,000 Liechtenstein points at zoom 18, whose 0.007°
+        // searches over 0.001° cells visited up to 112 cells one by one: CPU 1.99 -> 1.69 s (paired, 5 runs;
+        // central Helsinki unchanged).
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: rows.count) { occupied in
+            var any: UInt64 = 0
+            for (index, row) in rows.enumerated() {
+                let bits = occupiedColumns(row: row, columns: columns, &cursor)
+                occupied.initializeElement(at: index, to: bits)
+                any |= bits
+            }
+            guard any != 0 else { return }
+            runRings(&search, rows: rows, columns: columns, occupied: UnsafePointer(occupied.baseAddress), &cursor, accept)
+        }
+    }
+
+    /// The rings of `run`; `occupied[r - rows.lowerBound]` bit `c - columns.lowerBound` says whether a cell
+    /// holds segments (nil: every cell is visited).
+    @inline(__always) private func runRings(
+        _ search: inout NearestSearch, rows: ClosedRange<Int>, columns: ClosedRange<Int>, occupied: UnsafePointer<UInt64>?,
+        _ cursor: inout TileCursor, _ accept: (UInt32) -> Bool
+    ) {
         let row = min(max(grid.cellRow(search.y), rows.lowerBound), rows.upperBound)
         let column = min(max(grid.cellColumn(search.x), columns.lowerBound), columns.upperBound)
         // How far the point lies from its own cell's sides: ring k is at least this plus k - 1 cells away.
@@ -138,7 +167,7 @@ final class StreetTiles: @unchecked Sendable {
         let insideX = max(0, min(search.x - cellX, cellX + size - search.x))
         let insideY = max(0, min(search.y - cellY, cellY + size - search.y))
         let rings = max(row - rows.lowerBound, rows.upperBound - row, column - columns.lowerBound, columns.upperBound - column)
-        var cursor = TileCursor()
+        func holds(_ bits: UInt64, _ column: Int) -> Bool { bits >> UInt64(column - columns.lowerBound) & 1 != 0 }
         for ring in 0...rings {
             if ring > 0 {
                 let reach = Double(ring - 1) * size
@@ -146,16 +175,48 @@ final class StreetTiles: @unchecked Sendable {
                 if nearest * nearest > search.bestSquared { return }
             }
             for r in max(rows.lowerBound, row - ring)...min(rows.upperBound, row + ring) {
+                let bits = occupied.map { $0[r - rows.lowerBound] }
+                if bits == 0 { continue }
                 if r == row - ring || r == row + ring {
                     let edge = max(columns.lowerBound, column - ring)...min(columns.upperBound, column + ring)
                     visit(row: r, columns: edge, &search, &cursor, accept)
                 } else {
                     let west = column - ring, east = column + ring
-                    if west >= columns.lowerBound { visit(row: r, columns: west...west, &search, &cursor, accept) }
-                    if east <= columns.upperBound { visit(row: r, columns: east...east, &search, &cursor, accept) }
+                    if west >= columns.lowerBound, bits.map({ holds($0, west) }) ?? true {
+                        visit(row: r, columns: west...west, &search, &cursor, accept)
+                    }
+                    if east <= columns.upperBound, bits.map({ holds($0, east) }) ?? true {
+                        visit(row: r, columns: east...east, &search, &cursor, accept)
+                    }
                 }
             }
         }
+    }
+
+    /// Bit i says whether the cell at `row`, `columns.lowerBound + i` holds segments (at most 64 columns).
+    private func occupiedColumns(row: Int, columns: ClosedRange<Int>, _ cursor: inout TileCursor) -> UInt64 {
+        let perTile = grid.cellsPerTile
+        let tileRow = row / perTile, localRow = row % perTile
+        var result: UInt64 = 0
+        var first = columns.lowerBound
+        while first <= columns.upperBound {
+            let tileColumn = first / perTile, tileStart = tileColumn * perTile
+            let last = min(columns.upperBound, tileStart + perTile - 1)
+            let key = UInt32(tileRow * TileGrid.tileColumns + tileColumn)
+            if key != cursor.key {
+                cursor.key = key
+                cursor.tile = tileNumber(key: key).flatMap { number in
+                    pages.unretainedValue(at: number, orMake: { self.readTile(number) })
+                }
+            }
+            if let bits = cursor.tile?._withUnsafeGuaranteedRef({
+                $0.occupancy(row: localRow, columns: (first - tileStart)...(last - tileStart))
+            }) {
+                result |= bits << UInt64(first - columns.lowerBound)
+            }
+            first = last + 1
+        }
+        return result
     }
 
     /// The tile of the cells a search visited last: most of a search's cells lie in one tile, whose place in the
@@ -390,6 +451,22 @@ final class StreetTile: @unchecked Sendable {
             }
             word += 1
         }
+    }
+
+    /// The occupancy bits of `columns` (inside the tile) in a row, the first column's as bit 0 (at most 64).
+    @inline(__always) func occupancy(row: Int, columns: ClosedRange<Int>) -> UInt64 {
+        var result: UInt64 = 0
+        var word = columns.lowerBound >> 6
+        while word <= columns.upperBound >> 6 {
+            var bits = occupancy[row * wordsPerRow + word]
+            let low = max(columns.lowerBound - word << 6, 0), high = min(columns.upperBound - word << 6, 63)
+            bits &= ~0 << UInt64(low)
+            if high < 63 { bits &= (1 << UInt64(high + 1)) - 1 }
+            let shift = word << 6 - columns.lowerBound
+            result |= shift >= 0 ? bits << UInt64(shift) : bits >> UInt64(-shift)
+            word += 1
+        }
+        return result
     }
 
     /// The runs of segments touching the cell; empty for a cell without any.
