@@ -47,6 +47,19 @@ final class WhereLanguageTests: XCTestCase {
             60.1719,24.9423,Vilhelmsgatan,Vilhelmsgatan,Kajsaniemi,Helsingfors,
 
             """)
+        // The nearest locality is Helsinki's own node, named as the locality is, in the description too.
+        let nearest = try cli.succeed([
+            "where", "60.1699,24.9384", "--db", databasePath, "--language", "sv", "--fields", "locality,nearestLocality,description",
+        ])
+        XCTAssertEqual(
+            nearest,
+            """
+            location               60.1699, 24.9384
+            locality               Helsingfors
+            nearestLocality        Helsingfors
+            description            361 m NW of Helsingfors
+
+            """)
         let nominatim = try cli.succeed(["where", "60.1719,24.9423", "--db", databasePath, "--language", "sv", "--format", "nominatim"])
         // The neighbourhood too, as Nominatim names it in Swedish (Keskusta: Centrum).
         XCTAssertTrue(nominatim.contains(#""display_name":"Vilhelmsgatan, Centrum, Kajsaniemi, Helsingfors, 00101, Finland""#), nominatim)

@@ -55,7 +55,17 @@ final class OSMNameTranslations: Sendable {
         name(\.neighbourhoodFeature, nil)
         name(\.villagePartFeature, nil)
         name(\.subLocalityFeature, \.subLocality)
+        let locality = placemark.localityFeature
         name(\.localityFeature, \.locality)
+        // The nearest locality is often the municipality's own place node (Helsinki's, 361 m from Kaivokatu): named
+        // as the locality is, so that "locality Helsingfors" is not "361 m NW of Helsinki".
+        if let locality, let renamed = placemark.localityFeature?.name, var nearest = placemark.nearestLocality,
+            nearest.name == locality.name, abs(nearest.coordinate.latitude - locality.location.latitude) < 1e-6,
+            abs(nearest.coordinate.longitude - locality.location.longitude) < 1e-6
+        {
+            nearest.name = renamed
+            placemark.nearestLocality = nearest
+        }
         name(\.subAdministrativeAreaFeature, \.subAdministrativeArea)
         name(\.administrativeAreaFeature, \.administrativeArea)
         name(\.countryFeature, \.country, otherwise: countryNames)
