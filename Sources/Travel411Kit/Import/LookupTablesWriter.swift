@@ -362,11 +362,12 @@ final class LookupTablesWriter {
             var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
                 try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .blob(blob)])
             }
-            // The streets' tiles as just written, read back through this connection (`SQLitePages`).
-            let pages = SQLitePages(database: database)
+            // The streets' tiles as just written, read back through this connection (`SQLitePages`); a new reader
+            // per row of tiles lets the pages read for the row before go, the directory shared.
+            let pages = SQLitePages(database: database), streetDirectory = BlobStorage(bytes: directory)
             try pending.finish(
                 makeStreets: {
-                    try StreetTiles(directory: BlobStorage(bytes: directory), grid: .streets) { number in
+                    try StreetTiles(directory: streetDirectory, grid: .streets) { number in
                         pages.blob(key: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
                     }
                 }, { try records.append($0) })
