@@ -128,6 +128,7 @@ final class PlacesLookup: Sendable {
     private let pointBounds: [PlacesSchema.PointLevel: BoundingBox]
     private let streets: LazySlots<Loaded<LineLevel>>
     private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
+    private let objectCoverTiles = LazySlots<Loaded<StreetTiles>>(count: 1)
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 1)
     private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
     private let licences = LazySlots<Loaded<DataLicence>>(count: 1)
@@ -574,6 +575,33 @@ final class PlacesLookup: Sendable {
         let reader = self.reader
         return streets.withValue(
             at: slot, orMake: { Loaded(Self.noting(reader) { try Self.loadLineLevel(index, from: reader) }) }, { $0.level }) ?? nil
+    }
+
+    /// The extents of OpenStreetMap's buildings and areas by the cells they cover (`ObjectCovers`); nil for a
+    /// database without them.
+    func objectCovers() -> StreetTiles? {
+        let reader = self.reader
+        return objectCoverTiles.withValue(
+            at: 0,
+            orMake: {
+                Loaded(
+                    Self.noting(reader) {
+                        guard
+                            case .blob(let directory) = try reader.query(
+                                "SELECT lines FROM travel411_line_indexes WHERE level = ?",
+                                [.text(PlacesSchema.LineIndex.objectCovers.rawValue)]
+                            ).first?.first
+                        else { return nil }
+                        return try StreetTiles(
+                            directory: BlobStorage(bytes: directory), grid: .objects, onDamage: { reader.noteDamage($0) }
+                        ) {
+                            number in
+                            reader.blob(
+                                table: "travel411_pages", column: "blob",
+                                rowID: PlacesSchema.PageKind.streetTiles.key(level: 2, page: number))
+                        }
+                    })
+            }, { $0.level }) ?? nil
     }
 
     /// The streets' postcodes by street number; nil for a database without OpenStreetMap streets.

@@ -77,6 +77,7 @@ public final class ReverseGeocoder: Sendable {
         /// A database from OpenStreetMap extracts: its address points, buildings and POIs, and its streets' postcodes.
         var objects: Unmanaged<PlacesLookup.LineLevel>?
         var streetPostcodes: Unmanaged<PagedRecords>?
+        var objectCovers: Unmanaged<StreetTiles>?
         /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
         var lockstep: [AreaLookupLockstep.Level?] = []
         var isComplete = false
@@ -108,6 +109,7 @@ public final class ReverseGeocoder: Sendable {
             if rules != nil {
                 hot.objects = lookup.objectLevel().map(Unmanaged.passUnretained)
                 hot.streetPostcodes = lookup.streetPostcodes().map(Unmanaged.passUnretained)
+                hot.objectCovers = lookup.objectCovers().map(Unmanaged.passUnretained)
             }
             hot.lockstep = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
             hot.isComplete = true
@@ -267,6 +269,11 @@ public final class ReverseGeocoder: Sendable {
     }
 
     @inline(__always)
+    func withObjectCovers<R>(_ body: (StreetTiles) -> R) -> R? {
+        if hot.isComplete { return hot.objectCovers?._withUnsafeGuaranteedRef(body) }
+        return lookup.objectCovers().map(body)
+    }
+
     func withStreetPostcodes<R>(_ body: (PagedRecords) -> R) -> R? {
         if hot.isComplete { return hot.streetPostcodes?._withUnsafeGuaranteedRef(body) }
         return lookup.streetPostcodes().map(body)

@@ -70,6 +70,8 @@ final class LookupCollector {
     /// OpenStreetMap's address points and POIs (`PlacesSchema.ObjectField`), by tile as the streets: each is
     /// its point, or the outline of the building or area it stands on.
     var objects: StreetTilesBuilder?
+    /// The extents of those with an outline, by the object cells they cover (`PlacesSchema.LineIndex.objectCovers`).
+    var objectCovers: StreetTilesBuilder?
     /// Their records wait here for the streets' tiles, which find the nearest street of those without a parent.
     var objectRecords: ObjectNearestStreets?
     /// The postcode of each OpenStreetMap street that has one, by street number (`OSMStreetPostcodes`).

@@ -74,7 +74,22 @@ extension LookupCollector {
     /// Adds an address point or POI: its point, or the rings it stands on. `fields` as `PlacesSchema.ObjectField`.
     func collectObject(_ fields: [String?], at point: Point2D, outline: [[Point2D]]) throws {
         guard let objects, let records = objectRecords else { return }
-        try objects.add(line: records.objectCount, lines: outline.isEmpty ? [[point, point]] : outline)
+        let id = records.objectCount
+        try objects.add(line: id, lines: outline.isEmpty ? [[point, point]] : outline)
+        // The extent as the record keeps it (7 decimals), widened past that rounding: every cell the outline
+        // touches is covered.
+        if !outline.isEmpty, let text = fields[PlacesSchema.ObjectField.extent.rawValue] ?? nil,
+            let extent = text.utf8.withContiguousStorageIfAvailable({ ReverseGeocoder.extent($0) }) ?? nil
+        {
+            let slack = ObjectCovers.slackDegrees
+            try objectCovers?.add(
+                line: id,
+                lines: [
+                    [
+                        Point2D(x: extent.minX - slack, y: extent.minY - slack), Point2D(x: extent.maxX + slack, y: extent.maxY + slack),
+                    ]
+                ])
+        }
         try records.addObject(fields)
     }
 }

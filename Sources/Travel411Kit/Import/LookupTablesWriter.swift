@@ -68,6 +68,7 @@ final class LookupTablesWriter {
             try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])
         }
         collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
+        collector.objectCovers = StreetTilesBuilder(runPrefix: database.path + "-cover-run-", grid: .objects)
         collector.objectRecords = try ObjectNearestStreets(temporaryPrefix: database.path + "-")
     }
 
@@ -372,8 +373,15 @@ final class LookupTablesWriter {
                     }
                 }, { try records.append($0) })
             try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
+            if let covers = collector.objectCovers {
+                let coverDirectory = try covers.finish { number, blob in
+                    try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .blob(blob)])
+                }
+                try storeLineIndex(.objectCovers, directory: coverDirectory, recordPages: 0)
+            }
         }
         collector.objects = nil
+        collector.objectCovers = nil
         collector.objectRecords = nil
         if !collector.streetPostcodes.isEmpty {
             var postcodes = PagedRecordsWriter(fieldCount: 1) { number, blob in

@@ -86,11 +86,15 @@ final class StreetTiles: @unchecked Sendable {
     /// The closed outlines that hold `point`, as far as a ray `reachDegrees` long to the east sees them: an
     /// outline wider than that to the east of the point may be missed or wrongly counted, so a caller checks
     /// the outline's extent. Each segment is counted in the one cell where the ray crosses it.
-    func outlinesHolding(_ point: Coordinate, reachDegrees: Double) -> [UInt32] {
+    /// `among`, when given, the only lines counted (`ObjectCovers`' candidates), whose outlines end at `scanningTo`
+    /// at the farthest: the ray stops there, not at its full reach.
+    func outlinesHolding(_ point: Coordinate, reachDegrees: Double, among candidates: [UInt32]? = nil, scanningTo lastX: Double? = nil)
+        -> [UInt32]
+    {
         let x = point.longitude, y = point.latitude
         guard tileCount > 0, bounds.minY <= y, y <= bounds.maxY, x <= bounds.maxX else { return [] }
         let row = grid.cellRow(y), perTile = grid.cellsPerTile
-        let firstColumn = grid.cellColumn(x), lastColumn = grid.cellColumn(x + reachDegrees)
+        let firstColumn = grid.cellColumn(x), lastColumn = grid.cellColumn(min(x + reachDegrees, lastX ?? x + reachDegrees))
         // The outlines crossed an odd number of times so far: a handful, so a plain list, not a dictionary
         // made per point.
         var odd: [UInt32] = []
@@ -100,7 +104,7 @@ final class StreetTiles: @unchecked Sendable {
             _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
                 for column in columns {
                     tile.forEachSegment(row: row % perTile, column: column % perTile, spanning: y) { ax, ay, bx, by, id in
-                        guard (ay > y) != (by > y) else { return }
+                        guard (ay > y) != (by > y), candidates?.contains(id) ?? true else { return }
                         let crossX = ax + (y - ay) * (bx - ax) / (by - ay)
                         guard crossX > x, crossX <= x + reachDegrees, grid.cellColumn(crossX) == column else { return }
                         if let seen = odd.firstIndex(of: id) {
@@ -114,6 +118,17 @@ final class StreetTiles: @unchecked Sendable {
             }
         }
         return odd.sorted()
+    }
+
+    /// The line of each run in the cell holding `point`, with the run's first segment: for `ObjectCovers`, an
+    /// outline and its extent from corner to corner.
+    func forEachRun(inCellOf point: Coordinate, _ body: (UInt32, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Void) {
+        guard tileCount > 0 else { return }
+        let row = grid.cellRow(point.latitude), column = grid.cellColumn(point.longitude), perTile = grid.cellsPerTile
+        guard let number = tileNumber(key: grid.tileKey(cellColumn: column, cellRow: row)) else { return }
+        _ = pages.withValue(at: number, orMake: { self.readTile(number) }) { tile in
+            tile.forEachRunStart(row: row % perTile, column: column % perTile, body)
+        }
     }
 
     /// `accept` travels down as a plain (non-escaping) closure, not in the search: called from a field of the
@@ -470,6 +485,17 @@ final class StreetTile: @unchecked Sendable {
         guard bits >> bit & 1 != 0 else { return 0..<0 }
         let position = Int(ranks[word]) + (bits & ((1 << bit) - 1)).nonzeroBitCount
         return Int(cellRunStarts[position])..<Int(cellRunStarts[position + 1])
+    }
+
+    /// Each run of the cell: its line and first segment.
+    func forEachRunStart(row: Int, column: Int, _ body: (UInt32, Double, Double, Double, Double) -> Void) {
+        for run in runs(row: row, column: column) {
+            let start = Int(runRefStarts[run])
+            guard start < Int(runRefStarts[run + 1]) else { continue }
+            let s = Int(refs[start])
+            let segment = segments + s * 4
+            body(lineIDs[s], segment[0], segment[1], segment[2], segment[3])
+        }
     }
 
     /// The segments of the cell's runs whose box spans the latitude `y` (the others cannot cross a ray along it).
