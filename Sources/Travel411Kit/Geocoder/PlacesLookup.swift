@@ -592,14 +592,7 @@ final class PlacesLookup: Sendable {
                                 [.text(PlacesSchema.LineIndex.objectCovers.rawValue)]
                             ).first?.first
                         else { return nil }
-                        return try StreetTiles(
-                            directory: BlobStorage(bytes: directory), grid: .objects, onDamage: { reader.noteDamage($0) }
-                        ) {
-                            number in
-                            reader.blob(
-                                table: "travel411_pages", column: "blob",
-                                rowID: PlacesSchema.PageKind.streetTiles.key(level: 2, page: number))
-                        }
+                        return try Self.tiles(directory: directory, grid: .objects, level: 2, from: reader)
                     })
             }, { $0.level }) ?? nil
     }
@@ -630,12 +623,19 @@ final class PlacesLookup: Sendable {
                 "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
             ).first, case .blob(let directory) = row[0], let recordPages = row[1].int64Value.map(Int.init)
         else { return nil }
-        let grid: TileGrid = index == .thoroughfare ? .streets : .objects
-        let tiles = try StreetTiles(directory: BlobStorage(bytes: directory), grid: grid, onDamage: { reader.noteDamage($0) }) { number in
+        return LineLevel(
+            index: try tiles(directory: directory, grid: index == .thoroughfare ? .streets : .objects, level: level, from: reader),
+            names: try records(.streetRecords, level: level, count: recordPages, preloaded: false, from: reader))
+    }
+
+    /// A `StreetTiles` of `directory`, its pages those of `level` (streets 0, objects 1, their covers 2), read when
+    /// first needed; a damaged one is noted.
+    private static func tiles(directory: [UInt8], grid: TileGrid, level: Int64, from reader: SharedDatabaseReader) throws
+        -> StreetTiles
+    {
+        try StreetTiles(directory: BlobStorage(bytes: directory), grid: grid, onDamage: { reader.noteDamage($0) }) { number in
             reader.blob(
                 table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: level, page: number))
         }
-        return LineLevel(
-            index: tiles, names: try records(.streetRecords, level: level, count: recordPages, preloaded: false, from: reader))
     }
 }

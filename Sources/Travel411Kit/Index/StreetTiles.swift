@@ -450,10 +450,7 @@ final class StreetTile: @unchecked Sendable {
     @inline(__always) func forEachOccupiedCell(row: Int, columns: ClosedRange<Int>, _ body: (Int) -> Void) {
         var word = columns.lowerBound >> 6
         while word <= columns.upperBound >> 6 {
-            var bits = occupancy[row * wordsPerRow + word]
-            let low = max(columns.lowerBound - word << 6, 0), high = min(columns.upperBound - word << 6, 63)
-            bits &= ~0 << UInt64(low)
-            if high < 63 { bits &= (1 << UInt64(high + 1)) - 1 }
+            var bits = occupancy(row: row, word: word, columns: columns)
             while bits != 0 {
                 body(word << 6 + bits.trailingZeroBitCount)
                 bits &= bits - 1
@@ -462,15 +459,21 @@ final class StreetTile: @unchecked Sendable {
         }
     }
 
+    /// One occupancy word of a row (columns 64 × `word` on), keeping the bits of `columns` only.
+    @inline(__always) private func occupancy(row: Int, word: Int, columns: ClosedRange<Int>) -> UInt64 {
+        var bits = occupancy[row * wordsPerRow + word]
+        let low = max(columns.lowerBound - word << 6, 0), high = min(columns.upperBound - word << 6, 63)
+        bits &= ~0 << UInt64(low)
+        if high < 63 { bits &= (1 << UInt64(high + 1)) - 1 }
+        return bits
+    }
+
     /// The occupancy bits of `columns` (inside the tile) in a row, the first column's as bit 0 (at most 64).
     @inline(__always) func occupancy(row: Int, columns: ClosedRange<Int>) -> UInt64 {
         var result: UInt64 = 0
         var word = columns.lowerBound >> 6
         while word <= columns.upperBound >> 6 {
-            var bits = occupancy[row * wordsPerRow + word]
-            let low = max(columns.lowerBound - word << 6, 0), high = min(columns.upperBound - word << 6, 63)
-            bits &= ~0 << UInt64(low)
-            if high < 63 { bits &= (1 << UInt64(high + 1)) - 1 }
+            let bits = occupancy(row: row, word: word, columns: columns)
             let shift = word << 6 - columns.lowerBound
             result |= shift >= 0 ? bits << UInt64(shift) : bits >> UInt64(-shift)
             word += 1
