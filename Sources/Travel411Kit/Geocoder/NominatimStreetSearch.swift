@@ -91,15 +91,10 @@ extension ReverseGeocoder {
     /// The smallest building or area whose outline holds the point, of those narrower than the search's reach.
     private func smallestArea(holding point: Coordinate, objects: PlacesLookup.LineLevel) -> UInt32? {
         var best: (id: UInt32, size: Double)?
-        let held: [UInt32]
-        if let found = withObjectCovers({ ObjectCovers.candidates(at: point, covers: $0) }) {
-            // Only the outlines whose extent holds the point, the ray as far as the farthest of them.
-            guard let (lines, lastX) = found else { return nil }
-            held = objects.index.outlinesHolding(point, reachDegrees: Self.nominatimSearchDegrees, among: lines, scanningTo: lastX)
-        } else {
-            held = objects.index.outlinesHolding(point, reachDegrees: Self.nominatimSearchDegrees)
-        }
-        for id in held {
+        // Only the outlines whose extent holds the point (an import writes the covers with the objects), the ray as
+        // far as the farthest of them.
+        guard let (lines, lastX) = withObjectCovers({ ObjectCovers.candidates(at: point, covers: $0) }) ?? nil else { return nil }
+        for id in objects.index.outlinesHolding(point, reachDegrees: Self.nominatimSearchDegrees, among: lines, scanningTo: lastX) {
             guard let extent = Self.extent(of: id, objects: objects), extent.maxX <= point.longitude + Self.nominatimSearchDegrees
             else { continue }
             let size = (extent.maxX - extent.minX) * (extent.maxY - extent.minY)

@@ -458,13 +458,14 @@ final class PlacesLookup: Sendable {
         else { return nil }
         // The envelope of the geometry's header, in doubles: the R-tree's is rounded outwards to floats, which
         // moved Liechtenstein's municipality boxes in the 7th decimal from Nominatim's.
-        let header = try? reader.query("SELECT substr(geom, 1, 40) FROM \(table) WHERE fid = ?", [.integer(fid)]).first
+        // 72 bytes: the fixed header and the largest envelope (XYZM).
+        let header = try? reader.query("SELECT substr(geom, 1, 72) FROM \(table) WHERE fid = ?", [.integer(fid)]).first
         let extent =
             type == "node"
             ? nil
             : header.flatMap { values -> BoundingBox? in
                 guard case .blob(let bytes) = values[0] else { return nil }
-                return Self.envelope(ofGeoPackageHeader: bytes)
+                return bytes.withUnsafeBytes { try? GeoPackageBlobHeader($0) }?.envelope
             }
         return (type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1)
     }
@@ -538,22 +539,6 @@ final class PlacesLookup: Sendable {
             }
         }
         return NeighbourhoodNodes(nodes: nodes)
-    }
-
-    /// The XY envelope a GeoPackage geometry's header carries (flags' envelope type 1-4 begin with minX, maxX,
-    /// minY, maxY), nil without one.
-    static func envelope(ofGeoPackageHeader bytes: [UInt8]) -> BoundingBox? {
-        guard bytes.count >= 40, bytes[0] == 0x47, bytes[1] == 0x50 else { return nil }
-        let flags = bytes[3], envelopeType = (flags >> 1) & 0x07, littleEndian = flags & 0x01 == 1
-        guard (1...4).contains(envelopeType) else { return nil }
-        func double(at offset: Int) -> Double {
-            var bits: UInt64 = 0
-            for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(littleEndian ? i : 7 - i)) }
-            return Double(bitPattern: bits)
-        }
-        let minX = double(at: 8), maxX = double(at: 16), minY = double(at: 24), maxY = double(at: 32)
-        guard minX <= maxX, minY <= maxY else { return nil }
-        return BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
     /// The licence of the database's layers, read once.

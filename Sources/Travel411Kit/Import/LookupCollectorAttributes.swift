@@ -76,19 +76,14 @@ extension LookupCollector {
         guard let objects, let records = objectRecords else { return }
         let id = records.objectCount
         try objects.add(line: id, lines: outline.isEmpty ? [[point, point]] : outline)
-        // The extent as the record keeps it (7 decimals), widened past that rounding: every cell the outline
-        // touches is covered.
-        if !outline.isEmpty, let text = fields[PlacesSchema.ObjectField.extent.rawValue] ?? nil,
-            let extent = text.utf8.withContiguousStorageIfAvailable({ ReverseGeocoder.extent($0) }) ?? nil
-        {
+        // The outline's box, widened a little: a crossing computed at its very edge stays inside the covered cells.
+        let extent = OSMLevelMapping.extent(of: outline)
+        if !extent.isEmpty {
             let slack = ObjectCovers.slackDegrees
-            try objectCovers?.add(
-                line: id,
-                lines: [
-                    [
-                        Point2D(x: extent.minX - slack, y: extent.minY - slack), Point2D(x: extent.maxX + slack, y: extent.maxY + slack),
-                    ]
-                ])
+            let corners = [
+                Point2D(x: extent.minX - slack, y: extent.minY - slack), Point2D(x: extent.maxX + slack, y: extent.maxY + slack),
+            ]
+            try objectCovers?.add(line: id, lines: [corners])
         }
         try records.addObject(fields)
     }

@@ -148,10 +148,16 @@ struct OSMLevelMapping {
 
     /// An outline's extent as an object record keeps it: `minX minY maxX maxY`, nil for none.
     static func extentText(_ outline: [[Point2D]]) -> String? {
-        var box = BoundingBox.empty
-        for ring in outline { for p in ring { box.extend(x: p.x, y: p.y) } }
+        let box = extent(of: outline)
         guard !box.isEmpty else { return nil }
         return [box.minX, box.minY, box.maxX, box.maxY].map { String(format: "%.7f", $0) }.joined(separator: " ")
+    }
+
+    /// The box of an outline's rings, empty for none.
+    static func extent(of outline: [[Point2D]]) -> BoundingBox {
+        var box = BoundingBox.empty
+        for ring in outline { for p in ring { box.extend(x: p.x, y: p.y) } }
+        return box
     }
 
     /// `N123`, `W123`, `R123`: the element, as Nominatim's `osm_type` letter and `osm_id`.

@@ -4,8 +4,8 @@
 /// ones the ray test (`StreetTiles.outlinesHolding`) needs to count, and the ray ends at the farthest of
 /// their eastern edges instead of its full reach: in a town of buildings that is one or two cells, not eight.
 enum ObjectCovers {
-    /// How far each extent is widened past the 7-decimal rounding of the recorded one, so that every cell
-    /// the outline touches is covered and its crossings lie within the ray.
+    /// How far each extent is widened, so that a crossing computed at the outline's very edge still lies in a
+    /// covered cell and within the ray.
     static let slackDegrees = 1e-6
 
     /// The outlines whose widened extent holds `point`, and the farthest of their eastern edges; nil when none.

@@ -207,6 +207,8 @@ public enum GeoPackageGeometryCodec {
 struct GeoPackageBlobHeader {
     let isEmpty: Bool
     let wkbOffset: Int
+    /// The XY envelope the header carries (every envelope type begins with minX, maxX, minY, maxY); nil without one.
+    let envelope: BoundingBox?
 
     private static let envelopeSizes = [0, 32, 48, 48, 64]  // none, xy, xyz, xym, xyzm
 
@@ -228,6 +230,14 @@ struct GeoPackageBlobHeader {
         guard wkbOffset <= blob.count else {
             throw GeoPackageGeometryError.truncated(needed: wkbOffset, available: blob.count)
         }
+        let littleEndian = flags & 0x01 == 1
+        func double(at offset: Int) -> Double {
+            let bits = blob.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            return Double(bitPattern: littleEndian ? UInt64(littleEndian: bits) : UInt64(bigEndian: bits))
+        }
+        let minX = indicator > 0 ? double(at: 8) : 0, maxX = indicator > 0 ? double(at: 16) : 0
+        let minY = indicator > 0 ? double(at: 24) : 0, maxY = indicator > 0 ? double(at: 32) : 0
+        envelope = indicator > 0 && minX <= maxX && minY <= maxY ? BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY) : nil
     }
 }
 
