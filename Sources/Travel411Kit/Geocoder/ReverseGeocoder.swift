@@ -386,10 +386,12 @@ public final class ReverseGeocoder: Sendable {
     /// coast is close enough to snap to (see settings).
     private func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         _ = withPoints(.locality) { level in
-            var candidates = LocalityCandidates(level: level, location: record.location)
-            if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(recordingIn: &record) }
+            var candidates = LocalityCandidates(location: record.location)
+            if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(in: level, recordingIn: &record) }
             guard var country = pointCountry(of: record) else { return }
-            guard let (locality, catchment) = locality(of: &record, candidates: &candidates, country: &country, needs: needs) else {
+            guard
+                let (locality, catchment) = locality(of: &record, in: level, candidates: &candidates, country: &country, needs: needs)
+            else {
                 return
             }
             record.locality = locality
@@ -397,22 +399,23 @@ public final class ReverseGeocoder: Sendable {
             // A locality found without a catchment has no neighbourhood: no core disc can hold the point.
             if needs.contains(.subLocality), let catchment {
                 decideSubLocality(
-                    &record, locality: locality, population: catchment.population, firstLevel: catchment.firstLevel,
-                    candidates: &candidates, country: &country)
+                    &record, locality: locality, population: catchment.population, firstLevel: catchment.firstLevel, in: level,
+                    candidates: candidates, country: &country)
             }
         }
     }
 
     /// The nearby localities of one point: the nearest place overall, found when first needed (a batch
     /// that prints only the locality skips it whenever a catchment answers) and then remembered.
+    /// It holds no reference to the level, which each call borrows: a stored one was retained and released
+    /// per point by both of a batch's threads, whose contention on its reference count took 3 % of a central
+    /// Helsinki batch's samples (perf, a busy machine).
     private struct LocalityCandidates {
-        let level: PlacesLookup.PointLevel
         let location: Coordinate
         let query: PointIndex.Query
         private var nearestFound: (id: UInt32, group: UInt32)?? = nil
 
-        init(level: PlacesLookup.PointLevel, location: Coordinate) {
-            self.level = level
+        init(location: Coordinate) {
             self.location = location
             query = PointIndex.Query(location)
         }
@@ -422,18 +425,24 @@ public final class ReverseGeocoder: Sendable {
 
         /// The nearest place overall, with its distance and bearing written into the record.
         @inline(__always)
-        mutating func nearestPlace(recordingIn record: inout PlacemarkRecord) -> (id: UInt32, group: UInt32)? {
+        mutating func nearestPlace(in level: PlacesLookup.PointLevel, recordingIn record: inout PlacemarkRecord) -> (
+            id: UInt32, group: UInt32
+        )? {
             if let known = nearestFound { return known }
             var found: (id: UInt32, group: UInt32)? = nil
-            // The cells answer exactly when a place lies within their reach; the tree beyond it.
-            let cells = level.cells.flatMap { $0.knowsGroups ? $0 : nil }
-            let candidate =
-                cells.flatMap { cells in
-                    cells.nearest(
-                        to: location, query: query, filter: PointIndex.NearestFilter(), withinMetres: ReverseGeocoder.nearestFromCellsMetres
-                    )
-                    .map { (id: $0, group: cells.group(of: $0)) }
-                } ?? level.index.nearest(to: query)
+            // The cells answer exactly when a place lies within their reach; the tree beyond it. Borrowed, as the
+            // level is: an optional copy of the cells took a reference per point.
+            let fromCells = level.cells.flatMap { cells in
+                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, group: UInt32)? in
+                    guard cells.knowsGroups,
+                        let id = cells.nearest(
+                            to: location, query: query, filter: PointIndex.NearestFilter(),
+                            withinMetres: ReverseGeocoder.nearestFromCellsMetres)
+                    else { return nil }
+                    return (id, cells.group(of: id))
+                }
+            }
+            let candidate = fromCells ?? level.index.nearest(to: query)
             if let (nearest, group) = candidate, let place = level.records.coordinate(Int(nearest)) {
                 record.nearest = Int32(nearest)
                 record.nearestDistance = GreatCircle.distance(from: place, to: location)
@@ -490,9 +499,9 @@ public final class ReverseGeocoder: Sendable {
     /// the locality's population and first-level area.
     @inline(__always)
     private func locality(
-        of record: inout PlacemarkRecord, candidates: inout LocalityCandidates, country: inout PointCountry, needs: PlacemarkNeeds
+        of record: inout PlacemarkRecord, in level: PlacesLookup.PointLevel, candidates: inout LocalityCandidates,
+        country: inout PointCountry, needs: PlacemarkNeeds
     ) -> (Int32, (population: UInt32, firstLevel: UInt32)?)? {
-        let level = candidates.level
         // Without the admin polygon (a batch not printing it), it is looked up only where the catchments
         // holding the point are of several first-level areas: the same answer, one lookup saved mostly.
         let knowsAdmin = needs.contains(.admin)
@@ -558,11 +567,23 @@ public final class ReverseGeocoder: Sendable {
     /// then there is no subLocality at all.
     @inline(__always)
     private func decideSubLocality(
-        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32,
-        candidates: inout LocalityCandidates, country: inout PointCountry
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, in level: PlacesLookup.PointLevel,
+        candidates: LocalityCandidates, country: inout PointCountry
     ) {
-        let level = candidates.level, records = level.records
         guard let cells = level.cells else { return }
+        // Borrowed: a local reference was taken and dropped per point by each thread.
+        Unmanaged.passUnretained(level.records)._withUnsafeGuaranteedRef { records in
+            decideSubLocality(
+                &record, locality: locality, population: population, firstLevel: firstLevel, records: records, cells: cells,
+                candidates: candidates, country: &country)
+        }
+    }
+
+    @inline(__always)
+    private func decideSubLocality(
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, records: PagedRecords,
+        cells: LocalityCells, candidates: LocalityCandidates, country: inout PointCountry
+    ) {
         let nameField = PlacesSchema.LocalityField.name.rawValue
         let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
         let reach = PointIndex.chord(metres: settings.subLocalityRadiusMetres)

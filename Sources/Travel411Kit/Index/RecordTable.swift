@@ -131,8 +131,13 @@ public final class PagedRecords: @unchecked Sendable {
     @inline(__always) func view(_ record: Int) -> RecordTableView? {
         let number = record / PagedRecords.pageSize
         if number < viewCount { return views[number] }
-        let pages = self.pages
-        return tables.withValue(at: number, orMake: { pages[number].flatMap { try? RecordTable(storage: $0) } }) { $0.view }
+        return lateView(number)
+    }
+
+    /// A page not read up front. Out of line: inlined, its closure's reference to `pages` was taken on every
+    /// read, the preloaded ones too, and two threads taking it contend on its count.
+    @inline(never) private func lateView(_ number: Int) -> RecordTableView? {
+        tables.withValue(at: number, orMake: { self.pages[number].flatMap { try? RecordTable(storage: $0) } }) { $0.view }
     }
 
     public func coordinate(_ record: Int) -> Coordinate? {
