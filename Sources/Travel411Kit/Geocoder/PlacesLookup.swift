@@ -128,6 +128,7 @@ final class PlacesLookup: Sendable {
     private let pointBounds: [PlacesSchema.PointLevel: BoundingBox]
     private let streets: LazySlots<Loaded<LineLevel>>
     private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
+    private let streetAddressRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
     private let objectCoverTiles = LazySlots<Loaded<StreetTiles>>(count: 1)
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 1)
     private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
@@ -583,20 +584,25 @@ final class PlacesLookup: Sendable {
     }
 
     /// The streets' postcodes by street number; nil for a database without OpenStreetMap streets.
-    func streetPostcodes() -> PagedRecords? {
+    func streetPostcodes() -> PagedRecords? { lineRecords(.streetPostcodes, level: 2, slots: streetPostcodeRecords) }
+
+    /// The streets' addresses by street number (`StreetAddresses`); nil for a database without them.
+    func streetAddresses() -> PagedRecords? { lineRecords(.streetAddresses, level: 3, slots: streetAddressRecords) }
+
+    /// The records of a line index that has no tiles of its own, read once into `slots`.
+    private func lineRecords(_ index: PlacesSchema.LineIndex, level: Int64, slots: LazySlots<Loaded<PagedRecords>>) -> PagedRecords? {
         let reader = self.reader
-        return streetPostcodeRecords.withValue(
+        return slots.withValue(
             at: 0,
             orMake: {
                 Loaded(
                     Self.noting(reader) {
                         guard
                             let row = try reader.query(
-                                "SELECT record_pages FROM travel411_line_indexes WHERE level = ?",
-                                [.text(PlacesSchema.LineIndex.streetPostcodes.rawValue)]
+                                "SELECT record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
                             ).first, let count = row[0].int64Value.map(Int.init)
                         else { return nil }
-                        return try Self.records(.streetRecords, level: 2, count: count, preloaded: false, from: reader)
+                        return try Self.records(.streetRecords, level: level, count: count, preloaded: false, from: reader)
                     })
             }, { $0.level }) ?? nil
     }

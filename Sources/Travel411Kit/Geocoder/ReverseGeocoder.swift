@@ -77,6 +77,7 @@ public final class ReverseGeocoder: Sendable {
         /// A database from OpenStreetMap extracts: its address points, buildings and POIs, and its streets' postcodes.
         var objects: Unmanaged<PlacesLookup.LineLevel>?
         var streetPostcodes: Unmanaged<PagedRecords>?
+        var streetAddresses: Unmanaged<PagedRecords>?
         var objectCovers: Unmanaged<StreetTiles>?
         /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
         var lockstep: [AreaLookupLockstep.Level?] = []
@@ -109,6 +110,7 @@ public final class ReverseGeocoder: Sendable {
             if rules != nil {
                 hot.objects = lookup.objectLevel().map(Unmanaged.passUnretained)
                 hot.streetPostcodes = lookup.streetPostcodes().map(Unmanaged.passUnretained)
+                hot.streetAddresses = lookup.streetAddresses().map(Unmanaged.passUnretained)
                 hot.objectCovers = lookup.objectCovers().map(Unmanaged.passUnretained)
             }
             hot.lockstep = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
@@ -277,6 +279,12 @@ public final class ReverseGeocoder: Sendable {
     func withStreetPostcodes<R>(_ body: (PagedRecords) -> R) -> R? {
         if hot.isComplete { return hot.streetPostcodes?._withUnsafeGuaranteedRef(body) }
         return lookup.streetPostcodes().map(body)
+    }
+
+    @inline(__always)
+    func withStreetAddresses<R>(_ body: (PagedRecords) -> R) -> R? {
+        if hot.isComplete { return hot.streetAddresses?._withUnsafeGuaranteedRef(body) }
+        return lookup.streetAddresses().map(body)
     }
 
     /// Outside every country polygon: look around on widening rings of eight points, and take the

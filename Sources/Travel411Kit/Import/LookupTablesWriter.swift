@@ -366,13 +366,23 @@ final class LookupTablesWriter {
             // The streets' tiles as just written, read back through this connection (`SQLitePages`); a new reader
             // per row of tiles lets the pages read for the row before go, the directory shared.
             let pages = SQLitePages(database: database), streetDirectory = BlobStorage(bytes: directory)
+            let addresses = StreetAddressesBuilder(temporaryPrefix: database.path + "-")
+            defer { addresses.discard() }
             try pending.finish(
                 makeStreets: {
                     try StreetTiles(directory: streetDirectory, grid: .streets) { number in
                         pages.blob(key: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
                     }
-                }, { try records.append($0) })
+                },
+                { fields in
+                    try addresses.add(object: UInt32(records.recordCount), fields: fields)
+                    try records.append(fields)
+                })
             try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
+            let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number)), .blob(blob)])
+            }
+            try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
             if let covers = collector.objectCovers {
                 let coverDirectory = try covers.finish { number, blob in
                     try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .blob(blob)])

@@ -41,8 +41,24 @@ public final class RecordTable: @unchecked Sendable {
 
     /// `coordinates`, when given, has one entry per record.
     public static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [UInt8] {
+        build(coordinates: coordinates, recordCount: fields.count, fieldCount: fieldCount) { record, field, text in
+            if let value = fields[record][field] { text.append(contentsOf: value.utf8) }
+        }
+    }
+
+    /// A table whose fields are bytes of any kind (`StreetAddresses`' packed entries).
+    static func build(bytes records: [[[UInt8]]], fieldCount: Int) -> [UInt8] {
+        build(coordinates: nil, recordCount: records.count, fieldCount: fieldCount) { record, field, text in
+            if field < records[record].count { text.append(contentsOf: records[record][field]) }
+        }
+    }
+
+    /// `appendField(record, field, &text)` appends the field's bytes.
+    private static func build(
+        coordinates: [Coordinate]?, recordCount: Int, fieldCount: Int, appendField: (Int, Int, inout [UInt8]) -> Void
+    ) -> [UInt8] {
         var writer = ByteWriter()
-        writer.append(UInt32(fields.count))
+        writer.append(UInt32(recordCount))
         writer.append(UInt32(fieldCount))
         writer.append(UInt32(coordinates == nil ? 0 : 1))
         writer.append(UInt32(0))
@@ -52,10 +68,10 @@ public final class RecordTable: @unchecked Sendable {
         }
         var offset: UInt32 = 0
         var text: [UInt8] = []
-        for record in fields {
+        for record in 0..<recordCount {
             for field in 0..<fieldCount {
                 writer.append(offset)
-                if let value = record[field] { text.append(contentsOf: value.utf8) }
+                appendField(record, field, &text)
                 offset = UInt32(text.count)
             }
         }

@@ -61,13 +61,37 @@ final class StreetTiles: @unchecked Sendable {
     /// `onlyLine` confines it to one line, whose runs alone are read (a search filtered by `accept` to one line
     /// has nothing nearer to stop it early: it measured every run within the radius).
     /// `clip`, when given, narrows the cells read to those it touches (the line's extent).
+    /// `pointsOnly` passes over every line that is not a single point (a POI or address node) without asking
+    /// `accept`: a run of several segments, or of one with length, is an outline.
     func nearestInDegrees(
-        to point: Coordinate, radiusDegrees: Double, onlyLine: UInt32? = nil, clip: BoundingBox? = nil,
+        to point: Coordinate, radiusDegrees: Double, onlyLine: UInt32? = nil, clip: BoundingBox? = nil, pointsOnly: Bool = false,
         accept: ((UInt32) -> Bool)? = nil
     ) -> (id: UInt32, degrees: Double, closest: Coordinate)? {
+        searchInDegrees(
+            to: point, radiusDegrees: radiusDegrees, onlyLine: onlyLine, clip: clip, pointsOnly: pointsOnly, accept: accept
+        )?.best.map {
+            ($0.id, $0.distance, Coordinate(latitude: point.latitude + $0.closestY, longitude: point.longitude + $0.closestX))
+        }
+    }
+
+    /// The square of `line`'s distance in degrees from `point` as `nearestInDegrees` measures it (before its square
+    /// root, so that two lines compare as they would in one search), when nearer than `radiusDegrees`; only the
+    /// cells `clip` touches are read (the line's extent), when given.
+    func squaredDegrees(from point: Coordinate, toLine line: UInt32, within radiusDegrees: Double, clip: BoundingBox?) -> Double? {
+        guard let search = searchInDegrees(to: point, radiusDegrees: radiusDegrees, onlyLine: line, clip: clip, accept: nil),
+            search.best != nil
+        else { return nil }
+        return search.bestSquared
+    }
+
+    private func searchInDegrees(
+        to point: Coordinate, radiusDegrees: Double, onlyLine: UInt32?, clip: BoundingBox?, pointsOnly: Bool = false,
+        accept: ((UInt32) -> Bool)?
+    ) -> NearestSearch? {
         var search = NearestSearch(
             x: point.longitude, y: point.latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: radiusDegrees * radiusDegrees)
         search.onlyLine = onlyLine
+        search.pointsOnly = pointsOnly
         var box = BoundingBox(
             minX: point.longitude - radiusDegrees, minY: point.latitude - radiusDegrees, maxX: point.longitude + radiusDegrees,
             maxY: point.latitude + radiusDegrees)
@@ -78,9 +102,7 @@ final class StreetTiles: @unchecked Sendable {
                 maxY: min(box.maxY, clip.maxY))
         }
         run(&search, in: box, accept: accept)
-        return search.best.map {
-            ($0.id, $0.distance, Coordinate(latitude: point.latitude + $0.closestY, longitude: point.longitude + $0.closestX))
-        }
+        return search
     }
 
     /// The closed outlines that hold `point`, as far as a ray `reachDegrees` long to the east sees them: an
@@ -311,6 +333,8 @@ struct NearestSearch {
     var best: (id: UInt32, distance: Double, closestX: Double, closestY: Double)?
     /// The one line the search is confined to, nil for any.
     var onlyLine: UInt32?
+    /// Whether only runs of one segment of no length (points) are measured.
+    var pointsOnly = false
     /// The line `accept` refused last: its other segments, and the rest of its run, are passed over without
     /// asking again. A filtered search (an address of one street among a city's buildings) refuses most lines,
     /// and asked once per segment nearer than the radius.
@@ -529,6 +553,12 @@ final class StreetTile: @unchecked Sendable {
             if let only = search.onlyLine {
                 let start = Int(runRefStarts[run])
                 if start >= Int(runRefStarts[run + 1]) || lineIDs[Int(refs[start])] != only { continue }
+            }
+            if search.pointsOnly {
+                let start = Int(runRefStarts[run])
+                guard start + 1 == Int(runRefStarts[run + 1]) else { continue }
+                let segment = segments + Int(refs[start]) * 4
+                guard segment[0] == segment[2], segment[1] == segment[3] else { continue }
             }
             guard search.mayImprove(minX: Double(box[0]), minY: Double(box[1]), maxX: Double(box[2]), maxY: Double(box[3])) else {
                 continue

@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "28"
+    public static let version = "29"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {
@@ -96,12 +96,14 @@ public enum PlacesSchema {
         case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet
     }
     /// The rows of `travel411_line_indexes`: the streets, OpenStreetMap's addresses and POIs, and the
-    /// streets' postcodes (records only).
+    /// streets' postcodes and addresses (records only).
     enum LineIndex: String {
         case thoroughfare, objects = "osm_objects", streetPostcodes = "street_postcodes"
         /// Each building's or area's extent, one segment from corner to corner, in every object cell it covers
         /// (`ObjectCovers`): the outlines that may hold a point.
         case objectCovers = "osm_object_covers"
+        /// The address points and buildings of each street, by street number (`StreetAddresses`; records only).
+        case streetAddresses = "osm_street_addresses"
     }
 
     /// Created after the rows are in, which is faster than maintaining them during the insert.
