@@ -2,7 +2,7 @@ extension ReverseGeocoder {
     /// Sets the placemark's `thoroughfareFeature`, which an answer in another language (or with namedetails)
     /// names its road after. Not part of `placemark(from:)`: an answer in `name` need not pay for it.
     public func addNameSources(to placemark: inout Placemark, from record: PlacemarkRecord) {
-        guard osmRules != nil else { return }
+        guard record.followsNominatim else { return }
         // The street alone, as it would answer: an address's or POI's parent street, else the answering street.
         var street = record
         street.object = -1

@@ -24,6 +24,9 @@ public struct PlacemarkRecord: Sendable {
     /// The point lies outside every country polygon, and `country` is that of the land time zone whose
     /// territorial waters it is in.
     var countryFromTerritorialWaters = false
+    /// The point lies where the database's OpenStreetMap extracts are: it answers by Nominatim's rules
+    /// (`OSMAnswerRules`).
+    var followsNominatim = false
     /// subAdministrativeArea comes from the locality's GeoNames admin2.
     var subAdministrativeFromLocality = false
     /// Street, address and postcode record numbers; -1 when none.

@@ -50,7 +50,10 @@ public final class ReverseGeocoder: Sendable {
     typealias AreaText = PlacesLookup.AreaText
 
     public let databasePath: String
+    /// The settings as given: those of the embedded data's rules.
     public let settings: GeocoderSettings
+    /// Where the extracts' rules hold (`OSMAnswerRules`): their radii, unless the caller chose its own.
+    let nominatimSettings: GeocoderSettings
     /// Set for a database imported from OpenStreetMap extracts.
     let osmRules: OSMAnswerRules?
     let lookup: PlacesLookup
@@ -93,11 +96,14 @@ public final class ReverseGeocoder: Sendable {
         self.databasePath = databasePath
         // A database built from OpenStreetMap extracts answers by Nominatim's rules (`OSMAnswerRules`).
         let rules = OSMAnswerRules.read(databasePath: databasePath)
-        var settings = settings
-        if let rules, settings.postcodeRadiusFromDatabase { settings.postcodeRadiusMetres = rules.postcodeRadiusMetres }
-        if let rules, settings.thoroughfareRadiusFromDatabase { settings.thoroughfareRadiusMetres = rules.thoroughfareRadiusMetres }
+        var nominatimSettings = settings
+        if let rules, settings.postcodeRadiusFromDatabase { nominatimSettings.postcodeRadiusMetres = rules.postcodeRadiusMetres }
+        if let rules, settings.thoroughfareRadiusFromDatabase {
+            nominatimSettings.thoroughfareRadiusMetres = rules.thoroughfareRadiusMetres
+        }
         self.osmRules = rules
         self.settings = settings
+        self.nominatimSettings = nominatimSettings
         let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)
         self.lookup = lookup
         var hot = HotReferences()
@@ -143,6 +149,7 @@ public final class ReverseGeocoder: Sendable {
     /// `maximumRank` in place of the settings' (a server answers each request at its own zoom).
     public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all, maximumRank: Int) -> PlacemarkRecord {
         var record = PlacemarkRecord(location: coordinate)
+        record.followsNominatim = osmRules?.covers(coordinate) ?? false
         let x = coordinate.longitude, y = coordinate.latitude
         if hot.isComplete {
             // The locality cell's first reads go out before the area lookups, so that both wait together.
@@ -166,16 +173,16 @@ public final class ReverseGeocoder: Sendable {
             if record.country < 0 { takeCountryFromTerritorialWaters(&record, needs: needs) }
         }
         if record.admin >= 0, record.country >= 0, needs.contains(.admin) { dropAdminOfAnotherCountry(&record) }
-        if osmRules != nil, record.suburbArea >= 0, needs.contains(.localities) { dropSuburbOfAnotherCity(&record) }
-        if osmRules != nil, Self.placeNodeRanks.contains(maximumRank), needs.contains(.subLocality) {
+        if record.followsNominatim, record.suburbArea >= 0, needs.contains(.localities) { dropSuburbOfAnotherCity(&record) }
+        if record.followsNominatim, Self.placeNodeRanks.contains(maximumRank), needs.contains(.subLocality) {
             chooseSuburbNodeAsNominatim(&record, maximumRank: maximumRank)
         }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
-        if osmRules != nil, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
+        if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) {
             // A database with OpenStreetMap objects answers as Nominatim does; one without, by the nearby-feature rules.
             var hasObjects = false
-            if osmRules != nil {
+            if record.followsNominatim {
                 hasObjects =
                     withObjects { objects in
                         _ = withStreets { streets in
@@ -279,6 +286,11 @@ public final class ReverseGeocoder: Sendable {
     func withStreetPostcodes<R>(_ body: (PagedRecords) -> R) -> R? {
         if hot.isComplete { return hot.streetPostcodes?._withUnsafeGuaranteedRef(body) }
         return lookup.streetPostcodes().map(body)
+    }
+
+    /// The settings of the rules `record` answers by.
+    @inline(__always) private func settings(for record: PlacemarkRecord) -> GeocoderSettings {
+        record.followsNominatim ? nominatimSettings : settings
     }
 
     @inline(__always)
@@ -632,9 +644,9 @@ public final class ReverseGeocoder: Sendable {
     /// postcode from that address, else from the nearest postcode centroid.
     private func decideStreetAddress(_ record: inout PlacemarkRecord) {
         let point = record.location
-        let settings = self.settings
+        let settings = self.settings(for: record)
         // An OpenStreetMap database keeps unnamed streets (Nominatim answers with them); this rule names a street.
-        let isOSM = osmRules != nil
+        let isOSM = record.followsNominatim
         if let street = withStreets({ level in
             level.index.nearest(
                 to: point, radiusMetres: settings.thoroughfareRadiusMetres,
@@ -655,7 +667,7 @@ public final class ReverseGeocoder: Sendable {
         }
         if let found = found ?? nil { record.address = Int32(found) }
         // Below Nominatim's zoom 18 only streets answer.
-        if osmRules != nil, settings.detail == .building { preferNearerAddress(&record) }
+        if record.followsNominatim, settings.detail == .building { preferNearerAddress(&record) }
         let addressHasPostcode =
             record.address >= 0
             && !(withPoints(.address) {
@@ -667,7 +679,7 @@ public final class ReverseGeocoder: Sendable {
     /// The postcode of the nearest postcode point within the postcode radius.
     func takeNearestPostcode(_ record: inout PlacemarkRecord) {
         let query = PointIndex.Query(record.location)
-        let settings = self.settings
+        let settings = self.settings(for: record)
         if let found = withPoints(
             .postcode, near: record.location, within: settings.postcodeRadiusMetres,
             {
@@ -829,7 +841,7 @@ public final class ReverseGeocoder: Sendable {
     private func preferNearerAddress(_ record: inout PlacemarkRecord) {
         guard record.street >= 0 else { return }
         let point = record.location
-        let settings = self.settings
+        let settings = self.settings(for: record)
         guard
             let streetMetres = withStreets({ level in
                 level.index.nearest(
@@ -854,7 +866,7 @@ public final class ReverseGeocoder: Sendable {
     /// This is how batches print: bytes straight from the text tables, no strings made.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         let before = buffer.count
-        if field == .postalCode, osmRules != nil, settings.detail < .street {
+        if field == .postalCode, record.followsNominatim, settings.detail < .street {
             appendAreaPostcode(of: record, to: buffer)
             return buffer.count > before
         }
@@ -1020,7 +1032,7 @@ public final class ReverseGeocoder: Sendable {
         }
         placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
         placemark.feature = answeringFeature(of: record)
-        if osmRules != nil {
+        if record.followsNominatim {
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
             if record.neighbourhood >= 0 { placemark.neighbourhoodFeature = lookup.neighbourhoodNodes()?.feature(record.neighbourhood) }

@@ -63,6 +63,7 @@ public struct Importer {
             // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
             // level, and a lookup answers the first polygon holding the point.
             var extractCountries = Set<String>()
+            var extractTables: [[String]] = []
             for extract in extractsToRead {
                 let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
                     into: geoPackage, collector: collector, usedTables: &usedTables
@@ -70,6 +71,7 @@ public struct Importer {
                     progress(ImportProgress(stage: "reading \(extract.lastPathComponent)", completed: done, total: 0))
                 }
                 layers += outcome.layers
+                extractTables.append(outcome.layers.map(\.table))
                 warnings += outcome.warnings
                 extractCountries.formUnion(outcome.countryCodes)
                 for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
@@ -111,6 +113,9 @@ public struct Importer {
             try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
             if !extractsToRead.isEmpty {
                 try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: OSMAnswerRules.metadataValue)
+                try geoPackage.setMetadata(
+                    key: OSMAnswerRules.coverageKey,
+                    value: OSMAnswerRules.coverageText(try extractTables.compactMap { try Self.extent(of: $0, in: database) }))
             }
             try geoPackage.finish()
         }
@@ -118,6 +123,23 @@ public struct Importer {
             databasePath: options.databasePath, layers: layers, warnings: warnings,
             seconds: Date().timeIntervalSince(started), territories: report.territories,
             contradictedLabels: report.contradictedLabels)
+    }
+
+    /// The extent of `tables` together, from gpkg_contents; nil when none has features.
+    private static func extent(of tables: [String], in database: SQLiteDatabase) throws -> BoundingBox? {
+        var extent = BoundingBox.empty
+        for table in tables {
+            guard
+                let row = try database.query(
+                    "SELECT min_x, min_y, max_x, max_y FROM gpkg_contents WHERE table_name = ?", [.text(table)]
+                ).first,
+                let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
+                let maxY = row[3].doubleValue
+            else { continue }
+            extent.extend(x: minX, y: minY)
+            extent.extend(x: maxX, y: maxY)
+        }
+        return extent.isEmpty ? nil : extent
     }
 
     /// Why a country of Natural Earth is left out of the lookups: an extract gave its own polygon.

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import Travel411Kit
+
+/// An extract's rules (Nominatim's, `OSMAnswerRules`) hold where the extract is: the Kouvola extract imported
+/// beside London's embedded addresses, postcodes and streets (with the countries and time zones an extract
+/// import would add) leaves every London answer as those layers alone give it, and answers by Nominatim's
+/// rules in Kouvola.
+@Suite struct OSMCoverageTests {
+    static let london = [
+        "addresses/london_osm_addresses.shp", "postcodes/codepoint_open_london.shp", "thoroughfares/london_osm2streets_highways.shp",
+        "countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp",
+    ].map { ShapefileFixtures.repositoryRoot.appendingPathComponent("Data/\($0)") }
+
+    static let imports = Result { () throws -> (london: String, withKouvola: String) in
+        let scratch = try OSMExtractImportTests.scratch.get()
+        let london = scratch.path("coverage-london.gpkg"), withKouvola = scratch.path("coverage-london-kouvola.gpkg")
+        _ = try Importer(options: ImportOptions(paths: Self.london, databasePath: london)).run()
+        _ = try Importer(options: ImportOptions(paths: Self.london + [OSMExtractImportTests.kouvola], databasePath: withKouvola)).run()
+        return (london, withKouvola)
+    }
+
+    @Test func londonAnswersAsWithoutTheExtract() throws {
+        let (london, withKouvola) = try Self.imports.get()
+        let alone = try ReverseGeocoder(databasePath: london), both = try ReverseGeocoder(databasePath: withKouvola)
+        var random = SplitMix64(seed: 413)
+        var postcodes = 0
+        for _ in 0..<2_000 {
+            let point = Coordinate(
+                latitude: Double.random(in: 51.49..<51.53, using: &random), longitude: Double.random(in: -0.15..<(-0.08), using: &random))
+            let expected = alone.placemark(for: point), found = both.placemark(for: point)
+            #expect(found == expected, "at \(point.latitude), \(point.longitude)")
+            #expect(!both.record(for: point).followsNominatim)
+            if expected.postalCode != nil { postcodes += 1 }
+        }
+        // Code-Point's postcodes within 200 m, not Nominatim's 5 km: most points, not all.
+        #expect(postcodes > 1_000 && postcodes < 2_000)
+    }
+
+    @Test func theExtractAnswersByNominatimsRulesWhereItIs() throws {
+        let both = try ReverseGeocoder(databasePath: try Self.imports.get().withKouvola)
+        let rules = try #require(both.osmRules)
+        #expect(rules.coverage.count == 1)
+        // The extract's middle, and as far beyond its extent as Nominatim looks for a street (0.007°).
+        let box = try #require(rules.coverage.first)
+        let middle = Coordinate(latitude: (box.minY + box.maxY) / 2, longitude: (box.minX + box.maxX) / 2)
+        #expect(both.record(for: middle).followsNominatim)
+        #expect(both.record(for: Coordinate(latitude: box.maxY - 0.001, longitude: middle.longitude)).followsNominatim)
+        #expect(!both.record(for: Coordinate(latitude: box.maxY + 0.001, longitude: middle.longitude)).followsNominatim)
+    }
+}
