@@ -319,7 +319,7 @@ extension ReverseGeocoder {
     }
 
     /// A recorded extent (7 decimals) widened so that it holds the outline it was rounded from.
-    private static func widenedPastRounding(_ box: BoundingBox) -> BoundingBox {
+    static func widenedPastRounding(_ box: BoundingBox) -> BoundingBox {
         let slack = 1e-6
         return BoundingBox(minX: box.minX - slack, minY: box.minY - slack, maxX: box.maxX + slack, maxY: box.maxY + slack)
     }

@@ -22,38 +22,60 @@ public enum PlacemarkField: String, CaseIterable, Sendable {
     /// Whether JSON writes the value as a literal (a number, true or false) rather than a string.
     public var isNumeric: Bool { self == .distance || self == .countryFromTerritorialWaters }
 
-    /// The Placemark property holding this field, for the fields stored as text (the rest are
-    /// computed from `nearestLocality`).
-    public var storedText: WritableKeyPath<Placemark, String?>? {
+    /// Whether the placemark stores this field as text of its own (the rest are computed from `nearestLocality`).
+    public var isStoredText: Bool {
         switch self {
-        case .name: return \.name
-        case .thoroughfare: return \.thoroughfare
-        case .subThoroughfare: return \.subThoroughfare
-        case .locality: return \.locality
-        case .subLocality: return \.subLocality
-        case .administrativeArea: return \.administrativeArea
-        case .administrativeAreaCode: return \.administrativeAreaCode
-        case .subAdministrativeArea: return \.subAdministrativeArea
-        case .postalCode: return \.postalCode
-        case .country: return \.country
-        case .isoCountryCode: return \.isoCountryCode
-        case .timeZone: return \.timeZone
-        case .inlandWater: return \.inlandWater
-        case .ocean: return \.ocean
-        case .nearestLocality, .distance, .bearing, .description, .countryFromTerritorialWaters: return nil
+        case .nearestLocality, .distance, .bearing, .description, .countryFromTerritorialWaters: return false
+        default: return true
+        }
+    }
+
+    /// Sets the placemark's own text of this field; a computed field is left alone. A switch, not a key path: a
+    /// key path written in a switch is made anew at each call, and a server spent a tenth of `placemark(from:)`
+    /// making and applying them.
+    func setText(_ value: String?, in placemark: inout Placemark) {
+        switch self {
+        case .name: placemark.name = value
+        case .thoroughfare: placemark.thoroughfare = value
+        case .subThoroughfare: placemark.subThoroughfare = value
+        case .locality: placemark.locality = value
+        case .subLocality: placemark.subLocality = value
+        case .administrativeArea: placemark.administrativeArea = value
+        case .administrativeAreaCode: placemark.administrativeAreaCode = value
+        case .subAdministrativeArea: placemark.subAdministrativeArea = value
+        case .postalCode: placemark.postalCode = value
+        case .country: placemark.country = value
+        case .isoCountryCode: placemark.isoCountryCode = value
+        case .timeZone: placemark.timeZone = value
+        case .inlandWater: placemark.inlandWater = value
+        case .ocean: placemark.ocean = value
+        case .nearestLocality, .distance, .bearing, .description, .countryFromTerritorialWaters: break
         }
     }
 
     /// The field's value as text, nil when absent.
     public func text(in placemark: Placemark) -> String? {
-        if let storedText { return placemark[keyPath: storedText] }
         switch self {
+        case .name: return placemark.name
+        case .thoroughfare: return placemark.thoroughfare
+        case .subThoroughfare: return placemark.subThoroughfare
+        case .locality: return placemark.locality
+        case .subLocality: return placemark.subLocality
+        case .administrativeArea: return placemark.administrativeArea
+        case .administrativeAreaCode: return placemark.administrativeAreaCode
+        case .subAdministrativeArea: return placemark.subAdministrativeArea
+        case .postalCode: return placemark.postalCode
+        case .country: return placemark.country
+        case .isoCountryCode: return placemark.isoCountryCode
+        case .timeZone: return placemark.timeZone
+        case .inlandWater: return placemark.inlandWater
+        case .ocean: return placemark.ocean
         case .distance: return placemark.nearestLocality.map { String(Int($0.distanceMetres.rounded())) }
         case .countryFromTerritorialWaters:
             return placemark.country == nil ? nil : String(placemark.countryFromTerritorialWaters)
         case .bearing: return placemark.nearestLocality?.compassPoint.rawValue
         case .description: return placemark.nearestLocality?.phrase
-        default: return placemark.nearestLocality?.name
+        case .nearestLocality: return placemark.nearestLocality?.name
         }
     }
 }

@@ -741,9 +741,12 @@ public final class ReverseGeocoder: Sendable {
         return nil
     }
 
-    /// The point of `street` nearest to `point`, within the reach a parent street is looked for in (`parentStreet`).
-    private static func nearestPoint(of street: UInt32, to point: Coordinate, streets: PlacesLookup.LineLevel) -> Coordinate? {
-        streets.index.nearestInDegrees(to: point, radiusDegrees: 0.1, onlyLine: street)?.closest
+    /// The point of `street` nearest to `point`, within the reach a parent street is looked for in (`parentStreet`);
+    /// only the cells of the street's `extent` are read, when known.
+    private static func nearestPoint(
+        of street: UInt32, to point: Coordinate, streets: PlacesLookup.LineLevel, extent: BoundingBox?
+    ) -> Coordinate? {
+        streets.index.nearestInDegrees(to: point, radiusDegrees: 0.1, onlyLine: street, clip: extent.map(widenedPastRounding))?.closest
     }
 
     /// Nominatim's address of a street, or of an object on it, names of the municipalities and suburbs the street
@@ -761,6 +764,8 @@ public final class ReverseGeocoder: Sendable {
         let ownCity: Int32 =
             street.flatMap { Self.point(streets.names.bytes(Int($0), PlacesSchema.StreetField.centroid.rawValue)) }
             .map { feature(.city, $0.longitude, $0.latitude) } ?? -1
+        // The street's extent, read once for the searches confined to it below.
+        let extent = street.flatMap { Self.extent(ofStreet: $0, streets: streets) }
         var answer: Coordinate
         var city: Int32
         if record.streetAnswers {
@@ -778,7 +783,7 @@ public final class ReverseGeocoder: Sendable {
             // the object and through its own; elsewhere it is not known, and taken not to (Malbun's huts in a piece
             // of Schaan, on a Triesenberg street, are Triesenberg's; a bench in Schaan whose street is Schaan's and
             // passes nearest it in Triesenberg, Schaan's).
-            if let street, let nearest = Self.nearestPoint(of: street, to: centre, streets: streets) {
+            if let street, let nearest = Self.nearestPoint(of: street, to: centre, streets: streets, extent: extent) {
                 let passing = feature(.city, nearest.longitude, nearest.latitude)
                 if holding == passing {
                     answer = nearest
@@ -796,9 +801,8 @@ public final class ReverseGeocoder: Sendable {
             if record.subLocality >= 0 { dropSubLocalityOfAnotherCity(&record) }
         }
         // The suburb too: a polygon holding the answer's point; among place nodes, those nearest the street's line
-        // (`PlaceNodeSearch.addressParts`), and the neighbourhood so. The street's extent is read once for both.
+        // (`PlaceNodeSearch.addressParts`), and the neighbourhood so.
         let nodes = lookup.suburbNodeSearch()
-        let extent = street.flatMap { Self.extent(ofStreet: $0, streets: streets) }
         func streetDistance(from x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
             street.flatMap { Self.distance(ofLine: $0, from: (x, y), within: box, streets: streets, extent: extent) }
         }
@@ -1027,9 +1031,7 @@ public final class ReverseGeocoder: Sendable {
             return appendText(field, of: record, to: buffer) ? String(decoding: buffer.bytes, as: UTF8.self) : nil
         }
         var placemark = Placemark(location: record.location)
-        for field in PlacemarkField.allCases {
-            if let property = field.storedText { placemark[keyPath: property] = text(field) }
-        }
+        for field in PlacemarkField.allCases where field.isStoredText { field.setText(text(field), in: &placemark) }
         placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
         placemark.feature = answeringFeature(of: record)
         if record.followsNominatim {
