@@ -718,16 +718,19 @@ public final class ReverseGeocoder: Sendable {
     /// a street of Eschen, one of Liechtenstein's 300 zoom-18 points): the point nearest that corner then lies
     /// inside. Only the cells of the street's extent are read: Helsinki's server spent 10 µs a request measuring
     /// its suburb nodes' distances over their whole boxes.
+    /// `segments`, when given, are the street's within its extent, measured in place of a search.
     private static func distance(
         ofLine street: UInt32, from node: (x: Double, y: Double), within box: (x: Double, y: Double), streets: PlacesLookup.LineLevel,
-        extent: BoundingBox?
+        extent: BoundingBox?, segments: LineSegments? = nil
     ) -> Double? {
         let nodeBox = BoundingBox(minX: node.x - box.x, minY: node.y - box.y, maxX: node.x + box.x, maxY: node.y + box.y)
         if let extent, !extent.intersects(nodeBox) { return nil }
         // Every point of the box lies within half its diagonal of the node and of the corner of its quarter.
         let reach = (box.x * box.x + box.y * box.y).squareRoot()
         func nearest(to x: Double, _ y: Double) -> (degrees: Double, closest: Coordinate)? {
-            streets.index.nearestInDegrees(to: Coordinate(latitude: y, longitude: x), radiusDegrees: reach, onlyLine: street, clip: extent)
+            let point = Coordinate(latitude: y, longitude: x)
+            if let segments { return segments.nearestInDegrees(to: point, radiusDegrees: reach) }
+            return streets.index.nearestInDegrees(to: point, radiusDegrees: reach, onlyLine: street, clip: extent)
                 .map { ($0.degrees, $0.closest) }
         }
         func inBox(_ point: Coordinate) -> Bool { abs(point.longitude - node.x) <= box.x && abs(point.latitude - node.y) <= box.y }
@@ -740,6 +743,11 @@ public final class ReverseGeocoder: Sendable {
         }
         return nil
     }
+
+    /// At most this many cells of a street's extent, and segments of the street in them, are gathered to measure it
+    /// from its place nodes (a long road is searched from each).
+    static let gatheredCells = 64
+    static let gatheredSegments = 256
 
     /// The point of `street` nearest to `point`, within the reach a parent street is looked for in (`parentStreet`);
     /// only the cells of the street's `extent` are read, when known.
@@ -803,8 +811,20 @@ public final class ReverseGeocoder: Sendable {
         // The suburb too: a polygon holding the answer's point; among place nodes, those nearest the street's line
         // (`PlaceNodeSearch.addressParts`), and the neighbourhood so.
         let nodes = lookup.suburbNodeSearch()
+        // The street's segments within its extent, gathered at the first node measured and measured from every node:
+        // one search per node and corner was half of this function's time in a Helsinki server's profile.
+        var segments: LineSegments??
         func streetDistance(from x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
-            street.flatMap { Self.distance(ofLine: $0, from: (x, y), within: box, streets: streets, extent: extent) }
+            guard let street else { return nil }
+            if segments == nil {
+                segments = .some(
+                    extent.flatMap {
+                        streets.index.segments(
+                            ofLine: street, in: Self.widenedPastRounding($0), maxCells: Self.gatheredCells,
+                            maxSegments: Self.gatheredSegments)
+                    })
+            }
+            return Self.distance(ofLine: street, from: (x, y), within: box, streets: streets, extent: extent, segments: segments ?? nil)
         }
         record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
         // Place nodes name parts of the street's own municipality, also where the answer is in another

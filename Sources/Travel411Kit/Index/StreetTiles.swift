@@ -142,6 +142,33 @@ final class StreetTiles: @unchecked Sendable {
         return odd.sorted()
     }
 
+    /// The segments of `line` in the cells `box` touches, gathered once to measure the line from several points
+    /// (`LineSegments`); nil when the box covers more than `maxCells` cells or the line has more than `maxSegments`
+    /// segments there (then each search, which passes over runs by their boxes, costs less than the list).
+    func segments(ofLine line: UInt32, in box: BoundingBox, maxCells: Int, maxSegments: Int) -> LineSegments? {
+        guard tileCount > 0, box.intersects(bounds) else { return LineSegments(line: line, coordinates: []) }
+        let rows = grid.cellRow(box.minY)...grid.cellRow(box.maxY)
+        let columns = grid.cellColumn(box.minX)...grid.cellColumn(box.maxX)
+        guard rows.count * columns.count <= maxCells else { return nil }
+        var coordinates: [Double] = []
+        coordinates.reserveCapacity(64)
+        var cursor = TileCursor()
+        for row in rows {
+            forEachTile(row: row, columns: columns, &cursor) { tile, localRow, localColumns, _ in
+                tile.forEachOccupiedCell(row: localRow, columns: localColumns) { localColumn in
+                    tile.forEachSegment(ofLine: line, row: localRow, column: localColumn) { ax, ay, bx, by in
+                        coordinates.append(ax)
+                        coordinates.append(ay)
+                        coordinates.append(bx)
+                        coordinates.append(by)
+                    }
+                }
+            }
+            if coordinates.count > maxSegments * 4 { return nil }
+        }
+        return LineSegments(line: line, coordinates: coordinates)
+    }
+
     /// The line of each run in the cell holding `point`, with the run's first segment: for `ObjectCovers`, an
     /// outline and its extent from corner to corner.
     func forEachRun(inCellOf point: Coordinate, _ body: (UInt32, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Void) {
@@ -321,6 +348,25 @@ func sortedPosition(of key: UInt32, in keys: UnsafePointer<UInt32>, count: Int) 
         if keys[mid] < key { lo = mid + 1 } else { hi = mid }
     }
     return lo < count && keys[lo] == key ? lo : nil
+}
+
+/// One line's segments (`StreetTiles.segments(ofLine:in:maxCells:maxSegments:)`), measured from a point as
+/// `StreetTiles.nearestInDegrees(onlyLine:)` measures the line: the same test on the same segments.
+struct LineSegments {
+    let line: UInt32
+    /// ax, ay, bx, by of each segment.
+    let coordinates: [Double]
+
+    func nearestInDegrees(to point: Coordinate, radiusDegrees: Double) -> (degrees: Double, closest: Coordinate)? {
+        var search = NearestSearch(
+            x: point.longitude, y: point.latitude, metresPerDegreeX: 1, metresPerDegreeY: 1, bestSquared: radiusDegrees * radiusDegrees)
+        coordinates.withUnsafeBufferPointer { c in
+            for i in stride(from: 0, to: c.count, by: 4) { search.consider(ax: c[i], ay: c[i + 1], bx: c[i + 2], by: c[i + 3], id: line) }
+        }
+        return search.best.map {
+            ($0.distance, Coordinate(latitude: point.latitude + $0.closestY, longitude: point.longitude + $0.closestX))
+        }
+    }
 }
 
 /// The running best of one nearest-line search, in a flat projection around the query point (exact
@@ -522,6 +568,19 @@ final class StreetTile: @unchecked Sendable {
             let s = Int(refs[start])
             let segment = segments + s * 4
             body(lineIDs[s], segment[0], segment[1], segment[2], segment[3])
+        }
+    }
+
+    /// The segments of `line`'s runs in the cell.
+    func forEachSegment(ofLine line: UInt32, row: Int, column: Int, _ body: (Double, Double, Double, Double) -> Void) {
+        for run in runs(row: row, column: column) {
+            let start = Int(runRefStarts[run]), end = Int(runRefStarts[run + 1])
+            // A run is one line's: its first segment's line is the run's.
+            guard start < end, lineIDs[Int(refs[start])] == line else { continue }
+            for r in start..<end {
+                let segment = segments + Int(refs[r]) * 4
+                body(segment[0], segment[1], segment[2], segment[3])
+            }
         }
     }
 
