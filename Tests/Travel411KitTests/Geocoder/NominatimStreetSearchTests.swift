@@ -85,8 +85,7 @@ import Testing
     /// what a search from the object's centre among the written streets finds, for every such object.
     @Test(arguments: ["helsinki", "liechtenstein"])
     func anObjectWithoutAParentBelongsToTheNearestNamedStreet(_ extract: String) throws {
-        let import_ = extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport
-        let path = try import_.get().path
+        let path = try Self.importPath(extract)
         let geocoder = try ReverseGeocoder(databasePath: path)
         let objects = try #require(geocoder.lookup.objectLevel()), streets = try #require(geocoder.lookup.streetLevel())
         let objectCount = try Self.objectCount(path)
@@ -145,6 +144,11 @@ import Testing
         withExtendedLifetime(geocoder) {}
     }
 
+    /// The database imported from the extract `helsinki` or `liechtenstein`.
+    static func importPath(_ extract: String) throws -> String {
+        try (extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport).get().path
+    }
+
     /// How many objects (address points and POIs) the database holds: full pages of 256 records, then the last
     /// page's.
     static func objectCount(_ path: String) throws -> Int {
@@ -162,8 +166,7 @@ import Testing
     /// its longitude: checked object by object on the Helsinki and Liechtenstein imports.
     @Test(arguments: ["helsinki", "liechtenstein"])
     func eachStreetListsTheAddressesWhoseParentItIs(_ extract: String) throws {
-        let import_ = extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport
-        let path = try import_.get().path
+        let path = try Self.importPath(extract)
         let geocoder = try ReverseGeocoder(databasePath: path)
         let objects = try #require(geocoder.lookup.objectLevel()), addresses = try #require(geocoder.lookup.streetAddresses())
         var expected: [UInt32: [StreetAddresses.Entry]] = [:]
@@ -354,7 +357,7 @@ import Testing
         ("liechtenstein", 47.077776, 9.611022, 3, #""osm_type":"relation","osm_id":47,"lat":"47.1593412","lon":"9.5469395""#, nil),
     ])
     func anAreaAnswersAtItsCentre(extract: String, latitude: Double, longitude: Double, zoom: Int, point: String, box: String?) throws {
-        let path = try (extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport).get().path
+        let path = try Self.importPath(extract)
         let geocoder = try ReverseGeocoder(databasePath: path)
         let placemark = geocoder.placemark(
             from: geocoder.record(
