@@ -149,15 +149,20 @@ import Testing
         try (extract == "helsinki" ? OSMExtractImportTests.helsinkiImport : OSMExtractImportTests.liechtensteinImport).get().path
     }
 
-    /// How many objects (address points and POIs) the database holds: full pages of 256 records, then the last
-    /// page's.
-    static func objectCount(_ path: String) throws -> Int {
+    /// How many objects (address points and POIs) the database holds.
+    static func objectCount(_ path: String) throws -> Int { try recordCount(path, of: .objects, pageLevel: 1) }
+
+    /// How many records a line index holds (its records are pages of `PageKind.streetRecords` at `pageLevel`): full
+    /// pages of 256 records, then the last page's.
+    static func recordCount(_ path: String, of index: PlacesSchema.LineIndex, pageLevel: Int64) throws -> Int {
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         let pages = try #require(
-            try database.query("SELECT record_pages FROM travel411_line_indexes WHERE level = 'osm_objects'").first?.first?.int64Value)
+            try database.query("SELECT record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]).first?.first?
+                .int64Value)
         let lastPage = try #require(
             database.blobStorage(
-                table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetRecords.key(level: 1, page: Int(pages) - 1)))
+                table: "travel411_pages", column: "blob",
+                rowID: PlacesSchema.PageKind.streetRecords.key(level: pageLevel, page: Int(pages) - 1)))
         return (Int(pages) - 1) * PagedRecords.pageSize + (try RecordTable(storage: lastPage).recordCount)
     }
 
