@@ -126,12 +126,8 @@ import Testing
                 } ?? false
             }
         }
-        var random = SplitMix64(seed: 411)
         var inside = 0
-        for _ in 0..<4_000 {
-            let point = Coordinate(
-                latitude: Double.random(in: 60.1642..<60.1791, using: &random),
-                longitude: Double.random(in: 24.9352..<24.9534, using: &random))
+        for point in Self.centralHelsinki(4_000, seed: 411) {
             let full = narrow(objects.index.outlinesHolding(point, reachDegrees: reach), point)
             let covered =
                 ObjectCovers.candidates(at: point, covers: covers).map {
@@ -142,6 +138,16 @@ import Testing
         }
         #expect(inside > 500)
         withExtendedLifetime(geocoder) {}
+    }
+
+    /// `count` seeded points uniform in the Helsinki extract's box.
+    static func centralHelsinki(_ count: Int, seed: UInt64) -> [Coordinate] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in
+            Coordinate(
+                latitude: Double.random(in: 60.1642..<60.1791, using: &random),
+                longitude: Double.random(in: 24.9352..<24.9534, using: &random))
+        }
     }
 
     /// The database imported from the extract `helsinki` or `liechtenstein`.
@@ -207,12 +213,8 @@ import Testing
         let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.helsinkiImport.get().path)
         let objects = try #require(geocoder.lookup.objectLevel())
         let isPoint: (UInt32) -> Bool = { objects.names.bytes(Int($0), PlacesSchema.ObjectField.extent.rawValue)?.isEmpty ?? true }
-        var random = SplitMix64(seed: 412)
         var found = 0
-        for _ in 0..<4_000 {
-            let point = Coordinate(
-                latitude: Double.random(in: 60.1642..<60.1791, using: &random),
-                longitude: Double.random(in: 24.9352..<24.9534, using: &random))
+        for point in Self.centralHelsinki(4_000, seed: 412) {
             let asked = objects.index.nearestInDegrees(to: point, radiusDegrees: 0.001, accept: isPoint)
             let points = objects.index.nearestInDegrees(to: point, radiusDegrees: 0.001, pointsOnly: true, accept: isPoint)
             #expect(points?.id == asked?.id && points?.degrees == asked?.degrees, "at \(point.latitude), \(point.longitude)")
