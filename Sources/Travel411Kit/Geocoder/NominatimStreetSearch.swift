@@ -176,20 +176,11 @@ extension ReverseGeocoder {
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.
     func answeringFeature(of record: PlacemarkRecord) -> AnsweringFeature? {
-        if record.object >= 0, let objects = lookup.objectLevel() {
-            let id = UInt32(record.object)
-            func text(_ field: PlacesSchema.ObjectField) -> String? {
-                objects.names.bytes(Int(id), field.rawValue).flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
-            }
-            guard let (type, osmID) = text(.element).flatMap(AnsweringFeature.element) else { return nil }
-            let extent = Self.extent(of: id, objects: objects)
-            // A bare address is Nominatim's place=house (a node) or the building it is on.
-            let tag = text(.category)?.split(separator: "=", maxSplits: 1).map(String.init)
-            let (category, value) =
-                tag.map { ($0[0], $0.count > 1 ? $0[1] : "yes") } ?? (type == .node ? ("place", "house") : ("building", "yes"))
-            return AnsweringFeature(
-                elementType: type, elementID: osmID, category: category, type: value, name: text(.name), rank: 30,
-                location: Self.centre(of: id, objects: objects) ?? record.location, extent: extent)
+        // Where the database has objects, the object's record answers (nothing when it names no element).
+        if record.object >= 0,
+            let found = withObjects({ objects -> AnsweringFeature? in answeringFeature(object: UInt32(record.object), record, objects) })
+        {
+            return found
         }
         guard record.streetAnswers, record.street >= 0, let streets = lookup.streetLevel() else { return nil }
         let id = Int(record.street)
@@ -207,6 +198,28 @@ extension ReverseGeocoder {
                     latitude: (record.streetPoint.latitude * 1e7).rounded() / 1e7,
                     longitude: (record.streetPoint.longitude * 1e7).rounded() / 1e7),
             extent: Self.extent(streets.names.bytes(id, PlacesSchema.StreetField.extent.rawValue)))
+    }
+
+    /// The address point or POI `id` as its record names it.
+    private func answeringFeature(object id: UInt32, _ record: PlacemarkRecord, _ objects: PlacesLookup.LineLevel) -> AnsweringFeature? {
+        func text(_ field: PlacesSchema.ObjectField) -> String? {
+            objects.names.bytes(Int(id), field.rawValue).flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+        }
+        guard let (type, osmID) = text(.element).flatMap(AnsweringFeature.element) else { return nil }
+        // A bare address is Nominatim's place=house (a node) or the building it is on.
+        let (category, value) =
+            text(.category).flatMap(Self.keyAndValue) ?? (type == .node ? ("place", "house") : ("building", "yes"))
+        return AnsweringFeature(
+            elementType: type, elementID: osmID, category: category, type: value, name: text(.name), rank: 30,
+            location: Self.centre(of: id, objects: objects) ?? record.location, extent: Self.extent(of: id, objects: objects))
+    }
+
+    /// A record's `key=value` tag, split at its first `=` (a missing value is `yes`); nil for one without a key.
+    static func keyAndValue(_ tag: String) -> (String, String)? {
+        guard let equals = tag.firstIndex(of: "=") else { return tag.isEmpty ? nil : (tag, "yes") }
+        let key = tag[..<equals], value = tag[tag.index(after: equals)...]
+        guard !key.isEmpty else { return nil }
+        return (String(key), value.isEmpty ? "yes" : String(value))
     }
 
     /// `x y` as the records keep a point.

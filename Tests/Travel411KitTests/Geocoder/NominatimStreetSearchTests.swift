@@ -140,6 +140,17 @@ import Testing
         withExtendedLifetime(geocoder) {}
     }
 
+    /// An object's category as its record keeps it (`amenity=bench`), split as Nominatim's class and type; a
+    /// record without a key (damaged) has none, and does not stop the answer.
+    @Test func anObjectsCategoryIsItsKeyAndValue() {
+        #expect(ReverseGeocoder.keyAndValue("amenity=bench").map { [$0.0, $0.1] } == ["amenity", "bench"])
+        #expect(ReverseGeocoder.keyAndValue("building").map { [$0.0, $0.1] } == ["building", "yes"])
+        #expect(ReverseGeocoder.keyAndValue("building=").map { [$0.0, $0.1] } == ["building", "yes"])
+        #expect(ReverseGeocoder.keyAndValue("note=a=b").map { [$0.0, $0.1] } == ["note", "a=b"])
+        #expect(ReverseGeocoder.keyAndValue("=") == nil)
+        #expect(ReverseGeocoder.keyAndValue("") == nil)
+    }
+
     /// `count` seeded points uniform in the Helsinki extract's box.
     static func centralHelsinki(_ count: Int, seed: UInt64) -> [Coordinate] {
         var random = SplitMix64(seed: seed)
