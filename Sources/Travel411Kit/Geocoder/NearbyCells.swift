@@ -1,15 +1,41 @@
 /// The indices of a list of points by 0.1° cell, for searches that reach less than a cell from their point
 /// (place nodes: 0.08° at most): the point's cell and the eight around it hold every candidate.
-struct NearbyCells: Sendable {
+///
+/// The cells are sorted keys with the runs of indices they hold, in memory of its own read through bare
+/// pointers: a dictionary of arrays handed out a copy of a cell's array per lookup, nine a search, whose
+/// references every thread of a batch took and dropped on the same arrays.
+// @unchecked Sendable: raw allocations filled in init and only read afterwards, freed in deinit.
+final class NearbyCells: @unchecked Sendable {
     private static let cellDegrees = 0.1
-    private let cells: [Int64: [Int32]]
+    private let keys: UnsafeMutableBufferPointer<Int64>
+    /// Cell n holds `indices[starts[n]..<starts[n + 1]]`.
+    private let starts: UnsafeMutableBufferPointer<Int32>
+    private let indices: UnsafeMutableBufferPointer<Int32>
+    private let keyCount: Int
 
     init(_ points: [(x: Double, y: Double)]) {
-        var cells: [Int64: [Int32]] = [:]
-        for (i, point) in points.enumerated() {
-            cells[Self.cell(column: Self.index(point.x), row: Self.index(point.y)), default: []].append(Int32(i))
+        // By cell, then by the points' order within each cell.
+        let sorted = points.enumerated().map { (cell: Self.cell(column: Self.index($1.x), row: Self.index($1.y)), index: Int32($0)) }
+            .sorted { ($0.cell, $0.index) < ($1.cell, $1.index) }
+        var keys: [Int64] = [], starts: [Int32] = []
+        for (position, entry) in sorted.enumerated() where keys.last != entry.cell {
+            keys.append(entry.cell)
+            starts.append(Int32(position))
         }
-        self.cells = cells
+        starts.append(Int32(sorted.count))
+        self.keys = .allocate(capacity: max(1, keys.count))
+        _ = self.keys.initialize(from: keys)
+        self.starts = .allocate(capacity: starts.count)
+        _ = self.starts.initialize(from: starts)
+        indices = .allocate(capacity: max(1, sorted.count))
+        _ = indices.initialize(from: sorted.map(\.index))
+        keyCount = keys.count
+    }
+
+    deinit {
+        keys.deallocate()
+        starts.deallocate()
+        indices.deallocate()
     }
 
     /// Every index within a cell of (x, y), in the order the points were given within each cell.
@@ -17,7 +43,14 @@ struct NearbyCells: Sendable {
         let column = Self.index(x), row = Self.index(y)
         for r in (row - 1)...(row + 1) {
             for c in (column - 1)...(column + 1) {
-                for index in cells[Self.cell(column: c, row: r)] ?? [] { body(index) }
+                let key = Self.cell(column: c, row: r)
+                var lo = 0, hi = keyCount
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+                }
+                guard lo < keyCount, keys[lo] == key else { continue }
+                for position in Int(starts[lo])..<Int(starts[lo + 1]) { body(indices[position]) }
             }
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// the nearest of those reaching it, in degrees. Taken at the answer's point (the street's point nearest the
 /// query), this gives Nominatim's neighbourhood at 286 of Helsinki's 300 zoom-18 points and 234 of Kouvola's
 /// (none at 152 and 132 without it). Neighbourhoods are no CLPlacemark field: only that address names them.
-struct NeighbourhoodNodes: Sendable {
+final class NeighbourhoodNodes: Sendable {
     struct Node: Sendable {
         var elementID: Int64
         var name: String

@@ -7,7 +7,7 @@ import Foundation
 /// and latitude alike, as PostGIS measures them), the nearest of that kind. The node cells drawn at import
 /// (± 2 km, ± 1 km) answer the streets' addresses; at these zooms Nominatim reaches farther and prefers a
 /// hamlet to a suburb nearer by: Kouvola's zoom-14 answers agreed at 56 % with the cells alone.
-struct PlaceNodeSearch: Sendable {
+final class PlaceNodeSearch: Sendable {
     struct Node: Sendable {
         /// The node's area in the suburb level.
         var feature: Int32

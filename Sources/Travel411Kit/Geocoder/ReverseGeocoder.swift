@@ -82,6 +82,9 @@ public final class ReverseGeocoder: Sendable {
         var streetPostcodes: Unmanaged<PagedRecords>?
         var streetAddresses: Unmanaged<PagedRecords>?
         var objectCovers: Unmanaged<StreetTiles>?
+        /// The extract's place nodes of the suburb level and its neighbourhoods.
+        var suburbNodes: Unmanaged<PlaceNodeSearch>?
+        var neighbourhoods: Unmanaged<NeighbourhoodNodes>?
         /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
         var lockstep: [AreaLookupLockstep.Level?] = []
         var isComplete = false
@@ -118,6 +121,8 @@ public final class ReverseGeocoder: Sendable {
                 hot.streetPostcodes = lookup.streetPostcodes().map(Unmanaged.passUnretained)
                 hot.streetAddresses = lookup.streetAddresses().map(Unmanaged.passUnretained)
                 hot.objectCovers = lookup.objectCovers().map(Unmanaged.passUnretained)
+                hot.suburbNodes = lookup.suburbNodeSearch().map(Unmanaged.passUnretained)
+                hot.neighbourhoods = lookup.neighbourhoodNodes().map(Unmanaged.passUnretained)
             }
             hot.lockstep = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
             hot.isComplete = true
@@ -286,6 +291,17 @@ public final class ReverseGeocoder: Sendable {
     func withStreetPostcodes<R>(_ body: (PagedRecords) -> R) -> R? {
         if hot.isComplete { return hot.streetPostcodes?._withUnsafeGuaranteedRef(body) }
         return lookup.streetPostcodes().map(body)
+    }
+
+    /// The extract's suburb-level place nodes, not retained: the lookup keeps them for its life, and references
+    /// taken on their arrays per point by every thread showed as 5 % of a Liechtenstein batch's CPU.
+    private var suburbNodes: Unmanaged<PlaceNodeSearch>? {
+        hot.isComplete ? hot.suburbNodes : lookup.suburbNodeSearch().map(Unmanaged.passUnretained)
+    }
+
+    /// The extract's neighbourhood nodes, as `suburbNodes`.
+    var neighbourhoods: Unmanaged<NeighbourhoodNodes>? {
+        hot.isComplete ? hot.neighbourhoods : lookup.neighbourhoodNodes().map(Unmanaged.passUnretained)
     }
 
     /// The settings of the rules `record` answers by.
@@ -704,11 +720,13 @@ public final class ReverseGeocoder: Sendable {
     /// Where the extract's suburbs are place nodes, the one Nominatim answers with at this zoom (`PlaceNodeSearch`),
     /// else none; a suburb polygon holding the point stays.
     private func chooseSuburbNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
-        guard let search = lookup.suburbNodeSearch(), !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea)
-        else { return }
-        record.suburbArea =
-            search.answer(
-                x: record.location.longitude, y: record.location.latitude, maximumRank: maximumRank, municipality: record.cityArea) ?? -1
+        _ = suburbNodes?._withUnsafeGuaranteedRef { search in
+            guard !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea) else { return }
+            record.suburbArea =
+                search.answer(
+                    x: record.location.longitude, y: record.location.latitude, maximumRank: maximumRank, municipality: record.cityArea)
+                ?? -1
+        }
     }
 
     /// How far `street` passes from a place node, in degrees, when it passes through the node's box (half-widths
@@ -810,7 +828,7 @@ public final class ReverseGeocoder: Sendable {
         }
         // The suburb too: a polygon holding the answer's point; among place nodes, those nearest the street's line
         // (`PlaceNodeSearch.addressParts`), and the neighbourhood so.
-        let nodes = lookup.suburbNodeSearch()
+        let nodes = suburbNodes
         // The street's segments within its extent, gathered at the first node measured and measured from every node:
         // one search per node and corner was half of this function's time in a Helsinki server's profile.
         var segments: LineSegments??
@@ -830,7 +848,8 @@ public final class ReverseGeocoder: Sendable {
         // Place nodes name parts of the street's own municipality, also where the answer is in another
         // ("Schaanwald, Eschen": a path of Mauren's, at its point in Eschen).
         let nodesMunicipality = ownCity >= 0 ? ownCity : record.cityArea
-        if street != nil, let nodes, !nodes.isEmpty, record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) {
+        _ = nodes?._withUnsafeGuaranteedRef { nodes in
+            guard street != nil, !nodes.isEmpty, record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) else { return }
             let parts = nodes.addressParts(near: answer, municipality: nodesMunicipality) { node, box in
                 streetDistance(from: node.x, node.y, within: box)
             }
@@ -839,13 +858,16 @@ public final class ReverseGeocoder: Sendable {
             record.villagePart = parts.part != nil ? parts.village ?? -1 : -1
         }
         if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record, municipality: nodesMunicipality) }
-        if let neighbourhoods = lookup.neighbourhoodNodes(), !neighbourhoods.isEmpty {
+        _ = neighbourhoods?._withUnsafeGuaranteedRef { neighbourhoods in
+            guard !neighbourhoods.isEmpty else { return }
             if street != nil {
                 // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`).
                 let part = record.suburbArea
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in
-                        guard part < 0 || nodes?.boxHolds(part, x: node.x, y: node.y) ?? true else { return nil }
+                        guard part < 0 || nodes?._withUnsafeGuaranteedRef({ $0.boxHolds(part, x: node.x, y: node.y) }) ?? true else {
+                            return nil
+                        }
                         return streetDistance(from: node.x, node.y, within: box)
                     } ?? -1
             } else {
@@ -1057,7 +1079,9 @@ public final class ReverseGeocoder: Sendable {
         if record.followsNominatim {
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
-            if record.neighbourhood >= 0 { placemark.neighbourhoodFeature = lookup.neighbourhoodNodes()?.feature(record.neighbourhood) }
+            if record.neighbourhood >= 0 {
+                placemark.neighbourhoodFeature = neighbourhoods?._withUnsafeGuaranteedRef { $0.feature(record.neighbourhood) }
+            }
             placemark.villagePartFeature = areaFeature(.suburb, record.villagePart, rank: 20, location: record.location)
             // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
             placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)
