@@ -366,18 +366,13 @@ final class PlacesLookup: Sendable {
     /// outside the level's bounds, which never loads it.
     func pointLevel(_ level: PlacesSchema.PointLevel, near coordinate: Coordinate? = nil, within metres: Double = 0) -> PointLevel? {
         if let coordinate, let bounds = pointBounds[level], !Self.mayHold(bounds, coordinate, within: metres) { return nil }
-        let reader = self.reader, pointBounds = self.pointBounds
+        let pointBounds = self.pointBounds
         // Only the localities are read whole, for batches: the addresses and postcodes of a country are
         // millions of points, read by tile as a batch touches them.
         let preload = loading == .everything && level == .locality
-        return points.withValue(
-            at: Int(level.ordinal),
-            orMake: {
-                Loaded(
-                    Self.noting(reader) {
-                        try Self.loadPointLevel(level, loading: preload ? .everything : .onDemand, bounds: pointBounds, from: reader)
-                    })
-            }, { $0.level }) ?? nil
+        return loadedOnce(points, at: Int(level.ordinal)) { reader in
+            try Self.loadPointLevel(level, loading: preload ? .everything : .onDemand, bounds: pointBounds, from: reader)
+        }
     }
 
     private static func loadPointLevel(
@@ -435,6 +430,15 @@ final class PlacesLookup: Sendable {
         }
     }
 
+    /// The value of `slots` at `slot`, read by `load` the first time it is asked for; nil when the database has
+    /// none, or a damaged one (which is noted). Found or not, the answer is remembered.
+    private func loadedOnce<Value: Sendable>(
+        _ slots: LazySlots<Loaded<Value>>, at slot: Int = 0, _ load: (SharedDatabaseReader) throws -> Value?
+    ) -> Value? {
+        let reader = self.reader
+        return slots.withValue(at: slot, orMake: { Loaded(Self.noting(reader) { try load(reader) }) }, { $0.level }) ?? nil
+    }
+
     func streetLevel() -> LineLevel? { lineLevel(.thoroughfare, slot: 0) }
 
     /// The OpenStreetMap element behind a polygon of an area level (a municipality's boundary relation, the
@@ -473,12 +477,7 @@ final class PlacesLookup: Sendable {
 
     /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15;
     /// read once, at the first such answer (a few rows per municipality).
-    func suburbNodeSearch() -> PlaceNodeSearch? {
-        let reader = self.reader
-        return suburbNodes.withValue(
-            at: 0, orMake: { Loaded(Self.noting(reader) { try Self.loadSuburbNodes(from: reader) }) }, { $0.level })
-            ?? nil
-    }
+    func suburbNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes, Self.loadSuburbNodes) }
 
     private static func loadSuburbNodes(from reader: SharedDatabaseReader) throws -> PlaceNodeSearch {
         let level = PlacesSchema.AreaLevel.suburb.rawValue
@@ -511,11 +510,7 @@ final class PlacesLookup: Sendable {
     }
 
     /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.
-    func neighbourhoodNodes() -> NeighbourhoodNodes? {
-        let reader = self.reader
-        return neighbourhoods.withValue(
-            at: 0, orMake: { Loaded(Self.noting(reader) { try Self.loadNeighbourhoods(from: reader) }) }, { $0.level }) ?? nil
-    }
+    func neighbourhoodNodes() -> NeighbourhoodNodes? { loadedOnce(neighbourhoods, Self.loadNeighbourhoods) }
 
     private static func loadNeighbourhoods(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
         var nodes: [NeighbourhoodNodes.Node] = []
@@ -558,29 +553,20 @@ final class PlacesLookup: Sendable {
     func objectLevel() -> LineLevel? { lineLevel(.objects, slot: 1) }
 
     private func lineLevel(_ index: PlacesSchema.LineIndex, slot: Int) -> LineLevel? {
-        let reader = self.reader
-        return streets.withValue(
-            at: slot, orMake: { Loaded(Self.noting(reader) { try Self.loadLineLevel(index, from: reader) }) }, { $0.level }) ?? nil
+        loadedOnce(streets, at: slot) { try Self.loadLineLevel(index, from: $0) }
     }
 
     /// The extents of OpenStreetMap's buildings and areas by the cells they cover (`ObjectCovers`); nil for a
     /// database without them.
     func objectCovers() -> StreetTiles? {
-        let reader = self.reader
-        return objectCoverTiles.withValue(
-            at: 0,
-            orMake: {
-                Loaded(
-                    Self.noting(reader) {
-                        guard
-                            case .blob(let directory) = try reader.query(
-                                "SELECT lines FROM travel411_line_indexes WHERE level = ?",
-                                [.text(PlacesSchema.LineIndex.objectCovers.rawValue)]
-                            ).first?.first
-                        else { return nil }
-                        return try Self.tiles(directory: directory, grid: .objects, level: 2, from: reader)
-                    })
-            }, { $0.level }) ?? nil
+        loadedOnce(objectCoverTiles) { reader in
+            guard
+                case .blob(let directory) = try reader.query(
+                    "SELECT lines FROM travel411_line_indexes WHERE level = ?", [.text(PlacesSchema.LineIndex.objectCovers.rawValue)]
+                ).first?.first
+            else { return nil }
+            return try Self.tiles(directory: directory, grid: .objects, level: 2, from: reader)
+        }
     }
 
     /// The streets' postcodes by street number; nil for a database without OpenStreetMap streets.
@@ -591,20 +577,14 @@ final class PlacesLookup: Sendable {
 
     /// The records of a line index that has no tiles of its own, read once into `slots`.
     private func lineRecords(_ index: PlacesSchema.LineIndex, level: Int64, slots: LazySlots<Loaded<PagedRecords>>) -> PagedRecords? {
-        let reader = self.reader
-        return slots.withValue(
-            at: 0,
-            orMake: {
-                Loaded(
-                    Self.noting(reader) {
-                        guard
-                            let row = try reader.query(
-                                "SELECT record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
-                            ).first, let count = row[0].int64Value.map(Int.init)
-                        else { return nil }
-                        return try Self.records(.streetRecords, level: level, count: count, preloaded: false, from: reader)
-                    })
-            }, { $0.level }) ?? nil
+        loadedOnce(slots) { reader in
+            guard
+                let row = try reader.query("SELECT record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)])
+                    .first,
+                let count = row[0].int64Value.map(Int.init)
+            else { return nil }
+            return try Self.records(.streetRecords, level: level, count: count, preloaded: false, from: reader)
+        }
     }
 
     private static func loadLineLevel(_ index: PlacesSchema.LineIndex, from reader: SharedDatabaseReader) throws -> LineLevel? {
