@@ -7,7 +7,7 @@
 // @unchecked Sendable: raw allocations filled in init and only read afterwards, freed in deinit.
 final class NearbyCells: @unchecked Sendable {
     private static let cellDegrees = 0.1
-    private let keys: UnsafeMutableBufferPointer<Int64>
+    private let keys: UnsafeMutablePointer<Int64>
     /// Cell n holds `indices[starts[n]..<starts[n + 1]]`.
     private let starts: UnsafeMutableBufferPointer<Int32>
     private let indices: UnsafeMutableBufferPointer<Int32>
@@ -24,7 +24,7 @@ final class NearbyCells: @unchecked Sendable {
         }
         starts.append(Int32(sorted.count))
         self.keys = .allocate(capacity: max(1, keys.count))
-        _ = self.keys.initialize(from: keys)
+        self.keys.initialize(from: keys, count: keys.count)
         self.starts = .allocate(capacity: starts.count)
         _ = self.starts.initialize(from: starts)
         indices = .allocate(capacity: max(1, sorted.count))
@@ -43,14 +43,8 @@ final class NearbyCells: @unchecked Sendable {
         let column = Self.index(x), row = Self.index(y)
         for r in (row - 1)...(row + 1) {
             for c in (column - 1)...(column + 1) {
-                let key = Self.cell(column: c, row: r)
-                var lo = 0, hi = keyCount
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if keys[mid] < key { lo = mid + 1 } else { hi = mid }
-                }
-                guard lo < keyCount, keys[lo] == key else { continue }
-                for position in Int(starts[lo])..<Int(starts[lo + 1]) { body(indices[position]) }
+                guard let cell = sortedPosition(of: Self.cell(column: c, row: r), in: keys, count: keyCount) else { continue }
+                for position in Int(starts[cell])..<Int(starts[cell + 1]) { body(indices[position]) }
             }
         }
     }

@@ -332,10 +332,7 @@ extension ReverseGeocoder {
     }
 
     /// A recorded extent (7 decimals) widened so that it holds the outline it was rounded from.
-    static func widenedPastRounding(_ box: BoundingBox) -> BoundingBox {
-        let slack = 1e-6
-        return BoundingBox(minX: box.minX - slack, minY: box.minY - slack, maxX: box.maxX + slack, maxY: box.maxY + slack)
-    }
+    static func widenedPastRounding(_ box: BoundingBox) -> BoundingBox { box.widened(by: 1e-6) }
 
     private static func parent(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
         number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.parent.rawValue))

@@ -40,6 +40,11 @@ public struct BoundingBox: Hashable, Sendable {
     public func contains(x: Double, y: Double) -> Bool {
         x >= minX && x <= maxX && y >= minY && y <= maxY
     }
+
+    /// The box with `degrees` more on every side.
+    func widened(by degrees: Double) -> BoundingBox {
+        BoundingBox(minX: minX - degrees, minY: minY - degrees, maxX: maxX + degrees, maxY: maxY + degrees)
+    }
 }
 
 extension BoundingBox {

@@ -79,11 +79,8 @@ extension LookupCollector {
         // The outline's box, widened a little: a crossing computed at its very edge stays inside the covered cells.
         let extent = OSMLevelMapping.extent(of: outline)
         if !extent.isEmpty {
-            let slack = ObjectCovers.slackDegrees
-            let corners = [
-                Point2D(x: extent.minX - slack, y: extent.minY - slack), Point2D(x: extent.maxX + slack, y: extent.maxY + slack),
-            ]
-            try objectCovers?.add(line: id, lines: [corners])
+            let box = extent.widened(by: ObjectCovers.slackDegrees)
+            try objectCovers?.add(line: id, lines: [[Point2D(x: box.minX, y: box.minY), Point2D(x: box.maxX, y: box.maxY)]])
         }
         try records.addObject(fields)
     }

@@ -303,11 +303,7 @@ final class PointTile: @unchecked Sendable {
         }
         for row in rows {
             let first = UInt32(row * perTile + columns.lowerBound), last = UInt32(row * perTile + columns.upperBound)
-            var lo = 0, hi = cellCount
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if cellKeys[mid] < first { lo = mid + 1 } else { hi = mid }
-            }
+            var lo = partitionPoint(in: 0..<cellCount) { cellKeys[$0] < first }
             while lo < cellCount, cellKeys[lo] <= last {
                 searchCell(lo, &search)
                 lo += 1

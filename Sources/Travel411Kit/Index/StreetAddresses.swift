@@ -42,13 +42,8 @@ struct StreetAddresses {
     func forEach(nearLongitude x: Double, reach: Double, _ body: (Entry) -> Void) {
         for index in 0..<centrelessCount { body(entry(index)) }
         let widened = reach * (1 + 1e-9) + 1e-12
-        // The first entry at or east of x - reach.
-        var lo = centrelessCount, hi = count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if centreX(mid) < x - widened { lo = mid + 1 } else { hi = mid }
-        }
-        var index = lo
+        // From the first entry at or east of x - reach.
+        var index = partitionPoint(in: centrelessCount..<count) { centreX($0) < x - widened }
         while index < count, centreX(index) <= x + widened {
             body(entry(index))
             index += 1
