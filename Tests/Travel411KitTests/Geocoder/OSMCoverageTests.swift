@@ -38,15 +38,29 @@ import Testing
         #expect(postcodes > 1_000 && postcodes < 2_000)
     }
 
+    /// The rules hold within the extent of the extract's own layers (as gpkg_contents records them) and 0.007°
+    /// beyond, as far as Nominatim looks for a street; not 0.008° beyond, nor in London.
     @Test func theExtractAnswersByNominatimsRulesWhereItIs() throws {
-        let both = try ReverseGeocoder(databasePath: try Self.imports.get().withKouvola)
+        let path = try Self.imports.get().withKouvola
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let rows = try database.query(
+            """
+            SELECT min(min_x), min(min_y), max(max_x), max(max_y) FROM gpkg_contents
+            WHERE table_name IN (SELECT layer FROM travel411_sources WHERE path LIKE '%pyrosm-test.osm.pbf')
+            """)
+        let row = try #require(rows.first)
+        let minX = try #require(row[0].doubleValue), minY = try #require(row[1].doubleValue)
+        let maxX = try #require(row[2].doubleValue), maxY = try #require(row[3].doubleValue)
+        let both = try ReverseGeocoder(databasePath: path)
         let rules = try #require(both.osmRules)
-        #expect(rules.coverage.count == 1)
-        // The extract's middle, and as far beyond its extent as Nominatim looks for a street (0.007°).
-        let box = try #require(rules.coverage.first)
-        let middle = Coordinate(latitude: (box.minY + box.maxY) / 2, longitude: (box.minX + box.maxX) / 2)
-        #expect(both.record(for: middle).followsNominatim)
-        #expect(both.record(for: Coordinate(latitude: box.maxY - 0.001, longitude: middle.longitude)).followsNominatim)
-        #expect(!both.record(for: Coordinate(latitude: box.maxY + 0.001, longitude: middle.longitude)).followsNominatim)
+        #expect(rules.coverage == [BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY).widened(by: 0.007)])
+        let middleX = (minX + maxX) / 2, middleY = (minY + maxY) / 2
+        func follows(_ latitude: Double, _ longitude: Double) -> Bool {
+            both.record(for: Coordinate(latitude: latitude, longitude: longitude)).followsNominatim
+        }
+        #expect(follows(middleY, middleX))
+        #expect(follows(maxY + 0.006, middleX) && follows(middleY, minX - 0.006))
+        #expect(!follows(maxY + 0.008, middleX) && !follows(middleY, minX - 0.008))
+        #expect(!follows(51.5, -0.12))
     }
 }
