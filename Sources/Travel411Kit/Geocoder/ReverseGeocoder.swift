@@ -863,12 +863,12 @@ public final class ReverseGeocoder: Sendable {
             if street != nil {
                 // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`).
                 let part = record.suburbArea
+                func insidePart(_ x: Double, _ y: Double) -> Bool {
+                    part < 0 || nodes?._withUnsafeGuaranteedRef { $0.boxHolds(part, x: x, y: y) } ?? true
+                }
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in
-                        guard part < 0 || nodes?._withUnsafeGuaranteedRef({ $0.boxHolds(part, x: node.x, y: node.y) }) ?? true else {
-                            return nil
-                        }
-                        return streetDistance(from: node.x, node.y, within: box)
+                        insidePart(node.x, node.y) ? streetDistance(from: node.x, node.y, within: box) : nil
                     } ?? -1
             } else {
                 record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1
