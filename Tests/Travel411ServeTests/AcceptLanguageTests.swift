@@ -6,20 +6,17 @@
     import Testing
     import Travel411Kit
     import Travel411Server
+    import Travel411TestSupport
 
     /// `accept-language` on a live server over Helsinki's extract (Tests/Fixtures/osm/helsinki.osm.pbf imported
     /// with Data/, as `travel411 import Data/ helsinki.osm.pbf` does): the names are the extract's own `name:sv`
     /// and `name:fi` tags, and Nominatim 5.3.3 answers the same on it (docs/osm.md).
     @Suite struct AcceptLanguageTests {
-        /// Removed when the process exits (the server's geocoder keeps the database open until then).
-        static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-accept-language-\(getpid())")
-
         static let helsinki = Result { () throws -> ServerResources in
             let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Fixtures/osm/helsinki.osm.pbf")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            atexit { try? FileManager.default.removeItem(at: AcceptLanguageTests.folder) }
-            let path = folder.appendingPathComponent("helsinki.gpkg").path
+            // In the process's scratch folder: the server's geocoder keeps the database open until exit.
+            let path = try ProcessScratch.path("accept-language/helsinki.gpkg")
             _ = try Importer(options: ImportOptions(paths: [try EmbeddedData.locate(), fixture], databasePath: path)).run()
             return try ServerResources(
                 geocoder: try ReverseGeocoder(databasePath: path, loading: .everything), databasePath: path, registry: Harness.registry,

