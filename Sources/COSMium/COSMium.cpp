@@ -581,6 +581,14 @@ extern "C" cosm_status cosm_read(const char* path, const cosm_options* options, 
     } catch (const std::bad_alloc&) {
         write_message(error, error_size, "out of memory");
         return COSM_INTERNAL_ERROR;
+    } catch (const osmium::gzip_error& e) {
+        // zlib's Z_BUF_ERROR at the close: the stream ended in the middle (a cut-short download), said as PBF's is.
+        write_message(error, error_size, (e.gzip_error_code == Z_BUF_ERROR ? std::string{"unexpected EOF: "} : std::string{}) + e.what());
+        return COSM_DATA_ERROR;
+    } catch (const osmium::bzip2_error& e) {
+        write_message(error, error_size,
+                      (e.bzip2_error_code == BZ_UNEXPECTED_EOF ? std::string{"unexpected EOF: "} : std::string{}) + e.what());
+        return COSM_DATA_ERROR;
     } catch (const std::exception& e) {
         // osmium::pbf_error, xml_error, gzip_error, bzip2_error, io_error, protozero::exception ...: the data is wrong.
         write_message(error, error_size, e.what());

@@ -85,6 +85,13 @@ final class ImportCommandTests: XCTestCase {
         try assertImportFails([bad.path], naming: [bad.path, "is not a shapefile"])
     }
 
+    /// A file of another kind (a downloaded README, an .o5m) says what import reads.
+    func testAFileOfAnotherKindSaysWhatImportReads() throws {
+        let other = Self.fixtures.deletingLastPathComponent().appendingPathComponent("SOURCES.md")
+        try assertImportFails(
+            [other.path], naming: [other.path, "not a shapefile (.shp), an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2"])
+    }
+
     func testAProjectedShapefileFailsAndKeepsThePreviousDatabase() throws {
         let projected = Self.fixtures.appendingPathComponent("projected/london_boroughs_bng.shp")
         try assertImportFails([projected.path], naming: ["london_boroughs_bng.prj", "British_National_Grid", "ogr2ogr"])

@@ -20,16 +20,20 @@ struct OSMExtractImport {
         var countryCodes: Set<String> = []
     }
 
-    /// Whether a path names an extract rather than a shapefile.
+    /// Whether a path names an extract rather than a shapefile: `.osm.pbf`, or `.osm` XML as it is or compressed
+    /// as Geofabrik and the planet publish it (`.osm.bz2`, `.osm.gz`); the reader tells the format from the bytes.
     static func isExtract(_ url: URL) -> Bool {
         let name = url.lastPathComponent.lowercased()
-        return name.hasSuffix(".pbf") || name.hasSuffix(".osm") || name.hasSuffix(".osm.xml")
+        let xml = name.hasSuffix(".gz") ? name.dropLast(3) : name.hasSuffix(".bz2") ? name.dropLast(4) : Substring(name)
+        return name.hasSuffix(".pbf") || xml.hasSuffix(".osm") || xml.hasSuffix(".osm.xml")
     }
 
-    /// The extract's name without `.osm.pbf` or `.osm`, for its tables.
+    /// The extract's name without `.osm.pbf`, `.osm` or `.osm.bz2`, for its tables.
     var stem: String {
         var name = url.lastPathComponent
-        for suffix in [".pbf", ".xml", ".osm"] where name.lowercased().hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+        for suffix in [".gz", ".bz2", ".pbf", ".xml", ".osm"] where name.lowercased().hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
         return name
     }
 

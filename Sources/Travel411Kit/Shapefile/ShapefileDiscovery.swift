@@ -34,7 +34,8 @@ enum ShapefileDiscovery {
             } else if fileManager.fileExists(atPath: path.path + ".shp") {
                 found.append(URL(fileURLWithPath: path.path + ".shp"))
             } else if fileManager.fileExists(atPath: path.path) {
-                throw NotFound(path: path.path, reason: "not a shapefile (.shp) or a folder of them")
+                let kinds = "a shapefile (.shp), an OpenStreetMap extract (.osm.pbf, .osm, .osm.bz2, .osm.gz) or a folder of them"
+                throw NotFound(path: path.path, reason: "not \(kinds)")
             } else {
                 throw NotFound(path: path.path, reason: "no such file or folder")
             }

@@ -126,6 +126,24 @@ import Travel411TestSupport
         #expect(placemark.postalCode != nil)
     }
 
+    /// XML extracts as Geofabrik and the planet publish them, `.osm.bz2` and `.osm.gz`, import as the `.osm` does,
+    /// into tables named after the extract without its suffixes.
+    @Test func compressedXMLImportsAsTheXMLDoes() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let xml = OSMFixtures.path("test_multipolygon.osm")
+        func layers(_ path: URL) throws -> [String: Int] {
+            let summary = try Importer(options: ImportOptions(paths: [path], databasePath: scratch.path(path.lastPathComponent + ".gpkg")))
+                .run()
+            return Self.features(summary)
+        }
+        let plain = try layers(URL(fileURLWithPath: xml))
+        #expect(plain["test_multipolygon_pois"] == 6)
+        for (tool, suffix) in [("gzip", "gz"), ("bzip2", "bz2")] {
+            _ = try OSMFixtures.compress(xml, with: tool, into: scratch.folder, suffix: suffix)
+            #expect(try layers(scratch.folder.appendingPathComponent("test_multipolygon.osm.\(suffix)")) == plain, "\(suffix)")
+        }
+    }
+
     /// A PBF the reader refuses leaves the database as it was.
     @Test func aTruncatedExtractLeavesTheDatabaseIntact() throws {
         let scratch = try OSMShapefileImportTests.Scratch()

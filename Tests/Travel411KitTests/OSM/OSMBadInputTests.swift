@@ -70,6 +70,21 @@ import Travel411Kit
         }
     }
 
+    /// The compressed XML that Geofabrik and the planet publish, cut short as a download can be.
+    @Test func aTruncatedCompressedXML() throws {
+        try TemporaryFolder.with { input in
+            for (tool, suffix) in [("gzip", "gz"), ("bzip2", "bz2")] {
+                let whole = try OSMFixtures.compress(OSMFixtures.path("test_multipolygon.osm"), with: tool, into: input.url, suffix: suffix)
+                let path = try input.write("cut.osm.\(suffix)", Array(whole.prefix(whole.count / 2)))
+                let error = try readError(path)
+                #expect(error?.exitStatus == .dataError)
+                #expect(
+                    error?.description.hasPrefix("\(path): is cut short (an interrupted download?): unexpected EOF: \(tool) error") == true,
+                    "\(error?.description ?? "")")
+            }
+        }
+    }
+
     @Test func randomBytes() throws {
         var generator = SplitMix64(seed: 411)
         try TemporaryFolder.with { input in

@@ -140,14 +140,8 @@ import Travel411Kit
         #expect(plain.summary.features == [.street: 1, .poi: 6])
         try TemporaryFolder.with { folder in
             for (tool, suffix) in [("gzip", "gz"), ("bzip2", "bz2")] {
-                let compressed = folder.url.appendingPathComponent("test_multipolygon.osm.\(suffix)")
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", "\(tool) -c \"$1\" > \"$2\"", "sh", xml, compressed.path]
-                try process.run()
-                process.waitUntilExit()
-                try #require(process.terminationStatus == 0, "\(tool) failed")
-                let read = try OSMFixtures.readAll(compressed.path)
+                _ = try OSMFixtures.compress(xml, with: tool, into: folder.url, suffix: suffix)
+                let read = try OSMFixtures.readAll(folder.url.appendingPathComponent("test_multipolygon.osm.\(suffix)").path)
                 #expect(read.summary == plain.summary, "\(suffix)")
                 #expect(read.features == plain.features, "\(suffix)")
             }

@@ -25,6 +25,19 @@ enum OSMFixtures {
             return (features, summary)
         }
     }
+
+    /// `source` compressed by the system's `tool` (gzip, bzip2) into `folder` as the source's name plus `.suffix`,
+    /// as Geofabrik and the planet publish XML extracts; returns the compressed bytes.
+    static func compress(_ source: String, with tool: String, into folder: URL, suffix: String) throws -> [UInt8] {
+        let compressed = folder.appendingPathComponent(URL(fileURLWithPath: source).lastPathComponent + "." + suffix)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\(tool) -c \"$1\" > \"$2\"", "sh", source, compressed.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["tool": tool]) }
+        return [UInt8](try Data(contentsOf: compressed))
+    }
 }
 
 /// A folder of its own for one test, removed afterwards.
