@@ -7,9 +7,9 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Build the places database from shapefiles and OpenStreetMap extracts.",
         discussion: """
-            PATH may be shapefiles, folders of them, or OpenStreetMap extracts (.osm.pbf, .osm); with none, \
+            PATH may be shapefiles, folders of them, or OpenStreetMap extracts (.osm.pbf, .osm, .osm.bz2, .osm.gz); with none, \
             the embedded Data/ is imported. Known layouts (Natural Earth, GeoNames, Geofabrik and GDAL's \
-            OpenStreetMap layers, time zones, water, Code-Point Open, …) are recognised; map any other with \
+            OpenStreetMap layers, time zones, water, Code-Point Open, ...) are recognised; map any other with \
             --level and --name-field. The database is built beside the target and moved into place only \
             when the whole import succeeded.
             """)

@@ -57,7 +57,7 @@ struct QuakesCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also draw the events on a map, as `travel411 map` draws: a file (.svg, .png or .pdf), or 'terminal' to draw it after the table. Each event is a circle magnitude² × 0.75 points wide, from yellow to red.",
+            "Also draw the events on a map, as `travel411 map` draws: a file (.svg, .png or .pdf), or 'terminal' to draw it after the table. Each event is a circle 0.75 points wide per unit of squared magnitude, from yellow to red.",
             valueName: "file"))
     var map: String?
 

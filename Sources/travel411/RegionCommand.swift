@@ -8,9 +8,9 @@ struct RegionCommand: ParsableCommand {
         commandName: "region",
         abstract: "The map region (centre and span) that shows every pin of a destination.",
         discussion: """
-            The span is the pins' extent padded by \(MapRegion.padding)°, and never less than \
-            \(MapRegion.minimumSpan)°, as in the app. Longitudes are fitted on the circle, so pins \
-            either side of the antimeridian give a narrow region centred near ±180°.
+            The span is the pins' extent padded by \(MapRegion.padding) degrees, and never less than \
+            \(MapRegion.minimumSpan) degrees, as in the app. Longitudes are fitted on the circle, so pins \
+            either side of the antimeridian give a narrow region centred near longitude 180 or -180.
             """)
 
     @Option(help: ArgumentHelp("The destination (default: the current one).", valueName: "name"))

@@ -10,7 +10,7 @@ struct TrackCommand: ParsableCommand {
         discussion: """
             Reads fixes from GPX (1.0 and 1.1: tracks, segments, routes), NMEA 0183 (RMC and GGA of any \
             talker, checksums verified), CSV or JSON Lines (columns found by name: time, lat, lon, accuracy, \
-            …). '-' reads standard input as a live stream: each fix is answered as soon as its line arrives. \
+            ...). '-' reads standard input as a live stream: each fix is answered as soon as its line arrives. \
             Each fix passes, in order: --desired-accuracy, --max-age (against the newest fix seen so far, or \
             the clock with --live), time order (a fix not later than the last accepted one is skipped), then \
             the distance filter or the significant-change rule. Regions (stored with `travel411 regions`, or \
@@ -37,7 +37,7 @@ struct TrackCommand: ParsableCommand {
             valueName: "metres"))
     var distanceFilter: Double?
 
-    @Option(help: "Ignore fixes less accurate than this (accuracy from the input, else HDOP × 5 m).")
+    @Option(help: "Ignore fixes less accurate than this (accuracy from the input, else 5 m per unit of HDOP).")
     var desiredAccuracy: TrackingRules.DesiredAccuracy = .best
 
     @Option(help: ArgumentHelp("Discard fixes older than this: cached, not current.", valueName: "seconds"))
@@ -58,7 +58,7 @@ struct TrackCommand: ParsableCommand {
     @Option(
         name: .customLong("exec"),
         help: ArgumentHelp(
-            "Run this shell command for each event, with the event in TRAVEL411_EVENT, TRAVEL411_MESSAGE, TRAVEL411_LATITUDE, TRAVEL411_LONGITUDE, TRAVEL411_TIME, TRAVEL411_REGION, TRAVEL411_PLACE, ….",
+            "Run this shell command for each event, with the event in TRAVEL411_EVENT, TRAVEL411_MESSAGE, TRAVEL411_LATITUDE, TRAVEL411_LONGITUDE, TRAVEL411_TIME, TRAVEL411_REGION, TRAVEL411_PLACE, ...",
             valueName: "command"))
     var execCommand: String?
 

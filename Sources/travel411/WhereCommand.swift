@@ -55,10 +55,10 @@ struct WhereCommand: ParsableCommand {
             valueName: "char"))
     var delimiter: CSVDelimiter?
 
-    @Option(help: ArgumentHelp("The input column holding latitudes (default: lat, latitude, y, …).", valueName: "name"))
+    @Option(help: ArgumentHelp("The input column holding latitudes (default: lat, latitude, y, ...).", valueName: "name"))
     var latColumn: String?
 
-    @Option(help: ArgumentHelp("The input column holding longitudes (default: lon, lng, long, longitude, x, …).", valueName: "name"))
+    @Option(help: ArgumentHelp("The input column holding longitudes (default: lon, lng, long, longitude, x, ...).", valueName: "name"))
     var lonColumn: String?
 
     @Option(
