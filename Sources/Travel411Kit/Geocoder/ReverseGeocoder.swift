@@ -830,19 +830,19 @@ public final class ReverseGeocoder: Sendable {
         // (`PlaceNodeSearch.addressParts`), and the neighbourhood so.
         let nodes = suburbNodes
         // The street's segments within its extent, gathered at the first node measured and measured from every node:
-        // one search per node and corner was half of this function's time in a Helsinki server's profile.
-        var segments: LineSegments??
+        // one search per node and corner was half of this function's time in a Helsinki server's profile. Nil after
+        // gathering when the street is too long to gather: then each node searches.
+        var segments: LineSegments?, gathered = false
         func streetDistance(from x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
             guard let street else { return nil }
-            if segments == nil {
-                segments = .some(
-                    extent.flatMap {
-                        streets.index.segments(
-                            ofLine: street, in: Self.widenedPastRounding($0), maxCells: Self.gatheredCells,
-                            maxSegments: Self.gatheredSegments)
-                    })
+            if !gathered {
+                gathered = true
+                segments = extent.flatMap {
+                    streets.index.segments(
+                        ofLine: street, in: Self.widenedPastRounding($0), maxCells: Self.gatheredCells, maxSegments: Self.gatheredSegments)
+                }
             }
-            return Self.distance(ofLine: street, from: (x, y), within: box, streets: streets, extent: extent, segments: segments ?? nil)
+            return Self.distance(ofLine: street, from: (x, y), within: box, streets: streets, extent: extent, segments: segments)
         }
         record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
         // Place nodes name parts of the street's own municipality, also where the answer is in another
