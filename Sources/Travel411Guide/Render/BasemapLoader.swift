@@ -24,16 +24,16 @@ public final class BasemapLoader {
         // A little beyond the edges, so outlines do not stop short of them.
         let boxes = Self.boxes(for: region, growingBy: 0.05)
         var basemap = Basemap()
-        var read = Set<String>()
+        var read = Set<PlacesLayer>()
 
         if let countryLayer = try places.countryOutlineLayer(detail.countryOutline) {
             basemap.layers.append(BasemapLayer(kind: .land, shapes: try shapes(in: countryLayer, boxes)))
-            read.insert(countryLayer.name)
+            read.insert(countryLayer)
         }
         if detail.showsLakes {
             for layer in try places.waterLayers(.inlandWater) {
                 basemap.layers.append(BasemapLayer(kind: .lake, shapes: try shapes(in: layer, boxes)))
-                read.insert(layer.name)
+                read.insert(layer)
             }
         }
         if detail.showsAdmin {
@@ -41,7 +41,7 @@ public final class BasemapLoader {
                 let found = try shapes(in: layer, boxes)
                 guard !found.isEmpty else { continue }
                 basemap.layers.append(BasemapLayer(kind: .admin, shapes: found))
-                read.insert(layer.name)
+                read.insert(layer)
             }
         }
         if detail.showsDistricts {
@@ -53,7 +53,7 @@ public final class BasemapLoader {
                 if detail.showsDistrictNames {
                     basemap.labels += Self.areaLabels(features, kind: .district, within: region)
                 }
-                read.insert(layer.name)
+                read.insert(layer)
             }
         }
         if detail.showsStreets {
@@ -64,13 +64,13 @@ public final class BasemapLoader {
                 guard !shapes.isEmpty else { continue }
                 basemap.layers.append(BasemapLayer(kind: .street, shapes: shapes))
                 basemap.labels += Self.streetLabels(features)
-                read.insert(layer.name)
+                read.insert(layer)
             }
         }
         if detail.showsCountryNames, let layer = try places.layers(level: .country).first {
             let features = try places.features(in: layer, within: boxes, reading: [.name, .indexedBox, .labelPoint])
             basemap.labels += Self.areaLabels(features, kind: .country, within: region)
-            read.insert(layer.name)
+            read.insert(layer)
         }
         if detail.showsSeaNames {
             for layer in try places.waterLayers(.ocean) {
@@ -80,7 +80,7 @@ public final class BasemapLoader {
         }
         let localities = try localityLabels(in: region)
         basemap.labels += localities
-        if !localities.isEmpty { read.formUnion(try places.layers(level: .locality).map(\.name)) }
+        if !localities.isEmpty { read.formUnion(try places.layers(level: .locality)) }
         basemap.attribution = Self.attribution(forLayers: read)
         return basemap
     }
@@ -166,16 +166,21 @@ public final class BasemapLoader {
         return abs(GreatCircle.normalizedLongitude(point.longitude - region.center.longitude)) <= region.longitudeDelta / 2
     }
 
-    /// The licence lines (Data/README.md) for the layers drawn, recognised by their file names.
-    static func attribution(forLayers layers: Set<String>) -> [String] {
+    /// The licence lines (Data/README.md) for the layers drawn, recognised by their file names, and OpenStreetMap's
+    /// also by the layout the import recognised (an extract's tables, GDAL's and Geofabrik's OpenStreetMap layers).
+    static func attribution(forLayers layers: Set<PlacesLayer>) -> [String] {
         var lines: [String] = []
         func add(_ line: String) { if !lines.contains(line) { lines.append(line) } }
-        for layer in layers.sorted() {
-            let name = layer.lowercased()
+        for layer in layers.sorted(by: { $0.name < $1.name }) {
+            let name = layer.name.lowercased()
             if name.hasPrefix("ne_") { add(MapAttribution.naturalEarth) }
             if name.contains("admin1") { add(MapAttribution.adminOne) }
             if name.contains("geonames") { add(MapAttribution.geoNames) }
-            if name.contains("osm") || name.contains("highways") { add(MapAttribution.openStreetMap) }
+            if name.contains("osm") || name.contains("highways") || layer.origin.contains("OpenStreetMap")
+                || layer.origin.hasPrefix("Geofabrik")
+            {
+                add(MapAttribution.openStreetMap)
+            }
             if name.contains("london_boroughs") { add(MapAttribution.londonBoroughs) }
         }
         return lines

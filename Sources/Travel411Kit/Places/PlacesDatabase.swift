@@ -15,6 +15,7 @@ public final class PlacesDatabase {
     /// Opened on the first question about layers or features: choosing a City needs only the localities.
     private var openedFeatures: GeoPackageReader?
     private var openedLayers: [SourceRecord]?
+    private var openedOrigins: [String: String]?
     private var areaNamesByLayer: [String: [Int64: String]] = [:]
     private var localitiesListed: Bool?
 
@@ -29,7 +30,10 @@ public final class PlacesDatabase {
 
     /// The layers imported at `level`, in import order.
     public func layers(level: PlaceLevel) throws -> [PlacesLayer] {
-        try importedLayers().filter { $0.level == level.rawValue }.map { PlacesLayer(name: $0.layer, level: level) }
+        let origins = try layerOrigins()
+        return try importedLayers().filter { $0.level == level.rawValue }.map {
+            PlacesLayer(name: $0.layer, level: level, origin: origins[$0.layer] ?? "")
+        }
     }
 
     /// The layer to draw country outlines from at this detail: of the small-scale outline layers (level
@@ -63,7 +67,20 @@ public final class PlacesDatabase {
         return try database.query(
             "SELECT DISTINCT layer FROM \(Tables.areas) WHERE level = ? ORDER BY layer", [.text(level.rawValue)]
         )
-        .compactMap { $0.first?.stringValue }.map { PlacesLayer(name: $0, level: .water) }
+        .compactMap { $0.first?.stringValue }.map { PlacesLayer(name: $0, level: .water, origin: try layerOrigins()[$0] ?? "") }
+    }
+
+    /// Each layer's description in gpkg_contents, which the import writes as its layout and source file.
+    private func layerOrigins() throws -> [String: String] {
+        if let openedOrigins { return openedOrigins }
+        var origins: [String: String] = [:]
+        if try database.tableExists("gpkg_contents") {
+            for row in try database.query("SELECT table_name, description FROM gpkg_contents") {
+                if let table = row.first?.stringValue { origins[table] = row.last?.stringValue ?? "" }
+            }
+        }
+        openedOrigins = origins
+        return origins
     }
 
     // MARK: - Features
@@ -258,6 +275,10 @@ public struct PlacesLayer: Hashable, Sendable {
     /// The shapefile's name without `.shp` (`ne_10m_admin_0_countries`), which says whose data it is.
     public let name: String
     public let level: PlaceLevel
+    /// What the layer holds and where it came from, as the import described it (`Natural Earth admin 0 countries
+    /// from ne_10m_admin_0_countries.shp`, `OpenStreetMap street from liechtenstein.osm.pbf`): whose data it is
+    /// when its name does not say, as an extract's tables are named after the extract.
+    public let origin: String
 }
 
 /// How much detail of the country outlines a map needs.

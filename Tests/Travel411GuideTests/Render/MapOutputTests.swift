@@ -73,6 +73,23 @@ final class MapOutputTests: XCTestCase {
         XCTAssertEqual(svg.components(separatedBy: "Made with Natural Earth").count, 2, "once")
     }
 
+    /// A database imported from an extract alone names its tables after the extract; its map still credits
+    /// OpenStreetMap, as the licence (ODbL) asks, from what the import recorded of each layer.
+    func testAMapOfAnExtractCreditsOpenStreetMap() throws {
+        let extract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/osm/liechtenstein-2013-08-03.osm.pbf")
+        let database = try ProcessScratch.path("map-attribution/liechtenstein.gpkg")
+        _ = try Importer(options: ImportOptions(paths: [extract], databasePath: database)).run()
+        let vaduz = Coordinate(latitude: 47.13948, longitude: 9.52215)
+        let scene = MapScene(
+            region: MapRegion(center: vaduz, latitudeDelta: 0.02, longitudeDelta: 0.03),
+            markers: [MapMarker(coordinate: vaduz, title: "Kunstmuseum", colour: .cityRed, glyph: "C")])
+        let layout = try MapRenderer.layout(scene, width: 1024, height: 768, basemap: try BasemapLoader(path: database))
+        let svg = MapRenderer.svg(layout)
+        XCTAssertTrue(svg.contains("© OpenStreetMap contributors"), "no OpenStreetMap credit")
+        XCTAssertTrue(svg.contains("Made with Natural Earth"), "the countries an extract import adds are Natural Earth's")
+    }
+
     func testTheLondonMapReadsOnlyTheBasemapItShowsAndRendersFast() throws {
         let loader = try BasemapLoader(path: TestPlaces.databasePath)
         let started = Date()
