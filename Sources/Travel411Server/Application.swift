@@ -54,15 +54,16 @@
             } catch {
                 throw ServeStartError(
                     description:
-                        "cannot open the places database \(path): \((error as? any LocalizedError)?.errorDescription ?? String(describing: error))"
-                )
+                        "cannot open the places database \(path): \((error as? any LocalizedError)?.errorDescription ?? String(describing: error))",
+                    exitStatus: (error as? any Travel411Error)?.exitStatus ?? .dataError)
             }
         }
     }
 
-    public struct ServeStartError: Error, CustomStringConvertible, LocalizedError {
+    /// The server could not start; its exit status is the cause's (a file that is no places database: 65).
+    public struct ServeStartError: Travel411Error {
         public let description: String
-        public var errorDescription: String? { description }
+        public let exitStatus: ExitStatus
     }
 
     extension ServeLogLevel {

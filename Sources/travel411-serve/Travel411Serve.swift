@@ -31,7 +31,28 @@
 
         @OptionGroup var options: ServeOptions
 
+        /// A start that fails (a database that cannot be opened, a port that is taken) ends as every travel411
+        /// error does: `travel411-serve: error: <what and why>` and its exit status, not argument-parser's raw
+        /// "Error: bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
         func run() async throws {
+            do {
+                try await serve()
+            } catch let error as any Travel411Error {
+                Self.report(error.description)
+                throw ExitCode(error.exitStatus.rawValue)
+            } catch let error as IOError {
+                let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
+                let advice = error.errnoCode == EADDRINUSE ? " (another server on that port? choose another with --port)" : ""
+                Self.report("cannot listen on \(shown):\(options.port): \(String(cString: strerror(error.errnoCode)))\(advice)")
+                throw ExitCode(ExitStatus.unavailable.rawValue)
+            }
+        }
+
+        private static func report(_ message: String) {
+            FileHandle.standardError.write(Data("travel411-serve: error: \(message)\n".utf8))
+        }
+
+        private func serve() async throws {
             // Hummingbird answers each connection in an async task. On Swift's global thread pool every
             // request crosses threads twice (the event loop wakes a pool thread; the answer's write goes
             // back to the loop), and four server threads crowd a load generator on a 2-core machine. With

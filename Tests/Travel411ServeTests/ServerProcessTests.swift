@@ -2,6 +2,7 @@
     import Foundation
     import Testing
     import Travel411Kit
+    import Travel411TestSupport
 
     /// The real `travel411-serve` process: what a signal does to it.
     @Suite(.serialized) struct ServerProcessTests {
@@ -32,6 +33,39 @@
             #expect(answer.status == 200)
             #expect(answer.body.split(separator: "\n").count == rows + 1)
             #expect(server.stop() == 0, "\(server.stderr)")
+        }
+
+        /// A start that fails says what and why as every travel411 error does, with its exit status.
+        @Test func aPortInUseIsSaidPlainly() throws {
+            let server = try ServerProcess(arguments: ["--log-level", "warning"])
+            defer { server.stop() }
+            let (status, stderr) = try Self.run(["--port", String(server.port), "--db", TestPlaces.databasePath, "--log-level", "warning"])
+            #expect(status == ExitStatus.unavailable.rawValue, "\(stderr)")
+            #expect(
+                stderr.contains("travel411-serve: error: cannot listen on 127.0.0.1:\(server.port): Address already in use"), "\(stderr)")
+        }
+
+        @Test func aFileThatIsNoPlacesDatabaseIsSaidPlainly() throws {
+            let notes = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-notes-\(UUID().uuidString).txt")
+            try Data("not a database\n".utf8).write(to: notes)
+            defer { try? FileManager.default.removeItem(at: notes) }
+            let (status, stderr) = try Self.run(["--port", "0", "--db", notes.path])
+            #expect(status == ExitStatus.dataError.rawValue, "\(stderr)")
+            #expect(stderr.hasPrefix("travel411-serve: error: cannot open the places database \(notes.path)"), "\(stderr)")
+        }
+
+        /// Runs the server binary to its end; its exit status and stderr.
+        static func run(_ arguments: [String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = ServerProcess.binary
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
         }
     }
 #endif
