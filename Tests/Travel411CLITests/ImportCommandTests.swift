@@ -85,6 +85,22 @@ final class ImportCommandTests: XCTestCase {
         try assertImportFails([bad.path], naming: [bad.path, "is not a shapefile"])
     }
 
+    /// `--db` naming a folder (a file in it was meant) is refused before any work, by import and by a lookup, not
+    /// after a whole import or with SQLite's "disk I/O error".
+    func testADatabasePathThatIsAFolderIsRefused() throws {
+        let folder = cli.folder.appendingPathComponent("maps")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let imported = try cli.run(["import", Self.wilderness.path, "--level", "admin", "--db", folder.path])
+        XCTAssertEqual(imported.status, 64, imported.stderr)
+        XCTAssertEqual(
+            imported.stderr,
+            "travel411: error: \(folder.path) is a folder; the places database is a file (e.g. --db \(folder.path)/places.gpkg)\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing left in the folder")
+        let looked = try cli.run(["where", "51.5", "-0.1", "--db", folder.path])
+        XCTAssertEqual(looked.status, 64, looked.stderr)
+        XCTAssertEqual(looked.stderr, "travel411: error: \(folder.path) is a folder, not a database file\n")
+    }
+
     /// A file of another kind (a downloaded README, an .o5m) says what import reads.
     func testAFileOfAnotherKindSaysWhatImportReads() throws {
         let other = Self.fixtures.deletingLastPathComponent().appendingPathComponent("SOURCES.md")

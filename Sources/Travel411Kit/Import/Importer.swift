@@ -15,6 +15,7 @@ public struct Importer {
 
     public func run() throws -> ImportSummary {
         let started = Date()
+        try PlacesDatabaseLocation.checkIsNoFolder(options.databasePath)
         var options = self.options
         var warnings: [String] = []
         if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }
