@@ -118,6 +118,21 @@ import Travel411TestSupport
         #expect(placemark.isoCountryCode == "FI")
     }
 
+    /// Another layer's streets inside an extract's extent are kept in their table but not searched: there the
+    /// extract's streets answer, as Nominatim's on that extract. Data/'s central Helsinki highways are the extract's
+    /// ways again; the one line that runs out of the extract's extent stays in the lookups.
+    @Test func anotherLayersStreetsWithinTheExtractAreNotSearched() throws {
+        let highways = try EmbeddedData.locate().appendingPathComponent("thoroughfares/helsinki_osm_highways.shp")
+        let database = try ProcessScratch.path("osm-extracts/helsinki-with-highways.gpkg")
+        let summary = try Importer(options: ImportOptions(paths: [highways, Self.helsinki], databasePath: database)).run()
+        let layer = try #require(summary.layers.first { $0.table == "helsinki_osm_highways" })
+        #expect(layer.features == 2504)
+        #expect(layer.skipReasons == ["kept in the layer but not used for lookups: an OpenStreetMap extract gave the streets here": 2503])
+        let geocoder = try ReverseGeocoder(databasePath: database)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 60.16994, longitude: 24.94056))
+        #expect(placemark.thoroughfare == "Kaivopiha" && placemark.subThoroughfare == "10")
+    }
+
     /// A street with no address near still has a postcode: the nearest postcode point, the mean of the
     /// addresses carrying it (Nominatim's rule). Mikonkatu between Kaisaniemenkatu and Vilhonkatu.
     @Test func aStreetWithoutAnAddressHasAPostcode() throws {
