@@ -15,7 +15,7 @@ public struct Importer {
 
     public func run() throws -> ImportSummary {
         let started = Date()
-        try PlacesDatabaseLocation.checkIsNoFolder(options.databasePath)
+        try PlacesDatabaseLocation.refuseFolder(options.databasePath)
         var options = self.options
         var warnings: [String] = []
         if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }

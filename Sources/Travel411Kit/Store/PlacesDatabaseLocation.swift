@@ -11,9 +11,8 @@ public enum PlacesDatabaseLocation {
 
     /// Refuses a database path that names a folder before an import starts: `--db ~/maps` meant a file in it, and
     /// the import would fail only at its end, moving the finished database into place.
-    public static func checkIsNoFolder(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return }
+    static func refuseFolder(_ path: String) throws {
+        guard FileManager.default.isFolder(atPath: path) else { return }
         let example = URL(fileURLWithPath: path).appendingPathComponent("places.gpkg").path
         throw UserFacingError("\(path) is a folder; the places database is a file (e.g. --db \(example))", exitStatus: .usage)
     }

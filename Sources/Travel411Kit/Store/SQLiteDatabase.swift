@@ -39,8 +39,7 @@ public final class SQLiteDatabase {
     public init(path: String, mode: OpenMode = .readWriteCreate) throws {
         self.path = path
         // SQLite says only "disk I/O error" of a folder (`--db ~/maps` for a file in it).
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.isFolder(atPath: path) {
             throw UserFacingError("\(path) is a folder, not a database file", exitStatus: .usage)
         }
         var flags: Int32 = SQLITE_OPEN_NOMUTEX
