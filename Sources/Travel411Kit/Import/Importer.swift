@@ -78,6 +78,8 @@ public struct Importer {
                 for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
             }
             let extractExtents = try extractTables.compactMap { try Self.extent(of: $0, in: database) }
+            // The extracts' layers are all the layers so far.
+            let extractStreetTiles = try Self.streetTiles(of: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
             // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
             // is open), before the lookup structures it completes are built.
             var unread = Array(plans.reversed())
@@ -89,7 +91,7 @@ public struct Importer {
                     let plan = unread.removeLast()
                     let layer = try importLayer(
                         plan, checksum: checksums[plan.url], into: geoPackage, collector: collector, replacedCountries: extractCountries,
-                        extractExtents: extractExtents
+                        extractStreets: (extractExtents, extractStreetTiles)
                     ) { done in
                         progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
                     }
@@ -164,16 +166,47 @@ public struct Importer {
         }
     }
 
-    /// A street of another layer that lies within an extract's extent: there Nominatim's rules answer from the
-    /// extract's streets alone, as Nominatim on that extract does, and the other layer's line (most often the same
-    /// OpenStreetMap way of another date) would only be searched in vain. Data/'s central Helsinki highways (2,498
-    /// lines, the Helsinki extract's streets again) never answered on `Data/` + the extract and cost 4 % of a
-    /// batch's CPU (600,000 points, paired; the output byte-identical without them).
-    private static func extractStreetsReason(_ plan: LayerPlan, _ shape: Shape, _ extents: [BoundingBox]) -> String? {
-        guard plan.profile.level == .thoroughfare, !extents.isEmpty else { return nil }
-        let box = shape.boundingBox
-        let inside = extents.contains { $0.minX <= box.minX && box.maxX <= $0.maxX && $0.minY <= box.minY && box.maxY <= $0.maxY }
-        return inside ? "an OpenStreetMap extract gave the streets here" : nil
+    /// A street of another layer within an extract's extent whose every 0.1° tile holds streets of an extract:
+    /// there Nominatim's rules answer from the extract's streets alone, as Nominatim on that extract does, and the
+    /// other layer's line (most often the same OpenStreetMap way of another date) would only be searched in vain.
+    /// Data/'s central Helsinki highways (2,503 lines, the Helsinki extract's streets again) never answered on
+    /// `Data/` + the extract and cost 3 % of a batch's CPU (600,000 points, paired; the output byte-identical
+    /// without them). The tiles as well as the extent: a Norway extract's box holds Helsinki, whose streets it
+    /// does not have; a line that runs out of the extent answers beyond it.
+    private static func extractStreetsReason(
+        _ plan: LayerPlan, _ shape: Shape, _ extract: (extents: [BoundingBox], tiles: Set<UInt32>)
+    ) -> String? {
+        guard plan.profile.level == .thoroughfare, !extract.tiles.isEmpty else { return nil }
+        let box = shape.boundingBox, grid = TileGrid.streets
+        guard extract.extents.contains(where: { $0.minX <= box.minX && box.maxX <= $0.maxX && $0.minY <= box.minY && box.maxY <= $0.maxY })
+        else { return nil }
+        let columns = grid.cellColumn(box.minX) / grid.cellsPerTile...grid.cellColumn(box.maxX) / grid.cellsPerTile
+        let rows = grid.cellRow(box.minY) / grid.cellsPerTile...grid.cellRow(box.maxY) / grid.cellsPerTile
+        guard columns.count * rows.count <= 64 else { return nil }
+        for row in rows {
+            for column in columns where !extract.tiles.contains(UInt32(row * TileGrid.tileColumns + column)) { return nil }
+        }
+        return "an OpenStreetMap extract gave the streets here"
+    }
+
+    /// The 0.1° tiles (numbered as `TileGrid` numbers them) that the lines of `tables` touch, from their R-trees.
+    private static func streetTiles(of tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
+        var tiles = Set<UInt32>()
+        let grid = TileGrid.streets
+        for table in tables {
+            let rtree = GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: table))
+            for row in try database.query("SELECT minx, miny, maxx, maxy FROM \(rtree)") {
+                guard let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
+                    let maxY = row[3].doubleValue
+                else { continue }
+                for tileRow in grid.cellRow(minY) / grid.cellsPerTile...grid.cellRow(maxY) / grid.cellsPerTile {
+                    for column in grid.cellColumn(minX) / grid.cellsPerTile...grid.cellColumn(maxX) / grid.cellsPerTile {
+                        tiles.insert(UInt32(tileRow * TileGrid.tileColumns + column))
+                    }
+                }
+            }
+        }
+        return tiles
     }
 
     /// A shapefile of the embedded Data/, when it can be found.
@@ -185,7 +218,8 @@ public struct Importer {
 
     private func importLayer(
         _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector,
-        replacedCountries: Set<String> = [], extractExtents: [BoundingBox] = [], progress: (Int) -> Void
+        replacedCountries: Set<String> = [], extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>) = ([], []),
+        progress: (Int) -> Void
     ) throws -> ImportedLayer {
         let started = Date()
         let reader = plan.reader
@@ -208,7 +242,7 @@ public struct Importer {
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
                 if let reason = try plan.unusedReason(record: record) ?? replacedCountryReason(plan, record, replacedCountries)
-                    ?? Self.extractStreetsReason(plan, shape, extractExtents)
+                    ?? Self.extractStreetsReason(plan, shape, extractStreets)
                     ?? collector.collect(plan.lookupShape(shape), record: record, fid: fid, plan: plan)
                 {
                     skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1

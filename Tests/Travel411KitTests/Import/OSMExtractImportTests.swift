@@ -133,6 +133,29 @@ import Travel411TestSupport
         #expect(placemark.thoroughfare == "Kaivopiha" && placemark.subThoroughfare == "10")
     }
 
+    /// Only where the extract has streets: an extract whose box holds central Helsinki but none of its streets
+    /// (two roads either side, as a Norway extract's box holds Finland) leaves Data/'s Helsinki highways searched.
+    @Test func anotherLayersStreetsStayWhereTheExtractHasNone() throws {
+        let highways = try EmbeddedData.locate().appendingPathComponent("thoroughfares/helsinki_osm_highways.shp")
+        let extract = URL(fileURLWithPath: try ProcessScratch.path("osm-extracts/two-roads.osm"))
+        try Data(
+            """
+            <osm version="0.6">
+            <node id="1" lat="59.90" lon="24.00"/><node id="2" lat="59.90" lon="24.01"/>
+            <node id="3" lat="60.60" lon="25.80"/><node id="4" lat="60.60" lon="25.81"/>
+            <way id="10"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/><tag k="name" v="West Road"/></way>
+            <way id="11"><nd ref="3"/><nd ref="4"/><tag k="highway" v="residential"/><tag k="name" v="East Road"/></way>
+            </osm>
+            """.utf8
+        ).write(to: extract)
+        let database = try ProcessScratch.path("osm-extracts/two-roads.gpkg")
+        let summary = try Importer(options: ImportOptions(paths: [highways, extract], databasePath: database)).run()
+        let layer = try #require(summary.layers.first { $0.table == "helsinki_osm_highways" })
+        #expect(layer.skipReasons.isEmpty, "\(layer.skipReasons)")
+        let placemark = try ReverseGeocoder(databasePath: database).placemark(for: Coordinate(latitude: 60.16994, longitude: 24.94056))
+        #expect(placemark.thoroughfare != nil && placemark.thoroughfare != "West Road" && placemark.thoroughfare != "East Road")
+    }
+
     /// A street with no address near still has a postcode: the nearest postcode point, the mean of the
     /// addresses carrying it (Nominatim's rule). Mikonkatu between Kaisaniemenkatu and Vilhonkatu.
     @Test func aStreetWithoutAnAddressHasAPostcode() throws {
