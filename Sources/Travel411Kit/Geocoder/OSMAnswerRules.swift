@@ -27,10 +27,17 @@ struct OSMAnswerRules: Sendable, Equatable {
     var thoroughfareRadiusMetres = OSMAnswerRules.thoroughfareRadius
     /// The extracts' extents, widened by Nominatim's reach.
     var coverage: [BoundingBox] = []
+    /// Within the extents, the 0.1° tiles near the extracts' data (`DataTiles`); nil in a database imported before
+    /// they were recorded, where the extents alone decide.
+    var coverageTiles: DataTiles?
 
-    /// Whether the rules hold at `point`.
+    /// The entry of the tiles near the extracts' data (`DataTiles.text`).
+    static let coverageTilesKey = "osm_coverage_tiles"
+
+    /// Whether the rules hold at `point`: inside an extract's extent, and in a tile holding or beside its data (a
+    /// Norway extract's box holds Helsinki, where the extract has nothing and other layers answer by their rules).
     @inline(__always) func covers(_ point: Coordinate) -> Bool {
-        coverage.contains { $0.contains(x: point.longitude, y: point.latitude) }
+        coverage.contains { $0.contains(x: point.longitude, y: point.latitude) } && (coverageTiles?.contains(point) ?? true)
     }
 
     static func coverageText(_ extents: [BoundingBox]) -> String {
@@ -57,6 +64,62 @@ struct OSMAnswerRules: Sendable, Equatable {
         var rules = OSMAnswerRules()
         let coverage = try? database.query("SELECT value FROM travel411_metadata WHERE key = ?", [.text(coverageKey)])
         rules.coverage = coverage?.first?.first?.stringValue.map(Self.coverage(fromText:)) ?? []
+        let tiles = try? database.query("SELECT value FROM travel411_metadata WHERE key = ?", [.text(coverageTilesKey)])
+        rules.coverageTiles = tiles?.first?.first?.stringValue.flatMap(DataTiles.init(text:))
         return rules
+    }
+}
+
+/// The 0.1° tiles (numbered as `TileGrid` numbers them: row × 3600 + column) that hold an extract's points and
+/// lines, and their neighbours, as far as Nominatim looks for a street (0.007°) reaching at most one tile over.
+/// Kept as one bit per tile of the tiles' bounding rows and columns: a Norway extract's 14 × 27 degrees are
+/// 37,000 bits.
+struct DataTiles: Sendable, Equatable {
+    private let firstRow: Int, firstColumn: Int, columns: Int
+    private let bits: [UInt64]
+
+    /// The tiles `keys` name, each with its eight neighbours.
+    init(keys: Set<UInt32>) {
+        let rows = keys.map { Int($0) / TileGrid.tileColumns }, columns = keys.map { Int($0) % TileGrid.tileColumns }
+        firstRow = (rows.min() ?? 0) - 1
+        firstColumn = (columns.min() ?? 0) - 1
+        self.columns = keys.isEmpty ? 0 : (columns.max() ?? 0) + 2 - firstColumn
+        let rowCount = keys.isEmpty ? 0 : (rows.max() ?? 0) + 2 - firstRow
+        var bits = [UInt64](repeating: 0, count: (rowCount * self.columns + 63) / 64)
+        for (row, column) in zip(rows, columns) {
+            for r in row - 1...row + 1 {
+                for c in column - 1...column + 1 {
+                    let index = (r - firstRow) * self.columns + (c - firstColumn)
+                    bits[index >> 6] |= 1 << UInt64(index & 63)
+                }
+            }
+        }
+        self.bits = bits
+    }
+
+    /// As `text` wrote it; nil for text that is not.
+    init?(text: String) {
+        let parts = text.split(separator: " ")
+        guard parts.count >= 3, let row = Int(parts[0]), let column = Int(parts[1]), let columns = Int(parts[2]), columns >= 0
+        else { return nil }
+        let words = parts.dropFirst(3).compactMap { UInt64($0, radix: 16) }
+        guard words.count == parts.count - 3 else { return nil }
+        firstRow = row
+        firstColumn = column
+        self.columns = columns
+        bits = words
+    }
+
+    /// `firstRow firstColumn columns` then the bits, 64 to a hexadecimal word.
+    var text: String {
+        ([String(firstRow), String(firstColumn), String(columns)] + bits.map { String($0, radix: 16) }).joined(separator: " ")
+    }
+
+    @inline(__always) func contains(_ point: Coordinate) -> Bool {
+        let row = Int(((point.latitude + 90) / TileGrid.tileDegrees).rounded(.down)) - firstRow
+        let column = Int(((point.longitude + 180) / TileGrid.tileDegrees).rounded(.down)) - firstColumn
+        guard row >= 0, column >= 0, column < columns else { return false }
+        let index = row * columns + column
+        return index >> 6 < bits.count && bits[index >> 6] >> UInt64(index & 63) & 1 != 0
     }
 }

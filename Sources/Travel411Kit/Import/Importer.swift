@@ -79,7 +79,10 @@ public struct Importer {
             }
             let extractExtents = try extractTables.compactMap { try Self.extent(of: $0, in: database) }
             // The extracts' layers are all the layers so far.
-            let extractStreetTiles = try Self.streetTiles(of: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
+            let extractStreetTiles = try Self.tiles(touchedBy: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
+            // Where the extracts have points and lines (not their boundaries, whose boxes are the extract's own).
+            let dataLevels: Set<PlaceLevel> = [.thoroughfare, .address, .poi, .locality, .postcode]
+            let extractDataTiles = try Self.tiles(touchedBy: layers.filter { dataLevels.contains($0.level) }.map(\.table), in: database)
             // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
             // is open), before the lookup structures it completes are built.
             var unread = Array(plans.reversed())
@@ -121,6 +124,7 @@ public struct Importer {
                 try geoPackage.setMetadata(
                     key: OSMAnswerRules.coverageKey,
                     value: OSMAnswerRules.coverageText(extractExtents))
+                try geoPackage.setMetadata(key: OSMAnswerRules.coverageTilesKey, value: DataTiles(keys: extractDataTiles).text)
             }
             try geoPackage.finish()
         }
@@ -189,8 +193,8 @@ public struct Importer {
         return "an OpenStreetMap extract gave the streets here"
     }
 
-    /// The 0.1° tiles (numbered as `TileGrid` numbers them) that the lines of `tables` touch, from their R-trees.
-    private static func streetTiles(of tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
+    /// The 0.1° tiles (numbered as `TileGrid` numbers them) that the features of `tables` touch, from their R-trees.
+    private static func tiles(touchedBy tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
         var tiles = Set<UInt32>()
         let grid = TileGrid.streets
         for table in tables {
