@@ -1,4 +1,5 @@
 import Foundation
+import Travel411TestSupport
 import XCTest
 
 /// `travel411 serve` itself: its help, and what it says when the server executable is not built.
@@ -20,16 +21,8 @@ final class ServeCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
         let copy = lonely.appendingPathComponent("travel411")
         try FileManager.default.copyItem(at: TravelCLI.binary, to: copy)
-        let process = Process()
-        process.executableURL = copy
-        process.arguments = ["serve", "--port", "0"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 69, message)
+        let (status, message) = try ChildProcess.run(copy, ["serve", "--port", "0"])
+        XCTAssertEqual(status, 69, message)
         XCTAssertTrue(
             message.contains(
                 "run `swift build --product travel411-serve --traits Server` in \(cli.folder.appendingPathComponent("bin").path)"), message)

@@ -39,7 +39,8 @@
         @Test func aPortInUseIsSaidPlainly() throws {
             let server = try ServerProcess(arguments: ["--log-level", "warning"])
             defer { server.stop() }
-            let (status, stderr) = try Self.run(["--port", String(server.port), "--db", TestPlaces.databasePath, "--log-level", "warning"])
+            let (status, stderr) = try ChildProcess.run(
+                ServerProcess.binary, ["--port", String(server.port), "--db", TestPlaces.databasePath, "--log-level", "warning"])
             #expect(status == ExitStatus.unavailable.rawValue, "\(stderr)")
             #expect(
                 stderr.contains("travel411-serve: error: cannot listen on 127.0.0.1:\(server.port): Address already in use"), "\(stderr)")
@@ -49,23 +50,9 @@
             let notes = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-notes-\(UUID().uuidString).txt")
             try Data("not a database\n".utf8).write(to: notes)
             defer { try? FileManager.default.removeItem(at: notes) }
-            let (status, stderr) = try Self.run(["--port", "0", "--db", notes.path])
+            let (status, stderr) = try ChildProcess.run(ServerProcess.binary, ["--port", "0", "--db", notes.path])
             #expect(status == ExitStatus.dataError.rawValue, "\(stderr)")
             #expect(stderr.hasPrefix("travel411-serve: error: cannot open the places database \(notes.path)"), "\(stderr)")
-        }
-
-        /// Runs the server binary to its end; its exit status and stderr.
-        static func run(_ arguments: [String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = ServerProcess.binary
-            process.arguments = arguments
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
         }
     }
 #endif
