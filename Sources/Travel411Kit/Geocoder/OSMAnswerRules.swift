@@ -116,8 +116,7 @@ struct DataTiles: Sendable, Equatable {
     }
 
     @inline(__always) func contains(_ point: Coordinate) -> Bool {
-        let row = Int(((point.latitude + 90) / TileGrid.tileDegrees).rounded(.down)) - firstRow
-        let column = Int(((point.longitude + 180) / TileGrid.tileDegrees).rounded(.down)) - firstColumn
+        let row = ExtractTiles.row(point.latitude) - firstRow, column = ExtractTiles.column(point.longitude) - firstColumn
         guard row >= 0, column >= 0, column < columns else { return false }
         let index = row * columns + column
         return index >> 6 < bits.count && bits[index >> 6] >> UInt64(index & 63) & 1 != 0

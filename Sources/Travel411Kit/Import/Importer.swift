@@ -79,10 +79,8 @@ public struct Importer {
             }
             let extractExtents = try extractTables.compactMap { try Self.extent(of: $0, in: database) }
             // The extracts' layers are all the layers so far.
-            let extractStreetTiles = try Self.tiles(touchedBy: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
-            // Where the extracts have points and lines (not their boundaries, whose boxes are the extract's own).
-            let dataLevels: Set<PlaceLevel> = [.thoroughfare, .address, .poi, .locality, .postcode]
-            let extractDataTiles = try Self.tiles(touchedBy: layers.filter { dataLevels.contains($0.level) }.map(\.table), in: database)
+            let extractStreetTiles = try ExtractTiles.touched(by: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
+            let extractDataTiles = try ExtractTiles.data(of: layers, in: database)
             // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
             // is open), before the lookup structures it completes are built.
             var unread = Array(plans.reversed())
@@ -181,36 +179,16 @@ public struct Importer {
         _ plan: LayerPlan, _ shape: Shape, _ extract: (extents: [BoundingBox], tiles: Set<UInt32>)
     ) -> String? {
         guard plan.profile.level == .thoroughfare, !extract.tiles.isEmpty else { return nil }
-        let box = shape.boundingBox, grid = TileGrid.streets
+        let box = shape.boundingBox
         guard extract.extents.contains(where: { $0.minX <= box.minX && box.maxX <= $0.maxX && $0.minY <= box.minY && box.maxY <= $0.maxY })
         else { return nil }
-        let columns = grid.cellColumn(box.minX) / grid.cellsPerTile...grid.cellColumn(box.maxX) / grid.cellsPerTile
-        let rows = grid.cellRow(box.minY) / grid.cellsPerTile...grid.cellRow(box.maxY) / grid.cellsPerTile
+        let columns = ExtractTiles.column(box.minX)...ExtractTiles.column(box.maxX)
+        let rows = ExtractTiles.row(box.minY)...ExtractTiles.row(box.maxY)
         guard columns.count * rows.count <= 64 else { return nil }
         for row in rows {
-            for column in columns where !extract.tiles.contains(UInt32(row * TileGrid.tileColumns + column)) { return nil }
+            for column in columns where !extract.tiles.contains(ExtractTiles.key(row: row, column: column)) { return nil }
         }
         return "an OpenStreetMap extract gave the streets here"
-    }
-
-    /// The 0.1° tiles (numbered as `TileGrid` numbers them) that the features of `tables` touch, from their R-trees.
-    private static func tiles(touchedBy tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
-        var tiles = Set<UInt32>()
-        let grid = TileGrid.streets
-        for table in tables {
-            let rtree = GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: table))
-            for row in try database.query("SELECT minx, miny, maxx, maxy FROM \(rtree)") {
-                guard let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
-                    let maxY = row[3].doubleValue
-                else { continue }
-                for tileRow in grid.cellRow(minY) / grid.cellsPerTile...grid.cellRow(maxY) / grid.cellsPerTile {
-                    for column in grid.cellColumn(minX) / grid.cellsPerTile...grid.cellColumn(maxX) / grid.cellsPerTile {
-                        tiles.insert(UInt32(tileRow * TileGrid.tileColumns + column))
-                    }
-                }
-            }
-        }
-        return tiles
     }
 
     /// A shapefile of the embedded Data/, when it can be found.

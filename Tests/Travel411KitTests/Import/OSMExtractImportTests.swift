@@ -134,7 +134,8 @@ import Travel411TestSupport
     }
 
     /// Only where the extract has streets: an extract whose box holds central Helsinki but none of its streets
-    /// (two roads either side, as a Norway extract's box holds Finland) leaves Data/'s Helsinki highways searched.
+    /// (two roads either side and a municipality at sea, as a Norway extract's box holds Finland) leaves Data/'s
+    /// Helsinki highways searched, and Helsinki answering by the embedded data's rules.
     @Test func anotherLayersStreetsStayWhereTheExtractHasNone() throws {
         let highways = try EmbeddedData.locate().appendingPathComponent("thoroughfares/helsinki_osm_highways.shp")
         let extract = URL(fileURLWithPath: try ProcessScratch.path("osm-extracts/two-roads.osm"))
@@ -143,8 +144,13 @@ import Travel411TestSupport
             <osm version="0.6">
             <node id="1" lat="59.90" lon="24.00"/><node id="2" lat="59.90" lon="24.01"/>
             <node id="3" lat="60.60" lon="25.80"/><node id="4" lat="60.60" lon="25.81"/>
+            <node id="5" lat="59.00" lon="20.00"/><node id="6" lat="59.00" lon="21.00"/>
+            <node id="7" lat="59.50" lon="21.00"/><node id="8" lat="59.50" lon="20.00"/>
             <way id="10"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/><tag k="name" v="West Road"/></way>
             <way id="11"><nd ref="3"/><nd ref="4"/><tag k="highway" v="residential"/><tag k="name" v="East Road"/></way>
+            <way id="12"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/></way>
+            <relation id="20"><member type="way" ref="12" role="outer"/><tag k="type" v="boundary"/>
+            <tag k="boundary" v="administrative"/><tag k="admin_level" v="8"/><tag k="name" v="Saaristo"/></relation>
             </osm>
             """.utf8
         ).write(to: extract)
@@ -166,6 +172,10 @@ import Travel411TestSupport
         #expect(geocoder.placemark(for: helsinki).thoroughfare != nil)
         #expect(geocoder.record(for: Coordinate(latitude: 59.9001, longitude: 24.005)).followsNominatim)
         #expect(geocoder.placemark(for: Coordinate(latitude: 60.6001, longitude: 25.805)).thoroughfare == "East Road")
+        // In the extract's municipality, 30 km from any of its roads: Nominatim's rules, which answer the municipality.
+        let saaristo = Coordinate(latitude: 59.25, longitude: 20.5)
+        #expect(geocoder.record(for: saaristo).followsNominatim)
+        #expect(geocoder.placemark(for: saaristo).locality == "Saaristo")
     }
 
     /// A street with no address near still has a postcode: the nearest postcode point, the mean of the

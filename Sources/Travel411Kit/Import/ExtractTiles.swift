@@ -1,0 +1,69 @@
+import Foundation
+
+/// The 0.1° tiles (numbered as `TileGrid` numbers them: row × 3600 + column) where an import's extracts have
+/// data: where Nominatim's rules answer (`DataTiles`, `OSMAnswerRules.covers`) and other layers' streets are
+/// not searched.
+enum ExtractTiles {
+    /// The tiles of the extracts' points and lines (streets, addresses, POIs, places, postcode points), and those
+    /// inside their boundaries: a point far from any road of a country's extract is still in its municipality,
+    /// which Nominatim answers. A boundary's box is not used: a Norway extract's box holds Helsinki.
+    static func data(of layers: [ImportedLayer], in database: SQLiteDatabase) throws -> Set<UInt32> {
+        let pointsAndLines: Set<PlaceLevel> = [.thoroughfare, .address, .poi, .locality, .postcode]
+        var tiles = try touched(by: layers.filter { pointsAndLines.contains($0.level) }.map(\.table), in: database)
+        tiles.formUnion(try inside(polygonsOf: layers.filter { $0.level == .admin }.map(\.table), in: database))
+        return tiles
+    }
+
+    /// The tiles that the features' boxes of `tables` touch, from their R-trees.
+    static func touched(by tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
+        var tiles = Set<UInt32>()
+        for table in tables {
+            let rtree = GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: table))
+            for row in try database.query("SELECT minx, miny, maxx, maxy FROM \(rtree)") {
+                guard let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
+                    let maxY = row[3].doubleValue
+                else { continue }
+                for tileRow in Self.row(minY)...Self.row(maxY) {
+                    for column in Self.column(minX)...Self.column(maxX) { tiles.insert(key(row: tileRow, column: column)) }
+                }
+            }
+        }
+        return tiles
+    }
+
+    /// The tiles whose middle latitude crosses the inside of a polygon of `tables` (even-odd over its rings). A
+    /// sliver between two middles is missed; `DataTiles` adds every tile's neighbours.
+    static func inside(polygonsOf tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
+        var tiles = Set<UInt32>()
+        let reader = try GeoPackageReader(database: database)
+        for table in tables {
+            for row in try database.query("SELECT fid FROM \(GeoPackageSchema.quoted(table))") {
+                guard let fid = row.first?.int64Value, let shape = try reader.geometry(table: table, fid: fid) else { continue }
+                let rings = shape.rings, box = shape.boundingBox
+                guard !rings.isEmpty, !box.isEmpty else { continue }
+                for tileRow in Self.row(box.minY)...Self.row(box.maxY) {
+                    let y = (Double(tileRow) + 0.5) * TileGrid.tileDegrees - 90
+                    var crossings: [Double] = []
+                    for ring in rings where ring.count > 1 {
+                        for (a, b) in zip(ring, ring.dropFirst() + [ring[0]]) where (a.y > y) != (b.y > y) {
+                            crossings.append(a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y))
+                        }
+                    }
+                    crossings.sort()
+                    for pair in stride(from: 0, to: crossings.count - 1, by: 2) {
+                        for column in Self.column(crossings[pair])...Self.column(crossings[pair + 1]) {
+                            tiles.insert(key(row: tileRow, column: column))
+                        }
+                    }
+                }
+            }
+        }
+        return tiles
+    }
+
+    static func row(_ latitude: Double) -> Int { min(1799, max(0, Int(((latitude + 90) / TileGrid.tileDegrees).rounded(.down)))) }
+    static func column(_ longitude: Double) -> Int {
+        min(TileGrid.tileColumns - 1, max(0, Int(((longitude + 180) / TileGrid.tileDegrees).rounded(.down))))
+    }
+    static func key(row: Int, column: Int) -> UInt32 { UInt32(row * TileGrid.tileColumns + column) }
+}
