@@ -32,28 +32,35 @@ enum ExtractTiles {
     }
 
     /// The tiles whose middle latitude crosses the inside of a polygon of `tables` (even-odd over its rings). A
-    /// sliver between two middles is missed; `DataTiles` adds every tile's neighbours.
+    /// sliver between two middles is missed; `DataTiles` adds every tile's neighbours. Each edge gives its
+    /// crossings of the middles it spans, so a country's coastline of a million vertices is read once, not once
+    /// per row.
     static func inside(polygonsOf tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
         var tiles = Set<UInt32>()
         let reader = try GeoPackageReader(database: database)
         for table in tables {
             for row in try database.query("SELECT fid FROM \(GeoPackageSchema.quoted(table))") {
                 guard let fid = row.first?.int64Value, let shape = try reader.geometry(table: table, fid: fid) else { continue }
-                let rings = shape.rings, box = shape.boundingBox
-                guard !rings.isEmpty, !box.isEmpty else { continue }
-                for tileRow in Self.row(box.minY)...Self.row(box.maxY) {
-                    let y = (Double(tileRow) + 0.5) * TileGrid.tileDegrees - 90
-                    var crossings: [Double] = []
-                    for ring in rings where ring.count > 1 {
-                        for (a, b) in zip(ring, ring.dropFirst() + [ring[0]]) where (a.y > y) != (b.y > y) {
-                            crossings.append(a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y))
+                var crossings: [Int: [Double]] = [:]
+                for ring in shape.rings where ring.count > 1 {
+                    for index in ring.indices {
+                        let a = ring[index], b = ring[index + 1 < ring.count ? index + 1 : 0]
+                        guard a.y != b.y else { continue }
+                        // The middles y with (a.y > y) != (b.y > y): low <= y < high.
+                        let low = min(a.y, b.y), high = max(a.y, b.y)
+                        var tileRow = max(0, Int(((low + 90) / TileGrid.tileDegrees - 0.5).rounded(.up)))
+                        while tileRow < 1800 {
+                            let y = (Double(tileRow) + 0.5) * TileGrid.tileDegrees - 90
+                            if y >= high { break }
+                            if y >= low { crossings[tileRow, default: []].append(a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y)) }
+                            tileRow += 1
                         }
                     }
-                    crossings.sort()
-                    for pair in stride(from: 0, to: crossings.count - 1, by: 2) {
-                        for column in Self.column(crossings[pair])...Self.column(crossings[pair + 1]) {
-                            tiles.insert(key(row: tileRow, column: column))
-                        }
+                }
+                for (tileRow, var xs) in crossings {
+                    xs.sort()
+                    for pair in stride(from: 0, to: xs.count - 1, by: 2) {
+                        for column in Self.column(xs[pair])...Self.column(xs[pair + 1]) { tiles.insert(key(row: tileRow, column: column)) }
                     }
                 }
             }
