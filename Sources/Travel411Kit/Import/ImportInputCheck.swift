@@ -3,18 +3,33 @@ import Foundation
 /// Checks on an import's inputs as a whole, before anything is read: per-file options that name no input,
 /// and inputs that duplicate one another.
 enum ImportInputCheck {
-    /// `--level FILE=LEVEL` and `--name-field FILE=FIELD` must each name an input: a typo would otherwise
-    /// leave the file unmapped and the option silently unused.
+    /// `--level FILE=LEVEL` and `--name-field FILE=FIELD` must each name an input, and a shapefile: a typo, or an
+    /// extract, would otherwise leave the option silently unused.
     static func checkFileOptions(_ options: ImportOptions, against inputs: [URL]) throws {
         let files = options.fileLevels.map { ("--level", $0.file) } + options.fileNameFields.map { ("--name-field", $0.file) }
         for (option, file) in files {
             let probe = FileOption(file: file, value: 0)
-            guard inputs.contains(where: probe.names) else {
+            guard let input = inputs.first(where: probe.names) else {
                 throw ImportError(
                     "\(option) \(file)=…: no input file is called \(file) (inputs: \(inputs.map(\.lastPathComponent).joined(separator: ", ")))"
                 )
             }
+            // An extract's layers are told by their tags: a level for it would be silently ignored.
+            if OSMExtractImport.isExtract(input) {
+                throw ImportError(
+                    "\(option) \(file)=…: \(file) is an OpenStreetMap extract, whose layers are told by their tags; --level and --name-field map shapefiles"
+                )
+            }
         }
+    }
+
+    /// `--level LEVEL` (for every file) maps only files of no known layout; when every input was recognised, or is
+    /// an extract, it mapped nothing, which the user should hear rather than believe it applied.
+    static func unusedLevel(_ options: ImportOptions, plans: [LayerPlan]) -> [String] {
+        guard let level = options.level else { return [] }
+        let known = Set(LayerProfile.known.map(\.layout))
+        guard plans.allSatisfy({ known.contains($0.profile.layout) }) else { return [] }
+        return ["--level \(level.rawValue) mapped no file: every input's layout is a known one, or an OpenStreetMap extract's"]
     }
 
     /// Inputs whose bytes are those of an earlier input (the same extract twice, a copy of a Data/ layer):

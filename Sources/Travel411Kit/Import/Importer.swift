@@ -37,6 +37,7 @@ public struct Importer {
         let extractsToRead = extracts.filter { !duplicates.skipped.contains($0) }
         warnings += plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
         warnings += ImportInputCheck.sameLayouts(plans)
+        warnings += ImportInputCheck.unusedLevel(options, plans: plans)
         let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
         // An extract's country boundary is cut at its edge unless the extract is a whole country, and it does
         // not say what lies beyond: the embedded Natural Earth countries do, as Nominatim's own country grid

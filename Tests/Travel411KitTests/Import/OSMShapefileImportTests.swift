@@ -31,6 +31,30 @@ import Testing
         layer.skipReasons.filter { $0.key.hasPrefix("kept") }.values.reduce(0, +)
     }
 
+    /// An extract's layers are told by their tags: `--level EXTRACT=…` would be ignored, so it is refused.
+    @Test func aLevelForAnExtractIsRefused() throws {
+        let scratch = try Scratch()
+        var options = ImportOptions(paths: [OSMExtractImportTests.liechtenstein], databasePath: scratch.path("level.gpkg"))
+        options.fileLevels = [FileOption(file: "liechtenstein-2013-08-03.osm.pbf", value: .admin)]
+        #expect {
+            try Importer(options: options).run()
+        } throws: { error in
+            "\(error)".contains("liechtenstein-2013-08-03.osm.pbf is an OpenStreetMap extract, whose layers are told by their tags")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("level.gpkg")))
+    }
+
+    /// `--level` for every file maps only unknown layouts: with none among the inputs it is said to have mapped nothing.
+    @Test func aLevelThatMapsNothingIsSaid() throws {
+        let scratch = try Scratch()
+        var options = ImportOptions(paths: [OSMExtractImportTests.liechtenstein], databasePath: scratch.path("unused.gpkg"))
+        options.level = .admin
+        options.nameField = "NAME"
+        let summary = try Importer(options: options).run()
+        #expect(
+            summary.warnings.contains("--level admin mapped no file: every input's layout is a known one, or an OpenStreetMap extract's"))
+    }
+
     @Test func gdalLayersAreRecognisedWithTheirAddresses() throws {
         let scratch = try Scratch()
         let summary = try Importer(
