@@ -49,7 +49,7 @@ struct OSMAnswerRules: Sendable, Equatable {
         return text.split(separator: ";").compactMap { box in
             let values = box.split(separator: " ").compactMap { Double($0) }
             guard values.count == 4 else { return nil }
-            return BoundingBox(minX: values[0] - reach, minY: values[1] - reach, maxX: values[2] + reach, maxY: values[3] + reach)
+            return BoundingBox(minX: values[0], minY: values[1], maxX: values[2], maxY: values[3]).widened(by: reach)
         }
     }
 
@@ -57,15 +57,15 @@ struct OSMAnswerRules: Sendable, Equatable {
     /// it for lookups then says what is wrong).
     static func read(databasePath: String) -> OSMAnswerRules? {
         guard let database = try? SQLiteDatabase(path: databasePath, mode: .readOnly),
-            (try? database.tableExists("travel411_metadata")) == true,
-            let rows = try? database.query("SELECT value FROM travel411_metadata WHERE key = ?", [.text(metadataKey)]),
-            rows.first?.first?.stringValue != nil
+            (try? database.tableExists("travel411_metadata")) == true
         else { return nil }
+        func value(_ key: String) -> String? {
+            (try? database.query("SELECT value FROM travel411_metadata WHERE key = ?", [.text(key)]))?.first?.first?.stringValue
+        }
+        guard value(metadataKey) != nil else { return nil }
         var rules = OSMAnswerRules()
-        let coverage = try? database.query("SELECT value FROM travel411_metadata WHERE key = ?", [.text(coverageKey)])
-        rules.coverage = coverage?.first?.first?.stringValue.map(Self.coverage(fromText:)) ?? []
-        let tiles = try? database.query("SELECT value FROM travel411_metadata WHERE key = ?", [.text(coverageTilesKey)])
-        rules.coverageTiles = tiles?.first?.first?.stringValue.flatMap(DataTiles.init(text:))
+        rules.coverage = value(coverageKey).map(Self.coverage(fromText:)) ?? []
+        rules.coverageTiles = value(coverageTilesKey).flatMap(DataTiles.init(text:))
         return rules
     }
 }
@@ -116,7 +116,7 @@ struct DataTiles: Sendable, Equatable {
     }
 
     @inline(__always) func contains(_ point: Coordinate) -> Bool {
-        let row = ExtractTiles.row(point.latitude) - firstRow, column = ExtractTiles.column(point.longitude) - firstColumn
+        let row = TileGrid.tileRow(point.latitude) - firstRow, column = TileGrid.tileColumn(point.longitude) - firstColumn
         guard row >= 0, column >= 0, column < columns else { return false }
         let index = row * columns + column
         return index >> 6 < bits.count && bits[index >> 6] >> UInt64(index & 63) & 1 != 0

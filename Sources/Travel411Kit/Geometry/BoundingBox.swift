@@ -41,6 +41,11 @@ public struct BoundingBox: Hashable, Sendable {
         x >= minX && x <= maxX && y >= minY && y <= maxY
     }
 
+    /// Whether `other` lies wholly inside this box (edges included).
+    func contains(_ other: BoundingBox) -> Bool {
+        minX <= other.minX && other.maxX <= maxX && minY <= other.minY && other.maxY <= maxY
+    }
+
     /// The box with `degrees` more on every side.
     func widened(by degrees: Double) -> BoundingBox {
         BoundingBox(minX: minX - degrees, minY: minY - degrees, maxX: maxX + degrees, maxY: maxY + degrees)

@@ -23,8 +23,10 @@ enum ExtractTiles {
                 guard let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
                     let maxY = row[3].doubleValue
                 else { continue }
-                for tileRow in Self.row(minY)...Self.row(maxY) {
-                    for column in Self.column(minX)...Self.column(maxX) { tiles.insert(key(row: tileRow, column: column)) }
+                for tileRow in TileGrid.tileRow(minY)...TileGrid.tileRow(maxY) {
+                    for column in TileGrid.tileColumn(minX)...TileGrid.tileColumn(maxX) {
+                        tiles.insert(TileGrid.tileKey(row: tileRow, column: column))
+                    }
                 }
             }
         }
@@ -60,17 +62,13 @@ enum ExtractTiles {
                 for (tileRow, var xs) in crossings {
                     xs.sort()
                     for pair in stride(from: 0, to: xs.count - 1, by: 2) {
-                        for column in Self.column(xs[pair])...Self.column(xs[pair + 1]) { tiles.insert(key(row: tileRow, column: column)) }
+                        for column in TileGrid.tileColumn(xs[pair])...TileGrid.tileColumn(xs[pair + 1]) {
+                            tiles.insert(TileGrid.tileKey(row: tileRow, column: column))
+                        }
                     }
                 }
             }
         }
         return tiles
     }
-
-    static func row(_ latitude: Double) -> Int { min(1799, max(0, Int(((latitude + 90) / TileGrid.tileDegrees).rounded(.down)))) }
-    static func column(_ longitude: Double) -> Int {
-        min(TileGrid.tileColumns - 1, max(0, Int(((longitude + 180) / TileGrid.tileDegrees).rounded(.down))))
-    }
-    static func key(row: Int, column: Int) -> UInt32 { UInt32(row * TileGrid.tileColumns + column) }
 }

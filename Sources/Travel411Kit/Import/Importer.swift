@@ -181,13 +181,12 @@ public struct Importer {
     ) -> String? {
         guard plan.profile.level == .thoroughfare, !extract.tiles.isEmpty else { return nil }
         let box = shape.boundingBox
-        guard extract.extents.contains(where: { $0.minX <= box.minX && box.maxX <= $0.maxX && $0.minY <= box.minY && box.maxY <= $0.maxY })
-        else { return nil }
-        let columns = ExtractTiles.column(box.minX)...ExtractTiles.column(box.maxX)
-        let rows = ExtractTiles.row(box.minY)...ExtractTiles.row(box.maxY)
+        guard extract.extents.contains(where: { $0.contains(box) }) else { return nil }
+        let columns = TileGrid.tileColumn(box.minX)...TileGrid.tileColumn(box.maxX)
+        let rows = TileGrid.tileRow(box.minY)...TileGrid.tileRow(box.maxY)
         guard columns.count * rows.count <= 64 else { return nil }
         for row in rows {
-            for column in columns where !extract.tiles.contains(ExtractTiles.key(row: row, column: column)) { return nil }
+            for column in columns where !extract.tiles.contains(TileGrid.tileKey(row: row, column: column)) { return nil }
         }
         return "an OpenStreetMap extract gave the streets here"
     }

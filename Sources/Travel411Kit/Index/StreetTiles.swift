@@ -676,4 +676,14 @@ struct TileGrid: Sendable, Equatable {
     @inline(__always) func localCell(cellColumn: Int, cellRow: Int) -> UInt32 {
         UInt32((cellRow % cellsPerTile) * cellsPerTile + cellColumn % cellsPerTile)
     }
+
+    /// The row of the 0.1° tile holding `latitude`, and the column of the one holding `longitude`, whatever the cells;
+    /// a tile's key is `tileRow × tileColumns + tileColumn`.
+    @inline(__always) static func tileRow(_ latitude: Double) -> Int {
+        min(1799, max(0, Int(((latitude + 90) / tileDegrees).rounded(.down))))
+    }
+    @inline(__always) static func tileColumn(_ longitude: Double) -> Int {
+        min(tileColumns - 1, max(0, Int(((longitude + 180) / tileDegrees).rounded(.down))))
+    }
+    @inline(__always) static func tileKey(row: Int, column: Int) -> UInt32 { UInt32(row * tileColumns + column) }
 }

@@ -64,10 +64,11 @@ public final class PlacesDatabase {
     public func waterLayers(_ kind: WaterKind) throws -> [PlacesLayer] {
         guard try database.tableExists(Tables.areas) else { return [] }
         let level: PlacesSchema.AreaLevel = kind == .ocean ? .ocean : .inlandWater
+        let origins = try layerOrigins()
         return try database.query(
             "SELECT DISTINCT layer FROM \(Tables.areas) WHERE level = ? ORDER BY layer", [.text(level.rawValue)]
         )
-        .compactMap { $0.first?.stringValue }.map { PlacesLayer(name: $0, level: .water, origin: try layerOrigins()[$0] ?? "") }
+        .compactMap { $0.first?.stringValue }.map { PlacesLayer(name: $0, level: .water, origin: origins[$0] ?? "") }
     }
 
     /// Each layer's description in gpkg_contents, which the import writes as its layout and source file.
