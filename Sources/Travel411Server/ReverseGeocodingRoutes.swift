@@ -58,9 +58,11 @@
                 if query.needsNameSources { geocoder.addNameSources(to: &placemark, from: record) }
                 return placemark
             }
-            let body = query.answer(
+            let body = query.answerBytes(
                 placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData, licence: geocoder.licence)
-            return Self.text(body, contentType: query.contentType)
+            return Response(
+                status: .ok, headers: [.contentType: query.contentType, .accessControlAllowOrigin: "*"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
 
         func statusAnswer(_ request: Request) throws -> Response {

@@ -120,6 +120,35 @@ public enum JSONText {
         }
     }
 
+    /// `string(text)` appended to bytes: one scan of the text's UTF-8, copied whole when nothing needs escaping.
+    static func append(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { utf8 in
+            !utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        guard plain else { return output.append(contentsOf: string(text).utf8) }
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: text.utf8)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` in decimal digits, without making a String.
+    static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
+        var count = 0, rest = value
+        repeat {
+            count += 1
+            rest /= 10
+        } while rest > 0
+        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var index = output.count - 1
+        rest = value
+        while rest > 0 {
+            output[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
+        }
+    }
+
     public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         return Coordinate.format(value)

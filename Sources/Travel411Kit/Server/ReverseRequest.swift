@@ -193,20 +193,28 @@ public struct ReverseRequest: Equatable, Sendable {
     public func answer(
         _ placemark: Placemark?, timestamp: Date? = nil, data: NominatimPlaceData? = nil, licence: DataLicence = .embedded
     ) -> String {
+        String(decoding: answerBytes(placemark, timestamp: timestamp, data: data, licence: licence), as: UTF8.self)
+    }
+
+    /// `answer` as the UTF-8 bytes a server sends.
+    public func answerBytes(
+        _ placemark: Placemark?, timestamp: Date? = nil, data: NominatimPlaceData? = nil, licence: DataLicence = .embedded
+    ) -> [UInt8] {
         var options = options
         options.timestamp = timestamp
         options.licence = licence
-        let body: String
+        let body: [UInt8]
         if var placemark {
             if let data { placemark = data.localized(placemark, languages: languages, nameDetails: options.nameDetails) }
             let threshold = polygonThreshold
-            body = NominatimFormatter.answer(
+            body = NominatimFormatter.answerBytes(
                 placemark, options: options, outline: data.map { data in { data.outline(of: $0, threshold: threshold) } })
         } else {
-            body = NominatimFormatter.unableToGeocode(options)
+            body = Array(NominatimFormatter.unableToGeocode(options).utf8)
         }
-        if debug { return Self.debugPage(body, request: self) }
-        return jsonCallback.map { "\($0)(\(body))" } ?? body
+        if debug { return Array(Self.debugPage(String(decoding: body, as: UTF8.self), request: self).utf8) }
+        guard let jsonCallback else { return body }
+        return Array(jsonCallback.utf8) + [UInt8(ascii: "(")] + body + [UInt8(ascii: ")")]
     }
 
     /// `debug=1`: an HTML page with the request as read and the answer, no script.

@@ -1,0 +1,34 @@
+import Foundation
+import XCTest
+
+@testable import Travel411Kit
+
+/// The numbers a `/reverse` answer writes as bytes, against the text Swift and Nominatim give them.
+final class NominatimNumberTextTests: XCTestCase {
+    func testSevenDecimalsAsNominatimPrintsAnObjectsCoordinates() {
+        let cases: [(Double, String)] = [
+            (9.510312, "9.5103120"), (-0.45, "-0.4500000"), (0, "0.0000000"), (-0.00000001, "0.0000000"),
+            (60.16999995, "60.1700000"), (-179.99999999, "-180.0000000"), (47.1410001, "47.1410001"), (1e-7, "0.0000001"),
+        ]
+        for (value, text) in cases { XCTAssertEqual(NominatimFormatter.sevenDecimals(value), text, "\(value)") }
+        // Out of the fixed form's range: the shortest text, as every other number.
+        XCTAssertEqual(NominatimFormatter.sevenDecimals(.infinity), "null")
+        XCTAssertEqual(NominatimFormatter.sevenDecimals(2e11), "200000000000")
+    }
+
+    func testDecimalDigitsMatchSwiftsOwn() {
+        for value: UInt64 in [0, 7, 10, 99, 100, 4_503_599_627_370_495, .max] {
+            var bytes: [UInt8] = []
+            JSONText.appendDecimal(value, to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(value))
+        }
+    }
+
+    func testStringsAreEscapedAsTheyAreAsText() {
+        for text in ["Städtle", "a \"quoted\" name", "back\\slash", "tab\there", "", "Ευρώπη"] {
+            var bytes: [UInt8] = []
+            JSONText.append(text, to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), JSONText.string(text))
+        }
+    }
+}
