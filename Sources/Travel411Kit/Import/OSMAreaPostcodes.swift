@@ -7,10 +7,16 @@ import Foundation
 /// midpoint does (`OSMStreetPostcodes`): Helsinki's city node 00100, Kaisaniemi's suburb node 00014.
 struct OSMAreaPostcodes {
     private let centroids: [(code: String, coordinate: Coordinate)]
+    private let boxes: BoxBuckets
     private let nearest: OSMStreetPostcodes
 
     init(centroids: [(code: String, coordinate: Coordinate)], nearest: OSMStreetPostcodes) {
         self.centroids = centroids
+        boxes = BoxBuckets(
+            centroids.map {
+                let (x, y) = ($0.coordinate.longitude, $0.coordinate.latitude)
+                return BoundingBox(minX: x, minY: y, maxX: x, maxY: y)
+            })
         self.nearest = nearest
     }
 
@@ -18,7 +24,8 @@ struct OSMAreaPostcodes {
     func postcode(of shape: Shape, node: Point2D?) -> String? {
         if let node { return nearest.postcode(at: node) }
         var found: String?
-        for centroid in centroids where shape.contains(x: centroid.coordinate.longitude, y: centroid.coordinate.latitude) {
+        for centroid in boxes.meeting(shape.boundingBox).lazy.map({ centroids[$0] })
+        where shape.contains(x: centroid.coordinate.longitude, y: centroid.coordinate.latitude) {
             guard found == nil else { return nil }
             found = centroid.code
         }

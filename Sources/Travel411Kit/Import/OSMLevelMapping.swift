@@ -288,8 +288,9 @@ struct OSMLevelMapping {
             }
         }
         let firstCity = collector.areas[.city]?.features.count ?? 0
+        let townsByName = Self.byName(townNodes)
         for area in cities {
-            let linked = area.node == nil ? Self.linkedNode(of: area, among: townNodes) : nil
+            let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node), placeType: area.placeType ?? linked?.type ?? "city",
@@ -301,12 +302,14 @@ struct OSMLevelMapping {
             // ranks it below the municipality and names it in the address (Rotenboden in Triesenberg, Nendeln in
             // Eschen), where a linked one (Gamprin's own node) is the municipality itself.
             if !cityBoundaries.isEmpty {
+                let boxes = BoxBuckets(cityBoundaries.map(\.shape.boundingBox))
+                let keys = cityBoundaries.map { OSMParentStreets.key($0.name) }
                 suburbNodes += townNodes.filter { node in
-                    node.type != "city"
-                        && cityBoundaries.contains { area in
-                            area.shape.contains(x: node.point.x, y: node.point.y)
-                                && OSMParentStreets.key(area.name) != OSMParentStreets.key(node.name)
-                        }
+                    guard node.type != "city" else { return false }
+                    let key = OSMParentStreets.key(node.name)
+                    return boxes.holding(x: node.point.x, y: node.point.y).contains { index in
+                        cityBoundaries[index].shape.contains(x: node.point.x, y: node.point.y) && keys[index] != key
+                    }
                 }
             }
             suburbs = OSMPlaceNodeAreas.cells(of: suburbNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
@@ -318,9 +321,13 @@ struct OSMLevelMapping {
         // A suburb made from a place node belongs to the municipality holding the node: Nominatim names
         // Oberplanken, a part of Planken, on no street of Schaan next door.
         let suburbLevel = suburbBoundaries[10] != nil ? "suburb" : "city_district"
+        let cityBoxes = BoxBuckets(cities.map(\.shape.boundingBox))
+        let suburbsByName = Self.byName(suburbNodes)
         for area in suburbs {
-            let municipality = area.node.flatMap { node in cities.firstIndex { $0.shape.contains(x: node.x, y: node.y) } }
-            let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbNodes) : nil
+            let municipality = area.node.flatMap { node in
+                cityBoxes.holding(x: node.x, y: node.y).first { cities[$0].shape.contains(x: node.x, y: node.y) }
+            }
+            let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbsByName) : nil
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
@@ -350,9 +357,15 @@ struct OSMLevelMapping {
     /// (Gamprin's boundary and its `village` node). Nominatim keys the polygon by the node's type in an
     /// address (an unlinked municipality is its `city`, admin_level 8; an unlinked suburb its `suburb`, 10, or
     /// `city_district`, 9) and answers at the node's point (an unlinked one at a point on its surface: Mauren).
-    private static func linkedNode(of area: PendingArea, among nodes: [OSMPlaceNodeAreas.Node]) -> OSMPlaceNodeAreas.Node? {
-        let key = OSMParentStreets.key(area.name)
-        return nodes.first { OSMParentStreets.key($0.name) == key && area.shape.contains(x: $0.point.x, y: $0.point.y) }
+    private static func linkedNode(of area: PendingArea, among nodes: [[UInt8]: [OSMPlaceNodeAreas.Node]]) -> OSMPlaceNodeAreas.Node? {
+        nodes[OSMParentStreets.key(area.name)]?.first { area.shape.contains(x: $0.point.x, y: $0.point.y) }
+    }
+
+    /// Place nodes by their names' keys (`OSMParentStreets.key`), each name's in the order they came.
+    private static func byName(_ nodes: [OSMPlaceNodeAreas.Node]) -> [[UInt8]: [OSMPlaceNodeAreas.Node]] {
+        var byName: [[UInt8]: [OSMPlaceNodeAreas.Node]] = [:]
+        for node in nodes { byName[OSMParentStreets.key(node.name), default: []].append(node) }
+        return byName
     }
 
     /// The objects in the order they came, with their postcodes checked and their parent streets.

@@ -43,6 +43,7 @@ enum OSMPlaceNodeAreas {
             let dy = metres / 111_320, dx = metres / (111_320 * max(cos(node.point.y * .pi / 180), 0.01))
             return BoundingBox(minX: node.point.x - dx, minY: node.point.y - dy, maxX: node.point.x + dx, maxY: node.point.y + dy)
         }
+        let buckets = BoxBuckets(boxes)
         var cells: [(node: Node, shape: Shape)] = []
         for (i, node) in nodes.enumerated() {
             let box = boxes[i]
@@ -51,7 +52,8 @@ enum OSMPlaceNodeAreas {
                 Point2D(x: box.minX, y: box.maxY),
             ]
             var duplicate = false
-            for (j, other) in nodes.enumerated() where j != i && boxes[j].intersects(box) {
+            for j in buckets.meeting(box) where j != i {
+                let other = nodes[j]
                 if other.point == node.point {
                     if j < i { duplicate = true }
                     continue
