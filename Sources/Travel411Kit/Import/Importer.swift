@@ -68,10 +68,7 @@ public struct Importer {
             var extractTables: [[String]] = []
             for extract in extractsToRead {
                 let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
-                    into: geoPackage, collector: collector, usedTables: &usedTables
-                ) { done in
-                    progress(ImportProgress(stage: "reading \(extract.lastPathComponent)", completed: done, total: 0))
-                }
+                    into: geoPackage, collector: collector, usedTables: &usedTables, progress: progress)
                 layers += outcome.layers
                 extractTables.append(outcome.layers.map(\.table))
                 warnings += outcome.warnings

@@ -39,7 +39,7 @@ struct OSMExtractImport {
 
     func run(
         into geoPackage: GeoPackageWriter, collector: LookupCollector, usedTables: inout Set<String>,
-        progress: (Int) -> Void
+        progress: @escaping (ImportProgress) -> Void
     ) throws -> Outcome {
         let started = Date()
         var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: url.lastPathComponent)
@@ -47,15 +47,18 @@ struct OSMExtractImport {
         // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
         var mapping = try OSMLevelMapping(collector: collector, temporaryPrefix: geoPackage.database.path + "-osm-")
         var translations = try OSMNamesTable(database: geoPackage.database)
-        var read = 0
-        let summary = try OSMExtractReader(path: url.path).read { feature in
-            read += 1
-            if read % 4096 == 0 { progress(read) }
+        let name = url.lastPathComponent
+        // The bar follows the file's bytes over both passes, in thousandths.
+        let summary = try OSMExtractReader(path: url.path).read(
+            progress: { read in progress(ImportProgress(stage: "reading \(name)", completed: Int(read.fraction * 1000), total: 1000)) }
+        ) { feature in
             let (table, fid) = try tables.insert(feature)
             try translations.record(feature)
             try mapping.collect(feature, layer: table, fid: fid)
         }
+        progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
         try mapping.finish()
+        progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 1, total: 1))
         let seconds = Date().timeIntervalSince(started)
         var outcome = Outcome()
         outcome.countryCodes = mapping.countryCodes

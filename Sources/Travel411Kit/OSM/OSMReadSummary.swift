@@ -68,10 +68,11 @@ public struct OSMReadProgress: Hashable, Sendable {
         self.fileSize = fileSize
     }
 
-    /// 0 to 1 over both passes, each counted as half: the first, though it skips the nodes, took 55-70 % of the
-    /// time on Liechtenstein and Helsinki (it decompresses every block too, and starts the decoding threads).
+    /// 0 to 1 over both passes, the first counted as a tenth: it skips the nodes and hands over no feature, and
+    /// took 0.9 s of the 9.5 s read of a 71 MB extract (150 copies of Liechtenstein side by side). On a file of a
+    /// few hundred kilobytes it takes half the read, which is over in a fraction of a second either way.
     public var fraction: Double {
         let done = fileSize > 0 ? min(1, Double(bytesRead) / Double(fileSize)) : 1
-        return (Double(min(max(pass, 1), 2) - 1) + done) / 2
+        return pass <= 1 ? done * 0.1 : 0.1 + done * 0.9
     }
 }

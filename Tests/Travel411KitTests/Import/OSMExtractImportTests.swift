@@ -186,6 +186,24 @@ import Travel411TestSupport
         #expect(placemark.postalCode != nil)
     }
 
+    /// The bar follows the file: reading moves forward to its end, then the addresses and places are placed,
+    /// rather than a full bar for the whole read.
+    @Test func theProgressFollowsTheExtract() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        var steps: [ImportProgress] = []
+        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: scratch.path("progress.gpkg"))) {
+            steps.append($0)
+        }.run()
+        let reading = steps.filter { $0.stage == "reading liechtenstein-2013-08-03.osm.pbf" }
+        #expect(reading.count > 1)
+        #expect(reading.allSatisfy { $0.total == 1000 })
+        #expect(reading.map(\.completed) == reading.map(\.completed).sorted())
+        #expect(reading.first.map { $0.completed < 1000 } == true)
+        #expect(reading.last?.completed == 1000)
+        let placing = steps.firstIndex { $0.stage.hasPrefix("placing liechtenstein-2013-08-03.osm.pbf") }
+        #expect(placing.map { $0 > steps.lastIndex { $0.stage.hasPrefix("reading") } ?? 0 } == true)
+    }
+
     /// XML extracts as Geofabrik and the planet publish them, `.osm.bz2` and `.osm.gz`, import as the `.osm` does,
     /// into tables named after the extract without its suffixes.
     @Test func compressedXMLImportsAsTheXMLDoes() throws {
