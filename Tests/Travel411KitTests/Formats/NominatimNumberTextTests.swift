@@ -7,10 +7,23 @@ import XCTest
 final class NominatimNumberTextTests: XCTestCase {
     func testSevenDecimalsAsNominatimPrintsAnObjectsCoordinates() {
         let cases: [(Double, String)] = [
-            (9.510312, "9.5103120"), (-0.45, "-0.4500000"), (0, "0.0000000"), (-0.00000001, "0.0000000"),
-            (60.16999995, "60.1700000"), (-179.99999999, "-180.0000000"), (47.1410001, "47.1410001"), (1e-7, "0.0000001"),
+            (9.510312, "9.5103120"), (-0.45, "-0.4500000"), (0, "0.0000000"), (-0.00000001, "-0.0000000"),
+            (60.16999996, "60.1700000"), (60.16999995, "60.1699999"), (-179.99999999, "-180.0000000"), (47.1410001, "47.1410001"),
+            (1e-7, "0.0000001"),
+            // 60.16999995 is a little under in binary; exactly half way (1/256 × 10^7 = 39,062.5) goes to even, as
+            // printf and Python round.
+            (0.00390625, "0.0039062"), (-0.00390625, "-0.0039062"),
         ]
         for (value, text) in cases { XCTAssertEqual(NominatimFormatter.sevenDecimals(value), text, "\(value)") }
+        // Every value as printf writes it, halves and near-halves included.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200_000 {
+            let value = Double.random(in: -180...180, using: &generator)
+            let near = (value * 1e7).rounded(.towardZero) / 1e7 + 0.5e-7
+            for sample in [value, near, near.nextUp, near.nextDown] {
+                XCTAssertEqual(NominatimFormatter.sevenDecimals(sample), String(format: "%.7f", sample), "\(sample)")
+            }
+        }
         // Out of the fixed form's range: the shortest text, as every other number.
         XCTAssertEqual(NominatimFormatter.sevenDecimals(.infinity), "null")
         XCTAssertEqual(NominatimFormatter.sevenDecimals(2e11), "200000000000")
