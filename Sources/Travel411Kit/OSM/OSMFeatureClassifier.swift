@@ -212,8 +212,14 @@ enum OSMFeatureClassifier {
     }
 
     /// A tag's value, or nil when it is missing or blank.
+    private static let anyPointOfInterestKey = Set(pointOfInterestKeys + ["tourism"] + fallbackPointOfInterestKeys)
+
     static func value(_ raw: String?) -> String? {
-        guard let raw else { return nil }
+        guard let raw, let first = raw.utf8.first, let last = raw.utf8.last else { return nil }
+        // `.whitespaces` is the space, the tab and Unicode's other spaces (none of them ASCII): a value whose ends are
+        // other ASCII bytes needs no trimming, and Foundation's trim was 4.5 % of an extract's import.
+        func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") }
+        if plain(first) && plain(last) { return raw }
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? nil : trimmed
     }
@@ -236,6 +242,9 @@ enum OSMFeatureClassifier {
     /// (an unnamed bench is one: Nominatim answers with it at zoom 18); nil for none. A highway point
     /// feature counts on a node only: a highway way is a street or nothing.
     static func pointOfInterest(_ tags: [String: String], named: Bool, isNode: Bool) -> OSMPointOfInterest? {
+        // Most elements have none of the keys: a few lookups of their own keys, not one of every key (6 % of an
+        // extract's import).
+        guard tags.keys.contains(where: anyPointOfInterestKey.contains) else { return nil }
         for key in pointOfInterestKeys {
             guard let value = value(tags[key]), value != "no", isPointOfInterest(key: key, value: value, named: named, isNode: isNode)
             else { continue }
