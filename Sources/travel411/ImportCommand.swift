@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
-            "Add PATH to what the database at --db was imported from, and rebuild it from all of them (its other sources must still be where they were)."
+            "Add PATH to what the database at --db was imported from, and rebuild it from all of them (its other sources must still be where they were). Without --db, the default database, built from Data/ first when there is none yet."
         ))
     var append = false
 
@@ -86,6 +86,12 @@ struct ImportCommand: ParsableCommand {
         let options = try parsedOptions(paths: targets, output: output)
         let bar = ProgressBar()
         defer { bar.finish() }
+        // The default database is the one `where` builds from Data/ on first use: adding an extract to it before
+        // that adds it to Data/, not to nothing.
+        if append, database.databasePath == nil {
+            try PlacesDatabase.buildIfMissing(at: output, announce: Diagnostics.print, progress: bar.update)
+            bar.finish()
+        }
         let summary = try Importer(options: options, progress: bar.update).run()
         bar.finish()
         print(ImportSummaryFormatter.text(summary))

@@ -116,4 +116,32 @@ final class ImportCommandTests: XCTestCase {
     func testAnUnknownLayoutSaysHowToMapIt() throws {
         try assertImportFails([Self.wilderness.path], naming: [Self.wilderness.path, "--level admin --name-field NAME"])
     }
+    /// `import --append EXTRACT` without --db adds to the default database, which `where` would build from Data/
+    /// on first use: when there is none yet it is built first, not refused. With --db naming no file it is refused.
+    func testAppendingToTheDefaultDatabaseBuildsItFromDataFirst() throws {
+        // A Data/ of the countries alone keeps the build short.
+        let data = cli.folder.appendingPathComponent("data")
+        let countries = data.appendingPathComponent("countries")
+        try FileManager.default.createDirectory(at: countries, withIntermediateDirectories: true)
+        let embedded = try EmbeddedData.locate().appendingPathComponent("countries")
+        for fileExtension in ["shp", "shx", "dbf", "prj", "cpg"] {
+            let name = "ne_10m_admin_0_countries.\(fileExtension)"
+            try FileManager.default.copyItem(at: embedded.appendingPathComponent(name), to: countries.appendingPathComponent(name))
+        }
+        let extract = Self.fixtures.deletingLastPathComponent().appendingPathComponent("osm/liechtenstein-2013-08-03.osm.pbf")
+        let environment = ["TRAVEL411_DB": databasePath, "TRAVEL411_DATA": data.path]
+
+        let refused = try cli.run(["import", "--append", extract.path, "--db", databasePath], environment: environment)
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("there is no database at \(databasePath) to add to"), refused.stderr)
+
+        let added = try cli.run(["import", "--append", extract.path], environment: environment)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stderr.contains("No places database at \(databasePath) yet: building it from \(data.path)"), added.stderr)
+        XCTAssertTrue(added.stdout.contains("liechtenstein_2013_08_03_streets"), added.stdout)
+        XCTAssertTrue(added.stdout.contains("ne_10m_admin_0_countries"), added.stdout)
+        let answer = try cli.succeed(["where", "47.141", "9.5215"], environment: environment)
+        XCTAssertTrue(answer.contains("thoroughfare           Städtle"), answer)
+        XCTAssertTrue(answer.contains("locality               Vaduz"), answer)
+    }
 }
