@@ -63,7 +63,7 @@ struct WhereCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Placemark fields to append, comma-separated (default: all): \(PlacemarkField.allCases.map(\.rawValue).joined(separator: ",")).",
+            "Placemark fields to append, comma-separated (default: all): \(PlacemarkField.standard.map(\.rawValue).joined(separator: ",")). Also osmType,osmId: the OpenStreetMap object answering, on a database with extracts.",
             valueName: "list"))
     var fields: String?
 
@@ -150,7 +150,7 @@ struct WhereCommand: ParsableCommand {
         let geocoder = try openGeocoder(loading: .onDemand)
         // csv, tsv and jsonl print what many points print for a file holding this one point.
         if let format, format.placemarkFormat == nil, let batchFormat = format.batchFormat {
-            try printAsOneRow(point, format: batchFormat, fields: fields ?? PlacemarkField.allCases, geocoder: geocoder)
+            try printAsOneRow(point, format: batchFormat, fields: fields ?? PlacemarkField.standard, geocoder: geocoder)
             return
         }
         let placemark = try namer(geocoder)(point)

@@ -138,7 +138,7 @@ public enum QuakeCSV {
     ]
 
     public static var header: [String] {
-        eventColumns + PlacemarkField.allCases.map { "placemark." + $0.rawValue }
+        eventColumns + PlacemarkField.standard.map { "placemark." + $0.rawValue }
     }
 
     public static func text(_ items: [GeocodedQuake]) -> String {
@@ -161,7 +161,7 @@ public enum QuakeCSV {
                 json.id, json.updated, json.type, json.status, json.net, json.nst.map(String.init), number(json.gap),
                 number(json.dmin), number(json.rms),
             ]
-            fields += PlacemarkField.allCases.map { $0.text(in: item.placemark) }
+            fields += PlacemarkField.standard.map { $0.text(in: item.placemark) }
             row(fields)
         }
         return String(decoding: buffer.bytes, as: UTF8.self)

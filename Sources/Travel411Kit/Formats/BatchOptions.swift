@@ -41,7 +41,7 @@ public struct BatchOptions: Sendable {
         outputFormat: BatchFormat = .csv,
         latColumn: String? = nil,
         lonColumn: String? = nil,
-        fields: [PlacemarkField] = PlacemarkField.allCases,
+        fields: [PlacemarkField] = PlacemarkField.standard,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         showProgress: Bool = true,
         printsSummary: Bool = true

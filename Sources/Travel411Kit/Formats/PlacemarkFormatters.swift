@@ -59,7 +59,7 @@ public enum PlacemarkFormatter {
     }
 
     /// Aligned "field  value" lines for people; absent fields are left out.
-    public static func text(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.allCases) -> String {
+    public static func text(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.standard) -> String {
         var lines = ["location               \(placemark.location)"]
         for field in fields {
             guard let value = field.text(in: placemark) else { continue }
@@ -76,7 +76,7 @@ public enum PlacemarkFormatter {
 
     /// Every placemark key (or those of `fields`), `null` when absent, in `PlacemarkField` order (or
     /// that of `fields`) after the location.
-    public static func jsonObject(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.allCases) -> String {
+    public static func jsonObject(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.standard) -> String {
         var members = [
             "\"latitude\":\(JSONText.number(placemark.location.latitude))",
             "\"longitude\":\(JSONText.number(placemark.location.longitude))",
@@ -87,7 +87,7 @@ public enum PlacemarkFormatter {
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    public static func geoJSONFeature(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.allCases) -> String {
+    public static func geoJSONFeature(_ placemark: Placemark, fields: [PlacemarkField] = PlacemarkField.standard) -> String {
         let coordinates = "[\(JSONText.number(placemark.location.longitude)),\(JSONText.number(placemark.location.latitude))]"
         return
             "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(coordinates)},\"properties\":\(jsonObject(placemark, fields: fields))}"

@@ -50,7 +50,7 @@ public struct Placemark: Hashable, Sendable, Encodable {
         var container = encoder.container(keyedBy: FieldKey.self)
         try container.encode(location.latitude, forKey: FieldKey("latitude"))
         try container.encode(location.longitude, forKey: FieldKey("longitude"))
-        for field in PlacemarkField.allCases {
+        for field in PlacemarkField.standard {
             let key = FieldKey(field.rawValue)
             switch (field.text(in: self), field.isNumeric) {
             case (nil, _): try container.encodeNil(forKey: key)

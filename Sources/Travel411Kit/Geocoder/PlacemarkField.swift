@@ -18,14 +18,22 @@ public enum PlacemarkField: String, CaseIterable, Sendable {
     case bearing
     /// "2.6 km NE of Cranford".
     case description
+    /// The OpenStreetMap object the answer is, as Nominatim's `osm_type` ("node", "way", "relation") and `osm_id`:
+    /// the building, point of interest or street, else the area named (a suburb's node, a municipality's
+    /// boundary). Only on a database with extracts; asked for by name, not among the `standard` fields.
+    case osmType, osmId
+
+    /// The fields a placemark prints when none are named (`--fields`): every one but the OpenStreetMap ids, which
+    /// only a database with extracts has.
+    public static let standard: [PlacemarkField] = allCases.filter { $0 != .osmType && $0 != .osmId }
 
     /// Whether JSON writes the value as a literal (a number, true or false) rather than a string.
-    public var isNumeric: Bool { self == .distance || self == .countryFromTerritorialWaters }
+    public var isNumeric: Bool { self == .distance || self == .countryFromTerritorialWaters || self == .osmId }
 
     /// Whether the placemark stores this field as text of its own (the rest are computed from `nearestLocality`).
     public var isStoredText: Bool {
         switch self {
-        case .nearestLocality, .distance, .bearing, .description, .countryFromTerritorialWaters: return false
+        case .nearestLocality, .distance, .bearing, .description, .countryFromTerritorialWaters, .osmType, .osmId: return false
         default: return true
         }
     }
@@ -49,7 +57,7 @@ public enum PlacemarkField: String, CaseIterable, Sendable {
         case .timeZone: placemark.timeZone = value
         case .inlandWater: placemark.inlandWater = value
         case .ocean: placemark.ocean = value
-        case .nearestLocality, .distance, .bearing, .description, .countryFromTerritorialWaters: break
+        case .nearestLocality, .distance, .bearing, .description, .countryFromTerritorialWaters, .osmType, .osmId: break
         }
     }
 
@@ -76,6 +84,8 @@ public enum PlacemarkField: String, CaseIterable, Sendable {
         case .bearing: return placemark.nearestLocality?.compassPoint.rawValue
         case .description: return placemark.nearestLocality?.phrase
         case .nearestLocality: return placemark.nearestLocality?.name
+        case .osmType: return NominatimPlace(placemark)?.element?.type
+        case .osmId: return NominatimPlace(placemark)?.element.map { String($0.id) }
         }
     }
 }

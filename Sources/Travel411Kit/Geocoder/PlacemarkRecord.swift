@@ -91,7 +91,7 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
         var needs: PlacemarkNeeds = []
         for field in fields {
             switch field {
-            case .name: needs = .all
+            case .name, .osmType, .osmId: needs = .all
             case .thoroughfare, .subThoroughfare, .postalCode: needs.insert(.streets)
             case .locality: needs.formUnion([.localities, .country])
             case .subLocality: needs.formUnion([.localities, .subLocality, .country, .admin])

@@ -982,6 +982,10 @@ public final class ReverseGeocoder: Sendable {
                 PlacemarkText.appendPrefix(field, metres: record.nearestDistance, bearing: record.nearestBearing, to: buffer)
             else { break }
             if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
+        case .osmType, .osmId:
+            // Asked for by name only, and on few rows' worth of output: the Nominatim place of the whole placemark.
+            guard let element = NominatimPlace(placemark(from: record), detail: settings.detail)?.element else { break }
+            buffer.append(field == .osmType ? element.type : String(element.id))
         }
         return buffer.count > before
     }

@@ -30,7 +30,7 @@ final class JSONOutputTests: XCTestCase {
         XCTAssertEqual(objects[2]["error"] as? String, "line 5: latitude 'abc' is not a number", "line numbers count the embedded newline")
         XCTAssertTrue(objects[2]["country"] is NSNull)
         XCTAssertEqual(objects[3]["note"] as? String, "")
-        XCTAssertEqual(Array(objects[0].keys).count, 4 + PlacemarkField.allCases.count + 1)
+        XCTAssertEqual(Array(objects[0].keys).count, 4 + PlacemarkField.standard.count + 1)
         XCTAssertTrue(run.lines[0].contains("ünïcødé ✓ 😀"), "non-ASCII passes through unescaped")
 
         let url = try writeTemporary(run.output, name: "out.jsonl")

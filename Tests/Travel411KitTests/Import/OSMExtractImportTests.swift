@@ -186,6 +186,42 @@ import Travel411TestSupport
         #expect(placemark.postalCode != nil)
     }
 
+    /// `--fields osmType,osmId` in a batch name the object Nominatim's answer at the same zoom names
+    /// (`where --format nominatim`), whose `osm_type` and `osm_id` they are.
+    @Test(arguments: [18, 17, 16, 14, 10, 5])
+    func aBatchNamesTheObjectNominatimsAnswerNames(zoom: Int) throws {
+        let path = try Self.liechtensteinImport.get().path
+        var settings = GeocoderSettings()
+        settings.detail = NominatimDetail(zoom: zoom)
+        settings.maximumRank = NominatimDetail.maximumRank(zoom: zoom)
+        let fields: [PlacemarkField] = [.osmType, .osmId]
+        let batchGeocoder = try ReverseGeocoder(
+            databasePath: path, loading: .everything, settings: settings, needs: PlacemarkNeeds(fields: fields))
+        var generator = SplitMix64(seed: UInt64(zoom))
+        let points = (0..<300).map { _ in
+            Coordinate(
+                latitude: 47.05 + Double(generator.next() % 22_000) / 100_000,
+                longitude: 9.47 + Double(generator.next() % 16_000) / 100_000)
+        }
+        var options = BatchOptions(outputFormat: .csv, jobs: 2, showProgress: false, printsSummary: false)
+        options.fields = fields
+        let csv = "lat,lon\n" + points.map { "\($0.latitude),\($0.longitude)\n" }.joined()
+        let rows = parseCSV(try runBatch(Data(csv.utf8), options: options, printer: batchGeocoder).text)
+        #expect(rows.first == ["lat", "lon", "osmType", "osmId", "error"])
+
+        settings.addressOfTheAnswer = true
+        let single = try ReverseGeocoder(databasePath: path, settings: settings)
+        var named = 0
+        for (point, row) in zip(points, rows.dropFirst()) {
+            let answer = NominatimFormatter.answer(single.placemark(for: point), options: NominatimOptions(format: .jsonv2, zoom: zoom))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            let type = object["osm_type"] as? String ?? "", id = (object["osm_id"] as? Int).map(String.init) ?? ""
+            #expect(Array(row[2...3]) == [type, id], "\(point) at zoom \(zoom)")
+            if !type.isEmpty { named += 1 }
+        }
+        #expect(named > 100, "points in Liechtenstein answer with an object or area")
+    }
+
     /// The bar follows the file: reading moves forward to its end, then the addresses and places are placed,
     /// rather than a full bar for the whole read.
     @Test func theProgressFollowsTheExtract() throws {
