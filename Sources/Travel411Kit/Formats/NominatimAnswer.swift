@@ -393,7 +393,7 @@ public enum NominatimFormatter {
     }
 
     /// Writes an object's members into one growing byte array: a `/reverse` answer is built per request, and
-    /// a growing String cost twice the bytes' time (its append checks; 3.5 % of a Helsinki server's samples).
+    /// a growing String costs twice the bytes' time (its append checks; 3.5 % of a Helsinki server's samples).
     private struct JSONObjectText {
         var bytes: [UInt8] = []
         private var isEmpty = true

@@ -153,7 +153,7 @@ struct OSMLevelMapping {
         return decimals([box.minX, box.minY, box.maxX, box.maxY])
     }
 
-    /// Numbers with seven decimals, space-separated, written as bytes: Foundation's `String(format:)` was 7 % of
+    /// Numbers with seven decimals, space-separated, written as bytes: Foundation's `String(format:)` costs 7 % of
     /// an extract's import.
     private static func decimals(_ values: [Double]) -> String {
         var bytes: [UInt8] = []

@@ -217,7 +217,7 @@ enum OSMFeatureClassifier {
     static func value(_ raw: String?) -> String? {
         guard let raw, let first = raw.utf8.first, let last = raw.utf8.last else { return nil }
         // `.whitespaces` is the space, the tab and Unicode's other spaces (none of them ASCII): a value whose ends are
-        // other ASCII bytes needs no trimming, and Foundation's trim was 4.5 % of an extract's import.
+        // other ASCII bytes needs no trimming, and Foundation's trim costs 4.5 % of an extract's import.
         func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") }
         if plain(first) && plain(last) { return raw }
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
