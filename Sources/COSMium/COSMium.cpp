@@ -352,8 +352,9 @@ namespace {
                 }
             });
             osmium::io::Reader reader{file, osmium::io::read_meta::no, pool};
+            int phase = 2;  // 3 once ways or relations come: their blocks take longer than the nodes'
             while (osmium::memory::Buffer buffer = reader.read()) {
-                report_progress(2, reader);
+                report_progress(phase, reader);
                 for (auto& item : buffer.select<osmium::OSMObject>()) {
                     check_tags(item);
                     switch (item.type()) {
@@ -365,6 +366,7 @@ namespace {
                         break;
                     }
                     case osmium::item_type::way: {
+                        phase = 3;
                         auto& way = static_cast<osmium::Way&>(item);
                         locations.way(way);
                         this->way(way);
@@ -372,6 +374,7 @@ namespace {
                         break;
                     }
                     case osmium::item_type::relation: {
+                        phase = 3;
                         auto& relation = static_cast<osmium::Relation&>(item);
                         ++m_counts.relations;
                         note_last(COSM_RELATION, relation.id());
@@ -383,6 +386,7 @@ namespace {
                     }
                 }
             }
+            report_progress(3, reader);  // the end, also of a file without ways
             area_handler.flush();
             reader.close();
 

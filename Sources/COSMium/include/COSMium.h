@@ -68,7 +68,8 @@ typedef enum cosm_warning {
 typedef int (*cosm_element_callback)(const cosm_element *element, void *context);
 typedef void (*cosm_warning_callback)(cosm_warning warning, cosm_element_type element_type, int64_t id, void *context);
 
-/// After each block of elements: which pass (1: relations, 2: everything), bytes read so far, the file's size.
+/// After each block of elements: which pass (1: relations, 2: everything, 3: everything and past the nodes), bytes
+/// read so far, the file's size.
 typedef void (*cosm_progress_callback)(int pass, uint64_t bytes_read, uint64_t file_size, void *context);
 
 typedef struct cosm_options {

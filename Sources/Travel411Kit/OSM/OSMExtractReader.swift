@@ -161,6 +161,8 @@ private final class ReadSession {
     let progress: ((OSMReadProgress) -> Void)?
     var summary = OSMReadSummary()
     var error: (any Error)?
+    /// Where the second pass's way and relation blocks began (`OSMReadProgress.nodeBytes`).
+    var nodeBytes: Int?
 
     init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
         self.body = body
@@ -257,5 +259,8 @@ private let deliverWarning: cosm_warning_callback = { warning, type, id, context
 private let deliverProgress: cosm_progress_callback = { pass, bytesRead, fileSize, context in
     guard let context else { return }
     let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
-    session.progress?(OSMReadProgress(pass: Int(pass), bytesRead: Int(clamping: bytesRead), fileSize: Int(clamping: fileSize)))
+    let bytes = Int(clamping: bytesRead)
+    if pass == 3, session.nodeBytes == nil { session.nodeBytes = bytes }
+    session.progress?(
+        OSMReadProgress(pass: min(Int(pass), 2), bytesRead: bytes, fileSize: Int(clamping: fileSize), nodeBytes: session.nodeBytes))
 }

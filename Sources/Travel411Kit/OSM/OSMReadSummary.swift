@@ -61,18 +61,30 @@ public struct OSMReadProgress: Hashable, Sendable {
     public var pass: Int
     public var bytesRead: Int
     public var fileSize: Int
+    /// In pass 2, the bytes read when the ways and relations began; nil while the nodes go by.
+    public var nodeBytes: Int?
 
-    public init(pass: Int, bytesRead: Int, fileSize: Int) {
+    public init(pass: Int, bytesRead: Int, fileSize: Int, nodeBytes: Int? = nil) {
         self.pass = pass
         self.bytesRead = bytesRead
         self.fileSize = fileSize
+        self.nodeBytes = nodeBytes
     }
 
-    /// 0 to 1 over both passes, the first counted as a tenth: it skips the nodes and hands over no feature, and
-    /// took 0.9 s of the 9.5 s read of a 71 MB extract (150 copies of Liechtenstein side by side). On a file of a
-    /// few hundred kilobytes it takes half the read, which is over in a fraction of a second either way.
+    /// 0 to 1 over both passes. The first counts as a tenth: it skips the nodes and hands over no feature, and
+    /// took 0.9 s of the 9.5 s read of a 71 MB extract (150 copies of Liechtenstein side by side); on a file of a
+    /// few hundred kilobytes it takes half the read, which is over in a fraction of a second either way. In
+    /// the second the nodes' bytes count a quarter as much as the ways' and relations': there they were 70 %
+    /// of the file and 1.5 s of 8.5 s. From where the ways begin, the rest of the bar follows their bytes.
     public var fraction: Double {
-        let done = fileSize > 0 ? min(1, Double(bytesRead) / Double(fileSize)) : 1
-        return pass <= 1 ? done * 0.1 : 0.1 + done * 0.9
+        guard fileSize > 0 else { return 1 }
+        let done = min(1, Double(bytesRead) / Double(fileSize))
+        guard pass >= 2 else { return done * 0.1 }
+        let nodesWeight = 0.25
+        guard let nodeBytes else { return 0.1 + 0.9 * nodesWeight * done }
+        let start = 0.1 + 0.9 * nodesWeight * min(1, Double(nodeBytes) / Double(fileSize))
+        let remaining = fileSize - nodeBytes
+        let ways = remaining > 0 ? min(1, Double(max(0, bytesRead - nodeBytes)) / Double(remaining)) : 1
+        return start + (1 - start) * ways
     }
 }
