@@ -48,6 +48,10 @@ public struct PlacemarkRecord: Sendable {
     /// A village part named in Nominatim's address above a hamlet or suburb (`PlaceNodeSearch.addressParts`),
     /// a suburb-level feature; -1 for none.
     var villagePart: Int32 = -1
+    /// The OpenStreetMap object Nominatim's answer names (`osm_type`, `osm_id`), decided once when the fields
+    /// ask for it (`PlacemarkNeeds.osmElement`); nil for none or not asked. An enum and a number: the record
+    /// stays free of reference counting.
+    var osmElement: (type: AnsweringFeature.ElementType, id: Int64)?
 
     public init(location: Coordinate) { self.location = location }
 
@@ -82,6 +86,9 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
     public static let streets = PlacemarkNeeds(rawValue: 1 << 7)
     /// The nearest locality itself (its name, distance and bearing), not only the locality rule.
     public static let nearestLocality = PlacemarkNeeds(rawValue: 1 << 8)
+    /// The OpenStreetMap object answering (`osmType`, `osmId`): Nominatim's place of the whole placemark, made
+    /// once per point. Not in `all`, which the other fields' printing needs.
+    public static let osmElement = PlacemarkNeeds(rawValue: 1 << 9)
     public static let all: PlacemarkNeeds = [
         .country, .admin, .district, .timeZone, .water, .localities, .subLocality, .streets, .nearestLocality,
     ]
@@ -91,7 +98,8 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
         var needs: PlacemarkNeeds = []
         for field in fields {
             switch field {
-            case .name, .osmType, .osmId: needs = .all
+            case .name: needs.formUnion(.all)
+            case .osmType, .osmId: needs.formUnion(PlacemarkNeeds.all.union(.osmElement))
             case .thoroughfare, .subThoroughfare, .postalCode: needs.insert(.streets)
             case .locality: needs.formUnion([.localities, .country])
             case .subLocality: needs.formUnion([.localities, .subLocality, .country, .admin])
