@@ -49,7 +49,7 @@
         }
 
         private static func report(_ message: String) {
-            FileHandle.standardError.write(Data("travel411-serve: error: \(message)\n".utf8))
+            FileHandle.standardError.write(Data("travel411-serve: error: \(DisplayText.escapingControls(message))\n".utf8))
         }
 
         private func serve() async throws {

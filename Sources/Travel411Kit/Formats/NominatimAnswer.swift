@@ -381,15 +381,7 @@ public enum NominatimFormatter {
         if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
         JSONText.appendDecimal(scaled.magnitude / 10_000_000, to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        var digits = scaled.magnitude % 10_000_000
-        let end = bytes.count + 7
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 7))
-        var index = end - 1
-        while digits > 0 {
-            bytes[index] = UInt8(ascii: "0") + UInt8(digits % 10)
-            digits /= 10
-            index -= 1
-        }
+        JSONText.appendDecimal(scaled.magnitude % 10_000_000, width: 7, to: &bytes)
     }
 
     /// Writes an object's members into one growing byte array: a `/reverse` answer is built per request, and

@@ -99,11 +99,14 @@ public enum PlacemarkFormatter {
 /// JSON text pieces for single answers: strings escaped by the batch's `JSONTextWriter` (one
 /// escaper for every JSON travel411 writes), numbers in their shortest round-tripping form.
 public enum JSONText {
+    /// A byte that a JSON string must escape: a control character, a quote or a backslash.
+    @inline(__always) private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
     public static func string(_ text: String) -> String {
         // Most names need no escaping (a Swift string is valid UTF-8 already): skip the buffer.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
-        }
+        if !text.utf8.contains(where: needsEscape) { return "\"" + text + "\"" }
         let buffer = GrowableByteArray(capacity: text.utf8.count + 8)
         JSONTextWriter.appendString(text, to: buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
@@ -111,7 +114,7 @@ public enum JSONText {
 
     /// `string(text)` appended to `output`, without making the quoted copy first.
     static func append(_ text: String, to output: inout String) {
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !text.utf8.contains(where: needsEscape) {
             output += "\""
             output += text
             output += "\""
@@ -123,23 +126,21 @@ public enum JSONText {
     /// `string(text)` appended to bytes: one scan of the text's UTF-8, copied whole when nothing needs escaping.
     static func append(_ text: String, to output: inout [UInt8]) {
         var text = text
-        let plain = text.withUTF8 { utf8 in
-            !utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
+        let plain = text.withUTF8 { !$0.contains(where: needsEscape) }
         guard plain else { return output.append(contentsOf: string(text).utf8) }
         output.append(UInt8(ascii: "\""))
         output.append(contentsOf: text.utf8)
         output.append(UInt8(ascii: "\""))
     }
 
-    /// `value` in decimal digits, without making a String.
-    static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
+    /// `value` in decimal digits, zero-padded to `width`, without making a String.
+    static func appendDecimal(_ value: UInt64, width: Int = 1, to output: inout [UInt8]) {
         var count = 0, rest = value
         repeat {
             count += 1
             rest /= 10
         } while rest > 0
-        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(count, width)))
         var index = output.count - 1
         rest = value
         while rest > 0 {

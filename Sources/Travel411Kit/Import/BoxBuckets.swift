@@ -32,9 +32,8 @@ struct BoxBuckets {
 
     /// The rows and columns of the tiles `box` covers; nil for more than `maxTiles`.
     private static func tiles(of box: BoundingBox) -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {
-        let rows = TileGrid.tileRow(box.minY)...TileGrid.tileRow(box.maxY)
-        let columns = TileGrid.tileColumn(box.minX)...TileGrid.tileColumn(box.maxX)
-        return rows.count * columns.count > maxTiles ? nil : (rows, columns)
+        let tiles = TileGrid.tiles(touching: box)
+        return tiles.rows.count * tiles.columns.count > maxTiles ? nil : tiles
     }
 
     /// The indices of the boxes holding the point (edges included), ascending.

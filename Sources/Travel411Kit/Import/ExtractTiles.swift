@@ -23,10 +23,9 @@ enum ExtractTiles {
                 guard let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
                     let maxY = row[3].doubleValue
                 else { continue }
-                for tileRow in TileGrid.tileRow(minY)...TileGrid.tileRow(maxY) {
-                    for column in TileGrid.tileColumn(minX)...TileGrid.tileColumn(maxX) {
-                        tiles.insert(TileGrid.tileKey(row: tileRow, column: column))
-                    }
+                let (rows, columns) = TileGrid.tiles(touching: BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
+                for tileRow in rows {
+                    for column in columns { tiles.insert(TileGrid.tileKey(row: tileRow, column: column)) }
                 }
             }
         }

@@ -179,8 +179,7 @@ public struct Importer {
         guard plan.profile.level == .thoroughfare, !extract.tiles.isEmpty else { return nil }
         let box = shape.boundingBox
         guard extract.extents.contains(where: { $0.contains(box) }) else { return nil }
-        let columns = TileGrid.tileColumn(box.minX)...TileGrid.tileColumn(box.maxX)
-        let rows = TileGrid.tileRow(box.minY)...TileGrid.tileRow(box.maxY)
+        let (rows, columns) = TileGrid.tiles(touching: box)
         guard columns.count * rows.count <= 64 else { return nil }
         for row in rows {
             for column in columns where !extract.tiles.contains(TileGrid.tileKey(row: row, column: column)) { return nil }

@@ -686,4 +686,9 @@ struct TileGrid: Sendable, Equatable {
         min(tileColumns - 1, max(0, Int(((longitude + 180) / tileDegrees).rounded(.down))))
     }
     @inline(__always) static func tileKey(row: Int, column: Int) -> UInt32 { UInt32(row * tileColumns + column) }
+
+    /// The rows and columns of the 0.1° tiles a box touches (edges included).
+    static func tiles(touching box: BoundingBox) -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>) {
+        (tileRow(box.minY)...tileRow(box.maxY), tileColumn(box.minX)...tileColumn(box.maxX))
+    }
 }
