@@ -132,7 +132,7 @@ final class ImportCommandTests: XCTestCase {
         let environment = ["TRAVEL411_DB": databasePath, "TRAVEL411_DATA": data.path]
 
         let refused = try cli.run(["import", "--append", extract.path, "--db", databasePath], environment: environment)
-        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertEqual(refused.status, 66, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("there is no database at \(databasePath) to add to"), refused.stderr)
 
         let added = try cli.run(["import", "--append", extract.path], environment: environment)

@@ -9,7 +9,8 @@ enum ImportAppend {
     static func addPreviousSources(to options: inout ImportOptions) throws -> [String] {
         let path = options.databasePath
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ImportError("--append: there is no database at \(path) to add to; import without --append to create it")
+            throw ImportError(
+                "--append: there is no database at \(path) to add to; import without --append to create it", exitStatus: .noInput)
         }
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         guard (try? database.tableExists("travel411_sources")) == true,

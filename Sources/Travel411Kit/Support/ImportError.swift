@@ -4,11 +4,14 @@ import Foundation
 /// database: thrown by the importer and by the geocoder that opens what it wrote, so it lives below both.
 public struct ImportError: Error, LocalizedError, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public let exitStatus: ExitStatus
+    /// `exitStatus`: 65 (bad data) unless the input is missing altogether (66).
+    public init(_ message: String, exitStatus: ExitStatus = .dataError) {
+        self.message = message
+        self.exitStatus = exitStatus
+    }
     public var description: String { message }
     public var errorDescription: String? { message }
 }
 
-extension ImportError: Travel411Error {
-    public var exitStatus: ExitStatus { .dataError }
-}
+extension ImportError: Travel411Error {}
