@@ -90,6 +90,28 @@ final class MapOutputTests: XCTestCase {
         XCTAssertTrue(svg.contains("Made with Natural Earth"), "the countries an extract import adds are Natural Earth's")
     }
 
+    /// A town 5 km across (Vaduz on a 1024-pixel map, about 10 m per pixel) shows its streets, as a web map
+    /// does at its zoom 13; the whole country (about 30 m per pixel) only its outlines and names.
+    func testAMapOfATownShowsItsStreetsAndOneOfTheCountryDoesNot() throws {
+        let extract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/osm/liechtenstein-2013-08-03.osm.pbf")
+        let database = try ProcessScratch.path("map-streets/liechtenstein.gpkg")
+        _ = try Importer(options: ImportOptions(paths: [extract], databasePath: database)).run()
+        let loader = try BasemapLoader(path: database)
+        let vaduz = Coordinate(latitude: 47.14, longitude: 9.52)
+        func streetLines(latitudeDelta: Double, longitudeDelta: Double) throws -> (lines: Int, metresPerPixel: Double) {
+            let region = MapRegion(center: vaduz, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
+            let viewport = MapViewport.fitting(region, width: 1024, height: 768, margin: MapLayout.margin)
+            let streets = try loader.load(for: viewport).layers.filter { $0.kind == .street }
+            return (streets.reduce(0) { $0 + $1.shapes.count }, viewport.metresPerPixel())
+        }
+        let town = try streetLines(latitudeDelta: 0.05, longitudeDelta: 0.07)
+        XCTAssertGreaterThan(town.metresPerPixel, 8, "the view is wider than the old limit")
+        XCTAssertGreaterThan(town.lines, 500, "Vaduz and Schaan's streets at \(town.metresPerPixel) m per pixel")
+        let country = try streetLines(latitudeDelta: 0.22, longitudeDelta: 0.3)
+        XCTAssertEqual(country.lines, 0, "no streets at \(country.metresPerPixel) m per pixel")
+    }
+
     func testTheLondonMapReadsOnlyTheBasemapItShowsAndRendersFast() throws {
         let loader = try BasemapLoader(path: TestPlaces.databasePath)
         let started = Date()
