@@ -144,4 +144,20 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(answer.contains("thoroughfare           Städtle"), answer)
         XCTAssertTrue(answer.contains("locality               Vaduz"), answer)
     }
+
+    /// An import without --append replaces the database: what the old one held and the new import does not
+    /// read is named, with the way to add instead. Rebuilding from the same file says nothing.
+    func testReplacingADatabaseNamesWhatItHeldThatTheImportDidNotRead() throws {
+        try importWilderness()
+        let extract = Self.fixtures.deletingLastPathComponent().appendingPathComponent("osm/pyrosm-test.osm.pbf")
+        let replaced = try cli.run(["import", extract.path, "--db", databasePath])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertTrue(
+            replaced.stderr.contains(
+                "travel411: warning: replaced \(databasePath), which also held the data of coutwildrnp.shp (not among this import's inputs); `travel411 import --append FILE --db \(databasePath)` adds to a database instead"
+            ), replaced.stderr)
+        let again = try cli.run(["import", extract.path, "--db", databasePath])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(again.stderr.contains("replaced"), again.stderr)
+    }
 }

@@ -19,6 +19,7 @@ public struct Importer {
         var options = self.options
         var warnings: [String] = []
         if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }
+        let replaced = options.append ? nil : ReplacedDatabase.read(at: options.databasePath)
         let extracts = options.paths.filter(OSMExtractImport.isExtract)
         let files = try ShapefileDiscovery.shapefiles(in: options.paths.filter { !OSMExtractImport.isExtract($0) })
         try ImportInputCheck.checkFileOptions(options, against: files + extracts)
@@ -124,6 +125,8 @@ public struct Importer {
             }
             try geoPackage.finish()
         }
+        let fallbacks = [fallbackCountries, fallbackTimeZones].compactMap { $0 }
+        if let note = replaced?.warning(imported: files + extracts + fallbacks, checksums: checksums) { warnings.append(note) }
         return ImportSummary(
             databasePath: options.databasePath, layers: layers, warnings: warnings,
             seconds: Date().timeIntervalSince(started), territories: report.territories,
