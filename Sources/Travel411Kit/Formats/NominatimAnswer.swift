@@ -619,14 +619,20 @@ public enum NominatimFormatter {
         return text + "</reversegeocode>"
     }
 
-    /// "Tue, 25 Nov 2026 00:34:04 +00:00", as Nominatim writes its timestamps.
+    /// "Tue, 25 Nov 2026 00:34:04 +00:00", as Nominatim writes its timestamps. From the calendar fields, not
+    /// a DateFormatter: making one per answer took 64 % of an XML request's CPU (117 against 42 µs for JSON).
     static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+00:00'"
-        return formatter.string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        guard gmtime_r(&seconds, &fields) != nil else { return "" }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
+        let day = weekdays[Int(fields.tm_wday) % 7], month = months[Int(fields.tm_mon) % 12]
+        return
+            "\(day), \(two(fields.tm_mday)) \(month) \(1900 + Int(fields.tm_year)) \(two(fields.tm_hour)):\(two(fields.tm_min)):\(two(fields.tm_sec)) +00:00"
     }
+
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
 /// Text and attribute values inside XML: &, <, > and " are escaped (attributes are always written in
@@ -634,6 +640,8 @@ public enum NominatimFormatter {
 /// characters XML 1.0 cannot carry at all are dropped.
 public enum XMLText {
     public static func escaped(_ text: String) -> String {
+        // Most names need nothing: walking every scalar into a new String was 13 % of an XML answer's samples.
+        if !text.utf8.contains(where: mayNeedEscape) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -649,5 +657,16 @@ public enum XMLText {
             }
         }
         return result
+    }
+
+    /// Whether a UTF-8 byte may start something `escaped` changes: a markup character, a control character
+    /// other than tab and line ends, or the first byte of U+FFFE / U+FFFF (0xEF, which also starts others).
+    @inline(__always)
+    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), 0xEF: return true
+        case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): return false
+        default: return byte < 0x20
+        }
     }
 }

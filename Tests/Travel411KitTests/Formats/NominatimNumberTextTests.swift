@@ -29,6 +29,21 @@ final class NominatimNumberTextTests: XCTestCase {
         XCTAssertEqual(NominatimFormatter.sevenDecimals(2e11), "200000000000")
     }
 
+    /// The XML answer's timestamp, as a POSIX-locale DateFormatter writes it in UTC.
+    func testTheXMLTimestampIsWhatADateFormatterWrites() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+00:00'"
+        XCTAssertEqual(NominatimFormatter.httpDate(Date(timeIntervalSince1970: 1_796_085_244.9)), "Tue, 01 Dec 2026 00:34:04 +00:00")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            // Whole milliseconds: ICU rounds to them first (x.9997 s is the next second), the calendar fields cut.
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: 0..<4_102_444_800_000, using: &generator)) / 1000)
+            XCTAssertEqual(NominatimFormatter.httpDate(date), formatter.string(from: date), "\(date.timeIntervalSince1970)")
+        }
+    }
+
     func testDecimalDigitsMatchSwiftsOwn() {
         for value: UInt64 in [0, 7, 10, 99, 100, 4_503_599_627_370_495, .max] {
             var bytes: [UInt8] = []

@@ -97,6 +97,11 @@ final class ReverseRequestTests: XCTestCase {
 
     func testXMLEscaping() {
         XCTAssertEqual(XMLText.escaped("Fish & Chips <\"'>\u{1}"), "Fish &amp; Chips &lt;&quot;'&gt;")
+        // Names with nothing to escape come back as they are, whatever their script; U+FFFE and U+FFFF go.
+        for name in ["Städtle", "Unioninkatu 24", "東京都", "Tab\tand\r\nlines", "\u{F000}", "ÿ", ""] {
+            XCTAssertEqual(XMLText.escaped(name), name)
+        }
+        XCTAssertEqual(XMLText.escaped("a\u{FFFE}b\u{FFFF}c\u{1F}d"), "abcd")
     }
 
     /// A made-up placemark, so the shapes are checked without depending on the data's names.
