@@ -15,10 +15,12 @@
 #include <osmium/io/pbf_input.hpp>
 #include <osmium/io/xml_input.hpp>
 #include <osmium/osm/area.hpp>
+#include <osmium/osm/timestamp.hpp>
 #include <osmium/tags/tags_filter.hpp>
 #include <osmium/thread/pool.hpp>
 #include <osmium/visitor.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -351,12 +353,16 @@ namespace {
                     this->area(area, ring_problems);
                 }
             });
-            osmium::io::Reader reader{file, osmium::io::read_meta::no, pool};
+            // With the elements' metadata, for their newest timestamp: 600 copies of Liechtenstein (39 M nodes) took
+            // 2 % more CPU, the same peak memory.
+            osmium::io::Reader reader{file, osmium::io::read_meta::yes, pool};
             int phase = 2;  // 3 once ways or relations come: their blocks take longer than the nodes'
             while (osmium::memory::Buffer buffer = reader.read()) {
                 report_progress(phase, reader);
                 for (auto& item : buffer.select<osmium::OSMObject>()) {
                     check_tags(item);
+                    m_counts.data_timestamp =
+                        std::max(m_counts.data_timestamp, static_cast<int64_t>(item.timestamp().seconds_since_epoch()));
                     switch (item.type()) {
                     case osmium::item_type::node: {
                         auto& node = static_cast<osmium::Node&>(item);

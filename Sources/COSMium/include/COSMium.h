@@ -100,6 +100,9 @@ typedef struct cosm_counts {
     /// The last element read before an error, to locate it (type 0 when none was read).
     cosm_element_type last_element_type;
     int64_t last_element_id;
+    /// When the data was current, in seconds since 1970: the newest element's timestamp, as osm2pgsql records it
+    /// for Nominatim (`current_timestamp`); 0 when the elements carry none.
+    int64_t data_timestamp;
 } cosm_counts;
 
 typedef enum cosm_status {

@@ -66,6 +66,7 @@ public struct Importer {
             // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
             // level, and a lookup answers the first polygon holding the point.
             var extractCountries = Set<String>()
+            var extractDates: [Date] = []
             var extractTables: [[String]] = []
             for extract in extractsToRead {
                 let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
@@ -74,6 +75,7 @@ public struct Importer {
                 extractTables.append(outcome.layers.map(\.table))
                 warnings += outcome.warnings
                 extractCountries.formUnion(outcome.countryCodes)
+                extractDates += outcome.dataTimestamp.map { [$0] } ?? []
                 for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
             }
             let extractExtents = try extractTables.compactMap { try Self.extent(of: $0, in: database) }
@@ -122,6 +124,9 @@ public struct Importer {
                     key: OSMAnswerRules.coverageKey,
                     value: OSMAnswerRules.coverageText(extractExtents))
                 try geoPackage.setMetadata(key: OSMAnswerRules.coverageTilesKey, value: DataTiles(keys: extractDataTiles).text)
+            }
+            if let newest = extractDates.max() {
+                try geoPackage.setMetadata(key: OSMExtractImport.dataTimestampKey, value: GeoPackageSchema.timestamp(newest))
             }
             try geoPackage.finish()
         }

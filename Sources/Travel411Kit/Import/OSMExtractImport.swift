@@ -13,11 +13,16 @@ struct OSMExtractImport {
         .postcode,
     ]
 
+    /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
+    static let dataTimestampKey = "osm_data_timestamp"
+
     struct Outcome {
         var layers: [ImportedLayer] = []
         var warnings: [String] = []
         /// The countries whose polygon the extract gave (none for a city's extract: its country boundary is cut).
         var countryCodes: Set<String> = []
+        /// When the extract's data was current (`OSMReadSummary.dataTimestamp`).
+        var dataTimestamp: Date?
     }
 
     /// Whether a path names an extract rather than a shapefile: `.osm.pbf`, or `.osm` XML as it is or compressed
@@ -62,6 +67,7 @@ struct OSMExtractImport {
         let seconds = Date().timeIntervalSince(started)
         var outcome = Outcome()
         outcome.countryCodes = mapping.countryCodes
+        outcome.dataTimestamp = summary.dataTimestamp
         for table in try tables.finished() {
             let reasons = mapping.unused[table.kind] ?? [:]
             try geoPackage.recordSource(

@@ -53,6 +53,7 @@ public struct OSMExtractReader: Sendable {
                 session.summary.nodes = Int(counts.nodes)
                 session.summary.ways = Int(counts.ways)
                 session.summary.relations = Int(counts.relations)
+                session.summary.dataTimestamp = counts.data_timestamp > 0 ? Date(timeIntervalSince1970: Double(counts.data_timestamp)) : nil
                 return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), counts)
             }
             if let error = session.error { throw error }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A fault in an extract that the reader counts and goes past: each one costs at most the feature it concerns.
 public enum OSMReadWarning: String, CaseIterable, Hashable, Sendable, Comparable, CustomStringConvertible {
     /// A multipolygon or boundary relation with members missing from the extract: normal at an extract's edge,
@@ -37,6 +39,9 @@ public struct OSMReadSummary: Hashable, Sendable {
     public var nodes = 0
     public var ways = 0
     public var relations = 0
+    /// When the data was current: the newest element's timestamp (osm2pgsql's `current_timestamp`, which
+    /// Nominatim's /status gives as `data_updated`); nil when the elements carry none.
+    public var dataTimestamp: Date?
 
     public static let exampleLimit = 5
 

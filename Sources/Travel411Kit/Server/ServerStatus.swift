@@ -2,7 +2,9 @@ import Foundation
 
 /// `GET /status`, as Nominatim answers it: `OK` as text, or a small JSON object with `format=json`.
 public struct ServerStatus: Sendable {
-    /// When the places database was built, as Nominatim's `data_updated` ("2026-11-25T00:34:04+00:00").
+    /// Nominatim's `data_updated` ("2026-11-25T00:34:04+00:00"): when the OpenStreetMap data was current, as
+    /// Nominatim takes it from osm2pgsql (the newest element's timestamp of the newest extract); for a database
+    /// without an extract, or whose extract's elements carry no timestamps, when it was built.
     public var dataUpdated: String?
     /// The lookup tables' schema version, as `database_version`.
     public var databaseVersion: String?
@@ -12,10 +14,11 @@ public struct ServerStatus: Sendable {
         self.databaseVersion = databaseVersion
     }
 
-    /// Reads the build date and the lookup schema from the database's metadata table.
+    /// Reads the data's date and the lookup schema from the database's metadata table.
     public init(databasePath: String) throws {
         let metadata = try GeoPackageReader(path: databasePath).metadata()
-        dataUpdated = metadata["build_date"].map { $0.hasSuffix("Z") ? String($0.dropLast()) + "+00:00" : $0 }
+        let date = metadata[OSMExtractImport.dataTimestampKey] ?? metadata["build_date"]
+        dataUpdated = date.map { $0.hasSuffix("Z") ? String($0.dropLast()) + "+00:00" : $0 }
         databaseVersion = metadata["lookup_schema_version"]
     }
 

@@ -136,6 +136,13 @@ import Travel411TestSupport
     /// Only where the extract has streets: an extract whose box holds central Helsinki but none of its streets
     /// (two roads either side and a municipality at sea, as a Norway extract's box holds Finland) leaves Data/'s
     /// Helsinki highways searched, and Helsinki answering by the embedded data's rules.
+    /// /status's `data_updated`: when the data was current, the newest element's timestamp, as osm2pgsql records it
+    /// for Nominatim (pyosmium finds the same newest elements); not the day of the import.
+    @Test func theDataIsDatedByItsNewestElement() throws {
+        #expect(try ServerStatus(databasePath: Self.liechtensteinImport.get().path).dataUpdated == "2013-08-03T15:55:30+00:00")
+        #expect(try ServerStatus(databasePath: Self.helsinkiImport.get().path).dataUpdated == "2019-04-21T09:50:14+00:00")
+    }
+
     @Test func anotherLayersStreetsStayWhereTheExtractHasNone() throws {
         let highways = try EmbeddedData.locate().appendingPathComponent("thoroughfares/helsinki_osm_highways.shp")
         let extract = URL(fileURLWithPath: try ProcessScratch.path("osm-extracts/two-roads.osm"))
@@ -156,6 +163,10 @@ import Travel411TestSupport
         ).write(to: extract)
         let database = try ProcessScratch.path("osm-extracts/two-roads.gpkg")
         let summary = try Importer(options: ImportOptions(paths: [highways, extract], databasePath: database)).run()
+        // Elements without timestamps date nothing: /status gives the build date.
+        let metadata = try GeoPackageReader(path: database).metadata()
+        #expect(metadata["osm_data_timestamp"] == nil)
+        #expect(try ServerStatus(databasePath: database).dataUpdated?.hasPrefix(String(metadata["build_date"]?.prefix(19) ?? "-")) == true)
         let layer = try #require(summary.layers.first { $0.table == "helsinki_osm_highways" })
         #expect(layer.skipReasons.isEmpty, "\(layer.skipReasons)")
         // Helsinki is in the extract's box but far from its data: the embedded data's rules answer there, as on the
