@@ -136,6 +136,19 @@ import Travel411TestSupport
     /// Only where the extract has streets: an extract whose box holds central Helsinki but none of its streets
     /// (two roads either side and a municipality at sea, as a Norway extract's box holds Finland) leaves Data/'s
     /// Helsinki highways searched, and Helsinki answering by the embedded data's rules.
+    /// Nominatim's layers.feature:4, whose test database is a later Liechtenstein extract: by default (POIs and
+    /// addresses) the answer at 47.14077, 9.52414 is the viewpoint there, on the 2013 extract too.
+    @Test func theDefaultLayersAnswerWithTheViewpoint() throws {
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let geocoder = try ReverseGeocoder(databasePath: try Self.liechtensteinImport.get().path, settings: settings)
+        let placemark = geocoder.placemark(for: Coordinate(latitude: 47.14077, longitude: 9.52414))
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: 18))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        #expect(object["category"] as? String == "tourism")
+        #expect(object["type"] as? String == "viewpoint")
+    }
+
     /// /status's `data_updated`: when the data was current, the newest element's timestamp, as osm2pgsql records it
     /// for Nominatim (pyosmium finds the same newest elements); not the day of the import.
     @Test func theDataIsDatedByItsNewestElement() throws {
