@@ -53,7 +53,8 @@
                 acceptLanguageHeader: request.headers[.acceptLanguage])
             let placemark = query.coordinate.map { point in
                 let record = geocoder.record(
-                    for: point, needs: query.placemarkNeeds, maximumRank: NominatimDetail.maximumRank(zoom: query.options.zoom))
+                    for: point, needs: query.placemarkNeeds, maximumRank: NominatimDetail.maximumRank(zoom: query.options.zoom),
+                    layers: query.layers)
                 var placemark = geocoder.placemark(from: record)
                 if query.needsNameSources { geocoder.addNameSources(to: &placemark, from: record) }
                 return placemark

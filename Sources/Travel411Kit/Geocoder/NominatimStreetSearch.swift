@@ -25,17 +25,20 @@ extension ReverseGeocoder {
     private static func justBeyond(_ degrees: Double) -> Double { min(degrees * (1 + 1e-9) + 1e-12, nominatimSearchDegrees) }
 
     func decideAsNominatim(
-        _ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, maximumRank: Int
+        _ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, maximumRank: Int,
+        layers: ReverseLayers = .standard
     ) {
         let point = record.location
         guard maximumRank >= 26 else { return }
+        // The objects the layers let answer: every one by default (nil: no closure made, no test on the searches' path).
+        let accepted = layers.isSuperset(of: .standard) ? nil : Self.objectFilter(layers, objects: objects)
         // Inside a building or area (a mall, a pitch, a pier) its distance is 0 and it answers whatever street is
         // near, so neither nearest search runs; a POI node inside it answers instead when it has the area's house
         // number or the area has none (Nominatim's). With the box test of NearestSearch.consider, 12 % less CPU
         // on 100,000 central Helsinki points, the same answers.
         var object: (id: UInt32, degrees: Double, closest: Coordinate)?
-        if maximumRank >= 30, let area = smallestArea(holding: point, objects: objects) {
-            object = (node(inside: area, near: point, objects: objects) ?? area, 0, point)
+        if maximumRank >= 30, let area = smallestArea(holding: point, objects: objects, accepting: accepted) {
+            object = (node(inside: area, near: point, objects: objects, accepting: accepted) ?? area, 0, point)
         }
         let rankField = PlacesSchema.StreetField.rank.rawValue
         // Only a street as near as the object can answer (a tie goes to the object), and only an object as near as
@@ -43,17 +46,17 @@ extension ReverseGeocoder {
         // elsewhere the street is looked for first, and the object search stops just beyond that. Measured on
         // 100,000 points: Helsinki 0.59 -> 0.56 s CPU, Liechtenstein (rural, few objects) 0.50 -> 0.51 s.
         if object == nil, maximumRank >= 30 {
-            object = objects.index.nearestInDegrees(to: point, radiusDegrees: Self.objectFirstDegrees)
+            object = objects.index.nearestInDegrees(to: point, radiusDegrees: Self.objectFirstDegrees, accept: accepted)
         }
         let street =
-            object?.degrees == 0
+            object?.degrees == 0 || !layers.contains(.address)
             ? nil
             : streets.index.nearestInDegrees(
                 to: point, radiusDegrees: object.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees,
                 accept: maximumRank >= 27 ? nil : { id in !(streets.names.bytes(Int(id), rankField).map(Self.isMinorRank) ?? false) })
         if object == nil, maximumRank >= 30 {
             object = objects.index.nearestInDegrees(
-                to: point, radiusDegrees: street.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees)
+                to: point, radiusDegrees: street.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees, accept: accepted)
         }
         if let object, street.map({ object.degrees <= $0.degrees }) ?? true {
             record.object = Int32(object.id)
@@ -88,14 +91,31 @@ extension ReverseGeocoder {
         }
     }
 
-    /// The smallest building or area whose outline holds the point, of those narrower than the search's reach.
-    private func smallestArea(holding point: Coordinate, objects: PlacesLookup.LineLevel) -> UInt32? {
+    /// Which objects the layers let answer: with only addresses asked for, those with a house number (Nominatim's
+    /// address points); with only POIs, those tagged as one, not as a building or a place (Nominatim's rank-30
+    /// search leaves the classes `building` and `place` out).
+    private static func objectFilter(_ layers: ReverseLayers, objects: PlacesLookup.LineLevel) -> (UInt32) -> Bool {
+        let numberField = PlacesSchema.ObjectField.houseNumber.rawValue, categoryField = PlacesSchema.ObjectField.category.rawValue
+        let addresses = layers.contains(.address), pois = layers.contains(.poi)
+        return { id in
+            if addresses, !(objects.names.bytes(Int(id), numberField)?.isEmpty ?? true) { return true }
+            guard pois, let category = objects.names.bytes(Int(id), categoryField), !category.isEmpty else { return false }
+            return !category.starts(with: "building=".utf8) && !category.starts(with: "place=".utf8)
+        }
+    }
+
+    /// The smallest building or area whose outline holds the point, of those narrower than the search's reach
+    /// (and that `accepting` takes, when given).
+    private func smallestArea(
+        holding point: Coordinate, objects: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)? = nil
+    ) -> UInt32? {
         var best: (id: UInt32, size: Double)?
         // Only the outlines whose extent holds the point (an import writes the covers with the objects), the ray as
         // far as the farthest of them.
         guard let (lines, lastX) = withObjectCovers({ ObjectCovers.candidates(at: point, covers: $0) }) ?? nil else { return nil }
         for id in objects.index.outlinesHolding(point, reachDegrees: Self.nominatimSearchDegrees, among: lines, scanningTo: lastX) {
-            guard let extent = Self.extent(of: id, objects: objects), extent.maxX <= point.longitude + Self.nominatimSearchDegrees
+            guard let extent = Self.extent(of: id, objects: objects), extent.maxX <= point.longitude + Self.nominatimSearchDegrees,
+                accepting?(id) ?? true
             else { continue }
             let size = (extent.maxX - extent.minX) * (extent.maxY - extent.minY)
             if best.map({ size < $0.size }) ?? true { best = (id, size) }
@@ -105,7 +125,9 @@ extension ReverseGeocoder {
 
     /// A POI node within 0.001° of the point and inside the area's extent, with the area's house number or any
     /// when the area has none.
-    private func node(inside area: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel) -> UInt32? {
+    private func node(
+        inside area: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)? = nil
+    ) -> UInt32? {
         guard let extent = Self.extent(of: area, objects: objects) else { return nil }
         let numberField = PlacesSchema.ObjectField.houseNumber.rawValue, extentField = PlacesSchema.ObjectField.extent.rawValue
         // Compared in place, not copied into arrays per candidate.
@@ -116,7 +138,7 @@ extension ReverseGeocoder {
             let found = objects.index.nearestInDegrees(
                 to: point, radiusDegrees: Self.streetAddressDegrees, pointsOnly: true,
                 accept: { id in
-                    guard objects.names.bytes(Int(id), extentField)?.isEmpty ?? true else { return false }
+                    guard objects.names.bytes(Int(id), extentField)?.isEmpty ?? true, accepting?(id) ?? true else { return false }
                     return areaNumber.isEmpty || objects.names.field(Int(id), numberField, equals: areaNumber)
                 }),
             extent.contains(x: found.closest.longitude, y: found.closest.latitude)

@@ -151,10 +151,18 @@ public final class ReverseGeocoder: Sendable {
         record(for: coordinate, needs: needs, maximumRank: settings.maximumRank)
     }
 
-    /// `maximumRank` in place of the settings' (a server answers each request at its own zoom).
-    public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all, maximumRank: Int) -> PlacemarkRecord {
+    /// `maximumRank` in place of the settings' (a server answers each request at its own zoom); `layers`, the
+    /// kinds of object that may answer (Nominatim's `layer`). No answer at all is a record with nothing found.
+    public func record(
+        for coordinate: Coordinate, needs: PlacemarkNeeds = .all, maximumRank: Int, layers: ReverseLayers = .standard
+    ) -> PlacemarkRecord {
         var record = PlacemarkRecord(location: coordinate)
+        // Railways, rivers and man-made objects alone: travel411 imports none of them.
+        guard layers.contains(.address) || layers.contains(.poi) else { return record }
         record.followsNominatim = osmRules?.covers(coordinate) ?? false
+        // POIs alone: an extract's, at building level (Nominatim's rank 30); elsewhere there are none.
+        let poisAlone = !layers.contains(.address)
+        if poisAlone, !record.followsNominatim || maximumRank < 30 { return PlacemarkRecord(location: coordinate) }
         let x = coordinate.longitude, y = coordinate.latitude
         if hot.isComplete {
             // The locality cell's first reads go out before the area lookups, so that both wait together.
@@ -191,7 +199,7 @@ public final class ReverseGeocoder: Sendable {
                 hasObjects =
                     withObjects { objects in
                         _ = withStreets { streets in
-                            decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank)
+                            decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank, layers: layers)
                             // No street or object within reach: Nominatim's area search then looks for place nodes
                             // inside the municipality as at zooms 13-15 (`_lookup_area_address`, ranks up to 25).
                             // Liechtenstein's same object answered at zoom 18 / 17 / 16: 95.7 / 93.7 / 90.7 ->
@@ -208,6 +216,8 @@ public final class ReverseGeocoder: Sendable {
             }
             if !hasObjects { decideStreetAddress(&record) }
         }
+        // A POI or nothing: Nominatim looks for no area or country without the address layer.
+        if poisAlone, record.object < 0 { return PlacemarkRecord(location: coordinate) }
         if needs.contains(.osmElement) {
             // Both fields from one Nominatim place: making it per field cost 3.8 µs a field (100,000 Helsinki points).
             record.osmElement = NominatimPlace(placemark(from: record), detail: settings.detail)?.element.flatMap { element in

@@ -32,8 +32,8 @@ public struct ReverseRequest: Equatable, Sendable {
     public var options: NominatimOptions
     /// `accept-language` (the parameter, else the header), as languages by falling weight.
     public var languages: [String]
-    /// `layer`: checked (address, poi, railway, natural, manmade); every answer is an address.
-    public var layers: [String]
+    /// `layer`: which kinds of object may answer (`ReverseLayers`); addresses and POIs by default.
+    public var layers: ReverseLayers
     /// `polygon_threshold`: the tolerance (degrees) outlines are simplified with.
     public var polygonThreshold: Double
     /// `json_callback`: the JSON answer wrapped as JSONP (`callback(…)`).
@@ -50,8 +50,6 @@ public struct ReverseRequest: Equatable, Sendable {
         default: return false
         }
     }
-
-    static let knownLayers = ["address", "poi", "railway", "natural", "manmade"]
 
     /// `parameters` are the decoded query items in order; the first of repeated parameters counts.
     /// `acceptLanguageHeader` is the request's `Accept-Language`, used when there is no parameter.
@@ -134,14 +132,16 @@ public struct ReverseRequest: Equatable, Sendable {
             queryString: query, geometryOutput: geometries.first)
 
         languages = AcceptLanguage.languages(values["accept-language"] ?? acceptLanguageHeader ?? "")
-        layers = []
+        layers = .standard
         if let text = values["layer"] {
-            layers = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-            if let unknown = layers.first(where: { !Self.knownLayers.contains($0) }) {
+            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            guard let asked = ReverseLayers(names: names) else {
+                let unknown = names.first { name in !ReverseLayers.names.contains { $0.name == name } } ?? text
                 throw fail(
-                    "Parameter 'layer' takes \(Self.knownLayers.joined(separator: ", ")); got '\(DisplayText.sanitized(unknown, limit: 40))'"
+                    "Parameter 'layer' takes \(ReverseLayers.names.map(\.name).joined(separator: ", ")); got '\(DisplayText.sanitized(unknown, limit: 40))'"
                 )
             }
+            layers = asked
         }
         jsonCallback = nil
         if format.isJSON, let callback = values["json_callback"] {

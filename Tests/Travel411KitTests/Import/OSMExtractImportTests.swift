@@ -149,6 +149,36 @@ import Travel411TestSupport
         #expect(object["type"] as? String == "viewpoint")
     }
 
+    /// Nominatim's `layer` (layers.feature on its own test database, a later extract): at the viewpoint, addresses
+    /// alone answer the street, POIs alone the viewpoint; POIs alone find a car park where a street is nearer;
+    /// POIs need building level; railways, rivers and man-made objects, which travel411 does not import, find
+    /// nothing, nor do POIs where the database has none (Data/ alone).
+    @Test func theLayersChooseWhichObjectsAnswer() throws {
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let geocoder = try ReverseGeocoder(databasePath: try Self.liechtensteinImport.get().path, settings: settings)
+        func answer(_ latitude: Double, _ longitude: Double, _ layers: ReverseLayers, zoom: Int = 18) throws -> [String: Any] {
+            let point = Coordinate(latitude: latitude, longitude: longitude)
+            let record = geocoder.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: zoom), layers: layers)
+            let text = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: zoom))
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+        func kind(_ object: [String: Any]) -> String { "\(object["category"] ?? "-")=\(object["type"] ?? "-")" }
+        #expect(kind(try answer(47.14077, 9.52414, .standard)) == "tourism=viewpoint")
+        #expect(kind(try answer(47.14077, 9.52414, [.address, .poi, .natural])) == "tourism=viewpoint")
+        #expect(kind(try answer(47.14077, 9.52414, .poi)) == "tourism=viewpoint")
+        let street = try answer(47.14077, 9.52414, .address)
+        #expect(kind(street) == "highway=secondary")
+        #expect(street["name"] as? String == "Fürst-Franz-Josef-Strasse")
+        #expect(kind(try answer(47.13816, 9.52168, .standard)) == "highway=primary")
+        #expect(kind(try answer(47.13816, 9.52168, .poi)) == "amenity=parking")
+        for (layers, zoom) in [(ReverseLayers.natural, 18), ([.railway, .manmade], 18), (.poi, 17)] {
+            #expect(try answer(47.14077, 9.52414, layers, zoom: zoom)["error"] as? String == "Unable to geocode")
+        }
+        let london = TestPlaces.geocoder.record(for: Coordinate(latitude: 51.5007, longitude: -0.1246), maximumRank: 30, layers: .poi)
+        #expect(TestPlaces.geocoder.placemark(from: london).country == nil)
+    }
+
     /// /status's `data_updated`: when the data was current, the newest element's timestamp, as osm2pgsql records it
     /// for Nominatim (pyosmium finds the same newest elements); not the day of the import.
     @Test func theDataIsDatedByItsNewestElement() throws {

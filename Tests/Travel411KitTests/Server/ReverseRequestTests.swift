@@ -37,7 +37,11 @@ final class ReverseRequestTests: XCTestCase {
         XCTAssertTrue(request.options.extraTags)
         XCTAssertTrue(request.options.nameDetails)
         XCTAssertEqual(request.languages, ["de", "en"])
-        XCTAssertEqual(request.layers, ["address", "poi"])
+        XCTAssertEqual(request.layers, [.address, .poi])
+        XCTAssertEqual(try parse("lat=1&lon=1").layers, .standard)
+        XCTAssertEqual(try parse("lat=1&lon=1&layer=natural, manmade").layers, [.natural, .manmade])
+        XCTAssertEqual(
+            refusal("lat=1&lon=1&layer=poi,cafes")?.message, "Parameter 'layer' takes address, poi, railway, natural, manmade; got 'cafes'")
     }
 
     func testBadCoordinates() {
