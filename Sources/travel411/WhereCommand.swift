@@ -90,6 +90,20 @@ struct WhereCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Which kinds of object may answer, as Nominatim's layer: address (streets and house numbers), poi (points of interest, at zoom 18), or both, the default; railway, natural and manmade are not imported and find nothing.",
+            valueName: "list"))
+    var layer: String?
+
+    /// `--layer`'s names, as Nominatim reads `layer`.
+    private var layerNames: [String] {
+        (layer ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// `--layer` as Nominatim reads `layer`; checked in `validate`.
+    private var layers: ReverseLayers { ReverseLayers(names: layerNames) ?? .standard }
+
+    @Option(
+        help: ArgumentHelp(
             "Name places in these languages, the first one first, as Nominatim's accept-language (\"sv,fi\"): OpenStreetMap streets, objects and areas by their name:xx tags, else their name; countries and first-level areas of Natural Earth by its names (default: names as stored).",
             valueName: "list"))
     var language: String?
@@ -105,6 +119,12 @@ struct WhereCommand: ParsableCommand {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
         }
         guard (0...18).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 18; got \(zoom)") }
+        if let layer {
+            guard !layerNames.isEmpty, ReverseLayers(names: layerNames) != nil else {
+                throw ValidationError(
+                    "--layer takes \(ReverseLayers.names.map(\.name).joined(separator: ", ")), separated by commas; got '\(layer)'")
+            }
+        }
         if let language, languages.isEmpty { throw ValidationError("--language names no language: '\(language)'") }
         if isBatch {
             // Waiting on a terminal for points nobody is typing would look like a hang.
@@ -277,6 +297,7 @@ struct WhereCommand: ParsableCommand {
         }
         settings.detail = NominatimDetail(zoom: zoom)
         settings.maximumRank = NominatimDetail.maximumRank(zoom: zoom)
+        settings.layers = layers
         settings.addressOfTheAnswer = format == .nominatim
         return try PlacesDatabase.openGeocoder(
             explicitPath: database.databasePath, loading: loading, settings: settings, needs: needs,

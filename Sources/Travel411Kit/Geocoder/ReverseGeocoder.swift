@@ -29,6 +29,8 @@ public struct GeocoderSettings: Sendable {
     /// from OpenStreetMap answers by: 26 major streets only (zoom 16), 27 all streets (17), 30 addresses and
     /// points of interest too (18).
     public var maximumRank = 30
+    /// The kinds of object that may answer, as Nominatim's `layer` (`where --layer`): addresses and POIs.
+    public var layers: ReverseLayers = .standard
     /// Nominatim's address on a database imported from OpenStreetMap (the server, `where --format nominatim`):
     /// the municipality and suburb are the answered street's or object's, where it is (its point nearest the
     /// query, the object's point), not the query point's. Off, a point answers the municipality it lies in.
@@ -148,7 +150,7 @@ public final class ReverseGeocoder: Sendable {
     /// The answer for one point, as numbers. `needs` leaves out
     /// lookups whose fields nobody will print; what it keeps is decided exactly as with `.all`.
     public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all) -> PlacemarkRecord {
-        record(for: coordinate, needs: needs, maximumRank: settings.maximumRank)
+        record(for: coordinate, needs: needs, maximumRank: settings.maximumRank, layers: settings.layers)
     }
 
     /// `maximumRank` in place of the settings' (a server answers each request at its own zoom); `layers`, the
