@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
 
-/// `travel411 where --language` through the binary, on Helsinki's extract imported by the binary itself: the
-/// streets, suburbs and city in the extract's `name:sv` and `name:fi`, one point and many alike.
-final class WhereLanguageTests: XCTestCase {
+/// `travel411 where` through the binary, on Helsinki's extract imported by the binary itself: `--language` (the
+/// streets, suburbs and city in the extract's `name:sv` and `name:fi`) and `--layer` (the kinds of object that
+/// may answer, as Nominatim's `layer`), one point and many alike.
+final class WhereOnAnExtractTests: XCTestCase {
     private var cli: TravelCLI!
     private var databasePath: String { cli.folder.appendingPathComponent("helsinki.gpkg").path }
 
@@ -69,6 +70,27 @@ final class WhereLanguageTests: XCTestCase {
         let result = try cli.run(["where", "60.1719,24.9423", "--db", databasePath, "--language", ","])
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderr.contains("--language names no language"), result.stderr)
+    }
+
+    /// By Savotta, a restaurant on Aleksanterinkatu without a house number: the restaurant by default and with
+    /// `poi`; with `address` alone the nearest numbered house, 3 Sofiankatu; `natural` alone nothing.
+    func testTheLayersChooseWhatAnswers() throws {
+        let point = ["where", "60.168511,24.952699", "--db", databasePath, "--format", "csv", "--fields", "name,osmType,osmId"]
+        XCTAssertTrue(try cli.succeed(point).contains(",Savotta,node,600082952,"))
+        XCTAssertTrue(try cli.succeed(point + ["--layer", "poi"]).contains(",Savotta,node,600082952,"))
+        XCTAssertTrue(try cli.succeed(point + ["--layer", "Address"]).contains(",3 Sofiankatu,node,448156825,"))
+        XCTAssertTrue(try cli.succeed(point + ["--layer", "natural"]).contains("60.168511,24.952699,,,,"))
+        let points = try TemporaryInput.write("lat,lon\n60.168511,24.952699\n60.165559,24.941401\n", in: cli.folder, as: "points.csv")
+        let many = try cli.succeed(["where", "--input", points, "--db", databasePath, "--layer", "address", "--fields", "name"])
+        XCTAssertEqual(many, "lat,lon,name,error\n60.168511,24.952699,3 Sofiankatu,\n60.165559,24.941401,8 Bulevardi,\n")
+    }
+
+    func testAnUnknownLayerIsAUsageError() throws {
+        for layer in ["trees", ",", "poi,,shops"] {
+            let result = try cli.run(["where", "60.1719,24.9423", "--db", databasePath, "--layer", layer])
+            XCTAssertEqual(result.status, 64, layer)
+            XCTAssertTrue(result.stderr.contains("--layer takes address, poi, railway, natural, manmade"), result.stderr)
+        }
     }
 }
 
