@@ -180,6 +180,12 @@ struct WhereCommand: ParsableCommand {
             print(NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom, licence: geocoder.licence)))
             return
         }
+        if layers != .standard, placemark.country == nil, placemark.locality == nil {
+            // An empty answer would otherwise look like a database with nothing in it.
+            Diagnostics.warning(
+                "nothing of --layer \(layerNames.joined(separator: ",")) answers here (railway, natural and manmade objects are not imported; poi needs --zoom 18 and an extract's points of interest)"
+            )
+        }
         let placemarkFormat = format?.placemarkFormat ?? .text
         if let fields, let text = PlacemarkFormatter.format(placemark, as: placemarkFormat, fields: fields) {
             print(text)

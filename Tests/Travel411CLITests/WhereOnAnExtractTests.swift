@@ -80,6 +80,11 @@ final class WhereOnAnExtractTests: XCTestCase {
         XCTAssertTrue(try cli.succeed(point + ["--layer", "poi"]).contains(",Savotta,node,600082952,"))
         XCTAssertTrue(try cli.succeed(point + ["--layer", "Address"]).contains(",3 Sofiankatu,node,448156825,"))
         XCTAssertTrue(try cli.succeed(point + ["--layer", "natural"]).contains("60.168511,24.952699,,,,"))
+        // As text, an empty answer says why.
+        let nothing = try cli.run(["where", "60.168511,24.952699", "--db", databasePath, "--layer", "natural,railway"])
+        XCTAssertEqual(nothing.status, 0, nothing.stderr)
+        XCTAssertEqual(nothing.stdout, "location               60.168511, 24.952699\n")
+        XCTAssertTrue(nothing.stderr.contains("travel411: warning: nothing of --layer natural,railway answers here"), nothing.stderr)
         let points = try TemporaryInput.write("lat,lon\n60.168511,24.952699\n60.165559,24.941401\n", in: cli.folder, as: "points.csv")
         let many = try cli.succeed(["where", "--input", points, "--db", databasePath, "--layer", "address", "--fields", "name"])
         XCTAssertEqual(many, "lat,lon,name,error\n60.168511,24.952699,3 Sofiankatu,\n60.165559,24.941401,8 Bulevardi,\n")
