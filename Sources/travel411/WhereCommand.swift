@@ -94,13 +94,8 @@ struct WhereCommand: ParsableCommand {
             valueName: "list"))
     var layer: String?
 
-    /// `--layer`'s names, as Nominatim reads `layer`.
-    private var layerNames: [String] {
-        (layer ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-    }
-
     /// `--layer` as Nominatim reads `layer`; checked in `validate`.
-    private var layers: ReverseLayers { ReverseLayers(names: layerNames) ?? .standard }
+    private var layers: ReverseLayers { layer.flatMap { try? ReverseLayers(list: $0) } ?? .standard }
 
     @Option(
         help: ArgumentHelp(
@@ -120,10 +115,7 @@ struct WhereCommand: ParsableCommand {
         }
         guard (0...18).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 18; got \(zoom)") }
         if let layer {
-            guard !layerNames.isEmpty, ReverseLayers(names: layerNames) != nil else {
-                throw ValidationError(
-                    "--layer takes \(ReverseLayers.names.map(\.name).joined(separator: ", ")), separated by commas; got '\(layer)'")
-            }
+            do { _ = try ReverseLayers(list: layer) } catch { throw ValidationError("--layer \(error.message)") }
         }
         if let language, languages.isEmpty { throw ValidationError("--language names no language: '\(language)'") }
         if isBatch {
@@ -180,10 +172,10 @@ struct WhereCommand: ParsableCommand {
             print(NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: zoom, licence: geocoder.licence)))
             return
         }
-        if layers != .standard, placemark.country == nil, placemark.locality == nil {
-            // An empty answer would otherwise look like a database with nothing in it.
+        if let layer, !layers.contains(.address), !placemark.namesAPlace {
+            // Without addresses an answer may be empty, which would otherwise look like a database with nothing in it.
             Diagnostics.warning(
-                "nothing of --layer \(layerNames.joined(separator: ",")) answers here (railway, natural and manmade objects are not imported; poi needs --zoom 18 and an extract's points of interest)"
+                "nothing of --layer \(layer) answers here (railway, natural and manmade objects are not imported; poi needs --zoom 18 and an extract's points of interest)"
             )
         }
         let placemarkFormat = format?.placemarkFormat ?? .text

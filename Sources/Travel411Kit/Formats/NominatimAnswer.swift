@@ -127,7 +127,7 @@ public struct NominatimPlace: Sendable {
 
     /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode".
     public init?(_ p: Placemark, detail: NominatimDetail = .building) {
-        guard p.country != nil || p.locality != nil else { return nil }
+        guard p.namesAPlace else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
         let houseNumber = p.thoroughfare != nil ? upTo(.building, p.subThoroughfare) : nil
         let road = upTo(.street, p.thoroughfare)

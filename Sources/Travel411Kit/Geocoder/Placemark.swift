@@ -43,6 +43,10 @@ public struct Placemark: Hashable, Sendable, Encodable {
 
     public init(location: Coordinate) { self.location = location }
 
+    /// Whether the answer names a place at all: a country or a locality. Without one, Nominatim's answer is
+    /// "Unable to geocode" (at sea far from any coast, or nothing of the asked layers).
+    public var namesAPlace: Bool { country != nil || locality != nil }
+
     /// The one JSON shape of a placemark, wherever it is printed (`where --format json`, every batch
     /// format's keys, `airports show`, the travel commands): latitude and longitude, then every
     /// `PlacemarkField` under its CLPlacemark name with the same value as in batch output, `null` when absent.

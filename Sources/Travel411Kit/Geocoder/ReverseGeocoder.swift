@@ -158,13 +158,14 @@ public final class ReverseGeocoder: Sendable {
     public func record(
         for coordinate: Coordinate, needs: PlacemarkNeeds = .all, maximumRank: Int, layers: ReverseLayers = .standard
     ) -> PlacemarkRecord {
-        var record = PlacemarkRecord(location: coordinate)
+        let nothing = PlacemarkRecord(location: coordinate)
+        var record = nothing
         // Railways, rivers and man-made objects alone: travel411 imports none of them.
-        guard layers.contains(.address) || layers.contains(.poi) else { return record }
+        guard !layers.isDisjoint(with: .standard) else { return nothing }
         record.followsNominatim = osmRules?.covers(coordinate) ?? false
         // POIs alone: an extract's, at building level (Nominatim's rank 30); elsewhere there are none.
         let poisAlone = !layers.contains(.address)
-        if poisAlone, !record.followsNominatim || maximumRank < 30 { return PlacemarkRecord(location: coordinate) }
+        if poisAlone, !record.followsNominatim || maximumRank < 30 { return nothing }
         let x = coordinate.longitude, y = coordinate.latitude
         if hot.isComplete {
             // The locality cell's first reads go out before the area lookups, so that both wait together.
@@ -219,7 +220,7 @@ public final class ReverseGeocoder: Sendable {
             if !hasObjects { decideStreetAddress(&record) }
         }
         // A POI or nothing: Nominatim looks for no area or country without the address layer.
-        if poisAlone, record.object < 0 { return PlacemarkRecord(location: coordinate) }
+        if poisAlone, record.object < 0 { return nothing }
         if needs.contains(.osmElement) {
             // Both fields from one Nominatim place: making it per field cost 3.8 µs a field (100,000 Helsinki points).
             record.osmElement = NominatimPlace(placemark(from: record), detail: settings.detail)?.element.flatMap { element in

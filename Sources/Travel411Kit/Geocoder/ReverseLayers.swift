@@ -1,3 +1,5 @@
+import Foundation
+
 /// Nominatim's `layer`: which kinds of object a reverse answer may be. By default addresses (streets, house
 /// numbers, places, boundaries) and POIs; `railway`, `natural` and `manmade` are objects travel411 does not
 /// import, so asking for those alone finds nothing, as Nominatim finds nothing where it has none.
@@ -19,17 +21,25 @@ public struct ReverseLayers: OptionSet, Hashable, Sendable {
         ("address", .address), ("poi", .poi), ("railway", .railway), ("natural", .natural), ("manmade", .manmade),
     ]
 
-    /// nil when a name is none of `names`; the empty list gives the standard layers.
-    public init?(names: [String]) {
-        guard !names.isEmpty else {
-            self = .standard
-            return
-        }
+    /// `layer`'s comma-separated list, read as Nominatim reads it (letter case and spaces ignored), for the
+    /// server's parameter and `where --layer` alike. A list naming no layer, or a word that is none, is refused.
+    public init(list: String) throws(Refusal) {
+        let words = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        guard !words.isEmpty else { throw Refusal(word: list) }
         var layers: ReverseLayers = []
-        for name in names {
-            guard let known = Self.names.first(where: { $0.name == name }) else { return nil }
+        for word in words {
+            guard let known = Self.names.first(where: { $0.name == word }) else { throw Refusal(word: word) }
             layers.insert(known.layer)
         }
         self = layers
+    }
+
+    /// A list `init(list:)` refuses: the word that is no layer (the whole list when it names none).
+    public struct Refusal: Error, Equatable {
+        public let word: String
+        /// "takes address, poi, railway, natural, manmade; got 'trees'", after the parameter's or option's name.
+        public var message: String {
+            "takes \(ReverseLayers.names.map(\.name).joined(separator: ", ")); got '\(DisplayText.sanitized(word, limit: 40))'"
+        }
     }
 }

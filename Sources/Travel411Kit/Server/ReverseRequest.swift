@@ -133,15 +133,9 @@ public struct ReverseRequest: Equatable, Sendable {
 
         languages = AcceptLanguage.languages(values["accept-language"] ?? acceptLanguageHeader ?? "")
         layers = .standard
-        if let text = values["layer"] {
-            let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-            guard let asked = ReverseLayers(names: names) else {
-                let unknown = names.first { name in !ReverseLayers.names.contains { $0.name == name } } ?? text
-                throw fail(
-                    "Parameter 'layer' takes \(ReverseLayers.names.map(\.name).joined(separator: ", ")); got '\(DisplayText.sanitized(unknown, limit: 40))'"
-                )
-            }
-            layers = asked
+        // An empty parameter is none, as Nominatim reads it.
+        if let text = values["layer"], !text.allSatisfy(\.isWhitespace) {
+            do { layers = try ReverseLayers(list: text) } catch { throw fail("Parameter 'layer' \(error.message)") }
         }
         jsonCallback = nil
         if format.isJSON, let callback = values["json_callback"] {

@@ -39,6 +39,8 @@ final class ReverseRequestTests: XCTestCase {
         XCTAssertEqual(request.languages, ["de", "en"])
         XCTAssertEqual(request.layers, [.address, .poi])
         XCTAssertEqual(try parse("lat=1&lon=1").layers, .standard)
+        XCTAssertEqual(try parse("lat=1&lon=1&layer=").layers, .standard, "an empty parameter is none")
+        XCTAssertEqual(refusal("lat=1&lon=1&layer=,")?.code, 400, "a list naming no layer")
         XCTAssertEqual(try parse("lat=1&lon=1&layer=natural, manmade").layers, [.natural, .manmade])
         XCTAssertEqual(
             refusal("lat=1&lon=1&layer=poi,cafes")?.message, "Parameter 'layer' takes address, poi, railway, natural, manmade; got 'cafes'")
