@@ -9,14 +9,16 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+// The import's targets only (see Travel411Import below).
+let optimisedSwiftSettings = swiftSettings + [.unsafeFlags(["-O"])]
 
 let package = Package(
     name: "travel411",
     // No `platforms`: travel411 is built and tested on Linux only (docs/development.md, "Platforms").
-    // No library product: Travel411Kit is compiled with -O (below), an unsafe flag that SwiftPM refuses in
-    // a versioned dependency. Programs use travel411 through its batch mode (rows on stdin, one row out
-    // per row) and `travel411 serve`; README "Using travel411 from other programs" says how.
+    // Travel411Kit is the library: open a places database, reverse geocode, Nominatim's answers (docs/library.md).
+    // Its targets carry no unsafe flags, so a program can depend on it by version.
     products: [
+        .library(name: "Travel411Kit", targets: ["Travel411Kit"]),
         .executable(name: "travel411", targets: ["travel411"]),
         .executable(name: "travel411-serve", targets: ["travel411-serve"]),
     ],
@@ -78,28 +80,93 @@ let package = Package(
                 .linkedLibrary("z"), .linkedLibrary("bz2"), .linkedLibrary("expat"), .linkedLibrary("pthread"),
             ]
         ),
+        // The geocoder is cut into targets along the flow of data (docs/architecture.md). A target may import only
+        // the ones below it, so the compiler refuses an edge against the flow:
+        //   Core ← Store ← Geocoder ← Answers ← Batch ← NominatimAPI        (the read side)
+        //   Core ← Shapefile, OSM;  Store, Shapefile, OSM, Geocoder ← Import  (the write side)
+        // The read side has no unsafe flags, so that the Travel411Kit product can be a versioned dependency.
+        .target(
+            name: "Travel411Core",
+            dependencies: ["CInterruptCleanup"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Travel411Store",
+            dependencies: ["Travel411Core", "CSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Travel411Geocoder",
+            dependencies: ["Travel411Core", "Travel411Store"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Travel411Answers",
+            dependencies: ["Travel411Core", "Travel411Store", "Travel411Geocoder"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Travel411Batch",
+            dependencies: ["Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Travel411NominatimAPI",
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The library product: the read side behind one `import Travel411Kit`.
         .target(
             name: "Travel411Kit",
+            dependencies: ["Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers"],
+            swiftSettings: swiftSettings
+        ),
+        // The write side. The first `swift run travel411 where …` imports Data/ in a debug build; unoptimised,
+        // that import takes minutes instead of seconds, so the readers of outside files and the import are
+        // always optimised. They are not part of the library product, whose closure must have no unsafe flags.
+        // The writers of the store's formats (the lookup tables' builders, GeoPackage features, external sorts):
+        // each format's reader is in Travel411Store, its writer here, optimised for the same reason as the import.
+        .target(
+            name: "Travel411StoreWriters",
+            dependencies: ["Travel411Core", "Travel411Store"],
+            swiftSettings: optimisedSwiftSettings
+        ),
+        .target(
+            name: "Travel411Shapefile",
+            dependencies: ["Travel411Core", "CShapelib"],
+            swiftSettings: optimisedSwiftSettings
+        ),
+        .target(
+            name: "Travel411OSM",
+            dependencies: ["Travel411Core", "COSMium"],
+            swiftSettings: optimisedSwiftSettings
+        ),
+        .target(
+            name: "Travel411Import",
             dependencies: [
-                "CShapelib", "CSQLite", "CCrypto", "CInterruptCleanup", "COSMium",
+                "Travel411Core", "Travel411Store", "Travel411StoreWriters", "Travel411Geocoder", "Travel411Shapefile",
+                "Travel411OSM", "CCrypto", "CInterruptCleanup",
             ],
-            // The first `swift run travel411 where …` builds the places database in a debug build;
-            // unoptimised, that import takes minutes instead of seconds, so the library is always optimised.
-            // (This is why there is no library product: see `products`.)
-            swiftSettings: swiftSettings + [.unsafeFlags(["-O"])]
+            swiftSettings: optimisedSwiftSettings
         ),
         // The travel guide and what draws and reads around it: Airports, Travel, Tracking, Render, Quakes. Not
         // optimised: nothing here is hot (a map, a track, a feed take milliseconds), and -O on these ~7,500 lines
         // cost a fresh clone's first build about as much CPU as the whole geocoder.
         .target(
             name: "Travel411Guide",
-            dependencies: ["Travel411Kit", "CCairo", "CSQLite", "CShapelib"],
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
+                "Travel411StoreWriters", "Travel411OSM", "CCairo", "CSQLite", "CShapelib",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "travel411",
             dependencies: [
-                "Travel411Kit",
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
+                "Travel411NominatimAPI",
                 "Travel411Guide",
                 "Travel411ServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -110,7 +177,7 @@ let package = Package(
         // declaration of the eight options, without the server's packages.
         .target(
             name: "Travel411ServeOptions",
-            dependencies: ["Travel411Kit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Travel411Core", "Travel411NominatimAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         // The HTTP server as a library (`buildApplication(options:)`), so that tests run it in process. Its
@@ -118,7 +185,8 @@ let package = Package(
         .target(
             name: "Travel411Server",
             dependencies: [
-                "Travel411Kit",
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Batch", "Travel411Import", "Travel411StoreWriters",
+                "Travel411NominatimAPI",
                 "Travel411ServeOptions",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
@@ -139,7 +207,7 @@ let package = Package(
         .executableTarget(
             name: "travel411-serve",
             dependencies: [
-                "Travel411Kit",
+                "Travel411Core", "Travel411NominatimAPI",
                 "Travel411ServeOptions",
                 "Travel411Server",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -157,7 +225,10 @@ let package = Package(
         // -DFUZZING). A plain build gives a stub that says so, so `swift build` and `swift test` need no flags.
         .executableTarget(
             name: "Travel411Fuzz",
-            dependencies: ["Travel411Kit", "Travel411Guide"],
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Batch", "Travel411Import", "Travel411StoreWriters",
+                "Travel411OSM", "Travel411Shapefile", "Travel411Guide",
+            ],
             path: "Fuzz/Travel411Fuzz",
             swiftSettings: swiftSettings
         ),
@@ -165,7 +236,10 @@ let package = Package(
         // inserts): `Scripts/bench --parts` builds it in release. Figures belong here, not in timed tests.
         .executableTarget(
             name: "travel411-bench",
-            dependencies: ["Travel411Kit"],
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Batch", "Travel411Import", "Travel411StoreWriters",
+                "Travel411OSM",
+            ],
             path: "Benchmarks/travel411-bench",
             swiftSettings: swiftSettings
         ),
@@ -173,7 +247,10 @@ let package = Package(
         // what the test process sets up as it loads (Travel411TestStartup, a C constructor).
         .target(
             name: "Travel411TestSupport",
-            dependencies: ["Travel411Kit", "Travel411TestStartup"],
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Batch", "Travel411Import", "Travel411StoreWriters",
+                "Travel411TestStartup",
+            ],
             path: "Tests/Travel411TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -184,17 +261,27 @@ let package = Package(
         // One test target per library: the Kit's tests build without the Guide.
         .testTarget(
             name: "Travel411KitTests",
-            dependencies: ["Travel411Kit", "Travel411TestSupport", "CShapelib", "CSQLite"],
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411NominatimAPI",
+                "Travel411Import", "Travel411StoreWriters", "Travel411OSM", "Travel411Shapefile", "Travel411TestSupport", "CShapelib",
+                "CSQLite",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "Travel411GuideTests",
-            dependencies: ["Travel411Guide", "Travel411Kit", "Travel411TestSupport", "CSQLite"],
+            dependencies: [
+                "Travel411Guide", "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Import", "Travel411StoreWriters",
+                "Travel411OSM", "Travel411Shapefile", "Travel411TestSupport", "CSQLite",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "Travel411CLITests",
-            dependencies: ["Travel411Kit", "Travel411Guide", "Travel411TestSupport"],
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
+                "Travel411StoreWriters", "Travel411Guide", "Travel411TestSupport",
+            ],
             // Expected outputs, read from the source tree by path (GoldenOutput), not bundled.
             exclude: ["Golden"],
             swiftSettings: swiftSettings
@@ -204,7 +291,8 @@ let package = Package(
         .testTarget(
             name: "Travel411ServeTests",
             dependencies: [
-                "Travel411Kit",
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
+                "Travel411StoreWriters", "Travel411NominatimAPI",
                 "Travel411TestSupport",
                 "Travel411ServeOptions",
                 "Travel411Server",

@@ -1,5 +1,11 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411OSM
+import Travel411Store
+import Travel411StoreWriters
 
 // In-process measurements of single parts, which Scripts/bench's whole-process figures cannot separate:
 // the batch pipeline without a geocoder, lookups on one core, and GeoPackage inserts. Each prints one

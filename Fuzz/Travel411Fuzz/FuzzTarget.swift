@@ -4,7 +4,13 @@
     import Foundation
 
     @testable import Travel411Guide
-    @testable import Travel411Kit
+    @testable import Travel411Batch
+    @testable import Travel411Core
+    @testable import Travel411Geocoder
+    @testable import Travel411Import
+    @testable import Travel411OSM
+    @testable import Travel411Shapefile
+    @testable import Travel411Store
 
     /// The readers that take files from anywhere, each fed the fuzzer's bytes the way the CLI feeds it a file.
     /// Any outcome but a crash, a hang or a leak is fine: errors are what broken input should give.

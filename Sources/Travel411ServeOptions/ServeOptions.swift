@@ -1,5 +1,5 @@
 import ArgumentParser
-import Travel411Kit
+import Travel411NominatimAPI
 
 /// The options of `travel411 serve` and `travel411-serve`, declared once: `travel411` parses and checks them,
 /// then hands them on (`arguments`) to the server executable, which parses them again.

@@ -5,7 +5,12 @@
     import Logging
     import NIOCore
     import Prometheus
-    import Travel411Kit
+    import Travel411Batch
+    import Travel411Core
+    import Travel411Geocoder
+    import Travel411Import
+    import Travel411NominatimAPI
+    import Travel411Store
     import Travel411ServeOptions
 
     /// What a server answers from: the places database in memory, its status, and where metrics and logs go.

@@ -4,7 +4,9 @@
     import NIOConcurrencyHelpers
     import NIOCore
     import NIOPosix
-    import Travel411Kit
+    import Travel411Batch
+    import Travel411Geocoder
+    import Travel411NominatimAPI
 
     /// One POST /reverse batch, run on NIO's blocking-work thread pool from the request body in memory straight
     /// into the response: no temporary file, no pipe. The batch's writer hands each chunk of output to the

@@ -2,7 +2,8 @@
     import Foundation
     import Hummingbird
     import Logging
-    import Travel411Kit
+    import Travel411Core
+    import Travel411NominatimAPI
 
     /// One structured log line per request: method, path (never the query, which holds the user's
     /// location), status and milliseconds. Errors thrown further in are logged with their status.

@@ -1,3 +1,5 @@
+import Travel411Answers
+
 #if Server
     import Foundation
     import Hummingbird
@@ -5,7 +7,9 @@
     import NIOConcurrencyHelpers
     import NIOCore
     import Prometheus
-    import Travel411Kit
+    import Travel411Batch
+    import Travel411Geocoder
+    import Travel411NominatimAPI
 
     /// The endpoints. Answers are written by the library (`ReverseRequest`, `NominatimFormatter`,
     /// `BatchRequest`, `ServerStatus`): this file only moves bytes between them and HTTP. A refused request

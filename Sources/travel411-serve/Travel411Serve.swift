@@ -8,7 +8,7 @@
     import Prometheus
     import ServiceLifecycle
     import UnixSignals
-    import Travel411Kit
+    import Travel411Core
     import Travel411ServeOptions
     import Travel411Server
 

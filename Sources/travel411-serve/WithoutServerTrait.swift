@@ -1,6 +1,7 @@
 #if !Server
     import Foundation
-    import Travel411Kit
+    import Travel411Core
+    import Travel411NominatimAPI
 
     /// What `travel411-serve` is when the package is built without the Server trait, which keeps SwiftNIO and
     /// Hummingbird out of the core tool's build (and out of a fresh clone's package resolution). It says how to

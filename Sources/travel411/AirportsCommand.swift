@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import Travel411Core
+import Travel411Geocoder
 import Travel411Guide
-import Travel411Kit
 
 struct AirportsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Travel411Kit
+import Travel411Answers
+import Travel411Batch
+import Travel411Import
+import Travel411Store
 
 // The library's enums are the option values: --help lists their cases, and a wrong value gets
 // swift-argument-parser's standard message ("The value 'x' is invalid for '--format <format>'").

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Travel411Guide
-import Travel411Kit
 
 struct DestinationCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

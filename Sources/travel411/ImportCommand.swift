@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import Travel411Kit
+import Travel411Geocoder
+import Travel411Import
+import Travel411Store
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
 
 struct MapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal and at most 10 times a second.
 final class ProgressBar {

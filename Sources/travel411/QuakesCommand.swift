@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Travel411Core
+import Travel411Geocoder
 import Travel411Guide
-import Travel411Kit
+import Travel411Import
 
 struct QuakesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

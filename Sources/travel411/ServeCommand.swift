@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411NominatimAPI
 import Travel411ServeOptions
 
 /// `travel411 serve`: runs the `travel411-serve` executable that sits beside this one. The server is

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
+import Travel411Import
+import Travel411Store
 
 @main
 struct Travel411Command: AsyncParsableCommand {

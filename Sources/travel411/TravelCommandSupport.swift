@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import Travel411Answers
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
 
 /// `--state` and `--db`, shared by the travel commands.
 struct TravelStateOptions: ParsableArguments {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
-import Travel411Kit
+import Travel411Answers
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411NominatimAPI
 
 struct WhereCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Store
 import Travel411TestSupport
 import XCTest
 

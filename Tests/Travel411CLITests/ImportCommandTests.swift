@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 import XCTest
 
 /// `travel411 import` through the binary: damaged input fails with the file named on stderr and the

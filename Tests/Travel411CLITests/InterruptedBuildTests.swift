@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Store
 import XCTest
 
 /// A build of the places database that the user interrupts (Ctrl-C, or SIGTERM from a service manager)

@@ -1,6 +1,6 @@
 import Foundation
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
 import XCTest
 
 /// `travel411 map` end to end: golden outputs, files, the terminal (in tmux when it exists) and bad input.

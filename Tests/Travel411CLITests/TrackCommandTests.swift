@@ -1,6 +1,8 @@
 import CSQLite
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 import XCTest
 
 /// `travel411 track` and `travel411 regions` run as a user runs them: the built binary on real logs.

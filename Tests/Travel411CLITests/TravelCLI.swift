@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 import Travel411TestSupport
 import XCTest
 

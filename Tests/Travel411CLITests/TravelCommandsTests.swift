@@ -1,6 +1,6 @@
 import Foundation
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
 import XCTest
 
 /// The travel commands end to end, each test on a fresh state file.

@@ -1,6 +1,7 @@
 import Foundation
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
+import Travel411Store
 import XCTest
 
 #if canImport(Glibc)

@@ -1,5 +1,9 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411Store
 import XCTest
 
 /// `travel411 where` end to end on the real places database: exact output in every format (golden files

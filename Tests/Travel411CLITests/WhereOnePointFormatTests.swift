@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import Travel411Kit
 
 /// One point with `--fields` and the batch formats prints what many points print: a file holding
 /// that one point, through `where --input`, is the reference.

@@ -4,7 +4,10 @@
     import HummingbirdTesting
     import Logging
     import Testing
-    import Travel411Kit
+    import Travel411Batch
+    import Travel411Geocoder
+    import Travel411Import
+    import Travel411Store
     import Travel411Server
     import Travel411TestSupport
 

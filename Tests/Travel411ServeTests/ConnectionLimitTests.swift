@@ -3,7 +3,9 @@
     import Hummingbird
     import HummingbirdTesting
     import Testing
-    import Travel411Kit
+    import Travel411Import
+    import Travel411NominatimAPI
+    import Travel411Store
 
     /// What only a real connection shows: the parser's limits and the deadlines, on a live server in process.
     @Suite struct ConnectionLimitTests {

@@ -2,7 +2,9 @@
     import Foundation
     import HummingbirdTesting
     import Testing
-    import Travel411Kit
+    import Travel411Core
+    import Travel411Import
+    import Travel411Store
 
     /// A flood of half-open connections (each sent half a request line, then nothing) must not starve a good
     /// request: past --max-connections the oldest half-open ones are shed, so the good one is answered at once.

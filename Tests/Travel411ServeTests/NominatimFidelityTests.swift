@@ -3,7 +3,8 @@
     import Hummingbird
     import HummingbirdTesting
     import Testing
-    import Travel411Kit
+    import Travel411Answers
+    import Travel411Core
 
     /// What Nominatim's clients rely on beyond its BDD scenarios: JSONP, outlines and their caps, languages.
     @Suite struct NominatimFidelityTests {

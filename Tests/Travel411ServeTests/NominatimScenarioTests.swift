@@ -3,7 +3,6 @@
     import Hummingbird
     import HummingbirdTesting
     import Testing
-    import Travel411Kit
 
     #if canImport(FoundationXML)
         import FoundationXML

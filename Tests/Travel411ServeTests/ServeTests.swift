@@ -1,10 +1,13 @@
+import Travel411Geocoder
+
 #if Server
     import Foundation
     import Hummingbird
     import HummingbirdTesting
     import NIOConcurrencyHelpers
     import Testing
-    import Travel411Kit
+    import Travel411Answers
+    import Travel411Core
     import Travel411TestSupport
 
     #if canImport(FoundationXML)

@@ -7,7 +7,6 @@
     import Metrics
     import NIOConcurrencyHelpers
     import Prometheus
-    import Travel411Kit
     import Travel411ServeOptions
     import Travel411Server
     import Travel411TestSupport

@@ -1,6 +1,8 @@
 #if Server
     import Foundation
-    import Travel411Kit
+    import Travel411Core
+    import Travel411Import
+    import Travel411Store
     import Travel411TestSupport
 
     #if canImport(FoundationNetworking)

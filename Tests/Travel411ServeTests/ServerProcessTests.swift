@@ -1,7 +1,7 @@
 #if Server
     import Foundation
     import Testing
-    import Travel411Kit
+    import Travel411Core
     import Travel411TestSupport
 
     /// The real `travel411-serve` process: what a signal does to it.

@@ -1,5 +1,9 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411Store
 
 /// The real places database, imported from Data/ once per test process and shared by every test that
 /// needs real answers (no hand-made tables: what the tests see is what users get). Both test targets use

@@ -1,4 +1,4 @@
-import Travel411Kit
+import Travel411Core
 
 /// One airport of the catalogue in `Data/airports/airports.csv`.
 public struct Airport: Hashable, Sendable {

@@ -1,6 +1,5 @@
 import CShapelib
 import Foundation
-import Travel411Kit
 
 /// How prominent an airport is, from Natural Earth's ne_10m_airports (891 airports, each with a
 /// `scalerank`: 2 for the world's hubs, up to 9). Used to rank suggestions, so that a mistyped

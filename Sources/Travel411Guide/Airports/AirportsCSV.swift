@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// Reads the airportsdata CSV layout: a header row naming the columns, then one airport a line.
 /// Fields may be quoted, and quoted fields may hold commas and doubled quotes.

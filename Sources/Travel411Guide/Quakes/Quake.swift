@@ -1,4 +1,4 @@
-import Travel411Kit
+import Travel411Core
 
 /// One event from a USGS earthquake feed, with the fields both of USGS's summary formats (CSV and
 /// GeoJSON) carry, under USGS's own names where they are printed. Everything but the time and the

@@ -1,5 +1,9 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411Store
 
 /// An event with our own answer for where it is, beside USGS's `place`.
 public struct GeocodedQuake: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
 
 /// USGS's two summary formats.
 public enum QuakeFeedFormat: String, CaseIterable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// Why a feed could not be read at all. A bad row or feature inside a good feed is not an error:
 /// it is skipped and reported as a `SkippedQuakeRecord`.

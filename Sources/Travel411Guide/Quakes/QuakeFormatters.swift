@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
 
 /// One event as JSON (and as a GeoJSON feature's properties): USGS's fields under USGS's names,
 /// our description, the distance and bearing from the near point, and our placemark under

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// The earthquakes as a map scene for the one renderer `travel411 map` uses: a circle per event with
 /// the seed's size and colour rule, the largest drawn first so that small ones stay visible on top,

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// The map's data side for `quakes --map`: what to draw (circles sized and coloured by the seed
 /// app's rule), in which order, and over which extent. It is plain data in geographic coordinates,

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// Which events to show: the filters of `travel411 quakes`, applied in one fixed order so that
 /// `--last N` always means "the N most recent of those that pass the other filters".

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
 
 /// Reads USGS's CSV "spreadsheet" format (time,latitude,longitude,depth,mag,magType,…,place,…),
 /// finding columns by their header names so that reordered or trimmed exports still read.

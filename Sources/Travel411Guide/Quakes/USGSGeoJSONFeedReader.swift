@@ -1,5 +1,8 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// Reads USGS's GeoJSON summary format: a FeatureCollection of Point features whose properties hold
 /// `mag`, `place` and `time` (epoch milliseconds), with [longitude, latitude, depth] coordinates.

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// An instant as whole milliseconds since 1970-01-01T00:00:00Z: USGS gives times to the millisecond
 /// (epoch milliseconds in GeoJSON, ISO 8601 with three decimals in CSV), and integers keep them

@@ -1,5 +1,9 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411OSM
+import Travel411Store
 
 /// Reads the basemap for one view from the places database: only the features whose index boxes meet
 /// the view, from the layers that suit its scale, never the whole 10m world for a city map. Which layer

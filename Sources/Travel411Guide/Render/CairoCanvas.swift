@@ -1,6 +1,6 @@
 import CCairo
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// Cairo draws the PNG, the PDF and the terminal's raster: antialiased shapes and real text.
 public final class CairoCanvas: MapCanvas {

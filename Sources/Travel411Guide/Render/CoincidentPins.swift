@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// Pins that would hide each other are spread on a ring around their common point, the app's rule:
 /// N pins 2π/N apart, at a radius that grows linearly with N, each placed with the great-circle

@@ -1,5 +1,8 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411Store
 
 /// Which pins get a callout.
 public enum CalloutChoice: String, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
 import CCairo
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// How a path is filled and stroked.
 public struct PathStyle: Hashable, Sendable {

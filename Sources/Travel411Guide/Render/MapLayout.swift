@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
+import Travel411OSM
 
 /// The colours and sizes of the map, in one place.
 enum MapStyle {

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// An output of `MapRenderer`.
 public enum MapOutputFormat: String, Sendable, CaseIterable {

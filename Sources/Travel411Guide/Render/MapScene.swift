@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// An sRGB colour with opacity, as every backend takes it.
 public struct MapColour: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// A point on the output, in pixels from the top-left corner, y downwards.
 public typealias ScreenPoint = Point2D

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// The arrow that points to a location out of view: it lies on the line from the map's centre to
 /// where the location would be drawn if the map went on, as far along it as the inset rectangle

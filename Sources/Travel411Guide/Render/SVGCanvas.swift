@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// SVG written directly: text stays `<text>`, so titles are searchable and selectable. Numbers have
 /// one decimal, which is finer than a pixel and keeps the file small and the same on every run.

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// Clipping and thinning of projected shapes, so that a country drawn on a city map does not send
 /// thousands of far-away vertices (or huge coordinates) to the backends.

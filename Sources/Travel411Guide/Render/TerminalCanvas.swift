@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// How many colours the terminal shows.
 public enum TerminalColour: String, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// One location fix read from a track: where and when, with what the receiver said about its quality
 /// and motion. Optional values are nil when the input did not carry them.

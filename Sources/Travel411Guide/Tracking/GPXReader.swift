@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
 
 /// A circular region watched for enter and exit, as Core Location's `CLCircularRegion`.
 public struct MonitoredRegion: Hashable, Sendable, Codable {

@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// NMEA 0183 sentences to fixes, one line at a time: RMC, GGA, GNS and GLL positions and ZDA dates from
 /// any talker (GP, GN, GL, GA, BD, …), and the sentences of one epoch (the same time of day) merged into

@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// Watches circular regions over a sequence of fixes and says when one is entered or left.
 ///

@@ -1,5 +1,8 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// Which CSV column or JSON key holds each part of a fix, found by name in any letter case. Latitude
 /// and longitude use the names `where` recognises (`CoordinateColumns`); the rest are the names GPS

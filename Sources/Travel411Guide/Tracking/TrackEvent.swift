@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
 
 /// Where distances in events refer to: a destination's City.
 public struct TrackDestination: Hashable, Sendable {

@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Answers
+import Travel411Core
+import Travel411Geocoder
 
 /// Events and the summary as text for people and as JSON Lines for scripts.
 public enum TrackEventFormatter {

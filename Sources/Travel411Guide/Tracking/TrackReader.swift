@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Import
+import Travel411Store
 
 /// The formats `track` reads.
 public enum TrackInputFormat: String, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// Reads and writes the times of tracks: ISO 8601 / RFC 3339 (GPX `<time>`, CSV and JSON columns,
 /// through `ISO8601Time`) and Unix epoch numbers.

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
 
 /// Core Location's rules for standard and significant-change updates, as the app used them.
 public struct TrackingRules: Sendable {

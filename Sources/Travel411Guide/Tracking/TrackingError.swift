@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// What stops a track from being read or a region from being kept, worded for the person at the terminal.
 public enum TrackingError: Travel411Error, Equatable {

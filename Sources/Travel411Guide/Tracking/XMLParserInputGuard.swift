@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Store
 
 /// Makes GPX bytes safe to hand to Foundation's `XMLParser` on Linux, whose libxml2 callbacks crash the
 /// process on two kinds of input that libxml2 itself lets through (found by fuzzing, issue 13; users cannot

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Geocoder
 
 /// How a placemark names the City pin and describes a pin's spot.
 public enum CityNaming {

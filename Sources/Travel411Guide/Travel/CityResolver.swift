@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
 
 /// How the user chose the City of a new destination.
 public enum CityRequest: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Travel411Kit
+import Travel411Core
 
 /// A trip: the airport one flies into (fixed) and the city one is visiting (movable).
 public struct Destination: Hashable, Sendable {

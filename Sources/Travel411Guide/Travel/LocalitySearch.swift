@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
 
 /// The searches behind choosing a City, over the places database's localities (every locality layer,
 /// GeoNames and OpenStreetMap places alike, with its country filled in).

@@ -1,4 +1,4 @@
-import Travel411Kit
+import Travel411Core
 
 /// The two kinds of pin on a destination's map, with the book's colours.
 public enum PinKind: String, Sendable, Codable, CaseIterable {

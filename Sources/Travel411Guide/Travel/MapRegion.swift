@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// The part of the map that shows every pin: a centre and a span in degrees, as MapKit's
 /// MKCoordinateRegion has it. Longitudes are handled on the circle, so pins on both sides of the

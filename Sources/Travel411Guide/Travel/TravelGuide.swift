@@ -1,5 +1,9 @@
 import Foundation
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411Store
 
 /// Where the travel commands reach the places database: the same one `where` uses, built from
 /// Data/ on first use (and rebuilt from it after an upgrade).

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Store
 
 /// Where the travel state lives: `--state`, else `$TRAVEL411_STATE`, else
 /// `$XDG_DATA_HOME/travel411/travel.sqlite`. It is never the places database.

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Store
 
 /// The regions monitored for each destination (`travel411 regions`), kept in the state file with
 /// everything else, so they share its transactions: an add killed midway leaves no trace.

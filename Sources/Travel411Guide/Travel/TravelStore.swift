@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Store
 
 /// The traveller's own small SQLite file: destinations, the City's move history and which trip is
 /// current. Every change runs in one BEGIN IMMEDIATE transaction, so concurrent processes queue up

@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// What can go wrong with the travel state, worded for the person at the terminal.
 public enum TravelStoreError: Error, Equatable, LocalizedError, CustomStringConvertible {

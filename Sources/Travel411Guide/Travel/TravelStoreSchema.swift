@@ -1,5 +1,3 @@
-import Travel411Kit
-
 /// The state file's schema, as an append-only list of migrations. `PRAGMA user_version` counts how
 /// many have run; never edit a shipped step, add a new one.
 enum TravelStoreSchema {

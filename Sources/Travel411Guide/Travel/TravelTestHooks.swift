@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// Hooks that let the CLI tests stop a process at an exact moment. Harmless in normal use: each
 /// does nothing unless its environment variable is set.

@@ -1,7 +1,9 @@
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 final class AirportCatalogueTests: XCTestCase {
     // Parsed once: 28k rows are cheap, but not free in a debug build.

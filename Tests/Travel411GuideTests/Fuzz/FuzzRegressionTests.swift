@@ -1,6 +1,7 @@
 import Foundation
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
+import Travel411OSM
 import XCTest
 
 /// Inputs the fuzzers (Scripts/fuzz) found crashing or leaking, kept in Tests/Fixtures/fuzz/TARGET, each

@@ -1,8 +1,9 @@
+import Travel411Geocoder
 import Travel411TestSupport
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
 
 /// Our description of epicentres, from the real places database.
 final class QuakeDescriberTests: XCTestCase {

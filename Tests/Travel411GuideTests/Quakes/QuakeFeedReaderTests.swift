@@ -1,7 +1,9 @@
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// Both USGS summary formats, read from the real sample feeds, and every kind of bad input the
 /// issue names: malformed rows and features (skipped with their line or index), files that are

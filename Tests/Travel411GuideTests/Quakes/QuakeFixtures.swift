@@ -1,7 +1,8 @@
 import Foundation
 
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// The USGS sample feeds in Tests/Fixtures/earthquakes (see Tests/Fixtures/SOURCES.md), and small
 /// feeds written by the tests themselves into a temporary folder.

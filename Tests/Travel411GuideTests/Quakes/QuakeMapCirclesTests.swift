@@ -1,7 +1,8 @@
 import XCTest
 
+@testable import Travel411Core
+@testable import Travel411Geocoder
 @testable import Travel411Guide
-@testable import Travel411Kit
 
 /// The map's data side: the seed app's size and colour rule, drawing order, legend and extent.
 final class QuakeMapCirclesTests: XCTestCase {

@@ -1,8 +1,10 @@
 import Foundation
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 final class QuakeSelectionTests: XCTestCase {
     let tokyo = Coordinate(latitude: 35.68, longitude: 139.69)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Travel411Kit
+import Travel411Core
 import Travel411TestSupport
 
 @testable import Travel411Guide

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
 
 @testable import Travel411Guide
 

@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
 
 /// The numbers behind the map: the ring of coincident pins, the off-screen arrow, the callout shift
 /// and the projection across the antimeridian.

@@ -2,8 +2,10 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,7 +1,7 @@
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
 
 final class DelimitedFixDecoderTests: XCTestCase {
     func testCSVColumnsAreFoundByNameInAnyOrderAndCase() throws {

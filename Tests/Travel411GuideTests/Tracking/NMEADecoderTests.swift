@@ -1,7 +1,9 @@
+import Travel411Core
 import XCTest
 
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 final class NMEADecoderTests: XCTestCase {
     /// The Reno drive: 4,469 RMC+GGA epochs, each one fix; the four "*** program startup/ENDED ***"

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
 
 /// NMEA as receivers are set up to write it: GGA and ZDA without RMC, GLL or GNS alone, sentences without
 /// a checksum. Each log is a real one (Tests/Fixtures/tracks/nmea) with the sentences such a receiver

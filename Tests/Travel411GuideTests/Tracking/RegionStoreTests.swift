@@ -1,8 +1,9 @@
 import CSQLite
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Store
 
 final class RegionStoreTests: XCTestCase {
     private var folder: URL!

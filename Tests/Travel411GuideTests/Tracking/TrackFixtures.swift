@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// The real track logs in Tests/Fixtures/tracks, read through the public `TrackReader`.
 enum TrackFixtures {

@@ -1,7 +1,9 @@
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Shapefile
+@testable import Travel411Store
 
 final class TrackerTests: XCTestCase {
     private let london = TrackDestination(name: "London", city: BookLondon.city)

@@ -1,7 +1,8 @@
 import XCTest
 
+@testable import Travel411Core
+@testable import Travel411Geocoder
 @testable import Travel411Guide
-@testable import Travel411Kit
 
 final class CityNamingTests: XCTestCase {
     private func placemark(

@@ -1,8 +1,9 @@
 import Travel411TestSupport
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
+@testable import Travel411Store
 
 /// City choice against the real places database imported from Data/.
 final class CityResolverTests: XCTestCase {

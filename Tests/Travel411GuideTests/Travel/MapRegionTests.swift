@@ -1,7 +1,7 @@
 import XCTest
 
+@testable import Travel411Core
 @testable import Travel411Guide
-@testable import Travel411Kit
 
 final class MapRegionTests: XCTestCase {
     let heathrow = Coordinate(latitude: 51.471184, longitude: -0.452542)

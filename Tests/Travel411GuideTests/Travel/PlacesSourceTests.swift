@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import Travel411Core
 import Travel411Guide
-import Travel411Kit
+import Travel411Store
 
 /// The travel commands open the places database through `PlacesSource`; one built by another version of
 /// travel411 gets them the geocoder's own error, which names the import that rebuilds it.

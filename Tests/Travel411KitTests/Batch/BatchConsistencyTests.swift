@@ -2,7 +2,10 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Store
 
 /// A single `where` and a batch must never disagree: thousands of seeded points through the real
 /// batch pipeline (every lookup preloaded, two worker threads) against one-at-a-time placemarks

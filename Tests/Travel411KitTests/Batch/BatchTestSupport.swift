@@ -1,7 +1,11 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// A deterministic stand-in for the real geocoder: the country says which hemisphere, and the
 /// nearest "locality" is a fixed point, so computed fields (distance, bearing, description) vary.

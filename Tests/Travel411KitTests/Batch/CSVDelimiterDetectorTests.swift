@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Import
+@testable import Travel411Store
 
 final class CSVDelimiterDetectorTests: XCTestCase {
     private func detected(_ text: String) -> CSVDelimiter {

@@ -2,7 +2,9 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
 
 final class DelimitedBatchTests: XCTestCase {
     func testSimpleCSVGetsPlacemarkColumnsAppended() throws {

@@ -1,7 +1,11 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 final class JSONOutputTests: XCTestCase {
     /// Text that JSON must escape, plus non-ASCII and one invalid UTF-8 byte.

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
 
 /// CSV as spreadsheets in much of Europe write it: `;` between fields.
 final class SemicolonCSVBatchTests: XCTestCase {

@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Store
 
 final class DecimalMarkTests: XCTestCase {
     /// Parses `text` with `mark`; a spare byte keeps the pointer valid for empty text.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Geocoder
 
 final class DecimalParserTests: XCTestCase {
     private func parse(_ text: String) -> Double? {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
 
 final class DelimitedTextWriterTests: XCTestCase {
     private func written(_ text: String, delimiter: Character) -> String {

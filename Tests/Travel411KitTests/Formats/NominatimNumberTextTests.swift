@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Answers
+@testable import Travel411Core
 
 /// The numbers a `/reverse` answer writes as bytes, against the text Swift and Nominatim give them.
 final class NominatimNumberTextTests: XCTestCase {
@@ -14,19 +15,19 @@ final class NominatimNumberTextTests: XCTestCase {
             // printf and Python round.
             (0.00390625, "0.0039062"), (-0.00390625, "-0.0039062"),
         ]
-        for (value, text) in cases { XCTAssertEqual(NominatimFormatter.sevenDecimals(value), text, "\(value)") }
+        for (value, text) in cases { XCTAssertEqual(DecimalText.sevenDecimals(value), text, "\(value)") }
         // Every value as printf writes it, halves and near-halves included.
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200_000 {
             let value = Double.random(in: -180...180, using: &generator)
             let near = (value * 1e7).rounded(.towardZero) / 1e7 + 0.5e-7
             for sample in [value, near, near.nextUp, near.nextDown] {
-                XCTAssertEqual(NominatimFormatter.sevenDecimals(sample), String(format: "%.7f", sample), "\(sample)")
+                XCTAssertEqual(DecimalText.sevenDecimals(sample), String(format: "%.7f", sample), "\(sample)")
             }
         }
         // Out of the fixed form's range: the shortest text, as every other number.
-        XCTAssertEqual(NominatimFormatter.sevenDecimals(.infinity), "null")
-        XCTAssertEqual(NominatimFormatter.sevenDecimals(2e11), "200000000000")
+        XCTAssertEqual(DecimalText.sevenDecimals(.infinity), "null")
+        XCTAssertEqual(DecimalText.sevenDecimals(2e11), "200000000000")
     }
 
     /// The XML answer's timestamp, as a POSIX-locale DateFormatter writes it in UTC.

@@ -2,7 +2,8 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Geocoder
 
 /// Issue 12's classes of wrong answers, on real points of the default data.
 final class AccuracyTests: XCTestCase {

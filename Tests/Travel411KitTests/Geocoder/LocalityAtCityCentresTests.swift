@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
 import Travel411TestSupport
 
 /// `locality` at the centres of a world gazetteer's populated places that is not GeoNames (whose

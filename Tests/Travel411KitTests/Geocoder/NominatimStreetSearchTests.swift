@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Answers
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// A database imported from an OpenStreetMap extract answers the street-level fields as Nominatim 5.3.3 does on
 /// the same extract. Each case is a point of `Scripts/nominatim-compare`'s seeded sets, with Nominatim's

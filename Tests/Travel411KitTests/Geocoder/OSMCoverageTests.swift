@@ -2,7 +2,11 @@ import Foundation
 import Testing
 import Travel411TestSupport
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// An extract's rules (Nominatim's, `OSMAnswerRules`) hold where the extract is: the Kouvola extract imported
 /// beside London's embedded addresses, postcodes and streets (with the countries and time zones an extract

@@ -2,7 +2,10 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Store
 
 /// Real answers from the real places database (Data/ imported once, `TestPlaces`): what a user of
 /// `travel411 where` gets for well-known places, at sea, on lakes, across the antimeridian and in enclaves.

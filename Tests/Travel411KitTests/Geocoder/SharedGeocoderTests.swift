@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-import Travel411Kit
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
 import Travel411TestSupport
 
 /// A geocoder is shared by the batch's workers and the server's event loops, whichever way it was opened:

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import Travel411TestSupport
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
 
 /// `where --zoom`: Nominatim's zoom chooses how fine the answer is, on the default database. 77 Wells Street
 /// (Fitzrovia, London) has every level from the house to the country.

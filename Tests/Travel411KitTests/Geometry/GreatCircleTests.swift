@@ -1,6 +1,7 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Geocoder
 
 final class GreatCircleTests: XCTestCase {
     let heathrow = Coordinate(latitude: 51.471184, longitude: -0.452542)

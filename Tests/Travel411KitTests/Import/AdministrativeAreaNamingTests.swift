@@ -1,6 +1,9 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// The admin-1 naming rule on its own: polygons as Natural Earth labels them, real GeoNames
 /// localities (name, admin1) voting inside them. At least 3 votes and a two-thirds share decide.
@@ -163,8 +166,8 @@ final class AdministrativeAreaNamingTests: XCTestCase {
     }
 
     func testFoldedNamesAndValidCodes() {
-        XCTAssertEqual(AdministrativeAreaNaming.folded("Provincia de Tungurahua"), "tungurahua")
-        XCTAssertEqual(AdministrativeAreaNaming.folded("Goiás"), "goias")
+        XCTAssertEqual(AdministrativeAreaName.folded("Provincia de Tungurahua"), "tungurahua")
+        XCTAssertEqual(AdministrativeAreaName.folded("Goiás"), "goias")
         XCTAssertEqual(AdministrativeAreaNaming.validCode("US-CA"), "US-CA")
         XCTAssertEqual(AdministrativeAreaNaming.validCode("EC-N"), "EC-N")
         XCTAssertNil(AdministrativeAreaNaming.validCode("SY-X01~"))

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
 
 /// The buckets find exactly what testing every box finds, in the same order.
 struct BoxBucketsTests {

@@ -2,7 +2,12 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Shapefile
+@testable import Travel411Store
 
 /// The importer on the real Data/ (through the shared TestPlaces database), on small shapefiles the tests
 /// write, and on damaged input, which must fail naming the file and leave the previous database untouched.

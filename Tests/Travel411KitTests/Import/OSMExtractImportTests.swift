@@ -2,7 +2,13 @@ import Foundation
 import Testing
 import Travel411TestSupport
 
-@testable import Travel411Kit
+@testable import Travel411Answers
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411NominatimAPI
+@testable import Travel411Store
 
 /// `travel411 import extract.osm.pbf` on the two real extracts of Tests/Fixtures/osm: what each gives the
 /// database, counted exactly, and the answers at named points checked against what OpenStreetMap says there.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 /// The pieces of Nominatim's rules the OpenStreetMap import reproduces, on the values the two extracts hold.
 @Suite struct OSMRulesTests {

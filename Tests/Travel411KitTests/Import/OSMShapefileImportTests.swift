@@ -1,7 +1,11 @@
 import Foundation
 import Testing
+import Travel411Store
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
 
 /// The shapefile route to OpenStreetMap data: GDAL's OSM layers (truncated `addr_*` columns, the `other_tags`
 /// hstore cut at 254 bytes), Geofabrik's free layers, one `--level` per file, duplicate inputs and

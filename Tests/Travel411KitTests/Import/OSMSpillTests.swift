@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411OSM
+@testable import Travel411Store
 
 /// What an extract's import keeps on disk until the extract is read (`OSMSpillFile`, `OSMPostcodeCarriers`,
 /// `OSMParentStreets`): it

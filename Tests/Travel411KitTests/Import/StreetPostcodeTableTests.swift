@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Import
 
 /// The streets' postcodes as the import keeps them: any street number, each postcode stored once.
 struct StreetPostcodeTableTests {

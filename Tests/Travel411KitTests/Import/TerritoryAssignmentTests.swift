@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 /// tzdata's tables and the overseas-territory rule on their own: real zone.tab and iso3166.tab lines
 /// (tzdata 2025b, as in Data/timezones) in files the test writes, and small rectangles standing for

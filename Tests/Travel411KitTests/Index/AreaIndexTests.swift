@@ -1,6 +1,8 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 final class AreaIndexTests: XCTestCase {
     private func square(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> [Point2D] {

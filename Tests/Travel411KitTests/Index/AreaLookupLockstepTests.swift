@@ -1,7 +1,9 @@
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Store
 
 /// Lookups in lockstep must answer exactly like one `featureIndex` call each, on the real polygons.
 final class AreaLookupLockstepTests: XCTestCase {

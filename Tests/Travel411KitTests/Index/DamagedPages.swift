@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// A database whose lookup pages are damaged after the import: the layer imported into a folder of its own,
 /// one field answered at a point, then every page of one kind and level zeroed and the same asked again.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Store
 
 /// First-level areas numbered from the localities' own country and GeoNames admin1.
 final class FirstLevelAreasTests: XCTestCase {

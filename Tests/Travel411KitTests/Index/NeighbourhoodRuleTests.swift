@@ -1,6 +1,8 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 /// Which places are neighbourhoods of a more populous place, on real pairs of GeoNames places
 /// (populations and the distances between their points, Data/localities).

@@ -1,6 +1,9 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 final class PointIndexTests: XCTestCase {
     private func randomPlaces(_ count: Int, seed: UInt64) -> [PointIndexBuilder.Place] {

@@ -1,8 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import Travel411OSM
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Shapefile
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 /// The address and postcode tiles answer exactly as a search over every point does (and as the k-d tree
 /// they replaced): the same chord, ties to the lower id, the same filters, whatever the tile, cell or run

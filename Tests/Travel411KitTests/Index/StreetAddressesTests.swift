@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// A street's list of addresses as the Helsinki import wrote it, read back, written again the same, and refused
 /// when damaged.

@@ -2,7 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411OSM
+@testable import Travel411Shapefile
+@testable import Travel411Store
 
 /// The streets' tiles answer exactly as a search over every segment does, on real roads, however the
 /// import's sort cut its runs; the answers are what `where` prints as thoroughfare.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411OSM
+import Travel411Store
 
 /// Broken extracts: each gives a clear error naming the file (exit 65, 66 for a file that is not there) or counted
 /// warnings, never a crash or a hang, and the node location index is gone afterwards. The crafted PBFs are in

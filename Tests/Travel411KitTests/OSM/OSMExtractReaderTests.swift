@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411OSM
 
 /// The two real extracts, read whole. Addresses, places and boundaries were checked against GDAL's OSM driver,
 /// which reads the files without libosmium (Scripts/osm-counts): Liechtenstein agrees element for element;

@@ -1,5 +1,6 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411OSM
 
 /// The OpenStreetMap fixtures (Tests/Fixtures/osm, provenance in Tests/Fixtures/SOURCES.md) and what the tests
 /// share: a private temporary folder for each read, so that a test can see that the reader left nothing in it.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411OSM
 
 /// The bar over an extract's read: a tenth for the relations' pass, then the nodes' bytes at a quarter of the
 /// ways', and never backwards.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411OSM
+@testable import Travel411Store
 
 /// A tag's value as the classifier reads it: trimmed of spaces at its ends, nil when nothing is left.
 struct OSMTagValueTests {

@@ -1,5 +1,6 @@
 import Testing
-import Travel411Kit
+import Travel411Core
+import Travel411OSM
 
 /// Points on surfaces: inside the polygon where the centroid is not.
 @Suite struct PointOnSurfaceTests {

@@ -2,7 +2,11 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// Opening a places database that another version of travel411 built: one imported from the embedded Data/
 /// is rebuilt from it, one imported from the user's own shapefiles is left alone with the import that

@@ -1,7 +1,13 @@
 import Foundation
 import Testing
+import Travel411Answers
 
-@testable import Travel411Kit
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411NominatimAPI
+@testable import Travel411Store
 
 /// `accept-language` on a database imported from an OpenStreetMap extract names the answer's objects by their
 /// `name:xx` tags, else `name`, as Nominatim does. The names expected are the fixtures' own tags (Helsinki's

@@ -1,5 +1,11 @@
 import Foundation
-import Travel411Kit
+import Travel411Answers
+import Travel411Batch
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411NominatimAPI
+import Travel411Store
 import Travel411TestSupport
 import XCTest
 

@@ -1,4 +1,5 @@
-import Travel411Kit
+import Travel411Core
+import Travel411Shapefile
 import XCTest
 
 /// Every shapefile of the real broken-file corpus (Tests/Fixtures/shapefiles, copied from

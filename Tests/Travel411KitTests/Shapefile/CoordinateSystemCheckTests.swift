@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Shapefile
 
 /// Which .prj texts count as WGS 84 longitude/latitude.
 final class CoordinateSystemCheckTests: XCTestCase {

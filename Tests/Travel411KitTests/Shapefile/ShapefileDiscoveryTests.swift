@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Shapefile
 
 /// Which files an import of a folder reads.
 final class ShapefileDiscoveryTests: XCTestCase {

@@ -1,6 +1,9 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Shapefile
+@testable import Travel411Store
 
 /// DBF text is decoded as the .cpg says, else as the DBF language driver id says, else as UTF-8 with a
 /// Latin-1 reading for values that are not UTF-8.

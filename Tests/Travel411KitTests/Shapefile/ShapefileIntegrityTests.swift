@@ -1,4 +1,5 @@
-import Travel411Kit
+import Travel411Core
+import Travel411Shapefile
 import XCTest
 
 /// Damaged, incomplete, foreign and projected shapefiles fail when they are opened, naming the file (and the

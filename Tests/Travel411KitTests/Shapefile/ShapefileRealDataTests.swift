@@ -1,4 +1,6 @@
-import Travel411Kit
+import Travel411Core
+import Travel411OSM
+import Travel411Shapefile
 import XCTest
 
 /// Every shapefile of the embedded default data reads completely, cleanly and with the right text.

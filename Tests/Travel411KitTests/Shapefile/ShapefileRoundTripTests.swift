@@ -1,4 +1,8 @@
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411OSM
+import Travel411Shapefile
+import Travel411Store
 import XCTest
 
 /// Shapefiles written with shapelib read back as the geometry and attributes written.

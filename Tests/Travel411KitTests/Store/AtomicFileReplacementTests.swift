@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 final class AtomicFileReplacementTests: XCTestCase {
     private struct BuildFailed: Error {}

@@ -2,7 +2,11 @@ import Foundation
 import Testing
 import Travel411TestSupport
 
-@testable import Travel411Kit
+@testable import Travel411Answers
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Store
 
 /// A database's answers name the licences of what it was imported from (Data/README.md's attributions), not
 /// those of the embedded data whatever the database holds.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Store
+@testable import Travel411StoreWriters
 
 /// The import's external sort: records out in key order however many runs it cut, and no run file on
 /// disk at any time (each is unlinked once open), so that nothing can be left behind.

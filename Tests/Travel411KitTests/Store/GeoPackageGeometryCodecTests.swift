@@ -1,5 +1,9 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411OSM
+import Travel411Store
+import Travel411StoreWriters
 import XCTest
 
 final class GeoPackageGeometryCodecTests: XCTestCase {

@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411OSM
+import Travel411Store
 import XCTest
 
 /// The reader also opens GeoPackages that GDAL wrote, with or without a spatial index.

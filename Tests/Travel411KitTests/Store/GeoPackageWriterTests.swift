@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Store
+import Travel411StoreWriters
 import XCTest
 
 final class GeoPackageWriterTests: XCTestCase {

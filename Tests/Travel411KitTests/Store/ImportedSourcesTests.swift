@@ -2,7 +2,8 @@ import Foundation
 import Travel411TestSupport
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// An outdated database imported from another copy of the embedded Data/ (a second clone, a moved
 /// install) counts as built from Data/ when its sources' checksums match Data/'s files, and only then.

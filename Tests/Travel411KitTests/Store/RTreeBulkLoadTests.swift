@@ -1,5 +1,8 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411OSM
+import Travel411Store
+import Travel411StoreWriters
 import XCTest
 
 /// The spatial index is packed by hand into SQLite's R-tree tables; these tests check SQLite, GDAL and

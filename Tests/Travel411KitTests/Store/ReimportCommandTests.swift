@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411Store
 
 /// The import command an outdated database's message gives: the same files in the same order, folders
 /// where the files are all a folder holds, and the import's --level/--name-field.

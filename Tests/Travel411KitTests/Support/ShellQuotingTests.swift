@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import Travel411Kit
+@testable import Travel411Core
 
 final class ShellQuotingTests: XCTestCase {
     func testPlainWordsStayAsTheyAre() {

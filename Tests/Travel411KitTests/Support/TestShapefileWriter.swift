@@ -1,6 +1,9 @@
 import CShapelib
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Import
+import Travel411Shapefile
+import Travel411Store
 
 /// Writes real shapefiles with shapelib, for tests that need input files.
 ///

@@ -1,0 +1,56 @@
+import Travel411Core
+
+/// Writes CSV or TSV fields, quoting only when the field needs it (RFC 4180 style for both:
+/// a field holding the delimiter, a quote, CR or LF is quoted, with inner quotes doubled).
+package struct DelimitedTextWriter: Sendable {
+    let delimiter: UInt8
+    /// Every byte that may need quoting is below this: the quote, CR, LF and the delimiter. It is
+    /// 0x3C for ',' ';' and tab, so most bytes fail the first test; a '|' delimiter raises it.
+    private let specialBytesLimit: UInt8
+
+    package init(delimiter: UInt8) {
+        self.delimiter = delimiter
+        specialBytesLimit = max(0x3C, delimiter &+ 1)
+    }
+
+    /// Whether `byte` makes a field need quotes: the delimiter, a quote, CR or LF.
+    @inline(__always) private func isSpecial(_ byte: UInt8) -> Bool {
+        byte < specialBytesLimit
+            && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
+    }
+
+    func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: GrowableByteArray) {
+        // One pass for the common case: copy while checking, and start over quoted only if needed.
+        output.reserve(count)
+        let start = output.count
+        let destination = output.base + start
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            if isSpecial(byte) { break }
+            destination[index] = byte
+            index &+= 1
+        }
+        if index == count {
+            output.count = start &+ count
+            return
+        }
+        output.reserve(count &+ 2)
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in 0..<count where bytes[index] == UInt8(ascii: "\"") {
+            output.append(bytes + runStart, count: index &+ 1 &- runStart)  // the quote itself...
+            output.append(UInt8(ascii: "\""))  // ...and its double
+            runStart = index &+ 1
+        }
+        output.append(bytes + runStart, count: count &- runStart)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    package func appendField(_ text: String, to output: GrowableByteArray) {
+        var text = text
+        text.withUTF8 { utf8 in
+            if let start = utf8.baseAddress { appendField(start, count: utf8.count, to: output) }
+        }
+    }
+}

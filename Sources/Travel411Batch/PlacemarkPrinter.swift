@@ -1,0 +1,29 @@
+import Travel411Core
+import Travel411Geocoder
+
+/// What the batch writer needs of a geocoder: an answer per point as plain numbers, and each
+/// field's text appended to a byte buffer when printed. No strings and no shared reference counts
+/// on the per-row path, so that worker threads do not slow each other down.
+package protocol PlacemarkPrinter: AnyObject, Sendable {
+    func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord
+    /// Appends the field's UTF-8 text; false, with nothing appended, when the field is absent.
+    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool
+}
+
+extension ReverseGeocoder: PlacemarkPrinter {}
+
+/// Prints placemarks from any function (tests, other callers), computing the placemark again for
+/// each field: exact, and fast enough for anything but the hot path.
+final class ClosurePlacemarkPrinter: PlacemarkPrinter, Sendable {
+    private let geocode: @Sendable (Coordinate) -> Placemark
+
+    package init(_ geocode: @escaping @Sendable (Coordinate) -> Placemark) { self.geocode = geocode }
+
+    func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord { PlacemarkRecord(location: coordinate) }
+
+    func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
+        guard let text = field.text(in: geocode(record.location)), !text.isEmpty else { return false }
+        buffer.append(text)
+        return true
+    }
+}

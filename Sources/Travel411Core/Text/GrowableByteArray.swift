@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A growable byte array for building output and holding input blocks.
+///
+/// A class rather than `[UInt8]` because it owns raw memory: appends skip Array's uniqueness and
+/// bounds checks on the hot path, and whole buffers are pooled and reused between chunks so that
+/// steady-state batch work neither allocates nor page-faults.
+package final class GrowableByteArray {
+    private struct State {
+        var base: UnsafeMutablePointer<UInt8>
+        var count: Int
+        var capacity: Int
+    }
+
+    /// The state lives behind a `let` pointer: a class's `var` properties pay for a dynamic
+    /// exclusivity check on every access, which costs more than the appends themselves.
+    private let state: UnsafeMutablePointer<State>
+
+    package var base: UnsafeMutablePointer<UInt8> { state.pointee.base }
+    package var capacity: Int { state.pointee.capacity }
+    package var count: Int {
+        get { state.pointee.count }
+        set { state.pointee.count = newValue }
+    }
+
+    package init(capacity: Int) {
+        let size = max(capacity, 64)
+        guard let memory = malloc(size) else { fatalError("out of memory allocating \(size) bytes") }
+        state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State(base: memory.assumingMemoryBound(to: UInt8.self), count: 0, capacity: size))
+    }
+
+    deinit {
+        free(state.pointee.base)
+        state.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
+    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Makes room for `extra` more bytes after `count`.
+    @inline(__always)
+    package func reserve(_ extra: Int) {
+        if count &+ extra > capacity { grow(toAtLeast: count &+ extra) }
+    }
+
+    @inline(never)
+    private func grow(toAtLeast needed: Int) {
+        let size = max(needed, capacity &* 2)
+        guard let memory = realloc(base, size) else { fatalError("out of memory growing a buffer to \(size) bytes") }
+        state.pointee.base = memory.assumingMemoryBound(to: UInt8.self)
+        state.pointee.capacity = size
+    }
+
+    @inline(__always)
+    package func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    package func append(_ start: UnsafePointer<UInt8>, count length: Int) {
+        guard length > 0 else { return }
+        reserve(length)
+        let destination = base + count
+        if length <= 16 {
+            // Most fields are short: a call to memmove costs more than copying them inline.
+            for index in 0..<length { destination[index] = start[index] }
+        } else {
+            destination.update(from: start, count: length)
+        }
+        count &+= length
+    }
+
+    @inline(__always)
+    package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        append(start, count: bytes.count)
+    }
+
+    @inline(__always)
+    package func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    package func append(_ text: StaticString) {
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    package func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// Writes an integer in decimal, without going through `String`.
+    package func appendDecimal(_ value: Int) {
+        reserve(20)
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count &+= 1
+        }
+        var magnitude = value.magnitude
+        var digitCount = 1
+        var probe = magnitude
+        while probe >= 10 {
+            probe /= 10
+            digitCount &+= 1
+        }
+        var index = count &+ digitCount
+        count = index
+        repeat {
+            index &-= 1
+            base[index] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    package func removeAll() { count = 0 }
+
+    /// Drops everything from `length` on; used to undo a partly written row.
+    package func truncate(to length: Int) { count = min(count, length) }
+
+    /// Moves bytes `[offset, count)` to the front.
+    package func removeFirst(_ offset: Int) {
+        precondition(offset <= count)
+        let remaining = count - offset
+        if remaining > 0 { memmove(base, base + offset, remaining) }
+        count = remaining
+    }
+}

@@ -1,0 +1,46 @@
+import Travel411Core
+
+/// What Nominatim's settings say about a kind of place, for the lookups that rank place nodes and for the
+/// answers that print them.
+package enum NominatimPlaceKinds {
+    /// A stable number for the answer: the same place always gets the same id (FNV-1a of its names).
+    package static func placeID(_ names: [String?]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for (index, name) in names.enumerated() {
+            if index > 0 { add(UInt8(ascii: "|")) }
+            guard var name else { continue }
+            name.withUTF8 { for byte in $0 { add(byte) } }
+        }
+        return hash >> 12
+    }
+
+    /// Nominatim's box around a place node, by its kind (half the side, in degrees); nil for a kind it keeps
+    /// no size for (± 0.00005°).
+    package static func nodeExtent(category: String, type: String) -> Double? {
+        guard category == "place" else { return nil }
+        switch type {
+        case "city", "municipality": return 0.16
+        case "town": return 0.04
+        case "village", "hamlet", "district", "borough", "suburb": return 0.02
+        case "locality", "neighbourhood", "quarter", "city_block", "farm": return 0.01
+        default: return nil
+        }
+    }
+
+    /// Nominatim's search rank of a place node, its `place_rank` (its address-levels.json: a suburb node is 19,
+    /// though it makes an address part of rank 20); nil for a kind it does not list.
+    package static func nodeRank(type: String) -> Int? {
+        switch type {
+        case "municipality": return 14
+        case "city": return 16
+        case "town", "borough": return 18
+        case "village", "suburb": return 19
+        case "hamlet", "quarter", "croft": return 20
+        case "isolated_dwelling", "farm": return 22
+        case "neighbourhood": return 24
+        case "locality", "city_block": return 25
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,614 @@
+import Dispatch
+import Foundation
+import Travel411Core
+import Travel411Store
+
+/// The lookup structures of a places database, loaded from its travel411 tables.
+///
+/// `.onDemand` reads what a query needs when it first needs it (one `where`: a few tiles, tens of
+/// milliseconds); `.everything` reads the area levels and the localities up front (batches), and the
+/// streets, addresses and postcodes by tile as they are touched, so that a batch starts in the same
+/// time whatever their number. Both answer through the same lookup code, and either may be shared by
+/// any number of threads: what is read late is kept in `LazySlots`, written once per page.
+package final class PlacesLookup: Sendable {
+    package enum Loading: Sendable { case onDemand, everything }
+
+    /// What the geocoder reports of one polygon, by column of `texts`.
+    /// `postcode`, `municipality` (a number), `placeType` and `centre` (`x y`) are OpenStreetMap municipalities'
+    /// and suburbs' only.
+    package enum AreaText: Int, CaseIterable {
+        case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode, postcode, municipality, placeType,
+            centre
+    }
+
+    /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
+    package final class AreaLevel: Sendable {
+        let index: AreaIndex
+        /// The country feature each polygon belongs to (admin polygons, time zones), -1 for none; read up
+        /// front in both loadings, a few kilobytes.
+        let countryFeatures: [Int32]
+        /// The first-level area number of each admin polygon (`FirstLevelAreas`), 0 unknown; read up front.
+        let firstLevels: [UInt32]
+        /// Every polygon's texts, when all were read up front; kept for `texts`' memory.
+        private let preloaded: RecordTable?
+        private let texts: RecordTableView?
+        /// Texts read one polygon at a time, by feature.
+        private let fetched: LazySlots<RecordTable>
+        private let fetch: (@Sendable (Int) -> [String?]?)?
+
+        package init(
+            index: AreaIndex, preloaded: [[String?]]?, featureCount: Int = 0, countryFeatures: [Int32] = [],
+            firstLevels: [UInt32] = [], fetch: (@Sendable (Int) -> [String?]?)?
+        ) throws {
+            self.index = index
+            self.countryFeatures = countryFeatures
+            self.firstLevels = firstLevels
+            if let preloaded {
+                let table = try RecordTable(
+                    storage: BlobStorage(
+                        bytes: RecordTable.build(
+                            coordinates: nil,
+                            fields: preloaded, fieldCount: AreaText.allCases.count)))
+                self.preloaded = table
+                texts = table.view
+            } else {
+                self.preloaded = nil
+                texts = nil
+            }
+            fetched = LazySlots(count: preloaded == nil ? featureCount : 0)
+            self.fetch = fetch
+        }
+
+        /// The country feature of a polygon; -1 when it has none.
+        @inline(__always) func countryFeature(of feature: Int32) -> Int32 {
+            feature >= 0 && Int(feature) < countryFeatures.count ? countryFeatures[Int(feature)] : -1
+        }
+
+        /// The first-level area number of an admin polygon; 0 when unknown.
+        @inline(__always) func firstLevel(of feature: Int32) -> UInt32 {
+            feature >= 0 && Int(feature) < firstLevels.count ? firstLevels[Int(feature)] : 0
+        }
+
+        /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
+        @inline(__always) package func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
+            if let texts { return texts.bytes(feature, text.rawValue) }
+            let fetch = self.fetch
+            let bytes = fetched.withValue(
+                at: feature,
+                orMake: {
+                    fetch?(feature).flatMap { row in
+                        try? RecordTable(
+                            storage: BlobStorage(
+                                bytes: RecordTable.build(coordinates: nil, fields: [row], fieldCount: AreaText.allCases.count)))
+                    }
+                }, { $0.view.bytes(0, text.rawValue) })
+            return bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+        }
+
+    }
+
+    final class PointLevel: Sendable {
+        let index: NearestPoints
+        let records: PagedRecords
+        let bounds: BoundingBox
+        /// Localities only: catchment candidates and residents per cell (see `LocalityCells`).
+        let cells: LocalityCells?
+        /// Localities read up front only: their names, which batches print for nearly every row.
+        let names: TextColumn?
+
+        package init(index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
+            self.index = index
+            self.records = records
+            self.bounds = bounds
+            self.cells = cells
+            self.names = names
+        }
+    }
+
+    package final class LineLevel: Sendable {
+        let index: StreetTiles
+        let names: PagedRecords
+
+        package init(index: StreetTiles, names: PagedRecords) {
+            self.index = index
+            self.names = names
+        }
+    }
+
+    /// A level that was looked for, found or not: a cache must remember both.
+    final class Loaded<Level: Sendable>: Sendable {
+        let level: Level?
+        package init(_ level: Level?) { self.level = level }
+    }
+
+    private let reader: SharedDatabaseReader
+    private let loading: Loading
+    /// Indexed by `AreaLevel.ordinal`: an array, not a dictionary, because every lookup reads it six times.
+    private let areaLevels: [AreaLevel?]
+    /// By `PointLevel.ordinal`, loaded on first use.
+    private let points: LazySlots<Loaded<PointLevel>>
+    private let pointBounds: [PlacesSchema.PointLevel: BoundingBox]
+    private let streets: LazySlots<Loaded<LineLevel>>
+    private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
+    private let streetAddressRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
+    private let objectCoverTiles = LazySlots<Loaded<StreetTiles>>(count: 1)
+    private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 1)
+    private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
+    private let licences = LazySlots<Loaded<DataLicence>>(count: 1)
+
+    /// With `.everything`, only the levels `needs` asks for are read, several at once.
+    package init(path: String, loading: Loading, needs: PlacemarkNeeds = .all) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ImportError("\(path): no places database here; build one with `travel411 import`")
+        }
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        self.loading = loading
+        // A single lookup reads a handful of pages once, and a batch copies every blob out as it reads
+        // it: either way a big page cache would only hold second copies, on top of a batch's peak memory.
+        let stamp: LookupTablesStamp
+        do {
+            // The first statement is where a file that is not SQLite at all shows itself.
+            try database.execute("PRAGMA cache_size = -256")
+            stamp = try LookupTablesStamp.read(from: database)
+        } catch let error as SQLiteError {
+            throw ImportError("\(path): cannot read it as a places database (\(error.message)); build one with `travel411 import`")
+        }
+        guard case .version(let version) = stamp else {
+            throw ImportError("\(path): not a travel411 places database (no travel411_metadata table); build one with `travel411 import`")
+        }
+        guard version == PlacesSchema.version else {
+            throw OutdatedPlacesDatabaseError(path: path, lookupTablesVersion: version, reading: database)
+        }
+        var pointBounds: [PlacesSchema.PointLevel: BoundingBox] = [:]
+        for row in try database.query("SELECT level, min_x, min_y, max_x, max_y FROM travel411_point_indexes") {
+            guard let name = row[0].stringValue, let level = PlacesSchema.PointLevel(rawValue: name) else { continue }
+            if let minX = row[1].doubleValue, let minY = row[2].doubleValue, let maxX = row[3].doubleValue, let maxY = row[4].doubleValue {
+                pointBounds[level] = BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+            }
+        }
+        self.pointBounds = pointBounds
+        let reader = try SharedDatabaseReader(path: path)
+        let points = LazySlots<Loaded<PointLevel>>(count: PlacesSchema.PointLevel.allCases.count)
+        let streets = LazySlots<Loaded<LineLevel>>(count: 2)
+        switch loading {
+        case .onDemand:
+            areaLevels = try PlacesSchema.AreaLevel.allCases.map { try Self.loadArea($0, loading: loading, from: reader) }
+        case .everything:
+            areaLevels = try Self.loadEverything(
+                path: path, needs: needs, pointBounds: pointBounds, points: points, streets: streets)
+        }
+        self.reader = reader
+        self.points = points
+        self.streets = streets
+    }
+
+    /// What one start-up task of `.everything` reads.
+    private enum LoadTask {
+        case area(PlacesSchema.AreaLevel), localities
+    }
+
+    private enum LoadedTask {
+        case area(AreaLevel?), localities(PointLevel?)
+    }
+
+    /// Every wanted area level and the localities on a connection of their own, all at once: reading them
+    /// is a batch's start-up, and the localities alone take as long as the three area levels a batch
+    /// usually asks for. Streets, addresses and postcodes are read by tile as the batch touches them.
+    private static func loadEverything(
+        path: String, needs: PlacemarkNeeds, pointBounds: [PlacesSchema.PointLevel: BoundingBox],
+        points: LazySlots<Loaded<PointLevel>>, streets: LazySlots<Loaded<LineLevel>>
+    ) throws -> [AreaLevel?] {
+        var tasks: [LoadTask] = []
+        // Biggest first, so that the cores finish together.
+        if needs.contains(.localities) { tasks.append(.localities) } else { points.fill(0, with: Loaded(nil)) }
+        for level in [PlacesSchema.AreaLevel.admin, .timezone, .country, .inlandWater, .ocean, .district, .city, .suburb]
+        where needs.contains(Self.need(for: level)) || (level == .timezone && needs.contains(.country))
+            // The locality rule looks the admin polygon up where the candidates span first-level areas.
+            || (level == .admin && needs.contains(.localities))
+        {
+            tasks.append(.area(level))
+        }
+        if !needs.contains(.streets) {
+            points.fill(Int(PlacesSchema.PointLevel.postcode.ordinal), with: Loaded(nil))
+            points.fill(Int(PlacesSchema.PointLevel.address.ordinal), with: Loaded(nil))
+            streets.fill(0, with: Loaded(nil))
+            streets.fill(1, with: Loaded(nil))
+        }
+        var results = [Result<LoadedTask, any Error>](repeating: .success(.localities(nil)), count: tasks.count)
+        let loads = tasks
+        results.withUnsafeMutableBufferPointer { results in
+            let results = DisjointSlots(results)
+            DispatchQueue.concurrentPerform(iterations: loads.count) { i in
+                results[i] = Result {
+                    let connection = try SharedDatabaseReader(path: path, mapped: false)
+                    switch loads[i] {
+                    case .area(let level): return .area(try Self.loadArea(level, loading: .everything, from: connection))
+                    case .localities:
+                        return .localities(
+                            try Self.loadPointLevel(.locality, loading: .everything, bounds: pointBounds, from: connection))
+                    }
+                }
+            }
+        }
+        var areaLevels = [AreaLevel?](repeating: nil, count: PlacesSchema.AreaLevel.allCases.count)
+        for (task, result) in zip(tasks, results) {
+            switch (task, try result.get()) {
+            case (.area(let level), .area(let loaded)): areaLevels[Int(level.ordinal)] = loaded
+            case (.localities, .localities(let loaded)): points.fill(0, with: Loaded(loaded))
+            default: break
+            }
+        }
+        return areaLevels
+    }
+
+    /// Which need reads an area level.
+    /// (The time zones are read for `.country` too, though not looked up for every point: a point outside
+    /// every country polygon takes the country of the territorial waters it is in.)
+    static func need(for level: PlacesSchema.AreaLevel) -> PlacemarkNeeds {
+        PlacesSchema.AreaLevel.need(ordinal: Int(level.ordinal))
+    }
+
+    private static func loadArea(
+        _ level: PlacesSchema.AreaLevel, loading: Loading, from reader: SharedDatabaseReader
+    ) throws -> AreaLevel? {
+        guard
+            let featureCount = try reader.query(
+                "SELECT count(*) FROM travel411_areas WHERE level = ?", [.text(level.rawValue)]
+            ).first?.first?.int64Value, featureCount > 0
+        else {
+            return nil
+        }
+        let attributesSQL =
+            """
+            SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code, postcode, municipality,
+                   place_type, centre
+            FROM travel411_areas WHERE level = ?
+            """
+        @Sendable func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }
+        let index: AreaIndex
+        switch loading {
+        case .everything:
+            index = try reader.withDatabase { database in
+                var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
+                let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
+                let size = try database.query(
+                    "SELECT count(blob), coalesce(sum(length(blob)), 0) FROM travel411_area_tiles WHERE key BETWEEN ? AND ?", keys
+                ).first
+                let arena = TileArena(capacity: Int(size?[1].int64Value ?? 0) + Int(size?[0].int64Value ?? 0) * TileArena.alignment)
+                let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
+                try statement.bind(keys)
+                while try statement.step() {
+                    let tile = Int(statement.int64(0) - level.tileKey(0))
+                    guard grid.indices.contains(tile) else { continue }
+                    grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
+                    if !statement.isNull(2) { try statement.withBlob(2) { try arena.append(tile: tile, bytes: $0) } }
+                }
+                return try AreaIndex(grid: grid, arena: arena)
+            }
+        case .onDemand:
+            index = AreaIndex { tile in
+                let key = level.tileKey(tile)
+                guard
+                    let row = try reader.query(
+                        "SELECT reference, blob IS NOT NULL FROM travel411_area_tiles WHERE key = ?", [.integer(key)]
+                    )
+                    .first, let reference = row[0].int64Value
+                else { return (AreaIndex.ref(.empty, 0), nil) }
+                let blob = row[1].int64Value != 0 ? reader.blob(table: "travel411_area_tiles", column: "blob", rowID: key) : nil
+                return (UInt32(truncatingIfNeeded: reference), blob)
+            }
+        }
+        var countryFeatures: [Int32] = []
+        var firstLevels: [UInt32] = []
+        if level == .admin || level == .timezone {
+            let rows = try reader.query(
+                "SELECT feature, country_feature, first_level_area FROM travel411_areas WHERE level = ? ORDER BY feature",
+                [.text(level.rawValue)])
+            countryFeatures = [Int32](repeating: -1, count: rows.count)
+            firstLevels = [UInt32](repeating: 0, count: rows.count)
+            for row in rows {
+                guard let f = row[0].int64Value, f >= 0, Int(f) < rows.count else { continue }
+                if let country = row[1].int64Value { countryFeatures[Int(f)] = Int32(country) }
+                if let area = row[2].int64Value, let number = UInt32(exactly: area) { firstLevels[Int(f)] = number }
+            }
+        }
+        switch loading {
+        case .everything:
+            let rows = try reader.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
+            return try AreaLevel(
+                index: index, preloaded: rows.map(attributes), countryFeatures: countryFeatures, firstLevels: firstLevels, fetch: nil)
+        case .onDemand:
+            return try AreaLevel(
+                index: index, preloaded: nil, featureCount: Int(featureCount), countryFeatures: countryFeatures,
+                firstLevels: firstLevels
+            ) { feature in
+                (try? reader.query(attributesSQL + " AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]))?.first
+                    .map(attributes)
+            }
+        }
+    }
+
+    /// Pages of one kind and level: all read now (`preloaded`) or each when first touched.
+    private static func pages(
+        _ kind: PlacesSchema.PageKind, level: Int64, count: Int, preloaded: Bool, from reader: SharedDatabaseReader
+    ) throws -> PagedBlobs {
+        guard preloaded else {
+            return PagedBlobs(count: count) { number in
+                reader.blob(table: "travel411_pages", column: "blob", rowID: kind.key(level: level, page: number))
+            }
+        }
+        let blobs = try reader.withDatabase { database in
+            var blobs = [BlobStorage?](repeating: nil, count: count)
+            let statement = try database.prepare("SELECT key, blob FROM travel411_pages WHERE key BETWEEN ? AND ?")
+            try statement.bind([.integer(kind.key(level: level, page: 0)), .integer(kind.key(level: level, page: count - 1))])
+            while try statement.step() {
+                let number = Int(statement.int64(0) - kind.key(level: level, page: 0))
+                if number >= 0, number < count { blobs[number] = statement.withBlob(1) { BlobStorage(copying: $0) } }
+            }
+            return blobs
+        }
+        return PagedBlobs(preloaded: blobs)
+    }
+
+    private static func records(
+        _ kind: PlacesSchema.PageKind, level: Int64, count: Int, preloaded: Bool, from reader: SharedDatabaseReader
+    ) throws -> PagedRecords {
+        let blobs = try pages(kind, level: level, count: count, preloaded: preloaded, from: reader)
+        return PagedRecords(pages: blobs, preloadedCount: preloaded ? count : nil)
+    }
+
+    @inline(__always) package func area(_ level: PlacesSchema.AreaLevel) -> AreaLevel? { areaLevels[Int(level.ordinal)] }
+
+    /// Whether a point level's bounds, widened by `metres`, may hold a point near `coordinate`.
+    @inline(__always) static func mayHold(_ bounds: BoundingBox, _ coordinate: Coordinate, within metres: Double) -> Bool {
+        bounds.isEmpty || BoundingBox(around: coordinate, metres: metres).intersects(bounds)
+    }
+
+    /// A point level, loaded on first use; nil when the database has none. Cheap to ask for a point
+    /// outside the level's bounds, which never loads it.
+    func pointLevel(_ level: PlacesSchema.PointLevel, near coordinate: Coordinate? = nil, within metres: Double = 0) -> PointLevel? {
+        if let coordinate, let bounds = pointBounds[level], !Self.mayHold(bounds, coordinate, within: metres) { return nil }
+        let pointBounds = self.pointBounds
+        // Only the localities are read whole, for batches: the addresses and postcodes of a country are
+        // millions of points, read by tile as a batch touches them.
+        let preload = loading == .everything && level == .locality
+        return loadedOnce(points, at: Int(level.ordinal)) { reader in
+            try Self.loadPointLevel(level, loading: preload ? .everything : .onDemand, bounds: pointBounds, from: reader)
+        }
+    }
+
+    private static func loadPointLevel(
+        _ level: PlacesSchema.PointLevel, loading: Loading, bounds: [PlacesSchema.PointLevel: BoundingBox],
+        from reader: SharedDatabaseReader
+    ) throws -> PointLevel? {
+        guard
+            let row = try reader.query(
+                "SELECT tree, record_pages FROM travel411_point_indexes WHERE level = ?", [.text(level.rawValue)]
+            ).first, case .blob(let tree) = row[0], let recordPages = row[1].int64Value.map(Int.init)
+        else { return nil }
+        guard level == .locality else {
+            let ordinal = level.ordinal
+            let tiles = try PointTiles(directory: BlobStorage(bytes: tree), name: level.rawValue, onDamage: { reader.noteDamage($0) }) {
+                number in
+                reader.blob(
+                    table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.pointTiles.key(level: ordinal, page: number))
+            }
+            return PointLevel(
+                index: .tiles(tiles),
+                records: try records(.pointRecords, level: ordinal, count: recordPages, preloaded: false, from: reader),
+                bounds: bounds[level] ?? .empty, cells: nil)
+        }
+        let top = BlobStorage(bytes: tree)
+        guard top.count >= 4 else { throw IndexFormatError.malformed("point index header") }
+        // Heap numbers of pages stay below twice the slot count of the top blob's tree.
+        let slotLimit = 2 * Int(top.u32(at: 0)) + 2
+        let preloaded = loading == .everything
+        let records = try records(.pointRecords, level: level.ordinal, count: recordPages, preloaded: preloaded, from: reader)
+        let isLocality = level == .locality
+        return PointLevel(
+            index: .tree(
+                try PointIndex(
+                    topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, preloaded: preloaded, from: reader))
+            ),
+            records: records,
+            bounds: bounds[level] ?? .empty,
+            // The groups (620 KB) only for batches: a single lookup asks the k-d tree, reading a few pages.
+            cells: isLocality
+                ? LocalityCells(
+                    pages: try pages(.localityCells, level: 0, count: 360 * 180, preloaded: preloaded, from: reader),
+                    groups: preloaded ? try pages(.localityGroups, level: 0, count: 1, preloaded: true, from: reader)[0] : nil) : nil,
+            names: isLocality && preloaded
+                ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
+    }
+
+    /// The first damaged structure a lookup met; `ReverseGeocoder.checkIndex` reports it.
+    package var damage: String? { reader.firstDamage }
+
+    /// A level read late: one that cannot be read is noted as damage and answers as absent.
+    private static func noting<Level>(_ reader: SharedDatabaseReader, _ load: () throws -> Level?) -> Level? {
+        do { return try load() } catch {
+            reader.noteDamage(IndexFormatError.damage(in: error))
+            return nil
+        }
+    }
+
+    /// The value of `slots` at `slot`, read by `load` the first time it is asked for; nil when the database has
+    /// none, or a damaged one (which is noted). Found or not, the answer is remembered.
+    private func loadedOnce<Value: Sendable>(
+        _ slots: LazySlots<Loaded<Value>>, at slot: Int = 0, _ load: (SharedDatabaseReader) throws -> Value?
+    ) -> Value? {
+        let reader = self.reader
+        return slots.withValue(at: slot, orMake: { Loaded(Self.noting(reader) { try load(reader) }) }, { $0.level }) ?? nil
+    }
+
+    func streetLevel() -> LineLevel? { lineLevel(.thoroughfare, slot: 0) }
+
+    /// The OpenStreetMap element behind a polygon of an area level (a municipality's boundary relation, the
+    /// place node a town's area was made from), read from its feature table; nil for a polygon from a
+    /// shapefile or an unreadable row. Asked once per answer by a server, not by batches.
+    func osmElement(
+        ofArea level: PlacesSchema.AreaLevel, feature: Int
+    ) -> (type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool)? {
+        guard
+            let row = try? reader.query(
+                "SELECT layer, fid FROM travel411_areas WHERE level = ? AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]
+            ).first, let layer = row[0].stringValue, let fid = row[1].int64Value
+        else { return nil }
+        let table = GeoPackageSchema.quoted(layer)
+        let isPlace = layer.hasSuffix("_places")
+        // A place's `capital` too (the places layer keeps it since lookup tables 24).
+        guard
+            let first = try? reader.query(
+                "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0") FROM \(table) WHERE fid = ?",
+                [.integer(fid)]
+            ).first, let type = first[0].stringValue, let id = first[1].int64Value
+        else { return nil }
+        // The envelope of the geometry's header, in doubles: the R-tree's is rounded outwards to floats, which
+        // moved Liechtenstein's municipality boxes in the 7th decimal from Nominatim's.
+        // 72 bytes: the fixed header and the largest envelope (XYZM).
+        let header = try? reader.query("SELECT substr(geom, 1, 72) FROM \(table) WHERE fid = ?", [.integer(fid)]).first
+        let extent =
+            type == "node"
+            ? nil
+            : header.flatMap { values -> BoundingBox? in
+                guard case .blob(let bytes) = values[0] else { return nil }
+                return bytes.withUnsafeBytes { try? GeoPackageBlobHeader($0) }?.envelope
+            }
+        return (type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1)
+    }
+
+    /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15;
+    /// read once, at the first such answer (a few rows per municipality).
+    func suburbNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes, Self.loadSuburbNodes) }
+
+    private static func loadSuburbNodes(from reader: SharedDatabaseReader) throws -> PlaceNodeSearch {
+        let level = PlacesSchema.AreaLevel.suburb.rawValue
+        let layers = try reader.query(
+            "SELECT DISTINCT layer FROM travel411_areas WHERE level = ? AND place_type IS NOT NULL AND centre IS NOT NULL", [.text(level)])
+        var nodes: [PlaceNodeSearch.Node] = []
+        for row in layers {
+            // A shapefile's place layer has no elements: its areas are no nodes of an extract.
+            guard let layer = row[0].stringValue,
+                try !reader.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'osm_type'", [.text(layer)]).isEmpty
+            else { continue }
+            let rows = try reader.query(
+                """
+                SELECT a.feature, a.place_type, a.centre, a.municipality FROM travel411_areas a
+                JOIN \(GeoPackageSchema.quoted(layer)) p ON p.fid = a.fid
+                WHERE a.level = ? AND a.layer = ? AND p.osm_type = 'node'
+                """, [.text(level), .text(layer)])
+            for row in rows {
+                guard let feature = row[0].int64Value, let type = row[1].stringValue, let rank = NominatimPlaceKinds.nodeRank(type: type),
+                    let centre = row[2].stringValue?.split(separator: " ").compactMap({ Double($0) }), centre.count == 2
+                else { continue }
+                nodes.append(
+                    PlaceNodeSearch.Node(
+                        feature: Int32(truncatingIfNeeded: feature), x: centre[0], y: centre[1], rank: rank,
+                        municipality: row[3].int64Value.map { Int32(truncatingIfNeeded: $0) } ?? -1,
+                        isVillage: type == "village" || type == "town"))
+            }
+        }
+        return PlaceNodeSearch(nodes: nodes)
+    }
+
+    /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.
+    func neighbourhoodNodes() -> NeighbourhoodNodes? { loadedOnce(neighbourhoods, Self.loadNeighbourhoods) }
+
+    private static func loadNeighbourhoods(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
+        var nodes: [NeighbourhoodNodes.Node] = []
+        // An extract's place layer is the one with elements and a place column (`OSMExtractImport`).
+        let layers = try reader.query("SELECT table_name FROM gpkg_contents WHERE table_name LIKE '%\\_places' ESCAPE '\\'")
+        for row in layers {
+            guard let layer = row[0].stringValue,
+                try reader.query(
+                    "SELECT count(*) FROM pragma_table_info(?) WHERE name IN ('osm_type', 'osm_id', 'place')", [.text(layer)]
+                ).first?.first?.int64Value == 3
+            else { continue }
+            let rows = try reader.query(
+                """
+                SELECT p.osm_id, p.name, r.minx, r.miny FROM \(GeoPackageSchema.quoted(layer)) p
+                JOIN \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) r ON r.id = p.fid
+                WHERE p.place = 'neighbourhood' AND p.osm_type = 'node' AND p.name IS NOT NULL ORDER BY p.fid
+                """)
+            for row in rows {
+                guard let id = row[0].int64Value, let name = row[1].stringValue, let x = row[2].doubleValue, let y = row[3].doubleValue
+                else { continue }
+                nodes.append(NeighbourhoodNodes.Node(elementID: id, name: name, x: x, y: y))
+            }
+        }
+        return NeighbourhoodNodes(nodes: nodes)
+    }
+
+    /// The licence of the database's layers, read once.
+    func licence() -> DataLicence {
+        let reader = self.reader
+        return licences.withValue(
+            at: 0,
+            orMake: {
+                let rows = (try? reader.query(DataLicence.layerDescriptionsQuery, [])) ?? []
+                return Loaded(DataLicence.of(layerDescriptions: rows.compactMap { $0.first?.stringValue }))
+            }, { $0.level ?? .embedded }) ?? .embedded
+    }
+
+    /// OpenStreetMap's address points and POIs, by tile (`PlacesSchema.ObjectField`); nil for a database
+    /// without an extract.
+    func objectLevel() -> LineLevel? { lineLevel(.objects, slot: 1) }
+
+    private func lineLevel(_ index: PlacesSchema.LineIndex, slot: Int) -> LineLevel? {
+        loadedOnce(streets, at: slot) { try Self.loadLineLevel(index, from: $0) }
+    }
+
+    /// The extents of OpenStreetMap's buildings and areas by the cells they cover (`ObjectCovers`); nil for a
+    /// database without them.
+    func objectCovers() -> StreetTiles? {
+        loadedOnce(objectCoverTiles) { reader in
+            guard
+                case .blob(let directory) = try reader.query(
+                    "SELECT lines FROM travel411_line_indexes WHERE level = ?", [.text(PlacesSchema.LineIndex.objectCovers.rawValue)]
+                ).first?.first
+            else { return nil }
+            return try Self.tiles(directory: directory, grid: .objects, level: 2, from: reader)
+        }
+    }
+
+    /// The streets' postcodes by street number; nil for a database without OpenStreetMap streets.
+    func streetPostcodes() -> PagedRecords? { lineRecords(.streetPostcodes, level: 2, slots: streetPostcodeRecords) }
+
+    /// The streets' addresses by street number (`StreetAddresses`); nil for a database without them.
+    func streetAddresses() -> PagedRecords? { lineRecords(.streetAddresses, level: 3, slots: streetAddressRecords) }
+
+    /// The records of a line index that has no tiles of its own, read once into `slots`.
+    private func lineRecords(_ index: PlacesSchema.LineIndex, level: Int64, slots: LazySlots<Loaded<PagedRecords>>) -> PagedRecords? {
+        loadedOnce(slots) { reader in
+            guard
+                let row = try reader.query("SELECT record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)])
+                    .first,
+                let count = row[0].int64Value.map(Int.init)
+            else { return nil }
+            return try Self.records(.streetRecords, level: level, count: count, preloaded: false, from: reader)
+        }
+    }
+
+    private static func loadLineLevel(_ index: PlacesSchema.LineIndex, from reader: SharedDatabaseReader) throws -> LineLevel? {
+        let level: Int64 = index == .thoroughfare ? 0 : 1
+        guard
+            let row = try reader.query(
+                "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
+            ).first, case .blob(let directory) = row[0], let recordPages = row[1].int64Value.map(Int.init)
+        else { return nil }
+        return LineLevel(
+            index: try tiles(directory: directory, grid: index == .thoroughfare ? .streets : .objects, level: level, from: reader),
+            names: try records(.streetRecords, level: level, count: recordPages, preloaded: false, from: reader))
+    }
+
+    /// A `StreetTiles` of `directory`, its pages those of `level` (streets 0, objects 1, their covers 2), read when
+    /// first needed; a damaged one is noted.
+    private static func tiles(directory: [UInt8], grid: TileGrid, level: Int64, from reader: SharedDatabaseReader) throws
+        -> StreetTiles
+    {
+        try StreetTiles(directory: BlobStorage(bytes: directory), grid: grid, onDamage: { reader.noteDamage($0) }) { number in
+            reader.blob(
+                table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: level, page: number))
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+import Travel411Core
+import Travel411Store
+
+/// The text of a record's fields, read straight from the database's text tables: how batches print and
+/// how `placemark(from:)` makes its strings, so the two never disagree.
+extension ReverseGeocoder {
+    /// Appends the field's UTF-8 text to `buffer`; false (and nothing appended) when the field is absent.
+    /// This is how batches print: bytes straight from the text tables, no strings made.
+    package func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
+        let before = buffer.count
+        if field == .postalCode, record.followsNominatim, settings.detail < .street {
+            appendAreaPostcode(of: record, to: buffer)
+            return buffer.count > before
+        }
+        if settings.detail < .building, settings.detail < Self.detailNeeded(for: field) { return false }
+        switch field {
+        case .name: appendName(of: record, to: buffer)
+        case .thoroughfare:
+            if record.street >= 0 {
+                append(withStreets { $0.names.bytes(Int(record.street), 0) } ?? nil, to: buffer)
+            } else if record.object >= 0 {
+                append(objectBytes(record, .street), to: buffer)
+            } else {
+                append(addressBytes(record, .street), to: buffer)
+            }
+        case .subThoroughfare:
+            if record.object >= 0 {
+                append(objectBytes(record, .houseNumber), to: buffer)
+            } else {
+                append(addressBytes(record, .houseNumber), to: buffer)
+            }
+        case .locality:
+            if record.cityArea >= 0 {
+                append(areaBytes(.city, record.cityArea, .name), to: buffer)
+            } else {
+                append(localityBytes(record.locality, .name), to: buffer)
+            }
+        case .subLocality:
+            if record.suburbArea >= 0 {
+                append(areaBytes(.suburb, record.suburbArea, .name), to: buffer)
+            } else {
+                append(localityBytes(record.subLocality, .name), to: buffer)
+            }
+        case .administrativeArea: append(areaBytes(.admin, record.admin, .administrativeArea), to: buffer)
+        case .administrativeAreaCode: append(areaBytes(.admin, record.admin, .administrativeAreaCode), to: buffer)
+        case .countryFromTerritorialWaters:
+            if record.country >= 0 {
+                buffer.append(record.countryFromTerritorialWaters ? PlacemarkText.trueBytes : PlacemarkText.falseBytes)
+            }
+        case .subAdministrativeArea:
+            if record.district >= 0 {
+                append(areaBytes(.district, record.district, .name), to: buffer)
+            } else if record.subAdministrativeFromLocality {
+                append(localityBytes(record.locality, .admin2), to: buffer)
+            } else {
+                append(areaBytes(.admin, record.admin, .subAdministrativeArea), to: buffer)
+            }
+        case .postalCode:
+            if let own = objectBytes(record, .postcode), !own.isEmpty {
+                buffer.append(own)
+            } else if record.postcodeFromCity {
+                append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
+            } else if record.streetPostcode {
+                append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
+            } else if record.postcode >= 0 {
+                append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
+            } else {
+                append(addressBytes(record, .postcode), to: buffer)
+            }
+        case .country: append(areaBytes(.country, record.country, .name), to: buffer)
+        case .isoCountryCode: append(areaBytes(.country, record.country, .code), to: buffer)
+        case .timeZone: append(areaBytes(.timezone, record.timeZone, .name), to: buffer)
+        case .inlandWater: append(areaBytes(.inlandWater, record.inlandWater, .name), to: buffer)
+        case .ocean: append(areaBytes(.ocean, record.ocean, .name), to: buffer)
+        case .nearestLocality: append(localityBytes(record.nearest, .name), to: buffer)
+        case .distance, .bearing, .description:
+            guard record.nearest >= 0,
+                PlacemarkText.appendPrefix(field, metres: record.nearestDistance, bearing: record.nearestBearing, to: buffer)
+            else { break }
+            if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
+        case .osmType, .osmId:
+            guard let element = record.osmElement else { break }
+            buffer.append(field == .osmType ? element.type.rawValue : String(element.id))
+        }
+        return buffer.count > before
+    }
+
+    /// Above street level on an OpenStreetMap database, the answering suburb's or municipality's own postcode
+    /// (`OSMAreaPostcodes`), as the server's answer at that zoom carries it; none above city level.
+    private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
+        guard settings.detail >= .city else { return }
+        if settings.detail >= .suburb, record.suburbArea >= 0 {
+            append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
+        } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
+            append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
+        }
+    }
+
+    /// The coarsest detail (Nominatim's zoom levels) at which a field is part of the answer.
+    static func detailNeeded(for field: PlacemarkField) -> NominatimDetail {
+        switch field {
+        case .subThoroughfare: return .building
+        case .thoroughfare, .postalCode: return .street
+        case .subLocality: return .suburb
+        case .locality: return .city
+        case .subAdministrativeArea: return .county
+        case .administrativeArea, .administrativeAreaCode: return .state
+        default: return .country
+        }
+    }
+
+    /// CLPlacemark's `name`: the most specific thing there is to call the spot.
+    private func appendName(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
+        // A shop, a café, a museum: its own name, as CLPlacemark's.
+        if let name = objectBytes(record, .name), !name.isEmpty {
+            buffer.append(name)
+            return
+        }
+        // "77 Wells Street", or "Wells Street"; a house number without a street names nothing.
+        let start = buffer.count
+        if appendText(.subThoroughfare, of: record, to: buffer) {
+            buffer.append(UInt8(ascii: " "))
+            if appendText(.thoroughfare, of: record, to: buffer) { return }
+            buffer.truncate(to: start)
+        } else if appendText(.thoroughfare, of: record, to: buffer) {
+            return
+        }
+        for field in Self.nameFallbacks where appendText(field, of: record, to: buffer) { return }
+    }
+
+    /// What names a spot without a street, most specific first.
+    private static let nameFallbacks: [PlacemarkField] = [.subLocality, .locality, .inlandWater, .ocean, .administrativeArea, .country]
+
+    @inline(__always) private func append(_ bytes: UnsafeBufferPointer<UInt8>?, to buffer: GrowableByteArray) {
+        if let bytes, !bytes.isEmpty { buffer.append(bytes) }
+    }
+
+    @inline(__always) private func areaBytes(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ text: AreaText) -> UnsafeBufferPointer<
+        UInt8
+    >? {
+        guard feature >= 0 else { return nil }
+        return withArea(level) { $0.bytes(Int(feature), text) }
+    }
+
+    @inline(__always) private func localityBytes(_ locality: Int32, _ field: PlacesSchema.LocalityField) -> UnsafeBufferPointer<UInt8>? {
+        guard locality >= 0 else { return nil }
+        return withPoints(.locality) { level in
+            if field == .name, let names = level.names, Int(locality) < names.count { return names.bytes(Int(locality)) }
+            return level.records.bytes(Int(locality), field.rawValue)
+        } ?? nil
+    }
+
+    @inline(__always) private func addressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.AddressField) -> UnsafeBufferPointer<
+        UInt8
+    >? {
+        guard record.address >= 0 else { return nil }
+        return withPoints(.address) { $0.records.bytes(Int(record.address), field.rawValue) } ?? nil
+    }
+
+    @inline(__always) private func objectBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.ObjectField) -> UnsafeBufferPointer<
+        UInt8
+    >? {
+        guard record.object >= 0 else { return nil }
+        return withObjects { $0.names.bytes(Int(record.object), field.rawValue) } ?? nil
+    }
+
+    /// The strings of a record: the same text the batch prints, field by field.
+    public func placemark(from record: PlacemarkRecord) -> Placemark {
+        let buffer = GrowableByteArray(capacity: 256)
+        func text(_ field: PlacemarkField) -> String? {
+            buffer.removeAll()
+            return appendText(field, of: record, to: buffer) ? String(decoding: buffer.bytes, as: UTF8.self) : nil
+        }
+        var placemark = Placemark(location: record.location)
+        for field in PlacemarkField.allCases where field.isStoredText { field.setText(text(field), in: &placemark) }
+        placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
+        placemark.feature = answeringFeature(of: record)
+        if record.followsNominatim {
+            placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
+            placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
+            if record.neighbourhood >= 0 {
+                placemark.neighbourhoodFeature = neighbourhoods?._withUnsafeGuaranteedRef { $0.feature(record.neighbourhood) }
+            }
+            placemark.villagePartFeature = areaFeature(.suburb, record.villagePart, rank: 20, location: record.location)
+            // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
+            placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)
+            placemark.administrativeAreaFeature = areaFeature(.admin, record.admin, rank: 8, location: record.location)
+            placemark.countryFeature = areaFeature(.country, record.country, rank: 4, location: record.location)
+        }
+        if record.nearest >= 0, let name = text(.nearestLocality),
+            let place = withPoints(.locality, { $0.records.coordinate(Int(record.nearest)) }) ?? nil
+        {
+            placemark.nearestLocality = NearbyPlace(
+                name: name, coordinate: place, distanceMetres: record.nearestDistance,
+                bearingDegrees: record.nearestBearing)
+        }
+        return placemark
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import Travel411Core
+import Travel411Geocoder
+import Travel411OSM
+import Travel411Shapefile
+import Travel411Store
+import Travel411StoreWriters
+
+/// Imports shapefiles into a new places database (a GeoPackage plus travel411's lookup tables).
+///
+/// Every file is opened and checked before anything is written, and the database is built in a
+/// temporary file that replaces the old one only when the whole import succeeded.
+public struct Importer {
+    public let options: ImportOptions
+    public let progress: (ImportProgress) -> Void
+
+    public init(options: ImportOptions, progress: @escaping (ImportProgress) -> Void = { _ in }) {
+        self.options = options
+        self.progress = progress
+    }
+
+    public func run() throws -> ImportSummary {
+        let started = Date()
+        try PlacesDatabaseLocation.refuseFolder(options.databasePath)
+        var options = self.options
+        var warnings: [String] = []
+        if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }
+        let replaced = options.append ? nil : ReplacedDatabase.read(at: options.databasePath)
+        let extracts = options.paths.filter(OSMExtractImport.isExtract)
+        let files = try ShapefileDiscovery.shapefiles(in: options.paths.filter { !OSMExtractImport.isExtract($0) })
+        try ImportInputCheck.checkFileOptions(options, against: files + extracts)
+        for extract in extracts where !FileManager.default.fileExists(atPath: extract.path) {
+            throw ShapefileDiscovery.NotFound(path: extract.path, reason: "no such file")
+        }
+        var checksums: [URL: String] = [:]
+        for url in files { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: url)) }
+        for url in extracts { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: [url]) }
+        let duplicates = ImportInputCheck.duplicates(in: files + extracts, checksums: checksums)
+        warnings += duplicates.warnings
+        var usedTables = Set<String>()
+        var plans = try files.filter { !duplicates.skipped.contains($0) }.map {
+            try LayerPlan.make(url: $0, options: options, usedTables: &usedTables)
+        }
+        let extractsToRead = extracts.filter { !duplicates.skipped.contains($0) }
+        warnings += plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
+        warnings += ImportInputCheck.sameLayouts(plans)
+        warnings += ImportInputCheck.unusedLevel(options, plans: plans)
+        let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
+        // An extract's country boundary is cut at its edge unless the extract is a whole country, and it does
+        // not say what lies beyond: the embedded Natural Earth countries do, as Nominatim's own country grid
+        // does, when the import has no country layer of its own. Natural Earth's polygon of a country the
+        // extract has a polygon for is left out.
+        let hasCountryLayer = plans.contains { $0.profile.level == .country }
+        let fallbackCountries = extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embedded("countries/ne_10m_admin_0_countries.shp")
+        // The same for the time zones, which an extract does not hold either.
+        let hasTimeZoneLayer = plans.contains { $0.profile.level == .timezone }
+        let fallbackTimeZones = extractsToRead.isEmpty || hasTimeZoneLayer ? nil : Self.embedded("timezones/iana_time_zones.shp")
+        let fallbackInputs: [LookupCollector.Input] =
+            (fallbackCountries == nil ? [] : [.area(.country)]) + (fallbackTimeZones == nil ? [] : [.area(.timezone)])
+
+        var layers: [ImportedLayer] = []
+        var report = LookupTablesWriter.Report()
+        try AtomicFileReplacement.replace(URL(fileURLWithPath: options.databasePath)) { temporary in
+            let database = try SQLiteDatabase(path: temporary.path)
+            let geoPackage = try GeoPackageWriter(database: database)
+            let collector = LookupCollector()
+            let lookupTables = try LookupTablesWriter(
+                plans: plans,
+                otherInputs: extractsToRead.flatMap { _ in OSMExtractImport.inputs } + fallbackInputs,
+                collector: collector,
+                database: database, progress: progress)
+            // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
+            // level, and a lookup answers the first polygon holding the point.
+            var extractCountries = Set<String>()
+            var extractDates: [Date] = []
+            var extractTables: [[String]] = []
+            for extract in extractsToRead {
+                let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
+                    into: geoPackage, collector: collector, usedTables: &usedTables, progress: progress)
+                layers += outcome.layers
+                extractTables.append(outcome.layers.map(\.table))
+                warnings += outcome.warnings
+                extractCountries.formUnion(outcome.countryCodes)
+                extractDates += outcome.dataTimestamp.map { [$0] } ?? []
+                for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
+            }
+            let extractExtents = try extractTables.compactMap { try Self.extent(of: $0, in: database) }
+            // The extracts' layers are all the layers so far.
+            let extractStreetTiles = try ExtractTiles.touched(by: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
+            let extractDataTiles = try ExtractTiles.data(of: layers, in: database)
+            // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
+            // is open), before the lookup structures it completes are built.
+            var unread = Array(plans.reversed())
+            plans = []
+            var recordsDone = 0
+            while !unread.isEmpty {
+                let feeds: LookupCollector.Input?
+                do {
+                    let plan = unread.removeLast()
+                    let layer = try importLayer(
+                        plan, checksum: checksums[plan.url], into: geoPackage, collector: collector, replacedCountries: extractCountries,
+                        extractStreets: (extractExtents, extractStreetTiles)
+                    ) { done in
+                        progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
+                    }
+                    recordsDone += plan.reader.recordCount
+                    layers.append(layer)
+                    feeds = LookupCollector.Input(plan.profile)
+                }
+                try lookupTables.layerRead(feeding: feeds)
+            }
+            if let fallbackTimeZones {
+                let plan = try LayerPlan.make(url: fallbackTimeZones, options: options, usedTables: &usedTables)
+                layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector) { _ in })
+                try lookupTables.layerRead(feeding: .area(.timezone))
+            }
+            if let fallbackCountries {
+                let plan = try LayerPlan.make(url: fallbackCountries, options: options, usedTables: &usedTables)
+                layers.append(
+                    try importLayer(
+                        plan, checksum: nil, into: geoPackage, collector: collector, replacedCountries: extractCountries
+                    ) { _ in })
+                try lookupTables.layerRead(feeding: .area(.country))
+            }
+            report = try lookupTables.finish()
+            try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
+            if !extractsToRead.isEmpty {
+                try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: OSMAnswerRules.metadataValue)
+                try geoPackage.setMetadata(
+                    key: OSMAnswerRules.coverageKey,
+                    value: OSMAnswerRules.coverageText(extractExtents))
+                try geoPackage.setMetadata(key: OSMAnswerRules.coverageTilesKey, value: DataTiles(keys: extractDataTiles).text)
+            }
+            if let newest = extractDates.max() {
+                try geoPackage.setMetadata(key: OSMExtractImport.dataTimestampKey, value: GeoPackageSchema.timestamp(newest))
+            }
+            try geoPackage.finish()
+        }
+        let fallbacks = [fallbackCountries, fallbackTimeZones].compactMap { $0 }
+        if let note = replaced?.warning(imported: files + extracts + fallbacks, checksums: checksums) { warnings.append(note) }
+        return ImportSummary(
+            databasePath: options.databasePath, layers: layers, warnings: warnings,
+            seconds: Date().timeIntervalSince(started), territories: report.territories,
+            contradictedLabels: report.contradictedLabels)
+    }
+
+    /// The extent of `tables` together, from gpkg_contents; nil when none has features.
+    private static func extent(of tables: [String], in database: SQLiteDatabase) throws -> BoundingBox? {
+        var extent = BoundingBox.empty
+        for table in tables {
+            guard
+                let row = try database.query(
+                    "SELECT min_x, min_y, max_x, max_y FROM gpkg_contents WHERE table_name = ?", [.text(table)]
+                ).first,
+                let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
+                let maxY = row[3].doubleValue
+            else { continue }
+            extent.extend(x: minX, y: minY)
+            extent.extend(x: maxX, y: maxY)
+        }
+        return extent.isEmpty ? nil : extent
+    }
+
+    /// Why a country of Natural Earth is left out of the lookups: an extract gave its own polygon.
+    /// A country whose boundary an extract gave takes its subdivisions from the extract too: Natural Earth's
+    /// first-level areas of Liechtenstein are its 11 municipalities, drawn coarsely, which named a point of
+    /// Gamprin `state: Planken` beside the extract's exact municipality (Nominatim, without an admin_level 4
+    /// there, names no state).
+    private func replacedCountryReason(_ plan: LayerPlan, _ record: Int, _ replaced: Set<String>) -> String? {
+        guard !replaced.isEmpty else { return nil }
+        switch plan.profile.level {
+        case .country:
+            guard let code = plan.text(.code, record: record)?.uppercased(), replaced.contains(code) else { return nil }
+            return "an OpenStreetMap extract gave this country's polygon"
+        case .admin:
+            guard let code = plan.text(.countryCode, record: record)?.uppercased(), replaced.contains(code) else { return nil }
+            return "an OpenStreetMap extract gave this area's country"
+        default:
+            return nil
+        }
+    }
+
+    /// A street of another layer within an extract's extent whose every 0.1° tile holds streets of an extract:
+    /// there Nominatim's rules answer from the extract's streets alone, as Nominatim on that extract does, and the
+    /// other layer's line (most often the same OpenStreetMap way of another date) would only be searched in vain.
+    /// Data/'s central Helsinki highways (2,503 lines, the Helsinki extract's streets again) never answered on
+    /// `Data/` + the extract and cost 3 % of a batch's CPU (600,000 points, paired; the output byte-identical
+    /// without them). The tiles as well as the extent: a Norway extract's box holds Helsinki, whose streets it
+    /// does not have; a line that runs out of the extent answers beyond it.
+    private static func extractStreetsReason(
+        _ plan: LayerPlan, _ shape: Shape, _ extract: (extents: [BoundingBox], tiles: Set<UInt32>)
+    ) -> String? {
+        guard plan.profile.level == .thoroughfare, !extract.tiles.isEmpty else { return nil }
+        let box = shape.boundingBox
+        guard extract.extents.contains(where: { $0.contains(box) }) else { return nil }
+        let (rows, columns) = TileGrid.tiles(touching: box)
+        guard columns.count * rows.count <= 64 else { return nil }
+        for row in rows {
+            for column in columns where !extract.tiles.contains(TileGrid.tileKey(row: row, column: column)) { return nil }
+        }
+        return "an OpenStreetMap extract gave the streets here"
+    }
+
+    /// A shapefile of the embedded Data/, when it can be found.
+    static func embedded(_ path: String) -> URL? {
+        guard let data = try? EmbeddedData.locate() else { return nil }
+        let url = data.appendingPathComponent(path)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    private func importLayer(
+        _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector,
+        replacedCountries: Set<String> = [], extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>) = ([], []),
+        progress: (Int) -> Void
+    ) throws -> ImportedLayer {
+        let started = Date()
+        let reader = plan.reader
+        let columns = FeatureColumnMapping(fields: reader.fields)
+        let table = try geoPackage.createFeatureTable(
+            plan.table, geometryType: Self.geometryType(reader.geometryKind), columns: columns.columns,
+            description: "\(plan.profile.layout) from \(plan.url.lastPathComponent)")
+        var features = 0
+        var skipReasons: [String: Int] = [:]
+        for record in 0..<reader.recordCount {
+            if record % 4096 == 0 {
+                progress(record)
+                reader.releaseAttributes(before: record)
+            }
+            switch try reader.record(at: record) {
+            case .null:
+                skipReasons["null shape", default: 0] += 1
+            case .invalid(let reason):
+                skipReasons[Self.reasonWithoutRecordNumber(reason), default: 0] += 1
+            case .shape(let shape):
+                let fid = try table.insert(shape, values: columns.values(reader, record: record))
+                if let reason = try plan.unusedReason(record: record) ?? replacedCountryReason(plan, record, replacedCountries)
+                    ?? Self.extractStreetsReason(plan, shape, extractStreets)
+                    ?? collector.collect(plan.lookupShape(shape), record: record, fid: fid, plan: plan)
+                {
+                    skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1
+                }
+                features += 1
+            }
+        }
+        try table.finish()
+        let seconds = Date().timeIntervalSince(started)
+        let skipped = skipReasons.filter { !$0.key.hasPrefix("kept") }.values.reduce(0, +)
+        try geoPackage.recordSource(
+            SourceRecord(
+                layer: plan.table, level: plan.profile.level.rawValue, path: plan.url.path,
+                sha256: try checksum ?? SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: plan.url)),
+                featureCount: features, skippedCount: skipped,
+                skippedReasons: skipReasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
+                importSeconds: seconds))
+        return ImportedLayer(
+            path: plan.url.path, table: plan.table, layout: plan.profile.layout, level: plan.profile.level,
+            features: features, skipped: skipped, skipReasons: skipReasons, seconds: seconds)
+    }
+
+    /// The reader says "record 17: the shape has no vertices"; skips are counted by reason, which the
+    /// record number would turn into one reason per record.
+    static func reasonWithoutRecordNumber(_ reason: String) -> String {
+        guard reason.hasPrefix("record "), let colon = reason.range(of: ": ") else { return reason }
+        let number = reason[reason.index(reason.startIndex, offsetBy: "record ".count)..<colon.lowerBound]
+        guard !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber) else { return reason }
+        return String(reason[colon.upperBound...])
+    }
+
+    static func geometryType(_ kind: ShapefileGeometryKind) -> GeoPackageGeometryType {
+        switch kind {
+        case .point: return .point
+        case .multiPoint: return .multiPoint
+        case .polyline: return .multiLineString
+        case .polygon: return .multiPolygon
+        }
+    }
+}
+
+/// DBF fields as GeoPackage columns: names made unique and kept clear of `fid` and `geom`.
+struct FeatureColumnMapping {
+    package let columns: [FeatureColumn]
+    private let types: [DBFFieldType]
+
+    package init(fields: [DBFField]) {
+        var used: Set<String> = ["fid", "geom"]
+        var columns: [FeatureColumn] = []
+        for field in fields {
+            var name = field.name.isEmpty ? "field" : field.name
+            var suffix = 2
+            while !used.insert(name.lowercased()).inserted {
+                name = "\(field.name)_\(suffix)"
+                suffix += 1
+            }
+            switch field.type {
+            case .integer: columns.append(.integer(name))
+            case .double: columns.append(.real(name))
+            default: columns.append(.text(name))
+            }
+        }
+        self.columns = columns
+        types = fields.map(\.type)
+    }
+
+    package func values(_ reader: ShapefileReader, record: Int) -> [SQLValue] {
+        types.enumerated().map { field, type in
+            switch type {
+            case .integer: return reader.integer(record: record, field: field).map(SQLValue.integer) ?? .null
+            case .double: return reader.double(record: record, field: field).map(SQLValue.real) ?? .null
+            default: return reader.string(record: record, field: field).map(SQLValue.text) ?? .null
+            }
+        }
+    }
+}

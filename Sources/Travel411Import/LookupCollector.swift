@@ -1,0 +1,186 @@
+import Foundation
+import Travel411Core
+import Travel411Geocoder
+import Travel411OSM
+import Travel411Store
+import Travel411StoreWriters
+
+/// Gathers, while layers are imported, what the geocoder's lookup structures are built from.
+final class LookupCollector {
+    /// The lookup structure a layer feeds: `LookupTablesWriter` builds each one once its last layer is read.
+    enum Input: Hashable {
+        case area(PlacesSchema.AreaLevel)
+        case locality, postcode, address, thoroughfare
+
+        package init?(_ profile: LayerProfile) {
+            switch profile.level {
+            case .country: self = .area(.country)
+            case .admin: self = .area(.admin)
+            case .district: self = .area(.district)
+            case .timezone: self = .area(.timezone)
+            case .water: self = .area(profile.isMarine ? .ocean : .inlandWater)
+            case .locality: self = .locality
+            case .postcode: self = .postcode
+            case .address: self = .address
+            case .thoroughfare: self = .thoroughfare
+            case .timezoneBand, .airport, .basemap, .poi, .building, .landuse: return nil
+            }
+        }
+    }
+
+    struct AreaFeature {
+        var layer: String
+        var fid: Int64
+        var name: String?
+        var code: String?
+        var countryCode: String?
+        /// An OpenStreetMap municipality's or suburb's own postcode, as Nominatim gives the place (`OSMAreaPostcodes`).
+        var postcode: String? = nil
+        /// A suburb made from a place node: the city-level feature holding the node, whose points alone it names.
+        var municipality: Int? = nil
+        /// What Nominatim calls an OpenStreetMap municipality or suburb in an address (`village`, `town`,
+        /// `city`, `suburb`, `quarter`, `city_district`): its place type, or its linked place node's.
+        var placeType: String? = nil
+        /// The point Nominatim gives its answer: the place node, a boundary's linked node, else a point on its surface.
+        var centre: Point2D? = nil
+    }
+
+    final class AreaLevelData {
+        var features: [AreaFeature] = []
+        var builder = AreaIndexBuilder()
+    }
+
+    struct Locality {
+        var name: String
+        var admin1: String?
+        var admin2: String?
+        var countryCode: String?
+        var population: Double
+        var coordinate: Coordinate
+    }
+
+    var areas: [PlacesSchema.AreaLevel: AreaLevelData] = [:]
+    package var localities: [Locality] = []
+    /// The postcode and address points, written as they arrive (records a page at a time, points to
+    /// sorted runs on disk): made by `LookupTablesWriter`, which knows the database.
+    var postcodes: PointLevelWriter?
+    var addresses: PointLevelWriter?
+    /// The first failure to write a point where the caller cannot throw (`collectAddress`,
+    /// `collectPostcode`); `LookupTablesWriter` throws it once the layer is read.
+    var pointFailure: (any Error)?
+    /// The streets' segments, spilled to sorted runs on disk, and their names, stored a page at a time:
+    /// both made by `LookupTablesWriter`, which knows the database.
+    package var streets: StreetTilesBuilder?
+    var streetNames: PagedRecordsWriter?
+    /// OpenStreetMap's address points and POIs (`PlacesSchema.ObjectField`), by tile as the streets: each is
+    /// its point, or the outline of the building or area it stands on.
+    package var objects: StreetTilesBuilder?
+    /// The extents of those with an outline, by the object cells they cover (`PlacesSchema.LineIndex.objectCovers`).
+    var objectCovers: StreetTilesBuilder?
+    /// Their records wait here for the streets' tiles, which find the nearest street of those without a parent.
+    var objectRecords: ObjectNearestStreets?
+    /// The postcode of each OpenStreetMap street that has one, by street number (`OSMStreetPostcodes`).
+    var streetPostcodes = StreetPostcodeTable()
+    /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
+    /// territory once the time zones are known (`TerritoryAssignment`).
+    var countryPolygons: [[Polygon]] = []
+    /// Folders of the time-zone layers, where tzdata's zone.tab and iso3166.tab may lie beside them.
+    var timeZoneFolders: [URL] = []
+    /// At most how many border segments each area level gets, reserved up front: a growing array
+    /// briefly holds its old and new buffers, and ends with up to twice the room it needs.
+    var segmentEstimates: [PlacesSchema.AreaLevel: Int] = [:]
+
+    /// Takes one imported record; returns a reason when the record is unusable for its level.
+    func collect(_ shape: Shape, record: Int, fid: Int64, plan: LayerPlan) throws -> String? {
+        guard let input = Input(plan.profile) else { return nil }
+        switch input {
+        case .area(let level):
+            if level == .timezone {
+                let folder = plan.url.deletingLastPathComponent()
+                if !timeZoneFolders.contains(folder) { timeZoneFolders.append(folder) }
+            }
+            return addArea(level, shape, record, fid, plan)
+        case .locality:
+            guard let name = plan.text(.name, record: record) else { return "no name" }
+            guard let point = Self.firstPoint(shape) else { return "not a point" }
+            localities.append(
+                Locality(
+                    name: name, admin1: plan.text(.admin1, record: record), admin2: plan.text(.admin2, record: record),
+                    countryCode: plan.text(.countryCode, record: record)?.uppercased(),
+                    population: max(0, plan.number(.population, record: record) ?? 0), coordinate: point))
+        case .postcode:
+            guard let code = plan.text(.postcode, record: record) ?? plan.text(.name, record: record) else { return "no postcode" }
+            guard let point = Self.firstPoint(shape) else { return "not a point" }
+            try postcodes?.add([code], at: point)
+        case .address:
+            guard let number = plan.text(.houseNumber, record: record) else { return "no house number" }
+            guard let point = Self.firstPoint(shape) else { return "not a point" }
+            try addresses?.add([number, plan.text(.street, record: record), plan.text(.postcode, record: record)], at: point)
+        case .thoroughfare:
+            // Unnamed lines (footways, service roads) are kept in the layer but cannot name a street.
+            guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record),
+                let streets, var names = streetNames
+            else { return nil }
+            try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
+            objectRecords?.addStreet(named: !name.isEmpty)
+            // An OpenStreetMap layer's highway class (GDAL's `highway`, Geofabrik's `fclass`) ranks it as Nominatim would.
+            let rank = plan.text(.kind, record: record).map { OSMFeatureClassifier.streetRank($0) }
+            var fields = [String?](repeating: nil, count: PlacesSchema.StreetField.allCases.count)
+            fields[PlacesSchema.StreetField.name.rawValue] = name
+            fields[PlacesSchema.StreetField.rank.rawValue] = rank.map(String.init)
+            try names.append(fields)
+            streetNames = names
+        }
+        return nil
+    }
+
+    private func addArea(_ level: PlacesSchema.AreaLevel, _ shape: Shape, _ record: Int, _ fid: Int64, _ plan: LayerPlan) -> String? {
+        let rings = shape.rings
+        guard !rings.isEmpty else { return "not a polygon" }
+        let data: AreaLevelData
+        if let known = areas[level] {
+            data = known
+        } else {
+            data = AreaLevelData()
+            // The countries' builder is filled later, from the parts `TerritoryAssignment` decides.
+            if level != .country { data.builder.reserveCapacity(segmentEstimates[level] ?? 0) }
+            areas[level] = data
+        }
+        if level == .country {
+            countryPolygons.append(Self.polygons(shape))
+        } else {
+            data.builder.add(feature: data.features.count, rings: rings)
+        }
+        data.features.append(
+            AreaFeature(
+                layer: plan.table, fid: fid, name: plan.text(.name, record: record).map { Self.displayName($0, level: level) },
+                code: level == .country ? plan.text(.code, record: record)?.uppercased() : plan.text(.code, record: record),
+                countryCode: plan.text(.countryCode, record: record)?.uppercased()))
+        return nil
+    }
+
+    static func polygons(_ shape: Shape) -> [Polygon] {
+        switch shape {
+        case .polygon(let polygon): return [polygon]
+        case .multiPolygon(let polygons): return polygons
+        default: return []
+        }
+    }
+
+    static func firstPoint(_ shape: Shape) -> Coordinate? {
+        switch shape {
+        case .point(let p): return Coordinate(latitude: p.y, longitude: p.x)
+        case .multiPoint(let points): return points.first.map { Coordinate(latitude: $0.y, longitude: $0.x) }
+        default: return nil
+        }
+    }
+
+    /// Natural Earth writes sea names in capitals ("NORTH ATLANTIC OCEAN"); people read "North Atlantic Ocean".
+    static func displayName(_ name: String, level: PlacesSchema.AreaLevel) -> String {
+        guard level == .ocean, name == name.uppercased(), name != name.lowercased() else { return name }
+        let small: Set<String> = ["of", "the", "and", "de", "du", "la"]
+        return name.lowercased().split(separator: " ", omittingEmptySubsequences: false).enumerated().map { index, word in
+            index > 0 && small.contains(String(word)) ? String(word) : word.prefix(1).uppercased() + word.dropFirst()
+        }.joined(separator: " ")
+    }
+}

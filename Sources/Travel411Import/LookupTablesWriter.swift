@@ -1,0 +1,425 @@
+import Foundation
+import Travel411Core
+import Travel411Geocoder
+import Travel411Shapefile
+import Travel411Store
+import Travel411StoreWriters
+
+/// Builds the geocoder's lookup structures from what the import collects, and stores them.
+///
+/// Each structure is built as soon as the last layer feeding it has been read, and what it was built from
+/// is freed then, so that the import's memory grows with the largest level rather than with all of them:
+/// an area level's rings go once its tiles are stored, the localities once their indexes are. Some wait
+/// for others: the countries for the time zones (`TerritoryAssignment`), the localities for the country
+/// and admin polygons they lie in.
+final class LookupTablesWriter {
+
+    /// What the rules decided from the data, for the import summary.
+    struct Report {
+        var territories: [String] = []
+        var contradictedLabels: [String] = []
+    }
+
+    /// One structure to build, in the order they are tried.
+    private enum Step: Hashable, CaseIterable {
+        case admin, district, timezone, ocean, inlandWater, city, suburb, countries, localities, postcodes, addresses, streets
+    }
+
+    private let collector: LookupCollector
+    private let database: SQLiteDatabase
+    private let progress: (ImportProgress) -> Void
+    /// Layers not yet read, by what they feed.
+    private var unreadLayers: [LookupCollector.Input: Int] = [:]
+    private var doneSteps: Set<Step> = []
+    /// The levels that later steps look points up in, while they still need them.
+    private var indexes: [PlacesSchema.AreaLevel: AreaIndex] = [:]
+    private var report = Report()
+    /// Decided with the localities, stored with the other area features at the end.
+    private var adminNames: [AdministrativeAreaNaming.Decision] = []
+    private var adminCountries: [Int32] = []
+    /// Each admin polygon's first-level area number (`FirstLevelAreas`), stored with its feature.
+    private var adminFirstLevels: [UInt32] = []
+    private var countryOfZone: [Int32] = []
+
+    /// Creates the lookup tables; `plans` are the layers the import will read.
+    /// `otherInputs` are what sources other than shapefiles (OpenStreetMap extracts) will feed, one entry
+    /// per source and input; each is read when `layerRead(feeding:)` says so.
+    package init(
+        plans: [LayerPlan], otherInputs: [LookupCollector.Input] = [], collector: LookupCollector, database: SQLiteDatabase,
+        progress: @escaping (ImportProgress) -> Void
+    ) throws {
+        self.collector = collector
+        self.database = database
+        self.progress = progress
+        for input in otherInputs { unreadLayers[input, default: 0] += 1 }
+        var records: [LookupCollector.Input: Int] = [:]
+        for plan in plans {
+            guard let input = LookupCollector.Input(plan.profile) else { continue }
+            unreadLayers[input, default: 0] += 1
+            records[input, default: 0] += plan.reader.recordCount
+            if case .area(let level) = input { collector.segmentEstimates[level, default: 0] += plan.reader.maximumVertexCount }
+        }
+        // Room for every record, rather than arrays that double as they fill.
+        collector.localities.reserveCapacity(records[.locality] ?? 0)
+        try database.execute(PlacesSchema.createStatements)
+        // Made even without such layers: a database always has its (then empty) point levels.
+        collector.postcodes = try PointLevelWriter(.postcode, fieldCount: 1, database: database)
+        collector.addresses = try PointLevelWriter(
+            .address, fieldCount: PlacesSchema.AddressField.allCases.count, database: database)
+        // Made even without a thoroughfare layer: a database always has its (then empty) street index.
+        collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])
+        }
+        collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
+        collector.objectCovers = StreetTilesBuilder(runPrefix: database.path + "-cover-run-", grid: .objects)
+        collector.objectRecords = try ObjectNearestStreets(temporaryPrefix: database.path + "-")
+    }
+
+    /// Builds whatever a layer that was just read, feeding `input`, was the last one for.
+    func layerRead(feeding input: LookupCollector.Input?) throws {
+        if let input { unreadLayers[input, default: 0] -= 1 }
+        try buildReadySteps()
+    }
+
+    /// Builds what is left, once every layer has been read, and the area features.
+    package func finish() throws -> Report {
+        unreadLayers = [:]
+        try buildReadySteps()
+        try storeAreaFeatures(
+            adminNames: adminNames, countryFeature: [.admin: adminCountries, .timezone: countryOfZone],
+            adminFirstLevels: adminFirstLevels)
+        return report
+    }
+
+    private func allRead(_ input: LookupCollector.Input) -> Bool { unreadLayers[input, default: 0] == 0 }
+
+    private func isReady(_ step: Step) -> Bool {
+        switch step {
+        case .admin: return allRead(.area(.admin))
+        case .district: return allRead(.area(.district))
+        case .timezone: return allRead(.area(.timezone))
+        case .ocean: return allRead(.area(.ocean))
+        case .inlandWater: return allRead(.area(.inlandWater))
+        case .city: return allRead(.area(.city))
+        case .suburb: return allRead(.area(.suburb))
+        case .countries: return allRead(.area(.country)) && doneSteps.contains(.timezone)
+        case .localities: return allRead(.locality) && doneSteps.contains(.countries) && doneSteps.contains(.admin)
+        case .postcodes: return allRead(.postcode)
+        case .addresses: return allRead(.address)
+        case .streets: return allRead(.thoroughfare)
+        }
+    }
+
+    private func buildReadySteps() throws {
+        if let failure = collector.pointFailure { throw failure }
+        for step in Step.allCases where !doneSteps.contains(step) && isReady(step) {
+            switch step {
+            case .admin: try buildArea(.admin)
+            case .district: try buildArea(.district)
+            case .timezone: try buildArea(.timezone)
+            case .ocean: try buildArea(.ocean)
+            case .inlandWater: try buildArea(.inlandWater)
+            case .city: try buildArea(.city)
+            case .suburb: try buildArea(.suburb)
+            case .countries: try buildCountries()
+            case .localities: try placeLocalities()
+            // The tiles merged from the runs the collector spilled, and the last page of records.
+            case .postcodes:
+                try collector.postcodes?.finish()
+                collector.postcodes = nil
+            case .addresses:
+                try collector.addresses?.finish()
+                collector.addresses = nil
+            case .streets: try storeStreets()
+            }
+            doneSteps.insert(step)
+        }
+    }
+
+    /// Tiles of one area level (not the countries), stored; its rings are in them then, and freed.
+    private func buildArea(_ level: PlacesSchema.AreaLevel) throws {
+        guard let data = collector.areas[level] else { return }
+        progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
+        let output = data.builder.build()
+        data.builder = AreaIndexBuilder()
+        // The time zones tell overseas territories apart (`buildCountries`); admin and country place the localities.
+        if level == .admin || level == .timezone { indexes[level] = try AreaIndex(built: output) }
+        try store(level, output)
+        progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
+    }
+
+    /// The countries, once the time zones are indexed: their overseas parts may be territories of their own.
+    private func buildCountries() throws {
+        let zoneTables = try TimeZoneCountries.read(from: collector.timeZoneFolders)
+        guard let countries = collector.areas[.country] else {
+            indexes[.timezone] = nil
+            return
+        }
+        progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
+        var assignment = TerritoryAssignment(
+            countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone],
+            zoneFeatures: collector.areas[.timezone]?.features ?? [], tables: zoneTables)
+        indexes[.timezone] = nil
+        collector.countryPolygons = []
+        countries.features = assignment.features
+        countries.builder.reserveCapacity(collector.segmentEstimates[.country] ?? 0)
+        for part in assignment.parts { countries.builder.add(feature: part.feature, rings: part.rings) }
+        assignment.parts = []
+        let output = countries.builder.build()
+        countries.builder = AreaIndexBuilder()
+        indexes[.country] = try AreaIndex(built: output)
+        try store(.country, output)
+        countryOfZone = assignment.countryOfZoneFeature
+        report.territories = assignment.territories
+        progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
+    }
+
+    /// The country and admin polygon of every locality, what they tell about the admin polygons, and the
+    /// localities' own structures; nothing looks points up in the area levels after this.
+    private func placeLocalities() throws {
+        progress(ImportProgress(stage: "indexing places", completed: 0, total: 1))
+        let localities = collector.localities
+        let localityCountryFeatures = localities.map { locality in
+            indexes[.country]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
+        }
+        let localityAdmins = localities.map { locality in
+            indexes[.admin]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
+        }
+        indexes = [:]
+        let countryCodes = fillMissingCountryCodes(countryFeatures: localityCountryFeatures)
+        let countryFeatures = collector.areas[.country]?.features ?? []
+        // A locality votes for its admin polygon's name when it is of the country it lies in: places just
+        // over a border would vote for the other country's names.
+        let votes = localities.indices.map { i in
+            guard let f = localityCountryFeatures[i] else { return false }
+            return countryCodes[i] == countryFeatures[f].code
+        }
+        let naming = AdministrativeAreaNaming(
+            features: collector.areas[.admin]?.features ?? [], localities: localities,
+            localityAdmin: localityAdmins, localityCounts: votes)
+        report.contradictedLabels = naming.contradictions
+        adminNames = naming.decisions
+        adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
+        let firstLevels = FirstLevelAreas(localities: localities.indices.map { (countryCodes[$0], localities[$0].admin1) })
+        // An admin polygon's area is its decided name in the country it belongs to (the answer's country).
+        adminFirstLevels = naming.decisions.indices.map { f in
+            let country =
+                f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
+            return firstLevels.number(country: country, name: naming.decisions[f].area)
+        }
+        try storeLocalities(countryCodes: countryCodes, admins: localityAdmins, firstLevels: firstLevels.localities)
+        collector.localities = []
+        progress(ImportProgress(stage: "indexing places", completed: 1, total: 1))
+    }
+
+    /// The country each admin polygon belongs to, as a country feature: the one most of its localities
+    /// lie in, else the one with its country code. A lookup drops an admin polygon of another country
+    /// than the point's (they disagree along some simplified or disputed borders).
+    private func adminCountryFeatures(localityAdmins: [Int?], localityCountries: [Int?]) -> [Int32] {
+        let admins = collector.areas[.admin]?.features ?? []
+        let countries = collector.areas[.country]?.features ?? []
+        var firstWithCode: [String: Int] = [:]
+        for (f, country) in countries.enumerated() {
+            if let code = country.code, firstWithCode[code] == nil { firstWithCode[code] = f }
+        }
+        var tallies = [[Int: Int]](repeating: [:], count: admins.count)
+        for (admin, country) in zip(localityAdmins, localityCountries) {
+            guard let admin, let country, admin < admins.count else { continue }
+            tallies[admin][country, default: 0] += 1
+        }
+        return admins.enumerated().map { f, admin in
+            if let (country, _) = tallies[f].max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) {
+                return Int32(country)
+            }
+            return admin.countryCode.flatMap { firstWithCode[$0] }.map(Int32.init) ?? -1
+        }
+    }
+
+    /// One row per tile that is not empty: its reference, and the quadtree blob when a border crosses it.
+    private func store(_ level: PlacesSchema.AreaLevel, _ output: AreaIndexBuilder.Output) throws {
+        let blobs = Dictionary(uniqueKeysWithValues: output.tiles.map { ($0.index, $0.blob) })
+        let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
+        for (index, reference) in output.grid.enumerated() where AreaIndex.tag(reference) != AreaIndex.Tag.empty.rawValue {
+            try insert.run([.integer(level.tileKey(index)), .integer(Int64(reference)), blobs[index].map(SQLValue.blob) ?? .null])
+        }
+    }
+
+    /// OpenStreetMap places carry no country: take it from the country polygon they lie in.
+    private func fillMissingCountryCodes(countryFeatures: [Int?]) -> [String?] {
+        let features = collector.areas[.country]?.features ?? []
+        return collector.localities.enumerated().map { i, locality in
+            if let code = locality.countryCode { return code }
+            return countryFeatures[i].flatMap { features[$0].code }
+        }
+    }
+
+    private func storeAreaFeatures(
+        adminNames: [AdministrativeAreaNaming.Decision],
+        countryFeature: [PlacesSchema.AreaLevel: [Int32]], adminFirstLevels: [UInt32]
+    ) throws {
+        let insert = try database.prepare(
+            """
+            INSERT INTO travel411_areas (level, feature, layer, fid, name, code, country_code, administrative_area,
+                                         sub_administrative_area, administrative_area_code, country_feature,
+                                         first_level_area, postcode, municipality, place_type, centre)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+        for (level, data) in collector.areas {
+            let countries = countryFeature[level] ?? []
+            for (f, feature) in data.features.enumerated() {
+                let derived = level == .admin && f < adminNames.count ? adminNames[f] : AdministrativeAreaNaming.Decision()
+                try insert.run([
+                    .text(level.rawValue), .integer(Int64(f)), .text(feature.layer), .integer(feature.fid),
+                    text(feature.name), text(feature.code), text(feature.countryCode),
+                    text(derived.area), text(derived.subArea), text(derived.code),
+                    f < countries.count && countries[f] >= 0 ? .integer(Int64(countries[f])) : .null,
+                    level == .admin && f < adminFirstLevels.count && adminFirstLevels[f] != 0
+                        ? .integer(Int64(adminFirstLevels[f])) : .null,
+                    text(feature.postcode), feature.municipality.map { .integer(Int64($0)) } ?? .null, text(feature.placeType),
+                    text(feature.centre.map(OSMLevelMapping.pointText)),
+                ])
+            }
+        }
+    }
+
+    private func storeLocalities(countryCodes: [String?], admins: [Int?], firstLevels: [UInt32]) throws {
+        let localities = collector.localities
+        var places: [PointIndexBuilder.Place] = []
+        places.reserveCapacity(localities.count)
+        for (i, locality) in localities.enumerated() {
+            var place = PointIndexBuilder.Place(coordinate: locality.coordinate, id: UInt32(i))
+            place.catchmentMetres = PlaceExtent.catchmentMetres(population: locality.population)
+            place.population = UInt32(min(locality.population, Double(UInt32.max)))
+            place.country = countryCodes[i]
+            place.group = admins[i].map { UInt32($0 + 1) } ?? 0
+            places.append(place)
+        }
+        let records = PagedRecords.build(
+            coordinates: localities.map(\.coordinate),
+            fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
+            fieldCount: PlacesSchema.LocalityField.allCases.count)
+        try storePoints(
+            .locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true),
+            records: records)
+        let cellPlaces = places.map {
+            LocalityCellsBuilder.Place(
+                coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
+                population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group,
+                firstLevel: firstLevels[Int($0.id)])
+        }
+        try storePages(LocalityCellsBuilder().build(cellPlaces), kind: .localityCells, level: 0)
+        try storePages([(0, LocalityCellsBuilder().groups(cellPlaces))], kind: .localityGroups, level: 0)
+        // A plain table too, for searches by name (`destination create --city`).
+        let insert = try database.prepare(
+            """
+            INSERT INTO travel411_localities (id, name, admin1, admin2, cc, population, latitude, longitude)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (i, l) in localities.enumerated() {
+            try insert.run([
+                .integer(Int64(i)), .text(l.name), l.admin1.map(SQLValue.text) ?? .null, l.admin2.map(SQLValue.text) ?? .null,
+                countryCodes[i].map(SQLValue.text) ?? .null, .integer(Int64(l.population)),
+                .real(l.coordinate.latitude), .real(l.coordinate.longitude),
+            ])
+        }
+        try database.execute(PlacesSchema.localityIndexStatements)
+    }
+
+    private func storePoints(
+        _ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: PointIndexBuilder.Output, records: [[UInt8]]
+    ) throws {
+        var box = BoundingBox.empty
+        for c in coordinates { box.extend(x: c.longitude, y: c.latitude) }
+        let bounds: [SQLValue] =
+            box.isEmpty ? [.null, .null, .null, .null] : [.real(box.minX), .real(box.minY), .real(box.maxX), .real(box.maxY)]
+        try database.run(
+            "INSERT INTO travel411_point_indexes (level, min_x, min_y, max_x, max_y, tree, record_pages) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(level.rawValue)] + bounds + [.blob(tree.top), .integer(Int64(records.count))])
+        try storePages(tree.pages, kind: .pointNodes, level: level.ordinal)
+        try storePages(records.enumerated().map { ($0, $1) }, kind: .pointRecords, level: level.ordinal)
+    }
+
+    private func storePages(_ pages: [(number: Int, blob: [UInt8])], kind: PlacesSchema.PageKind, level: Int64) throws {
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        for page in pages { try insert.run([.integer(kind.key(level: level, page: page.number)), .blob(page.blob)]) }
+    }
+
+    /// The streets' tiles, merged from the runs the collector spilled, and the last page of their names; then
+    /// OpenStreetMap's address points and POIs the same way, and the streets' postcodes.
+    private func storeStreets() throws {
+        guard let streets = collector.streets, var names = collector.streetNames else { return }
+        collector.streets = nil
+        collector.streetNames = nil
+        progress(ImportProgress(stage: "indexing streets", completed: 0, total: 1))
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        let directory = try streets.finish { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .blob(blob)])
+        }
+        let streetCount = names.recordCount
+        let pageCount = try names.finish()
+        try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
+        if let objects = collector.objects, let pending = collector.objectRecords, pending.objectCount > 0 {
+            let objectDirectory = try objects.finish { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .blob(blob)])
+            }
+            var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .blob(blob)])
+            }
+            // The streets' tiles as just written, read back through this connection (`SQLitePages`); a new reader
+            // per row of tiles lets the pages read for the row before go, the directory shared.
+            let pages = SQLitePages(database: database), streetDirectory = BlobStorage(bytes: directory)
+            let addresses = StreetAddressesBuilder(temporaryPrefix: database.path + "-")
+            defer { addresses.discard() }
+            try pending.finish(
+                makeStreets: {
+                    try StreetTiles(directory: streetDirectory, grid: .streets) { number in
+                        pages.blob(key: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
+                    }
+                },
+                { fields in
+                    try addresses.add(object: UInt32(records.recordCount), fields: fields)
+                    try records.append(fields)
+                })
+            try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
+            let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number)), .blob(blob)])
+            }
+            try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
+            if let covers = collector.objectCovers {
+                let coverDirectory = try covers.finish { number, blob in
+                    try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .blob(blob)])
+                }
+                try storeLineIndex(.objectCovers, directory: coverDirectory, recordPages: 0)
+            }
+        }
+        collector.objects = nil
+        collector.objectCovers = nil
+        collector.objectRecords = nil
+        if !collector.streetPostcodes.isEmpty {
+            var postcodes = PagedRecordsWriter(fieldCount: 1) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number)), .blob(blob)])
+            }
+            for id in 0..<UInt32(streetCount) { try postcodes.append([collector.streetPostcodes[id]]) }
+            try storeLineIndex(.streetPostcodes, directory: [], recordPages: try postcodes.finish())
+            collector.streetPostcodes = StreetPostcodeTable()
+        }
+        progress(ImportProgress(stage: "indexing streets", completed: 1, total: 1))
+    }
+
+    private func storeLineIndex(_ index: PlacesSchema.LineIndex, directory: [UInt8], recordPages: Int) throws {
+        try database.run(
+            "INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
+            [.text(index.rawValue), .blob(directory), .integer(Int64(recordPages))])
+    }
+}
+
+/// Pages of `travel411_pages` read back through the import's own connection, which alone sees them before the
+/// import commits. The import reads them on its one thread; `StreetTiles` asks for a `@Sendable` reader.
+private struct SQLitePages: @unchecked Sendable {
+    package let database: SQLiteDatabase
+
+    package func blob(key: Int64) -> BlobStorage? { database.blobStorage(table: "travel411_pages", column: "blob", rowID: key) }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Travel411Core
+import Travel411Geocoder
+import Travel411OSM
+import Travel411Store
+import Travel411StoreWriters
+
+/// Imports one OpenStreetMap extract (`.osm.pbf` or `.osm`): each kind of feature the reader finds becomes a
+/// feature table of the GeoPackage (`<extract>_streets`, `_addresses`, `_places`, `_boundaries`, …), and feeds
+/// the lookups as `OSMLevelMapping` says.
+package struct OSMExtractImport {
+    let url: URL
+    let sha256: String
+
+    /// What an extract may feed; `LookupTablesWriter` waits for each of them until the extract is read.
+    static let inputs: [LookupCollector.Input] = [
+        .area(.country), .area(.admin), .area(.district), .area(.city), .area(.suburb), .locality, .address, .thoroughfare,
+        .postcode,
+    ]
+
+    static let dataTimestampKey = PlacesSchema.osmDataTimestampKey
+
+    struct Outcome {
+        var layers: [ImportedLayer] = []
+        var warnings: [String] = []
+        /// The countries whose polygon the extract gave (none for a city's extract: its country boundary is cut).
+        var countryCodes: Set<String> = []
+        /// When the extract's data was current (`OSMReadSummary.dataTimestamp`).
+        var dataTimestamp: Date?
+    }
+
+    /// Whether a path names an extract rather than a shapefile: `.osm.pbf`, or `.osm` XML as it is or compressed
+    /// as Geofabrik and the planet publish it (`.osm.bz2`, `.osm.gz`); the reader tells the format from the bytes.
+    static func isExtract(_ url: URL) -> Bool {
+        let name = url.lastPathComponent.lowercased()
+        let xml = name.hasSuffix(".gz") ? name.dropLast(3) : name.hasSuffix(".bz2") ? name.dropLast(4) : Substring(name)
+        return name.hasSuffix(".pbf") || xml.hasSuffix(".osm") || xml.hasSuffix(".osm.xml")
+    }
+
+    /// The extract's name without `.osm.pbf`, `.osm` or `.osm.bz2`, for its tables.
+    var stem: String {
+        var name = url.lastPathComponent
+        for suffix in [".gz", ".bz2", ".pbf", ".xml", ".osm"] where name.lowercased().hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
+        return name
+    }
+
+    func run(
+        into geoPackage: GeoPackageWriter, collector: LookupCollector, usedTables: inout Set<String>,
+        progress: @escaping (ImportProgress) -> Void
+    ) throws -> Outcome {
+        let started = Date()
+        var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: url.lastPathComponent)
+        try tables.reserveNames(&usedTables)
+        // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
+        var mapping = try OSMLevelMapping(collector: collector, temporaryPrefix: geoPackage.database.path + "-osm-")
+        var translations = try OSMNamesTable(database: geoPackage.database)
+        let name = url.lastPathComponent
+        // The bar follows the file's bytes over both passes, in thousandths.
+        let summary = try OSMExtractReader(path: url.path).read(
+            progress: { read in progress(ImportProgress(stage: "reading \(name)", completed: Int(read.fraction * 1000), total: 1000)) }
+        ) { feature in
+            let (table, fid) = try tables.insert(feature)
+            try translations.record(feature)
+            try mapping.collect(feature, layer: table, fid: fid)
+        }
+        progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
+        try mapping.finish()
+        progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 1, total: 1))
+        let seconds = Date().timeIntervalSince(started)
+        var outcome = Outcome()
+        outcome.countryCodes = mapping.countryCodes
+        outcome.dataTimestamp = summary.dataTimestamp
+        for table in try tables.finished() {
+            let reasons = mapping.unused[table.kind] ?? [:]
+            try geoPackage.recordSource(
+                SourceRecord(
+                    layer: table.name, level: table.kind.level.rawValue, path: url.path, sha256: sha256,
+                    featureCount: table.features, skippedCount: 0,
+                    skippedReasons: reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
+                    importSeconds: seconds))
+            outcome.layers.append(
+                ImportedLayer(
+                    path: url.path, table: table.name, layout: "OpenStreetMap \(table.kind.rawValue)", level: table.kind.level,
+                    features: table.features, skipped: 0,
+                    skipReasons: reasons.reduce(into: [:]) { $0["kept in the layer but not used for lookups: \($1.key)"] = $1.value },
+                    seconds: seconds))
+        }
+        for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
+            let examples = (summary.warningExamples[warning] ?? []).map(\.description).joined(separator: ", ")
+            outcome.warnings.append("\(url.lastPathComponent): \(count) \(warning)\(examples.isEmpty ? "" : " (\(examples)…)")")
+        }
+        return outcome
+    }
+}
+
+extension OSMFeatureKind {
+    /// The level an extract's table of this kind is listed under in the import summary and travel411_sources.
+    package var level: PlaceLevel {
+        switch self {
+        case .street: return .thoroughfare
+        case .address, .addressInterpolation: return .address
+        case .place: return .locality
+        case .adminBoundary: return .admin
+        case .postcodeBoundary, .postcodePoint: return .postcode
+        case .poi: return .poi
+        }
+    }
+
+    /// The table's name after the extract's.
+    var tableSuffix: String {
+        switch self {
+        case .street: return "streets"
+        case .address: return "addresses"
+        case .addressInterpolation: return "interpolations"
+        case .place: return "places"
+        case .adminBoundary: return "boundaries"
+        case .postcodeBoundary: return "postcode_areas"
+        case .postcodePoint: return "postcode_points"
+        case .poi: return "pois"
+        }
+    }
+}
+
+/// The feature tables of one extract, created when their first feature comes.
+struct OSMFeatureTables {
+    struct Finished {
+        var kind: OSMFeatureKind
+        var name: String
+        var features: Int
+    }
+
+    private let geoPackage: GeoPackageWriter
+    private let stem: String
+    private let fileName: String
+    private var names: [OSMFeatureKind: String] = [:]
+    private var writers: [OSMFeatureKind: FeatureTableWriter] = [:]
+
+    package init(geoPackage: GeoPackageWriter, stem: String, fileName: String) {
+        self.geoPackage = geoPackage
+        self.stem = stem
+        self.fileName = fileName
+    }
+
+    /// Every kind's table name, unique in the import, decided before any is created.
+    mutating func reserveNames(_ used: inout Set<String>) throws {
+        var base = String(stem.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        if base.isEmpty || base.first?.isNumber == true { base = "osm_" + base }
+        for kind in OSMFeatureKind.allCases {
+            var name = "\(base)_\(kind.tableSuffix)"
+            var suffix = 2
+            while !used.insert(name).inserted {
+                name = "\(base)_\(kind.tableSuffix)_\(suffix)"
+                suffix += 1
+            }
+            names[kind] = name
+        }
+    }
+
+    package static func columns(_ kind: OSMFeatureKind) -> [FeatureColumn] {
+        let common: [FeatureColumn] = [.text("osm_type"), .integer("osm_id"), .text("name"), .text("names")]
+        let address: [FeatureColumn] = [
+            .text("housenumber"), .text("street"), .text("place"), .text("postcode"), .text("city"),
+        ]
+        switch kind {
+        case .street: return common + [.text("highway"), .text("ref")]
+        case .address: return common + address
+        case .addressInterpolation: return common + [.text("interpolation"), .text("first_number"), .text("last_number"), .text("street")]
+        case .place: return common + [.text("place"), .integer("population"), .integer("capital")]
+        case .adminBoundary: return common + [.integer("admin_level"), .text("iso3166_1"), .text("iso3166_2")]
+        case .postcodeBoundary, .postcodePoint: return common + [.text("postcode")]
+        case .poi: return common + [.text("key"), .text("value")] + address
+        }
+    }
+
+    static func geometryType(_ kind: OSMFeatureKind) -> GeoPackageGeometryType {
+        switch kind {
+        case .street, .addressInterpolation: return .multiLineString
+        case .address, .poi, .postcodePoint: return .point
+        case .place: return .geometry
+        case .adminBoundary, .postcodeBoundary: return .multiPolygon
+        }
+    }
+
+    package static func values(_ feature: OSMFeature) -> [SQLValue] {
+        func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+        let names = feature.names.isEmpty ? nil : OSMNameList.encoded(feature.names)
+        let common: [SQLValue] = [.text(feature.element.type.rawValue), .integer(feature.element.id), text(feature.name), text(names)]
+        let a = feature.address
+        let address = [text(a?.housenumber), text(a?.street), text(a?.place), text(a?.postcode), text(a?.city)]
+        switch feature.kind {
+        case .street: return common + [text(feature.highway?.highwayClass), text(feature.highway?.ref)]
+        case .address: return common + address
+        case .addressInterpolation:
+            let i = feature.interpolation
+            return common + [text(i?.scheme), text(i?.firstHousenumber), text(i?.lastHousenumber), text(a?.street ?? a?.place)]
+        case .place:
+            return common + [
+                text(feature.place?.type), feature.place?.population.map { .integer(Int64($0)) } ?? .null,
+                .integer(feature.place?.isCapital == true ? 1 : 0),
+            ]
+        case .adminBoundary:
+            let b = feature.adminBoundary
+            return common + [b.map { .integer(Int64($0.adminLevel)) } ?? .null, text(b?.iso3166_1), text(b?.iso3166_2)]
+        case .postcodeBoundary, .postcodePoint: return common + [text(feature.postcode)]
+        case .poi: return common + [text(feature.pointOfInterest?.key), text(feature.pointOfInterest?.value)] + address
+        }
+    }
+
+    /// Stores the feature in its kind's table; returns the table and the feature's fid.
+    mutating func insert(_ feature: OSMFeature) throws -> (String, Int64) {
+        let kind = feature.kind
+        let name = names[kind] ?? kind.tableSuffix
+        let writer: FeatureTableWriter
+        if let open = writers[kind] {
+            writer = open
+        } else {
+            writer = try geoPackage.createFeatureTable(
+                name, geometryType: Self.geometryType(kind), columns: Self.columns(kind),
+                description: "OpenStreetMap \(kind.rawValue) from \(fileName)")
+            writers[kind] = writer
+        }
+        // Addresses and POIs on buildings are stored as the point that stands for them.
+        let shape = Self.geometryType(kind) == .point ? .point(feature.representativePoint) : feature.shape
+        return (name, try writer.insert(shape, values: Self.values(feature)))
+    }
+
+    /// Finishes the tables (their spatial indexes), in the kinds' order.
+    func finished() throws -> [Finished] {
+        try OSMFeatureKind.allCases.compactMap { kind in
+            guard let writer = writers[kind], let name = names[kind] else { return nil }
+            try writer.finish()
+            return Finished(kind: kind, name: name, features: writer.featureCount)
+        }
+    }
+}

@@ -1,0 +1,465 @@
+import Foundation
+import Travel411Core
+import Travel411Geocoder
+import Travel411OSM
+import Travel411Store
+
+/// What each OpenStreetMap feature gives the lookups, after Nominatim's rules (docs/osm.md):
+///
+/// - a named highway is a thoroughfare (its `ref` when it has no name);
+/// - an address (a node's, or a point on a building's surface) is an address point, its street `addr:street`,
+///   else `addr:place`; `addr:interpolation` lines add the numbers between their end nodes;
+/// - `boundary=administrative`: `admin_level` 2 is the country, 4 the administrativeArea, 6 the
+///   subAdministrativeArea, 8 the municipality (the locality of every point inside it, Nominatim's `city`),
+///   10 (else 9) the suburb (the subLocality); the others (3, 5, 7) name nothing Nominatim's answer shows;
+/// - a city, town or village node is a locality point, with its `population` or, lacking one, a typical
+///   population of its type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
+///   gives one, of the town kind a locality where no municipality boundary does; where no polygon gives
+///   suburbs, the suburb, hamlet and (inside a municipality not their own) village nodes do, by area;
+/// - every `addr:postcode` and `postal_code` boundary makes a postcode point: the mean of the objects that
+///   carry it, as Nominatim computes its postcode points, once `OSMPostcodes` has dropped the typos.
+struct OSMLevelMapping {
+    let collector: LookupCollector
+    /// The ISO codes of the country polygons collected.
+    private(set) var countryCodes: Set<String> = []
+    /// Features kept in their table but given to no lookup, by kind and reason.
+    private(set) var unused: [OSMFeatureKind: [String: Int]] = [:]
+
+    private struct PendingArea {
+        var shape: Shape
+        var layer: String
+        var fid: Int64
+        var name: String
+        /// The place node the area was drawn around, nil for a polygon of the extract.
+        var node: Point2D? = nil
+        /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
+        var placeType: String? = nil
+    }
+    /// Municipalities and suburbs by where they come from, decided at the end: a level takes polygons of one
+    /// source only, since polygons of one level must not overlap.
+    private var cityBoundaries: [PendingArea] = []
+    private var cityPlaceAreas: [PendingArea] = []
+    private var suburbBoundaries: [Int: [PendingArea]] = [:]
+    private var suburbPlaceAreas: [PendingArea] = []
+    /// Every object carrying each `addr:postcode`, as written (`OSMPostcodes` decides which are postcodes).
+    private var postcodeCarriers: OSMPostcodeCarriers
+    /// What waits for the whole extract waits on disk (`OSMSpillFile`), as it grows with the extract: the
+    /// addresses, whose postcodes are checked against all the others (`PendingAddress`); the address points and
+    /// POIs, as Nominatim answers with them at zoom 18 (`PlacesSchema.ObjectField`), which wait for the postcodes
+    /// and the parent streets too (`PendingObject`); each street's midpoint, which decides its postcode once the
+    /// postcode points are known.
+    private let pendingAddresses: OSMSpillFile
+    private let pendingObjects: OSMSpillFile
+    private let streetMidpoints: OSMSpillFile
+    /// The named streets by their centres, which the addresses and POIs find their street among.
+    private var parentStreets: OSMParentStreets
+    /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
+    private var townNodes: [OSMPlaceNodeAreas.Node] = []
+    private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
+
+    /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
+    package init(collector: LookupCollector, temporaryPrefix: String) throws {
+        self.collector = collector
+        postcodeCarriers = OSMPostcodeCarriers(runPrefix: temporaryPrefix + "postcode-run-")
+        parentStreets = OSMParentStreets(runPrefix: temporaryPrefix + "parent-run-")
+        pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
+        pendingObjects = try OSMSpillFile(path: temporaryPrefix + "objects")
+        streetMidpoints = try OSMSpillFile(path: temporaryPrefix + "street-midpoints")
+    }
+
+    /// Place types that name a locality or a part of one, with the population assumed when the node has
+    /// none: OSM's wiki gives these orders of size (a village has up to 10,000 people, a hamlet up to 200).
+    static let typicalPopulation: [String: Double] = [
+        "city": 100_000, "town": 10_000, "village": 1_000, "hamlet": 100, "borough": 50_000, "suburb": 10_000,
+        "quarter": 5_000, "neighbourhood": 1_000,
+    ]
+    static let townTypes: Set<String> = ["city", "town", "village", "hamlet", "municipality"]
+    /// The place types a locality point is made of.
+    static let localityTypes: Set<String> = ["city", "town", "village"]
+    static let suburbTypes: Set<String> = ["borough", "suburb", "quarter", "neighbourhood", "city_district"]
+
+    mutating func collect(_ feature: OSMFeature, layer: String, fid: Int64) throws {
+        switch feature.kind {
+        case .street:
+            // Unnamed streets are answers too, without a road (Nominatim's); the lookups that want a name skip them.
+            let lines = feature.shape.lines
+            let rank = feature.highway.map { OSMFeatureClassifier.streetRank($0.highwayClass) }
+            // An area (a pedestrian square) stands at a point on its surface, a line at its middle: Nominatim's
+            // centroid (`get_center_point`), by which it answers, finds its postcode and its addresses.
+            let centre = feature.areaCentre
+            let midpoint = centre ?? OSMStreetPostcodes.midpoint(of: lines)
+            if let id = try collector.collectStreet(
+                name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
+                kind: feature.highway?.highwayClass, lines: lines, centre: centre, centroid: midpoint), let midpoint
+            {
+                try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint) }
+                if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
+            }
+        case .address:
+            guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
+            let point = Self.coordinate(feature.representativePoint)
+            let pending = PendingAddress(
+                houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point)
+            try pendingAddresses.append { $0.write(pending) }
+            if let postcode = address.postcode { try postcodeCarriers.add(postcode, at: point) }
+            try addObject(feature)
+        case .addressInterpolation:
+            let added = try interpolate(feature)
+            if added == 0 { note(feature.kind, "no numbers to interpolate") }
+        case .place:
+            collectPlace(feature, layer: layer, fid: fid)
+        case .adminBoundary:
+            collectBoundary(feature, layer: layer, fid: fid)
+        case .postcodeBoundary, .postcodePoint:
+            guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
+            try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
+        case .poi:
+            // One with a house number came as an address too, which carries its name.
+            guard feature.address?.housenumber == nil else { return }
+            if let postcode = feature.address?.postcode {
+                try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
+            }
+            // A POI along an open line (a pier mapped as a line) is no answer: Nominatim leaves lines out.
+            guard feature.element.type == .node || !feature.outline.isEmpty else { return note(feature.kind, "a line") }
+            try addObject(feature)
+        }
+    }
+
+    private mutating func addObject(_ feature: OSMFeature) throws {
+        guard feature.answersAtBuildingLevel else { return }
+        let address = feature.address
+        let category = feature.pointOfInterest.map { "\($0.key)=\($0.value)" } ?? feature.building.map { "building=\($0)" }
+        let object = PendingObject(
+            fields: [
+                feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
+                Self.elementText(feature.element), category, Self.extentText(feature.outline),
+                Self.pointText(feature.representativePoint), nil, nil,
+            ],
+            point: feature.representativePoint, outline: feature.outline)
+        try addObject(object)
+    }
+
+    /// Keeps an object until the extract is read, asking for its parent street.
+    private mutating func addObject(_ object: PendingObject) throws {
+        if let street = object.fields[PlacesSchema.ObjectField.street.rawValue] ?? nil {
+            try parentStreets.ask(object: UInt32(pendingObjects.count), named: street, at: object.point)
+        }
+        try pendingObjects.append { $0.write(object) }
+    }
+
+    /// A point as an object record keeps it: `x y`, to 7 decimals as OpenStreetMap stores coordinates.
+    static func pointText(_ point: Point2D) -> String { decimals([point.x, point.y]) }
+
+    /// An outline's extent as an object record keeps it: `minX minY maxX maxY`, nil for none.
+    static func extentText(_ outline: [[Point2D]]) -> String? {
+        let box = extent(of: outline)
+        guard !box.isEmpty else { return nil }
+        return decimals([box.minX, box.minY, box.maxX, box.maxY])
+    }
+
+    /// Numbers with seven decimals, space-separated, written as bytes: Foundation's `String(format:)` costs 7 % of
+    /// an extract's import.
+    private static func decimals(_ values: [Double]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.count * 13)
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: " ")) }
+            DecimalText.appendSevenDecimals(value, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The box of an outline's rings, empty for none.
+    package static func extent(of outline: [[Point2D]]) -> BoundingBox {
+        var box = BoundingBox.empty
+        for ring in outline { for p in ring { box.extend(x: p.x, y: p.y) } }
+        return box
+    }
+
+    /// `N123`, `W123`, `R123`: the element, as Nominatim's `osm_type` letter and `osm_id`.
+    static func elementText(_ element: OSMElementID) -> String {
+        switch element.type {
+        case .node: return "N\(element.id)"
+        case .way: return "W\(element.id)"
+        case .relation: return "R\(element.id)"
+        }
+    }
+
+    private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) {
+        guard let place = feature.place, let name = feature.name else { return note(.place, "no name") }
+        guard let typical = Self.typicalPopulation[place.type] else { return note(.place, "place=\(place.type) names no locality") }
+        // A hamlet, suburb, quarter or neighbourhood is a part of a municipality (Nominatim's address rank 20
+        // and finer), never the town itself: an extract holding only a town's parts (Kouvola's) made its
+        // suburbs the city ("Ristinkallio, Ristinkallio").
+        if Self.localityTypes.contains(place.type) {
+            let population = place.population.map(Double.init) ?? typical
+            collector.collectLocality(
+                name: name, population: population, countryCode: nil, at: Self.coordinate(feature.representativePoint))
+        }
+        if case .point(let point) = feature.shape {
+            let node = OSMPlaceNodeAreas.Node(name: name, type: place.type, point: point, layer: layer, fid: fid)
+            // A village or town is a municipality's, or a part of another's: `finish` decides.
+            if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil {
+                townNodes.append(node)
+            } else if OSMPlaceNodeAreas.halfWidthMetres(suburbType: place.type) != nil {
+                suburbNodes.append(node)
+            }
+            return
+        }
+        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, placeType: place.type)
+        if Self.townTypes.contains(place.type) { cityPlaceAreas.append(area) }
+        if Self.suburbTypes.contains(place.type) { suburbPlaceAreas.append(area) }
+    }
+
+    private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) {
+        guard let boundary = feature.adminBoundary, let name = feature.name else { return note(.adminBoundary, "no name") }
+        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name)
+        switch boundary.adminLevel {
+        case 2:
+            guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
+            _ = collector.collectArea(
+                .country, feature.shape, layer: layer, fid: fid, name: name, code: code, countryCode: code,
+                centre: feature.representativePoint)
+            countryCodes.insert(code.uppercased())
+        case 4:
+            let country = boundary.iso3166_2.flatMap { $0.split(separator: "-").first.map(String.init) }
+            _ = collector.collectArea(
+                .admin, feature.shape, layer: layer, fid: fid, name: name, code: boundary.iso3166_2, countryCode: country,
+                centre: feature.representativePoint)
+        case 6:
+            _ = collector.collectArea(
+                .district, feature.shape, layer: layer, fid: fid, name: name, code: nil, countryCode: nil,
+                centre: feature.representativePoint)
+        case 8:
+            cityBoundaries.append(area)
+        case 9, 10:
+            suburbBoundaries[boundary.adminLevel, default: []].append(area)
+        default:
+            note(.adminBoundary, "admin_level \(boundary.adminLevel) names no placemark field")
+        }
+    }
+
+    /// The house numbers between an interpolation line's two numbered ends, spread evenly along it.
+    private mutating func interpolate(_ feature: OSMFeature) throws -> Int {
+        guard let line = feature.interpolation, let street = feature.address?.street ?? feature.address?.place,
+            let first = line.firstHousenumber.flatMap(Int.init), let last = line.lastHousenumber.flatMap(Int.init), first != last
+        else { return 0 }
+        let step: Int
+        switch line.scheme {
+        case "odd", "even": step = 2
+        case "all": step = 1
+        default: step = Int(line.scheme) ?? 0
+        }
+        let points = feature.shape.lines.first ?? []
+        // A line of a few hundred numbers at most: anything longer is a tagging error.
+        guard step > 0, abs(last - first) / step <= 500, points.count >= 2 else { return 0 }
+        let direction = last > first ? step : -step
+        var added = 0
+        var number = first + direction
+        while direction > 0 ? number < last : number > last {
+            let fraction = Double(number - first) / Double(last - first)
+            let point = Self.point(along: points, fraction: fraction)
+            let address = PendingAddress(
+                houseNumber: String(number), street: street, postcode: feature.address?.postcode, coordinate: Self.coordinate(point))
+            try pendingAddresses.append { $0.write(address) }
+            let object = PendingObject(
+                fields: [
+                    nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
+                    Self.pointText(point), nil, nil,
+                ],
+                point: point,
+                outline: [])
+            try addObject(object)
+            added += 1
+            number += direction
+        }
+        return added
+    }
+
+    package static func point(along line: [Point2D], fraction: Double) -> Point2D {
+        let lengths = zip(line, line.dropFirst()).map { ((($1.x - $0.x) * ($1.x - $0.x)) + (($1.y - $0.y) * ($1.y - $0.y))).squareRoot() }
+        var remaining = lengths.reduce(0, +) * fraction
+        for (i, length) in lengths.enumerated() {
+            if remaining <= length, length > 0 {
+                let t = remaining / length
+                return Point2D(x: line[i].x + (line[i + 1].x - line[i].x) * t, y: line[i].y + (line[i + 1].y - line[i].y) * t)
+            }
+            remaining -= length
+        }
+        return line[line.count - 1]
+    }
+
+    /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
+    package mutating func finish() throws {
+        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts)
+        let centroids = try postcodeCarriers.centroids(postcodes)
+        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, country: countryCodes.count == 1 ? countryCodes.first : nil)
+        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes)
+        var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
+        if cities.isEmpty {
+            cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
+                PendingArea(
+                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
+                    placeType: $0.node.type)
+            }
+        }
+        let firstCity = collector.areas[.city]?.features.count ?? 0
+        let townsByName = Self.byName(townNodes)
+        for area in cities {
+            let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
+            _ = collector.collectArea(
+                .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), placeType: area.placeType ?? linked?.type ?? "city",
+                centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
+        }
+        var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
+        if suburbs.isEmpty {
+            // A village or town node inside a municipality boundary of another name is a part of it: Nominatim
+            // ranks it below the municipality and names it in the address (Rotenboden in Triesenberg, Nendeln in
+            // Eschen), where a linked one (Gamprin's own node) is the municipality itself.
+            if !cityBoundaries.isEmpty {
+                let boxes = BoxBuckets(cityBoundaries.map(\.shape.boundingBox))
+                let keys = cityBoundaries.map { OSMParentStreets.key($0.name) }
+                suburbNodes += townNodes.filter { node in
+                    guard node.type != "city" else { return false }
+                    let key = OSMParentStreets.key(node.name)
+                    return boxes.holding(x: node.point.x, y: node.point.y).contains { index in
+                        cityBoundaries[index].shape.contains(x: node.point.x, y: node.point.y) && keys[index] != key
+                    }
+                }
+            }
+            suburbs = OSMPlaceNodeAreas.cells(of: suburbNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
+                PendingArea(
+                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
+                    placeType: $0.node.type)
+            }
+        }
+        // A suburb made from a place node belongs to the municipality holding the node: Nominatim names
+        // Oberplanken, a part of Planken, on no street of Schaan next door.
+        let suburbLevel = suburbBoundaries[10] != nil ? "suburb" : "city_district"
+        let cityBoxes = BoxBuckets(cities.map(\.shape.boundingBox))
+        let suburbsByName = Self.byName(suburbNodes)
+        for area in suburbs {
+            let municipality = area.node.flatMap { node in
+                cityBoxes.holding(x: node.x, y: node.y).first { cities[$0].shape.contains(x: node.x, y: node.y) }
+            }
+            let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbsByName) : nil
+            _ = collector.collectArea(
+                .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
+                placeType: area.placeType ?? linked?.type ?? suburbLevel, centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
+        }
+        try pendingAddresses.drain { reader in
+            let address = try reader.pendingAddress()
+            collector.collectAddress(
+                houseNumber: address.houseNumber, street: address.street, postcode: address.postcode.flatMap(postcodes.normalised),
+                at: address.coordinate)
+        }
+        try collectObjects(postcodes)
+        for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
+        try streetMidpoints.drain { reader in
+            let (id, midpoint) = try reader.streetMidpoint()
+            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
+        }
+        cityBoundaries = []
+        cityPlaceAreas = []
+        suburbBoundaries = [:]
+        suburbPlaceAreas = []
+        townNodes = []
+        suburbNodes = []
+    }
+
+    /// The place node a polygon is linked to, as Nominatim links them: a node of the same name inside it
+    /// (Gamprin's boundary and its `village` node). Nominatim keys the polygon by the node's type in an
+    /// address (an unlinked municipality is its `city`, admin_level 8; an unlinked suburb its `suburb`, 10, or
+    /// `city_district`, 9) and answers at the node's point (an unlinked one at a point on its surface: Mauren).
+    private static func linkedNode(of area: PendingArea, among nodes: [[UInt8]: [OSMPlaceNodeAreas.Node]]) -> OSMPlaceNodeAreas.Node? {
+        nodes[OSMParentStreets.key(area.name)]?.first { area.shape.contains(x: $0.point.x, y: $0.point.y) }
+    }
+
+    /// Place nodes by their names' keys (`OSMParentStreets.key`), each name's in the order they came.
+    private static func byName(_ nodes: [OSMPlaceNodeAreas.Node]) -> [[UInt8]: [OSMPlaceNodeAreas.Node]] {
+        var byName: [[UInt8]: [OSMPlaceNodeAreas.Node]] = [:]
+        for node in nodes { byName[OSMParentStreets.key(node.name), default: []].append(node) }
+        return byName
+    }
+
+    /// The objects in the order they came, with their postcodes checked and their parent streets.
+    private func collectObjects(_ postcodes: OSMPostcodes) throws {
+        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
+        let parentField = PlacesSchema.ObjectField.parent.rawValue
+        let (collector, pendingObjects) = (self.collector, self.pendingObjects)
+        var number: UInt32 = 0
+        /// Collects the next object; false when none is left.
+        func collectNext(parent: UInt32?) throws -> Bool {
+            guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
+            if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
+            if let parent { object.fields[parentField] = String(parent) }
+            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
+            number += 1
+            return true
+        }
+        try parentStreets.answers { object, street in
+            while number < object { guard try collectNext(parent: nil) else { return } }
+            _ = try collectNext(parent: street)
+        }
+        while try collectNext(parent: nil) {}
+    }
+
+    private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {
+        unused[kind, default: [:]][reason, default: 0] += 1
+    }
+
+    static func coordinate(_ point: Point2D) -> Coordinate { Coordinate(latitude: point.y, longitude: point.x) }
+}
+
+/// An address waiting for the postcodes: an address point's, or a number of an interpolation line.
+struct PendingAddress {
+    var houseNumber: String
+    var street: String?
+    var postcode: String?
+    var coordinate: Coordinate
+}
+
+/// An address point or POI waiting for the postcodes and the parent streets: its `PlacesSchema.ObjectField`s,
+/// its point, and the rings of the building or area it stands on.
+struct PendingObject {
+    var fields: [String?]
+    package var point: Point2D
+    var outline: [[Point2D]]
+}
+
+extension OSMSpillWriter {
+    mutating func write(_ address: PendingAddress) {
+        write(address.houseNumber)
+        write(address.street)
+        write(address.postcode)
+        write(address.coordinate.latitude)
+        write(address.coordinate.longitude)
+    }
+
+    mutating func write(_ object: PendingObject) {
+        write(object.fields)
+        write(object.point)
+        write(object.outline)
+    }
+
+    mutating func writeStreetMidpoint(_ id: UInt32, _ midpoint: Point2D) {
+        write(id)
+        write(midpoint)
+    }
+}
+
+extension OSMSpillReader {
+    mutating func pendingAddress() throws -> PendingAddress {
+        PendingAddress(
+            houseNumber: try presentText(), street: try text(), postcode: try text(),
+            coordinate: Coordinate(latitude: try double(), longitude: try double()))
+    }
+
+    mutating func pendingObject() throws -> PendingObject {
+        PendingObject(fields: try texts(), point: try point(), outline: try rings())
+    }
+
+    mutating func streetMidpoint() throws -> (id: UInt32, point: Point2D) { (try uint32(), try point()) }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Travel411Core
+import Travel411OSM
+import Travel411Store
+
+/// `travel411_osm_names`: the `name:xx` tags of every OpenStreetMap object that can name a field of an answer
+/// (streets, addresses and POIs, places, boundaries), by element (`W123`), for those that have any. A server
+/// answering in another language reads one row per named object instead of scanning the feature tables.
+/// Optional: a database without it (imported before it existed, or from shapefiles only) answers in `name`.
+///
+/// A boundary takes the translations it lacks from the place node of the same name inside it, as Nominatim's
+/// linked places do (Vaduz's relation has no `name:ru`; its node has). Extracts list nodes before ways and
+/// relations, so the nodes are known when a boundary comes.
+package struct OSMNamesTable {
+    static let tableName = OSMNamesSchema.tableName
+
+    private let insert: SQLiteStatement
+    /// Place nodes with translations, by name, for the boundaries that link them; their names kept encoded
+    /// (a country's extract has tens of thousands).
+    private var placeNodes: [String: [(point: Point2D, names: String)]] = [:]
+
+    package init(database: SQLiteDatabase) throws {
+        try database.execute(OSMNamesSchema.createStatement)
+        // One element can give several features (a shop with an address): its tags, and so its names, are the same.
+        insert = try database.prepare("INSERT OR IGNORE INTO \(Self.tableName) (element, names) VALUES (?, ?)")
+    }
+
+    mutating func record(_ feature: OSMFeature) throws {
+        guard Self.namesAnswers(feature.kind) else { return }
+        var names = feature.names
+        if feature.kind == .place, feature.element.type == .node, let name = feature.name, !names.isEmpty {
+            placeNodes[name, default: []].append((feature.representativePoint, OSMNameList.encoded(names)))
+        }
+        if feature.kind == .adminBoundary, let name = feature.name,
+            let node = placeNodes[name]?.first(where: { feature.shape.contains(x: $0.point.x, y: $0.point.y) })
+        {
+            names.merge(OSMNameList.decoded(node.names)) { own, _ in own }
+        }
+        guard !names.isEmpty else { return }
+        try insert.run([.text(OSMLevelMapping.elementText(feature.element)), .text(OSMNameList.encoded(names))])
+    }
+
+    /// The kinds an answer names: not postcodes (a code has no language) nor interpolation lines (never answering).
+    private static func namesAnswers(_ kind: OSMFeatureKind) -> Bool {
+        switch kind {
+        case .street, .address, .poi, .place, .adminBoundary: return true
+        case .addressInterpolation, .postcodeBoundary, .postcodePoint: return false
+        }
+    }
+}

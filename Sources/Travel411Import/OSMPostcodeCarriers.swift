@@ -1,0 +1,108 @@
+import Foundation
+import Travel411Core
+import Travel411Store
+import Travel411StoreWriters
+
+/// The objects carrying each `addr:postcode` of an extract, for the postcode points: Nominatim's point of a
+/// postcode is the mean of the distinct points of the objects carrying it, once `OSMPostcodes` has said which
+/// values are postcodes, which needs every value's count first.
+///
+/// Only a count per value as written stays in memory. The carriers go to sort runs on disk and come back one
+/// postcode at a time, so memory holds the points of the largest postcode, not of the extract.
+struct OSMPostcodeCarriers {
+    private struct Carrier: BitwiseCopyable {
+        /// The value as written (its index in `written`), then, once sorted again, the postcode's rank.
+        var value: UInt32
+        var latitude: Double
+        var longitude: Double
+    }
+
+    private var indexes: [String: UInt32] = [:]
+    private var written: [String] = []
+    private var carrierCounts: [Int] = []
+    private let runPrefix: String
+    private let bufferBytes: Int
+    private let carriers: ExternalSorter<Carrier>
+
+    /// Sort runs are created as `runPrefix` and a number, each of `bufferBytes` of carriers (24 bytes each).
+    /// 16 MB: 20 million carriers make 30 runs, whose merge reads 256 KB of each at a time.
+    package init(runPrefix: String, bufferBytes: Int = 16 << 20) {
+        self.runPrefix = runPrefix
+        self.bufferBytes = bufferBytes
+        carriers = ExternalSorter(runPrefix: runPrefix + "written-", bufferBytes: bufferBytes) { UInt64($0.value) }
+    }
+
+    /// An object carrying `postcode`, as written, at `coordinate`.
+    mutating func add(_ postcode: String, at coordinate: Coordinate) throws {
+        let index: UInt32
+        if let known = indexes[postcode] {
+            index = known
+        } else {
+            index = UInt32(written.count)
+            indexes[postcode] = index
+            written.append(postcode)
+            carrierCounts.append(0)
+        }
+        carrierCounts[Int(index)] += 1
+        try carriers.append(Carrier(value: index, latitude: coordinate.latitude, longitude: coordinate.longitude))
+    }
+
+    /// How many objects carry each value, as written.
+    var counts: [String: Int] {
+        Dictionary(uniqueKeysWithValues: zip(written, carrierCounts))
+    }
+
+    /// Each postcode's point, the mean of its carriers' distinct points, in the postcodes' order. The carriers
+    /// are gone afterwards.
+    func centroids(_ postcodes: OSMPostcodes) throws -> [(code: String, coordinate: Coordinate)] {
+        let normalised = written.map(postcodes.normalised)
+        let codes = Array(Set(normalised.compactMap { $0 })).sorted()
+        let ranks = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, UInt32($0)) })
+        // Values written differently (`00100`, `00100 `) are one postcode: sorted again by the postcode.
+        let byPostcode = ExternalSorter<Carrier>(runPrefix: runPrefix + "postcode-", bufferBytes: bufferBytes) { UInt64($0.value) }
+        try carriers.drain { carrier in
+            guard let code = normalised[Int(carrier.value)], let rank = ranks[code] else { return }
+            try byPostcode.append(Carrier(value: rank, latitude: carrier.latitude, longitude: carrier.longitude))
+        }
+        var centroids: [(code: String, coordinate: Coordinate)] = []
+        centroids.reserveCapacity(codes.count)
+        var points: [Coordinate] = []
+        var rank: UInt32?
+        func addCentroid() {
+            guard let rank else { return }
+            centroids.append((codes[Int(rank)], Self.meanOfDistinct(points)))
+            points.removeAll(keepingCapacity: true)
+        }
+        try byPostcode.drain { carrier in
+            if carrier.value != rank {
+                addCentroid()
+                rank = carrier.value
+            }
+            points.append(Coordinate(latitude: carrier.latitude, longitude: carrier.longitude))
+        }
+        addCentroid()
+        return centroids
+    }
+
+    /// The mean of the distinct points, summed in their sorted order so that the last digits do not depend on
+    /// the order the carriers came in.
+    static func meanOfDistinct(_ points: [Coordinate]) -> Coordinate {
+        var distinct = points.sorted { ($0.latitude, $0.longitude) < ($1.latitude, $1.longitude) }
+        distinct.removeDuplicates()
+        let count = Double(distinct.count)
+        return Coordinate(
+            latitude: distinct.reduce(0) { $0 + $1.latitude } / count, longitude: distinct.reduce(0) { $0 + $1.longitude } / count)
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Removes each element equal to the one before it: on a sorted array, every repeat.
+    fileprivate mutating func removeDuplicates() {
+        var kept = 0
+        for index in indices where kept == 0 || self[index] != self[kept - 1] {
+            self[kept] = self[index]
+            kept += 1
+        }
+        removeLast(count - kept)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Travel411Core
+import Travel411Geocoder
+import Travel411Store
+import Travel411StoreWriters
+
+/// Writes one tiled point level (the addresses, the postcodes) as its points arrive: their records a page
+/// at a time in arrival order, which makes a point's id its arrival number, and their unit vectors to the
+/// sorted runs of a `PointTilesBuilder`. A country's millions of addresses are never all in memory.
+final class PointLevelWriter {
+    package let level: PlacesSchema.PointLevel
+    private let tiles: PointTilesBuilder
+    private var records: PagedRecordsWriter
+    private var bounds = BoundingBox.empty
+    private let database: SQLiteDatabase
+
+    /// Sort runs are spilled beside the database every `bufferBytes` of points.
+    package init(_ level: PlacesSchema.PointLevel, fieldCount: Int, database: SQLiteDatabase, bufferBytes: Int = 32 << 20) throws {
+        self.level = level
+        self.database = database
+        tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-", bufferBytes: bufferBytes)
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        records = PagedRecordsWriter(fieldCount: fieldCount) { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .blob(blob)])
+        }
+    }
+
+    func add(_ fields: [String?], at coordinate: Coordinate) throws {
+        try tiles.add(id: UInt32(truncatingIfNeeded: records.recordCount), at: coordinate)
+        try records.append(fields)
+        bounds.extend(x: coordinate.longitude, y: coordinate.latitude)
+    }
+
+    /// Stores the tiles, merged from the sorted runs, the last page of records, and the level's row.
+    package func finish() throws {
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        let directory = try tiles.finish { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.pointTiles.key(level: level.ordinal, page: number)), .blob(blob)])
+        }
+        let recordPages = try records.finish()
+        let box: [SQLValue] =
+            bounds.isEmpty
+            ? [.null, .null, .null, .null] : [.real(bounds.minX), .real(bounds.minY), .real(bounds.maxX), .real(bounds.maxY)]
+        try database.run(
+            "INSERT INTO travel411_point_indexes (level, min_x, min_y, max_x, max_y, tree, record_pages) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(level.rawValue)] + box + [.blob(directory), .integer(Int64(recordPages))])
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Travel411Answers
+import Travel411Core
+import Travel411Geocoder
+import Travel411Store
+
+/// What a Nominatim answer carries beyond the geocoder's placemark, read from the places database's own
+/// layers: country and first-level area names in other languages (Natural Earth's `NAME_XX` columns), the
+/// OpenStreetMap objects' `name:xx` tags, and the outlines `polygon_*` prints. Natural Earth's names are read
+/// once (about 5,000 rows); OpenStreetMap's and outlines per request that asks for them.
+public final class NominatimPlaceData: Sendable {
+    public let databasePath: String
+    /// Layer (table) names of the area levels, from the database's lookup tables.
+    let countryLayers: [String]
+    let adminLayers: [String]
+    let districtLayers: [String]
+    /// A country's names by language ("ja" → "リヒテンシュタイン"), under each name the placemark may carry.
+    let countryNames: [String: [String: String]]
+    /// A first-level area's names by language, under "cc|name".
+    let adminNames: [String: [String: String]]
+    /// nil for a database without OpenStreetMap names.
+    let osmNames: OSMNameTranslations?
+
+    public init(databasePath: String) throws {
+        self.databasePath = databasePath
+        osmNames = OSMNameTranslations(databasePath: databasePath)
+        let reader = try GeoPackageReader(path: databasePath)
+        func layers(_ level: String) throws -> [String] {
+            guard try reader.database.tableExists("travel411_areas") else { return [] }
+            return try reader.database.query("SELECT DISTINCT layer FROM travel411_areas WHERE level = ?", [.text(level)])
+                .compactMap { $0.first?.stringValue }
+        }
+        countryLayers = try layers(PlacesSchema.AreaLevel.country.rawValue)
+        adminLayers = try layers(PlacesSchema.AreaLevel.admin.rawValue)
+        districtLayers = try layers(PlacesSchema.AreaLevel.district.rawValue)
+        var countryNames: [String: [String: String]] = [:]
+        for layer in countryLayers {
+            for (keys, names) in try Self.translations(reader.database, layer: layer, keyColumns: ["NAME_LONG", "ADMIN", "NAME"]) {
+                for key in keys { countryNames[key, default: [:]].merge(names) { old, _ in old } }
+            }
+        }
+        var adminNames: [String: [String: String]] = [:]
+        for layer in adminLayers {
+            for (keys, names) in try Self.translations(reader.database, layer: layer, keyColumns: ["iso_a2", "name"]) where keys.count == 2
+            {
+                adminNames[keys[0].uppercased() + "|" + keys[1], default: [:]].merge(names) { old, _ in old }
+            }
+        }
+        self.countryNames = countryNames
+        self.adminNames = adminNames
+    }
+
+    /// Each row's key columns and its `name_xx` columns by language code (lower case), non-empty ones only.
+    private static func translations(_ database: SQLiteDatabase, layer: String, keyColumns: [String]) throws -> [(
+        [String], [String: String]
+    )] {
+        let quoted = "\"" + layer.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let columns = try database.query("PRAGMA table_info(\(quoted))").compactMap { $0.count > 1 ? $0[1].stringValue : nil }
+        func column(_ name: String) -> String? { columns.first { $0.caseInsensitiveCompare(name) == .orderedSame } }
+        let keys = keyColumns.compactMap(column)
+        let languages = columns.compactMap { name -> (column: String, language: String)? in
+            let lower = name.lowercased()
+            guard lower.hasPrefix("name_"), (2...3).contains(lower.count - 5), lower.dropFirst(5).allSatisfy(\.isLetter) else { return nil }
+            return (name, String(lower.dropFirst(5)))
+        }
+        guard !keys.isEmpty, !languages.isEmpty else { return [] }
+        let select = (keys + languages.map(\.column)).map { "\"\($0)\"" }.joined(separator: ",")
+        return try database.query("SELECT \(select) FROM \(quoted)").map { row in
+            let keyValues = row.prefix(keys.count).compactMap { $0.stringValue }.filter { !$0.isEmpty }
+            var names: [String: String] = [:]
+            for (index, language) in languages.enumerated() {
+                if let name = row[keys.count + index].stringValue, !name.isEmpty { names[language.language] = name }
+            }
+            return (keyValues, names)
+        }
+    }
+
+    /// The placemark named in the first of `languages` that the data has a name in: its OpenStreetMap objects
+    /// (those `ReverseGeocoder.addNameSources` set) by their `name:xx` tags, else `name`, as Nominatim names
+    /// them; its country and first-level area, when no OpenStreetMap boundary names them or in a language the
+    /// boundary has no name in, by Natural Earth's.
+    /// Names the data has in none of the languages stay as stored. `nameDetails` fills the objects' `names`
+    /// even without a language.
+    public func localized(_ placemark: Placemark, languages: [String], nameDetails: Bool = false) -> Placemark {
+        guard !languages.isEmpty || nameDetails else { return placemark }
+        let stored = placemark
+        let countryTranslations = placemark.country.flatMap { countryNames[$0] } ?? [:]
+        var placemark = osmNames?.localized(placemark, languages: languages, countryNames: countryTranslations) ?? placemark
+        guard !languages.isEmpty else { return placemark }
+        // An area an OpenStreetMap boundary names was named above, unless the database keeps no OSM names.
+        let namedByOSM = osmNames != nil
+        if !(namedByOSM && placemark.countryFeature != nil), let country = placemark.country, let names = countryNames[country],
+            let name = Self.first(languages, in: names)
+        {
+            placemark.country = name
+        }
+        if !(namedByOSM && placemark.administrativeAreaFeature != nil), let area = placemark.administrativeArea,
+            let code = placemark.isoCountryCode, let names = adminNames[code.uppercased() + "|" + area],
+            let name = Self.first(languages, in: names)
+        {
+            placemark.administrativeArea = name
+        }
+        placemark.name = Self.name(stored.name, madeFrom: stored, renamed: placemark)
+        return placemark
+    }
+
+    /// CLPlacemark's `name` made of the renamed fields as it was of the stored ones (`ReverseGeocoder`'s
+    /// `appendName`): the object's own name, "20 Unioninkatu", the street, else an area.
+    static func name(_ name: String?, madeFrom stored: Placemark, renamed: Placemark) -> String? {
+        guard let name else { return nil }
+        if name == stored.feature?.name { return renamed.feature?.name ?? name }
+        if let number = stored.subThoroughfare, let road = stored.thoroughfare, let renamedRoad = renamed.thoroughfare,
+            name == "\(number) \(road)"
+        {
+            return "\(number) \(renamedRoad)"
+        }
+        let fields: [KeyPath<Placemark, String?>] = [\.thoroughfare, \.subLocality, \.locality, \.administrativeArea, \.country]
+        for field in fields where stored[keyPath: field] == name { return renamed[keyPath: field] ?? name }
+        return name
+    }
+
+    private static func first(_ languages: [String], in names: [String: String]) -> String? {
+        for language in languages {
+            if let name = names[language] { return name }
+        }
+        return nil
+    }
+
+    /// The outline of the area `place` was named after, simplified (`threshold` in degrees, `OutlineSimplifier`'s
+    /// vertex cap); nil for places the database keeps no outline of (localities, streets, houses) or when the
+    /// point lies outside every outline (a country found off its coast).
+    public func outline(of place: NominatimPlace, threshold: Double) -> Shape? {
+        let layers: [String]
+        switch place.level {
+        case .country: layers = countryLayers
+        case .state: layers = adminLayers
+        case .county: layers = districtLayers
+        default: return nil
+        }
+        guard let reader = try? GeoPackageReader(path: databasePath) else { return nil }
+        let x = place.location.longitude, y = place.location.latitude
+        for layer in layers {
+            let candidates = (try? reader.candidates(in: layer, box: BoundingBox(minX: x, minY: y, maxX: x, maxY: y))) ?? []
+            for fid in candidates {
+                guard let shape = try? reader.geometry(table: layer, fid: fid), shape.contains(x: x, y: y) else { continue }
+                return OutlineSimplifier.simplified(shape, threshold: threshold)
+            }
+        }
+        return nil
+    }
+}
+
+/// `accept-language` as Nominatim reads it: languages by falling weight, each regional one followed by its
+/// base language ("fo-ca,fo;q=0.8,en;q=0.3" → fo-ca, fo, en), in lower case.
+public enum AcceptLanguage {
+    public static func languages(_ text: String) -> [String] {
+        var weighted: [(language: String, weight: Double, order: Int)] = []
+        for (order, part) in text.split(separator: ",").enumerated() {
+            let pieces = part.split(separator: ";")
+            let language =
+                pieces.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: "-") } ?? ""
+            guard !language.isEmpty, language != "*", language.count <= 35 else { continue }
+            var weight = 1.0
+            for piece in pieces.dropFirst() {
+                let trimmed = piece.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("q="), let value = Double(trimmed.dropFirst(2)) { weight = value }
+            }
+            weighted.append((language, weight, order))
+        }
+        var result: [String] = []
+        for entry in weighted.sorted(by: { $0.weight != $1.weight ? $0.weight > $1.weight : $0.order < $1.order }) {
+            if !result.contains(entry.language) { result.append(entry.language) }
+            if let base = entry.language.split(separator: "-").first.map(String.init), !result.contains(base) { result.append(base) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,268 @@
+import COSMium
+import Foundation
+import Travel411Core
+
+/// Reads an OpenStreetMap extract (.osm.pbf, or .osm XML, also gzip- or bzip2-compressed) with libosmium and
+/// hands over its streets, addresses, interpolation lines, places, administrative and postcode boundaries and
+/// named POIs, one `OSMFeature` at a time, in the file's order (nodes, then ways, then areas as their last member
+/// way or relation comes by).
+///
+/// Memory stays bounded: node locations go to an index in a temporary file (16 bytes a node; in memory for a file
+/// under `inMemoryLocationsBelow`), removed as soon as it is created so that nothing is left behind whichever way
+/// the read ends; what stays in memory is the member
+/// ways of the multipolygon and boundary relations still waiting for members. The file is read twice (the
+/// relations first, so that their member ways are kept when they come by).
+///
+///     let summary = try OSMExtractReader(path: "liechtenstein.osm.pbf").read { feature in
+///         if feature.kind == .street { print(feature.name ?? "", feature.highway?.highwayClass ?? "") }
+///     }
+public struct OSMExtractReader: Sendable {
+    public let path: String
+    /// Where the node location index goes while the file is read; the system's temporary directory by default.
+    public var temporaryDirectory: String
+    /// Threads decoding PBF blocks: 0 uses libosmium's shared pool (one thread per core).
+    public var decodingThreads = 0
+    /// A file smaller than this keeps its node locations in memory, not in a temporary file: the file index
+    /// starts by writing 16 MB, most of the time a small file's read takes. 8 MB of PBF is about a million nodes,
+    /// 16 MB of memory; an OSM XML file of 8 MB has far fewer.
+    public var inMemoryLocationsBelow = 8 << 20
+
+    public init(path: String, temporaryDirectory: String? = nil) {
+        self.path = path
+        self.temporaryDirectory = temporaryDirectory ?? Self.systemTemporaryDirectory
+    }
+
+    static var systemTemporaryDirectory: String {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    }
+
+    /// Calls `body` for every feature; an error thrown by `body` stops the read and is rethrown as it is.
+    /// Faults that cost one feature are counted in the summary's warnings; a file that cannot be read throws an
+    /// `OSMExtractError` (exit 66 when it cannot be opened, 65 when its data is wrong).
+    /// `progress`, when given, is called after each block of the file (a few thousand elements), on this thread.
+    @discardableResult
+    public func read(progress: ((OSMReadProgress) -> Void)? = nil, _ body: (OSMFeature) throws -> Void) throws -> OSMReadSummary {
+        let format = try detectFormat()
+        return try withoutActuallyEscaping(body) { body in
+            let session = ReadSession(body: body, progress: progress)
+            let status = withCOptions(format: format.name, fileSize: format.size, progress: progress != nil) { options in
+                var counts = cosm_counts()
+                var message = [CChar](repeating: 0, count: 1024)
+                let context = Unmanaged.passUnretained(session).toOpaque()
+                let status = cosm_read(path, &options, deliverElement, deliverWarning, context, &counts, &message, message.count)
+                session.summary.nodes = Int(counts.nodes)
+                session.summary.ways = Int(counts.ways)
+                session.summary.relations = Int(counts.relations)
+                session.summary.dataTimestamp = counts.data_timestamp > 0 ? Date(timeIntervalSince1970: Double(counts.data_timestamp)) : nil
+                return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), counts)
+            }
+            if let error = session.error { throw error }
+            try check(status.0, message: status.1, counts: status.2)
+            return session.summary
+        }
+    }
+
+    private func check(_ status: cosm_status, message: String, counts: cosm_counts) throws {
+        switch status {
+        case COSM_OK, COSM_STOPPED: return
+        case COSM_IO_ERROR:
+            let readSomething = counts.nodes + counts.ways + counts.relations > 0
+            throw OSMExtractError(file: path, message: "cannot be read: \(message)", exitStatus: readSomething ? .ioError : .noInput)
+        case COSM_TEMPORARY_FILE_ERROR:
+            throw OSMExtractError(
+                file: path, message: "\(message) (set TMPDIR to a folder with room for 16 bytes per node of the extract)",
+                exitStatus: .cannotCreate)
+        case COSM_DATA_ERROR:
+            // libosmium's words stay in the message (they are what a search finds); the most common fault is said plainly.
+            let cutShort = message.contains("unexpected EOF") || message.contains("truncated")
+            throw OSMExtractError(
+                file: path,
+                message: cutShort
+                    ? "is cut short (an interrupted download?): \(message)\(Self.location(counts))"
+                    : "is not a valid OpenStreetMap extract: \(message)\(Self.location(counts))")
+        default:
+            throw OSMExtractError(file: path, message: "could not be read: \(message)\(Self.location(counts))", exitStatus: .failure)
+        }
+    }
+
+    /// Where the fault is, as near as the reader knows: after the last element it read.
+    private static func location(_ counts: cosm_counts) -> String {
+        switch counts.last_element_type {
+        case COSM_NODE: return " (after node \(counts.last_element_id))"
+        case COSM_WAY: return " (after way \(counts.last_element_id))"
+        case COSM_RELATION: return " (after relation \(counts.last_element_id))"
+        default: return ""
+        }
+    }
+
+    /// The format from the file's first bytes, not its name: a renamed or mislabelled file still reads.
+    /// PBF starts with a 4-byte header length, XML with `<`, gzip with 1F 8B, bzip2 with "BZh".
+    func detectFormat() throws -> (name: String, size: Int) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw OSMExtractError(file: path, message: "no such file", exitStatus: .noInput)
+        }
+        guard !isDirectory.boolValue else {
+            throw OSMExtractError(file: path, message: "is a folder, not an OpenStreetMap extract", exitStatus: .noInput)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw OSMExtractError(file: path, message: "cannot be opened for reading (permission denied?)", exitStatus: .noInput)
+        }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        guard !head.isEmpty else { throw OSMExtractError(file: path, message: "is empty, not an OpenStreetMap extract") }
+        let size = Int((try? handle.seekToEnd()) ?? UInt64(Int.max))
+        if head.starts(with: [0x1F, 0x8B]) { return ("osm.gz", size) }
+        if head.starts(with: Array("BZh".utf8)) { return ("osm.bz2", size) }
+        let text = head.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(head.dropFirst(3)) : head
+        if let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first == UInt8(ascii: "<") { return ("osm", size) }
+        return ("pbf", size)
+    }
+
+    private func withCOptions<Result>(format: String, fileSize: Int, progress: Bool, _ body: (inout cosm_options) throws -> Result) rethrows
+        -> Result
+    {
+        let strings = [
+            OSMFeatureClassifier.nodeKeys, OSMFeatureClassifier.lineKeys, OSMFeatureClassifier.areaKeys,
+        ].map { $0.map { strdup($0) } }
+        let formatString = strdup(format)
+        let directoryString = strdup(temporaryDirectory)
+        defer {
+            strings.joined().forEach { free($0) }
+            free(formatString)
+            free(directoryString)
+        }
+        let arrays = strings.map { $0.map { UnsafePointer<CChar>($0) } }
+        return try arrays[0].withUnsafeBufferPointer { nodeKeys in
+            try arrays[1].withUnsafeBufferPointer { lineKeys in
+                try arrays[2].withUnsafeBufferPointer { areaKeys in
+                    var options = cosm_options()
+                    options.node_keys = nodeKeys.baseAddress
+                    options.node_key_count = nodeKeys.count
+                    options.line_keys = lineKeys.baseAddress
+                    options.line_key_count = lineKeys.count
+                    options.area_keys = areaKeys.baseAddress
+                    options.area_key_count = areaKeys.count
+                    options.format = UnsafePointer(formatString)
+                    options.temporary_directory = UnsafePointer(directoryString)
+                    options.decoding_threads = Int32(clamping: decodingThreads)
+                    options.locations_in_memory = fileSize < inMemoryLocationsBelow ? 1 : 0
+                    options.progress = progress ? deliverProgress : nil
+                    return try body(&options)
+                }
+            }
+        }
+    }
+}
+
+/// The state of one read, reached from libosmium's callbacks through their context pointer. The callbacks run on
+/// the thread that called `cosm_read`, one at a time.
+private final class ReadSession {
+    let body: (OSMFeature) throws -> Void
+    let progress: ((OSMReadProgress) -> Void)?
+    var summary = OSMReadSummary()
+    var error: (any Error)?
+    /// Where the second pass's way and relation blocks began (`OSMReadProgress.nodeBytes`).
+    var nodeBytes: Int?
+
+    package init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
+        self.body = body
+        self.progress = progress
+    }
+
+    /// Returns false to stop the read.
+    func deliver(_ element: OSMTaggedElement) -> Bool {
+        for feature in OSMFeatureClassifier.features(of: element) {
+            summary.features[feature.kind, default: 0] += 1
+            do {
+                try body(feature)
+            } catch {
+                self.error = error
+                return false
+            }
+        }
+        return true
+    }
+}
+
+private func elementType(_ type: cosm_element_type) -> OSMElementType {
+    switch type {
+    case COSM_NODE: return .node
+    case COSM_WAY: return .way
+    default: return .relation
+    }
+}
+
+private func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+    pointer.map { String(cString: $0) }
+}
+
+private let deliverElement: cosm_element_callback = { element, context in
+    guard let element = element?.pointee, let context else { return 1 }
+    let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
+    var tags: [String: String] = [:]
+    tags.reserveCapacity(element.tag_count)
+    for index in 0..<element.tag_count {
+        if let key = string(element.tag_keys?[index]), let value = string(element.tag_values?[index]) {
+            tags[key] = value
+        }
+    }
+    let coordinates = UnsafeBufferPointer(start: element.coordinates, count: element.coordinates == nil ? 0 : element.point_count * 2)
+    func point(_ index: Int) -> Point2D { Point2D(x: coordinates[2 * index], y: coordinates[2 * index + 1]) }
+    let id = OSMElementID(elementType(element.element_type), element.id)
+    let geometry: OSMTaggedElement.Geometry
+    switch element.geometry_type {
+    case COSM_GEOMETRY_POINT:
+        guard element.point_count >= 1 else { return 0 }
+        geometry = .point(point(0))
+    case COSM_GEOMETRY_LINE:
+        let points = (0..<element.point_count).map(point)
+        let closed = element.first_node_id == element.last_node_id && element.missing_nodes == 0
+        geometry = .line(points, isClosed: closed)
+    default:
+        var polygons: [Polygon] = []
+        var start = 0
+        for ring in 0..<element.ring_count {
+            let end = min(element.ring_ends[ring], element.point_count)
+            let points = start < end ? (start..<end).map(point) : []
+            start = end
+            if element.ring_is_outer[ring] != 0 {
+                polygons.append(Polygon(exterior: points))
+            } else if !polygons.isEmpty {
+                polygons[polygons.count - 1].holes.append(points)
+            }
+        }
+        guard let first = polygons.first else { return 0 }
+        geometry = .area(polygons.count == 1 ? .polygon(first) : .multiPolygon(polygons))
+    }
+    var tagged = OSMTaggedElement(element: id, tags: tags, geometry: geometry)
+    tagged.firstNode = element.first_node_id
+    tagged.lastNode = element.last_node_id
+    tagged.firstHousenumber = string(element.first_node_housenumber)
+    tagged.lastHousenumber = string(element.last_node_housenumber)
+    return session.deliver(tagged) ? 0 : 1
+}
+
+private let deliverWarning: cosm_warning_callback = { warning, type, id, context in
+    guard let context else { return }
+    let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
+    let reason: OSMReadWarning
+    switch warning {
+    case COSM_WARNING_RELATION_MEMBERS_MISSING: reason = .relationMembersMissing
+    case COSM_WARNING_RING_NOT_CLOSED: reason = .ringNotClosed
+    case COSM_WARNING_INVALID_AREA: reason = .invalidArea
+    case COSM_WARNING_WAY_WITHOUT_NODES: reason = .wayWithoutNodes
+    default: reason = .wayNodesMissing
+    }
+    session.summary.add(reason, OSMElementID(elementType(type), id))
+}
+
+private let deliverProgress: cosm_progress_callback = { pass, bytesRead, fileSize, context in
+    guard let context else { return }
+    let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
+    let bytes = Int(clamping: bytesRead)
+    if pass == 3, session.nodeBytes == nil { session.nodeBytes = bytes }
+    session.progress?(
+        OSMReadProgress(pass: min(Int(pass), 2), bytesRead: bytes, fileSize: Int(clamping: fileSize), nodeBytes: session.nodeBytes))
+}

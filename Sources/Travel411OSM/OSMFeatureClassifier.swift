@@ -1,0 +1,314 @@
+import Foundation
+import Travel411Core
+
+/// An element as the reader hands it over: its tags and its geometry.
+struct OSMTaggedElement {
+    enum Geometry {
+        case point(Point2D)
+        /// A way's located nodes; `isClosed` when its first and last node are the same.
+        case line([Point2D], isClosed: Bool)
+        case area(Shape)
+    }
+
+    var element: OSMElementID
+    var tags: [String: String]
+    var geometry: Geometry
+    var firstNode: Int64 = 0
+    var lastNode: Int64 = 0
+    var firstHousenumber: String?
+    var lastHousenumber: String?
+}
+
+/// Turns an element's tags into the features the importer takes (see OSMFeatureKind), as Nominatim reads them.
+/// Addresses and POIs on ways come from the way itself (a point on the surface of a closed way, halfway along
+/// an open one), so that a building whose ring libosmium refuses (it crosses itself) keeps its address; those
+/// on multipolygon relations come from the assembled area. Places and boundaries on areas are polygons.
+package enum OSMFeatureClassifier {
+    /// The keys that make an element one of Nominatim's points of interest (its import style's
+    /// `MAIN_TAGS_POIS`), in the order that picks the POI's key when it has several; `pointOfInterest(_:named:isNode:)`
+    /// says which values count and which need a name.
+    static let pointOfInterestKeys = [
+        "amenity", "shop", "tourism", "leisure", "office", "craft", "club", "emergency", "aeroway", "aerialway", "military",
+        "man_made", "railway", "highway", "landuse",
+    ]
+    /// Keys that make a POI only when no key above does.
+    static let fallbackPointOfInterestKeys = ["historic", "healthcare", "junction"]
+
+    /// Which elements libosmium hands over at all (the rest never crosses into Swift). `highway` on areas: a
+    /// pedestrian square mapped as a multipolygon is a street.
+    static let nodeKeys = ["addr:housenumber", "addr:postcode", "place"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+    static let lineKeys =
+        ["highway", "addr:interpolation", "addr:housenumber", "addr:postcode"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+    static let areaKeys = ["addr:housenumber", "addr:postcode", "place", "boundary"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+
+    /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
+    /// `namedStreetClasses` only with a name. Its address levels rank the first 26, the second 27: zoom 16
+    /// answers with the first only.
+    static let streetClasses: Set<String> = [
+        "motorway", "trunk", "primary", "secondary", "tertiary", "unclassified", "residential", "road", "living_street", "pedestrian",
+        "construction",
+    ]
+    static let namedStreetClasses: Set<String> = [
+        "service", "cycleway", "path", "footway", "steps", "bridleway", "track", "motorway_link", "trunk_link", "primary_link",
+        "secondary_link", "tertiary_link",
+    ]
+    /// Footways that are part of a street rather than a way of their own.
+    static let streetFootways: Set<String> = ["sidewalk", "crossing", "link", "traffic_aisle"]
+
+    /// Nominatim's address rank of a street of this class: 27 for the minor ones, which zoom 16 leaves out.
+    package static func streetRank(_ highwayClass: String) -> Int {
+        let minor: Set<String> = ["service", "cycleway", "path", "footway", "steps", "bridleway"]
+        return minor.contains(highwayClass) || highwayClass.hasSuffix("_link") ? 27 : 26
+    }
+
+    /// Whether a highway of this class, with these tags, is one of Nominatim's streets.
+    static func isStreet(_ highwayClass: String, tags: [String: String], named: Bool) -> Bool {
+        if streetClasses.contains(highwayClass) { return true }
+        guard named, namedStreetClasses.contains(highwayClass) else { return false }
+        return highwayClass != "footway" || !streetFootways.contains(value(tags["footway"]) ?? "")
+    }
+
+    static func features(of element: OSMTaggedElement) -> [OSMFeature] {
+        let tags = element.tags
+        let name = value(tags["name"])
+        let address = self.address(tags)
+        var features: [OSMFeature] = []
+        func feature(_ kind: OSMFeatureKind, _ shape: Shape) -> OSMFeature {
+            var feature = OSMFeature(kind: kind, element: element.element, name: name, names: names(tags), shape: shape)
+            if !address.isEmpty { feature.address = address }
+            feature.answersAtBuildingLevel = answersAtBuildingLevel
+            feature.building = value(tags["building"]).flatMap { $0 == "no" ? nil : $0 }
+            return feature
+        }
+        let isNode: Bool
+        if case .point = element.geometry { isNode = true } else { isNode = false }
+        let pointOfInterest = self.pointOfInterest(tags, named: name != nil, isNode: isNode)
+        let answersAtBuildingLevel = pointOfInterest.map(isBuildingLevel) ?? !hasCoarserMainTag(tags)
+        let place =
+            name == nil
+            ? nil
+            : value(tags["place"]).map {
+                OSMPlace(type: $0, population: population(tags["population"]), isCapital: value(tags["capital"]) == "yes")
+            }
+
+        switch element.geometry {
+        case .point(let point):
+            if address.housenumber != nil {
+                var feature = feature(.address, .point(point))
+                feature.pointOfInterest = pointOfInterest
+                features.append(feature)
+            }
+            if let place {
+                var feature = feature(.place, .point(point))
+                feature.place = place
+                features.append(feature)
+            }
+            if let pointOfInterest {
+                var feature = feature(.poi, .point(point))
+                feature.pointOfInterest = pointOfInterest
+                features.append(feature)
+            }
+        case .line(let points, let isClosed):
+            guard !points.isEmpty else { return [] }
+            // A closed way with area=yes is a square: a street if it makes a valid polygon (the area case below).
+            if let highwayClass = value(tags["highway"]), points.count >= 2, !(isClosed && value(tags["area"]) == "yes") {
+                let ref = value(tags["ref"])
+                if isStreet(highwayClass, tags: tags, named: name != nil || ref != nil) {
+                    var feature = feature(.street, .lineString(points))
+                    feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref)
+                    features.append(feature)
+                }
+            }
+            if let scheme = value(tags["addr:interpolation"]), points.count >= 2 {
+                var feature = feature(.addressInterpolation, .lineString(points))
+                feature.interpolation = OSMInterpolation(
+                    scheme: scheme, firstNode: element.firstNode, lastNode: element.lastNode,
+                    firstHousenumber: element.firstHousenumber, lastHousenumber: element.lastHousenumber)
+                features.append(feature)
+            }
+            let isArea = isClosed && points.count >= 4
+            let point = representativePoint(of: points, isClosed: isClosed)
+            // A building's outline, not its centre, is how near it is (Nominatim measures to the geometry); an
+            // open line is no address or POI Nominatim answers with.
+            // Nodes missing at the extract's edge leave a gap: the ring is closed over it, as osm2pgsql does.
+            let outline = isArea ? [points.last == points.first ? points : points + [points[0]]] : []
+            if address.housenumber != nil {
+                var feature = feature(.address, .point(point))
+                feature.outline = outline
+                feature.pointOfInterest = pointOfInterest
+                features.append(feature)
+            }
+            if let pointOfInterest {
+                var feature = feature(.poi, .point(point))
+                feature.pointOfInterest = pointOfInterest
+                feature.outline = outline
+                features.append(feature)
+            }
+        case .area(let shape):
+            let fromRelation = element.element.type == .relation
+            if fromRelation, address.housenumber != nil {
+                var feature = feature(.address, .point(shape.pointOnSurface))
+                feature.outline = shape.rings
+                feature.pointOfInterest = pointOfInterest
+                features.append(feature)
+            }
+            // A pedestrian square mapped as a multipolygon or an area=yes way: its outline is the street
+            // (Rautatientori in Helsinki). Nominatim drops one whose polygon is invalid, as libosmium does, and
+            // an unnamed way's (24 of the 27 unnamed pedestrian areas of the Helsinki sample are not in its placex).
+            if fromRelation || (value(tags["area"]) == "yes" && name != nil), let highwayClass = value(tags["highway"]),
+                isStreet(highwayClass, tags: tags, named: name != nil)
+            {
+                var feature = feature(.street, .multiLineString(shape.rings))
+                feature.highway = OSMHighway(highwayClass: highwayClass, ref: value(tags["ref"]))
+                feature.areaCentre = shape.pointOnSurface
+                features.append(feature)
+            }
+            if let place {
+                var feature = feature(.place, shape)
+                feature.place = place
+                features.append(feature)
+            }
+            if value(tags["boundary"]) == "administrative", let level = value(tags["admin_level"]).flatMap({ Int($0) }),
+                (2...10).contains(level)
+            {
+                var feature = feature(.adminBoundary, shape)
+                feature.adminBoundary = OSMAdministrativeBoundary(
+                    adminLevel: level,
+                    iso3166_1: (value(tags["ISO3166-1"]) ?? value(tags["ISO3166-1:alpha2"]))?.uppercased(),
+                    iso3166_2: value(tags["ISO3166-2"])?.uppercased())
+                features.append(feature)
+            }
+            if value(tags["boundary"]) == "postal_code", let postcode = value(tags["postal_code"]) ?? value(tags["addr:postcode"]) {
+                var feature = feature(.postcodeBoundary, shape)
+                feature.postcode = postcode
+                features.append(feature)
+            }
+            if fromRelation, let pointOfInterest {
+                var feature = feature(.poi, .point(shape.pointOnSurface))
+                feature.pointOfInterest = pointOfInterest
+                feature.outline = shape.rings
+                features.append(feature)
+            }
+        }
+        if let postcode = address.postcode, !features.contains(where: { [.address, .poi, .postcodeBoundary].contains($0.kind) }) {
+            let point: Point2D?
+            switch element.geometry {
+            case .point(let p): point = p
+            case .line(let points, let isClosed): point = representativePoint(of: points, isClosed: isClosed)
+            // A way's area came as its line already.
+            case .area(let shape): point = element.element.type == .relation ? shape.pointOnSurface : nil
+            }
+            if let point {
+                var feature = feature(.postcodePoint, .point(point))
+                feature.postcode = postcode
+                features.append(feature)
+            }
+        }
+        return features
+    }
+
+    /// The point that stands for a way: on the surface of a closed one, halfway along an open one.
+    static func representativePoint(of points: [Point2D], isClosed: Bool) -> Point2D {
+        isClosed && points.count >= 4 ? Shape.polygon(Polygon(exterior: points)).pointOnSurface : Shape.lineString(points).pointOnSurface
+    }
+
+    /// A tag's value, or nil when it is missing or blank.
+    private static let anyPointOfInterestKey = Set(pointOfInterestKeys + ["tourism"] + fallbackPointOfInterestKeys)
+
+    package static func value(_ raw: String?) -> String? {
+        guard let raw, let first = raw.utf8.first, let last = raw.utf8.last else { return nil }
+        // `.whitespaces` is the space, the tab and Unicode's other spaces (none of them ASCII): a value whose ends are
+        // other ASCII bytes needs no trimming, and Foundation's trim costs 4.5 % of an extract's import.
+        func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") }
+        if plain(first) && plain(last) { return raw }
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    static func address(_ tags: [String: String]) -> OSMAddress {
+        OSMAddress(
+            housenumber: value(tags["addr:housenumber"]), street: value(tags["addr:street"]), place: value(tags["addr:place"]),
+            postcode: value(tags["addr:postcode"]), city: value(tags["addr:city"]))
+    }
+
+    static func names(_ tags: [String: String]) -> [String: String] {
+        var names: [String: String] = [:]
+        for (key, raw) in tags where key.hasPrefix("name:") {
+            if let name = value(raw) { names[String(key.dropFirst(5))] = name }
+        }
+        return names
+    }
+
+    /// The key and value that make the element one of Nominatim's points of interest, named or not
+    /// (an unnamed bench is one: Nominatim answers with it at zoom 18); nil for none. A highway point
+    /// feature counts on a node only: a highway way is a street or nothing.
+    static func pointOfInterest(_ tags: [String: String], named: Bool, isNode: Bool) -> OSMPointOfInterest? {
+        // Most elements have none of the keys: a few lookups of their own keys, not one of every key (6 % of an
+        // extract's import).
+        guard tags.keys.contains(where: anyPointOfInterestKey.contains) else { return nil }
+        for key in pointOfInterestKeys {
+            guard let value = value(tags[key]), value != "no", isPointOfInterest(key: key, value: value, named: named, isNode: isNode)
+            else { continue }
+            return OSMPointOfInterest(key: key, value: value)
+        }
+        if let value = value(tags["tourism"]), value == "attraction" { return OSMPointOfInterest(key: "tourism", value: value) }
+        for key in fallbackPointOfInterestKeys {
+            guard let value = value(tags[key]), value != "no", value != "yes" || key == "junction" else { continue }
+            return OSMPointOfInterest(key: key, value: value)
+        }
+        return nil
+    }
+
+    /// Whether Nominatim ranks a POI of this kind 30 (its address levels), which makes it an answer at zoom 18:
+    /// parks, gardens and landuse are areas of rank 24-25, named in addresses but never answered with.
+    static func isBuildingLevel(_ poi: OSMPointOfInterest) -> Bool {
+        switch poi.key {
+        case "leisure": return !["park", "nature_reserve", "garden", "common"].contains(poi.value)
+        case "landuse": return false
+        case "historic": return poi.value != "neighbourhood"
+        default: return true
+        }
+    }
+
+    /// Whether the element has a main tag Nominatim ranks below 30 (landuse, a place, natural or water
+    /// features), which makes an address on it no address point.
+    static func hasCoarserMainTag(_ tags: [String: String]) -> Bool {
+        if let place = value(tags["place"]), place != "house" { return true }
+        if let leisure = value(tags["leisure"]), ["park", "nature_reserve", "garden", "common"].contains(leisure) { return true }
+        return ["landuse", "natural", "water", "waterway"].contains { value(tags[$0]) != nil }
+    }
+
+    /// Nominatim's `MAIN_TAGS_POIS`, value by value: what it leaves out, and what it takes only with a name.
+    static func isPointOfInterest(key: String, value: String, named: Bool, isNode: Bool) -> Bool {
+        switch key {
+        case "amenity": return !["parking_space", "parking_entrance", "waste_disposal", "hunting_stand"].contains(value)
+        case "tourism": return value != "yes" && value != "attraction"
+        case "leisure": return named || !["nature_reserve", "swimming_pool", "garden", "common"].contains(value)
+        case "emergency": return value != "yes" && value != "fire_hydrant"
+        case "aerialway": return value != "pylon"
+        case "military": return value != "yes"
+        case "man_made":
+            if ["pier", "tower", "bridge", "water_tower", "lighthouse", "watermill", "tunnel"].contains(value) { return true }
+            return named && ["works", "dyke", "adit"].contains(value)
+        case "railway":
+            return named
+                && !["rail", "abandoned", "disused", "razed", "level_crossing", "switch", "signal", "buffer_stop"].contains(value)
+        case "highway":
+            guard isNode else { return false }
+            if ["street_lamp", "traffic_signals"].contains(value) { return named }
+            return ![
+                "turning_circle", "mini_roundabout", "noexit", "crossing", "give_way", "stop", "turning_loop", "passing_place",
+            ].contains(value)
+        case "landuse": return value == "cemetery"
+        default: return true
+        }
+    }
+
+    /// `population` as OSM writes it: digits, sometimes with thousands separators ("12 500", "12,500").
+    static func population(_ raw: String?) -> Int? {
+        guard let raw = value(raw) else { return nil }
+        let digits = raw.filter { $0 != " " && $0 != "," && $0 != "." && $0 != "'" && $0 != "\u{A0}" }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(digits)
+    }
+}

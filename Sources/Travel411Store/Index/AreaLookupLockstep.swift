@@ -1,0 +1,106 @@
+import Travel411Core
+
+/// Several area lookups at once (a point's country, admin area and time zone; a coastal point's eight
+/// probes), advanced one step at a time together.
+///
+/// A lookup is a chain of dependent reads: grid, tile header, a few quadtree nodes, the leaf's record,
+/// its vertices; each one usually misses the core's cache, and one lookup after another waits for
+/// every miss in turn. Taking one step of every lookup before the next step of any lets the processor
+/// wait for their misses together. The answers are those of `AreaIndex.featureIndex`: the same data,
+/// the same walk, the same crossing test.
+package enum AreaLookupLockstep {
+    package static let capacity = 8
+
+    /// What a lookup needs of a level whose tiles were all read up front (`AreaIndex.lockstepLevel`).
+    // @unchecked Sendable: bare pointers into an AreaIndex's grid and arena, which are never written after
+    // the index is built and which the geocoder holding this keeps alive.
+    package struct Level: @unchecked Sendable {
+        let grid: UnsafePointer<UInt32>
+        let arena: UnsafeRawPointer
+    }
+
+    /// One lookup and its progress.
+    package struct Walk {
+        let level: Level
+        let x: Double, y: Double
+        fileprivate var ref: UInt32 = 0
+        fileprivate var tileBase: UnsafeRawPointer
+        fileprivate var cellX: Double, cellY: Double, size = 1.0
+
+        @inline(__always) package init(level: Level, longitude: Double, latitude: Double) {
+            self.level = level
+            (x, y) = AreaIndex.clampedToWorld(longitude, latitude)
+            let (column, row) = AreaIndex.tile(x, y)
+            cellX = Double(column) - 180
+            cellY = Double(row) - 90
+            tileBase = level.arena
+            ref = level.grid[row * AreaIndex.columns + column]
+        }
+    }
+
+    /// Finishes the walks (each begun with its grid reference read), writing each one's polygon
+    /// index, or -1, to `answers` (at least as long as `walks`).
+    @inline(__always)
+    package static func resolve(_ walks: UnsafeMutableBufferPointer<Walk>, answers: UnsafeMutableBufferPointer<Int32>) {
+        let inProgress: Int32 = -2
+        var active = 0
+        // The headers of crossed tiles, whose first line holds the root; other references are answers.
+        for i in walks.indices {
+            let ref = walks[i].ref
+            switch AreaIndex.tag(ref) {
+            case AreaIndex.Tag.uniform.rawValue: answers[i] = Int32(AreaIndex.payload(ref))
+            case AreaIndex.Tag.leafOrTile.rawValue:
+                walks[i].tileBase = walks[i].level.arena + Int(AreaIndex.payload(ref)) * TileArena.alignment
+                walks[i].ref = AreaTile.root(atBase: walks[i].tileBase)
+                answers[i] = inProgress
+                active += 1
+            default: answers[i] = -1
+            }
+        }
+        guard active > 0 else { return }
+        // One quadtree level of every walk still at an internal node, round after round.
+        var descending = true
+        while descending {
+            descending = false
+            for i in walks.indices where answers[i] == inProgress && AreaIndex.tag(walks[i].ref) == AreaIndex.Tag.internalNode.rawValue {
+                walks[i].size *= 0.5
+                let size = walks[i].size
+                var quadrant = 0
+                if walks[i].x >= walks[i].cellX + size {
+                    quadrant |= 1
+                    walks[i].cellX += size
+                }
+                if walks[i].y >= walks[i].cellY + size {
+                    quadrant |= 2
+                    walks[i].cellY += size
+                }
+                walks[i].ref = AreaTile.nodes(atBase: walks[i].tileBase)[Int(AreaIndex.payload(walks[i].ref)) + quadrant]
+                descending = true
+            }
+        }
+        // Every leaf's record and first vertex together, then the crossing counts, which now mostly
+        // read cached memory.
+        var touched = 0.0
+        for i in walks.indices where answers[i] == inProgress && AreaIndex.tag(walks[i].ref) == AreaIndex.Tag.leafOrTile.rawValue {
+            touched += AreaTile(checkedBase: walks[i].tileBase).firstVertexX(ofRecord: Int(AreaIndex.payload(walks[i].ref)))
+        }
+        keepAlive(touched)
+        for i in walks.indices where answers[i] == inProgress {
+            let walk = walks[i]
+            switch AreaIndex.tag(walk.ref) {
+            case AreaIndex.Tag.uniform.rawValue: answers[i] = Int32(AreaIndex.payload(walk.ref))
+            case AreaIndex.Tag.leafOrTile.rawValue:
+                let answer = AreaTile(checkedBase: walk.tileBase).leafFeature(
+                    Int(AreaIndex.payload(walk.ref)),
+                    centreX: walk.cellX + walk.size * AreaIndex.referenceFractionX,
+                    centreY: walk.cellY + walk.size * AreaIndex.referenceFractionY, x: walk.x, y: walk.y)
+                answers[i] = Int32(answer ?? -1)
+            default: answers[i] = -1
+            }
+        }
+    }
+
+    /// Makes the reads that only warm the cache count as used, so the optimiser keeps them.
+    @inline(never) @_optimize(none)
+    package static func keepAlive(_ value: Double) {}
+}

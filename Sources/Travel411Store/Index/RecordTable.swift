@@ -1,0 +1,219 @@
+import Foundation
+import Travel411Core
+
+/// The text fields and coordinates of the records a `PointIndex` or `LineIndex` returns, stored as one
+/// blob and read in place: a lookup decodes only the strings of the records it answers with.
+///
+/// Layout: u32 recordCount, u32 fieldCount, u32 hasCoordinates, u32 padding, coordinates[recordCount ×
+/// (latitude, longitude) f64] when it has them (localities; streets and postcodes need none),
+/// offsets[recordCount × fieldCount + 1] u32 into the UTF-8 bytes that follow (empty means absent).
+// @unchecked Sendable: a read-only view of raw blob bytes (raw pointers are not Sendable to the checker);
+// never written after init.
+public final class RecordTable: @unchecked Sendable {
+    public let recordCount: Int
+    public let fieldCount: Int
+    private let storage: BlobStorage
+    private let coordinates: UnsafePointer<Double>?
+    private let offsets: UnsafePointer<UInt32>
+    private let text: UnsafePointer<UInt8>
+
+    package init(storage: BlobStorage) throws {
+        guard storage.count >= 16 else { throw IndexFormatError.malformed("record table header") }
+        recordCount = Int(storage.u32(at: 0))
+        fieldCount = Int(storage.u32(at: 4))
+        let coordinateOffset = 16
+        let offsetOffset = coordinateOffset + (storage.u32(at: 8) != 0 ? recordCount * 16 : 0)
+        let textOffset = offsetOffset + (recordCount * fieldCount + 1) * 4
+        guard textOffset <= storage.count else { throw IndexFormatError.malformed("record table size") }
+        self.storage = storage
+        coordinates = storage.u32(at: 8) != 0 ? storage.pointer(at: coordinateOffset, as: Double.self) : nil
+        offsets = storage.pointer(at: offsetOffset, as: UInt32.self)
+        text = storage.pointer(at: textOffset, as: UInt8.self)
+        guard Int(offsets[recordCount * fieldCount]) == storage.count - textOffset else {
+            throw IndexFormatError.malformed("record table text size")
+        }
+    }
+
+    /// Bare pointers into this table, for lookups that must not touch reference counts.
+    package var view: RecordTableView { RecordTableView(fieldCount: fieldCount, coordinates: coordinates, offsets: offsets, text: text) }
+
+    /// The record's position; nil for tables stored without positions.
+    public func coordinate(_ record: Int) -> Coordinate? { view.coordinate(record) }
+
+    /// `coordinates`, when given, has one entry per record.
+    public static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [UInt8] {
+        build(coordinates: coordinates, recordCount: fields.count, fieldCount: fieldCount) { record, field, text in
+            if let value = fields[record][field] { text.append(contentsOf: value.utf8) }
+        }
+    }
+
+    /// A table whose fields are bytes of any kind (`StreetAddresses`' packed entries).
+    package static func build(bytes records: [[[UInt8]]], fieldCount: Int) -> [UInt8] {
+        build(coordinates: nil, recordCount: records.count, fieldCount: fieldCount) { record, field, text in
+            if field < records[record].count { text.append(contentsOf: records[record][field]) }
+        }
+    }
+
+    /// `appendField(record, field, &text)` appends the field's bytes.
+    private static func build(
+        coordinates: [Coordinate]?, recordCount: Int, fieldCount: Int, appendField: (Int, Int, inout [UInt8]) -> Void
+    ) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.append(UInt32(recordCount))
+        writer.append(UInt32(fieldCount))
+        writer.append(UInt32(coordinates == nil ? 0 : 1))
+        writer.append(UInt32(0))
+        for coordinate in coordinates ?? [] {
+            writer.append(coordinate.latitude)
+            writer.append(coordinate.longitude)
+        }
+        var offset: UInt32 = 0
+        var text: [UInt8] = []
+        for record in 0..<recordCount {
+            for field in 0..<fieldCount {
+                writer.append(offset)
+                appendField(record, field, &text)
+                offset = UInt32(text.count)
+            }
+        }
+        writer.append(offset)
+        var result = writer.bytes
+        result.append(contentsOf: text)
+        return result
+    }
+}
+
+/// A record table's memory as bare pointers (its `RecordTable` keeps it alive).
+// @unchecked Sendable: pointers into a table that is never written after it is built.
+package struct RecordTableView: @unchecked Sendable {
+    let fieldCount: Int
+    let coordinates: UnsafePointer<Double>?
+    let offsets: UnsafePointer<UInt32>
+    package let text: UnsafePointer<UInt8>
+
+    @inline(__always) func coordinate(_ record: Int) -> Coordinate? {
+        guard let coordinates else { return nil }
+        return Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
+    }
+
+    /// The field's UTF-8 bytes; empty when absent.
+    @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8> {
+        let slot = record * fieldCount + field
+        let start = Int(offsets[slot]), end = Int(offsets[slot + 1])
+        return UnsafeBufferPointer(start: text + start, count: max(0, end - start))
+    }
+
+    @inline(__always) func equals(_ record: Int, _ field: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let mine = bytes(record, field)
+        guard mine.count == other.count else { return false }
+        guard let a = mine.baseAddress, let b = other.baseAddress, mine.count > 0 else { return true }
+        return memcmp(a, b, mine.count) == 0
+    }
+}
+
+/// A record table cut into pages of `pageSize` records, read whole or page by page like `PagedBlobs`;
+/// pages read late are kept in `LazySlots`, so any number of threads may read it either way.
+// @unchecked Sendable: `views` (bare pointers to the pages read up front) is filled in init and only read
+// afterwards; the tables read later live in LazySlots.
+public final class PagedRecords: @unchecked Sendable {
+    package static let pageSize = 256
+
+    private let pages: PagedBlobs
+    private let tables: LazySlots<RecordTable>
+    /// Every page's table when all were read up front: kept for their memory, read through `views`.
+    private let preloaded: [RecordTable?]
+    private let views: UnsafeMutablePointer<RecordTableView?>
+    private let viewCount: Int
+
+    package init(pages: PagedBlobs, preloadedCount: Int? = nil) {
+        self.pages = pages
+        tables = LazySlots(count: pages.count)
+        // Batches read every page up front: their lookups then read bare pointers, no cache at all.
+        if let preloadedCount {
+            preloaded = (0..<preloadedCount).map { n in pages[n].flatMap { try? RecordTable(storage: $0) } }
+        } else {
+            preloaded = []
+        }
+        viewCount = preloaded.count
+        views = UnsafeMutablePointer<RecordTableView?>.allocate(capacity: max(viewCount, 1))
+        for (n, table) in preloaded.enumerated() { (views + n).initialize(to: table?.view) }
+    }
+
+    deinit { views.deallocate() }
+
+    /// How many records the pages read up front hold (ids 0..<count; 0 when read one by one).
+    var preloadedRecordCount: Int { preloaded.reduce(0) { $0 + ($1?.recordCount ?? 0) } }
+
+    /// The page holding `record`, as bare pointers.
+    @inline(__always) package func view(_ record: Int) -> RecordTableView? {
+        let number = record / PagedRecords.pageSize
+        if number < viewCount { return views[number] }
+        return lateView(number)
+    }
+
+    /// A page not read up front. Out of line: inlined, its closure's reference to `pages` was taken on every
+    /// read, the preloaded ones too, and two threads taking it contend on its count.
+    @inline(never) private func lateView(_ number: Int) -> RecordTableView? {
+        tables.withValue(at: number, orMake: { self.pages[number].flatMap { try? RecordTable(storage: $0) } }) { $0.view }
+    }
+
+    public func coordinate(_ record: Int) -> Coordinate? {
+        view(record)?.coordinate(record % PagedRecords.pageSize) ?? nil
+    }
+
+    /// The field's UTF-8 bytes, valid while this table lives; nil or empty when absent.
+    @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8>? {
+        view(record)?.bytes(record % PagedRecords.pageSize, field)
+    }
+
+    @inline(__always) package func field(_ record: Int, _ field: Int, equals other: UnsafeBufferPointer<UInt8>) -> Bool {
+        view(record)?.equals(record % PagedRecords.pageSize, field, other) ?? false
+    }
+
+    /// Page blobs for records, `pageSize` at a time.
+    package static func build(coordinates: [Coordinate]?, fields: [[String?]], fieldCount: Int) -> [[UInt8]] {
+        stride(from: 0, to: fields.count, by: pageSize).map { start in
+            let end = min(start + pageSize, fields.count)
+            return RecordTable.build(
+                coordinates: coordinates.map { Array($0[start..<end]) }, fields: Array(fields[start..<end]), fieldCount: fieldCount)
+        }
+    }
+}
+
+/// One text field of every record, copied back to back: what a batch prints for every row (the
+/// locality's name) in a fifth of the records' memory, so that its reads hit the cache far more often.
+// @unchecked Sendable: one raw allocation, filled in init and only read afterwards.
+package final class TextColumn: @unchecked Sendable {
+    private let offsets: UnsafeMutablePointer<UInt32>
+    private let text: UnsafeMutablePointer<UInt8>
+    package let count: Int
+
+    /// Field `field` of every record of `records`, which were all read up front.
+    package init(field: Int, of records: PagedRecords) {
+        let count = records.preloadedRecordCount
+        var bytes = 0
+        for record in 0..<count { bytes += records.bytes(record, field)?.count ?? 0 }
+        self.count = count
+        offsets = .allocate(capacity: count + 1)
+        text = .allocate(capacity: max(bytes, 1))
+        var end = 0
+        for record in 0..<count {
+            offsets[record] = UInt32(end)
+            if let value = records.bytes(record, field), let start = value.baseAddress, !value.isEmpty {
+                (text + end).initialize(from: start, count: value.count)
+                end += value.count
+            }
+        }
+        offsets[count] = UInt32(end)
+    }
+
+    deinit {
+        offsets.deallocate()
+        text.deallocate()
+    }
+
+    @inline(__always) package func bytes(_ record: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = Int(offsets[record]), end = Int(offsets[record + 1])
+        return UnsafeBufferPointer(start: text + start, count: end - start)
+    }
+}

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// One read-only connection to a places database, shared by every thread of a lookup for the pages they
+/// read when first touched. Reads are rare (once per page per process) and short, so one lock is enough.
+///
+/// For pages read one by one, SQLite reads the file through a memory map, so that processes answering
+/// from one file (several `travel411 serve` replicas) share its pages in the kernel's page cache instead
+/// of copying them each into SQLite's own cache.
+package final class SharedDatabaseReader: Sendable {
+    let path: String
+    private let connection: Mutex<SQLiteDatabase>
+    /// The first damaged structure a lookup met (a page whose size does not match its header, say): the
+    /// lookup goes on without it, and `ReverseGeocoder.checkIndex` reports it.
+    private let damage = Mutex<String?>(nil)
+
+    /// SQLite's largest memory map unless compiled otherwise (SQLITE_MAX_MMAP_SIZE, 0x7fff0000).
+    static let mmapBytes = 0x7fff_0000
+
+    /// `mapped`: read through a memory map. Not for reading whole levels up front (a batch's start-up):
+    /// the mapped pages would count as the process's memory on top of the copies made of them (40 MB
+    /// more peak for a batch on Data/).
+    package init(path: String, mapped: Bool = true) throws {
+        self.path = path
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        // A single lookup reads a handful of pages once: a big page cache would only hold second copies.
+        try database.execute("PRAGMA cache_size = -256; PRAGMA mmap_size = \(mapped ? Self.mmapBytes : 0)")
+        connection = Mutex(database)
+    }
+
+    /// One blob, copied into memory of its own; nil when the row is missing.
+    package func blob(table: String, column: String, rowID: Int64) -> BlobStorage? {
+        connection.withLock { $0.blobStorage(table: table, column: column, rowID: rowID) }
+    }
+
+    /// Remembers that a structure read from the file is damaged; the first one is reported.
+    package func noteDamage(_ what: String) {
+        damage.withLock { if $0 == nil { $0 = what } }
+    }
+
+    package var firstDamage: String? { damage.withLock { $0 } }
+
+    /// `body` with the connection to itself, for reads of many rows.
+    package func withDatabase<R>(_ body: (SQLiteDatabase) throws -> sending R) throws -> sending R {
+        try connection.withLock { database throws -> sending R in try body(database) }
+    }
+
+    package func query(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        try connection.withLock { try $0.query(sql, values) }
+    }
+}
