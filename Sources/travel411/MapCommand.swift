@@ -56,10 +56,12 @@ struct MapCommand: ParsableCommand {
             valueName: "file"))
     var track: String?
 
+    // Hidden: a check for Scripts/render-samples and tests (docs/map.md), and a 13th option would fold the usage
+    // line into `<options>`, hiding the others.
     @Flag(
-        help:
-            "Check the drawing: fail, naming them on stderr, when two things drawn (pins, titles, callouts, the legend, the scale bar, ...) overlap or one is cut by the frame."
-    )
+        help: ArgumentHelp(
+            "Check the drawing: fail, naming them on stderr, when two things drawn overlap or one is cut by the frame.",
+            visibility: .hidden))
     var checkLayout = false
 
     @OptionGroup var options: TravelStateOptions

@@ -61,7 +61,10 @@ struct QuakesCommand: AsyncParsableCommand {
             valueName: "file"))
     var map: String?
 
-    @Flag(help: "With --map: fail, naming them on stderr, when two things drawn overlap or one is cut by the frame.")
+    // Hidden, as `map --check-layout` is (docs/map.md).
+    @Flag(
+        help: ArgumentHelp(
+            "With --map: fail, naming them on stderr, when two things drawn overlap or one is cut by the frame.", visibility: .hidden))
     var checkLayout = false
 
     @Option(help: ArgumentHelp("How long to wait for a URL's server, in seconds.", valueName: "seconds"))

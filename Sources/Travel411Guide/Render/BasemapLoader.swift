@@ -106,6 +106,9 @@ public final class BasemapLoader {
     private static func areaLabels(_ features: [PlacesFeature], kind: BasemapLabelKind, within region: MapRegion) -> [BasemapLabel] {
         features.compactMap { feature in
             guard let name = feature.name.map(Self.singleSpaced), let box = feature.indexedBox else { return nil }
+            // A sea cut at ±180° (the Bering Sea, the Chukchi Sea) has a box round the world, whose middle is at
+            // 0°, off Norway: without a label point of its own it is not named rather than named there.
+            guard feature.labelPoint != nil || box.maxX - box.minX < 180 else { return nil }
             let point =
                 feature.labelPoint ?? Coordinate(latitude: (box.minY + box.maxY) / 2, longitude: (box.minX + box.maxX) / 2)
             guard contains(region, point) else { return nil }

@@ -71,7 +71,7 @@ public enum TrackEventFormatter {
             lines.append(
                 "  time span    \(TrackTime.duration(summary.spanSeconds)), \(TrackTime.format(first)) to \(TrackTime.format(last))")
         } else {
-            lines.append("  time span    none")
+            lines.append("  time span    none" + (summary.fixesAccepted > 0 ? " (the points have no times)" : ""))
         }
         return lines
     }
