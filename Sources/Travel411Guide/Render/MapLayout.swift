@@ -99,17 +99,11 @@ public struct MapLayout {
                 viewport = MapViewport(width: width, height: height, centre: viewport.centre, pixelsPerDegree: zoomed.pixelsPerDegree)
             }
         }
-        let points = Self.spread(scene, viewport).drawn
-        var boxes = Self.calloutBoxes(scene, points, within: area, measure: measure)
-        if !boxes.isEmpty {
-            // The pins with callouts must stay in view too.
-            boxes += scene.callouts.filter { scene.markers.indices.contains($0) }.map {
-                Self.iconBox(scene.markers[$0].symbol, at: points[$0])
-            }
+        if !scene.callouts.isEmpty {
             let credits =
                 drawsCredits ? Self.wrappedCredits(basemap.attribution + scene.attributionLines, width: width, measure: measure) : []
             let keepOut = Self.furnitureKeepOut(width: width, height: height, credits: credits, measure: measure)
-            let shift = CalloutFit.shift(for: boxes, within: area, avoiding: keepOut)
+            let shift = Self.calloutMove(scene, viewport, area: area, keepOut: keepOut, measure: measure)
             if shift.dx != 0 || shift.dy != 0 {
                 viewport = viewport.moved(dx: shift.dx, dy: shift.dy)
                 calloutShift = shift
@@ -119,6 +113,27 @@ public struct MapLayout {
         self.viewport = viewport
         placer = LabelPlacer(area: viewport.bounds.insetBy(2))
         build(scene, basemap: basemap)
+    }
+
+    /// The move that brings every callout and its pin inside `area` and clear of `keepOut` (the furniture):
+    /// a few rounds, since a callout held against the edge centres itself over its pin again once the map moves.
+    static func calloutMove(_ scene: MapScene, _ start: MapViewport, area: ScreenRect, keepOut: [ScreenRect], measure: TextMeasure) -> (
+        dx: Double, dy: Double
+    ) {
+        var viewport = start
+        var total = (dx: 0.0, dy: 0.0)
+        for _ in 0..<3 {
+            let points = spread(scene, viewport).drawn
+            var boxes = calloutBoxes(scene, points, within: area, measure: measure)
+            guard !boxes.isEmpty else { break }
+            // The pins with callouts must stay in view too.
+            boxes += scene.callouts.filter { scene.markers.indices.contains($0) }.map { iconBox(scene.markers[$0].symbol, at: points[$0]) }
+            let shift = CalloutFit.shift(for: boxes, within: area, avoiding: keepOut)
+            guard shift.dx != 0 || shift.dy != 0 else { break }
+            viewport = viewport.moved(dx: shift.dx, dy: shift.dy)
+            total = (total.dx + shift.dx, total.dy + shift.dy)
+        }
+        return total
     }
 
     /// Whether the callouts and their markers, together, are no wider and no taller than `area`: then a
