@@ -177,6 +177,8 @@ final class LookupCollector {
 
     /// Natural Earth writes sea names in capitals ("NORTH ATLANTIC OCEAN"); people read "North Atlantic Ocean".
     static func displayName(_ name: String, level: PlacesSchema.AreaLevel) -> String {
+        // Natural Earth's marine polygons write "Ross  Sea" with two spaces; a run of spaces is never part of a name.
+        let name = name.contains("  ") ? name.replacing(/\ {2,}/, with: " ") : name
         guard level == .ocean, name == name.uppercased(), name != name.lowercased() else { return name }
         let small: Set<String> = ["of", "the", "and", "de", "du", "la"]
         return name.lowercased().split(separator: " ", omittingEmptySubsequences: false).enumerated().map { index, word in

@@ -117,9 +117,15 @@ enum ImportSummaryFormatter {
                 lines.append("      \(count) × \(reason)")
             }
         }
+        // The same territories come with every import that holds the time zones (an OSM --append rebuilds the
+        // lookup tables too): one line with their count and codes, not ten lines each time; docs/fields.md lists them.
         if !summary.territories.isEmpty {
-            lines.append("Overseas territories with their own ISO code (from the time zones' zone.tab):")
-            lines += summary.territories.map { "  \($0)" }
+            let codes = summary.territories.compactMap { territory in
+                territory.firstRange(of: /\(([A-Z]{2})\)/).map { String(territory[$0].dropFirst().dropLast()) }
+            }
+            lines.append(
+                "\(count(summary.territories.count, "overseas territory")) answered with their own ISO code (from the time zones' zone.tab): \(codes.joined(separator: ", "))"
+            )
         }
         if !summary.contradictedLabels.isEmpty {
             lines.append("Admin-1 labels their localities contradict (answered with the localities' name):")
@@ -130,6 +136,7 @@ enum ImportSummaryFormatter {
 
     /// "1 layer", "19 layers".
     private static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
+        if noun.hasSuffix("y"), number != 1 { return "\(number) \(noun.dropLast())ies" }
+        return "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

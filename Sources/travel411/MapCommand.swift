@@ -25,6 +25,13 @@ struct MapCommand: ParsableCommand {
     var terminal = false
 
     @Option(
+        name: .customLong("color"),
+        help: ArgumentHelp(
+            "Colour in the terminal: auto (only when stdout is a terminal and NO_COLOR is not set), always or never.",
+            valueName: "when"))
+    var colour: TerminalColour.Choice = .auto
+
+    @Option(
         help: ArgumentHelp(
             "Pixels for a file (default 1024x768), columns and rows for the terminal (default: its width).", valueName: "WxH"))
     var size: String?
@@ -45,9 +52,17 @@ struct MapCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Draw a track (any format `travel411 track` reads: GPX, NMEA, CSV, JSON Lines) as a line, with the enter and exit events of the destination's regions marked.",
+            "Draw a track (any format `travel411 track` reads: GPX, NMEA, CSV, JSON Lines) as a line, with the destination's regions and their enter and exit events marked.",
             valueName: "file"))
     var track: String?
+
+    // Hidden: a check for Scripts/render-samples and tests (docs/map.md), and a 13th option would fold the usage
+    // line into `<options>`, hiding the others.
+    @Flag(
+        help: ArgumentHelp(
+            "Check the drawing: fail, naming them on stderr, when two things drawn overlap or one is cut by the frame.",
+            visibility: .hidden))
+    var checkLayout = false
 
     @OptionGroup var options: TravelStateOptions
 
@@ -77,8 +92,10 @@ struct MapCommand: ParsableCommand {
         if let track {
             let (owner, regions) = try store.regions(of: destination)
             let (line, events) = try trackLine(track, destination: owner, regions: regions)
-            map.track = line
+            map.track = line.map(\.coordinate)
+            map.trackSegments = line.map(\.segment)
             map.trackEvents = events
+            map.regions = regions
         }
 
         let places = options.places()
@@ -92,12 +109,14 @@ struct MapCommand: ParsableCommand {
             report(layout)
             let url = URL(fileURLWithPath: out)
             try MapRenderer.write(layout, as: MapOutputFormat(fileExtension: url.pathExtension) ?? .svg, to: url)
+            try check(layout)
         } else if out == "-" {
             let (width, height) = try size.map(parsedSize) ?? (1024, 768)
             try checkPixels(width, height)
             let layout = try MapRenderer.layout(scene, width: width, height: height, basemap: basemap)
             report(layout)
             FileHandle.standardOutput.write(Data(MapRenderer.svg(layout).utf8))
+            try check(layout)
         } else {
             let (columns, rows) = try size.map(parsedSize) ?? TerminalSize.current()
             guard (MapRenderer.minimumColumns...MapRenderer.maximumColumns).contains(columns), (5...500).contains(rows) else {
@@ -105,36 +124,58 @@ struct MapCommand: ParsableCommand {
                     "--size \(columns)x\(rows): the terminal map takes \(MapRenderer.minimumColumns) to \(MapRenderer.maximumColumns) columns and 5 to 500 rows"
                 )
             }
-            let colour = TerminalColour.detect(environment: ProcessInfo.processInfo.environment)
+            let colour = TerminalColour.detect(
+                environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) != 0, choice: self.colour)
             let (layout, text) = try MapRenderer.terminal(scene, columns: columns, rows: rows, colour: colour, basemap: basemap)
             report(layout)
             FileHandle.standardOutput.write(Data(text.utf8))
+            try check(layout)
         }
+    }
+
+    /// `--check-layout`: the layout's overlaps and cut items, each on stderr, and a failure if there is one.
+    private func check(_ layout: MapLayout) throws {
+        guard checkLayout else { return }
+        try MapLayoutCheck.enforce(layout)
     }
 
     /// The track's fixes in order, and where it entered or left a region, by the same rules as
     /// `travel411 track` with no filter (every fix that is accurate, current and in order).
     private func trackLine(_ path: String, destination: Destination, regions: [MonitoredRegion]) throws
-        -> ([Coordinate], [(coordinate: Coordinate, title: String)])
+        -> ([Fix], [(coordinate: Coordinate, title: String)])
     {
         let reader = try TrackReader(path: path)
         var tracker = Tracker(rules: TrackingRules(), destination: TrackDestination(destination), regions: regions)
-        var line: [Coordinate] = []
+        var line: [Fix] = []
         var events: [(coordinate: Coordinate, title: String)] = []
         while let item = try reader.next() {
-            if case .fix(let fix) = item { line.append(fix.coordinate) }
+            if case .fix(let fix) = item { line.append(fix) }
             for event in tracker.process(item) where event.kind != .location {
-                events.append((event.fix.coordinate, "\(event.kind.rawValue) \(event.region?.name ?? "")"))
+                // The time (UTC, as `track` prints it) tells the events of one region apart and in order.
+                let time = event.fix.time.map { " " + TrackTime.format($0).dropFirst(11).prefix(5) + " UTC" } ?? ""
+                events.append((event.fix.coordinate, "\(event.kind.rawValue) \(event.region?.name ?? "")\(time)"))
             }
         }
         guard line.count >= 1 else { throw UserFacingError("\(DisplayText.sanitized(path)): no fixes to draw", exitStatus: .dataError) }
         let skipped = tracker.summary.skipped.values.reduce(0, +)
         if skipped > 0 { Diagnostics.warning("\(DisplayText.sanitized(path)): \(skipped) lines were not fixes and are not drawn") }
+        if reader.untimed {
+            Diagnostics.warning("\(DisplayText.sanitized(path)) has no <time> on any point: drawn as a route, in order")
+        }
         return (line, events)
     }
 
-    /// Says on stderr how far the callouts moved the map.
+    /// Says on stderr what did not fit, and how far the callouts moved the map.
     private func report(_ layout: MapLayout) {
+        if !layout.omitted.isEmpty {
+            let names = layout.omitted.map { "'\(DisplayText.sanitized($0))'" }.joined(separator: ", ")
+            Diagnostics.warning("no room on the map for \(names): left out rather than drawn over something else")
+        }
+        if layout.calloutZoom < 1 {
+            Diagnostics.warning(
+                "zoomed the map out to \(Int((layout.calloutZoom * 100).rounded()))% of the region's scale so that the callouts and their pins fit"
+            )
+        }
         let (dx, dy) = layout.calloutShift
         guard dx != 0 || dy != 0 else { return }
         let degreesPerPixel = 1 / layout.viewport.pixelsPerDegree
@@ -188,3 +229,4 @@ enum TerminalSize {
     }
 }
 extension CalloutChoice: ExpressibleByArgument {}
+extension TerminalColour.Choice: ExpressibleByArgument {}

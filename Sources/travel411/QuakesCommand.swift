@@ -63,6 +63,12 @@ struct QuakesCommand: AsyncParsableCommand {
             valueName: "file"))
     var map: String?
 
+    // Hidden, as `map --check-layout` is (docs/map.md).
+    @Flag(
+        help: ArgumentHelp(
+            "With --map: fail, naming them on stderr, when two things drawn overlap or one is cut by the frame.", visibility: .hidden))
+    var checkLayout = false
+
     @Option(help: ArgumentHelp("How long to wait for a URL's server, in seconds.", valueName: "seconds"))
     var timeout: Double = 60
 
@@ -179,7 +185,8 @@ struct QuakesCommand: AsyncParsableCommand {
         switch format {
         case .text:
             if geocoded.isEmpty {
-                print("No events in \(source.displayName) match" + (centreName.map { " near \($0)" } ?? "") + ".")
+                let within = centreName.map { " within \(JSONText.number(filter.radiusMetres / 1000)) km of \($0)" } ?? ""
+                print("No events in \(source.displayName) match\(within).")
             } else {
                 if let centreName { print("Within \(JSONText.number(filter.radiusMetres / 1000)) km of \(centreName), nearest first:") }
                 TravelOutput.aligned(QuakeTextTable.lines(geocoded, withDistance: filter.near != nil)).forEach { print($0) }
@@ -205,14 +212,16 @@ struct QuakesCommand: AsyncParsableCommand {
         let basemap = try BasemapLoader(places: places.database())
         if target == "terminal" {
             let (columns, rows) = TerminalSize.current()
-            let colour = TerminalColour.detect(environment: ProcessInfo.processInfo.environment)
-            let (_, text) = try MapRenderer.terminal(scene, columns: columns, rows: rows, colour: colour, basemap: basemap)
+            let colour = TerminalColour.detect(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) != 0)
+            let (layout, text) = try MapRenderer.terminal(scene, columns: columns, rows: rows, colour: colour, basemap: basemap)
             FileHandle.standardOutput.write(Data(text.utf8))
+            if checkLayout { try MapLayoutCheck.enforce(layout) }
             return
         }
         let url = URL(fileURLWithPath: target)
         let layout = try MapRenderer.layout(scene, width: 1280, height: 800, basemap: basemap)
         try MapRenderer.write(layout, as: MapOutputFormat(fileExtension: url.pathExtension) ?? .svg, to: url)
+        if checkLayout { try MapLayoutCheck.enforce(layout) }
     }
 
     /// Many events are geocoded faster with the lookup tables read up front; a few, on demand.

@@ -14,10 +14,20 @@ struct TrackCommand: ParsableCommand {
             Each fix passes, in order: --desired-accuracy, --max-age (against the newest fix seen so far, or \
             the clock with --live), time order (a fix not later than the last accepted one is skipped), then \
             the distance filter or the significant-change rule. Regions (stored with `travel411 regions`, or \
-            --region) are watched on every accepted fix. A summary goes to stderr (text) or ends the JSON Lines.
+            --region) are watched on every accepted fix. --events regions prints the enter and exit events \
+            alone. A summary goes to stderr (text) or ends the JSON Lines, and says what was not printed. A \
+            GPX with no <time> on any point is read as a route, in order: the rules that need times \
+            (--max-age, time order, significant change's 5 minutes, the regions' 10 s dwell) do not apply.
             """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
+
+    /// Which events are printed (and run --exec): every one, or the regions' enter and exit alone.
+    enum EventChoice: String, ExpressibleByArgument, CaseIterable {
+        case all, regions
+
+        func prints(_ kind: TrackEvent.Kind) -> Bool { self == .all || kind != .location }
+    }
 
     @Argument(help: ArgumentHelp("The track file, or '-' for standard input (the default).", valueName: "file"))
     var input: String?
@@ -27,6 +37,9 @@ struct TrackCommand: ParsableCommand {
 
     @Option(help: "Output format.")
     var format: OutputFormat = .text
+
+    @Option(help: "Which events to print: all (location, enter, exit) or regions (enter and exit only).")
+    var events: EventChoice = .all
 
     @Option(help: "standard: every fix that passes the filters; significant-change: moves of 500 m or more, at most one every 5 minutes.")
     var mode: TrackingRules.Mode = .standard
@@ -115,9 +128,17 @@ struct TrackCommand: ParsableCommand {
                 maximumAge: maxAge),
             destination: TrackDestination(destination), regions: regions, clock: live ? .system : .track)
         var warnings = 0
+        var printed = 0
         var fatal: (any Error)?
+        var warnedUntimed = false
         do {
             while let item = try reader.next() {
+                if reader.untimed, !warnedUntimed {
+                    warnedUntimed = true
+                    Diagnostics.warning(
+                        "\(reader.name) has no <time> on any point: read as a route, in order; the rules that need times "
+                            + "(--max-age, time order, significant change's 5 minutes, the regions' 10 s dwell) do not apply")
+                }
                 if case .skipped(let skipped) = item {
                     warnings += 1
                     if warnings <= Self.warningLimit {
@@ -128,7 +149,8 @@ struct TrackCommand: ParsableCommand {
                         Diagnostics.warning("further skipped lines are only counted in the summary")
                     }
                 }
-                for event in tracker.process(item) {
+                for event in tracker.process(item) where events.prints(event.kind) {
+                    printed += 1
                     let annotated = annotator?.annotate(event) ?? event
                     print(format == .jsonl ? TrackEventFormatter.jsonLine(annotated) : TrackEventFormatter.text(annotated))
                     // Each event as soon as it happens: a live stream's events must not wait in a buffer.
@@ -140,13 +162,19 @@ struct TrackCommand: ParsableCommand {
             fatal = error
         }
         if reader.waypointsIgnored > 0 {
-            Diagnostics.warning("\(reader.name): \(reader.waypointsIgnored) waypoints ignored (a track is its <trkpt> and <rtept> points)")
+            let waypoints = reader.waypointsIgnored == 1 ? "1 waypoint" : "\(reader.waypointsIgnored) waypoints"
+            Diagnostics.warning("\(reader.name): \(waypoints) ignored (a track is its <trkpt> and <rtept> points)")
         }
         var summary = tracker.summary
         summary.sentences = reader.nmeaSentences
         switch format {
-        case .jsonl: print(TrackEventFormatter.summaryJSONLine(summary, name: reader.name, format: reader.format))
-        case .text: TrackEventFormatter.summaryText(summary, name: reader.name).forEach(Diagnostics.print)
+        case .jsonl:
+            print(
+                TrackEventFormatter.summaryJSONLine(
+                    summary, name: reader.name, format: reader.format, printed: (events.rawValue, printed)))
+        case .text:
+            TrackEventFormatter.summaryText(summary, name: reader.name).forEach(Diagnostics.print)
+            Diagnostics.print(printedLine(summary, printed: printed))
         }
         if let fatal { throw fatal }
         if summary.fixesRead == 0 {
@@ -161,6 +189,21 @@ struct TrackCommand: ParsableCommand {
     }
 
     static let warningLimit = 20
+
+    /// What the output holds of the events: all, or which were left out and by what.
+    private func printedLine(_ summary: TrackSummary, printed: Int) -> String {
+        let regionEvents = summary.events(.enter) + summary.events(.exit)
+        switch events {
+        case .all:
+            let hint =
+                regionEvents > 0 && summary.events(.location) > 0
+                ? " (--events regions prints the \(regionEvents) enter and exit alone)" : ""
+            return "  printed      all \(printed) events\(hint)"
+        case .regions:
+            return
+                "  printed      \(printed) enter and exit events; \(summary.events(.location)) location events left out (--events regions)"
+        }
+    }
 
     /// The reverse geocoder for events' placemarks; without a places database events go out without them.
     private func geocoderAnnotator() -> TrackEventAnnotator? {

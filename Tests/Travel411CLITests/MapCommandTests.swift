@@ -83,6 +83,29 @@ final class MapCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("cannot write the map to"), result.stderr)
     }
 
+    /// Colour only on a terminal: into a pipe the map has no escape codes, unless `--color always` asks.
+    func testColourOnlyOnATerminalOrWhenAskedAndCreditsUnderTheMap() throws {
+        let piped = try cli.run(["map", "--size", "80x24"], environment: ["COLORTERM": "truecolor", "TERM": "xterm-256color"])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertFalse(piped.stdout.utf8.contains(0x1B), "escape codes into a pipe")
+        let lines = piped.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 24)
+        XCTAssertTrue(lines.last?.contains("OpenStreetMap contributors") == true, "the credits are under the map: \(lines.last ?? "")")
+        let asked = try cli.run(["map", "--size", "80x24", "--color", "always"], environment: ["COLORTERM": "truecolor"])
+        XCTAssertTrue(asked.stdout.contains("\u{1B}[0;38;2;"))
+        let never = try cli.run(["map", "--size", "80x24", "--color", "never"])
+        XCTAssertFalse(never.stdout.utf8.contains(0x1B))
+    }
+
+    /// `--check-layout` passes on the London map and names nothing.
+    func testTheLayoutCheckPassesOnTheLondonMapWithACallout() throws {
+        let result = try cli.run([
+            "map", "--out", "-", "--callout", "city", "--me", "51.5007", "-0.1246", "--check-layout",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stderr.contains("layout:"), result.stderr)
+    }
+
     /// In a tmux pane 80 columns wide the map fills the pane's width and no more.
     func testTheTerminalMapInATmuxPane() throws {
         guard
@@ -147,8 +170,9 @@ final class MapCommandTests: XCTestCase {
         let result = try cli.run(["map", "--track", log, "--out", svg.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let text = try String(contentsOf: svg, encoding: .utf8)
-        XCTAssertTrue(text.contains(">exit Home<"), "the exit from Home is marked")
-        XCTAssertTrue(text.contains(">enter Steamboat<"), "the entry into Steamboat is marked")
+        XCTAssertTrue(text.contains(">exit Home "), "the exit from Home is marked")
+        XCTAssertTrue(text.contains(">enter Steamboat "), "the entry into Steamboat is marked")
+        XCTAssertTrue(text.contains(">Steamboat (300 m)<"), "the region is drawn with its name and radius")
         XCTAssertTrue(text.contains("<polyline") || text.contains("<path"), "the track is a line")
         XCTAssertTrue(text.contains(">Track<"), "the legend names the track")
 

@@ -103,6 +103,13 @@ final class QuakesCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.hasPrefix("Within 2000 km of London, nearest first:\n"), result.stdout)
     }
 
+    /// An empty answer near a destination says the radius it searched.
+    func testNoEventNearTheDestinationSaysTheRadius() throws {
+        let result = try cli.run(["quakes", Self.geoJSON, "--near-destination", "--radius", "100"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasSuffix(" match within 100 km of London.\n"), result.stdout)
+    }
+
     // MARK: Sources
 
     func testAURLIsFetchedLikeTheFile() throws {

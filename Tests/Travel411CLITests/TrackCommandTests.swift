@@ -187,6 +187,41 @@ final class TrackCommandTests: XCTestCase {
         XCTAssertTrue(try cli.succeed(["regions", "list"]).contains("Home"))
     }
 
+    // MARK: Region events alone, and routes without times
+
+    /// The walk by Cerknica lake passes a 150 m region twice: `--events regions` prints its two enters and
+    /// two exits alone, and the summary says what was left out; by default it says how to get them alone.
+    func testEventsRegionsPrintsTheEntersAndExitsAlone() throws {
+        let walk = Self.fixture("gpx/gpxpy/cerknicko-jezero.gpx")
+        let region = ["--region", "Cerknica=45.7693,14.3592,150"]
+        let alone = try cli.run(["track", walk, "--events", "regions"] + region)
+        XCTAssertEqual(alone.status, 0, alone.stderr)
+        let lines = alone.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.map { $0.split(separator: " ", omittingEmptySubsequences: true)[1] }, ["enter", "exit", "enter", "exit"])
+        XCTAssertTrue(lines.allSatisfy { $0.contains("Cerknica: ") }, alone.stdout)
+        XCTAssertTrue(
+            alone.stderr.contains("printed      4 enter and exit events; 296 location events left out (--events regions)"), alone.stderr)
+        let all = try cli.run(["track", walk] + region)
+        XCTAssertEqual(all.stdout.split(separator: "\n").count, 300)
+        XCTAssertTrue(all.stderr.contains("printed      all 300 events (--events regions prints the 4 enter and exit alone)"), all.stderr)
+        let jsonl = try cli.run(["track", walk, "--events", "regions", "--format", "jsonl"] + region)
+        XCTAssertTrue(jsonl.stdout.contains("\"eventsPrinted\":\"regions\",\"printedCount\":4}"), jsonl.stdout)
+    }
+
+    /// A GPX without any `<time>` was refused ("0 fixes read"); it is a route, read in order, with a warning.
+    func testAGPXWithoutTimesIsReadAsARouteWithAWarning() throws {
+        let result = try cli.run(["track", Self.fixture("gpx/gpxpy/track_with_dilution_errors.gpx")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("untimed  location  12.1, 13.2  ") }, result.stdout)
+        XCTAssertTrue(result.stderr.contains("has no <time> on any point: read as a route, in order"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("2 fixes read, 2 used"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("1 waypoint ignored"), result.stderr)
+        let json = try cli.run(["track", Self.fixture("gpx/gpxpy/track_with_dilution_errors.gpx"), "--format", "jsonl"])
+        XCTAssertTrue(json.stdout.hasPrefix("{\"type\":\"location\",\"time\":null,"), json.stdout)
+    }
+
     // MARK: Golden output
 
     func testGoldenHelpAndOutputs() throws {

@@ -54,11 +54,20 @@ public struct Basemap: Sendable {
     public var layers: [BasemapLayer]
     public var labels: [BasemapLabel]
     public var attribution: [String]
+    /// What the map must say about its own data, such as that the database has no streets here.
+    public var notes: [String]
+    /// Places beyond the view, named at its edge with their direction when the view holds none.
+    public var nearby: [BasemapLabel]
 
-    public init(layers: [BasemapLayer] = [], labels: [BasemapLabel] = [], attribution: [String] = []) {
+    public init(
+        layers: [BasemapLayer] = [], labels: [BasemapLabel] = [], attribution: [String] = [], notes: [String] = [],
+        nearby: [BasemapLabel] = []
+    ) {
         self.layers = layers
         self.labels = labels
         self.attribution = attribution
+        self.notes = notes
+        self.nearby = nearby
     }
 }
 

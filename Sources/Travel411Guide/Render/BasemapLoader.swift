@@ -60,6 +60,7 @@ public final class BasemapLoader {
                 read.insert(layer)
             }
         }
+        var streetsFound = false
         if detail.showsStreets {
             for layer in try places.layers(level: .thoroughfare) {
                 let features = try places.features(
@@ -69,7 +70,10 @@ public final class BasemapLoader {
                 basemap.layers.append(BasemapLayer(kind: .street, shapes: shapes))
                 basemap.labels += Self.streetLabels(features)
                 read.insert(layer)
+                streetsFound = true
             }
+            // A street-scale view of a place the database has no streets for would be a blank sheet: say why.
+            if !streetsFound { basemap.notes.append("No street data in the places database here") }
         }
         if detail.showsCountryNames, let layer = try places.layers(level: .country).first {
             let features = try places.features(in: layer, within: boxes, reading: [.name, .indexedBox, .labelPoint])
@@ -84,7 +88,13 @@ public final class BasemapLoader {
         }
         let localities = try localityLabels(in: region)
         basemap.labels += localities
-        if !localities.isEmpty { read.formUnion(try places.layers(level: .locality)) }
+        if localities.isEmpty {
+            basemap.nearby = try nearestPlaces(around: region)
+            if !basemap.nearby.isEmpty {
+                basemap.notes.append("No named place in view: the nearest are named at the edge, with their distance from the centre")
+            }
+        }
+        if !localities.isEmpty || !basemap.nearby.isEmpty { read.formUnion(try places.layers(level: .locality)) }
         basemap.attribution = Self.attribution(forLayers: read)
         return basemap
     }
@@ -99,12 +109,20 @@ public final class BasemapLoader {
     /// ranked by the box's size so the biggest areas are named first.
     private static func areaLabels(_ features: [PlacesFeature], kind: BasemapLabelKind, within region: MapRegion) -> [BasemapLabel] {
         features.compactMap { feature in
-            guard let name = feature.name, let box = feature.indexedBox else { return nil }
+            guard let name = feature.name.map(Self.singleSpaced), let box = feature.indexedBox else { return nil }
+            // A sea cut at ±180° (the Bering Sea, the Chukchi Sea) has a box round the world, whose middle is at
+            // 0°, off Norway: without a label point of its own it is not named rather than named there.
+            guard feature.labelPoint != nil || box.maxX - box.minX < 180 else { return nil }
             let point =
                 feature.labelPoint ?? Coordinate(latitude: (box.minY + box.maxY) / 2, longitude: (box.minX + box.maxX) / 2)
             guard contains(region, point) else { return nil }
             return BasemapLabel(text: name, coordinate: point, kind: kind, rank: (box.maxX - box.minX) * (box.maxY - box.minY))
         }
+    }
+
+    /// A name with runs of spaces made one ("Ross  Sea" in Natural Earth's marine polygons).
+    static func singleSpaced(_ name: String) -> String {
+        name.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
     /// For each street name, one label along its longest straight stretch.
@@ -139,6 +157,26 @@ public final class BasemapLoader {
                 BasemapLabel(text: locality.name, coordinate: locality.coordinate, kind: .locality, rank: Double(locality.population))
             }
         }
+    }
+
+    /// The nearest localities beyond a view that holds none, at most one per eighth of the compass
+    /// and four in all, from the most populous in a box 64 times the view's size.
+    private func nearestPlaces(around region: MapRegion) throws -> [BasemapLabel] {
+        let wider = MapRegion(
+            center: region.center, latitudeDelta: min(170, region.latitudeDelta * 64), longitudeDelta: min(360, region.longitudeDelta * 64))
+        let found = try Self.boxes(for: wider, growingBy: 0).flatMap { try places.mostPopulousLocalities(in: $0, limit: 500) }
+        var octants = Set<Int>()
+        var chosen: [BasemapLabel] = []
+        let byDistance = found.map { (locality: $0, metres: GreatCircle.distance(from: region.center, to: $0.coordinate)) }
+            .sorted { $0.metres < $1.metres }
+        for (locality, _) in byDistance {
+            let bearing = GreatCircle.initialBearing(from: region.center, to: locality.coordinate)
+            guard octants.insert(Int((bearing / 45).rounded()) % 8).inserted else { continue }
+            chosen.append(
+                BasemapLabel(text: locality.name, coordinate: locality.coordinate, kind: .locality, rank: Double(locality.population)))
+            if chosen.count == 4 { break }
+        }
+        return chosen
     }
 
     // MARK: - Geometry of the query

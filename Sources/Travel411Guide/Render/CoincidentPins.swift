@@ -14,6 +14,11 @@ public enum CoincidentPins {
     /// Groups of marker indexes drawn within `threshold` pixels of each other (chained: a pin close to
     /// either of two grouped pins joins them). Groups of one are included; order follows the input.
     public static func groups(_ points: [ScreenPoint], threshold: Double) -> [[Int]] {
+        groups(points) { i, j in hypot(points[i].x - points[j].x, points[i].y - points[j].y) < threshold }
+    }
+
+    /// Groups of point indexes joined (chained) wherever `isNear` says two are close; groups of one included.
+    public static func groups(_ points: [ScreenPoint], isNear: (Int, Int) -> Bool) -> [[Int]] {
         var parent = Array(points.indices)
         func root(_ i: Int) -> Int {
             var i = i
@@ -24,7 +29,7 @@ public enum CoincidentPins {
             return i
         }
         for i in points.indices {
-            for j in points.indices where j > i && hypot(points[i].x - points[j].x, points[i].y - points[j].y) < threshold {
+            for j in points.indices where j > i && isNear(i, j) {
                 let (a, b) = (root(i), root(j))
                 if a != b { parent[max(a, b)] = min(a, b) }
             }

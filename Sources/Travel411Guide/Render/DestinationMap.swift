@@ -80,7 +80,12 @@ public struct DestinationMap {
     public var region: MapRegion?
     /// A track to draw as a line, with its events (enter, exit…) marked.
     public var track: [Coordinate] = []
+    /// The GPX segment of each point of `track` (empty: one line); a new segment starts a new line, so the
+    /// gap between two recordings is not drawn as if it were walked.
+    public var trackSegments: [Int] = []
     public var trackEvents: [(coordinate: Coordinate, title: String)] = []
+    /// Monitored regions to draw: a circle with its centre marked and its name.
+    public var regions: [MonitoredRegion] = []
 
     public init(destination: Destination) { self.destination = destination }
 
@@ -120,8 +125,14 @@ public struct DestinationMap {
         let region = self.region ?? fitted ?? MapRegion(center: destination.city.coordinate, latitudeDelta: 0.1, longitudeDelta: 0.1)
         var scene = MapScene(region: region, markers: markers, callouts: calloutIndexes, me: me)
         scene.fitsMarkers = self.region == nil
-        if track.count > 1 { scene.polylines = [MapPolyline(coordinates: track)] }
-        if !track.isEmpty || !extraPins.isEmpty || me != nil {
+        scene.polylines = trackLines().map { MapPolyline(coordinates: $0) }
+        scene.circles = regions.map { region in
+            MapCircle(
+                centre: region.center, radius: .metres(region.radiusMetres), fill: MapColour.regionTeal.withAlpha(0.15),
+                stroke: .regionTeal, label: "\(region.name) (\(DistanceFormatter.humanReadable(metres: region.radiusMetres)))",
+                marksCentre: true)
+        }
+        if !track.isEmpty || !extraPins.isEmpty || me != nil || !regions.isEmpty {
             var entries: [MapLegend.Entry] = [
                 .init(symbol: .marker(.airportGreen, .pin), label: "Airport"),
                 .init(symbol: .marker(.cityRed, .pin), label: "City"),
@@ -129,10 +140,24 @@ public struct DestinationMap {
             if !extraPins.isEmpty { entries.append(.init(symbol: .marker(.pinPurple, .pin), label: "Pin")) }
             if me != nil { entries.append(.init(symbol: .marker(.userBlue, .dot), label: "You")) }
             if track.count > 1 { entries.append(.init(symbol: .line(.trackOrange), label: "Track")) }
-            if !trackEvents.isEmpty { entries.append(.init(symbol: .marker(.trackOrange, .square), label: "Track event")) }
+            if !trackEvents.isEmpty { entries.append(.init(symbol: .marker(.trackOrange, .square), label: "Region enter or exit")) }
+            if !regions.isEmpty {
+                entries.append(.init(symbol: .circle(radius: 6, fill: MapColour.regionTeal.withAlpha(0.4)), label: "Monitored region"))
+            }
             scene.legend = MapLegend(title: destination.name, entries: entries)
         }
         return scene
+    }
+
+    /// The track cut where its segment changes; lines of one point are left out.
+    func trackLines() -> [[Coordinate]] {
+        guard trackSegments.count == track.count else { return track.count > 1 ? [track] : [] }
+        var lines: [[Coordinate]] = []
+        for (index, coordinate) in track.enumerated() {
+            if index == 0 || trackSegments[index] != trackSegments[index - 1] { lines.append([]) }
+            lines[lines.count - 1].append(coordinate)
+        }
+        return lines.filter { $0.count > 1 }
     }
 
     /// A placemark as callout lines: street; district and locality; area and country.

@@ -88,10 +88,20 @@ public final class TextMeasure {
     private let surface: OpaquePointer
     private let context: OpaquePointer
     private var cache: [String: Double] = [:]
+    /// Set for the terminal: every character takes one cell of this many layout pixels, whatever its size.
+    public let cellWidth: Double?
 
     public init() {
         surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
         context = cairo_create(surface)
+        cellWidth = nil
+    }
+
+    /// Widths as the terminal sets text: a character per cell of `cellWidth` layout pixels.
+    public init(cellWidth: Double) {
+        surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
+        context = cairo_create(surface)
+        self.cellWidth = cellWidth
     }
 
     deinit {
@@ -101,6 +111,7 @@ public final class TextMeasure {
 
     /// The advance width of `text` in pixels.
     public func width(_ text: String, size: Double, bold: Bool = false, italic: Bool = false) -> Double {
+        if let cellWidth { return Double(text.count) * cellWidth }
         let key = "\(size)|\(bold)|\(italic)|\(text)"
         if let known = cache[key] { return known }
         CairoFont.select(context, size: size, bold: bold, italic: italic)
@@ -118,6 +129,14 @@ public final class TextMeasure {
         case .start: left = point.x
         case .middle: left = point.x - width / 2
         case .end: left = point.x - width
+        }
+        if let cellWidth {
+            // The row and columns TerminalMap sets it in, so boxes apart on the layout are apart in cells.
+            let row = ((point.y - style.size * 0.35) / TerminalMap.cellHeight).rounded(.down)
+            let column = (left / cellWidth).rounded()
+            return ScreenRect(
+                minX: column * cellWidth - padding, minY: row * TerminalMap.cellHeight - padding,
+                maxX: column * cellWidth + width + padding, maxY: (row + 1) * TerminalMap.cellHeight + padding)
         }
         return ScreenRect(
             minX: left - padding, minY: point.y - style.size * 0.8 - padding,

@@ -19,6 +19,7 @@ enum MapStyle {
     static let countryText = MapColour(hex: "#6b5680") ?? .black
     static let seaText = MapColour(hex: "#3f7196") ?? .black
     static let districtText = MapColour(hex: "#8a7898") ?? .black
+    static let trackCasing = MapColour(red: 0x5c, green: 0x2b, blue: 0x00, alpha: 0.6)
     static let halo = MapColour.white.withAlpha(0.85)
     static let panel = MapColour.white.withAlpha(0.85)
 
@@ -29,52 +30,124 @@ enum MapStyle {
 }
 
 /// A scene projected for one output size: every item in pixels, and the numbers the tests check
-/// (where each marker ended up, the off-screen arrow, the callout boxes and the shift they asked for).
+/// (where each marker ended up, the off-screen arrow, the callout boxes and the shift they asked for,
+/// and the box of every foreground item, which `LayoutCheck` finds free of overlaps).
+///
+/// Everything in the foreground is placed as one problem, in this order, each thing only where
+/// nothing placed before it is: the furniture (scale bar, north arrow, credits) in fixed corners; the
+/// markers where their points are (spread on a ring only where their symbols would cover each
+/// other); your dot or the off-screen arrow; the callouts (the view moves until they fit and clear
+/// the furniture); the legend in the first free corner (smaller if it must); then titles, region
+/// names, notes and basemap names in what space is left. A title with no free place is left out and
+/// named in `omitted`, never drawn over something else.
 public struct MapLayout {
     public let viewport: MapViewport
-    public private(set) var items: [DrawItem] = []
-    /// Where each marker's point is drawn: its projection, or its place on a ring of coincident pins.
-    public private(set) var markerPoints: [ScreenPoint] = []
+    public internal(set) var items: [DrawItem] = []
+    /// Where each marker's point is drawn: its projection, or its place on a ring of coincident markers.
+    public internal(set) var markerPoints: [ScreenPoint] = []
     /// Where each marker's own coordinate projects.
-    public private(set) var truePoints: [ScreenPoint] = []
-    public private(set) var offscreen: OffscreenIndicator?
-    public private(set) var calloutBoxes: [ScreenRect] = []
+    public internal(set) var truePoints: [ScreenPoint] = []
+    public internal(set) var offscreen: OffscreenIndicator?
+    public internal(set) var calloutBoxes: [ScreenRect] = []
     /// Pixels the drawing was moved (right, down) so that the callouts fit; zero when they did.
-    public private(set) var calloutShift: (dx: Double, dy: Double) = (0, 0)
+    public internal(set) var calloutShift: (dx: Double, dy: Double) = (0, 0)
+    /// The zoom (below 1: out) the callouts needed before the shift, on a region the user chose; 1 when none.
+    public internal(set) var calloutZoom = 1.0
     /// Letters standing for markers where colour is not available (the terminal under NO_COLOR).
-    public private(set) var glyphs: [(point: ScreenPoint, glyph: Character)] = []
+    public internal(set) var glyphs: [(point: ScreenPoint, glyph: Character)] = []
+    /// Every foreground item and the box it covers, in the order placed.
+    public internal(set) var placed: [PlacedItem] = []
+    /// Titles and names that found no free place and are not drawn (the CLI names them on stderr).
+    public internal(set) var omitted: [String] = []
+    /// The credit lines, as drawn in the corner or, without `drawsCredits`, for the caller to print.
+    public internal(set) var creditLines: [String] = []
+
+    /// What `LayoutCheck` finds wrong with this layout: overlaps and items cut by the frame.
+    public var problems: [String] { LayoutCheck.problems(placed, frame: viewport.bounds) }
 
     /// Space kept around the region so that pins and their titles at its edge are not cut off.
     public static let margin = 44.0
     /// The inset rectangle the off-screen arrow stays within, this far from the edges.
     public static let arrowInset = 30.0
 
-    private let measure: TextMeasure
-    private var placer: LabelPlacer
+    let measure: TextMeasure
+    var placer: LabelPlacer
+    let drawsCredits: Bool
 
     /// Projects `scene` for `width`×`height` pixels. `basemap`, when given, reads the basemap for
     /// the final view (after any callout shift); otherwise the scene's own basemap is drawn.
+    /// Without `drawsCredits` (the terminal, which prints them under the map) the credits are only
+    /// listed in `creditLines`.
     public init(
-        scene: MapScene, width: Double, height: Double, measure: TextMeasure = TextMeasure(),
+        scene: MapScene, width: Double, height: Double, measure: TextMeasure = TextMeasure(), drawsCredits: Bool = true,
         basemap source: ((MapViewport) throws -> Basemap)? = nil
     ) rethrows {
         self.measure = measure
+        self.drawsCredits = drawsCredits
         var viewport = MapViewport.fitting(scene.region, width: width, height: height, margin: Self.margin)
         if scene.fitsMarkers { viewport = Self.fittingMarkers(scene, in: viewport, measure: measure) }
-        // The callouts decide the final view: move it just enough that every one fits.
+        var basemap = try source?(viewport) ?? scene.basemap
+        // The callouts decide the final view: move it just enough that every one fits and clears the furniture,
+        // after zooming out if they and their pins cannot all fit at this scale.
         let area = viewport.bounds.insetBy(Self.calloutArea)
-        let boxes = Self.calloutBoxes(scene, Self.spread(scene.markers, viewport).drawn, within: area, measure: measure)
-        if !boxes.isEmpty {
-            let shift = CalloutFit.shift(for: boxes, within: area)
+        if !Self.calloutsFit(scene, viewport, area: area, measure: measure) {
+            var callouts = scene
+            callouts.markers = scene.callouts.filter { scene.markers.indices.contains($0) }.map { scene.markers[$0] }
+            callouts.callouts = Array(callouts.markers.indices)
+            callouts.me = nil
+            let zoomed = Self.fittingMarkers(callouts, in: viewport, measure: measure)
+            if zoomed.pixelsPerDegree < viewport.pixelsPerDegree {
+                calloutZoom = zoomed.pixelsPerDegree / viewport.pixelsPerDegree
+                viewport = MapViewport(width: width, height: height, centre: viewport.centre, pixelsPerDegree: zoomed.pixelsPerDegree)
+            }
+        }
+        if !scene.callouts.isEmpty {
+            let credits =
+                drawsCredits ? Self.wrappedCredits(basemap.attribution + scene.attributionLines, width: width, measure: measure) : []
+            let keepOut = Self.furnitureKeepOut(width: width, height: height, credits: credits, measure: measure)
+            let shift = Self.calloutMove(scene, viewport, area: area, keepOut: keepOut, measure: measure)
             if shift.dx != 0 || shift.dy != 0 {
                 viewport = viewport.moved(dx: shift.dx, dy: shift.dy)
                 calloutShift = shift
+                basemap = try source?(viewport) ?? basemap
             }
         }
         self.viewport = viewport
         placer = LabelPlacer(area: viewport.bounds.insetBy(2))
-        let basemap = try source?(viewport) ?? scene.basemap
         build(scene, basemap: basemap)
+    }
+
+    /// The move that brings every callout and its pin inside `area` and clear of `keepOut` (the furniture):
+    /// a few rounds, since a callout held against the edge centres itself over its pin again once the map moves.
+    static func calloutMove(_ scene: MapScene, _ start: MapViewport, area: ScreenRect, keepOut: [ScreenRect], measure: TextMeasure) -> (
+        dx: Double, dy: Double
+    ) {
+        var viewport = start
+        var total = (dx: 0.0, dy: 0.0)
+        for _ in 0..<3 {
+            let points = spread(scene, viewport).drawn
+            var boxes = calloutBoxes(scene, points, within: area, measure: measure)
+            guard !boxes.isEmpty else { break }
+            // The pins with callouts must stay in view too.
+            boxes += scene.callouts.filter { scene.markers.indices.contains($0) }.map { iconBox(scene.markers[$0].symbol, at: points[$0]) }
+            let shift = CalloutFit.shift(for: boxes, within: area, avoiding: keepOut)
+            guard shift.dx != 0 || shift.dy != 0 else { break }
+            viewport = viewport.moved(dx: shift.dx, dy: shift.dy)
+            total = (total.dx + shift.dx, total.dy + shift.dy)
+        }
+        return total
+    }
+
+    /// Whether the callouts and their markers, together, are no wider and no taller than `area`: then a
+    /// move alone can bring them all in.
+    static func calloutsFit(_ scene: MapScene, _ viewport: MapViewport, area: ScreenRect, measure: TextMeasure) -> Bool {
+        let points = spread(scene, viewport).drawn
+        let indexes = scene.callouts.filter { scene.markers.indices.contains($0) }
+        let boxes =
+            calloutBoxes(scene, points, within: area, measure: measure) + indexes.map { iconBox(scene.markers[$0].symbol, at: points[$0]) }
+        guard let first = boxes.first else { return true }
+        let union = boxes.dropFirst().reduce(first) { $0.union($1) }
+        return union.width <= area.width && union.height <= area.height
     }
 
     // MARK: - Fitting the markers
@@ -128,7 +201,7 @@ public struct MapLayout {
         footprint: ScreenRect, anchors: ScreenRect
     )? {
         guard !scene.markers.isEmpty else { return nil }
-        let spread = spread(scene.markers, viewport)
+        let spread = spread(scene, viewport)
         var boxes: [ScreenRect] = []
         var anchors: ScreenRect?
         let calloutBoxes = calloutBoxes(scene, spread.drawn, within: area, measure: measure)
@@ -155,609 +228,89 @@ public struct MapLayout {
         return (boxes.dropFirst().reduce(first) { $0.union($1) }, anchors)
     }
 
-    /// The rectangle a marker's symbol covers when its point is at `point`.
-    static func iconBox(_ symbol: MarkerSymbol, at point: ScreenPoint) -> ScreenRect {
-        switch symbol {
-        case .pin:
-            let r = MapStyle.pinHeadRadius
-            return ScreenRect(minX: point.x - r, minY: point.y - MapStyle.pinTop, maxX: point.x + r, maxY: point.y)
-        case .dot: return ScreenRect(minX: point.x - 7, minY: point.y - 7, maxX: point.x + 7, maxY: point.y + 7)
-        case .square: return ScreenRect(minX: point.x - 6.5, minY: point.y - 6.5, maxX: point.x + 6.5, maxY: point.y + 6.5)
-        }
-    }
-
-    static let titleStyle = TextStyle(size: 13, bold: true, colour: MapStyle.text, halo: MapStyle.halo)
-
-    /// Where a marker's title may go, in the order tried: right of the head, left, below, above.
-    static func titleCandidates(symbol: MarkerSymbol, at point: ScreenPoint) -> [(ScreenPoint, TextAnchor)] {
-        let middle = point.y - markerTop(symbol) / 2 + (symbol == .pin ? -5 : 0)
-        let baseline = middle + 4.5
-        let halfWidth = symbol == .pin ? MapStyle.pinHeadRadius : 7
-        return [
-            (ScreenPoint(x: point.x + halfWidth + 4, y: baseline), .start),
-            (ScreenPoint(x: point.x - halfWidth - 4, y: baseline), .end),
-            (ScreenPoint(x: point.x, y: point.y + 16), .middle),
-            (ScreenPoint(x: point.x, y: point.y - markerTop(symbol) - 6), .middle),
-        ]
-    }
-
-    static func titleBoxes(_ title: String, symbol: MarkerSymbol, at point: ScreenPoint, measure: TextMeasure) -> [ScreenRect] {
-        titleCandidates(symbol: symbol, at: point).map { candidate in
-            var style = titleStyle
-            style.anchor = candidate.1
-            return measure.box(title, at: candidate.0, style: style, padding: 1)
-        }
-    }
-
-    // MARK: - Pins
-
-    /// Markers within a few pixels of each other go on a ring whose step is a pin's head across.
-    static func spread(_ markers: [MapMarker], _ viewport: MapViewport) -> (
-        drawn: [ScreenPoint], truePoints: [ScreenPoint], centres: [Int: ScreenPoint]
-    ) {
-        let truePoints = markers.map { viewport.project($0.coordinate) }
-        var drawn = truePoints
-        var centres: [Int: ScreenPoint] = [:]
-        for group in CoincidentPins.groups(truePoints, threshold: MapStyle.pinHeadRadius * 1.5) where group.count > 1 {
-            let mean = ScreenPoint(
-                x: group.map { truePoints[$0].x }.reduce(0, +) / Double(group.count),
-                y: group.map { truePoints[$0].y }.reduce(0, +) / Double(group.count))
-            let centre = viewport.coordinate(at: mean)
-            let step = CoincidentPins.stepMetres(
-                metresPerPixel: viewport.metresPerPixel(atLatitude: centre.latitude),
-                pixelStep: MapStyle.pinHeadRadius * 1.2)
-            for (index, coordinate) in zip(group, CoincidentPins.ring(around: centre, count: group.count, stepMetres: step)) {
-                drawn[index] = viewport.project(coordinate)
-                centres[index] = mean
-            }
-        }
-        return (drawn, truePoints, centres)
-    }
-
-    static func calloutLines(_ marker: MapMarker) -> [String] {
-        ([marker.title].compactMap { $0 } + marker.calloutLines).filter { !$0.isEmpty }
-    }
-
-    static let calloutPointerInset = 14.0, calloutArea = 6.0
-    static let calloutPadding = 8.0, calloutTitleSize = 13.0, calloutLineSize = 11.0, calloutGap = 10.0
-
-    /// Each callout's box: centred above its marker, its pointer reaching down to the marker's top.
-    static func calloutBoxes(_ scene: MapScene, _ points: [ScreenPoint], within area: ScreenRect, measure: TextMeasure) -> [ScreenRect] {
-        scene.callouts.compactMap { index in
-            guard scene.markers.indices.contains(index) else { return nil }
-            let lines = calloutLines(scene.markers[index])
-            guard !lines.isEmpty else { return nil }
-            let width =
-                lines.enumerated().map { offset, line in
-                    measure.width(line, size: offset == 0 ? calloutTitleSize : calloutLineSize, bold: offset == 0)
-                }.max() ?? 0
-            let height = calloutTitleSize * 1.3 + Double(lines.count - 1) * calloutLineSize * 1.35
-            let top = points[index].y - markerTop(scene.markers[index].symbol) - calloutGap
-            let boxWidth = width + 2 * calloutPadding, boxHeight = height + 2 * calloutPadding
-            // Centred over the pin, slid sideways to stay inside the map as far as the pointer allows.
-            let pinX = points[index].x
-            var left = min(max(pinX - boxWidth / 2, area.minX), area.maxX - boxWidth)
-            left = min(max(left, pinX - boxWidth + calloutPointerInset), pinX - calloutPointerInset)
-            return ScreenRect(x: left, y: top - boxHeight, width: boxWidth, height: boxHeight)
-        }
-    }
-
-    static func markerTop(_ symbol: MarkerSymbol) -> Double {
-        switch symbol {
-        case .pin: return MapStyle.pinTop
-        case .dot: return 7
-        case .square: return 6
-        }
-    }
-
     // MARK: - Building the drawing
 
     private mutating func build(_ scene: MapScene, basemap: Basemap) {
         let clip = viewport.bounds.insetBy(-20)
-        items.append(
-            .path(
-                [
-                    [
-                        ScreenPoint(x: 0, y: 0), ScreenPoint(x: viewport.width, y: 0),
-                        ScreenPoint(x: viewport.width, y: viewport.height), ScreenPoint(x: 0, y: viewport.height),
-                    ]
-                ],
-                closed: true, style: PathStyle(fill: MapStyle.sea), role: .background))
+        items.append(.path([corners(viewport.bounds)], closed: true, style: PathStyle(fill: MapStyle.sea), role: .background))
         drawBasemap(basemap, clip: clip)
         for circle in scene.circles { drawCircle(circle) }
-        for polyline in scene.polylines {
-            let parts = ScreenGeometry.clippedLine(ScreenGeometry.thinned(viewport.project(polyline.coordinates)), to: clip)
-            guard !parts.isEmpty else { continue }
-            items.append(
-                .path(
-                    parts, closed: false, style: PathStyle(stroke: MapColour.white.withAlpha(0.9), lineWidth: polyline.width + 2.5),
-                    role: .overlay))
-            items.append(
-                .path(
-                    parts, closed: false,
-                    style: PathStyle(
-                        stroke: polyline.colour, lineWidth: polyline.width,
-                        dash: polyline.dashed ? [6, 4] : []), role: .overlay))
-        }
+        for polyline in scene.polylines { drawPolyline(polyline, clip: clip) }
 
-        // Fixed furniture first, so that no label is set under it.
-        let furniture = drawFurniture(scene, attribution: basemap.attribution)
-        furniture.forEach { placer.reserve($0) }
+        // Fixed furniture first, so that nothing is set under it.
+        drawFurniture(credits: basemap.attribution + scene.attributionLines)
 
-        let spread = Self.spread(scene.markers, viewport)
+        let spread = Self.spread(scene, viewport)
         markerPoints = spread.drawn
         truePoints = spread.truePoints
-        for (index, centre) in spread.centres.sorted(by: { $0.key < $1.key }) {
-            items.append(
-                .path(
-                    [[centre, markerPoints[index]]], closed: false,
-                    style: PathStyle(stroke: MapStyle.text.withAlpha(0.7), lineWidth: 1), role: .overlay))
-        }
-        if !spread.centres.isEmpty {
-            for centre in Set(spread.centres.values) {
-                items.append(
-                    .circle(centre: centre, radius: 3, style: PathStyle(fill: MapStyle.text, stroke: .white, lineWidth: 1), role: .overlay))
-            }
-        }
-        for (index, marker) in scene.markers.enumerated() {
-            drawMarker(marker, at: markerPoints[index])
-        }
-        drawMe(scene)
+        drawLeaders(spread)
+        for (index, marker) in scene.markers.enumerated() { drawMarker(marker, at: markerPoints[index]) }
+        drawMe(scene, inRing: spread.meInRing)
 
+        let calloutIndexes = scene.callouts.filter { scene.markers.indices.contains($0) && !Self.calloutLines(scene.markers[$0]).isEmpty }
         calloutBoxes = Self.calloutBoxes(scene, markerPoints, within: viewport.bounds.insetBy(Self.calloutArea), measure: measure)
-        calloutBoxes.forEach { placer.reserve($0) }
+        for (offset, index) in calloutIndexes.enumerated() where calloutBoxes.indices.contains(offset) {
+            // Above the marker; below it when above covers something placed already and below does not.
+            let above = calloutBoxes[offset]
+            let below = above.offsetBy(dx: 0, dy: markerPoints[index].y + Self.calloutGap - above.minY)
+            let isBelow = !placer.isFree(above) && placer.isFree(below)
+            calloutBoxes[offset] = isBelow ? below : above
+            record(.callout, scene.markers[index].title ?? "", calloutBoxes[offset])
+            drawCallout(
+                Self.calloutLines(scene.markers[index]), box: calloutBoxes[offset], anchor: markerPoints[index],
+                symbol: scene.markers[index].symbol, below: isBelow)
+        }
+        if let legend = scene.legend { drawLegend(legend) }
+
         for (index, marker) in scene.markers.enumerated() where !scene.callouts.contains(index) {
-            placeMarkerTitle(marker, at: markerPoints[index])
+            placeMarkerTitle(marker, at: markerPoints[index], ringCentre: spread.centres[index])
         }
         for circle in scene.circles { placeCircleLabel(circle) }
-        for (box, index) in zip(
-            calloutBoxes, scene.callouts.filter { scene.markers.indices.contains($0) && !Self.calloutLines(scene.markers[$0]).isEmpty })
-        {
-            drawCallout(Self.calloutLines(scene.markers[index]), box: box, anchor: markerPoints[index], symbol: scene.markers[index].symbol)
-        }
+        placeNearbyPlaces(basemap.nearby)
+        placeNotes(basemap.notes)
         placeBasemapLabels(basemap.labels, besides: Set(scene.markers.compactMap(\.title)))
         items.append(
             .path(
-                [
-                    [
-                        ScreenPoint(x: 0.5, y: 0.5), ScreenPoint(x: viewport.width - 0.5, y: 0.5),
-                        ScreenPoint(x: viewport.width - 0.5, y: viewport.height - 0.5), ScreenPoint(x: 0.5, y: viewport.height - 0.5),
-                    ]
-                ],
-                closed: true, style: PathStyle(stroke: MapStyle.frame, lineWidth: 1), role: .decoration))
+                [corners(viewport.bounds.insetBy(0.5))], closed: true, style: PathStyle(stroke: MapStyle.frame, lineWidth: 1),
+                role: .decoration))
     }
 
-    private mutating func drawBasemap(_ basemap: Basemap, clip: ScreenRect) {
-        func rings(_ shape: Shape) -> [[ScreenPoint]] {
-            shape.rings.compactMap { ring in
-                let clipped = ScreenGeometry.clippedRing(ScreenGeometry.thinned(viewport.project(lonLat: ring)), to: clip)
-                return clipped.isEmpty ? nil : clipped
-            }
-        }
-        func lines(_ shape: Shape) -> [[ScreenPoint]] {
-            shape.lines.flatMap { ScreenGeometry.clippedLine(ScreenGeometry.thinned(viewport.project(lonLat: $0)), to: clip) }
-        }
-        /// Outlines as open lines, without the cuts Natural Earth makes along ±180°, which are no border.
-        func outlines(_ shape: Shape) -> [[ScreenPoint]] {
-            shape.rings.flatMap { ring in
-                ScreenGeometry.withoutAntimeridianEdges(ring).flatMap {
-                    ScreenGeometry.clippedLine(ScreenGeometry.thinned(viewport.project(lonLat: $0)), to: clip)
-                }
-            }
-        }
-        let layers = BasemapLayerKind.allCases.flatMap { kind in basemap.layers.filter { $0.kind == kind } }
-        var strokes: [BasemapLayerKind: [[ScreenPoint]]] = [:]
-        for layer in layers {
-            switch layer.kind {
-            case .land, .lake:
-                let fill = layer.kind == .land ? MapStyle.land : MapStyle.sea
-                for shape in layer.shapes {
-                    let projected = rings(shape)
-                    guard !projected.isEmpty else { continue }
-                    items.append(.path(projected, closed: true, style: PathStyle(fill: fill), role: .area))
-                    strokes[layer.kind, default: []] += outlines(shape)
-                }
-            case .admin, .district:
-                strokes[layer.kind, default: []] += layer.shapes.flatMap(outlines)
-            case .street:
-                strokes[.street, default: []] += layer.shapes.flatMap(lines)
-            }
-        }
-        let streetWidth = viewport.metresPerPixel() < 6 ? 3.0 : 1.4
-        let styles: [(BasemapLayerKind, PathStyle)] = [
-            (.lake, PathStyle(stroke: MapStyle.lakeOutline, lineWidth: 0.6)),
-            (.district, PathStyle(stroke: MapStyle.districtBorder, lineWidth: 1)),
-            (.admin, PathStyle(stroke: MapStyle.adminBorder, lineWidth: 0.9, dash: [4, 3])),
-            (.street, PathStyle(stroke: MapStyle.streetCasing, lineWidth: streetWidth + 1.2)),
-            (.street, PathStyle(stroke: MapStyle.street, lineWidth: streetWidth)),
-            (.land, PathStyle(stroke: MapStyle.countryBorder, lineWidth: 1.1)),
-        ]
-        for (kind, style) in styles {
-            guard let paths = strokes[kind], !paths.isEmpty else { continue }
-            items.append(.path(paths, closed: false, style: style, role: .line))
-        }
+    /// Reserves `box` and lists it for the overlap check.
+    mutating func record(_ kind: PlacedKind, _ text: String, _ box: ScreenRect) {
+        placer.reserve(box)
+        placed.append(PlacedItem(kind: kind, text: text, box: box))
     }
 
-    private mutating func drawCircle(_ circle: MapCircle) {
-        let centre = viewport.project(circle.centre)
-        let radius: Double
-        switch circle.radius {
-        case .pixels(let pixels): radius = pixels
-        case .metres(let metres):
-            let north = viewport.project(GreatCircle.destination(from: circle.centre, distance: metres, bearing: 0))
-            radius = abs(centre.y - north.y)
-        }
-        guard viewport.bounds.insetBy(-radius).contains(centre) else { return }
+    /// The first of `candidates` that is free and inside the map, recorded; nil (and nothing recorded) when none is.
+    mutating func placeFirstFree(_ kind: PlacedKind, _ text: String, _ candidates: [ScreenRect]) -> Int? {
+        guard let index = candidates.firstIndex(where: { placer.isFree($0) }) else { return nil }
+        record(kind, text, candidates[index])
+        return index
+    }
+
+    /// The track: a dark casing under the line, both wider on a close view, so it reads on land and sea.
+    private mutating func drawPolyline(_ polyline: MapPolyline, clip: ScreenRect) {
+        let parts = ScreenGeometry.clippedLine(ScreenGeometry.thinned(viewport.project(polyline.coordinates)), to: clip)
+        guard !parts.isEmpty else { return }
+        let width = Self.trackWidth(polyline.width, metresPerPixel: viewport.metresPerPixel())
         items.append(
-            .circle(
-                centre: centre, radius: max(1, radius), style: PathStyle(fill: circle.fill, stroke: circle.stroke, lineWidth: 1.2),
+            .path(parts, closed: false, style: PathStyle(stroke: MapColour.white.withAlpha(0.9), lineWidth: width + 5), role: .overlay))
+        items.append(.path(parts, closed: false, style: PathStyle(stroke: MapStyle.trackCasing, lineWidth: width + 2.5), role: .overlay))
+        items.append(
+            .path(
+                parts, closed: false, style: PathStyle(stroke: polyline.colour, lineWidth: width, dash: polyline.dashed ? [6, 4] : []),
                 role: .overlay))
     }
 
-    private mutating func placeCircleLabel(_ circle: MapCircle) {
-        guard let label = circle.label else { return }
-        let centre = viewport.project(circle.centre)
-        guard viewport.bounds.contains(centre) else { return }
-        let style = TextStyle(size: 10, colour: MapStyle.text, halo: MapStyle.halo, anchor: .middle)
-        let at = ScreenPoint(x: centre.x, y: centre.y + 3.5)
-        if placer.place([measure.box(label, at: at, style: style)]) != nil { items.append(.text(label, at: at, style: style)) }
+    /// A line's width on screen: its own at a country's scale, up to twice that on a town or street map,
+    /// where a 3-pixel line is lost among the streets.
+    static func trackWidth(_ width: Double, metresPerPixel: Double) -> Double {
+        if metresPerPixel <= 20 { return width * 2 }
+        if metresPerPixel <= 200 { return width * 1.5 }
+        return width
     }
 
-    private mutating func drawMarker(_ marker: MapMarker, at point: ScreenPoint) {
-        guard viewport.bounds.insetBy(-MapStyle.pinTop).contains(point) else { return }
-        glyphs.append((point, marker.glyph))
-        switch marker.symbol {
-        case .pin:
-            let head = ScreenPoint(x: point.x, y: point.y - MapStyle.pinStem)
-            let r = MapStyle.pinHeadRadius
-            let spread = acos(r / MapStyle.pinStem)
-            var outline: [ScreenPoint] = [point]
-            // From the tangent point on the right, over the top, to the tangent point on the left.
-            let start = .pi / 2 - spread, end = -(3 * .pi / 2) + spread
-            for step in 0...24 {
-                let angle = start + (end - start) * Double(step) / 24
-                outline.append(ScreenPoint(x: head.x + r * cos(angle), y: head.y + r * sin(angle)))
-            }
-            items.append(
-                .path(
-                    [outline], closed: true, style: PathStyle(fill: marker.colour, stroke: MapColour.black.withAlpha(0.45), lineWidth: 1),
-                    role: .marker))
-            items.append(.circle(centre: head, radius: 3.5, style: PathStyle(fill: .white), role: .marker))
-            placer.reserve(ScreenRect(minX: point.x - r, minY: point.y - MapStyle.pinTop, maxX: point.x + r, maxY: point.y))
-        case .dot:
-            items.append(
-                .circle(centre: point, radius: 6, style: PathStyle(fill: marker.colour, stroke: .white, lineWidth: 2), role: .marker))
-            placer.reserve(ScreenRect(minX: point.x - 7, minY: point.y - 7, maxX: point.x + 7, maxY: point.y + 7))
-        case .square:
-            let s = 5.5
-            items.append(
-                .path(
-                    [
-                        [
-                            ScreenPoint(x: point.x - s, y: point.y - s), ScreenPoint(x: point.x + s, y: point.y - s),
-                            ScreenPoint(x: point.x + s, y: point.y + s), ScreenPoint(x: point.x - s, y: point.y + s),
-                        ]
-                    ],
-                    closed: true, style: PathStyle(fill: marker.colour, stroke: .white, lineWidth: 1.5), role: .marker))
-            placer.reserve(ScreenRect(minX: point.x - s - 1, minY: point.y - s - 1, maxX: point.x + s + 1, maxY: point.y + s + 1))
-        }
-    }
-
-    /// A marker's title beside its head: right, else left, else below, else right regardless.
-    private mutating func placeMarkerTitle(_ marker: MapMarker, at point: ScreenPoint) {
-        guard let title = marker.title, !title.isEmpty, viewport.bounds.contains(point) else { return }
-        let style = Self.titleStyle
-        let candidates = Self.titleCandidates(symbol: marker.symbol, at: point)
-        let boxes = Self.titleBoxes(title, symbol: marker.symbol, at: point, measure: measure)
-        // Where every side is taken, the first that is inside the map rather than one cut by its edge.
-        let chosen = placer.place(boxes) ?? boxes.firstIndex { viewport.bounds.insetBy(2).contains($0) } ?? 0
-        if !placer.isFree(boxes[chosen]) { placer.reserve(boxes[chosen]) }
-        var s = style
-        s.anchor = candidates[chosen].1
-        items.append(.text(title, at: candidates[chosen].0, style: s))
-    }
-
-    private mutating func drawMe(_ scene: MapScene) {
-        guard let me = scene.me else { return }
-        let point = viewport.project(me)
-        let inset = viewport.bounds.insetBy(Self.arrowInset)
-        if let arrow = OffscreenIndicator.pointing(from: viewport.centrePoint, to: point, inset: inset) {
-            offscreen = arrow
-            items.append(
-                .path(
-                    [arrow.outline()], closed: true, style: PathStyle(fill: MapColour.userBlue, stroke: .white, lineWidth: 1.5),
-                    role: .marker))
-            glyphs.append((arrow.tip, Self.arrowGlyph(arrow.angle)))
-            let distance = DistanceFormatter.humanReadable(metres: GreatCircle.distance(from: viewport.centre, to: me))
-            // The distance sits behind the arrow, towards the centre.
-            let style = TextStyle(size: 12, bold: true, colour: MapColour.userBlue, halo: MapStyle.halo, anchor: .middle)
-            let halfWidth = measure.width(distance, size: 12, bold: true) / 2
-            let behind = 26 + 6 + abs(cos(arrow.angle)) * halfWidth + abs(sin(arrow.angle)) * 9
-            let back = ScreenPoint(x: arrow.tip.x - cos(arrow.angle) * behind, y: arrow.tip.y - sin(arrow.angle) * behind + 4)
-            placer.reserve(ScreenGeometry.bounds(arrow.outline()))
-            placer.reserve(measure.box(distance, at: back, style: style, padding: 1))
-            items.append(.text(distance, at: back, style: style))
-        } else {
-            items.append(.circle(centre: point, radius: 14, style: PathStyle(fill: MapColour.userBlue.withAlpha(0.18)), role: .overlay))
-            items.append(
-                .circle(centre: point, radius: 7, style: PathStyle(fill: MapColour.userBlue, stroke: .white, lineWidth: 2.5), role: .marker)
-            )
-            glyphs.append((point, "@"))
-            placer.reserve(ScreenRect(minX: point.x - 9, minY: point.y - 9, maxX: point.x + 9, maxY: point.y + 9))
-        }
-    }
-
-    static func arrowGlyph(_ angle: Double) -> Character {
-        let arrows: [Character] = ["→", "↘", "↓", "↙", "←", "↖", "↑", "↗"]
-        let octant = Int(((angle / (.pi / 4)).rounded() + 8).truncatingRemainder(dividingBy: 8))
-        return arrows[octant]
-    }
-
-    private mutating func drawCallout(_ lines: [String], box: ScreenRect, anchor: ScreenPoint, symbol: MarkerSymbol) {
-        let top = anchor.y - Self.markerTop(symbol)
-        let pointerX = min(max(anchor.x, box.minX + Self.calloutPointerInset), box.maxX - Self.calloutPointerInset)
-        let corner = 6.0
-        var outline: [ScreenPoint] = []
-        func arc(_ cx: Double, _ cy: Double, from: Double) {
-            for step in 0...4 {
-                let angle = from + Double(step) * (.pi / 2) / 4
-                outline.append(ScreenPoint(x: cx + corner * cos(angle), y: cy + corner * sin(angle)))
-            }
-        }
-        arc(box.minX + corner, box.minY + corner, from: .pi)
-        arc(box.maxX - corner, box.minY + corner, from: 3 * .pi / 2)
-        arc(box.maxX - corner, box.maxY - corner, from: 0)
-        outline += [
-            ScreenPoint(x: pointerX + 7, y: box.maxY), ScreenPoint(x: anchor.x, y: top - 1), ScreenPoint(x: pointerX - 7, y: box.maxY),
-        ]
-        arc(box.minX + corner, box.maxY - corner, from: .pi / 2)
-        items.append(
-            .path(
-                [outline], closed: true,
-                style: PathStyle(fill: MapColour.white.withAlpha(0.96), stroke: MapColour.black.withAlpha(0.35), lineWidth: 1),
-                role: .decoration))
-        var y = box.minY + Self.calloutPadding + Self.calloutTitleSize
-        for (index, line) in lines.enumerated() {
-            let size = index == 0 ? Self.calloutTitleSize : Self.calloutLineSize
-            if index > 0 { y += size * 1.35 }
-            items.append(
-                .text(
-                    line, at: ScreenPoint(x: box.minX + Self.calloutPadding, y: y),
-                    style: TextStyle(size: size, bold: index == 0, colour: index == 0 ? MapStyle.text : MapStyle.mutedText)))
-        }
-    }
-
-    /// Pixels across (the square root of its box's area on screen) that a country needs to be named.
-    static let smallestNamedCountry = 10.0
-
-    private mutating func placeBasemapLabels(_ labels: [BasemapLabel], besides markerTitles: Set<String>) {
-        let order: [BasemapLabelKind] = [.country, .sea, .locality, .district, .street]
-        let showsDots = viewport.longitudeSpan > 1.5
-        // A place already named by a pin is not named twice.
-        var placedNames = markerTitles
-        var localityCount = 0
-        for kind in order {
-            for label in labels.filter({ $0.kind == kind }).sorted(by: { $0.rank > $1.rank || ($0.rank == $1.rank && $0.text < $1.text) }) {
-                let point = viewport.project(label.coordinate)
-                guard viewport.bounds.contains(point) else { continue }
-                switch kind {
-                case .country:
-                    // A country a few pixels across (Vatican, Anguilla on a world map) is not named: its name would
-                    // stand over a bigger neighbour whose own label did not fit, as if it were that country's.
-                    guard label.rank.squareRoot() * viewport.pixelsPerDegree >= Self.smallestNamedCountry else { continue }
-                    let style = TextStyle(size: 12, bold: true, colour: MapStyle.countryText, halo: MapStyle.halo, anchor: .middle)
-                    place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style)
-                case .sea:
-                    let style = TextStyle(
-                        size: 11, italic: true, colour: MapStyle.seaText, halo: MapColour.white.withAlpha(0.4), anchor: .middle)
-                    place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style)
-                case .district:
-                    let style = TextStyle(size: 10.5, italic: true, colour: MapStyle.districtText, halo: MapStyle.halo, anchor: .middle)
-                    place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style)
-                case .locality:
-                    guard localityCount < 40, !placedNames.contains(label.text) else { continue }
-                    let size = label.rank >= 1_000_000 ? 13.0 : label.rank >= 100_000 ? 12.0 : 11
-                    let style = TextStyle(
-                        size: size, bold: label.rank >= 1_000_000, colour: MapStyle.text, halo: MapStyle.halo,
-                        anchor: showsDots ? .start : .middle)
-                    if showsDots {
-                        let dot = ScreenRect(minX: point.x - 3, minY: point.y - 3, maxX: point.x + 3, maxY: point.y + 3)
-                        let at = ScreenPoint(x: point.x + 5, y: point.y + 4)
-                        let box = measure.box(label.text, at: at, style: style, padding: 1)
-                        guard placer.isFree(dot), placer.isFree(box) else { continue }
-                        placer.reserve(dot)
-                        placer.reserve(box)
-                        items.append(
-                            .circle(
-                                centre: point, radius: 2.5, style: PathStyle(fill: MapStyle.text, stroke: .white, lineWidth: 1),
-                                role: .overlay))
-                        items.append(.text(label.text, at: at, style: style))
-                    } else if !place(label.text, at: ScreenPoint(x: point.x, y: point.y + 4), style: style) {
-                        continue
-                    }
-                    placedNames.insert(label.text)
-                    localityCount += 1
-                case .street:
-                    guard let (from, to) = label.along else { continue }
-                    let a = viewport.project(from), b = viewport.project(to)
-                    var angle = atan2(b.y - a.y, b.x - a.x)
-                    if angle > .pi / 2 { angle -= .pi } else if angle < -.pi / 2 { angle += .pi }
-                    let style = TextStyle(size: 10, colour: MapStyle.mutedText, halo: MapStyle.halo, anchor: .middle, rotation: angle)
-                    let width = measure.width(label.text, size: 10)
-                    guard hypot(b.x - a.x, b.y - a.y) >= width + 6 else { continue }
-                    let mid = ScreenPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
-                    // The box of the rotated text, upright.
-                    let (c, s) = (abs(cos(angle)), abs(sin(angle)))
-                    let halfW = (width * c + 10 * s) / 2 + 1, halfH = (width * s + 10 * c) / 2 + 1
-                    let box = ScreenRect(minX: mid.x - halfW, minY: mid.y - halfH, maxX: mid.x + halfW, maxY: mid.y + halfH)
-                    guard placer.place([box]) != nil else { continue }
-                    items.append(.text(label.text, at: ScreenPoint(x: mid.x + sin(angle) * 3.5, y: mid.y + cos(angle) * 3.5), style: style))
-                }
-            }
-        }
-    }
-
-    @discardableResult
-    private mutating func place(_ text: String, at point: ScreenPoint, style: TextStyle) -> Bool {
-        guard placer.place([measure.box(text, at: point, style: style, padding: 2)]) != nil else { return false }
-        items.append(.text(text, at: point, style: style))
-        return true
-    }
-
-    // MARK: - Furniture: scale bar, north arrow, attribution, legend
-
-    /// Draws them and returns the rectangles they take.
-    private mutating func drawFurniture(_ scene: MapScene, attribution: [String]) -> [ScreenRect] {
-        var taken: [ScreenRect] = []
-        let width = viewport.width, height = viewport.height
-
-        // Attribution, bottom right, wrapped to the width left of the scale bar.
-        let attributionStyle = TextStyle(size: 9, colour: MapStyle.mutedText, anchor: .end)
-        let available = max(120, width - 190)
-        var lines: [String] = []
-        for part in Self.credits(attribution + scene.attributionLines) {
-            if let last = lines.last, measure.width(last + " · " + part, size: 9) <= available {
-                lines[lines.count - 1] = last + " · " + part
-            } else {
-                lines.append(part)
-            }
-        }
-        if !lines.isEmpty {
-            let lineHeight = 11.0
-            let textWidth = lines.map { measure.width($0, size: 9) }.max() ?? 0
-            let panel = ScreenRect(
-                minX: width - textWidth - 8, minY: height - Double(lines.count) * lineHeight - 5, maxX: width, maxY: height)
-            items.append(.path([corners(panel)], closed: true, style: PathStyle(fill: MapStyle.panel), role: .decoration))
-            for (index, line) in lines.enumerated() {
-                items.append(
-                    .text(line, at: ScreenPoint(x: width - 4, y: panel.minY + 9.5 + Double(index) * lineHeight), style: attributionStyle))
-            }
-            taken.append(panel)
-        }
-
-        // Scale bar, bottom left: the longest 1, 2 or 5 × 10ⁿ metres that fits in 120 px.
-        let metresPerPixel = viewport.metresPerPixel()
-        if metresPerPixel.isFinite, metresPerPixel > 0 {
-            let metres = Self.scaleBarMetres(metresPerPixel: metresPerPixel, maximumPixels: 120)
-            let length = metres / metresPerPixel
-            let x = 12.0, y = height - 14
-            let label = metres >= 1000 ? "\(Int(metres / 1000)) km" : "\(Int(metres)) m"
-            let panel = ScreenRect(minX: x - 6, minY: y - 22, maxX: x + length + 8, maxY: y + 8)
-            items.append(.path([corners(panel)], closed: true, style: PathStyle(fill: MapStyle.panel), role: .decoration))
-            items.append(
-                .path(
-                    [[ScreenPoint(x: x, y: y), ScreenPoint(x: x + length, y: y)]], closed: false,
-                    style: PathStyle(stroke: MapStyle.text, lineWidth: 4), role: .decoration))
-            items.append(
-                .path(
-                    [[ScreenPoint(x: x + length / 2, y: y), ScreenPoint(x: x + length, y: y)]], closed: false,
-                    style: PathStyle(stroke: .white, lineWidth: 2), role: .decoration))
-            for tick in [x, x + length] {
-                items.append(
-                    .path(
-                        [[ScreenPoint(x: tick, y: y - 5), ScreenPoint(x: tick, y: y + 3)]], closed: false,
-                        style: PathStyle(stroke: MapStyle.text, lineWidth: 1.2), role: .decoration))
-            }
-            items.append(.text("0", at: ScreenPoint(x: x, y: y - 8), style: TextStyle(size: 10, colour: MapStyle.text, anchor: .middle)))
-            items.append(
-                .text(
-                    label, at: ScreenPoint(x: x + length, y: y - 8),
-                    style: TextStyle(size: 10, bold: true, colour: MapStyle.text, anchor: .middle)))
-            taken.append(
-                panel.union(
-                    measure.box(label, at: ScreenPoint(x: x + length, y: y - 8), style: TextStyle(size: 10, bold: true, anchor: .middle))))
-        }
-
-        // North arrow, top right.
-        let nx = width - 22, ny = 14.0
-        let panel = ScreenRect(minX: nx - 13, minY: ny - 6, maxX: nx + 13, maxY: ny + 44)
-        items.append(.path([corners(panel)], closed: true, style: PathStyle(fill: MapStyle.panel), role: .decoration))
-        items.append(
-            .path(
-                [[ScreenPoint(x: nx, y: ny), ScreenPoint(x: nx + 8, y: ny + 24), ScreenPoint(x: nx, y: ny + 19)]], closed: true,
-                style: PathStyle(fill: MapStyle.text), role: .decoration))
-        items.append(
-            .path(
-                [[ScreenPoint(x: nx, y: ny), ScreenPoint(x: nx - 8, y: ny + 24), ScreenPoint(x: nx, y: ny + 19)]], closed: true,
-                style: PathStyle(fill: .white, stroke: MapStyle.text, lineWidth: 1), role: .decoration))
-        items.append(
-            .text("N", at: ScreenPoint(x: nx, y: ny + 37), style: TextStyle(size: 11, bold: true, colour: MapStyle.text, anchor: .middle)))
-        taken.append(panel)
-
-        if let legend = scene.legend, let rect = drawLegend(legend) { taken.append(rect) }
-        return taken
-    }
-
-    /// One credit per source: the layers' attribution lines split at "; " and " · ", each credit kept
-    /// once, in the order first met (the same "Made with Natural Earth" comes with every Natural
-    /// Earth layer).
-    static func credits(_ lines: [String]) -> [String] {
-        var credits: [String] = []
-        var seen: Set<String> = []
-        for line in lines {
-            for part in line.components(separatedBy: "; ").flatMap({ $0.components(separatedBy: " · ") }) {
-                var credit = part.trimmingCharacters(in: .whitespaces)
-                while credit.hasSuffix(".") { credit.removeLast() }
-                guard !credit.isEmpty, seen.insert(credit.lowercased()).inserted else { continue }
-                credits.append(credit)
-            }
-        }
-        return credits
-    }
-
-    static func scaleBarMetres(metresPerPixel: Double, maximumPixels: Double) -> Double {
-        let most = metresPerPixel * maximumPixels
-        let power = pow(10, floor(log10(most)))
-        for factor in [5.0, 2, 1] where factor * power <= most { return factor * power }
-        return power
-    }
-
-    private mutating func drawLegend(_ legend: MapLegend) -> ScreenRect? {
-        guard !legend.entries.isEmpty else { return nil }
-        let rowHeight = 18.0, padding = 8.0, symbolWidth = 22.0
-        var rows: [(String, Bool)] = legend.title.map { [($0, true)] } ?? []
-        rows += legend.entries.map { ($0.label, false) }
-        let textWidth = rows.map { measure.width($0.0, size: 11, bold: $0.1) + ($0.1 ? 0 : symbolWidth) }.max() ?? 0
-        let box = ScreenRect(x: 10, y: 10, width: textWidth + 2 * padding, height: Double(rows.count) * rowHeight + padding)
-        items.append(
-            .path(
-                [corners(box)], closed: true, style: PathStyle(fill: MapStyle.panel, stroke: MapColour.black.withAlpha(0.3), lineWidth: 1),
-                role: .decoration))
-        var y = box.minY + padding
-        if let title = legend.title {
-            items.append(
-                .text(
-                    title, at: ScreenPoint(x: box.minX + padding, y: y + 11), style: TextStyle(size: 11, bold: true, colour: MapStyle.text))
-            )
-            y += rowHeight
-        }
-        for entry in legend.entries {
-            let centre = ScreenPoint(x: box.minX + padding + 8, y: y + 7)
-            switch entry.symbol {
-            case .circle(let radius, let fill):
-                items.append(
-                    .circle(
-                        centre: centre, radius: min(radius, 8),
-                        style: PathStyle(fill: fill, stroke: MapColour.black.withAlpha(0.4), lineWidth: 0.8), role: .decoration))
-            case .line(let colour):
-                items.append(
-                    .path(
-                        [[ScreenPoint(x: centre.x - 8, y: centre.y), ScreenPoint(x: centre.x + 8, y: centre.y)]], closed: false,
-                        style: PathStyle(stroke: colour, lineWidth: 3), role: .decoration))
-            case .marker(let colour, _):
-                items.append(
-                    .circle(centre: centre, radius: 5, style: PathStyle(fill: colour, stroke: .white, lineWidth: 1.5), role: .decoration))
-            }
-            items.append(
-                .text(
-                    entry.label, at: ScreenPoint(x: box.minX + padding + symbolWidth, y: y + 11),
-                    style: TextStyle(size: 11, colour: MapStyle.text)))
-            y += rowHeight
-        }
-        return box
-    }
-
-    private func corners(_ rect: ScreenRect) -> [ScreenPoint] {
+    func corners(_ rect: ScreenRect) -> [ScreenPoint] {
         [
             ScreenPoint(x: rect.minX, y: rect.minY), ScreenPoint(x: rect.maxX, y: rect.minY),
             ScreenPoint(x: rect.maxX, y: rect.maxY), ScreenPoint(x: rect.minX, y: rect.maxY),

@@ -43,15 +43,28 @@ public enum MapRenderer {
             basemap: basemap.map { loader in { try loader.load(for: $0) } })
     }
 
-    /// The terminal picture of `scene` in `columns`×`rows` cells.
+    /// The terminal picture of `scene` in `columns`×`rows` cells: the map, and under it the credits as
+    /// plain lines (set on the map, they would cover its frame and scale bar). Text is laid out a
+    /// character per cell, so names that are apart on the layout are apart on the screen.
     public static func terminal(
         _ scene: MapScene, columns: Int, rows: Int, colour: TerminalColour,
         basemap: BasemapLoader? = nil
     ) throws -> (layout: MapLayout, text: String) {
-        let layout = try MapLayout(
-            scene: scene, width: Double(columns) * TerminalMap.cellWidth, height: Double(rows) * TerminalMap.cellHeight,
-            basemap: basemap.map { loader in { try loader.load(for: $0) } })
-        return (layout, TerminalMap.render(layout, columns: columns, rows: rows, colour: colour))
+        var creditRows = 1
+        while true {
+            let mapRows = max(3, rows - creditRows)
+            let layout = try MapLayout(
+                scene: scene, width: Double(columns) * TerminalMap.cellWidth, height: Double(mapRows) * TerminalMap.cellHeight,
+                measure: TextMeasure(cellWidth: TerminalMap.cellWidth), drawsCredits: false,
+                basemap: basemap.map { loader in { try loader.load(for: $0) } })
+            let credits = TerminalMap.creditLines(layout.creditLines, columns: columns)
+            // The credits' own lines are known only once the basemap for the view is read: one more round at most.
+            if credits.count <= creditRows || mapRows == 3 {
+                let text = TerminalMap.render(layout, columns: columns, rows: mapRows, colour: colour)
+                return (layout, text + credits.prefix(rows - mapRows).map { $0 + "\n" }.joined())
+            }
+            creditRows = credits.count
+        }
     }
 
     public static func svg(_ layout: MapLayout) -> String {

@@ -32,6 +32,7 @@ public struct MapColour: Hashable, Sendable {
     public static let userBlue = MapColour(red: 0x1a, green: 0x73, blue: 0xe8)
     public static let pinPurple = MapColour(red: 0x7b, green: 0x3f, blue: 0xb5)
     public static let trackOrange = MapColour(red: 0xe6, green: 0x6a, blue: 0x00)
+    public static let regionTeal = MapColour(red: 0x00, green: 0x89, blue: 0x7b)
     public static let black = MapColour(red: 0, green: 0, blue: 0)
     public static let white = MapColour(red: 0xff, green: 0xff, blue: 0xff)
 
@@ -87,13 +88,19 @@ public struct MapCircle: Hashable, Sendable {
     public var fill: MapColour?
     public var stroke: MapColour?
     public var label: String?
+    /// A cross on the centre, and at least a few pixels across whatever the scale: a monitored region.
+    public var marksCentre: Bool
 
-    public init(centre: Coordinate, radius: CircleRadius, fill: MapColour?, stroke: MapColour? = nil, label: String? = nil) {
+    public init(
+        centre: Coordinate, radius: CircleRadius, fill: MapColour?, stroke: MapColour? = nil, label: String? = nil,
+        marksCentre: Bool = false
+    ) {
         self.centre = centre
         self.radius = radius
         self.fill = fill
         self.stroke = stroke
         self.label = label
+        self.marksCentre = marksCentre
     }
 }
 

@@ -48,4 +48,24 @@ public enum CalloutFit {
         }
         return (axis(union.minX, union.maxX, area.minX, area.maxX), axis(union.minY, union.maxY, area.minY, area.maxY))
     }
+
+    /// As `shift(for:within:)`, and then, where a box still covers one of `keepOut` (the north arrow,
+    /// the scale bar, the credits), a further move by the least of the four that clear it while the
+    /// boxes stay inside `area`. A few rounds, since clearing one may meet another.
+    public static func shift(for boxes: [ScreenRect], within area: ScreenRect, avoiding keepOut: [ScreenRect]) -> (dx: Double, dy: Double) {
+        var (dx, dy) = shift(for: boxes, within: area)
+        for _ in 0..<4 {
+            let moved = boxes.map { $0.offsetBy(dx: dx, dy: dy) }
+            guard let (box, obstacle) = moved.lazy.compactMap({ box in keepOut.first(where: box.intersects).map { (box, $0) } }).first
+            else { break }
+            let moves = [
+                (0.0, obstacle.maxY - box.minY + 1), (0.0, obstacle.minY - box.maxY - 1),
+                (obstacle.maxX - box.minX + 1, 0.0), (obstacle.minX - box.maxX - 1, 0.0),
+            ].filter { move in moved.allSatisfy { area.contains($0.offsetBy(dx: move.0, dy: move.1)) } }
+            guard let best = moves.min(by: { abs($0.0) + abs($0.1) < abs($1.0) + abs($1.1) }) else { break }
+            dx += best.0
+            dy += best.1
+        }
+        return (dx, dy)
+    }
 }

@@ -10,15 +10,31 @@ public enum TerminalColour: String, Sendable, CaseIterable {
     /// `NO_COLOR`: lines as braille dots, markers and names as letters, and no escape codes at all.
     case none
 
-    /// `NO_COLOR` (any value, https://no-color.org) wins; then `COLORTERM=truecolor|24bit`; then a
-    /// TERM that says 256 colours; a dumb terminal gets none; anything else gets 256.
-    public static func detect(environment: [String: String]) -> TerminalColour {
-        if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return .none }
+    /// `--color`: `auto` colours only a terminal, as `ls` and `grep` do; `always` and `never` say so.
+    public enum Choice: String, Sendable, CaseIterable { case auto, always, never }
+
+    /// `never`, or `auto` when the output is not a terminal (a pipe, a file) or `NO_COLOR` is set (any
+    /// value, https://no-color.org), give none; `always` colours even then, as a flag the user typed
+    /// overrides the environment. The depth then follows `COLORTERM=truecolor|24bit`, else 256
+    /// colours; a dumb terminal gets none unless `always`.
+    public static func detect(environment: [String: String], isTerminal: Bool, choice: Choice = .auto) -> TerminalColour {
+        switch choice {
+        case .never: return .none
+        case .always: return depth(environment) ?? .palette256
+        case .auto:
+            guard isTerminal else { return .none }
+            if let noColour = environment["NO_COLOR"], !noColour.isEmpty { return .none }
+            return depth(environment) ?? .none
+        }
+    }
+
+    /// The colours the terminal says it shows; nil for a dumb one.
+    private static func depth(_ environment: [String: String]) -> TerminalColour? {
         if let colourTerm = environment["COLORTERM"]?.lowercased(), colourTerm == "truecolor" || colourTerm == "24bit" {
             return .trueColour
         }
         let term = environment["TERM"] ?? ""
-        if term == "dumb" { return .none }
+        if term == "dumb" { return nil }
         return .palette256
     }
 }
@@ -30,6 +46,24 @@ public enum TerminalColour: String, Sendable, CaseIterable {
 public enum TerminalMap {
     /// The layout pixels one cell stands for: a terminal cell is about twice as tall as wide.
     public static let cellWidth = 8.0, cellHeight = 16.0
+
+    /// The credits under the map, right-aligned to its width, one credit never split unless it is wider.
+    public static func creditLines(_ credits: [String], columns: Int) -> [String] {
+        var lines: [String] = []
+        for credit in MapLayout.credits(credits) {
+            if let last = lines.last, last.count + 3 + credit.count <= columns {
+                lines[lines.count - 1] = last + " · " + credit
+            } else {
+                var rest = Substring(credit)
+                while rest.count > columns {
+                    lines.append(String(rest.prefix(columns)))
+                    rest = rest.dropFirst(columns)
+                }
+                lines.append(String(rest))
+            }
+        }
+        return lines.map { String(repeating: " ", count: max(0, columns - $0.count)) + $0 }
+    }
 
     public static func render(_ layout: MapLayout, columns: Int, rows: Int, colour: TerminalColour) -> String {
         var cells = colour == .none ? brailleCells(layout, columns: columns, rows: rows) : blockCells(layout, columns: columns, rows: rows)

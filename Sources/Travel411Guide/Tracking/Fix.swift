@@ -4,7 +4,10 @@ import Travel411Core
 /// One location fix read from a track: where and when, with what the receiver said about its quality
 /// and motion. Optional values are nil when the input did not carry them.
 public struct Fix: Hashable, Sendable {
-    public var time: Date
+    /// Nil for a point of a route without times (a GPX with no `<time>` at all): such fixes are taken in
+    /// input order, and the rules that need a time (age, order, the significant change's 5 minutes, the
+    /// region monitor's dwell) do not apply to them.
+    public var time: Date?
     public var coordinate: Coordinate
     /// Radius of uncertainty in metres, as Core Location's `horizontalAccuracy`: given by the input
     /// (a CSV `accuracy` column), else estimated from the HDOP (see `estimatedAccuracy`).
@@ -25,7 +28,7 @@ public struct Fix: Hashable, Sendable {
     public var segment: Int
 
     public init(
-        time: Date, coordinate: Coordinate, horizontalAccuracy: Double? = nil, hdop: Double? = nil,
+        time: Date?, coordinate: Coordinate, horizontalAccuracy: Double? = nil, hdop: Double? = nil,
         elevation: Double? = nil, speed: Double? = nil, course: Double? = nil, line: Int = 0, segment: Int = 0
     ) {
         self.time = time

@@ -19,6 +19,8 @@ public enum GPXReader {
         public var waypointsIgnored: Int
         /// The names of the tracks and routes, in order (nil for one without a name).
         public var trackNames: [String?]
+        /// No point has a `<time>`: the fixes are a route, in document order, without times.
+        public var untimed: Bool
     }
 
     public static func read(_ data: Data, name: String) -> Result {
@@ -44,7 +46,29 @@ public enum GPXReader {
         if error == nil, !handler.sawRoot {
             error = .brokenXML(name: name, line: max(1, parser.lineNumber), detail: "no <gpx> element")
         }
-        return Result(items: handler.items, error: error, waypointsIgnored: handler.waypoints, trackNames: handler.trackNames)
+        let (items, untimed) = timedOrRoute(handler.items)
+        return Result(items: items, error: error, waypointsIgnored: handler.waypoints, trackNames: handler.trackNames, untimed: untimed)
+    }
+
+    /// Points without a `<time>` come from the handler as untimed fixes. In a file where no point has one
+    /// they stay so: the file is a route (GDAL's GPX driver reads such points too), in order. In a file
+    /// where some points have times the others are skipped as missing their time, as before: the times
+    /// are the track, and a point without one cannot be put among them.
+    static func timedOrRoute(_ items: [TrackItem]) -> (items: [TrackItem], untimed: Bool) {
+        let anyTimed = items.contains { item in
+            if case .fix(let fix) = item { return fix.time != nil }
+            return false
+        }
+        let anyUntimed = items.contains { item in
+            if case .fix(let fix) = item { return fix.time == nil }
+            return false
+        }
+        guard anyTimed, anyUntimed else { return (items, anyUntimed) }
+        let items = items.map { item -> TrackItem in
+            guard case .fix(let fix) = item, fix.time == nil else { return item }
+            return .skipped(SkippedInput(line: fix.line, problem: .missingTime, detail: "a point at \(fix.coordinate) without a <time>"))
+        }
+        return (items, false)
     }
 
     private final class Handler: NSObject, XMLParserDelegate {
@@ -149,11 +173,12 @@ public enum GPXReader {
                     "lat='\(DisplayText.sanitized(latText, limit: 40))' lon='\(DisplayText.sanitized(lonText, limit: 40))' is not a valid position"
                 )
             }
-            guard let timeText = point.values["time"], !timeText.isEmpty else {
-                return problem(.missingTime, "a point at \(coordinate) without a <time>")
-            }
-            guard let time = TrackTime.parse(timeText) else {
-                return problem(.malformed, "<time>\(DisplayText.sanitized(timeText, limit: 40))</time> is not an ISO 8601 time")
+            var time: Date?
+            if let timeText = point.values["time"], !timeText.isEmpty {
+                guard let parsed = TrackTime.parse(timeText) else {
+                    return problem(.malformed, "<time>\(DisplayText.sanitized(timeText, limit: 40))</time> is not an ISO 8601 time")
+                }
+                time = parsed
             }
             func number(_ key: String) -> Double? { point.values[key].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } }
             return .fix(

@@ -29,8 +29,8 @@ public struct RegionMonitor: Sendable {
         public var distanceMetres: Double
         /// The median accuracy that decided it (nil when no fix gave one).
         public var accuracyMetres: Double?
-        /// When the fixes first said the new side.
-        public var since: Date
+        /// When the fixes first said the new side (nil for untimed fixes, which decide alone).
+        public var since: Date?
     }
 
     public let regions: [MonitoredRegion]
@@ -57,8 +57,14 @@ public struct RegionMonitor: Sendable {
     /// The crossings `fix` confirms. Fixes must come in time order (the tracker sees to that).
     public mutating func update(with fix: Fix) -> [Crossing] {
         guard !regions.isEmpty else { return [] }
-        recent.append(fix)
-        recent.removeAll { fix.time.timeIntervalSince($0.time) >= windowSeconds && $0 != fix }
+        // An untimed fix (a route) is judged alone, and a crossing it says is reported at once: there is
+        // no time to measure a window or a dwell by.
+        if let time = fix.time {
+            recent.append(fix)
+            recent.removeAll { $0.time.map { time.timeIntervalSince($0) >= windowSeconds } ?? true }
+        } else {
+            recent = [fix]
+        }
         let accuracies = recent.compactMap(\.estimatedAccuracy)
         let accuracy = accuracies.isEmpty ? nil : Self.median(accuracies)
         var crossings: [Crossing] = []
@@ -84,7 +90,8 @@ public struct RegionMonitor: Sendable {
             }
             let since = pendingSince[index] ?? fix.time
             pendingSince[index] = since
-            if fix.time.timeIntervalSince(since) >= dwellSeconds {
+            let dwelt = fix.time.flatMap { time in since.map { time.timeIntervalSince($0) } }
+            if fix.time == nil || (dwelt ?? 0) >= dwellSeconds {
                 sides[index] = verdict
                 pendingSince[index] = nil
                 crossings.append(Crossing(region: region, side: verdict, distanceMetres: distance, accuracyMetres: accuracy, since: since))

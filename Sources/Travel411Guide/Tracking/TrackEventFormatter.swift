@@ -10,7 +10,7 @@ public enum TrackEventFormatter {
     /// `2005-09-25T23:52:34Z  location  39.432837, -119.76559  You are now 8.6 km from Reno  [first fix]  United States, 11.4 km S of Sparks`
     public static func text(_ event: TrackEvent) -> String {
         var parts = [
-            TrackTime.format(event.fix.time), event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
+            event.fix.time.map(TrackTime.format) ?? "untimed", event.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
             "\(degrees(event.fix.coordinate.latitude)), \(degrees(event.fix.coordinate.longitude))",
         ]
         if event.kind == .location {
@@ -29,7 +29,7 @@ public enum TrackEventFormatter {
         let fix = event.fix
         var members: [(String, String)] = [
             ("type", JSONText.string(event.kind.rawValue)),
-            ("time", JSONText.string(TrackTime.format(fix.time))),
+            ("time", fix.time.map { JSONText.string(TrackTime.format($0)) } ?? "null"),
             ("latitude", JSONText.number(rounded6(fix.coordinate.latitude))),
             ("longitude", JSONText.number(rounded6(fix.coordinate.longitude))),
             ("accuracy", optionalNumber(fix.estimatedAccuracy.map(tenths))),
@@ -73,7 +73,7 @@ public enum TrackEventFormatter {
             lines.append(
                 "  time span    \(TrackTime.duration(summary.spanSeconds)), \(TrackTime.format(first)) to \(TrackTime.format(last))")
         } else {
-            lines.append("  time span    none")
+            lines.append("  time span    none" + (summary.fixesAccepted > 0 ? " (the points have no times)" : ""))
         }
         return lines
     }
@@ -98,10 +98,13 @@ public enum TrackEventFormatter {
     }
 
     /// The final JSON Lines record.
-    public static func summaryJSONLine(_ summary: TrackSummary, name: String, format: TrackInputFormat) -> String {
+    /// `printed` names the events the caller chose to print ("all", "regions") and how many it printed.
+    public static func summaryJSONLine(
+        _ summary: TrackSummary, name: String, format: TrackInputFormat, printed: (events: String, count: Int)? = nil
+    ) -> String {
         let skipped = SkipReason.allCases.map { "\(JSONText.string($0.rawValue)):\(summary.skipped($0))" }.joined(separator: ",")
         let events = TrackEvent.Kind.allCases.map { "\(JSONText.string($0.rawValue)):\(summary.events($0))" }.joined(separator: ",")
-        let members: [(String, String)] = [
+        var members: [(String, String)] = [
             ("type", JSONText.string("summary")),
             ("input", JSONText.string(name)),
             ("inputFormat", JSONText.string(format.rawValue)),
@@ -116,6 +119,10 @@ public enum TrackEventFormatter {
             ("lastTime", summary.lastTime.map { JSONText.string(TrackTime.format($0)) } ?? "null"),
             ("spanSeconds", JSONText.number(tenths(summary.spanSeconds))),
         ]
+        if let printed {
+            members.append(("eventsPrinted", JSONText.string(printed.events)))
+            members.append(("printedCount", String(printed.count)))
+        }
         return "{" + members.map { "\(JSONText.string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
@@ -145,7 +152,7 @@ public struct TrackEventCommand {
             "TRAVEL411_MESSAGE": event.message,
             "TRAVEL411_SENTENCE": event.sentence,
             "TRAVEL411_REASON": event.reason,
-            "TRAVEL411_TIME": TrackTime.format(event.fix.time),
+            "TRAVEL411_TIME": event.fix.time.map(TrackTime.format) ?? "",
             "TRAVEL411_LATITUDE": TrackEventFormatter.degrees(event.fix.coordinate.latitude),
             "TRAVEL411_LONGITUDE": TrackEventFormatter.degrees(event.fix.coordinate.longitude),
             "TRAVEL411_DISTANCE_METRES": String(Int(event.distanceMetres.rounded())),

@@ -58,6 +58,8 @@ public final class TrackReader {
     public private(set) var waypointsIgnored = 0
     /// The GPX track and route names.
     public private(set) var trackNames: [String?] = []
+    /// A GPX without a `<time>` on any point: its fixes are a route, in order, without times.
+    public private(set) var untimed = false
     /// Whether the input held no bytes at all.
     public var isEmpty: Bool { bytesRead == 0 }
     /// The NMEA sentences read so far, by type; nil when the input is not NMEA.
@@ -143,6 +145,7 @@ public final class TrackReader {
             queue = result.items
             waypointsIgnored = result.waypointsIgnored
             trackNames = result.trackNames
+            untimed = result.untimed
             pendingError = bytes.isEmpty ? nil : result.error
             finished = true
             return

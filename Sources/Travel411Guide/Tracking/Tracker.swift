@@ -150,22 +150,28 @@ public struct Tracker: Sendable {
 
     public mutating func process(_ fix: Fix) -> [TrackEvent] {
         summary.fixesRead += 1
-        if newestTime.map({ fix.time > $0 }) ?? true { newestTime = fix.time }
+        if let time = fix.time, newestTime.map({ time > $0 }) ?? true { newestTime = time }
         if let threshold = rules.desiredAccuracy.metres, let accuracy = fix.estimatedAccuracy, accuracy > threshold {
             return skip(.inaccurate)
         }
+        guard let time = fix.time else { return accept(fix) }
         let now: Date
         switch clock {
-        case .track: now = newestTime ?? fix.time
+        case .track: now = newestTime ?? time
         case .wall(let read): now = read()
         }
-        if now.timeIntervalSince(fix.time) > rules.maximumAge { return skip(.stale) }
-        if let lastAccepted, fix.time <= lastAccepted.time { return skip(.outOfOrder) }
+        if now.timeIntervalSince(time) > rules.maximumAge { return skip(.stale) }
+        if let lastAccepted, let last = lastAccepted.time, time <= last { return skip(.outOfOrder) }
+        if summary.firstTime == nil { summary.firstTime = time }
+        summary.lastTime = time
+        return accept(fix)
+    }
 
+    /// A fix that passed the quality checks: summed into the distance, reported unless the distance
+    /// filter or the significant-change rule holds it back, and watched by the region monitor.
+    private mutating func accept(_ fix: Fix) -> [TrackEvent] {
         if let lastAccepted { summary.distanceMetres += GreatCircle.distance(from: lastAccepted.coordinate, to: fix.coordinate) }
         summary.fixesAccepted += 1
-        if summary.firstTime == nil { summary.firstTime = fix.time }
-        summary.lastTime = fix.time
         lastAccepted = fix
 
         var events: [TrackEvent] = []
@@ -178,12 +184,12 @@ public struct Tracker: Sendable {
         }
         for crossing in monitor.update(with: fix) {
             let accuracy = crossing.accuracyMetres.map { ", accuracy ±\(DistanceFormatter.humanReadable(metres: $0))" } ?? ""
-            let waited = fix.time.timeIntervalSince(crossing.since)
+            let waited = fix.time.flatMap { time in crossing.since.map { time.timeIntervalSince($0) } }
             let reason =
                 "\(crossing.side == .inside ? "entered" : "left") \(crossing.region.name): "
                 + "\(DistanceFormatter.humanReadable(metres: crossing.distanceMetres)) from its centre "
-                + "(radius \(DistanceFormatter.humanReadable(metres: crossing.region.radiusMetres))\(accuracy)), "
-                + "\(crossing.side.rawValue) for \(TrackTime.duration(waited))"
+                + "(radius \(DistanceFormatter.humanReadable(metres: crossing.region.radiusMetres))\(accuracy))"
+                + (waited.map { ", \(crossing.side.rawValue) for \(TrackTime.duration($0))" } ?? ", untimed point")
             var regionEvent = event(crossing.side == .inside ? .enter : .exit, fix: fix, reason: reason)
             regionEvent.region = crossing.region
             regionEvent.message = crossing.side == .inside ? crossing.region.enterMessage : crossing.region.exitMessage
@@ -201,8 +207,11 @@ public struct Tracker: Sendable {
         let movedText = DistanceFormatter.humanReadable(metres: moved)
         switch rules.mode {
         case .significantChange:
-            let elapsed = fix.time.timeIntervalSince(last.time)
-            guard moved >= TrackingRules.significantChangeMetres, elapsed >= TrackingRules.significantChangeSeconds else { return nil }
+            guard moved >= TrackingRules.significantChangeMetres else { return nil }
+            // A route without times has only the distance half of the rule.
+            guard let time = fix.time, let lastTime = last.time else { return "significant change: moved \(movedText)" }
+            let elapsed = time.timeIntervalSince(lastTime)
+            guard elapsed >= TrackingRules.significantChangeSeconds else { return nil }
             return "significant change: moved \(movedText) in \(TrackTime.duration(elapsed))"
         case .standard:
             guard let filter = rules.distanceFilter else { return "new fix" }

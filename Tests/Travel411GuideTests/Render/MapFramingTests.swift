@@ -61,7 +61,9 @@ import Travel411Geocoder
         let scene = try Self.destinationScene(extraPins: [], callouts: .all, me: Coordinate(latitude: 51.49, longitude: -0.3))
         let layout = MapLayout(scene: scene, width: size.width, height: size.height)
         Self.expectEverythingInside(layout, scene)
-        #expect(layout.calloutShift.dx == 0 && layout.calloutShift.dy == 0, "the fit left nothing for the callouts to move")
+        // The fit leaves the callouts inside the frame; only on a low map do they move, to clear the furniture.
+        if size.height >= 480 { #expect(layout.calloutShift.dx == 0 && layout.calloutShift.dy == 0) }
+        #expect(layout.problems.isEmpty, "\(layout.problems)")
         let me = layout.viewport.project(try #require(scene.me))
         #expect(layout.viewport.bounds.insetBy(MapLayout.markerInset - 7.5).contains(me))
     }

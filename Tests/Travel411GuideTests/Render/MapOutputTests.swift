@@ -203,10 +203,6 @@ final class MapOutputTests: XCTestCase {
         let (_, palette) = try MapRenderer.terminal(scene, columns: 60, rows: 20, colour: .palette256)
         XCTAssertTrue(palette.contains(";38;5;"))
         XCTAssertFalse(palette.contains(";38;2;"))
-        XCTAssertEqual(TerminalColour.detect(environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"]), TerminalColour.none)
-        XCTAssertEqual(TerminalColour.detect(environment: ["COLORTERM": "truecolor"]), .trueColour)
-        XCTAssertEqual(TerminalColour.detect(environment: ["TERM": "xterm-256color"]), .palette256)
-        XCTAssertEqual(TerminalColour.detect(environment: ["TERM": "dumb"]), TerminalColour.none)
     }
 
     func testGenericCirclesPolylinesAndALegendAreDrawn() throws {
@@ -230,35 +226,5 @@ final class MapOutputTests: XCTestCase {
             return nil
         }.first
         XCTAssertEqual(try XCTUnwrap(radius), 1000 / layout.viewport.metresPerPixel(atLatitude: airport.latitude), accuracy: 0.5)
-    }
-}
-
-/// The track sample of `Scripts/render-samples`: the CLI has no `--track` until the track reader
-/// lands, so the sample is drawn from a `[Coordinate]` polyline and event markers through the same
-/// `DestinationMap` and renderer. Writes only when TRAVEL411_RENDER_SAMPLES names a folder.
-final class MapSamples: XCTestCase {
-    func testTrackSample() throws {
-        guard let folder = ProcessInfo.processInfo.environment["TRAVEL411_RENDER_SAMPLES"], !folder.isEmpty else {
-            throw XCTSkip("set TRAVEL411_RENDER_SAMPLES to a folder to write the track sample")
-        }
-        var map = DestinationMap(
-            destination: Destination(id: 1, name: BookLondon.destinationName, airport: BookLondon.airport, city: BookLondon.city))
-        // Heathrow along the A4 and the Cromwell Road to Westminster.
-        map.track = [
-            (51.4700, -0.4543), (51.4810, -0.4460), (51.4870, -0.4100), (51.4880, -0.3700), (51.4900, -0.3300),
-            (51.4920, -0.2900), (51.4930, -0.2500), (51.4950, -0.2240), (51.4960, -0.2000), (51.4950, -0.1800),
-            (51.4960, -0.1600), (51.4990, -0.1400), (51.5007, -0.1246),
-        ].map { Coordinate(latitude: $0.0, longitude: $0.1) }
-        map.trackEvents = [(map.track[9], "enter Kensington"), (map.track[11], "exit Kensington")]
-        var scene = try map.scene { _ in nil }
-        scene.circles = [
-            MapCircle(
-                centre: Coordinate(latitude: 51.4975, longitude: -0.16), radius: .metres(1500),
-                fill: MapColour.trackOrange.withAlpha(0.12), stroke: .trackOrange, label: nil)
-        ]
-        let layout = try MapRenderer.layout(scene, width: 1024, height: 768, basemap: try BasemapLoader(path: TestPlaces.databasePath))
-        for format in [MapOutputFormat.svg, .png] {
-            try MapRenderer.write(layout, as: format, to: URL(fileURLWithPath: folder).appendingPathComponent("track.\(format.rawValue)"))
-        }
     }
 }

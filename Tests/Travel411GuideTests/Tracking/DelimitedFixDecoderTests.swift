@@ -19,7 +19,7 @@ final class DelimitedFixDecoderTests: XCTestCase {
         XCTAssertEqual(fixes.map(\.elevation), [11, 12])
         XCTAssertEqual(fixes.map(\.speed), [1.2, 1.3])
         XCTAssertEqual(fixes.map(\.line), [2, 3])
-        XCTAssertEqual(TrackTime.format(fixes[1].time), "2024-05-01T09:00:05.500Z")
+        XCTAssertEqual(TrackTime.format(fixes[1].recordedTime), "2024-05-01T09:00:05.500Z")
     }
 
     func testSemicolonCSVWithDecimalCommasAndUnixTimes() throws {
@@ -27,7 +27,7 @@ final class DelimitedFixDecoderTests: XCTestCase {
         let fixes = try TrackFixtures.read(data: csv, name: "export.csv").items.fixes
         XCTAssertEqual(
             fixes.map(\.coordinate), [Coordinate(latitude: 51.5072, longitude: -0.1275), Coordinate(latitude: 51.5075, longitude: -0.127)])
-        XCTAssertEqual(fixes.map { TrackTime.format($0.time) }, ["2024-05-01T09:00:00Z", "2024-05-01T09:00:05Z"])
+        XCTAssertEqual(fixes.map { TrackTime.format($0.recordedTime) }, ["2024-05-01T09:00:00Z", "2024-05-01T09:00:05Z"])
     }
 
     func testBadRowsAreSkippedWithTheirLineNumbers() throws {

@@ -24,7 +24,7 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertEqual(fixes.count, 184)
         // 183 say 20:45:52.2073437 and one (the second) 20:45:52.207, 0.34 ms earlier: all out of order after the first.
         XCTAssertEqual(Set(fixes.map(\.time)).count, 2)
-        XCTAssertEqual(TrackTime.format(fixes[0].time), "1901-12-13T20:45:52.207Z")
+        XCTAssertEqual(TrackTime.format(try XCTUnwrap(fixes[0].time)), "1901-12-13T20:45:52.207Z")
         var tracker = Tracker(rules: TrackingRules(), destination: TrackDestination(name: "London", city: BookLondon.city))
         for fix in fixes { _ = tracker.process(fix) }
         XCTAssertEqual(tracker.summary.fixesUsed, 1)
@@ -45,12 +45,38 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertEqual(fixes.map(\.estimatedAccuracy), [25, 18, nil])
     }
 
-    /// Route points are fixes too; these have no time, so they are counted as such (and the waypoint is not a fix).
-    func testRoutesAndTracksWithoutTimes() throws {
+    /// A GPX with no `<time>` at all is a route: its points are fixes without times, in document order
+    /// (the route point, then the track point, each its own segment), and the waypoint is still not a fix.
+    func testAFileWithoutAnyTimeIsReadAsARouteInOrder() throws {
         let (items, error, reader) = try TrackFixtures.read("gpx/gpxpy/track_with_dilution_errors.gpx")
         XCTAssertNil(error)
-        XCTAssertEqual(items.count(.missingTime), 2)
+        XCTAssertTrue(reader.untimed)
+        XCTAssertEqual(items.count(.missingTime), 0)
+        XCTAssertEqual(items.fixes.map(\.time), [nil, nil])
+        XCTAssertEqual(items.fixes.map(\.hdop), [200.1, 300.1])
+        XCTAssertEqual(items.fixes.map(\.segment), [0, 1], "the route and the track segment are apart")
         XCTAssertEqual(reader.waypointsIgnored, 1)
+        // The tracker takes them in order: no age, no order by time; both are used.
+        var tracker = Tracker(rules: TrackingRules(), destination: TrackDestination(name: "London", city: BookLondon.city))
+        for fix in items.fixes { _ = tracker.process(fix) }
+        XCTAssertEqual(tracker.summary.fixesUsed, 2)
+        XCTAssertNil(tracker.summary.firstTime)
+    }
+
+    /// Without times the region monitor judges each point alone and reports a crossing at once: the walk by
+    /// Cerknica lake, its times taken away, still enters and leaves the 150 m region twice.
+    func testARouteWithoutTimesStillEntersAndLeavesRegions() throws {
+        let fixes = try TrackFixtures.read("gpx/gpxpy/cerknicko-jezero.gpx").items.fixes.map { fix -> Fix in
+            var route = fix
+            route.time = nil
+            return route
+        }
+        let region = MonitoredRegion(name: "Cerknica", center: Coordinate(latitude: 45.7693, longitude: 14.3592), radiusMetres: 150)
+        var tracker = Tracker(
+            rules: TrackingRules(), destination: TrackDestination(name: "London", city: BookLondon.city), regions: [region])
+        let kinds = fixes.flatMap { tracker.process($0) }.map(\.kind).filter { $0 != .location }
+        XCTAssertEqual(kinds, [.enter, .exit, .enter, .exit])
+        XCTAssertEqual(tracker.summary.fixesUsed, 296)
     }
 
     func testDeclaredISO88591EncodingIsHonoured() throws {
@@ -107,6 +133,6 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertEqual(fixes.map(\.speed), [1.5, nil])
         XCTAssertEqual(fixes.map(\.course), [90, nil])
         XCTAssertEqual(fixes.map(\.segment), [0, 1])
-        XCTAssertEqual(fixes.map { TrackTime.format($0.time) }, ["2024-01-01T10:00:00Z", "2024-01-01T09:00:05Z"])
+        XCTAssertEqual(fixes.map { TrackTime.format($0.recordedTime) }, ["2024-01-01T10:00:00Z", "2024-01-01T09:00:05Z"])
     }
 }

@@ -17,9 +17,9 @@ final class NMEADecoderTests: XCTestCase {
         XCTAssertEqual(items.count(.badChecksum), 0)
         XCTAssertEqual(items.count(.malformed), 4)
         XCTAssertEqual(items.skipped.map(\.line), [1, 31552, 31553, 58100])
-        XCTAssertEqual(TrackTime.format(fixes[0].time), "2005-09-25T23:52:34Z")
-        XCTAssertEqual(TrackTime.format(fixes[fixes.count - 1].time), "2005-09-26T02:56:32Z")
-        XCTAssertTrue(zip(fixes, fixes.dropFirst()).allSatisfy { $0.time < $1.time }, "the rollover keeps time increasing")
+        XCTAssertEqual(TrackTime.format(fixes[0].recordedTime), "2005-09-25T23:52:34Z")
+        XCTAssertEqual(TrackTime.format(fixes[fixes.count - 1].recordedTime), "2005-09-26T02:56:32Z")
+        XCTAssertTrue(zip(fixes, fixes.dropFirst()).allSatisfy { $0.recordedTime < $1.recordedTime }, "the rollover keeps time increasing")
         // RMC and GGA of the first epoch merged: RMC's speed and course, GGA's HDOP and altitude.
         let first = fixes[0]
         XCTAssertEqual(first.coordinate.latitude, 39 + 25.9702 / 60, accuracy: 1e-9)
@@ -61,7 +61,7 @@ final class NMEADecoderTests: XCTestCase {
         XCTAssertEqual(items.count(.malformed), 5)
         XCTAssertEqual(items.count(.noFix), 18)
         XCTAssertEqual(items.count(.missingTime), 1)
-        XCTAssertEqual(items.fixes.map { TrackTime.format($0.time) }, ["2019-04-07T00:03:45.030Z"])
+        XCTAssertEqual(items.fixes.map { TrackTime.format($0.recordedTime) }, ["2019-04-07T00:03:45.030Z"])
         XCTAssertTrue(items.skipped.allSatisfy { !$0.detail.contains("\u{0}") }, "NUL bytes are escaped in messages")
     }
 
@@ -88,7 +88,7 @@ final class NMEADecoderTests: XCTestCase {
         for (index, line) in lines.enumerated() { items += decoder.decode(line: Array(line.utf8)[...], number: index + 1) }
         items += decoder.finish()
         XCTAssertEqual(
-            items.fixes.map { TrackTime.format($0.time) },
+            items.fixes.map { TrackTime.format($0.recordedTime) },
             ["2024-12-31T23:59:58Z", "2024-12-31T23:59:59Z", "2025-01-01T00:00:01Z"])
     }
 
@@ -101,7 +101,7 @@ final class NMEADecoderTests: XCTestCase {
             items += decoder.decode(line: Array(nmea(body).utf8)[...], number: index + 1)
         }
         items += decoder.finish()
-        XCTAssertEqual(items.fixes.map { TrackTime.format($0.time) }, ["2024-06-15T23:59:59Z", "2024-06-16T00:00:00Z"])
+        XCTAssertEqual(items.fixes.map { TrackTime.format($0.recordedTime) }, ["2024-06-15T23:59:59Z", "2024-06-16T00:00:00Z"])
     }
 
     /// Live answering: an RMC+GGA stream gives each fix at its GGA; an RMC-only stream gives each fix at

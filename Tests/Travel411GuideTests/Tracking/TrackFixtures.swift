@@ -52,3 +52,9 @@ func nmea(_ body: String) -> String {
     let sum = body.utf8.reduce(UInt8(0), ^)
     return "$" + body + String(format: "*%02X", sum)
 }
+
+extension Fix {
+    /// The time of a fix from a timed input (every reader but a GPX route gives one); the distant past
+    /// for a route point, which no timed assertion expects.
+    var recordedTime: Date { time ?? .distantPast }
+}

@@ -92,7 +92,7 @@ final class TrackerTests: XCTestCase {
         XCTAssertGreaterThan(significant.count, 10)
         for (a, b) in zip(significant, significant.dropFirst()) {
             XCTAssertGreaterThanOrEqual(GreatCircle.distance(from: a.fix.coordinate, to: b.fix.coordinate), 500)
-            XCTAssertGreaterThanOrEqual(b.fix.time.timeIntervalSince(a.fix.time), 300)
+            XCTAssertGreaterThanOrEqual(b.fix.recordedTime.timeIntervalSince(a.fix.recordedTime), 300)
         }
     }
 
@@ -138,7 +138,7 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(exit.region?.name, "home")
         // The median of the last 10 s of fixes (4.5 s behind) passes 105 m (100 + 5 accuracy) at 110 s; the
         // exit is reported after 10 s more on that side.
-        XCTAssertEqual(exit.fix.time.timeIntervalSince(fixes[0].time), 120, accuracy: 1)
+        XCTAssertEqual(exit.fix.recordedTime.timeIntervalSince(fixes[0].recordedTime), 120, accuracy: 1)
     }
 
     /// A walk along a real London route from Data/ (the East-West Cycle Superhighway on Victoria
@@ -163,7 +163,7 @@ final class TrackerTests: XCTestCase {
             XCTAssertEqual(events.map(\.kind), [.enter, .exit], "seed \(seed)")
             // Each fires near where the walk really crosses: the true position is within 100 m ± 60 m.
             for event in events {
-                let index = Int(event.fix.time.timeIntervalSince1970 - 1_700_000_000)
+                let index = Int(event.fix.recordedTime.timeIntervalSince1970 - 1_700_000_000)
                 let trueDistance = GreatCircle.distance(from: centre, to: walk[index])
                 XCTAssertTrue((20...170).contains(trueDistance), "seed \(seed): \(event.kind) at \(trueDistance) m")
             }
