@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// What a box on the map holds, for the overlap check and for saying which two things collide.
 public enum PlacedKind: String, Hashable, Sendable, CaseIterable {

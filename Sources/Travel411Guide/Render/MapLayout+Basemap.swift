@@ -1,5 +1,7 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
+import Travel411OSM
 
 /// The basemap under everything, circles, and the names set in the space the foreground leaves.
 extension MapLayout {

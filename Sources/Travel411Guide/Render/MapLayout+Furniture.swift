@@ -1,5 +1,5 @@
 import Foundation
-import Travel411Kit
+import Travel411Core
 
 /// The scale bar, the north arrow, the credits and the legend.
 extension MapLayout {

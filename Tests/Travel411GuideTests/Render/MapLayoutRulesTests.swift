@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import Travel411Kit
+import Travel411Core
+import Travel411Geocoder
+import Travel411Import
+import Travel411StoreWriters
 
 @testable import Travel411Guide
 

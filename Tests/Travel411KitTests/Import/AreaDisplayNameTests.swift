@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Travel411Kit
+@testable import Travel411Import
 
 /// Names of areas as people read them, whatever the shapefile's field holds.
 @Suite struct AreaDisplayNameTests {
