@@ -5,6 +5,14 @@ import Travel411Core
 /// `buffer` from its start and returns the byte count, 0 at the end of the input.
 public protocol BatchByteSource: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// Whether a `read` now would return bytes (or the end) without waiting for a writer. A pipe
+    /// whose writer has paused says no, and the batch then answers the rows it holds at once.
+    func hasInputWaiting() -> Bool
+}
+
+extension BatchByteSource {
+    /// Bytes in memory and regular files never make the reader wait.
+    public func hasInputWaiting() -> Bool { true }
 }
 
 /// Where a batch writes its output, in order, from one thread at a time (the pipeline's writer). A sink
@@ -18,9 +26,26 @@ public final class FileDescriptorSource: BatchByteSource {
     let fd: Int32
     let name: String
 
+    /// Regular files always have their next bytes at hand; pipes, terminals and sockets may not.
+    private let mayWaitForAWriter: Bool
+
     public init(fd: Int32, name: String) {
         self.fd = fd
         self.name = name
+        var status = stat()
+        mayWaitForAWriter = fstat(fd, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
+    }
+
+    /// A writer that falls silent for a millisecond has paused (an interactive program waiting for
+    /// its answer); a fast stream refills the pipe far sooner, so it still goes in large chunks.
+    public func hasInputWaiting() -> Bool {
+        guard mayWaitForAWriter else { return true }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, 1)
+            if ready >= 0 { return ready > 0 }
+            if errno != EINTR { return true }  // let the read report the problem
+        }
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

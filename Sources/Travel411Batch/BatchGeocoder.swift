@@ -69,7 +69,7 @@ public struct BatchGeocoder {
     public func run(
         source input: any BatchByteSource, inputName: String, sink: any BatchByteSink, events: BatchEvents = BatchEvents()
     ) throws -> BatchSummary {
-        let started = ProcessInfo.processInfo.systemUptime
+        let started = options.startedAt ?? ProcessInfo.processInfo.systemUptime
         let displayName = inputName.isEmpty || inputName == "-" ? "standard input" : inputName
         let inputPool = BufferPool(initialCapacity: blockSize + (64 << 10))
         let source = ChunkSource(
@@ -77,12 +77,14 @@ public struct BatchGeocoder {
             maximumRecordBytes: Self.maximumRecordBytes, pool: inputPool)
         defer { source.close() }
 
-        try source.fill(to: 64 << 10)
+        try source.fillFirstLine(limit: 64 << 10)
         if source.buffer.count >= 3, source.buffer.base[0] == 0xEF, source.buffer.base[1] == 0xBB, source.buffer.base[2] == 0xBF {
             source.discard(prefix: 3, units: 0)
         }
         let format = try InputFormatDetector.format(
             explicit: options.inputFormat, csvDelimiter: options.csvDelimiter, inputName: inputName, sample: source.buffer.bytes)
+        var options = self.options
+        if options.outputFormatFollowsInput { options.outputFormat = format }
         let prepared = try InputPreparation.prepare(format: format, source: source, options: options, printer: printer)
 
         let output = OutputWriter(sink: sink, dropBeforeFirstRow: prepared.layout.rowSeparatorToDropAtStart)

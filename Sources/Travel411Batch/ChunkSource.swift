@@ -48,6 +48,9 @@ final class ChunkSource {
     private let maximumRecordBytes: Int
     private let pool: BufferPool
 
+    /// The longest a row read from a pipe waits for more rows to join its chunk.
+    static let maximumWait = 0.01
+
     /// Unconsumed input, starting at offset 0.
     private(set) var buffer: GrowableByteArray
     private(set) var isAtEndOfInput = false
@@ -68,18 +71,56 @@ final class ChunkSource {
         buffer = pool.take()
     }
 
-    /// Reads until at least `target` bytes are buffered or the input ends.
-    package func fill(to target: Int) throws {
+    /// Reads until at least `target` bytes are buffered or the input ends. With `untilIdle`, also stops
+    /// after a read when no more input is waiting, or when reading has taken `maximumWait` (a writer
+    /// trickling rows), and returns true then: the rows so far are answered now. At least one read
+    /// waits for input, so an idle source is never polled in a loop.
+    @discardableResult
+    package func fill(to target: Int, untilIdle: Bool = false) throws -> Bool {
         buffer.reserve(target - buffer.count)
+        var firstRead: Double?
         while buffer.count < target && !isAtEndOfInput {
             let count = try source.read(
                 into: UnsafeMutableRawBufferPointer(start: buffer.base + buffer.count, count: buffer.capacity - buffer.count))
             if count > 0 {
                 buffer.count += count
+                guard untilIdle && buffer.count < target else { continue }
+                let now = ProcessInfo.processInfo.systemUptime
+                if now - (firstRead ?? now) >= Self.maximumWait || !source.hasInputWaiting() { return true }
+                if firstRead == nil { firstRead = now }
             } else {
                 isAtEndOfInput = true
             }
         }
+        return false
+    }
+
+    /// Reads until the first non-blank line is whole (so that the format and the header can be told
+    /// from it), `limit` bytes are buffered or the input ends; without waiting for more when the
+    /// writer pauses after that line. A first line that opens a JSON object without closing it is
+    /// GeoJSON written over several lines, read up to `limit` as before.
+    func fillFirstLine(limit: Int) throws {
+        var target = min(limit, 64 << 10)
+        while true {
+            try fill(to: target, untilIdle: true)
+            if isAtEndOfInput || buffer.count >= limit || Self.holdsWholeFirstLine(buffer.bytes) { return }
+            target = min(limit, buffer.count + (64 << 10))
+        }
+    }
+
+    private static func holdsWholeFirstLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var first: UInt8?
+        var last: UInt8?
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if let first { return first != UInt8(ascii: "{") || last == UInt8(ascii: "}") }
+                continue
+            }
+            if JSONScanner.isWhitespace(byte) { continue }
+            if first == nil { first = byte }
+            last = byte
+        }
+        return false
     }
 
     /// Drops a prefix (byte order mark, header, GeoJSON preamble) before framing starts.
@@ -93,7 +134,8 @@ final class ChunkSource {
     func nextChunk(framer: inout some RecordFramer) throws -> InputChunk? {
         var target = blockSize
         while true {
-            try fill(to: target)
+            // Rows the header's reader left unscanned are answered at once if no more are coming yet.
+            let isIdle = try (scannedUpTo < buffer.count && !source.hasInputWaiting()) || fill(to: target, untilIdle: true)
             let scan = framer.scan(buffer.base, from: scannedUpTo, to: buffer.count)
             if let boundary = scan.lastBoundary {
                 lastBoundary = boundary
@@ -113,7 +155,7 @@ final class ChunkSource {
                 guard buffer.count > 0 else { return nil }
                 return cut(at: buffer.count, units: unitsScanned)
             }
-            if let boundary = lastBoundary, buffer.count >= blockSize {
+            if let boundary = lastBoundary, buffer.count >= blockSize || isIdle {
                 return cut(at: boundary, units: unitsToBoundary)
             }
             if buffer.count >= maximumRecordBytes {

@@ -66,8 +66,11 @@ enum InputPreparation {
         let splitter = DelimitedRecordSplitter(delimiter: delimiter)
         var fields: [InputCell] = []
         var target = 64 << 10
+        // What is buffered is read first: waiting for more would hold back a pipe's first row.
+        var needsMore = source.buffer.count == 0
         while true {
-            try source.fill(to: target)
+            if needsMore { try source.fill(to: target, untilIdle: true) }
+            needsMore = true
             let buffer = source.buffer
             guard buffer.count > 0 else {
                 return ([], DelimitedLayout(delimiter: delimiter, columnCount: 0, latitudeColumn: 0, longitudeColumn: 0))
@@ -81,6 +84,7 @@ enum InputPreparation {
             }
             if DelimitedRecordSplitter.isBlank(fields) {
                 source.discard(prefix: record.next, units: record.lines)
+                needsMore = source.buffer.count == 0
                 continue
             }
             let names = fields.map { DelimitedRecordSplitter.text(of: $0, in: bytes).trimmingCharacters(in: .whitespaces) }
@@ -119,20 +123,31 @@ enum InputPreparation {
     // MARK: JSON Lines
 
     /// The keys of the first line holding a JSON object: the columns of CSV/TSV output.
+    /// Reads no further than the line holding it, so a pipe's first row is answered without waiting for more.
     private static func firstObjectKeys(source: ChunkSource) -> [String] {
-        try? source.fill(to: 1 << 20)
-        let buffer = source.buffer
-        let bytes = UnsafePointer(buffer.base)
-        var members: [JSONMember] = []
+        let limit = 1 << 20
+        var target = 64 << 10
         var index = 0
-        while index < buffer.count {
-            var lineEnd = index
-            while lineEnd < buffer.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            let start = JSONScanner.skipWhitespace(bytes, index, lineEnd)
-            if start < lineEnd, (try? JSONScanner.scanObjectMembers(bytes, start, lineEnd, into: &members)) != nil {
-                return keys(of: members, in: bytes)
+        var members: [JSONMember] = []
+        // What is buffered is read first: waiting for more would hold back a pipe's first row.
+        var needsMore = source.buffer.count == 0
+        while !needsMore || (try? source.fill(to: target, untilIdle: true)) != nil {
+            needsMore = true
+            let buffer = source.buffer
+            let bytes = UnsafePointer(buffer.base)
+            while index < buffer.count {
+                var lineEnd = index
+                while lineEnd < buffer.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                // A line cut by the end of what has arrived is read again once it is whole.
+                guard lineEnd < buffer.count || source.isAtEndOfInput || buffer.count >= limit else { break }
+                let start = JSONScanner.skipWhitespace(bytes, index, lineEnd)
+                if start < lineEnd, (try? JSONScanner.scanObjectMembers(bytes, start, lineEnd, into: &members)) != nil {
+                    return keys(of: members, in: bytes)
+                }
+                index = lineEnd + 1
             }
-            index = lineEnd + 1
+            if source.isAtEndOfInput || buffer.count >= limit { return [] }
+            target = min(limit, buffer.count + (64 << 10))
         }
         return []
     }
@@ -155,8 +170,10 @@ enum InputPreparation {
     /// skipping members such as "name", "crs" or "bbox" that may come first.
     private static func skipPreamble(source: ChunkSource) throws {
         var target = 64 << 10
+        var needsMore = source.buffer.count == 0
         while true {
-            try source.fill(to: target)
+            if needsMore { try source.fill(to: target, untilIdle: true) }
+            needsMore = true
             let buffer = source.buffer
             let bytes = UnsafePointer(buffer.base)
             do {

@@ -236,10 +236,12 @@ struct WhereCommand: ParsableCommand {
                 )
             }
             options.outputFormat = output
+        } else if let outputExtensionFormat = output.flatMap(BatchFormat.init(fileExtensionOf:)) {
+            options.outputFormat = outputExtensionFormat
         } else {
-            options.outputFormat =
-                output.flatMap(BatchFormat.init(fileExtensionOf:))
-                ?? inputFormat ?? input.flatMap(BatchFormat.init(fileExtensionOf:)) ?? .csv
+            // The input's format once it is known (its content may decide it); this guess sizes the blocks.
+            options.outputFormat = inputFormat ?? input.flatMap(BatchFormat.init(fileExtensionOf:)) ?? .csv
+            options.outputFormatFollowsInput = true
         }
         options.latColumn = latColumn
         options.lonColumn = lonColumn
@@ -257,7 +259,9 @@ struct WhereCommand: ParsableCommand {
     }
 
     private func runBatch() throws {
-        let options = try batchOptions()
+        var options = try batchOptions()
+        // The summary's rate is the whole run's, as a user timing the command sees it.
+        options.startedAt = ProcessClock.processStartUptime()
         let geocoder = try openGeocoder(loading: .everything, needs: PlacemarkNeeds(fields: options.fields))
         // Naming in other languages goes through placemarks; without it the batch prints straight from the records.
         let batch =

@@ -25,6 +25,12 @@ public struct BatchOptions: Sendable {
     /// Forces a CSV input's delimiter; nil takes `;` when the header has more semicolons than commas, else `,`.
     public var csvDelimiter: CSVDelimiter?
     public var outputFormat: BatchFormat
+    /// Writes the input's format, as detected (extension, else content), instead of `outputFormat`:
+    /// the CLI's default, so TSV piped in (or in a `.txt` file) comes back as TSV.
+    public var outputFormatFollowsInput = false
+    /// When the run's clock starts, as `ProcessInfo.systemUptime`; nil: when the batch starts reading.
+    /// The CLI gives its process's start, so the summary's rate is that of the whole run.
+    public var startedAt: Double?
     /// Column (CSV/TSV) or key (JSON Lines) holding latitude; nil looks for common names.
     public var latColumn: String?
     public var lonColumn: String?
