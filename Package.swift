@@ -72,7 +72,7 @@ let package = Package(
         // a handler may only make async-signal-safe calls, which Swift code cannot promise.
         .target(name: "CInterruptCleanup"),
         // libosmium (header-only C++, Debian libosmium2-dev + libprotozero-dev) behind a C interface: the
-        // OpenStreetMap extract reader (Travel411Kit/OSM). One translation unit, optimised: see docs/import.md.
+        // OpenStreetMap extract reader (Travel411OSM). One translation unit, optimised: see docs/import.md.
         .target(
             name: "COSMium",
             cxxSettings: [.unsafeFlags(["-O2"])],

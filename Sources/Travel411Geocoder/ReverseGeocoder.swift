@@ -72,9 +72,7 @@ public final class ReverseGeocoder: Sendable {
     /// They are read through `Unmanaged._withUnsafeGuaranteedRef`, the standard library's underscored
     /// way to borrow an unowned object without retain/release. Safe because `lookup` owns every object
     /// for as long as the geocoder lives. Retain/release on counters shared by the workers makes a batch
-    /// 10-13 % slower (1 M points of Scripts/bench (a) on Data/, CSV in and out, 2 workers on 2 cores,
-    /// four interleaved pairs with `takeUnretainedValue()` instead: every field 1.69 s against 1.52 s
-    /// median, four fields 0.755 s against 0.665 s).
+    /// 10-13 % slower on 2 cores (docs/development.md, "Development log").
     private struct HotReferences {
         var areas: [Unmanaged<PlacesLookup.AreaLevel>?] = []
         var localities: Unmanaged<PlacesLookup.PointLevel>?
@@ -207,8 +205,7 @@ public final class ReverseGeocoder: Sendable {
                             decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank, layers: layers)
                             // No street or object within reach: Nominatim's area search then looks for place nodes
                             // inside the municipality as at zooms 13-15 (`_lookup_area_address`, ranks up to 25).
-                            // Liechtenstein's same object answered at zoom 18 / 17 / 16: 95.7 / 93.7 / 90.7 ->
-                            // 98.3 / 96.3 / 96.0 %, its suburb 99.3 -> 100 %, its city at 16 96.7 -> 98.3 %.
+                            // Without it, Liechtenstein's object, suburb and city agreed less often with Nominatim.
                             if record.street < 0, record.object < 0, needs.contains(.subLocality) {
                                 chooseSuburbNodeAsNominatim(&record, maximumRank: 25)
                             }
@@ -806,8 +803,7 @@ public final class ReverseGeocoder: Sendable {
         let street: UInt32? = record.street >= 0 ? UInt32(record.street) : nil
         // The street's own municipality, the one holding its centroid: Nominatim's `insert_addresslines` takes the
         // boundary nearest the centroid for the street's address (`isaddress`) and keeps only the place nodes inside
-        // it (`current_boundary`): Liechtenstein's zoom-18 city 96.3 -> 97.3 %, suburb 97.7 -> 99.3 % with the box
-        // intersected (`distance(ofLine:)`). -1 for none.
+        // it (`current_boundary`), the street intersected with each node's box (`distance(ofLine:)`). -1 for none.
         let ownCity: Int32 =
             street.flatMap { Self.point(streets.names.bytes(Int($0), PlacesSchema.StreetField.centroid.rawValue)) }
             .map { feature(.city, $0.longitude, $0.latitude) } ?? -1

@@ -184,9 +184,8 @@ public struct Importer {
     /// there Nominatim's rules answer from the extract's streets alone, as Nominatim on that extract does, and the
     /// other layer's line (most often the same OpenStreetMap way of another date) would only be searched in vain.
     /// Data/'s central Helsinki highways (2,503 lines, the Helsinki extract's streets again) never answered on
-    /// `Data/` + the extract and cost 3 % of a batch's CPU (600,000 points, paired; the output byte-identical
-    /// without them). The tiles as well as the extent: a Norway extract's box holds Helsinki, whose streets it
-    /// does not have; a line that runs out of the extent answers beyond it.
+    /// `Data/` + the extract and cost 3 % of a batch's CPU. The tiles as well as the extent: a Norway extract's
+    /// box holds Helsinki, whose streets it does not have; a line that runs out of the extent answers beyond it.
     private static func extractStreetsReason(
         _ plan: LayerPlan, _ shape: Shape, _ extract: (extents: [BoundingBox], tiles: Set<UInt32>)
     ) -> String? {

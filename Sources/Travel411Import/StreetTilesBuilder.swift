@@ -101,7 +101,7 @@ final class StreetTilesBuilder {
         let keys = cells.indices.filter { !cells[$0].isEmpty }
         // A cell's segments in runs of one line (a building's outline, a way's stretch), each with its box, the
         // runs from south to north by their boxes' southern edge (as stored), so that a search stops at the
-        // first run that starts beyond its reach (measured on 100,000 Helsinki points: 0.61 -> 0.59 s CPU).
+        // first run that starts beyond its reach.
         var cellRunStarts: [UInt32] = [0], runRefStarts: [UInt32] = [], runBoxes: [BoundingBox] = [], refs: [UInt32] = []
         for key in keys {
             var runs: [(refs: ArraySlice<UInt32>, box: BoundingBox)] = []

@@ -78,10 +78,10 @@ public struct OSMReadProgress: Hashable, Sendable {
     }
 
     /// 0 to 1 over both passes. The first counts as a tenth: it skips the nodes and hands over no feature, and
-    /// took 0.9 s of the 9.5 s read of a 71 MB extract (150 copies of Liechtenstein side by side); on a file of a
-    /// few hundred kilobytes it takes half the read, which is over in a fraction of a second either way. In
-    /// the second the nodes' bytes count a quarter as much as the ways' and relations': there they were 70 %
-    /// of the file and 1.5 s of 8.5 s. From where the ways begin, the rest of the bar follows their bytes.
+    /// takes about a tenth of a large extract's read; on a file of a few hundred kilobytes it takes half the
+    /// read, which is over in a fraction of a second either way. In the second the nodes' bytes count a
+    /// quarter as much as the ways' and relations': on a large extract they are 70 % of the file but under a
+    /// fifth of the pass's time. From where the ways begin, the rest of the bar follows their bytes.
     public var fraction: Double {
         guard fileSize > 0 else { return 1 }
         let done = min(1, Double(bytesRead) / Double(fileSize))

@@ -9,9 +9,7 @@ import Synchronization
 /// Reads borrow the stored object through `Unmanaged._withUnsafeGuaranteedRef` instead of taking a
 /// reference: the slot owns it for the life of `LazySlots`, and batch workers sharing one page would
 /// otherwise contend on its reference count for every point: with plain references (here and in
-/// ReverseGeocoder's hot references) a batch of 1 M points on Data/ took 10-13 % longer on 2 cores
-/// (`where --input` CSV to CSV, four interleaved pairs: every field 1.69 s against 1.52 s median,
-/// four fields 0.755 s against 0.665 s).
+/// ReverseGeocoder's hot references) a batch took 10-13 % longer on 2 cores (docs/development.md).
 // @unchecked Sendable: each slot is an Atomic (compare-and-exchange from empty, once, then only loads);
 // the raw allocation holding them is created in init and freed in deinit, never resized.
 package final class LazySlots<Value: AnyObject & Sendable>: @unchecked Sendable {

@@ -19,11 +19,10 @@ import Travel411Core
 // @unchecked Sendable: the directory is read in place through raw pointers and never written after init;
 // the pages are cached in LazySlots, which any thread may fill.
 package final class PointTiles: @unchecked Sendable {
-    /// Cells along a tile's side: 0.001° cells. Against 0.01° cells, a batch of 100,000 points near the
-    /// addresses of Data/ + Helsinki took 7 % less CPU (2.17 s against 2.33 s, median of four alternated
-    /// runs each), and one of London's postcodes 5 km around 3 % more (0.715 s against 0.695 s), for pages
-    /// 15 % larger. A city's addresses are denser than these (Berlin's ~380,000 over 890 km² put about 300
-    /// in a 0.01° cell), so the small cells gain more there.
+    /// Cells along a tile's side: 0.001° cells. Against 0.01° cells, a batch near Helsinki's addresses takes
+    /// 7 % less CPU and one near London's postcodes 3 % more, for pages 15 % larger. A city's addresses are
+    /// denser than Helsinki's (Berlin's ~380,000 over 890 km² put about 300 in a 0.01° cell), so the small
+    /// cells gain more there.
     package static let cellsPerTile = 100
     static let cellDegrees = 0.1 / Double(cellsPerTile)
     static let cellColumns = 3600 * cellsPerTile
