@@ -2,6 +2,7 @@
 // One translation unit on purpose: libosmium is header-only and its headers dominate the compile time.
 
 #include "COSMium.h"
+#include "NodeLocationStore.hpp"
 
 #include <osmium/area/assembler.hpp>
 #include <osmium/area/multipolygon_manager.hpp>
@@ -38,106 +39,12 @@
 
 namespace {
 
+    using cosmium::NodeLocations;
+    using cosmium::temporary_file_error;
+    using cosmium::WayNodeReferences;
+
     /// The callback asked to stop; unwinds both passes.
     struct stop_reading {};
-
-    struct temporary_file_error : std::system_error {
-        using std::system_error::system_error;
-    };
-
-    /// A temporary file for the node location index, unlinked as soon as it is created: it is gone however the
-    /// read ends (success, error, early stop, even a crash), and closing the descriptor frees its blocks.
-    class TemporaryIndexFile {
-        int m_fd = -1;
-
-    public:
-        explicit TemporaryIndexFile(const std::string& directory) {
-            std::string pattern = (directory.empty() ? std::string{"/tmp"} : directory) + "/travel411-osm-locations-XXXXXX";
-            std::vector<char> name(pattern.begin(), pattern.end());
-            name.push_back('\0');
-            m_fd = ::mkstemp(name.data());
-            if (m_fd < 0) {
-                throw temporary_file_error{errno, std::system_category(),
-                                        "cannot create the node location index in " + (directory.empty() ? std::string{"/tmp"} : directory)};
-            }
-            ::unlink(name.data());
-        }
-        TemporaryIndexFile(const TemporaryIndexFile&) = delete;
-        TemporaryIndexFile& operator=(const TemporaryIndexFile&) = delete;
-        ~TemporaryIndexFile() {
-            if (m_fd >= 0) {
-                ::close(m_fd);
-            }
-        }
-        int fd() const noexcept { return m_fd; }
-    };
-
-    using LocationIndex = osmium::index::map::Map<osmium::unsigned_object_id_type, osmium::Location>;
-    using LocationFileIndex = osmium::index::map::SparseFileArray<osmium::unsigned_object_id_type, osmium::Location>;
-    using LocationMemoryIndex = osmium::index::map::SparseMemArray<osmium::unsigned_object_id_type, osmium::Location>;
-
-    /// Node locations for ways, as osmium's NodeLocationsForWays keeps them, but each index (positive ids, and
-    /// negative ids, which only files not yet uploaded from an editor have) is made when its first node comes,
-    /// and a small file's stay in memory: a file index starts by writing 16 MB of its file, which took 60-120 ms
-    /// of a 300-byte file's read on tmpfs, and which a file without negative ids should not pay for at all.
-    class NodeLocations {
-        std::string m_directory;
-        bool m_in_memory;
-        std::unique_ptr<TemporaryIndexFile> m_files[2];
-        std::unique_ptr<LocationIndex> m_indexes[2];
-        osmium::unsigned_object_id_type m_last_id = 0;
-        bool m_must_sort = false;
-
-        LocationIndex& index(bool negative) {
-            auto& index = m_indexes[negative ? 1 : 0];
-            if (!index && m_in_memory) {
-                index = std::make_unique<LocationMemoryIndex>();
-            } else if (!index) {
-                m_files[negative ? 1 : 0] = std::make_unique<TemporaryIndexFile>(m_directory);
-                index = std::make_unique<LocationFileIndex>(m_files[negative ? 1 : 0]->fd());
-            }
-            return *index;
-        }
-
-        osmium::Location get(osmium::object_id_type id) const {
-            const auto& index = m_indexes[id < 0 ? 1 : 0];
-            if (!index) {
-                return osmium::Location{};
-            }
-            return index->get_noexcept(static_cast<osmium::unsigned_object_id_type>(id < 0 ? -id : id));
-        }
-
-    public:
-        NodeLocations(std::string directory, bool in_memory) :
-            m_directory(std::move(directory)),
-            m_in_memory(in_memory) {
-        }
-
-        void node(const osmium::Node& node) {
-            const auto id = node.positive_id();
-            if (id < m_last_id) {
-                m_must_sort = true;
-            }
-            m_last_id = id;
-            index(node.id() < 0).set(id, node.location());
-        }
-
-        /// Sets the location of each of the way's nodes; a node not in the file gets an undefined location.
-        void way(osmium::Way& way) {
-            if (m_must_sort) {
-                for (auto& index : m_indexes) {
-                    if (index) {
-                        index->sort();
-                    }
-                }
-                m_must_sort = false;
-                m_last_id = std::numeric_limits<osmium::unsigned_object_id_type>::max();
-            }
-            for (auto& node_ref : way.nodes()) {
-                node_ref.set_location(get(node_ref.ref()));
-            }
-        }
-    };
 
     /// libosmium keeps a tag as its key and value with a NUL after each, and walks a tag list with strlen; a PBF
     /// string with a NUL inside it (which protobuf allows and OSM never has) would make that walk step past the
@@ -320,7 +227,9 @@ namespace {
             assembler_config.create_empty_areas = true;
             osmium::area::MultipolygonManager<osmium::area::Assembler> areas{assembler_config, m_area_keys.filter()};
 
-            // Pass 1: the multipolygon and boundary relations, and the end nodes of interpolation lines.
+            // Pass 1: the multipolygon and boundary relations, the end nodes of interpolation lines, and which node
+            // ids the ways use (for the node store).
+            WayNodeReferences references;
             {
                 osmium::io::Reader reader{file, osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation,
                                           osmium::io::read_meta::no, pool};
@@ -333,6 +242,7 @@ namespace {
                             areas.relation(static_cast<const osmium::Relation&>(item));
                         } else if (item.type() == osmium::item_type::way) {
                             const auto& way = static_cast<const osmium::Way&>(item);
+                            references.add(way);
                             if (way.tags().has_key("addr:interpolation") && !way.nodes().empty()) {
                                 m_interpolation_ends.insert(way.nodes().front().ref());
                                 m_interpolation_ends.insert(way.nodes().back().ref());
@@ -345,8 +255,11 @@ namespace {
             }
 
             // Pass 2: every element, node locations into the index, areas assembled as their members come by.
+            const cosm_node_store store = m_options.locations_in_memory != 0 ? COSM_NODE_STORE_MEMORY : m_options.node_store;
             NodeLocations locations{m_options.temporary_directory != nullptr ? m_options.temporary_directory : "",
-                                    m_options.locations_in_memory != 0};
+                                    m_options.nodes_file != nullptr ? m_options.nodes_file : "", store, references,
+                                    m_options.resident_node_bytes != 0 ? m_options.resident_node_bytes : uint64_t{256} << 20U};
+            m_counts.node_store = locations.store();
 
             auto& area_handler = areas.handler([&](osmium::memory::Buffer&& area_buffer) {
                 for (const auto& area : area_buffer.select<osmium::Area>()) {

@@ -14,6 +14,8 @@ public struct ImportOptions: Sendable {
     /// Adds the paths to the sources the database was built from (`import --append`), rebuilding it
     /// from all of them.
     public var append = false
+    /// `import --nodes-file`: a new file for the extracts' node locations (`OSMExtractReader.nodesFile`).
+    public var nodesFile: String?
 
     public init(paths: [URL], databasePath: String, level: PlaceLevel? = nil, nameField: String? = nil) {
         self.paths = paths

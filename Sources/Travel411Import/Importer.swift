@@ -75,7 +75,7 @@ public struct Importer {
             var extractDates: [Date] = []
             var extractTables: [[String]] = []
             for extract in extractsToRead {
-                let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "").run(
+                let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "", nodesFile: options.nodesFile).run(
                     into: geoPackage, collector: collector, usedTables: &usedTables, progress: progress)
                 layers += outcome.layers
                 extractTables.append(outcome.layers.map(\.table))

@@ -11,6 +11,8 @@ import Travel411StoreWriters
 package struct OSMExtractImport {
     let url: URL
     let sha256: String
+    /// Where the node locations go while the extract is read (`OSMExtractReader.nodesFile`); nil: a temporary file.
+    var nodesFile: String? = nil
 
     /// What an extract may feed; `LookupTablesWriter` waits for each of them until the extract is read.
     static let inputs: [LookupCollector.Input] = [
@@ -58,7 +60,9 @@ package struct OSMExtractImport {
         var translations = try OSMNamesTable(database: geoPackage.database)
         let name = url.lastPathComponent
         // The bar follows the file's bytes over both passes, in thousandths.
-        let summary = try OSMExtractReader(path: url.path).read(
+        var reader = OSMExtractReader(path: url.path)
+        reader.nodesFile = nodesFile
+        let summary = try reader.read(
             progress: { read in progress(ImportProgress(stage: "reading \(name)", completed: Int(read.fraction * 1000), total: 1000)) }
         ) { feature in
             let (table, fid) = try tables.insert(feature)

@@ -7,9 +7,9 @@ import Travel411Core
 /// named POIs, one `OSMFeature` at a time, in the file's order (nodes, then ways, then areas as their last member
 /// way or relation comes by).
 ///
-/// Memory stays bounded: node locations go to an index in a temporary file (16 bytes a node; in memory for a file
-/// under `inMemoryLocationsBelow`), removed as soon as it is created so that nothing is left behind whichever way
-/// the read ends; what stays in memory is the member
+/// Memory stays bounded: node locations go to an index in a temporary file (`OSMNodeStore`: 16 bytes a node, or 8
+/// bytes an id; in memory for a file under `inMemoryLocationsBelow`), removed as soon as it is created so that
+/// nothing is left behind whichever way the read ends; what stays in memory is the member
 /// ways of the multipolygon and boundary relations still waiting for members. The file is read twice (the
 /// relations first, so that their member ways are kept when they come by).
 ///
@@ -26,6 +26,11 @@ public struct OSMExtractReader: Sendable {
     /// starts by writing 16 MB, most of the time a small file's read takes. 8 MB of PBF is about a million nodes,
     /// 16 MB of memory; an OSM XML file of 8 MB has far fewer.
     public var inMemoryLocationsBelow = 8 << 20
+    /// Where node locations go; `automatic` chooses by the file's size and the ids its ways use.
+    public var nodeStore = OSMNodeStore.automatic
+    /// The path of a new file for the node store, e.g. on another disk (`import --nodes-file`, as osm2pgsql's
+    /// `--flat-nodes`); removed as soon as it is created, like the temporary one. Nil: in `temporaryDirectory`.
+    public var nodesFile: String?
 
     public init(path: String, temporaryDirectory: String? = nil) {
         self.path = path
@@ -54,6 +59,7 @@ public struct OSMExtractReader: Sendable {
                 session.summary.nodes = Int(counts.nodes)
                 session.summary.ways = Int(counts.ways)
                 session.summary.relations = Int(counts.relations)
+                session.summary.nodeStore = OSMNodeStore(counts.node_store)
                 session.summary.dataTimestamp = counts.data_timestamp > 0 ? Date(timeIntervalSince1970: Double(counts.data_timestamp)) : nil
                 return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), counts)
             }
@@ -70,9 +76,9 @@ public struct OSMExtractReader: Sendable {
             let readSomething = counts.nodes + counts.ways + counts.relations > 0
             throw OSMExtractError(file: path, message: "cannot be read: \(message)", exitStatus: readSomething ? .ioError : .noInput)
         case COSM_TEMPORARY_FILE_ERROR:
+            let hint = nodesFile == nil ? "set TMPDIR to a folder" : "give --nodes-file a path on a disk"
             throw OSMExtractError(
-                file: path, message: "\(message) (set TMPDIR to a folder with room for 16 bytes per node of the extract)",
-                exitStatus: .cannotCreate)
+                file: path, message: "\(message) (\(hint) with room for 16 bytes per node of the extract)", exitStatus: .cannotCreate)
         case COSM_DATA_ERROR:
             // libosmium's words stay in the message (they are what a search finds); the most common fault is said plainly.
             let cutShort = message.contains("unexpected EOF") || message.contains("truncated")
@@ -128,10 +134,12 @@ public struct OSMExtractReader: Sendable {
         ].map { $0.map { strdup($0) } }
         let formatString = strdup(format)
         let directoryString = strdup(temporaryDirectory)
+        let nodesFileString = nodesFile.map { strdup($0) }
         defer {
             strings.joined().forEach { free($0) }
             free(formatString)
             free(directoryString)
+            nodesFileString.map { free($0) }
         }
         let arrays = strings.map { $0.map { UnsafePointer<CChar>($0) } }
         return try arrays[0].withUnsafeBufferPointer { nodeKeys in
@@ -147,7 +155,9 @@ public struct OSMExtractReader: Sendable {
                     options.format = UnsafePointer(formatString)
                     options.temporary_directory = UnsafePointer(directoryString)
                     options.decoding_threads = Int32(clamping: decodingThreads)
-                    options.locations_in_memory = fileSize < inMemoryLocationsBelow ? 1 : 0
+                    options.locations_in_memory = nodeStore == .automatic && fileSize < inMemoryLocationsBelow ? 1 : 0
+                    options.node_store = nodeStore.cValue
+                    options.nodes_file = nodesFileString.map { UnsafePointer($0) } ?? nil
                     options.progress = progress ? deliverProgress : nil
                     return try body(&options)
                 }

@@ -38,6 +38,8 @@ public struct OSMReadSummary: Hashable, Sendable {
     /// Up to `exampleLimit` elements for each warning, in the order they were met.
     public var warningExamples: [OSMReadWarning: [OSMElementID]] = [:]
     public var nodes = 0
+    /// Where node locations were kept (nil when the read stopped before its nodes).
+    public var nodeStore: OSMNodeStore?
     public var ways = 0
     public var relations = 0
     /// When the data was current: the newest element's timestamp (osm2pgsql's `current_timestamp`, which

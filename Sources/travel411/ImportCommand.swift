@@ -39,6 +39,12 @@ struct ImportCommand: ParsableCommand {
         ))
     var append = false
 
+    @Option(
+        help: ArgumentHelp(
+            "A new file for the OpenStreetMap node locations while extracts are read, e.g. on another disk (as osm2pgsql's --flat-nodes); it is removed as soon as it is made, so nothing stays behind (default: a temporary file in TMPDIR).",
+            valueName: "path"))
+    var nodesFile: String?
+
     func validate() throws {
         _ = try parsedOptions(paths: [], output: "")
     }
@@ -47,6 +53,7 @@ struct ImportCommand: ParsableCommand {
     private func parsedOptions(paths: [URL], output: String) throws -> ImportOptions {
         var options = ImportOptions(paths: paths, databasePath: output)
         options.append = append
+        options.nodesFile = nodesFile
         for argument in level {
             if let (file, value) = FileOption<PlaceLevel>.split(argument) {
                 guard let mapped = PlaceLevel(argument: value) else { throw ValidationError(Self.unknownLevel(value)) }

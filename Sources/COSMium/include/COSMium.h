@@ -72,6 +72,18 @@ typedef void (*cosm_warning_callback)(cosm_warning warning, cosm_element_type el
 /// read so far, the file's size.
 typedef void (*cosm_progress_callback)(int pass, uint64_t bytes_read, uint64_t file_size, void *context);
 
+/// Where node locations are kept while the ways are read (NodeLocationStore.hpp says how the automatic choice is made).
+typedef enum cosm_node_store {
+    /// In memory for a file under the size the caller gives (locations_in_memory), else a dense or sparse file.
+    COSM_NODE_STORE_AUTOMATIC = 0,
+    /// A sparse index in memory: 16 bytes a node.
+    COSM_NODE_STORE_MEMORY = 1,
+    /// A sparse index in a file: 16 bytes a node.
+    COSM_NODE_STORE_SPARSE_FILE = 2,
+    /// A location at each id's offset in a file: 8 bytes for every id up to the largest a way uses.
+    COSM_NODE_STORE_DENSE_FILE = 3,
+} cosm_node_store;
+
 typedef struct cosm_options {
     /// Which elements reach the callback: those with a tag whose key is in the list (for nodes, ways as lines,
     /// and closed ways and multipolygon/boundary relations as areas). Keys are compared whole.
@@ -87,6 +99,15 @@ typedef struct cosm_options {
     const char *temporary_directory;
     /// Non-zero: keep node locations in memory (16 bytes a node) instead, for a small file.
     int locations_in_memory;
+    /// The store for node locations; COSM_NODE_STORE_AUTOMATIC (0) chooses from the ways' node references.
+    cosm_node_store node_store;
+    /// When not NULL: the path of the file store (a new file, as osm2pgsql's --flat-nodes, e.g. on another disk);
+    /// it is created and unlinked at once, so that it is gone however the read ends.
+    const char *nodes_file;
+    /// How many bytes of the file store's pages the process may keep mapped (0: 256 MB); more are dropped from
+    /// the process (they stay in the file and the page cache), so that its resident memory does not grow with
+    /// the file.
+    uint64_t resident_node_bytes;
     /// Threads decoding PBF blocks: 0 for libosmium's default pool, else a pool of this many for this read.
     int decoding_threads;
     /// Called with the callbacks' context; may be NULL.
@@ -103,6 +124,8 @@ typedef struct cosm_counts {
     /// When the data was current, in seconds since 1970: the newest element's timestamp, as osm2pgsql records it
     /// for Nominatim (`current_timestamp`); 0 when the elements carry none.
     int64_t data_timestamp;
+    /// The node store the read used (never COSM_NODE_STORE_AUTOMATIC once nodes were read).
+    cosm_node_store node_store;
 } cosm_counts;
 
 typedef enum cosm_status {
@@ -115,7 +138,8 @@ typedef enum cosm_status {
     COSM_DATA_ERROR = 3,
     /// Anything else (out of memory, an internal error).
     COSM_INTERNAL_ERROR = 4,
-    /// The node location index's temporary file could not be created in options->temporary_directory.
+    /// The node location index's file could not be created in options->temporary_directory or at
+    /// options->nodes_file, or the disk has no room for it.
     COSM_TEMPORARY_FILE_ERROR = 5,
 } cosm_status;
 
