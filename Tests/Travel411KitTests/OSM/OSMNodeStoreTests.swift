@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Travel411Kit
+import Travel411OSM
 
 /// The node location stores (`OSMNodeStore`): each gives the same features, the automatic choice follows the
 /// ids the ways use, and a store's file, in the temporary folder or at `nodesFile`, never outlives the read.
