@@ -8,7 +8,7 @@ import Testing
 /// time zone of the country answered.
 @Suite struct OSMCountryRulesTests {
     /// Ruggell's houses by the Rhine dam, a few hundred metres from Switzerland, where Natural Earth's Swiss
-    /// polygon reaches over the river.
+    /// polygon and the time zones' simplified border reach over the river.
     @Test func aLiechtensteinVillageByTheSwissBorderIsLiechtensteins() throws {
         let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
         for point in [Coordinate(latitude: 47.2420, longitude: 9.5150), Coordinate(latitude: 47.2380, longitude: 9.5100)] {
@@ -16,6 +16,7 @@ import Testing
             #expect(placemark.isoCountryCode == "LI")
             #expect(placemark.locality == "Ruggell")
             #expect(placemark.postalCode == "9492")
+            #expect(placemark.timeZone == "Europe/Vaduz")
         }
     }
 
