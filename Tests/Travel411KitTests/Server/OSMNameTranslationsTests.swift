@@ -30,6 +30,8 @@ import Testing
     struct Expected: Sendable, CustomTestStringConvertible {
         var language: String
         var road: String, suburb: String, city: String
+        /// The country in the language, by Nominatim's country names (Data/nominatim/country-names/fi.yaml).
+        var country = "Finland"
         var testDescription: String { "accept-language=\(language)" }
     }
 
@@ -37,7 +39,7 @@ import Testing
     /// city node 1372477580 each have name:fi and name:sv; the restaurant has neither.
     @Test(arguments: [
         Expected(language: "sv", road: "Unionsgatan", suburb: "Gardesstaden", city: "Helsingfors"),
-        Expected(language: "fi", road: "Unioninkatu", suburb: "Kaartinkaupunki", city: "Helsinki"),
+        Expected(language: "fi", road: "Unioninkatu", suburb: "Kaartinkaupunki", city: "Helsinki", country: "Suomi"),
         // No name:xx for an unknown language: `name`.
         Expected(language: "xx", road: "Unioninkatu", suburb: "Kaartinkaupunki", city: "Helsinki"),
         // The first language the object has a name in.
@@ -55,7 +57,7 @@ import Testing
         #expect(answer["name"] as? String == "Ravintola Bank")
         #expect(
             answer["display_name"] as? String
-                == "Ravintola Bank, 20, \(expected.road), \(expected.suburb), \(expected.city), 00131, Finland")
+                == "Ravintola Bank, 20, \(expected.road), \(expected.suburb), \(expected.city), 00131, \(expected.country)")
     }
 
     @Test func theHeaderWorksAsTheParameterAndTheParameterWins() throws {
