@@ -6,15 +6,7 @@ import Testing
 /// `/reverse` answers of areas and address parts as Nominatim gives them, on the real extracts imported alone.
 @Suite struct NominatimAreaAnswerTests {
     private static func body(_ path: String, _ latitude: Double, _ longitude: Double, query: String) throws -> String {
-        let items = URLComponents(string: "http://x/reverse?lat=\(latitude)&lon=\(longitude)&" + query)?.queryItems ?? []
-        let request = try ReverseRequest(parameters: items.map { ($0.name, $0.value ?? "") })
-        let geocoder = try ReverseGeocoder(databasePath: path)
-        let record = geocoder.record(
-            for: Coordinate(latitude: latitude, longitude: longitude), needs: request.placemarkNeeds,
-            maximumRank: NominatimDetail.maximumRank(zoom: request.options.zoom))
-        var placemark = geocoder.placemark(from: record)
-        if request.needsNameSources { geocoder.addNameSources(to: &placemark, from: record) }
-        return request.answer(placemark, data: try NominatimPlaceData(databasePath: path))
+        try OSMNameTranslationsTests.body(path, latitude, longitude, query: query)
     }
 
     private static func json(_ body: String) throws -> [String: Any] {

@@ -12,7 +12,13 @@ import Testing
     static func answer(
         _ path: String, _ latitude: Double, _ longitude: Double, query: String, header: String? = nil
     ) throws -> [String: Any] {
-        let items = URLComponents(string: "http://x/reverse?lat=\(latitude)&lon=\(longitude)&format=jsonv2&" + query)?.queryItems ?? []
+        let body = try Self.body(path, latitude, longitude, query: "format=jsonv2&" + query, header: header)
+        return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+    }
+
+    /// The `/reverse` answer's body for the query (`format` and the rest).
+    static func body(_ path: String, _ latitude: Double, _ longitude: Double, query: String, header: String? = nil) throws -> String {
+        let items = URLComponents(string: "http://x/reverse?lat=\(latitude)&lon=\(longitude)&" + query)?.queryItems ?? []
         let request = try ReverseRequest(parameters: items.map { ($0.name, $0.value ?? "") }, acceptLanguageHeader: header)
         let geocoder = try ReverseGeocoder(databasePath: path)
         let record = geocoder.record(
@@ -20,8 +26,7 @@ import Testing
             maximumRank: NominatimDetail.maximumRank(zoom: request.options.zoom))
         var placemark = geocoder.placemark(from: record)
         if request.needsNameSources { geocoder.addNameSources(to: &placemark, from: record) }
-        let body = request.answer(placemark, data: try NominatimPlaceData(databasePath: path))
-        return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        return request.answer(placemark, data: try NominatimPlaceData(databasePath: path))
     }
 
     static var helsinki: String { get throws { try OSMExtractImportTests.helsinkiImport.get().path } }
