@@ -83,7 +83,7 @@ public struct NominatimPlace: Sendable {
     /// The OpenStreetMap element answering (`way`, 123), nil when the answer is no single object.
     public let element: (type: String, id: Int64)?
     /// The object's extent, for `boundingbox`; nil for a box around the point.
-    package let extent: BoundingBox?
+    package var extent: BoundingBox?
     /// The outline to print with `polygon_*`, already simplified; nil prints the point.
     public var geometry: Shape?
 
@@ -226,7 +226,12 @@ public enum NominatimFormatter {
         _ p: Placemark, options: NominatimOptions, outline: ((NominatimPlace) -> Shape?)? = nil
     ) -> [UInt8] {
         guard var place = NominatimPlace(p, detail: options.detail) else { return Array(unableToGeocode(options).utf8) }
-        if options.geometryOutput != nil { place.geometry = outline?(place) }
+        if options.geometryOutput != nil {
+            place.geometry = outline?(place)
+            // A polygon answer's box is its polygon's, as Nominatim's `boundingbox` is the geometry's
+            // (`bbox_from_result`, `nominatim_api/v1/classtypes.py`), not a box around the point.
+            if place.extent == nil, let geometry = place.geometry { place.extent = geometry.boundingBox }
+        }
         switch options.format {
         case .json, .jsonv2: return jsonObject(place, options: options)
         case .geojson: return geoJSON(place, options: options)
@@ -442,8 +447,16 @@ public enum NominatimFormatter {
         // Nominatim leaves the name out when the place has none (a house).
         if !place.name.isEmpty { geocoding.append("\"name\":\(str(place.name))") }
         if options.addressDetails {
-            geocoding += place.address.compactMap { part in Self.geocodeJSONKeys[part.key].map { "\(str($0)):\(str(part.value))" } }
-            let admin = place.address.compactMap { part in Self.geocodeJSONAdminLevels[part.key].map { "\(str($0)):\(str(part.value))" } }
+            // A key once, the first (finest) part's: `_write_geocodejson_address` of Nominatim's
+            // `nominatim_api/v1/format_json.py` keeps a rank name it has (a suburb and a city_district are one `district`).
+            var written: Set<String> = []
+            geocoding += place.address.compactMap { part in
+                Self.geocodeJSONKeys[part.key].flatMap { written.insert($0).inserted ? "\(str($0)):\(str(part.value))" : nil }
+            }
+            var levels: Set<String> = []
+            let admin = place.address.compactMap { part in
+                Self.geocodeJSONAdminLevels[part.key].flatMap { levels.insert($0).inserted ? "\(str($0)):\(str(part.value))" : nil }
+            }
             geocoding.append("\"admin\":{" + admin.joined(separator: ",") + "}")
         }
         if options.extraTags {

@@ -1,4 +1,5 @@
 import Foundation
+import Travel411Core
 
 /// When this process started, on `ProcessInfo.systemUptime`'s clock, so that a batch's summary can
 /// count the whole run (start-up and loading the database included) as a user times it.

@@ -110,7 +110,8 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
             case .countryFromTerritorialWaters: needs.formUnion([.country, .timeZone])
             case .subAdministrativeArea: needs.formUnion([.admin, .district, .localities, .country])
             case .country, .isoCountryCode: needs.insert(.country)
-            case .timeZone: needs.insert(.timeZone)
+            // The zone must agree with the country (`reconcileTimeZoneAndCountry`).
+            case .timeZone: needs.formUnion([.timeZone, .country])
             case .inlandWater, .ocean: needs.insert(.water)
             case .nearestLocality, .distance, .bearing, .description: needs.formUnion([.localities, .nearestLocality])
             }

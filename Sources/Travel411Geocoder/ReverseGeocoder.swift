@@ -188,6 +188,7 @@ public final class ReverseGeocoder: Sendable {
             snapToNearbyCountry(&record, needs: needs)
             if record.country < 0 { takeCountryFromTerritorialWaters(&record, needs: needs) }
         }
+        if needs.contains(.timeZone) { reconcileTimeZoneAndCountry(&record) }
         if record.admin >= 0, record.country >= 0, needs.contains(.admin) { dropAdminOfAnotherCountry(&record) }
         if record.followsNominatim, record.suburbArea >= 0, needs.contains(.localities) { dropSuburbOfAnotherCity(&record) }
         if record.followsNominatim, Self.placeNodeRanks.contains(maximumRank), needs.contains(.subLocality) {

@@ -8,12 +8,14 @@ import Travel411OSM
 /// place node has the nearest postcode point whose box of ± the country's extent holds it, as a street's
 /// midpoint does (`OSMStreetPostcodes`): Helsinki's city node 00100, Kaisaniemi's suburb node 00014.
 struct OSMAreaPostcodes {
-    private let centroids: [(code: String, coordinate: Coordinate)]
+    private let centroids: [OSMPostcodeCentroid]
     private let boxes: BoxBuckets
     private let nearest: OSMStreetPostcodes
+    private let countryOf: (Point2D) -> String?
 
-    package init(centroids: [(code: String, coordinate: Coordinate)], nearest: OSMStreetPostcodes) {
+    package init(centroids: [OSMPostcodeCentroid], nearest: OSMStreetPostcodes, countryOf: @escaping (Point2D) -> String?) {
         self.centroids = centroids
+        self.countryOf = countryOf
         boxes = BoxBuckets(
             centroids.map {
                 let (x, y) = ($0.coordinate.longitude, $0.coordinate.latitude)
@@ -26,8 +28,9 @@ struct OSMAreaPostcodes {
     func postcode(of shape: Shape, node: Point2D?) -> String? {
         if let node { return nearest.postcode(at: node) }
         var found: String?
+        let country = countryOf(shape.pointOnSurface)
         for centroid in boxes.meeting(shape.boundingBox).lazy.map({ centroids[$0] })
-        where shape.contains(x: centroid.coordinate.longitude, y: centroid.coordinate.latitude) {
+        where centroid.countryCode == country && shape.contains(x: centroid.coordinate.longitude, y: centroid.coordinate.latitude) {
             guard found == nil else { return nil }
             found = centroid.code
         }

@@ -9,9 +9,10 @@ import Travel411Store
 /// - a named highway is a thoroughfare (its `ref` when it has no name);
 /// - an address (a node's, or a point on a building's surface) is an address point, its street `addr:street`,
 ///   else `addr:place`; `addr:interpolation` lines add the numbers between their end nodes;
-/// - `boundary=administrative`: `admin_level` 2 is the country, 4 the administrativeArea, 6 the
-///   subAdministrativeArea, 8 the municipality (the locality of every point inside it, Nominatim's `city`),
-///   10 (else 9) the suburb (the subLocality); the others (3, 5, 7) name nothing Nominatim's answer shows;
+/// - `boundary=administrative`: `admin_level` 2 is the country; the others take the placemark level of their
+///   address rank in their country (`placeBoundaries`, after Nominatim's address-levels.json): by default 4
+///   the administrativeArea, 6 the subAdministrativeArea, 8 the municipality (the locality of every point
+///   inside it, Nominatim's `city`), 10 (else 9) the suburb (the subLocality);
 /// - a city, town or village node is a locality point, with its `population` or, lacking one, a typical
 ///   population of its type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
 ///   gives one, of the town kind a locality where no municipality boundary does; where no polygon gives
@@ -39,7 +40,16 @@ struct OSMLevelMapping {
     /// source only, since polygons of one level must not overlap.
     private var cityBoundaries: [PendingArea] = []
     private var cityPlaceAreas: [PendingArea] = []
+    /// Suburb-band boundaries by their address rank (`NominatimAddressLevels`).
     private var suburbBoundaries: [Int: [PendingArea]] = [:]
+    /// The boundaries below the country's, ranked once the extract's countries are known (`placeBoundaries`).
+    private var rankedBoundaries: [(area: PendingArea, adminLevel: Int, subdivision: String?)] = []
+    /// The extract's own country polygons, which decide the country of its objects first (`OSMCountryOfPoint`).
+    private var extractCountries: [(code: String, shape: Shape)] = []
+    /// The part of the world the extract's streets, addresses and places cover.
+    private var extent = BoundingBox.empty
+    /// The address key of a city-level boundary without a linked place node (`placeBoundaries`).
+    private var unlinkedCityKey = "city"
     private var suburbPlaceAreas: [PendingArea] = []
     /// Every object carrying each `addr:postcode`, as written (`OSMPostcodes` decides which are postcodes).
     private var postcodeCarriers: OSMPostcodeCarriers
@@ -88,6 +98,7 @@ struct OSMLevelMapping {
             // centroid (`get_center_point`), by which it answers, finds its postcode and its addresses.
             let centre = feature.areaCentre
             let midpoint = centre ?? OSMStreetPostcodes.midpoint(of: lines)
+            if let midpoint { extent.extend(x: midpoint.x, y: midpoint.y) }
             if let id = try collector.collectStreet(
                 name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
                 kind: feature.highway?.highwayClass, lines: lines, centre: centre, centroid: midpoint), let midpoint
@@ -98,6 +109,7 @@ struct OSMLevelMapping {
         case .address:
             guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
             let point = Self.coordinate(feature.representativePoint)
+            extent.extend(x: point.longitude, y: point.latitude)
             let pending = PendingAddress(
                 houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point)
             try pendingAddresses.append { $0.write(pending) }
@@ -197,6 +209,7 @@ struct OSMLevelMapping {
                 name: name, population: population, countryCode: nil, at: Self.coordinate(feature.representativePoint))
         }
         if case .point(let point) = feature.shape {
+            extent.extend(x: point.x, y: point.y)
             let node = OSMPlaceNodeAreas.Node(name: name, type: place.type, point: point, layer: layer, fid: fid)
             // A village or town is a municipality's, or a part of another's: `finish` decides.
             if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil {
@@ -214,28 +227,62 @@ struct OSMLevelMapping {
     private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) {
         guard let boundary = feature.adminBoundary, let name = feature.name else { return note(.adminBoundary, "no name") }
         let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name)
-        switch boundary.adminLevel {
-        case 2:
-            guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
-            _ = collector.collectArea(
-                .country, feature.shape, layer: layer, fid: fid, name: name, code: code, countryCode: code,
-                centre: feature.representativePoint)
-            countryCodes.insert(code.uppercased())
-        case 4:
-            let country = boundary.iso3166_2.flatMap { $0.split(separator: "-").first.map(String.init) }
-            _ = collector.collectArea(
-                .admin, feature.shape, layer: layer, fid: fid, name: name, code: boundary.iso3166_2, countryCode: country,
-                centre: feature.representativePoint)
-        case 6:
-            _ = collector.collectArea(
-                .district, feature.shape, layer: layer, fid: fid, name: name, code: nil, countryCode: nil,
-                centre: feature.representativePoint)
-        case 8:
-            cityBoundaries.append(area)
-        case 9, 10:
-            suburbBoundaries[boundary.adminLevel, default: []].append(area)
-        default:
-            note(.adminBoundary, "admin_level \(boundary.adminLevel) names no placemark field")
+        guard boundary.adminLevel == 2 else {
+            return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
+        }
+        guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
+        _ = collector.collectArea(
+            .country, feature.shape, layer: layer, fid: fid, name: name, code: code, countryCode: code,
+            centre: feature.representativePoint)
+        countryCodes.insert(code.uppercased())
+        extractCountries.append((code, feature.shape))
+    }
+
+    /// Gives each boundary below the country's the placemark level its address rank says in its country
+    /// (`NominatimAddressLevels`, Nominatim's `settings/address-levels.json`): of each band (state, county, city,
+    /// suburb) the rank Nominatim labels so (`ADMIN_LABELS` of `nominatim_api/v1/classtypes.py`: 8 State, 12
+    /// County, 16 City, 20 Suburb), else the band's highest, as one placemark level takes polygons that do not
+    /// overlap. A rank of 0 (the Netherlands' admin_level 7) or outside the bands names nothing.
+    private mutating func placeBoundaries(_ countries: OSMCountryOfPoint) {
+        let levels = NominatimAddressLevels.embedded
+        var bands: [NominatimAddressLevels.Band: [Int: [(PendingArea, String?, String?)]]] = [:]
+        for (area, adminLevel, subdivision) in rankedBoundaries {
+            let country =
+                subdivision.flatMap { $0.split(separator: "-").first.map(String.init) }
+                ?? countries.countryCode(at: area.shape.pointOnSurface)
+            // Without the settings file, Nominatim's default entry: rank twice the admin_level.
+            let rank = levels.map { $0.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0 } ?? adminLevel * 2
+            guard let band = NominatimAddressLevels.Band(addressRank: rank), band != .country, band != .neighbourhood else {
+                note(.adminBoundary, "admin_level \(adminLevel) names no placemark field")
+                continue
+            }
+            bands[band, default: [:]][rank, default: []].append((area, subdivision, country))
+        }
+        rankedBoundaries = []
+        let labelled: [NominatimAddressLevels.Band: Int] = [.state: 8, .county: 12, .city: 16, .suburb: 20]
+        for (band, ranks) in bands {
+            let target = labelled[band] ?? 0
+            guard let rank = ranks[target] != nil ? target : ranks.keys.max(), let areas = ranks[rank] else { continue }
+            for (other, dropped) in ranks where other != rank {
+                for _ in dropped { note(.adminBoundary, "address rank \(other), a finer one of its band answers") }
+            }
+            for (area, subdivision, country) in areas {
+                switch band {
+                case .state:
+                    _ = collector.collectArea(
+                        .admin, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: subdivision, countryCode: country,
+                        centre: area.shape.pointOnSurface)
+                case .county:
+                    _ = collector.collectArea(
+                        .district, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
+                        centre: area.shape.pointOnSurface)
+                case .city:
+                    // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
+                    if rank < 16 { unlinkedCityKey = "municipality" }
+                    cityBoundaries.append(area)
+                default: suburbBoundaries[rank, default: []].append(area)
+                }
+            }
         }
     }
 
@@ -291,10 +338,16 @@ struct OSMLevelMapping {
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     package mutating func finish() throws {
-        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts)
-        let centroids = try postcodeCarriers.centroids(postcodes)
-        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, country: countryCodes.count == 1 ? countryCodes.first : nil)
-        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes)
+        let settings = NominatimCountrySettings.embedded
+        var countries = OSMCountryOfPoint(extractCountries: extractCountries, box: extent)
+        countries.setFallback(byMajorityOf: (townNodes + suburbNodes).map(\.point))
+        extractCountries = []
+        placeBoundaries(countries)
+        let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
+        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
+        let centroids = try postcodeCarriers.centroids(postcodes) { countryOf(Point2D(x: $0.longitude, y: $0.latitude)) }
+        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, settings: settings, countryOf: countryOf)
+        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes, countryOf: countryOf)
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
         if cities.isEmpty {
             cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
@@ -309,10 +362,12 @@ struct OSMLevelMapping {
             let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), placeType: area.placeType ?? linked?.type ?? "city",
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node),
+                placeType: area.placeType ?? linked?.type ?? unlinkedCityKey,
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
-        var suburbs = suburbBoundaries[10] ?? suburbBoundaries[9] ?? suburbPlaceAreas
+        let suburbRank = suburbBoundaries.keys.max()
+        var suburbs = suburbRank.flatMap { suburbBoundaries[$0] } ?? suburbPlaceAreas
         if suburbs.isEmpty {
             // A village or town node inside a municipality boundary of another name is a part of it: Nominatim
             // ranks it below the municipality and names it in the address (Rotenboden in Triesenberg, Nendeln in
@@ -336,7 +391,8 @@ struct OSMLevelMapping {
         }
         // A suburb made from a place node belongs to the municipality holding the node: Nominatim names
         // Oberplanken, a part of Planken, on no street of Schaan next door.
-        let suburbLevel = suburbBoundaries[10] != nil ? "suburb" : "city_district"
+        // Nominatim's labels of the ranks (`ADMIN_LABELS`): 20-21 Suburb, 18-19 City District.
+        let suburbLevel = (suburbRank ?? 20) >= 20 ? "suburb" : "city_district"
         let cityBoxes = BoxBuckets(cities.map(\.shape.boundingBox))
         let suburbsByName = Self.byName(suburbNodes)
         for area in suburbs {
@@ -351,11 +407,12 @@ struct OSMLevelMapping {
         }
         try pendingAddresses.drain { reader in
             let address = try reader.pendingAddress()
+            let country = countryOf(Point2D(x: address.coordinate.longitude, y: address.coordinate.latitude))
             collector.collectAddress(
-                houseNumber: address.houseNumber, street: address.street, postcode: address.postcode.flatMap(postcodes.normalised),
-                at: address.coordinate)
+                houseNumber: address.houseNumber, street: address.street,
+                postcode: address.postcode.flatMap { postcodes.normalised($0, countryCode: country) }, at: address.coordinate)
         }
-        try collectObjects(postcodes)
+        try collectObjects(postcodes, countryOf: countryOf)
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         try streetMidpoints.drain { reader in
             let (id, midpoint) = try reader.streetMidpoint()
@@ -385,7 +442,7 @@ struct OSMLevelMapping {
     }
 
     /// The objects in the order they came, with their postcodes checked and their parent streets.
-    private func collectObjects(_ postcodes: OSMPostcodes) throws {
+    private func collectObjects(_ postcodes: OSMPostcodes, countryOf: (Point2D) -> String?) throws {
         let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
         let parentField = PlacesSchema.ObjectField.parent.rawValue
         let (collector, pendingObjects) = (self.collector, self.pendingObjects)
@@ -393,7 +450,9 @@ struct OSMLevelMapping {
         /// Collects the next object; false when none is left.
         func collectNext(parent: UInt32?) throws -> Bool {
             guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
-            if let written = object.fields[postcodeField] { object.fields[postcodeField] = postcodes.normalised(written) }
+            if let written = object.fields[postcodeField] {
+                object.fields[postcodeField] = postcodes.normalised(written, countryCode: countryOf(object.point))
+            }
             if let parent { object.fields[parentField] = String(parent) }
             try collector.collectObject(object.fields, at: object.point, outline: object.outline)
             number += 1

@@ -55,33 +55,55 @@ struct OSMPostcodeCarriers {
     /// Each postcode's point, the mean of its carriers' distinct points, in the postcodes' order. The carriers
     /// are gone afterwards.
     func centroids(_ postcodes: OSMPostcodes) throws -> [(code: String, coordinate: Coordinate)] {
-        let normalised = written.map(postcodes.normalised)
-        let codes = Array(Set(normalised.compactMap { $0 })).sorted()
-        let ranks = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, UInt32($0)) })
-        // Values written differently (`00100`, `00100 `) are one postcode: sorted again by the postcode.
+        try centroids(postcodes, countryOf: { _ in nil }).map { ($0.code, $0.coordinate) }
+    }
+
+    /// Each postcode's point per country, the mean of the distinct points of its carriers in that country, in
+    /// the order of the postcodes and countries: Nominatim's `location_postcodes` holds a postcode once per
+    /// country (`tools/postcodes.py` computes them country by country), and a carrier's postcode is read in
+    /// its own country's form (`OSMPostcodes.normalised(_:countryCode:)`). The carriers are gone afterwards.
+    func centroids(_ postcodes: OSMPostcodes, countryOf: (Coordinate) -> String?) throws -> [OSMPostcodeCentroid] {
+        // A carrier's postcode and country, as `country \0 postcode`: one centroid per pair.
+        var keys: [String: UInt32] = [:]
+        var pairs: [(code: String, country: String?)] = []
         let byPostcode = ExternalSorter<Carrier>(runPrefix: runPrefix + "postcode-", bufferBytes: bufferBytes) { UInt64($0.value) }
         try carriers.drain { carrier in
-            guard let code = normalised[Int(carrier.value)], let rank = ranks[code] else { return }
-            try byPostcode.append(Carrier(value: rank, latitude: carrier.latitude, longitude: carrier.longitude))
+            let coordinate = Coordinate(latitude: carrier.latitude, longitude: carrier.longitude)
+            let country = countryOf(coordinate)
+            guard let code = postcodes.normalised(written[Int(carrier.value)], countryCode: country) else { return }
+            let key = (country ?? "") + "\u{0}" + code
+            let pair: UInt32
+            if let known = keys[key] {
+                pair = known
+            } else {
+                pair = UInt32(pairs.count)
+                keys[key] = pair
+                pairs.append((code, country))
+            }
+            try byPostcode.append(Carrier(value: pair, latitude: carrier.latitude, longitude: carrier.longitude))
         }
-        var centroids: [(code: String, coordinate: Coordinate)] = []
-        centroids.reserveCapacity(codes.count)
+        var sums: [(pair: UInt32, coordinate: Coordinate)] = []
+        sums.reserveCapacity(pairs.count)
         var points: [Coordinate] = []
-        var rank: UInt32?
+        var current: UInt32?
         func addCentroid() {
-            guard let rank else { return }
-            centroids.append((codes[Int(rank)], Self.meanOfDistinct(points)))
+            guard let current else { return }
+            sums.append((current, Self.meanOfDistinct(points)))
             points.removeAll(keepingCapacity: true)
         }
+        // Values written differently (`00100`, `00100 `) are one postcode: sorted again by the postcode.
         try byPostcode.drain { carrier in
-            if carrier.value != rank {
+            if carrier.value != current {
                 addCentroid()
-                rank = carrier.value
+                current = carrier.value
             }
             points.append(Coordinate(latitude: carrier.latitude, longitude: carrier.longitude))
         }
         addCentroid()
-        return centroids
+        return sums.map {
+            OSMPostcodeCentroid(code: pairs[Int($0.pair)].code, countryCode: pairs[Int($0.pair)].country, coordinate: $0.coordinate)
+        }
+        .sorted { ($0.code, $0.countryCode ?? "") < ($1.code, $1.countryCode ?? "") }
     }
 
     /// The mean of the distinct points, summed in their sorted order so that the last digits do not depend on
@@ -93,6 +115,13 @@ struct OSMPostcodeCarriers {
         return Coordinate(
             latitude: distinct.reduce(0) { $0 + $1.latitude } / count, longitude: distinct.reduce(0) { $0 + $1.longitude } / count)
     }
+}
+
+/// A postcode point: the mean of the objects carrying the postcode in one country.
+struct OSMPostcodeCentroid: Equatable {
+    var code: String
+    var countryCode: String?
+    var coordinate: Coordinate
 }
 
 extension Array where Element: Equatable {

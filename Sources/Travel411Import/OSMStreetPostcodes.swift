@@ -1,41 +1,43 @@
 import Foundation
 import Travel411Core
+import Travel411Geocoder
 
-/// A street's postcode as Nominatim computes it for a street without `addr:postcode`: the postcode point
-/// (the mean of the objects carrying that postcode) nearest to the street's midpoint, in degrees, among those
-/// whose box of ± the country's postcode extent holds the midpoint. This reproduces the postcode of all
-/// 830 Helsinki and 1,562 Liechtenstein streets of Nominatim 5.3's databases of the sample extracts.
+/// A street's postcode as Nominatim computes it for a street without `addr:postcode` (`get_nearest_postcode`,
+/// `lib-sql/functions/utils.sql`): the postcode point (the mean of the objects carrying that postcode) of the
+/// street's own country nearest to the street's midpoint, in degrees, among those whose box of ± the country's
+/// postcode extent (`postcode: extent` of `settings/country_settings.yaml`, 5 km without one:
+/// `PostcodeFormatter.get_postcode_extent`) holds the midpoint. This reproduces the postcode of all 830 Helsinki
+/// and 1,562 Liechtenstein streets of Nominatim 5.3's databases of the sample extracts.
 struct OSMStreetPostcodes {
-    /// Nominatim's `postcode.extent` by country (its country_settings.yaml); 5 km elsewhere.
-    static let extentMetres: [String: Double] = [
-        "CH": 3000, "EE": 3000, "GB": 700, "GG": 1000, "IE": 50, "IM": 700, "JP": 3000, "LI": 4000, "LU": 1000, "NL": 800,
-        "PT": 1000, "RO": 2500,
-    ]
-    static let defaultExtentMetres = 5000.0
-
     private struct Centroid {
         var code: String
         var x: Double, y: Double
     }
 
-    private let extentMetres: Double
-    /// The centroids by 0.1° cell, so that a street looks at a few cells, not at every postcode.
-    private var cells: [Int64: [Centroid]] = [:]
+    private let settings: NominatimCountrySettings?
+    private let countryOf: (Point2D) -> String?
+    /// The centroids by country and 0.1° cell, so that a street looks at a few cells, not at every postcode.
+    private var cells: [String: [Int64: [Centroid]]] = [:]
     private static let cellDegrees = 0.1
 
-    /// `country`: the extract's only country, whose extent applies to all its postcodes; nil for none or several.
-    package init(centroids: [(code: String, coordinate: Coordinate)], country: String?) {
-        extentMetres = country.flatMap { Self.extentMetres[$0.uppercased()] } ?? Self.defaultExtentMetres
+    /// `countryOf`: the country of a street's midpoint (`OSMCountryOfPoint`), whose postcodes alone it may take.
+    package init(centroids: [OSMPostcodeCentroid], settings: NominatimCountrySettings?, countryOf: @escaping (Point2D) -> String?) {
+        self.settings = settings
+        self.countryOf = countryOf
         for centroid in centroids {
             let c = Centroid(code: centroid.code, x: centroid.coordinate.longitude, y: centroid.coordinate.latitude)
-            cells[Self.cell(Int(floor(c.x / Self.cellDegrees)), Int(floor(c.y / Self.cellDegrees))), default: []].append(c)
+            let cell = Self.cell(Int(floor(c.x / Self.cellDegrees)), Int(floor(c.y / Self.cellDegrees)))
+            cells[centroid.countryCode ?? "", default: [:]][cell, default: []].append(c)
         }
     }
 
     private static func cell(_ column: Int, _ row: Int) -> Int64 { Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(row))) }
 
-    /// The postcode of a street whose midpoint is `point`; nil when no postcode's box holds it.
+    /// The postcode of a street whose midpoint is `point`; nil when no postcode of its country has a box holding it.
     func postcode(at point: Point2D) -> String? {
+        let country = countryOf(point)
+        guard let cells = cells[country ?? ""] else { return nil }
+        let extentMetres = settings?.postcodeExtentMetres(countryCode: country) ?? NominatimCountrySettings.defaultPostcodeExtentMetres
         let halfHeight = extentMetres / (GreatCircle.earthRadiusMetres * .pi / 180)
         let halfWidth = halfHeight / max(cos(point.y * .pi / 180), 0.01)
         let columns = Int(floor((point.x - halfWidth) / Self.cellDegrees))...Int(floor((point.x + halfWidth) / Self.cellDegrees))

@@ -14,6 +14,9 @@ public final class NominatimPlaceData: Sendable {
     let countryLayers: [String]
     let adminLayers: [String]
     let districtLayers: [String]
+    /// The municipalities' and suburbs' polygons by layer: their fids, as a boundaries layer holds every level.
+    let cityFeatures: [String: Set<Int64>]
+    let suburbFeatures: [String: Set<Int64>]
     /// A country's names by language ("ja" → "リヒテンシュタイン"), under each name the placemark may carry.
     let countryNames: [String: [String: String]]
     /// A first-level area's names by language, under "cc|name".
@@ -33,6 +36,17 @@ public final class NominatimPlaceData: Sendable {
         countryLayers = try layers(PlacesSchema.AreaLevel.country.rawValue)
         adminLayers = try layers(PlacesSchema.AreaLevel.admin.rawValue)
         districtLayers = try layers(PlacesSchema.AreaLevel.district.rawValue)
+        func features(_ level: String) throws -> [String: Set<Int64>] {
+            guard try reader.database.tableExists("travel411_areas") else { return [:] }
+            var features: [String: Set<Int64>] = [:]
+            for row in try reader.database.query("SELECT layer, fid FROM travel411_areas WHERE level = ?", [.text(level)]) {
+                guard row.count == 2, let layer = row[0].stringValue, let fid = row[1].int64Value else { continue }
+                features[layer, default: []].insert(fid)
+            }
+            return features
+        }
+        cityFeatures = try features(PlacesSchema.AreaLevel.city.rawValue)
+        suburbFeatures = try features(PlacesSchema.AreaLevel.suburb.rawValue)
         var countryNames: [String: [String: String]] = [:]
         for layer in countryLayers {
             for (keys, names) in try Self.translations(reader.database, layer: layer, keyColumns: ["NAME_LONG", "ADMIN", "NAME"]) {
@@ -84,13 +98,13 @@ public final class NominatimPlaceData: Sendable {
     public func localized(_ placemark: Placemark, languages: [String], nameDetails: Bool = false) -> Placemark {
         guard !languages.isEmpty || nameDetails else { return placemark }
         let stored = placemark
-        let countryTranslations = placemark.country.flatMap { countryNames[$0] } ?? [:]
+        let countryTranslations = countryTranslations(placemark)
         var placemark = osmNames?.localized(placemark, languages: languages, countryNames: countryTranslations) ?? placemark
         guard !languages.isEmpty else { return placemark }
         // An area an OpenStreetMap boundary names was named above, unless the database keeps no OSM names.
         let namedByOSM = osmNames != nil
-        if !(namedByOSM && placemark.countryFeature != nil), let country = placemark.country, let names = countryNames[country],
-            let name = Self.first(languages, in: names)
+        if !(namedByOSM && placemark.countryFeature != nil), placemark.country != nil,
+            let name = Self.first(languages, in: countryTranslations)
         {
             placemark.country = name
         }
@@ -102,6 +116,17 @@ public final class NominatimPlaceData: Sendable {
         }
         placemark.name = Self.name(stored.name, madeFrom: stored, renamed: placemark)
         return placemark
+    }
+
+    /// A country's names by language: Nominatim's (`settings/country-names/`, the names its `country_name` table
+    /// answers a country with, `nominatim_db/data/country_info.py`) by the placemark's ISO code, then Natural
+    /// Earth's `NAME_XX` for languages Nominatim has no name in.
+    func countryTranslations(_ placemark: Placemark) -> [String: String] {
+        var names = placemark.country.flatMap { countryNames[$0] } ?? [:]
+        guard let code = placemark.isoCountryCode, let nominatim = NominatimCountrySettings.embedded?.countries[code.lowercased()]
+        else { return names }
+        for (key, name) in nominatim.names where key.hasPrefix("name:") { names[String(key.dropFirst(5)).lowercased()] = name }
+        return names
     }
 
     /// CLPlacemark's `name` made of the renamed fields as it was of the stored ones (`ReverseGeocoder`'s
@@ -131,17 +156,22 @@ public final class NominatimPlaceData: Sendable {
     /// point lies outside every outline (a country found off its coast).
     public func outline(of place: NominatimPlace, threshold: Double) -> Shape? {
         let layers: [String]
+        // A municipality's or suburb's polygon too (an extract's boundary; a place node's answer stays a point):
+        // Nominatim answers an area with its outline under `polygon_*`.
+        var only: [String: Set<Int64>]?
         switch place.level {
         case .country: layers = countryLayers
         case .state: layers = adminLayers
         case .county: layers = districtLayers
+        case .city: (layers, only) = (cityFeatures.keys.sorted(), cityFeatures)
+        case .suburb: (layers, only) = (suburbFeatures.keys.sorted(), suburbFeatures)
         default: return nil
         }
         guard let reader = try? GeoPackageReader(path: databasePath) else { return nil }
         let x = place.location.longitude, y = place.location.latitude
         for layer in layers {
             let candidates = (try? reader.candidates(in: layer, box: BoundingBox(minX: x, minY: y, maxX: x, maxY: y))) ?? []
-            for fid in candidates {
+            for fid in candidates where only.map({ $0[layer]?.contains(fid) ?? false }) ?? true {
                 guard let shape = try? reader.geometry(table: layer, fid: fid), shape.contains(x: x, y: y) else { continue }
                 return OutlineSimplifier.simplified(shape, threshold: threshold)
             }

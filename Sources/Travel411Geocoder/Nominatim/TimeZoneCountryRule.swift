@@ -1,0 +1,21 @@
+import Foundation
+
+extension ReverseGeocoder {
+    /// The time zone and the country never contradict each other: where the point's zone belongs to another
+    /// country than the one answered (tzdata's zone.tab, as `TerritoryAssignment` reads it), the answer takes
+    /// the country's own zone when the country has only one (a Ruggell street by the Rhine, inside the
+    /// extract's Liechtenstein but in the zones' Switzerland, simplified to 0.002°: Europe/Vaduz, not
+    /// Europe/Zurich). The country itself is never changed here, so that a batch asking for the country alone
+    /// answers as one asking for both; a country of several zones keeps the point's.
+    func reconcileTimeZoneAndCountry(_ record: inout PlacemarkRecord) {
+        guard record.country >= 0, record.timeZone >= 0, let zones = lookup.area(.timezone) else { return }
+        let zoneCountry = zones.countryFeature(of: record.timeZone)
+        guard zoneCountry >= 0, zoneCountry != record.country else { return }
+        var own: Int32 = -1
+        for (zone, country) in zones.countryFeatures.enumerated() where country == record.country {
+            guard own < 0 else { return }
+            own = Int32(zone)
+        }
+        if own >= 0 { record.timeZone = own }
+    }
+}

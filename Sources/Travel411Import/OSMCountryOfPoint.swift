@@ -1,0 +1,70 @@
+import Foundation
+import Travel411Core
+import Travel411OSM
+import Travel411Shapefile
+import Travel411Store
+import Travel411StoreWriters
+
+/// The country an OpenStreetMap object of an extract lies in, for the rules that depend on it (postcode forms,
+/// address ranks, postcodes of the same country only). Nominatim gives each object the country of the
+/// country boundary holding it, else of its `country_osm_grid` (`lib-sql/functions/placex_triggers.sql`,
+/// `get_country_code` in `functions/utils.sql`); travel411 takes the extract's own `admin_level=2` polygons
+/// first, then Natural Earth's countries of the embedded data (Data/countries) for the rest, leaving out
+/// Natural Earth's polygon of a country the extract gave, as the import's country lookup does.
+///
+/// Natural Earth draws coasts tighter than Nominatim's grid, which reaches into the sea: a point in no
+/// polygon (a pier, a skerry) takes `fallback`, the country most of the extract's places lie in.
+struct OSMCountryOfPoint {
+    private let codes: [String]
+    private let index: AreaIndex?
+    /// The country of points no polygon holds; nil when the extract has no place in any country.
+    private(set) var fallback: String?
+
+    /// `extractCountries`: the extract's own country polygons with their ISO codes; `box`: the part of the
+    /// world the extract covers, outside which Natural Earth's countries are not read.
+    init(extractCountries: [(code: String, shape: Shape)], box: BoundingBox) {
+        var codes: [String] = []
+        var builder = AreaIndexBuilder()
+        for (code, shape) in extractCountries {
+            builder.add(feature: codes.count, rings: shape.rings)
+            codes.append(code.uppercased())
+        }
+        let given = Set(codes)
+        for (code, shape) in Self.naturalEarthCountries(meeting: box) where !given.contains(code) {
+            builder.add(feature: codes.count, rings: shape.rings)
+            codes.append(code)
+        }
+        self.codes = codes
+        index = codes.isEmpty ? nil : try? AreaIndex(built: builder.build())
+    }
+
+    /// The country of the point, as an upper-case ISO 3166-1 code; the fallback where no polygon holds it.
+    func countryCode(at point: Point2D) -> String? {
+        index?.featureIndex(longitude: point.x, latitude: point.y).map { codes[$0] } ?? fallback
+    }
+
+    /// Sets the fallback: the country holding most of `points` (the extract's place nodes).
+    mutating func setFallback(byMajorityOf points: [Point2D]) {
+        var counts: [String: Int] = [:]
+        for point in points {
+            if let code = index?.featureIndex(longitude: point.x, latitude: point.y).map({ codes[$0] }) { counts[code, default: 0] += 1 }
+        }
+        fallback = counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+    }
+
+    /// Natural Earth's countries (ISO_A2_EH, else ISO_A2) whose boxes meet `box`; none without embedded data.
+    private static func naturalEarthCountries(meeting box: BoundingBox) -> [(code: String, shape: Shape)] {
+        guard !box.isEmpty, let url = Importer.embedded("countries/ne_10m_admin_0_countries.shp"),
+            let reader = try? ShapefileReader(path: url.path)
+        else { return [] }
+        let codeFields = ["ISO_A2_EH", "ISO_A2"].compactMap(reader.fieldIndex)
+        var countries: [(code: String, shape: Shape)] = []
+        for record in 0..<reader.recordCount {
+            guard case .shape(let shape)? = try? reader.record(at: record), shape.boundingBox.intersects(box),
+                let code = codeFields.lazy.compactMap({ reader.string(record: record, field: $0) }).first(where: { $0.count == 2 })
+            else { continue }
+            countries.append((code.uppercased(), shape))
+        }
+        return countries
+    }
+}

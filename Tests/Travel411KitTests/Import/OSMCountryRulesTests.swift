@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411OSM
+@testable import Travel411Store
+
+/// The rules that depend on a point's country, on the real extracts imported alone: postcodes in the
+/// country's form (Nominatim's `country_settings.yaml`), the extract's own border before Natural Earth's, the
+/// time zone of the country answered.
+@Suite struct OSMCountryRulesTests {
+    /// Ruggell's houses by the Rhine dam, a few hundred metres from Switzerland, where Natural Earth's Swiss
+    /// polygon and the time zones' simplified border reach over the river.
+    @Test func aLiechtensteinVillageByTheSwissBorderIsLiechtensteins() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        for point in [Coordinate(latitude: 47.2420, longitude: 9.5150), Coordinate(latitude: 47.2380, longitude: 9.5100)] {
+            let placemark = geocoder.placemark(for: point)
+            #expect(placemark.isoCountryCode == "LI")
+            #expect(placemark.locality == "Ruggell")
+            #expect(placemark.postalCode == "9492")
+            #expect(placemark.timeZone == "Europe/Vaduz")
+        }
+    }
+
+    /// Every postcode an answer can carry is one of Liechtenstein's (`dddd`, 9485-9498 in use): the extract's
+    /// `94490` typo is none, and no Swiss or Austrian code crosses the border.
+    @Test func liechtensteinsPostcodesHaveItsForm() throws {
+        let path = try OSMExtractImportTests.liechtensteinImport.get().path
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        let written = try database.query("SELECT DISTINCT postcode FROM liechtenstein_2013_08_03_addresses WHERE postcode IS NOT NULL")
+            .compactMap { $0.first?.stringValue }
+        #expect(written.contains("94490"))
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        var seen: Set<String> = []
+        for latitude in stride(from: 47.05, through: 47.27, by: 0.01) {
+            for longitude in stride(from: 9.47, through: 9.64, by: 0.01) {
+                let placemark = geocoder.placemark(for: Coordinate(latitude: latitude, longitude: longitude))
+                guard placemark.isoCountryCode == "LI", let postcode = placemark.postalCode else { continue }
+                seen.insert(postcode)
+            }
+        }
+        #expect(!seen.isEmpty)
+        #expect(seen.allSatisfy { $0.count == 4 && $0.allSatisfy(\.isNumber) && (9485...9498).contains(Int($0) ?? 0) })
+    }
+
+    /// Helsinki's extract has no country boundary: Natural Earth's Finland decides, and its postcodes are
+    /// five digits, `000120` (a typo on one address) none.
+    @Test func helsinkisPostcodesAreFinnish() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.helsinkiImport.get().path)
+        var seen: Set<String> = []
+        for latitude in stride(from: 60.164, through: 60.179, by: 0.001) {
+            for longitude in stride(from: 24.935, through: 24.9535, by: 0.001) {
+                if let postcode = geocoder.placemark(for: Coordinate(latitude: latitude, longitude: longitude)).postalCode {
+                    seen.insert(postcode)
+                }
+            }
+        }
+        #expect(seen.count > 5)
+        #expect(seen.allSatisfy { $0.count == 5 && $0.allSatisfy(\.isNumber) })
+    }
+
+    /// The country of a point at import: the extract's own polygon first, Natural Earth's for the rest,
+    /// without Natural Earth's polygon of a country the extract gave.
+    @Test func theExtractsBorderDecidesBeforeNaturalEarths() throws {
+        let square = Shape.polygon(
+            Polygon(exterior: [
+                Point2D(x: 9.0, y: 47.0), Point2D(x: 10.0, y: 47.0), Point2D(x: 10.0, y: 48.0), Point2D(x: 9.0, y: 48.0),
+                Point2D(x: 9.0, y: 47.0),
+            ]))
+        let countries = OSMCountryOfPoint(
+            extractCountries: [("li", square)], box: BoundingBox(minX: 8.5, minY: 46.5, maxX: 10.5, maxY: 48.5))
+        // Inside the extract's (made-up) polygon, which reaches into Switzerland and Austria.
+        #expect(countries.countryCode(at: Point2D(x: 9.3, y: 47.3)) == "LI")
+        // Outside it, Natural Earth's.
+        #expect(countries.countryCode(at: Point2D(x: 8.6, y: 47.2)) == "CH")
+        #expect(countries.countryCode(at: Point2D(x: 10.45, y: 47.1)) == "AT")
+    }
+}
