@@ -34,8 +34,8 @@ public struct PlacemarkRecord: Sendable {
     var subAdministrativeFromLocality = false
     /// Street, address and postcode record numbers; -1 when none.
     var street: Int32 = -1
-    var address: Int32 = -1
-    var postcode: Int32 = -1
+    package var address: Int32 = -1
+    package var postcode: Int32 = -1
     /// The OpenStreetMap address point or POI answering (`PlacesSchema.ObjectField`); -1 when none.
     package var object: Int32 = -1
     /// The postcode is the street's (`OSMStreetPostcodes`).

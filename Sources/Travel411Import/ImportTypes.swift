@@ -45,7 +45,7 @@ public struct FileOption<Value: Sendable>: Sendable {
         self.value = value
     }
 
-    func names(_ url: URL) -> Bool {
+    package func names(_ url: URL) -> Bool {
         if URL(fileURLWithPath: file).standardizedFileURL.path == url.standardizedFileURL.path { return true }
         let name = url.lastPathComponent
         if file == name { return true }

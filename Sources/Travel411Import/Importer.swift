@@ -201,7 +201,7 @@ public struct Importer {
     }
 
     /// A shapefile of the embedded Data/, when it can be found.
-    static func embedded(_ path: String) -> URL? {
+    package static func embedded(_ path: String) -> URL? {
         guard let data = try? EmbeddedData.locate() else { return nil }
         let url = data.appendingPathComponent(path)
         return FileManager.default.fileExists(atPath: url.path) ? url : nil

@@ -25,7 +25,7 @@ struct OSMAreaPostcodes {
     }
 
     /// `node`: the place node an area was drawn around (`OSMPlaceNodeAreas`), nil for a real polygon.
-    func postcode(of shape: Shape, node: Point2D?) -> String? {
+    package func postcode(of shape: Shape, node: Point2D?) -> String? {
         if let node { return nearest.postcode(at: node) }
         var found: String?
         let country = countryOf(shape.pointOnSurface)

@@ -476,7 +476,7 @@ struct OSMLevelMapping {
 struct PendingAddress {
     var houseNumber: String
     var street: String?
-    var postcode: String?
+    package var postcode: String?
     var coordinate: Coordinate
 }
 

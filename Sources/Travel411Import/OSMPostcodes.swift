@@ -1,7 +1,8 @@
 import Travel411Core
+import Travel411Geocoder
 import Travel411Store
 import Travel411StoreWriters
-import Travel411Geocoder
+
 /// Which `addr:postcode` values of an extract are postcodes, and in which form. Where the country is known and
 /// Data/nominatim/ holds Nominatim's settings, the country's own pattern decides, as Nominatim's
 /// `clean-postcodes` sanitizer does (`NominatimCountrySettings.postcode`): Liechtenstein's `94490` and

@@ -34,7 +34,7 @@ struct OSMStreetPostcodes {
     private static func cell(_ column: Int, _ row: Int) -> Int64 { Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(row))) }
 
     /// The postcode of a street whose midpoint is `point`; nil when no postcode of its country has a box holding it.
-    func postcode(at point: Point2D) -> String? {
+    package func postcode(at point: Point2D) -> String? {
         let country = countryOf(point)
         guard let cells = cells[country ?? ""] else { return nil }
         let extentMetres = settings?.postcodeExtentMetres(countryCode: country) ?? NominatimCountrySettings.defaultPostcodeExtentMetres

@@ -225,13 +225,13 @@ package enum OSMFeatureClassifier {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    static func address(_ tags: [String: String]) -> OSMAddress {
+    package static func address(_ tags: [String: String]) -> OSMAddress {
         OSMAddress(
             housenumber: value(tags["addr:housenumber"]), street: value(tags["addr:street"]), place: value(tags["addr:place"]),
             postcode: value(tags["addr:postcode"]), city: value(tags["addr:city"]))
     }
 
-    static func names(_ tags: [String: String]) -> [String: String] {
+    package static func names(_ tags: [String: String]) -> [String: String] {
         var names: [String: String] = [:]
         for (key, raw) in tags where key.hasPrefix("name:") {
             if let name = value(raw) { names[String(key.dropFirst(5))] = name }

@@ -1,6 +1,6 @@
 import Foundation
-import Travel411Guide
 import Travel411Core
+import Travel411Guide
 
 /// `--check-layout` of `map` and `quakes --map`: what `LayoutCheck` finds, a line each on stderr, and
 /// a failure (exit 1) when it finds anything, so that Scripts/render-samples can stop on it.

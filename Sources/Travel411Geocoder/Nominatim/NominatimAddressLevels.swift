@@ -9,10 +9,10 @@ import Travel411Store
 /// lookup follows `compute_place_rank` (`lib-sql/functions/ranking.sql`): the country's row before the
 /// default's, an exact value before the key's catch-all (`""`), `administrative` joined with the
 /// `admin_level` for boundaries. An address rank of 0 hides the object from addresses.
-struct NominatimAddressLevels: Sendable {
-    struct Ranks: Equatable, Sendable {
+package struct NominatimAddressLevels: Sendable {
+    package struct Ranks: Equatable, Sendable {
         var search: Int
-        var address: Int
+        package var address: Int
     }
 
     private struct Key: Hashable {
@@ -31,7 +31,7 @@ struct NominatimAddressLevels: Sendable {
     }
 
     /// Data/nominatim/address-levels.json, read once per process; nil when Data/ has none.
-    static let embedded: NominatimAddressLevels? = {
+    package static let embedded: NominatimAddressLevels? = {
         guard let data = try? EmbeddedData.locate() else { return nil }
         return try? NominatimAddressLevels(file: data.appendingPathComponent("nominatim/address-levels.json"))
     }()
@@ -79,17 +79,17 @@ struct NominatimAddressLevels: Sendable {
     }
 
     /// A `boundary=administrative` polygon's ranks at `adminLevel` in `countryCode`.
-    func boundaryRanks(adminLevel: Int, countryCode: String?) -> Ranks? {
+    package func boundaryRanks(adminLevel: Int, countryCode: String?) -> Ranks? {
         ranks(key: "boundary", value: "administrative\(adminLevel)", countryCode: countryCode)
     }
 
     /// The address part an address rank fills, in the bands Nominatim's `get_addr_tag_rank`
     /// (`lib-sql/functions/ranking.sql`) groups ranks into: 4 the country, 5-9 the state, 10-12 the county,
     /// 13-16 the city, 17-21 the suburb, 22-24 the neighbourhood; nil for 0 (hidden) and for finer ranks.
-    enum Band: Equatable, Sendable {
+    package enum Band: Equatable, Sendable {
         case country, state, county, city, suburb, neighbourhood
 
-        init?(addressRank rank: Int) {
+        package init?(addressRank rank: Int) {
             switch rank {
             case 1...4: self = .country
             case 5...9: self = .state

@@ -7,7 +7,7 @@ import Travel411Store
 /// form and postcode extent), the country names it includes from `settings/country-names/`, and the
 /// `clean-postcodes` step's `default-pattern` of `settings/icu_tokenizer.yaml`. The rules that use them cite
 /// the Nominatim code they follow; no country is named in travel411's code.
-struct NominatimCountrySettings: Sendable {
+package struct NominatimCountrySettings: Sendable {
     /// A country's postcodes, as `nominatim_db/data/postcode_format.py`'s `PostcodeFormatter` reads `postcode`.
     enum Postcodes: Sendable {
         /// `postcode: no`: the country has none, and no value is one.
@@ -18,23 +18,23 @@ struct NominatimCountrySettings: Sendable {
         case unspecified
     }
 
-    struct Country: Sendable {
+    package struct Country: Sendable {
         /// `languages`: the country's languages, in the order the file gives them.
         var languages: [String] = []
         /// The names Nominatim's `country_name` table holds: `name` (the default), `name:xx`, `short_name`, …,
         /// flattened as `nominatim_db/data/country_info.py`'s `_flatten_name_list` does.
-        var names: [String: String] = [:]
+        package var names: [String: String] = [:]
         var postcodes: Postcodes = .unspecified
         /// `postcode: extent`, in metres: how far a postcode point reaches (`get_postcode_extent`).
         var postcodeExtentMetres: Double?
     }
 
     /// By lower-case ISO 3166-1 alpha-2 code, as the file keys them.
-    let countries: [String: Country]
+    package let countries: [String: Country]
     /// The form any postcode of a country without a pattern must have (`clean-postcodes`' `default-pattern`).
     let defaultFormat: NominatimPostcodeFormat
     /// `get_postcode_extent`'s default for a country without `extent`: 5 km.
-    static let defaultPostcodeExtentMetres = 5000.0
+    package static let defaultPostcodeExtentMetres = 5000.0
 
     struct MissingEntry: Travel411Error {
         var file: String
@@ -45,7 +45,7 @@ struct NominatimCountrySettings: Sendable {
 
     /// The settings in Data/nominatim/ (`EmbeddedData`), read once per process; nil when Data/ has no such folder
     /// (the rules then know no country's form).
-    static let embedded: NominatimCountrySettings? = {
+    package static let embedded: NominatimCountrySettings? = {
         guard let data = try? EmbeddedData.locate() else { return nil }
         return try? NominatimCountrySettings(folder: data.appendingPathComponent("nominatim", isDirectory: true))
     }()
@@ -121,7 +121,7 @@ struct NominatimCountrySettings: Sendable {
     /// A postcode in its country's written form, as Nominatim's `clean-postcodes` sanitizer keeps it; nil when
     /// the value is no postcode of that country. `countryCode` nil (a point in no country) has none: the
     /// sanitizer's "objects that have no country assigned ... are always assumed to have no postcode".
-    func postcode(_ written: String, countryCode: String?) -> String? {
+    package func postcode(_ written: String, countryCode: String?) -> String? {
         guard let code = countryCode?.lowercased() else { return nil }
         switch countries[code]?.postcodes ?? .unspecified {
         case .none: return nil
@@ -131,7 +131,7 @@ struct NominatimCountrySettings: Sendable {
     }
 
     /// How far a country's postcode points reach, in metres (`PostcodeFormatter.get_postcode_extent`).
-    func postcodeExtentMetres(countryCode: String?) -> Double {
+    package func postcodeExtentMetres(countryCode: String?) -> Double {
         countryCode.flatMap { countries[$0.lowercased()]?.postcodeExtentMetres } ?? Self.defaultPostcodeExtentMetres
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Travel411Store
 
 extension ReverseGeocoder {
     /// The time zone and the country never contradict each other: where the point's zone belongs to another

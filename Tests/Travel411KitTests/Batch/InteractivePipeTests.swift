@@ -1,4 +1,5 @@
 import Foundation
+import Travel411Geocoder
 import XCTest
 
 @testable import Travel411Batch

@@ -1,4 +1,5 @@
 import Testing
+import Travel411Store
 
 @testable import Travel411Import
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411Core
 import Travel411OSM
 
 /// The node location stores (`OSMNodeStore`): each gives the same features, the automatic choice follows the
