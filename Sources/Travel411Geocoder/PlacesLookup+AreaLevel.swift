@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import Travel411Core
+import Travel411Store
+
+extension PlacesLookup {
+    /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
+    package final class AreaLevel: Sendable {
+        let index: AreaIndex
+        /// The country feature each polygon belongs to (admin polygons, time zones), -1 for none; read up
+        /// front in both loadings, a few kilobytes.
+        let countryFeatures: [Int32]
+        /// The first-level area number of each admin polygon (`FirstLevelAreas`), 0 unknown; read up front.
+        let firstLevels: [UInt32]
+        /// Every polygon's texts, when all were read up front; kept for `texts`' memory.
+        private let preloaded: RecordTable?
+        private let texts: RecordTableView?
+        /// Texts read one polygon at a time, by feature.
+        private let fetched: LazySlots<RecordTable>
+        private let fetch: (@Sendable (Int) -> [String?]?)?
+
+        package init(
+            index: AreaIndex, preloaded: [[String?]]?, featureCount: Int = 0, countryFeatures: [Int32] = [],
+            firstLevels: [UInt32] = [], fetch: (@Sendable (Int) -> [String?]?)?
+        ) throws {
+            self.index = index
+            self.countryFeatures = countryFeatures
+            self.firstLevels = firstLevels
+            if let preloaded {
+                let table = try RecordTable(
+                    storage: BlobStorage(
+                        bytes: RecordTable.build(
+                            coordinates: nil,
+                            fields: preloaded, fieldCount: AreaText.allCases.count)))
+                self.preloaded = table
+                texts = table.view
+            } else {
+                self.preloaded = nil
+                texts = nil
+            }
+            fetched = LazySlots(count: preloaded == nil ? featureCount : 0)
+            self.fetch = fetch
+        }
+
+        /// The country feature of a polygon; -1 when it has none.
+        @inline(__always) func countryFeature(of feature: Int32) -> Int32 {
+            feature >= 0 && Int(feature) < countryFeatures.count ? countryFeatures[Int(feature)] : -1
+        }
+
+        /// The first-level area number of an admin polygon; 0 when unknown.
+        @inline(__always) func firstLevel(of feature: Int32) -> UInt32 {
+            feature >= 0 && Int(feature) < firstLevels.count ? firstLevels[Int(feature)] : 0
+        }
+
+        /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
+        @inline(__always) package func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
+            if let texts { return texts.bytes(feature, text.rawValue) }
+            let fetch = self.fetch
+            let bytes = fetched.withValue(
+                at: feature,
+                orMake: {
+                    fetch?(feature).flatMap { row in
+                        try? RecordTable(
+                            storage: BlobStorage(
+                                bytes: RecordTable.build(coordinates: nil, fields: [row], fieldCount: AreaText.allCases.count)))
+                    }
+                }, { $0.view.bytes(0, text.rawValue) })
+            return bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+        }
+
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Synchronization
+import Travel411Core
+import Travel411Store
+
+/// The locality, its neighbourhoods and the nearest place: the embedded data's rules (docs/fields.md).
+extension ReverseGeocoder {
+    /// Locality: of the places of the point's country whose catchment contains the point, neighbourhoods
+    /// of more populous places left out, the one the point lies deepest in, preferring the places of the
+    /// point's own first-level area; else the nearest place of that country within the fallback distance
+    /// (10 km). subLocality: a less populous neighbourhood of the locality's first-level area nearby
+    /// whose core disc holds the point. At sea there is no locality, only the nearest one, unless the
+    /// coast is close enough to snap to (see settings).
+    func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
+        _ = withPoints(.locality) { level in
+            var candidates = LocalityCandidates(location: record.location)
+            if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(in: level, recordingIn: &record) }
+            guard var country = pointCountry(of: record) else { return }
+            guard
+                let (locality, catchment) = locality(of: &record, in: level, candidates: &candidates, country: &country, needs: needs)
+            else {
+                return
+            }
+            record.locality = locality
+            if needs.contains(.district) { noteDistrictFromLocality(&record, locality: locality, records: level.records) }
+            // A locality found without a catchment has no neighbourhood: no core disc can hold the point.
+            if needs.contains(.subLocality), let catchment {
+                decideSubLocality(
+                    &record, locality: locality, population: catchment.population, firstLevel: catchment.firstLevel, in: level,
+                    candidates: candidates, country: &country)
+            }
+        }
+    }
+
+    /// The nearby localities of one point: the nearest place overall, found when first needed (a batch
+    /// that prints only the locality skips it whenever a catchment answers) and then remembered.
+    /// It holds no reference to the level, which each call borrows: a stored one was retained and released
+    /// per point by both of a batch's threads, whose contention on its reference count took 3 % of a central
+    /// Helsinki batch's samples (perf, a busy machine).
+    struct LocalityCandidates {
+        let location: Coordinate
+        let query: PointIndex.Query
+        private var nearestFound: (id: UInt32, group: UInt32)?? = nil
+
+        package init(location: Coordinate) {
+            self.location = location
+            query = PointIndex.Query(location)
+        }
+
+        /// The nearest place if it has been looked for already; nil if not, or if there is none.
+        var knownNearest: (id: UInt32, group: UInt32)? { nearestFound ?? nil }
+
+        /// The nearest place overall, with its distance and bearing written into the record.
+        @inline(__always)
+        mutating func nearestPlace(in level: PlacesLookup.PointLevel, recordingIn record: inout PlacemarkRecord) -> (
+            id: UInt32, group: UInt32
+        )? {
+            if let known = nearestFound { return known }
+            var found: (id: UInt32, group: UInt32)? = nil
+            // The cells answer exactly when a place lies within their reach; the tree beyond it. Borrowed, as the
+            // level is: an optional copy of the cells took a reference per point.
+            let fromCells = level.cells.flatMap { cells in
+                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, group: UInt32)? in
+                    guard cells.knowsGroups,
+                        let id = cells.nearest(
+                            to: location, query: query, filter: PointIndex.NearestFilter(),
+                            withinMetres: ReverseGeocoder.nearestFromCellsMetres)
+                    else { return nil }
+                    return (id, cells.group(of: id))
+                }
+            }
+            let candidate = fromCells ?? level.index.nearest(to: query)
+            if let (nearest, group) = candidate, let place = level.records.coordinate(Int(nearest)) {
+                record.nearest = Int32(nearest)
+                record.nearestDistance = GreatCircle.distance(from: place, to: location)
+                record.nearestBearing = GreatCircle.initialBearing(from: place, to: location)
+                found = (nearest, group)
+            }
+            nearestFound = .some(found)
+            return found
+        }
+    }
+
+    /// The country of the point, as the localities are filtered by it.
+    struct PointCountry {
+        /// The ISO code's bytes, as the locality records store it.
+        let code: UnsafeBufferPointer<UInt8>
+        /// A two-letter code packed for the cells' and the tree's filters; 0 for anything else (rare),
+        /// which is then checked against the records.
+        let packed: UInt16
+        /// Whether the nearest place overall is of this country: asked by both the locality fallback and
+        /// the subLocality rule, read from the records once.
+        private var nearestIsInCountry: Bool?
+
+        package init(code: UnsafeBufferPointer<UInt8>) {
+            self.code = code
+            packed = code.count == 2 ? UInt16(code[0]) << 8 | UInt16(code[1]) : 0
+        }
+
+        private static let countryField = PlacesSchema.LocalityField.countryCode.rawValue
+
+        func contains(_ place: UInt32, records: PagedRecords) -> Bool {
+            packed != 0 || records.field(Int(place), Self.countryField, equals: code)
+        }
+
+        mutating func containsNearest(_ nearest: UInt32, records: PagedRecords) -> Bool {
+            if let known = nearestIsInCountry { return known }
+            let answer = records.field(Int(nearest), Self.countryField, equals: code)
+            nearestIsInCountry = answer
+            return answer
+        }
+    }
+
+    @inline(__always)
+    func pointCountry(of record: PlacemarkRecord) -> PointCountry? {
+        guard record.country >= 0, let code = withArea(.country, { $0.bytes(Int(record.country), .code) }), !code.isEmpty else {
+            return nil
+        }
+        return PointCountry(code: code)
+    }
+
+    /// The place of the point's country whose catchment holds the point deepest, neighbourhoods left out,
+    /// those of the point's first-level area first (`LocalityCells.locality(containing:)`); else the
+    /// nearest place of that country within the fallback distance (the nearest overall when it qualifies
+    /// and is already known, else the nearest from the cells around the point). With a catchment, also
+    /// the locality's population and first-level area.
+    @inline(__always)
+    func locality(
+        of record: inout PlacemarkRecord, in level: PlacesLookup.PointLevel, candidates: inout LocalityCandidates,
+        country: inout PointCountry, needs: PlacemarkNeeds
+    ) -> (Int32, (population: UInt32, firstLevel: UInt32)?)? {
+        // Without the admin polygon (a batch not printing it), it is looked up only where the catchments
+        // holding the point are of several first-level areas: the same answer, one lookup saved mostly.
+        let knowsAdmin = needs.contains(.admin)
+        let pointArea = knowsAdmin ? firstLevel(ofAdmin: record.admin) : 0
+        if var found = level.cells?.localityWithPopulation(
+            containing: record.location, query: candidates.query, country: country.packed, firstLevel: pointArea)
+        {
+            if !knowsAdmin, found.areasDiffer, case let area = firstLevel(ofAdminAt: record), area != 0,
+                let preferred = level.cells?.localityWithPopulation(
+                    containing: record.location, query: candidates.query, country: country.packed, firstLevel: area)
+            {
+                found = preferred
+            }
+            return (Int32(found.id), (found.population, found.firstLevel))
+        }
+        let reach = settings.nearestLocalityFallbackMetres
+        if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
+            return (Int32(known.id), nil)
+        }
+        if let found = nearest(
+            in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(country: country.packed),
+            withinMetres: reach),
+            country.contains(found, records: level.records)
+        {
+            return (Int32(found), nil)
+        }
+        return nil
+    }
+
+    @inline(__always)
+    func firstLevel(ofAdmin admin: Int32) -> UInt32 {
+        admin >= 0 ? withArea(.admin) { $0.firstLevel(of: admin) } ?? 0 : 0
+    }
+
+    /// The first-level area of the admin polygon `record(for:)` would answer when asked for it: the one
+    /// the coastal snap found, else the one at the point, dropped when of another country.
+    func firstLevel(ofAdminAt record: PlacemarkRecord) -> UInt32 {
+        var admin = record.admin
+        if admin < 0 { admin = feature(.admin, record.location.longitude, record.location.latitude) }
+        guard admin >= 0 else { return 0 }
+        let owner = withArea(.admin) { $0.countryFeature(of: admin) } ?? -1
+        return owner >= 0 && owner != record.country ? 0 : firstLevel(ofAdmin: admin)
+    }
+
+    /// A first-level area without second-level names (a borough-less county) takes its district from the
+    /// locality when the locality lies in the same first-level area.
+    @inline(__always)
+    func noteDistrictFromLocality(_ record: inout PlacemarkRecord, locality: Int32, records: PagedRecords) {
+        if record.district < 0, record.admin >= 0,
+            withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
+            let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
+            records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area)
+        {
+            record.subAdministrativeFromLocality = true
+        }
+    }
+
+    /// A neighbourhood of the locality: the nearest place of the point's country and the locality's
+    /// first-level area that is a neighbourhood of a more populous place (`NeighbourhoodRule`), less
+    /// populous than the locality and not its namesake, whose own core disc (3,000 people per km², at
+    /// least 1 km) holds the point. A separate town next door (Neuilly-sur-Seine beside the Eiffel
+    /// Tower) is too far from the point for its core to hold it, and a town of its own is never one:
+    /// then there is no subLocality at all.
+    @inline(__always)
+    func decideSubLocality(
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, in level: PlacesLookup.PointLevel,
+        candidates: LocalityCandidates, country: inout PointCountry
+    ) {
+        guard let cells = level.cells else { return }
+        // Borrowed: a local reference was taken and dropped per point by each thread.
+        Unmanaged.passUnretained(level.records)._withUnsafeGuaranteedRef { records in
+            decideSubLocality(
+                &record, locality: locality, population: population, firstLevel: firstLevel, records: records, cells: cells,
+                candidates: candidates, country: &country)
+        }
+    }
+
+    @inline(__always)
+    func decideSubLocality(
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, records: PagedRecords,
+        cells: LocalityCells, candidates: LocalityCandidates, country: inout PointCountry
+    ) {
+        let nameField = PlacesSchema.LocalityField.name.rawValue
+        let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
+        let reach = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
+        var excluded: UInt32 = .max
+        for _ in 0..<2 {
+            guard
+                let found = cells.nearestHolding(
+                    candidates.location, query: candidates.query, country: country.packed, firstLevel: firstLevel,
+                    below: population, excluding: excluded, maxChord: reach),
+                country.contains(found, records: records)
+            else { return }
+            if !records.field(Int(found), nameField, equals: localityName) {
+                record.subLocality = Int32(found)
+                return
+            }
+            excluded = found
+        }
+    }
+
+    /// Up to this distance, the nearest locality comes from the locality cells; beyond, from the tree.
+    static let nearestFromCellsMetres = 10_000.0
+
+    /// The nearest locality that `filter` accepts within `metres`: from the locality cells (a few cache
+    /// misses) when they can filter as asked, else from the k-d tree (one per node); the same answer.
+    @inline(__always)
+    func nearest(
+        in level: PlacesLookup.PointLevel, to coordinate: Coordinate, query: PointIndex.Query,
+        filter: PointIndex.NearestFilter, withinMetres metres: Double
+    ) -> UInt32? {
+        if let cells = level.cells, filter.group == 0 || cells.knowsGroups {
+            return cells.nearest(to: coordinate, query: query, filter: filter, withinMetres: metres)
+        }
+        return level.index.nearest(to: query, maxChord: PointIndex.chord(metres: metres), filter: filter)?.id
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Synchronization
+import Travel411Core
+import Travel411Store
+
+/// Street, house number, postcode and the areas of a Nominatim answer: the street-level rules.
+extension ReverseGeocoder {
+    /// Thoroughfare from the nearest named line; house number from the nearest address point on that
+    /// street (or, with no line near, the nearest address point at all, which then names the street);
+    /// postcode from that address, else from the nearest postcode centroid.
+    func decideStreetAddress(_ record: inout PlacemarkRecord) {
+        let point = record.location
+        let settings = self.settings(for: record)
+        // An OpenStreetMap database keeps unnamed streets (Nominatim answers with them); this rule names a street.
+        let isOSM = record.followsNominatim
+        if let street = withStreets({ level in
+            level.index.nearest(
+                to: point, radiusMetres: settings.thoroughfareRadiusMetres,
+                accept: isOSM ? { !(level.names.bytes(Int($0), 0)?.isEmpty ?? true) } : nil)
+        }) ?? nil {
+            record.street = Int32(street.id)
+        }
+        let query = PointIndex.Query(point)
+        let streetField = PlacesSchema.AddressField.street.rawValue
+        let found: UInt32?? = withPoints(.address, near: point, within: settings.addressRadiusMetres) { addresses in
+            let chord = PointIndex.chord(metres: settings.addressRadiusMetres)
+            guard record.street >= 0, let streetName = withStreets({ $0.names.bytes(Int(record.street), 0) }) ?? nil else {
+                return addresses.index.nearest(to: query, maxChord: chord)?.id
+            }
+            return addresses.index.nearest(to: query, maxChord: chord) { id in
+                addresses.records.field(Int(id), streetField, equals: streetName)
+            }
+        }
+        if let found = found ?? nil { record.address = Int32(found) }
+        // Below Nominatim's zoom 18 only streets answer.
+        if record.followsNominatim, settings.detail == .building { preferNearerAddress(&record) }
+        let addressHasPostcode =
+            record.address >= 0
+            && !(withPoints(.address) {
+                $0.records.bytes(Int(record.address), PlacesSchema.AddressField.postcode.rawValue)?.isEmpty ?? true
+            } ?? true)
+        if !addressHasPostcode { takeNearestPostcode(&record) }
+    }
+
+    /// The postcode of the nearest postcode point within the postcode radius.
+    func takeNearestPostcode(_ record: inout PlacemarkRecord) {
+        let query = PointIndex.Query(record.location)
+        let settings = self.settings(for: record)
+        if let found = withPoints(
+            .postcode, near: record.location, within: settings.postcodeRadiusMetres,
+            {
+                $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?.id
+            }) ?? nil
+        {
+            record.postcode = Int32(found)
+        }
+    }
+
+    /// A suburb made from an OpenStreetMap place node names only points of the municipality holding the node
+    /// (`municipality`, the record's city when nil).
+    func dropSuburbOfAnotherCity(_ record: inout PlacemarkRecord, municipality: Int32? = nil) {
+        guard let city = Self.number(lookup.area(.suburb)?.bytes(Int(record.suburbArea), .municipality)) else { return }
+        if Int64(city) != Int64(municipality ?? record.cityArea) { record.suburbArea = -1 }
+    }
+
+    /// The maximum ranks (zooms 13-15) at which Nominatim answers with the place node nearest by its rule (at
+    /// zooms 16-18 too where no street or object is within reach).
+    static let placeNodeRanks = 19...25
+
+    /// Where the extract's suburbs are place nodes, the one Nominatim answers with at this zoom (`PlaceNodeSearch`),
+    /// else none; a suburb polygon holding the point stays.
+    func chooseSuburbNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        _ = suburbNodes?._withUnsafeGuaranteedRef { search in
+            guard !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea) else { return }
+            record.suburbArea =
+                search.answer(
+                    x: record.location.longitude, y: record.location.latitude, maximumRank: maximumRank, municipality: record.cityArea)
+                ?? -1
+        }
+    }
+
+    /// How far `street` passes from a place node, in degrees, when it passes through the node's box (half-widths
+    /// `box`); nil otherwise: Nominatim's test that a street passes through a place node's area (`getNearFeatures`
+    /// intersects the street with the box) and its distance (the whole street's from the node). The street's
+    /// point nearest the node alone lies outside the box where the street cuts a corner of it (Nendeln's box and
+    /// a street of Eschen, one of Liechtenstein's 300 zoom-18 points): the point nearest that corner then lies
+    /// inside. Only the cells of the street's extent are read: Helsinki's server spent 10 µs a request measuring
+    /// its suburb nodes' distances over their whole boxes.
+    /// `segments`, when given, are the street's within its extent, measured in place of a search.
+    static func distance(
+        ofLine street: UInt32, from node: (x: Double, y: Double), within box: (x: Double, y: Double), streets: PlacesLookup.LineLevel,
+        extent: BoundingBox?, segments: LineSegments? = nil
+    ) -> Double? {
+        let nodeBox = BoundingBox(minX: node.x - box.x, minY: node.y - box.y, maxX: node.x + box.x, maxY: node.y + box.y)
+        if let extent, !extent.intersects(nodeBox) { return nil }
+        // Every point of the box lies within half its diagonal of the node and of the corner of its quarter.
+        let reach = (box.x * box.x + box.y * box.y).squareRoot()
+        func nearest(to x: Double, _ y: Double) -> (degrees: Double, closest: Coordinate)? {
+            let point = Coordinate(latitude: y, longitude: x)
+            if let segments { return segments.nearestInDegrees(to: point, radiusDegrees: reach) }
+            return streets.index.nearestInDegrees(to: point, radiusDegrees: reach, onlyLine: street, clip: extent)
+                .map { ($0.degrees, $0.closest) }
+        }
+        func inBox(_ point: Coordinate) -> Bool { abs(point.longitude - node.x) <= box.x && abs(point.latitude - node.y) <= box.y }
+        guard let found = nearest(to: node.x, node.y) else { return nil }
+        if inBox(found.closest) { return found.degrees }
+        for corner in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
+            if let near = nearest(to: node.x + corner.0 * box.x, node.y + corner.1 * box.y), inBox(near.closest) {
+                return found.degrees
+            }
+        }
+        return nil
+    }
+
+    /// At most this many cells of a street's extent, and segments of the street in them, are gathered to measure it
+    /// from its place nodes (a long road is searched from each).
+    static let gatheredCells = 64
+    static let gatheredSegments = 256
+
+    /// The point of `street` nearest to `point`, within the reach a parent street is looked for in (`parentStreet`);
+    /// only the cells of the street's `extent` are read, when known.
+    static func nearestPoint(
+        of street: UInt32, to point: Coordinate, streets: PlacesLookup.LineLevel, extent: BoundingBox?
+    ) -> Coordinate? {
+        streets.index.nearestInDegrees(to: point, radiusDegrees: 0.1, onlyLine: street, clip: extent.map(widenedPastRounding))?.closest
+    }
+
+    /// Nominatim's address of a street, or of an object on it, names of the municipalities and suburbs the street
+    /// runs through the one holding the answer's own point (the street's point nearest the query, the object's
+    /// point), not the query's: a point in Schaan next to Kuegrat, which is Planken's there, answers Planken.
+    /// Liechtenstein's city at zoom 18 agreed with Nominatim at 82.0 % without it, 93.7 % with it.
+    func takeAreasOfTheAnswer(
+        _ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
+    ) {
+        let street: UInt32? = record.street >= 0 ? UInt32(record.street) : nil
+        // The street's own municipality, the one holding its centroid: Nominatim's `insert_addresslines` takes the
+        // boundary nearest the centroid for the street's address (`isaddress`) and keeps only the place nodes inside
+        // it (`current_boundary`), the street intersected with each node's box (`distance(ofLine:)`). -1 for none.
+        let ownCity: Int32 =
+            street.flatMap { Self.point(streets.names.bytes(Int($0), PlacesSchema.StreetField.centroid.rawValue)) }
+            .map { feature(.city, $0.longitude, $0.latitude) } ?? -1
+        // The street's extent, read once for the searches confined to it below.
+        let extent = street.flatMap { Self.extent(ofStreet: $0, streets: streets) }
+        guard
+            let located = answerPointAndCity(
+                of: record, street: street, ownCity: ownCity, extent: extent, objects: objects, streets: streets)
+        else { return }
+        let answer = located.answer, city = located.city
+        // Outside every municipality (a street running out of the extract) the point's stays.
+        if city >= 0, city != record.cityArea {
+            record.cityArea = city
+            if record.subLocality >= 0 { dropSubLocalityOfAnotherCity(&record) }
+        }
+        takeSuburbAndNeighbourhood(&record, answer: answer, street: street, ownCity: ownCity, extent: extent, streets: streets)
+    }
+
+    /// The answer's point and the municipality holding it: a street's centre, or an object's centre moved onto its
+    /// street where the street's address decides (below); nil when neither a street nor an object answers.
+    private func answerPointAndCity(
+        of record: PlacemarkRecord, street: UInt32?, ownCity: Int32, extent: BoundingBox?,
+        objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
+    ) -> (answer: Coordinate, city: Int32)? {
+        var answer: Coordinate
+        var city: Int32
+        if record.streetAnswers {
+            // An area's result point is its centre, a line's its point nearest the query (Nominatim's centroid).
+            answer =
+                Self.point(streets.names.bytes(Int(record.street), PlacesSchema.StreetField.centre.rawValue)) ?? record.streetPoint
+            city = feature(.city, answer.longitude, answer.latitude)
+        } else if record.object >= 0, let centre = Self.centre(of: UInt32(record.object), objects: objects) {
+            answer = centre
+            let holding = feature(.city, centre.longitude, centre.latitude)
+            city = holding
+            // An object's address is its street's: of the areas the street runs through, the one holding the object,
+            // else the street's own (`complete_address_details` puts the street's address lines that contain the
+            // result's point first, then its `isaddress` ones). The street runs through the area at its point nearest
+            // the object and through its own; elsewhere it is not known, and taken not to (Malbun's huts in a piece
+            // of Schaan, on a Triesenberg street, are Triesenberg's; a bench in Schaan whose street is Schaan's and
+            // passes nearest it in Triesenberg, Schaan's).
+            if let street, let nearest = Self.nearestPoint(of: street, to: centre, streets: streets, extent: extent) {
+                let passing = feature(.city, nearest.longitude, nearest.latitude)
+                if holding == passing {
+                    answer = nearest
+                } else if holding < 0 || holding != ownCity {
+                    answer = nearest
+                    city = ownCity >= 0 ? ownCity : passing
+                }
+            }
+        } else {
+            return nil
+        }
+        return (answer, city)
+    }
+
+    /// The suburb (a polygon holding the answer's point, or the place nodes nearest the street's line) and the
+    /// neighbourhood of an answer whose point and municipality are decided.
+    private func takeSuburbAndNeighbourhood(
+        _ record: inout PlacemarkRecord, answer: Coordinate, street: UInt32?, ownCity: Int32, extent: BoundingBox?,
+        streets: PlacesLookup.LineLevel
+    ) {
+        // The suburb too: a polygon holding the answer's point; among place nodes, those nearest the street's line
+        // (`PlaceNodeSearch.addressParts`), and the neighbourhood so.
+        let nodes = suburbNodes
+        // The street's segments within its extent, gathered at the first node measured and measured from every node:
+        // one search per node and corner was half of this function's time in a Helsinki server's profile. Nil after
+        // gathering when the street is too long to gather: then each node searches.
+        var segments: LineSegments?, gathered = false
+        func streetDistance(from x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
+            guard let street else { return nil }
+            if !gathered {
+                gathered = true
+                segments = extent.flatMap {
+                    streets.index.segments(
+                        ofLine: street, in: Self.widenedPastRounding($0), maxCells: Self.gatheredCells, maxSegments: Self.gatheredSegments)
+                }
+            }
+            return Self.distance(ofLine: street, from: (x, y), within: box, streets: streets, extent: extent, segments: segments)
+        }
+        record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
+        // Place nodes name parts of the street's own municipality, also where the answer is in another
+        // ("Schaanwald, Eschen": a path of Mauren's, at its point in Eschen).
+        let nodesMunicipality = ownCity >= 0 ? ownCity : record.cityArea
+        _ = nodes?._withUnsafeGuaranteedRef { nodes in
+            guard street != nil, !nodes.isEmpty, record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) else { return }
+            let parts = nodes.addressParts(near: answer, municipality: nodesMunicipality) { node, box in
+                streetDistance(from: node.x, node.y, within: box)
+            }
+            // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
+            record.suburbArea = parts.part ?? parts.village ?? -1
+            record.villagePart = parts.part != nil ? parts.village ?? -1 : -1
+        }
+        if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record, municipality: nodesMunicipality) }
+        _ = neighbourhoods?._withUnsafeGuaranteedRef { neighbourhoods in
+            guard !neighbourhoods.isEmpty else { return }
+            if street != nil {
+                // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`).
+                let part = record.suburbArea
+                func insidePart(_ x: Double, _ y: Double) -> Bool {
+                    part < 0 || nodes?._withUnsafeGuaranteedRef { $0.boxHolds(part, x: x, y: y) } ?? true
+                }
+                record.neighbourhood =
+                    neighbourhoods.nearest(near: answer) { node, box in
+                        insidePart(node.x, node.y) ? streetDistance(from: node.x, node.y, within: box) : nil
+                    } ?? -1
+            } else {
+                record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1
+            }
+        }
+    }
+
+
+    /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.
+    func dropSubLocalityOfAnotherCity(_ record: inout PlacemarkRecord) {
+        guard let place = withPoints(.locality, { $0.records.coordinate(Int(record.subLocality)) }) ?? nil else { return }
+        if feature(.city, place.longitude, place.latitude) != record.cityArea { record.subLocality = -1 }
+    }
+
+    /// Nominatim answers the nearest object, a street or an address: where an address point lies nearer
+    /// than the street chosen, the answer is that address, its street the address's own.
+    func preferNearerAddress(_ record: inout PlacemarkRecord) {
+        guard record.street >= 0 else { return }
+        let point = record.location
+        let settings = self.settings(for: record)
+        guard
+            let streetMetres = withStreets({ level in
+                level.index.nearest(
+                    to: point, radiusMetres: settings.thoroughfareRadiusMetres,
+                    accept: { !(level.names.bytes(Int($0), 0)?.isEmpty ?? true) })?.metres
+            }) ?? nil
+        else { return }
+        let reach = PointIndex.chord(metres: min(streetMetres, settings.addressRadiusMetres))
+        let query = PointIndex.Query(point)
+        guard
+            let nearer = withPoints(.address, near: point, within: streetMetres, { $0.index.nearest(to: query, maxChord: reach)?.id })
+                ?? nil,
+            !(withPoints(.address) { $0.records.bytes(Int(nearer), PlacesSchema.AddressField.street.rawValue)?.isEmpty ?? true } ?? true)
+        else { return }
+        record.address = Int32(nearer)
+        record.street = -1
+    }
+}
