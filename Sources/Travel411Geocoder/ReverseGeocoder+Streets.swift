@@ -248,7 +248,6 @@ extension ReverseGeocoder {
         }
     }
 
-
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.
     func dropSubLocalityOfAnotherCity(_ record: inout PlacemarkRecord) {
         guard let place = withPoints(.locality, { $0.records.coordinate(Int(record.subLocality)) }) ?? nil else { return }

@@ -3,7 +3,6 @@ import Synchronization
 import Travel411Core
 import Travel411Store
 
-
 /// Answers coordinates from a places database, from any number of threads at once. `.onDemand` (the
 /// default, for single lookups) reads only the pages a query touches; `.everything` reads the area levels
 /// and localities up front (batches), which makes their lookups faster. Streets, addresses and postcodes
