@@ -262,6 +262,7 @@ let package = Package(
         .testTarget(
             name: "Travel411KitTests",
             dependencies: [
+                "Travel411Kit",
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411NominatimAPI",
                 "Travel411Import", "Travel411StoreWriters", "Travel411OSM", "Travel411Shapefile", "Travel411TestSupport", "CShapelib",
                 "CSQLite",
