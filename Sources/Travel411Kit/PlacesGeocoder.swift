@@ -110,7 +110,7 @@ public final class PlacesGeocoder: Sendable {
     /// `zoom`; `addressdetails`; `extratags`). "Unable to geocode" far at sea is an answer, not an error.
     ///
     /// - Throws: ``PlacesGeocoderError/unsupportedNominatimOption(_:)`` for `namedetails` and polygon outlines,
-    ///   which need data only the server reads; the errors of ``placemark(for:)``.
+    ///   which need data only the server reads; the errors of `placemark(for:)`.
     public func nominatimAnswer(
         for coordinate: Coordinate, options: NominatimOptions = NominatimOptions()
     ) throws(PlacesGeocoderError) -> String {
