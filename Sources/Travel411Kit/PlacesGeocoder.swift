@@ -8,7 +8,7 @@ import Travel411Store
 /// Reverse geocodes coordinates offline, from a places database built by `travel411 import`.
 ///
 /// One geocoder answers any number of tasks and threads at once: open it once and share it (it is
-/// `Sendable`, and holds no lock while it answers). Each call has a synchronous form and an `async` one; the
+/// `Sendable`). Each call has a synchronous form and an `async` one; the
 /// `async` ones run off the caller's actor, so that a lookup, which reads the database file, never holds up
 /// the main actor.
 ///
