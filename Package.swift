@@ -29,12 +29,16 @@ let package = Package(
             description: "travel411-serve, the Nominatim-compatible HTTP server, on Hummingbird and SwiftNIO"
         )
     ],
-    // Exact versions: travel411 is an application, and the same checkout builds the same packages. They
-    // stand in for a committed Package.resolved, which docs/development.md ("Pinned packages") says why
-    // is not committed; a new version comes in by changing its line here.
+    // Exact versions: travel411 is an application, and the same checkout builds the same packages; a new
+    // version comes in by changing its line here. The packages these depend on are pinned by the committed
+    // Package.resolved, which holds every pin, the Server trait's and the DocC plugin's included
+    // (docs/development.md, "Pinned packages").
     dependencies: [
         // 1.8 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // `swift package generate-documentation --target Travel411Kit` (the library's DocC catalog). A command
+        // plugin: no target depends on it, so an ordinary build fetches it but never compiles it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // Only the server (`travel411-serve`) uses these, and only with the Server trait: without it SwiftPM does
         // not even fetch them (trait-guarded dependencies are pruned), which saves a fresh clone's first
         // `swift run travel411 …` about 20 s of resolving. Hummingbird's default traits pull in
@@ -262,6 +266,7 @@ let package = Package(
         .testTarget(
             name: "Travel411KitTests",
             dependencies: [
+                "Travel411Kit",
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411NominatimAPI",
                 "Travel411Import", "Travel411StoreWriters", "Travel411OSM", "Travel411Shapefile", "Travel411TestSupport", "CShapelib",
                 "CSQLite",
