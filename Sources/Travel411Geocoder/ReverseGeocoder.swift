@@ -23,6 +23,9 @@ public final class ReverseGeocoder: Sendable {
     /// Set for a database imported from OpenStreetMap extracts.
     let osmRules: OSMAnswerRules?
     let lookup: PlacesLookup
+    /// Each country's only time zone, by country feature; -1 where it has none or several
+    /// (`reconcileTimeZoneAndCountry` reads it for every point, so it is made once here).
+    let soleTimeZones: [Int32]
     /// The OpenStreetMap elements behind area polygons, read once each (a server asks per answer).
     let areaElements = Mutex<[Int64: AreaElement?]>([:])
     let hot: HotReferences
@@ -73,6 +76,7 @@ public final class ReverseGeocoder: Sendable {
         self.nominatimSettings = nominatimSettings
         let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)
         self.lookup = lookup
+        soleTimeZones = Self.soleTimeZones(of: lookup.area(.timezone)?.countryFeatures ?? [])
         var hot = HotReferences()
         if loading == .everything {
             hot.areas = PlacesSchema.AreaLevel.allCases.map { lookup.area($0).map(Unmanaged.passUnretained) }

@@ -11,12 +11,19 @@ extension ReverseGeocoder {
     func reconcileTimeZoneAndCountry(_ record: inout PlacemarkRecord) {
         guard record.country >= 0, record.timeZone >= 0, let zones = lookup.area(.timezone) else { return }
         let zoneCountry = zones.countryFeature(of: record.timeZone)
-        guard zoneCountry >= 0, zoneCountry != record.country else { return }
-        var own: Int32 = -1
-        for (zone, country) in zones.countryFeatures.enumerated() where country == record.country {
-            guard own < 0 else { return }
-            own = Int32(zone)
-        }
+        guard zoneCountry >= 0, zoneCountry != record.country, Int(record.country) < soleTimeZones.count else { return }
+        let own = soleTimeZones[Int(record.country)]
         if own >= 0 { record.timeZone = own }
+    }
+
+    /// `soleTimeZones` from the zones' country features: the zone of each country that has exactly one.
+    static func soleTimeZones(of countryFeatures: [Int32]) -> [Int32] {
+        var sole = [Int32](repeating: -1, count: Int(countryFeatures.max() ?? -1) + 1)
+        var zoneCount = [Int](repeating: 0, count: sole.count)
+        for (zone, country) in countryFeatures.enumerated() where country >= 0 {
+            zoneCount[Int(country)] += 1
+            sole[Int(country)] = zoneCount[Int(country)] == 1 ? Int32(zone) : -1
+        }
+        return sole
     }
 }
