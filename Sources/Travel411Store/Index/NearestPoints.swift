@@ -10,7 +10,17 @@ package enum NearestPoints: Sendable {
     /// The nearest point within `maxChord` that `filter` accepts, with its group (0 for tiles); equal
     /// distances go to the lower id.
     @inline(__always) package func nearest<Filter: PointFilter>(
-        to q: PointIndex.Query, maxChord: Double = 2.0001, filter: Filter = PointIndex.NearestFilter()
+        to q: PointIndex.Query, maxChord: Double = 2.0001, filter: Filter
+    ) -> (id: UInt32, group: UInt32)? {
+        switch self {
+        case .tree(let index): return index.nearest(to: q, maxChord: maxChord, filter: filter)
+        case .tiles(let tiles): return tiles.nearest(to: q, maxChord: maxChord, filter: filter)
+        }
+    }
+
+    /// The same with the standard filter, which the other targets call: specialised here, as they cannot.
+    package func nearest(
+        to q: PointIndex.Query, maxChord: Double = 2.0001, filter: PointIndex.NearestFilter = PointIndex.NearestFilter()
     ) -> (id: UInt32, group: UInt32)? {
         switch self {
         case .tree(let index): return index.nearest(to: q, maxChord: maxChord, filter: filter)

@@ -189,7 +189,21 @@ public final class PointIndex: @unchecked Sendable {
 
     /// The nearest point within `maxChord` that `filter` accepts, with its group. Equal distances go to
     /// the lower id, so the answer never depends on the tree's layout.
-    public func nearest<Filter: PointFilter>(to q: Query, maxChord: Double = 2.0001, filter: Filter = NearestFilter()) -> (
+    public func nearest<Filter: PointFilter>(to q: Query, maxChord: Double = 2.0001, filter: Filter) -> (
+        id: UInt32, group: UInt32
+    )? {
+        search(q, maxChord, filter)
+    }
+
+    /// `nearest(to:maxChord:filter:)` with the standard filter, specialised in this target: a caller in another
+    /// target cannot specialise this target's generics, and the unspecialised search took a fifth of a batch.
+    public func nearest(to q: Query, maxChord: Double = 2.0001, filter: NearestFilter = NearestFilter()) -> (
+        id: UInt32, group: UInt32
+    )? {
+        search(q, maxChord, filter)
+    }
+
+    @inline(__always) private func search<Filter: PointFilter>(_ q: Query, _ maxChord: Double, _ filter: Filter) -> (
         id: UInt32, group: UInt32
     )? {
         guard count > 0 else { return nil }

@@ -84,7 +84,20 @@ package final class PointTiles: @unchecked Sendable {
     /// one would lie within it too), and a search 5 km around a city's postcodes (a database from
     /// OpenStreetMap) reads a few cells instead of thousands.
     package func nearest<Filter: PointFilter>(
-        to q: PointIndex.Query, maxChord: Double = 2.0001, filter: Filter = PointIndex.NearestFilter()
+        to q: PointIndex.Query, maxChord: Double = 2.0001, filter: Filter
+    ) -> (id: UInt32, group: UInt32)? {
+        search(q, maxChord, filter)
+    }
+
+    /// `nearest(to:maxChord:filter:)` with the standard filter, specialised in this target (see `PointIndex`).
+    package func nearest(
+        to q: PointIndex.Query, maxChord: Double = 2.0001, filter: PointIndex.NearestFilter = PointIndex.NearestFilter()
+    ) -> (id: UInt32, group: UInt32)? {
+        search(q, maxChord, filter)
+    }
+
+    @inline(__always) private func search<Filter: PointFilter>(
+        _ q: PointIndex.Query, _ maxChord: Double, _ filter: Filter
     ) -> (id: UInt32, group: UInt32)? {
         guard tileCount > 0 else { return nil }
         var reach = min(maxChord, Self.firstReach)
