@@ -162,7 +162,7 @@ let package = Package(
             name: "Travel411Guide",
             dependencies: [
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
-                "Travel411StoreWriters", "Travel411OSM", "CCairo", "CSQLite", "CShapelib",
+                "CCairo", "CSQLite", "CShapelib",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// The world's airports, looked up by IATA, ICAO or local code, or by nearness to a point.

@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// Reads the airportsdata CSV layout: a header row naming the columns, then one airport a line.

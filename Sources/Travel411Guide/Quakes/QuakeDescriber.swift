@@ -2,7 +2,6 @@ import Foundation
 import Travel411Batch
 import Travel411Core
 import Travel411Geocoder
-import Travel411Import
 import Travel411Store
 
 /// An event with our own answer for where it is, beside USGS's `place`.

@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Batch
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// Reads USGS's GeoJSON summary format: a FeatureCollection of Point features whose properties hold

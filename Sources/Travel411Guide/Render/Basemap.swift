@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411OSM
 
 /// What a basemap layer is, which decides how it is drawn.
 public enum BasemapLayerKind: String, Hashable, Sendable, CaseIterable {

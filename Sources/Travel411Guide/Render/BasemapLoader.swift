@@ -1,8 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411Import
-import Travel411OSM
 import Travel411Store
 
 /// Reads the basemap for one view from the places database: only the features whose index boxes meet

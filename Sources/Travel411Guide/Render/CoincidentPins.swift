@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// Pins that would hide each other are spread on a ring around their common point, the app's rule:

@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411Import
 import Travel411Store
 
 /// Which pins get a callout.

@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411OSM
 
 /// The basemap under everything, circles, and the names set in the space the foreground leaves.
 extension MapLayout {

@@ -1,8 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411Import
-import Travel411StoreWriters
 
 /// Markers, their rings, titles and callouts, and your dot or the off-screen arrow.
 extension MapLayout {

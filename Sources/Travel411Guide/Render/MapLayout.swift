@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411OSM
 
 /// The colours and sizes of the map, in one place.
 enum MapStyle {

@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// How many colours the terminal shows.

@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// NMEA 0183 sentences to fixes, one line at a time: RMC, GGA, GNS and GLL positions and ZDA dates from

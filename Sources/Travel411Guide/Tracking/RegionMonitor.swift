@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// Watches circular regions over a sequence of fixes and says when one is entered or left.

@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Batch
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// Which CSV column or JSON key holds each part of a fix, found by name in any letter case. Latitude

@@ -1,5 +1,4 @@
 import Foundation
-import Travel411Import
 import Travel411Store
 
 /// The formats `track` reads.

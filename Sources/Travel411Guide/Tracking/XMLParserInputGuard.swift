@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Import
 import Travel411Store
 
 /// Makes GPX bytes safe to hand to Foundation's `XMLParser` on Linux, whose libxml2 callbacks crash the

@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411Import
 
 /// How the user chose the City of a new destination.
 public enum CityRequest: Hashable, Sendable {

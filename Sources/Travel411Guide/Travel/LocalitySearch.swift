@@ -1,7 +1,6 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
-import Travel411Import
 
 /// The searches behind choosing a City, over the places database's localities (every locality layer,
 /// GeoNames and OpenStreetMap places alike, with its country filled in).

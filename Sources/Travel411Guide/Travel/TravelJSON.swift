@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411OSM
 
 // The one JSON shape of each travel type, wherever a command prints it. Each type encodes through a
 // private shape struct whose synthesised `Encodable` writes absent values as `null` (`EncodedAsNull`), so
