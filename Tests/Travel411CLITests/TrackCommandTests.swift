@@ -3,6 +3,7 @@ import Foundation
 import Travel411Core
 import Travel411Import
 import Travel411Store
+import Travel411TestSupport
 import XCTest
 
 /// `travel411 track` and `travel411 regions` run as a user runs them: the built binary on real logs.
@@ -229,51 +230,5 @@ final class TrackCommandTests: XCTestCase {
         for name in ["track-rennes-text", "track-rennes-jsonl"] {
             try GoldenOutput.check(name, with: cli)
         }
-    }
-}
-
-/// Collects a pipe's lines on a background thread, so a test can wait for them with a deadline.
-final class LineCollector: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var lines: [String] = []
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 10) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending = Data(pending[(newline + 1)...])
-                    condition.lock()
-                    lines.append(line)
-                    condition.broadcast()
-                    condition.unlock()
-                }
-            }
-        }
-    }
-
-    var count: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return lines.count
-    }
-    var all: [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return lines
-    }
-
-    func wait(forCount wanted: Int, seconds: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while lines.count < wanted {
-            if !condition.wait(until: deadline) { return lines.count >= wanted }
-        }
-        return true
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Travel411TestSupport
 import XCTest
 
 /// `travel411 where` over real pipes, as README's "Using travel411 from other programs" tells a

@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Geocoder
+import Travel411TestSupport
 import XCTest
 
 @testable import Travel411Batch
@@ -8,60 +9,18 @@ import XCTest
 /// A batch over real pipes: a program that writes one row and waits for its answer gets it at once,
 /// while a stream that keeps the pipe full still goes in large chunks.
 final class InteractivePipeTests: XCTestCase {
-    /// Lines written to a pipe, collected on a thread of their own.
-    private final class OutputLines: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var lines: [String] = []
-
-        init(_ handle: FileHandle) {
-            Thread.detachNewThread { [self] in
-                var pending = Data()
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    while let newline = pending.firstIndex(of: 10) {
-                        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                        pending = Data(pending[(newline + 1)...])
-                        condition.lock()
-                        lines.append(line)
-                        condition.broadcast()
-                        condition.unlock()
-                    }
-                }
-            }
-        }
-
-        var all: [String] {
-            condition.lock()
-            defer { condition.unlock() }
-            return lines
-        }
-
-        /// Waits until `count` lines have come, at most `seconds`; false if they did not.
-        func wait(forCount count: Int, seconds: TimeInterval) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            condition.lock()
-            defer { condition.unlock() }
-            while lines.count < count {
-                if !condition.wait(until: deadline) { return lines.count >= count }
-            }
-            return true
-        }
-    }
-
     /// A batch running on its own thread between two pipes.
     private final class PipedBatch: @unchecked Sendable {
         let input = Pipe()
         let output = Pipe()
-        let lines: OutputLines
+        let lines: LineCollector
         private let finished = DispatchSemaphore(value: 0)
         private(set) var summary: BatchSummary?
         private(set) var error: (any Error)?
         private(set) var chunksWritten = 0
 
         init(options: BatchOptions) {
-            lines = OutputLines(output.fileHandleForReading)
+            lines = LineCollector(output.fileHandleForReading)
             let events = BatchEvents(progress: { [self] _ in chunksWritten += 1 })
             Thread.detachNewThread { [self] in
                 do {
