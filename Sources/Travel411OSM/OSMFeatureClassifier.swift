@@ -69,142 +69,18 @@ package enum OSMFeatureClassifier {
     }
 
     static func features(of element: OSMTaggedElement) -> [OSMFeature] {
-        let tags = element.tags
-        let name = value(tags["name"])
-        let address = self.address(tags)
-        var features: [OSMFeature] = []
-        func feature(_ kind: OSMFeatureKind, _ shape: Shape) -> OSMFeature {
-            var feature = OSMFeature(kind: kind, element: element.element, name: name, names: names(tags), shape: shape)
-            if !address.isEmpty { feature.address = address }
-            feature.answersAtBuildingLevel = answersAtBuildingLevel
-            feature.building = value(tags["building"]).flatMap { $0 == "no" ? nil : $0 }
-            return feature
-        }
-        let isNode: Bool
-        if case .point = element.geometry { isNode = true } else { isNode = false }
-        let pointOfInterest = self.pointOfInterest(tags, named: name != nil, isNode: isNode)
-        let answersAtBuildingLevel = pointOfInterest.map(isBuildingLevel) ?? !hasCoarserMainTag(tags)
-        let place =
-            name == nil
-            ? nil
-            : value(tags["place"]).map {
-                OSMPlace(type: $0, population: population(tags["population"]), isCapital: value(tags["capital"]) == "yes")
-            }
-
+        var features = OSMElementFeatures(element)
         switch element.geometry {
         case .point(let point):
-            if address.housenumber != nil {
-                var feature = feature(.address, .point(point))
-                feature.pointOfInterest = pointOfInterest
-                features.append(feature)
-            }
-            if let place {
-                var feature = feature(.place, .point(point))
-                feature.place = place
-                features.append(feature)
-            }
-            if let pointOfInterest {
-                var feature = feature(.poi, .point(point))
-                feature.pointOfInterest = pointOfInterest
-                features.append(feature)
-            }
+            features.addNodeFeatures(at: point)
         case .line(let points, let isClosed):
             guard !points.isEmpty else { return [] }
-            // A closed way with area=yes is a square: a street if it makes a valid polygon (the area case below).
-            if let highwayClass = value(tags["highway"]), points.count >= 2, !(isClosed && value(tags["area"]) == "yes") {
-                let ref = value(tags["ref"])
-                if isStreet(highwayClass, tags: tags, named: name != nil || ref != nil) {
-                    var feature = feature(.street, .lineString(points))
-                    feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref)
-                    features.append(feature)
-                }
-            }
-            if let scheme = value(tags["addr:interpolation"]), points.count >= 2 {
-                var feature = feature(.addressInterpolation, .lineString(points))
-                feature.interpolation = OSMInterpolation(
-                    scheme: scheme, firstNode: element.firstNode, lastNode: element.lastNode,
-                    firstHousenumber: element.firstHousenumber, lastHousenumber: element.lastHousenumber)
-                features.append(feature)
-            }
-            let isArea = isClosed && points.count >= 4
-            let point = representativePoint(of: points, isClosed: isClosed)
-            // A building's outline, not its centre, is how near it is (Nominatim measures to the geometry); an
-            // open line is no address or POI Nominatim answers with.
-            // Nodes missing at the extract's edge leave a gap: the ring is closed over it, as osm2pgsql does.
-            let outline = isArea ? [points.last == points.first ? points : points + [points[0]]] : []
-            if address.housenumber != nil {
-                var feature = feature(.address, .point(point))
-                feature.outline = outline
-                feature.pointOfInterest = pointOfInterest
-                features.append(feature)
-            }
-            if let pointOfInterest {
-                var feature = feature(.poi, .point(point))
-                feature.pointOfInterest = pointOfInterest
-                feature.outline = outline
-                features.append(feature)
-            }
+            features.addWayFeatures(along: points, isClosed: isClosed)
         case .area(let shape):
-            let fromRelation = element.element.type == .relation
-            if fromRelation, address.housenumber != nil {
-                var feature = feature(.address, .point(shape.pointOnSurface))
-                feature.outline = shape.rings
-                feature.pointOfInterest = pointOfInterest
-                features.append(feature)
-            }
-            // A pedestrian square mapped as a multipolygon or an area=yes way: its outline is the street
-            // (Rautatientori in Helsinki). Nominatim drops one whose polygon is invalid, as libosmium does, and
-            // an unnamed way's (24 of the 27 unnamed pedestrian areas of the Helsinki sample are not in its placex).
-            if fromRelation || (value(tags["area"]) == "yes" && name != nil), let highwayClass = value(tags["highway"]),
-                isStreet(highwayClass, tags: tags, named: name != nil)
-            {
-                var feature = feature(.street, .multiLineString(shape.rings))
-                feature.highway = OSMHighway(highwayClass: highwayClass, ref: value(tags["ref"]))
-                feature.areaCentre = shape.pointOnSurface
-                features.append(feature)
-            }
-            if let place {
-                var feature = feature(.place, shape)
-                feature.place = place
-                features.append(feature)
-            }
-            if value(tags["boundary"]) == "administrative", let level = value(tags["admin_level"]).flatMap({ Int($0) }),
-                (2...10).contains(level)
-            {
-                var feature = feature(.adminBoundary, shape)
-                feature.adminBoundary = OSMAdministrativeBoundary(
-                    adminLevel: level,
-                    iso3166_1: (value(tags["ISO3166-1"]) ?? value(tags["ISO3166-1:alpha2"]))?.uppercased(),
-                    iso3166_2: value(tags["ISO3166-2"])?.uppercased())
-                features.append(feature)
-            }
-            if value(tags["boundary"]) == "postal_code", let postcode = value(tags["postal_code"]) ?? value(tags["addr:postcode"]) {
-                var feature = feature(.postcodeBoundary, shape)
-                feature.postcode = postcode
-                features.append(feature)
-            }
-            if fromRelation, let pointOfInterest {
-                var feature = feature(.poi, .point(shape.pointOnSurface))
-                feature.pointOfInterest = pointOfInterest
-                feature.outline = shape.rings
-                features.append(feature)
-            }
+            features.addAreaFeatures(of: shape)
         }
-        if let postcode = address.postcode, !features.contains(where: { [.address, .poi, .postcodeBoundary].contains($0.kind) }) {
-            let point: Point2D?
-            switch element.geometry {
-            case .point(let p): point = p
-            case .line(let points, let isClosed): point = representativePoint(of: points, isClosed: isClosed)
-            // A way's area came as its line already.
-            case .area(let shape): point = element.element.type == .relation ? shape.pointOnSurface : nil
-            }
-            if let point {
-                var feature = feature(.postcodePoint, .point(point))
-                feature.postcode = postcode
-                features.append(feature)
-            }
-        }
-        return features
+        features.addPostcodePointUnlessAnotherFeatureHasIt()
+        return features.made
     }
 
     /// The point that stands for a way: on the surface of a closed one, halfway along an open one.

@@ -1,0 +1,181 @@
+import Travel411Core
+
+/// The features made of one element (OSMFeatureClassifier.features(of:)): what its tags say once, the name,
+/// address, point of interest and place every feature of it shares, and the features made so far, in the
+/// order the importer takes them.
+struct OSMElementFeatures {
+    private let element: OSMTaggedElement
+    private let tags: [String: String]
+    private let name: String?
+    private let address: OSMAddress
+    private let pointOfInterest: OSMPointOfInterest?
+    private let answersAtBuildingLevel: Bool
+    private let place: OSMPlace?
+    private(set) var made: [OSMFeature] = []
+
+    init(_ element: OSMTaggedElement) {
+        self.element = element
+        tags = element.tags
+        name = OSMFeatureClassifier.value(tags["name"])
+        address = OSMFeatureClassifier.address(tags)
+        let isNode: Bool
+        if case .point = element.geometry { isNode = true } else { isNode = false }
+        pointOfInterest = OSMFeatureClassifier.pointOfInterest(tags, named: name != nil, isNode: isNode)
+        answersAtBuildingLevel =
+            pointOfInterest.map(OSMFeatureClassifier.isBuildingLevel) ?? !OSMFeatureClassifier.hasCoarserMainTag(tags)
+        let tags = tags
+        place =
+            name == nil
+            ? nil
+            : OSMFeatureClassifier.value(tags["place"]).map {
+                OSMPlace(
+                    type: $0, population: OSMFeatureClassifier.population(tags["population"]),
+                    isCapital: OSMFeatureClassifier.value(tags["capital"]) == "yes")
+            }
+    }
+
+    /// A tag's value, or nil when it is missing or blank.
+    private func value(_ key: String) -> String? {
+        OSMFeatureClassifier.value(tags[key])
+    }
+
+    /// A feature of this element with what every kind shares.
+    private func feature(_ kind: OSMFeatureKind, _ shape: Shape) -> OSMFeature {
+        var feature = OSMFeature(
+            kind: kind, element: element.element, name: name, names: OSMFeatureClassifier.names(tags), shape: shape)
+        if !address.isEmpty { feature.address = address }
+        feature.answersAtBuildingLevel = answersAtBuildingLevel
+        feature.building = value("building").flatMap { $0 == "no" ? nil : $0 }
+        return feature
+    }
+
+    /// A node: its address, its place, its point of interest.
+    mutating func addNodeFeatures(at point: Point2D) {
+        if address.housenumber != nil {
+            var feature = feature(.address, .point(point))
+            feature.pointOfInterest = pointOfInterest
+            made.append(feature)
+        }
+        if let place {
+            var feature = feature(.place, .point(point))
+            feature.place = place
+            made.append(feature)
+        }
+        if let pointOfInterest {
+            var feature = feature(.poi, .point(point))
+            feature.pointOfInterest = pointOfInterest
+            made.append(feature)
+        }
+    }
+
+    /// A way (`points` not empty): its street, its interpolation line, then its address and point of interest at
+    /// the point that stands for it.
+    mutating func addWayFeatures(along points: [Point2D], isClosed: Bool) {
+        // A closed way with area=yes is a square: a street if it makes a valid polygon (addAreaFeatures).
+        if let highwayClass = value("highway"), points.count >= 2, !(isClosed && value("area") == "yes") {
+            let ref = value("ref")
+            if OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: name != nil || ref != nil) {
+                var feature = feature(.street, .lineString(points))
+                feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref)
+                made.append(feature)
+            }
+        }
+        if let scheme = value("addr:interpolation"), points.count >= 2 {
+            var feature = feature(.addressInterpolation, .lineString(points))
+            feature.interpolation = OSMInterpolation(
+                scheme: scheme, firstNode: element.firstNode, lastNode: element.lastNode,
+                firstHousenumber: element.firstHousenumber, lastHousenumber: element.lastHousenumber)
+            made.append(feature)
+        }
+        let isArea = isClosed && points.count >= 4
+        let point = OSMFeatureClassifier.representativePoint(of: points, isClosed: isClosed)
+        // A building's outline, not its centre, is how near it is (Nominatim measures to the geometry); an
+        // open line is no address or POI Nominatim answers with.
+        // Nodes missing at the extract's edge leave a gap: the ring is closed over it, as osm2pgsql does.
+        let outline = isArea ? [points.last == points.first ? points : points + [points[0]]] : []
+        if address.housenumber != nil {
+            var feature = feature(.address, .point(point))
+            feature.outline = outline
+            feature.pointOfInterest = pointOfInterest
+            made.append(feature)
+        }
+        if let pointOfInterest {
+            var feature = feature(.poi, .point(point))
+            feature.pointOfInterest = pointOfInterest
+            feature.outline = outline
+            made.append(feature)
+        }
+    }
+
+    /// An assembled area: a relation's address, a square's street, a place's polygon, the boundaries, a
+    /// relation's point of interest.
+    mutating func addAreaFeatures(of shape: Shape) {
+        let fromRelation = element.element.type == .relation
+        if fromRelation, address.housenumber != nil {
+            var feature = feature(.address, .point(shape.pointOnSurface))
+            feature.outline = shape.rings
+            feature.pointOfInterest = pointOfInterest
+            made.append(feature)
+        }
+        // A pedestrian square mapped as a multipolygon or an area=yes way: its outline is the street
+        // (Rautatientori in Helsinki). Nominatim drops one whose polygon is invalid, as libosmium does, and
+        // an unnamed way's (24 of the 27 unnamed pedestrian areas of the Helsinki sample are not in its placex).
+        if fromRelation || (value("area") == "yes" && name != nil), let highwayClass = value("highway"),
+            OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: name != nil)
+        {
+            var feature = feature(.street, .multiLineString(shape.rings))
+            feature.highway = OSMHighway(highwayClass: highwayClass, ref: value("ref"))
+            feature.areaCentre = shape.pointOnSurface
+            made.append(feature)
+        }
+        if let place {
+            var feature = feature(.place, shape)
+            feature.place = place
+            made.append(feature)
+        }
+        addBoundaries(of: shape)
+        if fromRelation, let pointOfInterest {
+            var feature = feature(.poi, .point(shape.pointOnSurface))
+            feature.pointOfInterest = pointOfInterest
+            feature.outline = shape.rings
+            made.append(feature)
+        }
+    }
+
+    /// An administrative boundary of levels 2 to 10, a postal code boundary.
+    private mutating func addBoundaries(of shape: Shape) {
+        if value("boundary") == "administrative", let level = value("admin_level").flatMap({ Int($0) }),
+            (2...10).contains(level)
+        {
+            var feature = feature(.adminBoundary, shape)
+            feature.adminBoundary = OSMAdministrativeBoundary(
+                adminLevel: level,
+                iso3166_1: (value("ISO3166-1") ?? value("ISO3166-1:alpha2"))?.uppercased(),
+                iso3166_2: value("ISO3166-2")?.uppercased())
+            made.append(feature)
+        }
+        if value("boundary") == "postal_code", let postcode = value("postal_code") ?? value("addr:postcode") {
+            var feature = feature(.postcodeBoundary, shape)
+            feature.postcode = postcode
+            made.append(feature)
+        }
+    }
+
+    /// The element's postcode as a point of its own, when no address, POI or postal boundary made of it has it.
+    mutating func addPostcodePointUnlessAnotherFeatureHasIt() {
+        guard let postcode = address.postcode, !made.contains(where: { [.address, .poi, .postcodeBoundary].contains($0.kind) })
+        else { return }
+        let point: Point2D?
+        switch element.geometry {
+        case .point(let p): point = p
+        case .line(let points, let isClosed): point = OSMFeatureClassifier.representativePoint(of: points, isClosed: isClosed)
+        // A way's area came as its line already.
+        case .area(let shape): point = element.element.type == .relation ? shape.pointOnSurface : nil
+        }
+        if let point {
+            var feature = feature(.postcodePoint, .point(point))
+            feature.postcode = postcode
+            made.append(feature)
+        }
+    }
+}
