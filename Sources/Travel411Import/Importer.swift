@@ -22,126 +22,197 @@ public struct Importer {
     public func run() throws -> ImportSummary {
         let started = Date()
         try PlacesDatabaseLocation.refuseFolder(options.databasePath)
-        var options = self.options
+        var inputs = try checkedInputs()
+        var layers: [ImportedLayer] = []
+        var report = LookupTablesWriter.Report()
+        try AtomicFileReplacement.replace(URL(fileURLWithPath: inputs.options.databasePath)) { temporary in
+            (layers, report) = try writeDatabase(at: temporary, from: &inputs)
+        }
+        let fallbacks = [inputs.fallbackCountries, inputs.fallbackTimeZones].compactMap { $0 }
+        var warnings = inputs.warnings
+        if let note = inputs.replaced?.warning(imported: inputs.files + inputs.extracts + fallbacks, checksums: inputs.checksums) {
+            warnings.append(note)
+        }
+        return ImportSummary(
+            databasePath: inputs.options.databasePath, layers: layers, warnings: warnings,
+            seconds: Date().timeIntervalSince(started), territories: report.territories,
+            contradictedLabels: report.contradictedLabels)
+    }
+
+    /// What an import reads, every file opened and checked, before anything is written.
+    private struct Inputs {
+        var options: ImportOptions
         var warnings: [String] = []
-        if options.append { warnings += try ImportAppend.addPreviousSources(to: &options) }
-        let replaced = options.append ? nil : ReplacedDatabase.read(at: options.databasePath)
+        var replaced: ReplacedDatabase?
+        var files: [URL] = []
+        var extracts: [URL] = []
+        var extractsToRead: [URL] = []
+        var checksums: [URL: String] = [:]
+        var usedTables = Set<String>()
+        /// Emptied once the import starts reading them: each plan is let go once read.
+        var plans: [LayerPlan] = []
+        var totalRecords = 0
+        var fallbackCountries: URL?
+        var fallbackTimeZones: URL?
+    }
+
+    private func checkedInputs() throws -> Inputs {
+        var inputs = Inputs(options: options)
+        if options.append { inputs.warnings += try ImportAppend.addPreviousSources(to: &inputs.options) }
+        let options = inputs.options
+        inputs.replaced = options.append ? nil : ReplacedDatabase.read(at: options.databasePath)
         let extracts = options.paths.filter(OSMExtractImport.isExtract)
         let files = try ShapefileDiscovery.shapefiles(in: options.paths.filter { !OSMExtractImport.isExtract($0) })
+        (inputs.files, inputs.extracts) = (files, extracts)
         try ImportInputCheck.checkFileOptions(options, against: files + extracts)
         for extract in extracts where !FileManager.default.fileExists(atPath: extract.path) {
             throw ShapefileDiscovery.NotFound(path: extract.path, reason: "no such file")
         }
-        var checksums: [URL: String] = [:]
-        for url in files { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: url)) }
-        for url in extracts { checksums[url] = try SourceChecksum.sha256Hex(ofFiles: [url]) }
-        let duplicates = ImportInputCheck.duplicates(in: files + extracts, checksums: checksums)
-        warnings += duplicates.warnings
-        var usedTables = Set<String>()
-        var plans = try files.filter { !duplicates.skipped.contains($0) }.map {
-            try LayerPlan.make(url: $0, options: options, usedTables: &usedTables)
+        for url in files { inputs.checksums[url] = try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: url)) }
+        for url in extracts { inputs.checksums[url] = try SourceChecksum.sha256Hex(ofFiles: [url]) }
+        let duplicates = ImportInputCheck.duplicates(in: files + extracts, checksums: inputs.checksums)
+        inputs.warnings += duplicates.warnings
+        let plans = try files.filter { !duplicates.skipped.contains($0) }.map {
+            try LayerPlan.make(url: $0, options: options, usedTables: &inputs.usedTables)
         }
-        let extractsToRead = extracts.filter { !duplicates.skipped.contains($0) }
-        warnings += plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
-        warnings += ImportInputCheck.sameLayouts(plans)
-        warnings += ImportInputCheck.unusedLevel(options, plans: plans)
-        let totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
+        inputs.plans = plans
+        inputs.extractsToRead = extracts.filter { !duplicates.skipped.contains($0) }
+        inputs.warnings += plans.flatMap { plan in plan.reader.warnings.map { "\(plan.url.lastPathComponent): \($0)" } }
+        inputs.warnings += ImportInputCheck.sameLayouts(plans)
+        inputs.warnings += ImportInputCheck.unusedLevel(options, plans: plans)
+        inputs.totalRecords = plans.reduce(0) { $0 + $1.reader.recordCount }
         // An extract's country boundary is cut at its edge unless the extract is a whole country, and it does
         // not say what lies beyond: the embedded Natural Earth countries do, as Nominatim's own country grid
         // does, when the import has no country layer of its own. Natural Earth's polygon of a country the
         // extract has a polygon for is left out.
         let hasCountryLayer = plans.contains { $0.profile.level == .country }
-        let fallbackCountries = extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embedded("countries/ne_10m_admin_0_countries.shp")
+        inputs.fallbackCountries =
+            inputs.extractsToRead.isEmpty || hasCountryLayer ? nil : Self.embedded("countries/ne_10m_admin_0_countries.shp")
         // The same for the time zones, which an extract does not hold either.
         let hasTimeZoneLayer = plans.contains { $0.profile.level == .timezone }
-        let fallbackTimeZones = extractsToRead.isEmpty || hasTimeZoneLayer ? nil : Self.embedded("timezones/iana_time_zones.shp")
-        let fallbackInputs: [LookupCollector.Input] =
-            (fallbackCountries == nil ? [] : [.area(.country)]) + (fallbackTimeZones == nil ? [] : [.area(.timezone)])
+        inputs.fallbackTimeZones =
+            inputs.extractsToRead.isEmpty || hasTimeZoneLayer ? nil : Self.embedded("timezones/iana_time_zones.shp")
+        return inputs
+    }
 
-        var layers: [ImportedLayer] = []
-        var report = LookupTablesWriter.Report()
-        try AtomicFileReplacement.replace(URL(fileURLWithPath: options.databasePath)) { temporary in
-            let database = try SQLiteDatabase(path: temporary.path)
-            let geoPackage = try GeoPackageWriter(database: database)
-            let collector = LookupCollector()
-            let lookupTables = try LookupTablesWriter(
-                plans: plans,
-                otherInputs: extractsToRead.flatMap { _ in OSMExtractImport.inputs } + fallbackInputs,
-                collector: collector,
-                database: database, progress: progress)
-            // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
-            // level, and a lookup answers the first polygon holding the point.
-            var extractCountries = Set<String>()
-            var extractDates: [Date] = []
-            var extractTables: [[String]] = []
-            for extract in extractsToRead {
-                let outcome = try OSMExtractImport(url: extract, sha256: checksums[extract] ?? "", nodesFile: options.nodesFile).run(
-                    into: geoPackage, collector: collector, usedTables: &usedTables, progress: progress)
-                layers += outcome.layers
-                extractTables.append(outcome.layers.map(\.table))
-                warnings += outcome.warnings
-                extractCountries.formUnion(outcome.countryCodes)
-                extractDates += outcome.dataTimestamp.map { [$0] } ?? []
-                for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
-            }
-            let extractExtents = try extractTables.compactMap { try Self.extent(of: $0, in: database) }
-            // The extracts' layers are all the layers so far.
-            let extractStreetTiles = try ExtractTiles.touched(by: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
-            let extractDataTiles = try ExtractTiles.data(of: layers, in: database)
-            // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
-            // is open), before the lookup structures it completes are built.
-            var unread = Array(plans.reversed())
-            plans = []
-            var recordsDone = 0
-            while !unread.isEmpty {
-                let feeds: LookupCollector.Input?
-                do {
-                    let plan = unread.removeLast()
-                    let layer = try importLayer(
-                        plan, checksum: checksums[plan.url], into: geoPackage, collector: collector, replacedCountries: extractCountries,
-                        extractStreets: (extractExtents, extractStreetTiles)
-                    ) { done in
-                        progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
-                    }
-                    recordsDone += plan.reader.recordCount
-                    layers.append(layer)
-                    feeds = LookupCollector.Input(plan.profile)
-                }
-                try lookupTables.layerRead(feeding: feeds)
-            }
-            if let fallbackTimeZones {
-                let plan = try LayerPlan.make(url: fallbackTimeZones, options: options, usedTables: &usedTables)
-                layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector) { _ in })
-                try lookupTables.layerRead(feeding: .area(.timezone))
-            }
-            if let fallbackCountries {
-                let plan = try LayerPlan.make(url: fallbackCountries, options: options, usedTables: &usedTables)
-                layers.append(
-                    try importLayer(
-                        plan, checksum: nil, into: geoPackage, collector: collector, replacedCountries: extractCountries
-                    ) { _ in })
-                try lookupTables.layerRead(feeding: .area(.country))
-            }
-            report = try lookupTables.finish()
-            try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
-            if !extractsToRead.isEmpty {
-                try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: OSMAnswerRules.metadataValue)
-                try geoPackage.setMetadata(
-                    key: OSMAnswerRules.coverageKey,
-                    value: OSMAnswerRules.coverageText(extractExtents))
-                try geoPackage.setMetadata(key: OSMAnswerRules.coverageTilesKey, value: DataTiles(keys: extractDataTiles).text)
-            }
-            if let newest = extractDates.max() {
-                try geoPackage.setMetadata(key: OSMExtractImport.dataTimestampKey, value: GeoPackageSchema.timestamp(newest))
-            }
-            try geoPackage.finish()
+    /// The whole database, in the temporary file that replaces the old one once it is complete.
+    private func writeDatabase(at temporary: URL, from inputs: inout Inputs) throws -> ([ImportedLayer], LookupTablesWriter.Report) {
+        let database = try SQLiteDatabase(path: temporary.path)
+        let geoPackage = try GeoPackageWriter(database: database)
+        let collector = LookupCollector()
+        let fallbackInputs: [LookupCollector.Input] =
+            (inputs.fallbackCountries == nil ? [] : [.area(.country)]) + (inputs.fallbackTimeZones == nil ? [] : [.area(.timezone)])
+        let lookupTables = try LookupTablesWriter(
+            plans: inputs.plans,
+            otherInputs: inputs.extractsToRead.flatMap { _ in OSMExtractImport.inputs } + fallbackInputs,
+            collector: collector,
+            database: database, progress: progress)
+        // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
+        // level, and a lookup answers the first polygon holding the point.
+        let extracts = try importExtracts(&inputs, into: geoPackage, collector: collector, lookupTables: lookupTables)
+        var layers = extracts.layers
+        let extractExtents = try extracts.tables.compactMap { try Self.extent(of: $0, in: database) }
+        // The extracts' layers are all the layers so far.
+        let extractStreetTiles = try ExtractTiles.touched(by: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
+        let extractDataTiles = try ExtractTiles.data(of: layers, in: database)
+        layers += try importShapefiles(
+            &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
+            extractStreets: (extractExtents, extractStreetTiles))
+        layers += try importFallbacks(
+            &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries)
+        let report = try lookupTables.finish()
+        try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
+        if !inputs.extractsToRead.isEmpty {
+            try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: OSMAnswerRules.metadataValue)
+            try geoPackage.setMetadata(
+                key: OSMAnswerRules.coverageKey,
+                value: OSMAnswerRules.coverageText(extractExtents))
+            try geoPackage.setMetadata(key: OSMAnswerRules.coverageTilesKey, value: DataTiles(keys: extractDataTiles).text)
         }
-        let fallbacks = [fallbackCountries, fallbackTimeZones].compactMap { $0 }
-        if let note = replaced?.warning(imported: files + extracts + fallbacks, checksums: checksums) { warnings.append(note) }
-        return ImportSummary(
-            databasePath: options.databasePath, layers: layers, warnings: warnings,
-            seconds: Date().timeIntervalSince(started), territories: report.territories,
-            contradictedLabels: report.contradictedLabels)
+        if let newest = extracts.dates.max() {
+            try geoPackage.setMetadata(key: OSMExtractImport.dataTimestampKey, value: GeoPackageSchema.timestamp(newest))
+        }
+        try geoPackage.finish()
+        return (layers, report)
+    }
+
+    /// What the extracts' import gives the layers imported after them and the metadata.
+    private struct ImportedExtracts {
+        var layers: [ImportedLayer] = []
+        var countries = Set<String>()
+        var dates: [Date] = []
+        /// Each extract's tables.
+        var tables: [[String]] = []
+    }
+
+    private func importExtracts(
+        _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter
+    ) throws -> ImportedExtracts {
+        var imported = ImportedExtracts()
+        for extract in inputs.extractsToRead {
+            let outcome = try OSMExtractImport(url: extract, sha256: inputs.checksums[extract] ?? "", nodesFile: inputs.options.nodesFile)
+                .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress)
+            imported.layers += outcome.layers
+            imported.tables.append(outcome.layers.map(\.table))
+            inputs.warnings += outcome.warnings
+            imported.countries.formUnion(outcome.countryCodes)
+            imported.dates += outcome.dataTimestamp.map { [$0] } ?? []
+            for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
+        }
+        return imported
+    }
+
+    private func importShapefiles(
+        _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter,
+        replacedCountries: Set<String>, extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>)
+    ) throws -> [ImportedLayer] {
+        // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
+        // is open), before the lookup structures it completes are built.
+        var unread = Array(inputs.plans.reversed())
+        inputs.plans = []
+        var layers: [ImportedLayer] = []
+        var recordsDone = 0
+        let totalRecords = inputs.totalRecords
+        while !unread.isEmpty {
+            let feeds: LookupCollector.Input?
+            do {
+                let plan = unread.removeLast()
+                let layer = try importLayer(
+                    plan, checksum: inputs.checksums[plan.url], into: geoPackage, collector: collector,
+                    replacedCountries: replacedCountries,
+                    extractStreets: extractStreets
+                ) { done in
+                    progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
+                }
+                recordsDone += plan.reader.recordCount
+                layers.append(layer)
+                feeds = LookupCollector.Input(plan.profile)
+            }
+            try lookupTables.layerRead(feeding: feeds)
+        }
+        return layers
+    }
+
+    /// Data/'s time zones and countries where the extracts leave them out (checkedInputs()).
+    private func importFallbacks(
+        _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter,
+        replacedCountries: Set<String>
+    ) throws -> [ImportedLayer] {
+        var layers: [ImportedLayer] = []
+        if let fallbackTimeZones = inputs.fallbackTimeZones {
+            let plan = try LayerPlan.make(url: fallbackTimeZones, options: inputs.options, usedTables: &inputs.usedTables)
+            layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector) { _ in })
+            try lookupTables.layerRead(feeding: .area(.timezone))
+        }
+        if let fallbackCountries = inputs.fallbackCountries {
+            let plan = try LayerPlan.make(url: fallbackCountries, options: inputs.options, usedTables: &inputs.usedTables)
+            layers.append(
+                try importLayer(
+                    plan, checksum: nil, into: geoPackage, collector: collector, replacedCountries: replacedCountries
+                ) { _ in })
+            try lookupTables.layerRead(feeding: .area(.country))
+        }
+        return layers
     }
 
     /// The extent of `tables` together, from gpkg_contents; nil when none has features.
