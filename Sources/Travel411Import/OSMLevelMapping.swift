@@ -348,6 +348,32 @@ struct OSMLevelMapping {
         let centroids = try postcodeCarriers.centroids(postcodes) { countryOf(Point2D(x: $0.longitude, y: $0.latitude)) }
         let streetPostcodes = OSMStreetPostcodes(centroids: centroids, settings: settings, countryOf: countryOf)
         let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes, countryOf: countryOf)
+        let cities = collectMunicipalities(areaPostcodes)
+        collectSuburbs(areaPostcodes, cities: cities)
+        try pendingAddresses.drain { reader in
+            let address = try reader.pendingAddress()
+            let country = countryOf(Point2D(x: address.coordinate.longitude, y: address.coordinate.latitude))
+            collector.collectAddress(
+                houseNumber: address.houseNumber, street: address.street,
+                postcode: address.postcode.flatMap { postcodes.normalised($0, countryCode: country) }, at: address.coordinate)
+        }
+        try collectObjects(postcodes, countryOf: countryOf)
+        for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
+        try streetMidpoints.drain { reader in
+            let (id, midpoint) = try reader.streetMidpoint()
+            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
+        }
+        cityBoundaries = []
+        cityPlaceAreas = []
+        suburbBoundaries = [:]
+        suburbPlaceAreas = []
+        townNodes = []
+        suburbNodes = []
+    }
+
+    /// The municipalities: their boundaries, else the place polygons, else cells around the town nodes.
+    /// Returns them with the city level's number of the first.
+    private mutating func collectMunicipalities(_ areaPostcodes: OSMAreaPostcodes) -> (areas: [PendingArea], first: Int) {
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
         if cities.isEmpty {
             cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
@@ -366,6 +392,13 @@ struct OSMLevelMapping {
                 placeType: area.placeType ?? linked?.type ?? unlinkedCityKey,
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
+        return (cities, firstCity)
+    }
+
+    /// The suburbs: the boundaries of the finest rank below a municipality, else the place polygons, else cells
+    /// around the suburb nodes (and the town nodes inside a municipality of another name).
+    private mutating func collectSuburbs(_ areaPostcodes: OSMAreaPostcodes, cities municipalities: (areas: [PendingArea], first: Int)) {
+        let (cities, firstCity) = municipalities
         let suburbRank = suburbBoundaries.keys.max()
         var suburbs = suburbRank.flatMap { suburbBoundaries[$0] } ?? suburbPlaceAreas
         if suburbs.isEmpty {
@@ -405,25 +438,6 @@ struct OSMLevelMapping {
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
                 placeType: area.placeType ?? linked?.type ?? suburbLevel, centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
-        try pendingAddresses.drain { reader in
-            let address = try reader.pendingAddress()
-            let country = countryOf(Point2D(x: address.coordinate.longitude, y: address.coordinate.latitude))
-            collector.collectAddress(
-                houseNumber: address.houseNumber, street: address.street,
-                postcode: address.postcode.flatMap { postcodes.normalised($0, countryCode: country) }, at: address.coordinate)
-        }
-        try collectObjects(postcodes, countryOf: countryOf)
-        for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
-        try streetMidpoints.drain { reader in
-            let (id, midpoint) = try reader.streetMidpoint()
-            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
-        }
-        cityBoundaries = []
-        cityPlaceAreas = []
-        suburbBoundaries = [:]
-        suburbPlaceAreas = []
-        townNodes = []
-        suburbNodes = []
     }
 
     /// The place node a polygon is linked to, as Nominatim links them: a node of the same name inside it
