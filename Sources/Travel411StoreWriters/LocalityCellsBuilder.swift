@@ -42,9 +42,30 @@ package struct LocalityCellsBuilder {
 
     /// Tile number → blob.
     package func build(_ places: [Place]) -> [(number: Int, blob: [UInt8])] {
+        let cells = Self.cellMembers(places)
+        let columnCount = Self.columnCount
+        let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { i in
+            let home = LocalityCells.cell(of: places[i].coordinate)
+            return cells.candidates[home.row * columnCount + home.column] ?? []
+        }
         let perTile = LocalityCells.subdivisions
-        let columnCount = 360 * perTile
-        var candidates: [Int: [Int]] = [:]  // global cell number (row × 3600 + column) → places
+        var tiles: Set<Int> = []
+        for cell in Array(cells.candidates.keys) + Array(cells.residents.keys) {
+            let row = cell / columnCount, column = cell % columnCount
+            tiles.insert((row / perTile) * 360 + column / perTile)
+        }
+        return tiles.sorted().map { tile in
+            (tile, Self.tileBlob(tile, places: places, cells: cells, neighbourhoods: neighbourhoods))
+        }
+    }
+
+    private static let columnCount = 360 * LocalityCells.subdivisions
+
+    /// Each cell's places by global cell number (row × 3600 + column), as indices into the places: the candidates
+    /// (the places whose catchment's box reaches the cell) and the residents (the places lying in it).
+    private static func cellMembers(_ places: [Place]) -> (candidates: [Int: [Int]], residents: [Int: [Int]]) {
+        let perTile = LocalityCells.subdivisions
+        var candidates: [Int: [Int]] = [:]
         var residents: [Int: [Int]] = [:]
         for (index, place) in places.enumerated() {
             let home = LocalityCells.cell(of: place.coordinate)
@@ -65,66 +86,63 @@ package struct LocalityCellsBuilder {
                 }
             }
         }
-        let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { i in
-            let home = LocalityCells.cell(of: places[i].coordinate)
-            return candidates[home.row * columnCount + home.column] ?? []
+        return (candidates, residents)
+    }
+
+    /// One tile's blob: the candidates' and residents' counts and offsets per cell, then their entries.
+    private static func tileBlob(
+        _ tile: Int, places: [Place], cells: (candidates: [Int: [Int]], residents: [Int: [Int]]), neighbourhoods: [Bool]
+    ) -> [UInt8] {
+        let perTile = LocalityCells.subdivisions
+        let tileRow = tile / 360, tileColumn = tile % 360
+        let cellNumbers = (0..<(perTile * perTile)).map { sub in
+            (tileRow * perTile + sub / perTile) * columnCount + tileColumn * perTile + sub % perTile
         }
-        var tiles: Set<Int> = []
-        for cell in Array(candidates.keys) + Array(residents.keys) {
-            let row = cell / columnCount, column = cell % columnCount
-            tiles.insert((row / perTile) * 360 + column / perTile)
-        }
-        return tiles.sorted().map { tile in
-            let tileRow = tile / 360, tileColumn = tile % 360
-            let cellNumbers = (0..<(perTile * perTile)).map { sub in
-                (tileRow * perTile + sub / perTile) * columnCount + tileColumn * perTile + sub % perTile
+        var candidateOffsets: [UInt32] = [0], residentOffsets: [UInt32] = [0]
+        var candidateEntries = ByteWriter(), residentEntries = ByteWriter()
+        for cell in cellNumbers {
+            let members = (cells.candidates[cell] ?? []).sorted {
+                places[$0].population != places[$1].population
+                    ? places[$0].population > places[$1].population : places[$0].id < places[$1].id
             }
-            var candidateOffsets: [UInt32] = [0], residentOffsets: [UInt32] = [0]
-            var candidateEntries = ByteWriter(), residentEntries = ByteWriter()
-            for cell in cellNumbers {
-                let members = (candidates[cell] ?? []).sorted {
-                    places[$0].population != places[$1].population
-                        ? places[$0].population > places[$1].population : places[$0].id < places[$1].id
-                }
-                for member in members {
-                    let place = places[member]
-                    let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
-                    candidateEntries.append(Float(x))
-                    candidateEntries.append(Float(y))
-                    candidateEntries.append(Float(z))
-                    // Rounded up, with the Float positions' own error of about 1e-7 allowed for.
-                    candidateEntries.append((Float(PointIndex.chord(metres: place.catchmentMetres)) + 2e-7).nextUp)
-                    candidateEntries.append(place.population)
-                    candidateEntries.append(place.id)
-                    candidateEntries.append(place.country)
-                    candidateEntries.append(neighbourhoods[member] ? LocalityCells.neighbourhoodFlag : UInt16(0))
-                    candidateEntries.append(place.firstLevel)
-                }
-                candidateOffsets.append(UInt32(candidateOffsets.last.map { Int($0) + members.count } ?? 0))
-                let dwellers = residents[cell] ?? []
-                for member in dwellers {
-                    let place = places[member]
-                    let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
-                    residentEntries.append(x)
-                    residentEntries.append(y)
-                    residentEntries.append(z)
-                    residentEntries.append(place.id)
-                    residentEntries.append(place.country)
-                    residentEntries.append(UInt16(0))
-                }
-                residentOffsets.append(UInt32(residentOffsets.last.map { Int($0) + dwellers.count } ?? 0))
+            for member in members {
+                let place = places[member]
+                let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
+                candidateEntries.append(Float(x))
+                candidateEntries.append(Float(y))
+                candidateEntries.append(Float(z))
+                // Rounded up, with the Float positions' own error of about 1e-7 allowed for.
+                candidateEntries.append((Float(PointIndex.chord(metres: place.catchmentMetres)) + 2e-7).nextUp)
+                candidateEntries.append(place.population)
+                candidateEntries.append(place.id)
+                candidateEntries.append(place.country)
+                candidateEntries.append(neighbourhoods[member] ? LocalityCells.neighbourhoodFlag : UInt16(0))
+                candidateEntries.append(place.firstLevel)
             }
-            var writer = ByteWriter()
-            writer.append(candidateOffsets.last ?? 0)
-            writer.append(residentOffsets.last ?? 0)
-            writer.append(contentsOf: candidateOffsets)
-            writer.append(contentsOf: residentOffsets)
-            var blob = writer.bytes
-            blob.append(contentsOf: candidateEntries.bytes)
-            while blob.count % 8 != 0 { blob.append(0) }
-            blob.append(contentsOf: residentEntries.bytes)
-            return (tile, blob)
+            candidateOffsets.append(UInt32(candidateOffsets.last.map { Int($0) + members.count } ?? 0))
+            let dwellers = cells.residents[cell] ?? []
+            for member in dwellers {
+                let place = places[member]
+                let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
+                residentEntries.append(x)
+                residentEntries.append(y)
+                residentEntries.append(z)
+                residentEntries.append(place.id)
+                residentEntries.append(place.country)
+                residentEntries.append(UInt16(0))
+            }
+            residentOffsets.append(UInt32(residentOffsets.last.map { Int($0) + dwellers.count } ?? 0))
         }
+        var writer = ByteWriter()
+        writer.append(candidateOffsets.last ?? 0)
+        writer.append(residentOffsets.last ?? 0)
+        writer.append(contentsOf: candidateOffsets)
+        writer.append(contentsOf: residentOffsets)
+        var blob = writer.bytes
+        blob.append(contentsOf: candidateEntries.bytes)
+        while blob.count % 8 != 0 { blob.append(0) }
+        blob.append(contentsOf: residentEntries.bytes)
+        return blob
     }
 }
 

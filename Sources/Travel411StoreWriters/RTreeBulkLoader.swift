@@ -64,8 +64,9 @@ enum RTreeBulkLoader {
         }
     }
 
-    private static func writePackedTree(_ entries: RTreeEntries, into rtreeTable: String, database: SQLiteDatabase) throws {
-        // SQLite sized the root node when it created the table; every node must have that size.
+    /// The size of a node and how many cells it holds: SQLite sized the root node when it created the table, and
+    /// every node must have that size.
+    private static func nodeSize(of rtreeTable: String, database: SQLiteDatabase) throws -> (bytes: Int, capacity: Int) {
         let nodeSize =
             try database.query(
                 "SELECT length(data) FROM \(GeoPackageSchema.quoted(rtreeTable + "_node")) WHERE nodeno = 1"
@@ -74,6 +75,11 @@ enum RTreeBulkLoader {
         guard capacity >= 2, capacity <= Int(UInt16.max) else {
             throw SQLiteError(code: 1, message: "unexpected R-tree node size \(nodeSize)", path: database.path)
         }
+        return (nodeSize, capacity)
+    }
+
+    private static func writePackedTree(_ entries: RTreeEntries, into rtreeTable: String, database: SQLiteDatabase) throws {
+        let (nodeSize, capacity) = try nodeSize(of: rtreeTable, database: database)
         let insertNode = try database.prepare(
             "INSERT INTO \(GeoPackageSchema.quoted(rtreeTable + "_node")) (nodeno, data) VALUES (?, ?)")
         let insertRowID = try database.prepare(
@@ -134,16 +140,21 @@ enum RTreeBulkLoader {
         try database.run(
             "UPDATE \(GeoPackageSchema.quoted(rtreeTable + "_node")) SET data = ? WHERE nodeno = 1", [.blob(blob)])
 
+        try writeParents(parentOfNode, into: rtreeTable, database: database)
+        if fitsInRoot {
+            for item in level { try insertRowID.run([.integer(item.key), .integer(1)]) }
+        } else {
+            try leafOfEntry.drain { try insertRowID.run([.integer($0.fid), .integer($0.node)]) }
+        }
+    }
+
+    /// The `_parent` table: every node's parent but the root's (node numbers from 2).
+    private static func writeParents(_ parentOfNode: [Int64], into rtreeTable: String, database: SQLiteDatabase) throws {
         // Node numbers ascend, and so do fids as the writer assigns them: both tables fill by appending.
         let insertParent = try database.prepare(
             "INSERT INTO \(GeoPackageSchema.quoted(rtreeTable + "_parent")) (nodeno, parentnode) VALUES (?, ?)")
         for node in parentOfNode.indices.dropFirst(2) {
             try insertParent.run([.integer(Int64(node)), .integer(parentOfNode[node])])
-        }
-        if fitsInRoot {
-            for item in level { try insertRowID.run([.integer(item.key), .integer(1)]) }
-        } else {
-            try leafOfEntry.drain { try insertRowID.run([.integer($0.fid), .integer($0.node)]) }
         }
     }
 
