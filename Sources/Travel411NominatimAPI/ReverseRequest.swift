@@ -45,82 +45,20 @@ public struct ReverseRequest: Equatable, Sendable {
     /// `debug`: an HTML page that shows how the answer was found.
     public var debug: Bool
 
-    /// 0-9, signs, the decimal point and the exponent's e.
-    private static func isDecimalNumberByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
-            UInt8(ascii: "E"):
-            return true
-        default: return false
-        }
-    }
-
     /// `parameters` are the decoded query items in order; the first of repeated parameters counts.
     /// `acceptLanguageHeader` is the request's `Accept-Language`, used when there is no parameter.
     public init(parameters: [(name: String, value: String)], queryString: String = "", acceptLanguageHeader: String? = nil) throws {
-        // A request has a handful of parameters: looking them up in order costs less than hashing
-        // them into a dictionary, and the first of repeated ones is found first.
-        let values = FirstParameterValues(parameters)
-
         // The format is read first, so that the other errors are written in it.
-        var format = NominatimFormat.xml
-        var errorFormat = NominatimFormat.json
-        if let text = values["format"] {
-            guard let parsed = NominatimFormat(rawValue: text.lowercased()) else {
-                throw ServerRequestError(
-                    "Parameter 'format' must be one of: \(NominatimFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(DisplayText.sanitized(text, limit: 40))'"
-                )
-            }
-            format = parsed
-            errorFormat = parsed
-        }
-        func fail(_ message: String) -> ServerRequestError { ServerRequestError(message, format: errorFormat) }
-
-        /// A plain decimal number, as Nominatim's float(): not a number, NaN and infinity are refused.
-        func number(_ name: String, _ text: String) throws -> Double {
-            let trimmed =
-                text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
-                ? text.trimmingCharacters(in: .whitespaces) : text
-            // Only plain decimal numbers: Double() would also take "nan", "inf" and hexadecimal.
-            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy(Self.isDecimalNumberByte), let value = Double(trimmed), value.isFinite else {
-                throw fail("Parameter '\(name)' must be a number; got '\(DisplayText.sanitized(text, limit: 40))'")
-            }
-            return value
-        }
-        func degrees(_ name: String) throws -> Double {
-            guard let text = values[name] else {
-                throw fail("Parameter '\(name)' is missing; give lat and lon in degrees, e.g. lat=51.47&lon=-0.45")
-            }
-            return try number(name, text)
-        }
-        let latitude = try degrees("lat")
-        let longitude = try degrees("lon")
+        let values = try ReverseParameters(parameters)
+        let format = values.format
+        let latitude = try values.degrees("lat")
+        let longitude = try values.degrees("lon")
         // Out of range is a point nowhere, not a bad request: Nominatim answers it "Unable to geocode".
         coordinate = abs(latitude) <= 90 && abs(longitude) <= 180 ? Coordinate(latitude: latitude, longitude: longitude) : nil
-
-        var zoom = 18
-        if let text = values["zoom"] {
-            guard let parsed = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw fail("Parameter 'zoom' must be a whole number from 0 to 18; got '\(DisplayText.sanitized(text, limit: 40))'")
-            }
-            zoom = min(max(parsed, 0), 18)
-        }
-
-        /// Nominatim's booleans: only "0" is false; any other value, "no" and "false" included, is true.
-        func flag(_ name: String, default fallback: Bool) -> Bool {
-            guard let text = values[name] else { return fallback }
-            return text != "0"
-        }
-
-        // GeoJSON and GeocodeJSON print an outline only as GeoJSON; the other polygon_* do not count there.
-        let geometryFormats: [NominatimGeometryOutput] =
-            format == .geojson || format == .geocodejson ? [.geojson] : NominatimGeometryOutput.allCases
-        let geometries = geometryFormats.filter { flag($0.parameter, default: false) }
-        guard geometries.count <= 1 else {
-            throw fail("Only one polygon output may be requested; got \(geometries.map(\.parameter).joined(separator: ", "))")
-        }
+        let zoom = try values.zoom()
+        let geometries = try values.geometryOutputs()
         polygonThreshold = 0
-        if let text = values["polygon_threshold"] { polygonThreshold = try number("polygon_threshold", text) }
+        if let text = values["polygon_threshold"] { polygonThreshold = try values.number("polygon_threshold", text) }
 
         // Only the XML answer echoes the query (as Nominatim rebuilds it); JSON answers skip the formatting.
         var query = ""
@@ -130,26 +68,15 @@ public struct ReverseRequest: Equatable, Sendable {
         }
         options = NominatimOptions(
             format: format, zoom: zoom,
-            addressDetails: flag("addressdetails", default: true),
-            nameDetails: flag("namedetails", default: false),
-            extraTags: flag("extratags", default: false),
+            addressDetails: values.flag("addressdetails", default: true),
+            nameDetails: values.flag("namedetails", default: false),
+            extraTags: values.flag("extratags", default: false),
             queryString: query, geometryOutput: geometries.first)
 
         languages = AcceptLanguage.languages(values["accept-language"] ?? acceptLanguageHeader ?? "")
-        layers = .standard
-        // An empty parameter is none, as Nominatim reads it.
-        if let text = values["layer"], !text.allSatisfy(\.isWhitespace) {
-            do { layers = try ReverseLayers(list: text) } catch { throw fail("Parameter 'layer' \(error.message)") }
-        }
-        jsonCallback = nil
-        if format.isJSON, let callback = values["json_callback"] {
-            guard Self.isSafeCallback(callback) else {
-                throw fail(
-                    "Invalid json_callback value; it may hold only letters, digits, '_', '$' and '.', and no part may start with a digit")
-            }
-            jsonCallback = callback
-        }
-        debug = flag("debug", default: false)
+        layers = try values.layers()
+        jsonCallback = try values.jsonCallback()
+        debug = values.flag("debug", default: false)
     }
 
     /// A JavaScript name path such as `jQuery123.cb`: only [A-Za-z0-9_$.], parts not empty and not starting with a
@@ -167,15 +94,6 @@ public struct ReverseRequest: Equatable, Sendable {
                 }
             }
         }
-    }
-
-    /// The value of each parameter name's first occurrence.
-    private struct FirstParameterValues {
-        let parameters: [(name: String, value: String)]
-
-        package init(_ parameters: [(name: String, value: String)]) { self.parameters = parameters }
-
-        subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
     }
 
     /// Whether the answer names OpenStreetMap objects by their other names (`ReverseGeocoder.addNameSources`):
@@ -237,5 +155,106 @@ public struct ReverseRequest: Equatable, Sendable {
     public static func contentType(_ format: NominatimFormat) -> String {
         // Nominatim sends every JSON shape, GeoJSON included, as application/json.
         format == .xml ? "text/xml; charset=utf-8" : "application/json; charset=utf-8"
+    }
+}
+
+/// `GET /reverse`'s parameters as ReverseRequest reads them: the value of each name's first occurrence, and each
+/// parameter's rule, refusing a bad value with a message written in the requested format.
+private struct ReverseParameters {
+    /// A request has a handful of parameters: looking them up in order costs less than hashing
+    /// them into a dictionary, and the first of repeated ones is found first.
+    let parameters: [(name: String, value: String)]
+    let format: NominatimFormat
+    /// The format errors are written in: JSON unless the request named a format.
+    let errorFormat: NominatimFormat
+
+    init(_ parameters: [(name: String, value: String)]) throws {
+        self.parameters = parameters
+        guard let text = parameters.first(where: { $0.name == "format" })?.value else {
+            (format, errorFormat) = (.xml, .json)
+            return
+        }
+        guard let parsed = NominatimFormat(rawValue: text.lowercased()) else {
+            throw ServerRequestError(
+                "Parameter 'format' must be one of: \(NominatimFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(DisplayText.sanitized(text, limit: 40))'"
+            )
+        }
+        (format, errorFormat) = (parsed, parsed)
+    }
+
+    subscript(name: String) -> String? { parameters.first { $0.name == name }?.value }
+
+    func fail(_ message: String) -> ServerRequestError { ServerRequestError(message, format: errorFormat) }
+
+    /// A plain decimal number, as Nominatim's float(): not a number, NaN and infinity are refused.
+    func number(_ name: String, _ text: String) throws -> Double {
+        let trimmed =
+            text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
+            ? text.trimmingCharacters(in: .whitespaces) : text
+        // Only plain decimal numbers: Double() would also take "nan", "inf" and hexadecimal.
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy(Self.isDecimalNumberByte), let value = Double(trimmed), value.isFinite else {
+            throw fail("Parameter '\(name)' must be a number; got '\(DisplayText.sanitized(text, limit: 40))'")
+        }
+        return value
+    }
+
+    /// 0-9, signs, the decimal point and the exponent's e.
+    private static func isDecimalNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
+            UInt8(ascii: "E"):
+            return true
+        default: return false
+        }
+    }
+
+    func degrees(_ name: String) throws -> Double {
+        guard let text = self[name] else {
+            throw fail("Parameter '\(name)' is missing; give lat and lon in degrees, e.g. lat=51.47&lon=-0.45")
+        }
+        return try number(name, text)
+    }
+
+    /// `zoom`, 18 when missing, clamped to 0…18.
+    func zoom() throws -> Int {
+        guard let text = self["zoom"] else { return 18 }
+        guard let parsed = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw fail("Parameter 'zoom' must be a whole number from 0 to 18; got '\(DisplayText.sanitized(text, limit: 40))'")
+        }
+        return min(max(parsed, 0), 18)
+    }
+
+    /// Nominatim's booleans: only "0" is false; any other value, "no" and "false" included, is true.
+    func flag(_ name: String, default fallback: Bool) -> Bool {
+        guard let text = self[name] else { return fallback }
+        return text != "0"
+    }
+
+    /// The polygon_* asked for: one at most.
+    func geometryOutputs() throws -> [NominatimGeometryOutput] {
+        // GeoJSON and GeocodeJSON print an outline only as GeoJSON; the other polygon_* do not count there.
+        let geometryFormats: [NominatimGeometryOutput] =
+            format == .geojson || format == .geocodejson ? [.geojson] : NominatimGeometryOutput.allCases
+        let geometries = geometryFormats.filter { flag($0.parameter, default: false) }
+        guard geometries.count <= 1 else {
+            throw fail("Only one polygon output may be requested; got \(geometries.map(\.parameter).joined(separator: ", "))")
+        }
+        return geometries
+    }
+
+    /// `layer`: addresses and POIs when missing; an empty parameter is none, as Nominatim reads it.
+    func layers() throws -> ReverseLayers {
+        guard let text = self["layer"], !text.allSatisfy(\.isWhitespace) else { return .standard }
+        do { return try ReverseLayers(list: text) } catch { throw fail("Parameter 'layer' \(error.message)") }
+    }
+
+    /// `json_callback`, for a JSON format only.
+    func jsonCallback() throws -> String? {
+        guard format.isJSON, let callback = self["json_callback"] else { return nil }
+        guard ReverseRequest.isSafeCallback(callback) else {
+            throw fail(
+                "Invalid json_callback value; it may hold only letters, digits, '_', '$' and '.', and no part may start with a digit")
+        }
+        return callback
     }
 }
