@@ -31,29 +31,58 @@ package enum DecimalParser {
             index &+= 1
         }
 
+        var digits = SignificantDigits()
+        digits.readInteger(bytes, at: &index, limit: limit)
+        if index < limit, bytes[index] == UInt8(ascii: ".") {
+            index &+= 1
+            digits.readFraction(bytes, at: &index, limit: limit)
+        }
+        guard digits.sawDigit else { return nil }
+
+        if index < limit, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index &+= 1
+            guard let explicitExponent = readExponent(bytes, at: &index, limit: limit) else { return nil }
+            digits.exponent &+= explicitExponent
+        }
+        guard index == limit else { return nil }
+
+        if let value = digits.exactValue { return isNegative ? -value : value }
+        return parseWithStrtod(bytes + numberStart, count: limit - numberStart)
+    }
+
+    /// The digits of a number as they are read: up to 19 significant ones in an integer, and the power of ten
+    /// that scales it.
+    private struct SignificantDigits {
         var mantissa: UInt64 = 0
         var significantDigits = 0
         var exponent = 0
         var sawDigit = false
+        /// Digits past the 19th were dropped: only strtod rounds such a number right.
         var lostDigits = false
 
-        while index < limit {
-            let digit = bytes[index] &- 48
-            guard digit < 10 else { break }
-            sawDigit = true
-            if mantissa == 0 && digit == 0 {
-                // A leading zero is not significant.
-            } else if significantDigits < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                significantDigits &+= 1
-            } else {
-                exponent &+= 1
-                lostDigits = true
+        /// The digits before the decimal point.
+        @inline(__always)
+        mutating func readInteger(_ bytes: UnsafePointer<UInt8>, at index: inout Int, limit: Int) {
+            while index < limit {
+                let digit = bytes[index] &- 48
+                guard digit < 10 else { break }
+                sawDigit = true
+                if mantissa == 0 && digit == 0 {
+                    // A leading zero is not significant.
+                } else if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    significantDigits &+= 1
+                } else {
+                    exponent &+= 1
+                    lostDigits = true
+                }
+                index &+= 1
             }
-            index &+= 1
         }
-        if index < limit, bytes[index] == UInt8(ascii: ".") {
-            index &+= 1
+
+        /// The digits after the decimal point.
+        @inline(__always)
+        mutating func readFraction(_ bytes: UnsafePointer<UInt8>, at index: inout Int, limit: Int) {
             while index < limit {
                 let digit = bytes[index] &- 48
                 guard digit < 10 else { break }
@@ -70,41 +99,44 @@ package enum DecimalParser {
                 index &+= 1
             }
         }
-        guard sawDigit else { return nil }
 
-        if index < limit, bytes[index] | 0x20 == UInt8(ascii: "e") {
+        /// The magnitude when one IEEE multiplication or division gives it correctly rounded (zero included);
+        /// nil when strtod must.
+        var exactValue: Double? {
+            @inline(__always) get {
+                if mantissa == 0 && !lostDigits { return 0.0 }
+                guard !lostDigits, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
+                var value = Double(mantissa)
+                if exponent < 0 {
+                    value /= exactPowersOfTen[-exponent]
+                } else {
+                    value *= exactPowersOfTen[exponent]
+                }
+                return value
+            }
+        }
+    }
+
+    /// The exponent's sign and digits after the `e`, or nil when it has no digit.
+    @inline(__always)
+    private static func readExponent(_ bytes: UnsafePointer<UInt8>, at index: inout Int, limit: Int) -> Int? {
+        var isNegative = false
+        if index < limit, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            isNegative = bytes[index] == UInt8(ascii: "-")
             index &+= 1
-            var exponentIsNegative = false
-            if index < limit, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                exponentIsNegative = bytes[index] == UInt8(ascii: "-")
-                index &+= 1
-            }
-            var explicitExponent = 0
-            var sawExponentDigit = false
-            while index < limit {
-                let digit = bytes[index] &- 48
-                guard digit < 10 else { break }
-                sawExponentDigit = true
-                // Past a million the value is 0 or infinity anyway; stop growing to avoid overflow.
-                if explicitExponent < 1_000_000 { explicitExponent = explicitExponent &* 10 &+ Int(digit) }
-                index &+= 1
-            }
-            guard sawExponentDigit else { return nil }
-            exponent &+= exponentIsNegative ? -explicitExponent : explicitExponent
         }
-        guard index == limit else { return nil }
-
-        if mantissa == 0 && !lostDigits { return isNegative ? -0.0 : 0.0 }
-        if !lostDigits, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            var value = Double(mantissa)
-            if exponent < 0 {
-                value /= exactPowersOfTen[-exponent]
-            } else {
-                value *= exactPowersOfTen[exponent]
-            }
-            return isNegative ? -value : value
+        var exponent = 0
+        var sawDigit = false
+        while index < limit {
+            let digit = bytes[index] &- 48
+            guard digit < 10 else { break }
+            sawDigit = true
+            // Past a million the value is 0 or infinity anyway; stop growing to avoid overflow.
+            if exponent < 1_000_000 { exponent = exponent &* 10 &+ Int(digit) }
+            index &+= 1
         }
-        return parseWithStrtod(bytes + numberStart, count: limit - numberStart)
+        guard sawDigit else { return nil }
+        return isNegative ? -exponent : exponent
     }
 
     /// The value of a number written with a decimal comma, as spreadsheets in much of Europe write
