@@ -17,8 +17,9 @@ import Travel411Store
 ///   population of its type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
 ///   gives one, of the town kind a locality where no municipality boundary does; where no polygon gives
 ///   suburbs, the suburb, hamlet and (inside a municipality not their own) village nodes do, by area;
-/// - every `addr:postcode` and `postal_code` boundary makes a postcode point: the mean of the objects that
-///   carry it, as Nominatim computes its postcode points, once `OSMPostcodes` has dropped the typos.
+/// - every `addr:postcode` makes a postcode point: the mean of the objects that carry it, as Nominatim computes
+///   its postcode points, once `OSMPostcodes` has dropped the typos; a `boundary=postal_code` polygon and an
+///   administrative boundary's `postal_code` are postcode areas (`OSMPostcodeAreas`).
 struct OSMLevelMapping {
     let collector: LookupCollector
     /// The ISO codes of the country polygons collected.
@@ -35,6 +36,8 @@ struct OSMLevelMapping {
         var node: Point2D? = nil
         /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
         var placeType: String? = nil
+        /// A boundary's own `postal_code`, as written.
+        var postcode: String? = nil
     }
     /// Municipalities and suburbs by where they come from, decided at the end: a level takes polygons of one
     /// source only, since polygons of one level must not overlap.
@@ -66,6 +69,10 @@ struct OSMLevelMapping {
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
+    /// The `boundary=postal_code` polygons and the administrative boundaries with a `postal_code`, as written
+    /// (`OSMPostcodeAreas`).
+    private var postalCodeAreas: [(code: String, shape: Shape)] = []
+    private var postcodeBoundaries: [(code: String, shape: Shape, adminLevel: Int)] = []
 
     /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
     package init(collector: LookupCollector, temporaryPrefix: String) throws {
@@ -124,6 +131,8 @@ struct OSMLevelMapping {
             collectBoundary(feature, layer: layer, fid: fid)
         case .postcodeBoundary, .postcodePoint:
             guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
+            // A postal_code polygon is a postcode area, not a carrier (`OSMPostcodeAreas`).
+            if feature.kind == .postcodeBoundary, case .polygon = feature.shape { return postalCodeAreas.append((postcode, feature.shape)) }
             try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
         case .poi:
             // One with a house number came as an address too, which carries its name.
@@ -226,7 +235,10 @@ struct OSMLevelMapping {
 
     private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) {
         guard let boundary = feature.adminBoundary, let name = feature.name else { return note(.adminBoundary, "no name") }
-        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name)
+        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, postcode: feature.postcode)
+        if let postcode = feature.postcode, boundary.adminLevel > 2 {
+            postcodeBoundaries.append((postcode, feature.shape, boundary.adminLevel))
+        }
         guard boundary.adminLevel == 2 else {
             return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
         }
@@ -345,9 +357,9 @@ struct OSMLevelMapping {
         placeBoundaries(countries)
         let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
         let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
-        let centroids = try postcodeCarriers.centroids(postcodes) { countryOf(Point2D(x: $0.longitude, y: $0.latitude)) }
-        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, settings: settings, countryOf: countryOf)
-        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes, countryOf: countryOf)
+        let (centroids, postcodeAreas) = try OSMPostcodeAreas.build(
+            postal: postalCodeAreas, boundaries: postcodeBoundaries, carriers: postcodeCarriers, postcodes: postcodes, countryOf: countryOf)
+        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, areas: postcodeAreas, countryOf: countryOf)
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
         if cities.isEmpty {
             cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
@@ -362,7 +374,9 @@ struct OSMLevelMapping {
             let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node),
+                postcode: areaPostcodes.postcode(
+                    of: area.shape, node: area.node,
+                    own: area.postcode.flatMap { postcodes.normalised($0, countryCode: countryOf(area.shape.pointOnSurface)) }),
                 placeType: area.placeType ?? linked?.type ?? unlinkedCityKey,
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
@@ -402,7 +416,10 @@ struct OSMLevelMapping {
             let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbsByName) : nil
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
+                postcode: areaPostcodes.postcode(
+                    of: area.shape, node: area.node,
+                    own: area.postcode.flatMap { postcodes.normalised($0, countryCode: countryOf(area.shape.pointOnSurface)) }),
+                municipality: municipality.map { firstCity + $0 },
                 placeType: area.placeType ?? linked?.type ?? suburbLevel, centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
         try pendingAddresses.drain { reader in
@@ -416,7 +433,7 @@ struct OSMLevelMapping {
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         try streetMidpoints.drain { reader in
             let (id, midpoint) = try reader.streetMidpoint()
-            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
+            if let postcode = postcodeAreas.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
         }
         cityBoundaries = []
         cityPlaceAreas = []

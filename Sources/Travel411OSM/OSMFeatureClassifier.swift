@@ -176,6 +176,8 @@ package enum OSMFeatureClassifier {
                     adminLevel: level,
                     iso3166_1: (value(tags["ISO3166-1"]) ?? value(tags["ISO3166-1:alpha2"]))?.uppercased(),
                     iso3166_2: value(tags["ISO3166-2"])?.uppercased())
+                // Its `postal_code` names everything inside it (Nominatim's `insert_addresslines`: `OSMPostcodeAreas`).
+                feature.postcode = value(tags["postal_code"])
                 features.append(feature)
             }
             if value(tags["boundary"]) == "postal_code", let postcode = value(tags["postal_code"]) ?? value(tags["addr:postcode"]) {
