@@ -8,13 +8,7 @@ import Testing
 /// town nodes inside a coarser municipality, as München's suburb nodes inside the Bezirksteil boundaries and
 /// Andorra's villages inside the parishes: each node's box cut to the boundary holding it.
 @Suite struct OSMSubpartNodesTests {
-    static func square(_ minX: Double, _ minY: Double, _ size: Double) -> Shape {
-        .polygon(
-            Polygon(exterior: [
-                Point2D(x: minX, y: minY), Point2D(x: minX + size, y: minY), Point2D(x: minX + size, y: minY + size),
-                Point2D(x: minX, y: minY + size), Point2D(x: minX, y: minY),
-            ]))
-    }
+    static func square(_ minX: Double, _ minY: Double, _ size: Double) -> Shape { OSMPostcodeAreasTests.square(minX, minY, size) }
 
     static func node(_ name: String, _ type: String, _ x: Double, _ y: Double) -> OSMPlaceNodeAreas.Node {
         OSMPlaceNodeAreas.Node(name: name, type: type, point: Point2D(x: x, y: y), layer: "places", fid: 1)
