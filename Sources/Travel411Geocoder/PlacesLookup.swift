@@ -427,7 +427,7 @@ package final class PlacesLookup: Sendable {
             else { continue }
             let rows = try reader.query(
                 """
-                SELECT a.feature, a.place_type, a.centre, a.municipality FROM travel411_areas a
+                SELECT a.feature, a.place_type, a.centre, a.municipality, a.code FROM travel411_areas a
                 JOIN \(GeoPackageSchema.quoted(layer)) p ON p.fid = a.fid
                 WHERE a.level = ? AND a.layer = ? AND p.osm_type = 'node'
                 """, [.text(level), .text(layer)])
@@ -439,7 +439,8 @@ package final class PlacesLookup: Sendable {
                     PlaceNodeSearch.Node(
                         feature: Int32(truncatingIfNeeded: feature), x: centre[0], y: centre[1], rank: rank,
                         municipality: row[3].int64Value.map { Int32(truncatingIfNeeded: $0) } ?? -1,
-                        isVillage: type == "village" || type == "town"))
+                        isVillage: type == "village" || type == "town",
+                        boundaryBelow: row[4].stringValue.flatMap { Int32($0) } ?? -1))
             }
         }
         return PlaceNodeSearch(nodes: nodes)

@@ -71,6 +71,7 @@ extension ReverseGeocoder {
     /// else none; a suburb polygon holding the point stays.
     func chooseSuburbNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
         _ = suburbNodes?._withUnsafeGuaranteedRef { search in
+            if let below = search.boundaryBelow(record.suburbArea) { return record.suburbArea = below }
             guard !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea) else { return }
             record.suburbArea =
                 search.answer(

@@ -17,8 +17,9 @@ import Travel411Store
 ///   population of its type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
 ///   gives one, of the town kind a locality where no municipality boundary does; where no polygon gives
 ///   suburbs, the suburb, hamlet and (inside a municipality not their own) village nodes do, by area;
-/// - every `addr:postcode` and `postal_code` boundary makes a postcode point: the mean of the objects that
-///   carry it, as Nominatim computes its postcode points, once `OSMPostcodes` has dropped the typos.
+/// - every `addr:postcode` makes a postcode point: the mean of the objects that carry it, as Nominatim computes
+///   its postcode points, once `OSMPostcodes` has dropped the typos; a `boundary=postal_code` polygon and an
+///   administrative boundary's `postal_code` are postcode areas (`OSMPostcodeAreas`).
 struct OSMLevelMapping {
     let collector: LookupCollector
     /// The ISO codes of the country polygons collected.
@@ -26,7 +27,7 @@ struct OSMLevelMapping {
     /// Features kept in their table but given to no lookup, by kind and reason.
     private(set) var unused: [OSMFeatureKind: [String: Int]] = [:]
 
-    private struct PendingArea {
+    struct PendingArea {
         var shape: Shape
         var layer: String
         var fid: Int64
@@ -35,9 +36,18 @@ struct OSMLevelMapping {
         var node: Point2D? = nil
         /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
         var placeType: String? = nil
+        /// A boundary's own `postal_code`, as written.
+        var postcode: String? = nil
+        /// The key of a city-level boundary without a linked place node: its rank's label (`placeBoundaries`).
+        var unlinkedKey: String? = nil
+        /// A boundary's address rank in its country (`placeBoundaries`).
+        var rank = 0
+        /// For a node's area cut to the boundary holding the node, that boundary's place in its level's list.
+        var below: Int? = nil
     }
     /// Municipalities and suburbs by where they come from, decided at the end: a level takes polygons of one
-    /// source only, since polygons of one level must not overlap.
+    /// source, where overlapping ones are ordered finest first, as the first polygon of a level holding a point
+    /// answers (`withTownNodes`, `withSubpartNodes`).
     private var cityBoundaries: [PendingArea] = []
     private var cityPlaceAreas: [PendingArea] = []
     /// Suburb-band boundaries by their address rank (`NominatimAddressLevels`).
@@ -48,8 +58,6 @@ struct OSMLevelMapping {
     private var extractCountries: [(code: String, shape: Shape)] = []
     /// The part of the world the extract's streets, addresses and places cover.
     private var extent = BoundingBox.empty
-    /// The address key of a city-level boundary without a linked place node (`placeBoundaries`).
-    private var unlinkedCityKey = "city"
     private var suburbPlaceAreas: [PendingArea] = []
     /// Every object carrying each `addr:postcode`, as written (`OSMPostcodes` decides which are postcodes).
     private var postcodeCarriers: OSMPostcodeCarriers
@@ -66,6 +74,10 @@ struct OSMLevelMapping {
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
+    /// The `boundary=postal_code` polygons and the administrative boundaries with a `postal_code`, as written
+    /// (`OSMPostcodeAreas`).
+    private var postalCodeAreas: [(code: String, shape: Shape)] = []
+    private var postcodeBoundaries: [(code: String, shape: Shape, adminLevel: Int)] = []
 
     /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
     package init(collector: LookupCollector, temporaryPrefix: String) throws {
@@ -124,6 +136,8 @@ struct OSMLevelMapping {
             collectBoundary(feature, layer: layer, fid: fid)
         case .postcodeBoundary, .postcodePoint:
             guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
+            // A postal_code polygon is a postcode area, not a carrier (`OSMPostcodeAreas`).
+            if feature.kind == .postcodeBoundary, case .polygon = feature.shape { return postalCodeAreas.append((postcode, feature.shape)) }
             try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
         case .poi:
             // One with a house number came as an address too, which carries its name.
@@ -226,7 +240,10 @@ struct OSMLevelMapping {
 
     private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) {
         guard let boundary = feature.adminBoundary, let name = feature.name else { return note(.adminBoundary, "no name") }
-        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name)
+        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, postcode: feature.postcode)
+        if let postcode = feature.postcode, boundary.adminLevel > 2 {
+            postcodeBoundaries.append((postcode, feature.shape, boundary.adminLevel))
+        }
         guard boundary.adminLevel == 2 else {
             return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
         }
@@ -242,10 +259,12 @@ struct OSMLevelMapping {
     /// (`NominatimAddressLevels`, Nominatim's `settings/address-levels.json`): of each band (state, county, city,
     /// suburb) the rank Nominatim labels so (`ADMIN_LABELS` of `nominatim_api/v1/classtypes.py`: 8 State, 12
     /// County, 16 City, 20 Suburb), else the band's highest, as one placemark level takes polygons that do not
-    /// overlap. A rank of 0 (the Netherlands' admin_level 7) or outside the bands names nothing.
+    /// overlap. A rank of 0 (the Netherlands' admin_level 7) or outside the bands names nothing. The rank is
+    /// chosen per country, as the ranks are: Andorra's parishes (admin_level 7, rank 14) are its municipalities
+    /// beside the French communes (admin_level 8, rank 16) of the same extract.
     private mutating func placeBoundaries(_ countries: OSMCountryOfPoint) {
         let levels = NominatimAddressLevels.embedded
-        var bands: [NominatimAddressLevels.Band: [Int: [(PendingArea, String?, String?)]]] = [:]
+        var bands: [BandOfCountry: [Int: [(PendingArea, String?, String?)]]] = [:]
         for (area, adminLevel, subdivision) in rankedBoundaries {
             let country =
                 subdivision.flatMap { $0.split(separator: "-").first.map(String.init) }
@@ -256,31 +275,45 @@ struct OSMLevelMapping {
                 note(.adminBoundary, "admin_level \(adminLevel) names no placemark field")
                 continue
             }
-            bands[band, default: [:]][rank, default: []].append((area, subdivision, country))
+            bands[BandOfCountry(band: band, country: country?.uppercased()), default: [:]][rank, default: []].append(
+                (area, subdivision, country))
         }
         rankedBoundaries = []
         let labelled: [NominatimAddressLevels.Band: Int] = [.state: 8, .county: 12, .city: 16, .suburb: 20]
-        for (band, ranks) in bands {
+        let townsByName = Self.byName(townNodes)
+        // In a stable order: the areas' order decides their feature numbers.
+        for (key, ranks) in bands.sorted(by: { ("\($0.key.band)", $0.key.country ?? "") < ("\($1.key.band)", $1.key.country ?? "") }) {
+            let band = key.band
             let target = labelled[band] ?? 0
-            guard let rank = ranks[target] != nil ? target : ranks.keys.max(), let areas = ranks[rank] else { continue }
-            for (other, dropped) in ranks where other != rank {
+            guard let chosen = ranks[target] != nil ? target : ranks.keys.max() else { continue }
+            // The city band keeps its coarser ranks after the chosen one: where a rank-16 municipality is missing
+            // (Andorra's parishes, rank 14, hold two of them), Nominatim names the coarser one (the first polygon
+            // of a level holding a point answers).
+            let kept = band == .city ? ranks.keys.filter { $0 <= chosen }.sorted(by: >) : [chosen]
+            for (other, dropped) in ranks where !kept.contains(other) {
                 for _ in dropped { note(.adminBoundary, "address rank \(other), a finer one of its band answers") }
             }
-            for (area, subdivision, country) in areas {
-                switch band {
-                case .state:
-                    _ = collector.collectArea(
-                        .admin, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: subdivision, countryCode: country,
-                        centre: area.shape.pointOnSurface)
-                case .county:
-                    _ = collector.collectArea(
-                        .district, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                        centre: area.shape.pointOnSurface)
-                case .city:
-                    // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
-                    if rank < 16 { unlinkedCityKey = "municipality" }
-                    cityBoundaries.append(area)
-                default: suburbBoundaries[rank, default: []].append(area)
+            for rank in kept {
+                for (area, subdivision, country) in ranks[rank] ?? [] {
+                    switch band {
+                    case .state:
+                        _ = collector.collectArea(
+                            .admin, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: subdivision, countryCode: country,
+                            centre: area.shape.pointOnSurface)
+                    case .county:
+                        _ = collector.collectArea(
+                            .district, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
+                            centre: area.shape.pointOnSurface)
+                    case .city:
+                        // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
+                        var area = area
+                        if rank < 16 { area.unlinkedKey = "municipality" }
+                        // A boundary linked to a place node takes the node's address rank (`find_linked_place`):
+                        // Encamp's parish is its town, and the villages inside it are parts of it, not towns beside it.
+                        area.rank = rank < 16 && Self.linkedNode(of: area, among: townsByName) != nil ? 16 : rank
+                        cityBoundaries.append(area)
+                    default: suburbBoundaries[rank, default: []].append(area)
+                    }
                 }
             }
         }
@@ -345,11 +378,15 @@ struct OSMLevelMapping {
         placeBoundaries(countries)
         let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
         let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
-        let centroids = try postcodeCarriers.centroids(postcodes) { countryOf(Point2D(x: $0.longitude, y: $0.latitude)) }
-        let streetPostcodes = OSMStreetPostcodes(centroids: centroids, settings: settings, countryOf: countryOf)
-        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, nearest: streetPostcodes, countryOf: countryOf)
-        let cities = collectMunicipalities(areaPostcodes)
-        collectSuburbs(areaPostcodes, cities: cities)
+        let (centroids, postcodeAreas) = try OSMPostcodeAreas.build(
+            postal: postalCodeAreas, boundaries: postcodeBoundaries, carriers: postcodeCarriers, postcodes: postcodes, countryOf: countryOf)
+        let areaPostcodes = OSMAreaPostcodes(centroids: centroids, areas: postcodeAreas, countryOf: countryOf)
+        // An area's own `postal_code`, if it fits its country's pattern.
+        let ownPostcode = { (area: PendingArea) in
+            area.postcode.flatMap { postcodes.normalised($0, countryCode: countryOf(area.shape.pointOnSurface)) }
+        }
+        let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode)
+        collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities)
         try pendingAddresses.drain { reader in
             let address = try reader.pendingAddress()
             let country = countryOf(Point2D(x: address.coordinate.longitude, y: address.coordinate.latitude))
@@ -361,7 +398,7 @@ struct OSMLevelMapping {
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         try streetMidpoints.drain { reader in
             let (id, midpoint) = try reader.streetMidpoint()
-            if let postcode = streetPostcodes.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
+            if let postcode = postcodeAreas.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
         }
         cityBoundaries = []
         cityPlaceAreas = []
@@ -373,8 +410,10 @@ struct OSMLevelMapping {
 
     /// The municipalities: their boundaries, else the place polygons, else cells around the town nodes.
     /// Returns them with the city level's number of the first.
-    private mutating func collectMunicipalities(_ areaPostcodes: OSMAreaPostcodes) -> (areas: [PendingArea], first: Int) {
-        var cities = cityBoundaries.isEmpty ? cityPlaceAreas : cityBoundaries
+    private mutating func collectMunicipalities(
+        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?
+    ) -> (areas: [PendingArea], first: Int) {
+        var cities = cityBoundaries.isEmpty ? cityPlaceAreas : Self.withTownNodes(cityBoundaries, townNodes: townNodes)
         if cities.isEmpty {
             cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
                 PendingArea(
@@ -388,8 +427,8 @@ struct OSMLevelMapping {
             let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node),
-                placeType: area.placeType ?? linked?.type ?? unlinkedCityKey,
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
+                placeType: area.placeType ?? linked?.type ?? area.unlinkedKey ?? "city",
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
         return (cities, firstCity)
@@ -397,10 +436,13 @@ struct OSMLevelMapping {
 
     /// The suburbs: the boundaries of the finest rank below a municipality, else the place polygons, else cells
     /// around the suburb nodes (and the town nodes inside a municipality of another name).
-    private mutating func collectSuburbs(_ areaPostcodes: OSMAreaPostcodes, cities municipalities: (areas: [PendingArea], first: Int)) {
+    private mutating func collectSuburbs(
+        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, cities municipalities: (areas: [PendingArea], first: Int)
+    ) {
         let (cities, firstCity) = municipalities
         let suburbRank = suburbBoundaries.keys.max()
         var suburbs = suburbRank.flatMap { suburbBoundaries[$0] } ?? suburbPlaceAreas
+        if suburbRank == 20 { suburbs = Self.withSubpartNodes(suburbs, suburbNodes: suburbNodes) }
         if suburbs.isEmpty {
             // A village or town node inside a municipality boundary of another name is a part of it: Nominatim
             // ranks it below the municipality and names it in the address (Rotenboden in Triesenberg, Nendeln in
@@ -412,7 +454,8 @@ struct OSMLevelMapping {
                     guard node.type != "city" else { return false }
                     let key = OSMParentStreets.key(node.name)
                     return boxes.holding(x: node.point.x, y: node.point.y).contains { index in
-                        cityBoundaries[index].shape.contains(x: node.point.x, y: node.point.y) && keys[index] != key
+                        cityBoundaries[index].rank >= 16 && cityBoundaries[index].shape.contains(x: node.point.x, y: node.point.y)
+                            && keys[index] != key
                     }
                 }
             }
@@ -427,6 +470,7 @@ struct OSMLevelMapping {
         // Nominatim's labels of the ranks (`ADMIN_LABELS`): 20-21 Suburb, 18-19 City District.
         let suburbLevel = (suburbRank ?? 20) >= 20 ? "suburb" : "city_district"
         let cityBoxes = BoxBuckets(cities.map(\.shape.boundingBox))
+        let firstSuburb = collector.areas[.suburb]?.features.count ?? 0
         let suburbsByName = Self.byName(suburbNodes)
         for area in suburbs {
             let municipality = area.node.flatMap { node in
@@ -434,8 +478,10 @@ struct OSMLevelMapping {
             }
             let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbsByName) : nil
             _ = collector.collectArea(
-                .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node), municipality: municipality.map { firstCity + $0 },
+                .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstSuburb + $0) },
+                countryCode: nil,
+                postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
+                municipality: municipality.map { firstCity + $0 },
                 placeType: area.placeType ?? linked?.type ?? suburbLevel, centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
     }
@@ -535,4 +581,10 @@ extension OSMSpillReader {
     }
 
     mutating func streetMidpoint() throws -> (id: UInt32, point: Point2D) { (try uint32(), try point()) }
+}
+
+/// A band of address ranks in one country (`OSMLevelMapping.placeBoundaries`).
+private struct BandOfCountry: Hashable {
+    var band: NominatimAddressLevels.Band
+    var country: String?
 }

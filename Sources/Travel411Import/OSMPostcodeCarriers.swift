@@ -62,13 +62,17 @@ struct OSMPostcodeCarriers {
     /// the order of the postcodes and countries: Nominatim's `location_postcodes` holds a postcode once per
     /// country (`tools/postcodes.py` computes them country by country), and a carrier's postcode is read in
     /// its own country's form (`OSMPostcodes.normalised(_:countryCode:)`). The carriers are gone afterwards.
-    func centroids(_ postcodes: OSMPostcodes, countryOf: (Coordinate) -> String?) throws -> [OSMPostcodeCentroid] {
+    /// `excluding`: the carriers left out (those inside a postal_code polygon: `OSMPostcodeAreas.excludes`).
+    func centroids(
+        _ postcodes: OSMPostcodes, countryOf: (Coordinate) -> String?, excluding: (Coordinate) -> Bool = { _ in false }
+    ) throws -> [OSMPostcodeCentroid] {
         // A carrier's postcode and country, as `country \0 postcode`: one centroid per pair.
         var keys: [String: UInt32] = [:]
         var pairs: [(code: String, country: String?)] = []
         let byPostcode = ExternalSorter<Carrier>(runPrefix: runPrefix + "postcode-", bufferBytes: bufferBytes) { UInt64($0.value) }
         try carriers.drain { carrier in
             let coordinate = Coordinate(latitude: carrier.latitude, longitude: carrier.longitude)
+            guard !excluding(coordinate) else { return }
             let country = countryOf(coordinate)
             guard let code = postcodes.normalised(written[Int(carrier.value)], countryCode: country) else { return }
             let key = (country ?? "") + "\u{0}" + code

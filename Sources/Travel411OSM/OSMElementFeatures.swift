@@ -152,6 +152,8 @@ struct OSMElementFeatures {
                 adminLevel: level,
                 iso3166_1: (value("ISO3166-1") ?? value("ISO3166-1:alpha2"))?.uppercased(),
                 iso3166_2: value("ISO3166-2")?.uppercased())
+            // Its `postal_code` names everything inside it (Nominatim's `insert_addresslines`: `OSMPostcodeAreas`).
+            feature.postcode = value("postal_code")
             made.append(feature)
         }
         if value("boundary") == "postal_code", let postcode = value("postal_code") ?? value("addr:postcode") {

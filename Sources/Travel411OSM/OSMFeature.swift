@@ -155,7 +155,7 @@ public struct OSMFeature: Hashable, Sendable {
     public var interpolation: OSMInterpolation?
     public var place: OSMPlace?
     public var adminBoundary: OSMAdministrativeBoundary?
-    /// A postcode boundary's postcode (`postal_code`, else `addr:postcode`).
+    /// A postcode boundary's postcode (`postal_code`, else `addr:postcode`); an administrative boundary's `postal_code`.
     public var postcode: String?
     public var pointOfInterest: OSMPointOfInterest?
     /// The rings of the building or area an address or POI stands on (empty for a node): how near it is

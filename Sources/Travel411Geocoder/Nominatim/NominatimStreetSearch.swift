@@ -81,7 +81,7 @@ extension ReverseGeocoder {
             if record.cityArea >= 0, !(lookup.area(.city)?.bytes(Int(record.cityArea), .postcode).isEmpty ?? true) {
                 record.postcodeFromCity = true
             } else {
-                takeNearestPostcode(&record)
+                takeNearestPostcodeOfTheCountry(&record)
             }
             return
         }

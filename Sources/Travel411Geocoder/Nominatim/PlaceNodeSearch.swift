@@ -21,6 +21,9 @@ final class PlaceNodeSearch: Sendable {
         /// A village or town inside another municipality: a part of it one rank above the hamlets and suburbs
         /// in Nominatim's address (both can be named: "Steg, Rotenboden, Triesenberg").
         var isVillage = false
+        /// For a suburb node's area cut to the suburb boundary holding the node (`OSMSubpartNodes`), that boundary's
+        /// feature; -1 otherwise.
+        var boundaryBelow: Int32 = -1
     }
 
     private let nodes: [Node]
@@ -35,6 +38,14 @@ final class PlaceNodeSearch: Sendable {
     }
 
     var isEmpty: Bool { features.isEmpty }
+
+    /// The suburb boundary under a suburb node's area cut to it, which answers at zooms 13-15: Nominatim's area
+    /// search takes a place node inside a polygon only when it is of a finer search rank than the polygon
+    /// (`_lookup_area_address`, `nominatim_api/reverse.py`), and a suburb node moved below a boundary is not.
+    func boundaryBelow(_ feature: Int32) -> Int32? {
+        guard let index = features[feature], nodes[index].boundaryBelow >= 0 else { return nil }
+        return nodes[index].boundaryBelow
+    }
 
     /// Whether a suburb-level feature is one of the nodes' areas (not a polygon of the extract).
     func isNodeArea(_ feature: Int32) -> Bool { features[feature] != nil }
@@ -54,7 +65,8 @@ final class PlaceNodeSearch: Sendable {
         var best: (rank: Int, distanceSquared: Double, feature: Int32)? = nil
         cells.forEach(near: x, y) { index in
             let node = nodes[Int(index)]
-            guard node.rank <= maximumRank, municipality < 0 || node.municipality == municipality else { return }
+            // A suburb node's area cut to its boundary answers through its whole area, the same node's other feature.
+            guard node.rank <= maximumRank, municipality < 0 || node.municipality == municipality, node.boundaryBelow < 0 else { return }
             let dx = node.x - x, dy = node.y - y
             let distanceSquared = dx * dx + dy * dy
             let reach = Self.reachDegrees(rank: node.rank)

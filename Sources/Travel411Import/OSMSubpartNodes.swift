@@ -1,0 +1,130 @@
+import Foundation
+import Travel411Core
+import Travel411OSM
+
+/// Suburb nodes where the extract also has suburb boundaries, as Nominatim 5.3 ranks them (GPL-2.0; its rules,
+/// not its code): `placex_update` (`lib-sql/functions/placex_triggers.sql`) moves an unlinked place node of
+/// address rank 16-23 inside a boundary of the same address rank two ranks down ("make the node a subpart"), and
+/// `find_linked_place` links a boundary to a node of its name inside it instead. Such a node is then a finer
+/// part of the address than the boundary, and as both are keyed `suburb` (`get_label_tag`,
+/// `nominatim_api/v1/classtypes.py`), the finer one names the answer (`_write_typed_address`: the first, finest
+/// value of a key wins): München's `place=suburb` node "Altstadt" inside the boundary "Bezirksteil Kreuzviertel".
+///
+/// A node counts within its area (`place_node_fuzzy_area`, ± 2 km for a suburb: `OSMPlaceNodeAreas`), the
+/// nearest node where areas overlap, and only inside the boundary holding it (`insert_addresslines` skips a
+/// guessed place outside `current_boundary`); where no boundary holds the point, every node's area counts.
+/// So the suburb level takes, in this order (the first polygon holding a point answers): each node's cell cut to
+/// its own boundary, the boundaries, then the nodes' cells uncut, for the points outside every boundary.
+enum OSMSubpartNodes {
+    typealias Cell = (node: OSMPlaceNodeAreas.Node, shape: Shape)
+    /// A cell cut to the boundary of index `boundary` holding its node.
+    typealias CutCell = (node: OSMPlaceNodeAreas.Node, shape: Shape, boundary: Int)
+
+    /// The cells of `nodes` of `types` (not linked to a boundary by name, and in none of `excluded`) cut to the
+    /// boundary holding each (`inside`), and uncut (`outside`); both empty when no such node lies inside a
+    /// boundary. `halfWidth`: a node type's box (`OSMPlaceNodeAreas`).
+    static func areas(
+        of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?,
+        boundaries: [(name: String, shape: Shape)], excluded: [Shape] = []
+    ) -> (inside: [CutCell], outside: [Cell]) {
+        let boxes = BoxBuckets(boundaries.map(\.shape.boundingBox))
+        let excludedBoxes = BoxBuckets(excluded.map(\.boundingBox))
+        let linkedNames = Set(boundaries.map { OSMParentStreets.key($0.name) })
+        let moved = nodes.filter { node in
+            types.contains(node.type) && !linkedNames.contains(OSMParentStreets.key(node.name))
+                && !excludedBoxes.holding(x: node.point.x, y: node.point.y).contains {
+                    excluded[$0].contains(x: node.point.x, y: node.point.y)
+                }
+        }
+        func holder(of node: OSMPlaceNodeAreas.Node) -> Int? {
+            boxes.holding(x: node.point.x, y: node.point.y).first { boundaries[$0].shape.contains(x: node.point.x, y: node.point.y) }
+        }
+        guard moved.contains(where: { holder(of: $0) != nil }) else { return ([], []) }
+        let cells = OSMPlaceNodeAreas.cells(of: moved, halfWidth: halfWidth)
+        var inside: [CutCell] = []
+        for cell in cells {
+            guard let index = holder(of: cell.node), case .polygon(let convex) = cell.shape,
+                let cut = clip(boundaries[index].shape, to: Array(convex.exterior.dropLast()))
+            else { continue }
+            inside.append((cell.node, cut, index))
+        }
+        return (inside, cells)
+    }
+
+    /// The part of `shape`'s outer rings inside the convex polygon `convex` (counter-clockwise or clockwise,
+    /// without the closing point): Sutherland–Hodgman, each outer ring clipped by each edge; nil when nothing is
+    /// left. Holes are left out: a suburb boundary with a hole is rare, and the node's cell is small.
+    static func clip(_ shape: Shape, to convex: [Point2D]) -> Shape? {
+        let exteriors: [[Point2D]]
+        switch shape {
+        case .polygon(let polygon): exteriors = [polygon.exterior]
+        case .multiPolygon(let polygons): exteriors = polygons.map(\.exterior)
+        default: return nil
+        }
+        guard convex.count >= 3 else { return nil }
+        // The convex polygon's orientation decides which side of an edge is inside.
+        let area = zip(convex, convex.dropFirst() + [convex[0]]).reduce(0) { $0 + ($1.0.x * $1.1.y - $1.1.x * $1.0.y) }
+        let orientation: Double = area >= 0 ? 1 : -1
+        var parts: [Polygon] = []
+        for exterior in exteriors {
+            var ring = Array(exterior.dropLast())
+            for (a, b) in zip(convex, convex.dropFirst() + [convex[0]]) {
+                ring = clip(ring, edgeFrom: a, to: b, orientation: orientation)
+                if ring.count < 3 { break }
+            }
+            if ring.count >= 3 { parts.append(Polygon(exterior: ring + [ring[0]])) }
+        }
+        if parts.isEmpty { return nil }
+        return parts.count == 1 ? .polygon(parts[0]) : .multiPolygon(parts)
+    }
+
+    /// The part of `ring` on the inner side of the line from `a` to `b`.
+    private static func clip(_ ring: [Point2D], edgeFrom a: Point2D, to b: Point2D, orientation: Double) -> [Point2D] {
+        func side(_ p: Point2D) -> Double { orientation * ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)) }
+        var result: [Point2D] = []
+        for (k, current) in ring.enumerated() {
+            let next = ring[(k + 1) % ring.count]
+            let sc = side(current), sn = side(next)
+            if sc >= 0 { result.append(current) }
+            if (sc > 0 && sn < 0) || (sc < 0 && sn > 0) {
+                let t = sc / (sc - sn)
+                result.append(Point2D(x: current.x + t * (next.x - current.x), y: current.y + t * (next.y - current.y)))
+            }
+        }
+        return result
+    }
+}
+
+extension OSMLevelMapping {
+    /// The suburb boundaries with the suburb nodes Nominatim ranks below them around them (`OSMSubpartNodes`).
+    static func withSubpartNodes(_ boundaries: [PendingArea], suburbNodes: [OSMPlaceNodeAreas.Node]) -> [PendingArea] {
+        // A suburb node (address rank 20) inside a suburb boundary of rank 20.
+        let (inside, outside) = OSMSubpartNodes.areas(
+            of: suburbNodes, types: ["suburb"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) },
+            boundaries: boundaries.map { ($0.name, $0.shape) })
+        func area(_ cell: (node: OSMPlaceNodeAreas.Node, shape: Shape), below: Int? = nil) -> PendingArea {
+            PendingArea(
+                shape: cell.shape, layer: cell.node.layer, fid: cell.node.fid, name: cell.node.name, node: cell.node.point,
+                placeType: cell.node.type, below: below)
+        }
+        return inside.map { area(($0.node, $0.shape), below: inside.count + $0.boundary) } + boundaries + outside.map { area($0) }
+    }
+
+    /// The municipality boundaries, finest rank first, with the town and village nodes (address rank 16) inside
+    /// a coarser one (Andorra's parishes, rank 14) that they are not linked to, cut to it, between the two: such
+    /// a node names the city part of the address around it (`OSMSubpartNodes`); one inside a boundary of its own
+    /// rank is a part of that (the suburbs, `finish`).
+    static func withTownNodes(_ boundaries: [PendingArea], townNodes: [OSMPlaceNodeAreas.Node]) -> [PendingArea] {
+        let finer = boundaries.filter { $0.rank >= 16 }, coarser = boundaries.filter { $0.rank < 16 }
+        guard !coarser.isEmpty else { return boundaries }
+        let (inside, _) = OSMSubpartNodes.areas(
+            of: townNodes, types: ["city", "town", "village"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) },
+            boundaries: coarser.map { ($0.name, $0.shape) }, excluded: finer.map(\.shape))
+        return finer
+            + inside.map {
+                PendingArea(
+                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
+                    placeType: $0.node.type)
+            } + coarser
+    }
+}
