@@ -69,7 +69,7 @@ extension ReverseGeocoder {
                     return (id, cells.group(of: id))
                 }
             }
-            let candidate = fromCells ?? level.index.nearest(to: query)
+            let candidate = fromCells ?? level.index.nearestAnywhere(to: query, at: location)
             if let (nearest, group) = candidate, let place = level.records.coordinate(Int(nearest)) {
                 record.nearest = Int32(nearest)
                 record.nearestDistance = GreatCircle.distance(from: place, to: location)
