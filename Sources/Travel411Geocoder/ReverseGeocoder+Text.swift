@@ -127,11 +127,13 @@ extension ReverseGeocoder {
         } else if appendText(.thoroughfare, of: record, to: buffer) {
             return
         }
-        for field in Self.nameFallbacks where appendText(field, of: record, to: buffer) { return }
+        // What names a spot without a street, most specific first. Written out, not a loop over a static
+        // array: iterating it retained the array per row, on a count both of a batch's threads share.
+        _ =
+            appendText(.subLocality, of: record, to: buffer) || appendText(.locality, of: record, to: buffer)
+            || appendText(.inlandWater, of: record, to: buffer) || appendText(.ocean, of: record, to: buffer)
+            || appendText(.administrativeArea, of: record, to: buffer) || appendText(.country, of: record, to: buffer)
     }
-
-    /// What names a spot without a street, most specific first.
-    private static let nameFallbacks: [PlacemarkField] = [.subLocality, .locality, .inlandWater, .ocean, .administrativeArea, .country]
 
     @inline(__always) private func append(_ bytes: UnsafeBufferPointer<UInt8>?, to buffer: GrowableByteArray) {
         if let bytes, !bytes.isEmpty { buffer.append(bytes) }
