@@ -14,7 +14,7 @@ extension ReverseGeocoder {
     func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         _ = withPoints(.locality) { level in
             var candidates = LocalityCandidates(location: record.location)
-            if needs.contains(.nearestLocality) { _ = candidates.nearestPlace(in: level, recordingIn: &record) }
+            if needs.contains(.nearestLocality) { candidates.findNearestPlace(in: level, recordingIn: &record) }
             guard var country = pointCountry(of: record) else { return }
             guard
                 let (locality, catchment) = locality(of: &record, in: level, candidates: &candidates, country: &country, needs: needs)
@@ -40,7 +40,7 @@ extension ReverseGeocoder {
     struct LocalityCandidates {
         let location: Coordinate
         let query: PointIndex.Query
-        private var nearestFound: (id: UInt32, group: UInt32)?? = nil
+        private var nearestFound: UInt32?? = nil
 
         package init(location: Coordinate) {
             self.location = location
@@ -48,36 +48,32 @@ extension ReverseGeocoder {
         }
 
         /// The nearest place if it has been looked for already; nil if not, or if there is none.
-        var knownNearest: (id: UInt32, group: UInt32)? { nearestFound ?? nil }
+        var knownNearest: UInt32? { nearestFound ?? nil }
 
-        /// The nearest place overall, with its distance and bearing written into the record.
+        /// Finds the nearest place overall and writes it, its distance and bearing into the record. (Not its
+        /// group: no rule asks for it, and reading it was a cache miss per point.)
         @inline(__always)
-        mutating func nearestPlace(in level: PlacesLookup.PointLevel, recordingIn record: inout PlacemarkRecord) -> (
-            id: UInt32, group: UInt32
-        )? {
-            if let known = nearestFound { return known }
-            var found: (id: UInt32, group: UInt32)? = nil
+        mutating func findNearestPlace(in level: PlacesLookup.PointLevel, recordingIn record: inout PlacemarkRecord) {
+            if nearestFound != nil { return }
+            var found: UInt32? = nil
             // The cells answer exactly when a place lies within their reach; the tree beyond it. Borrowed, as the
             // level is: an optional copy of the cells took a reference per point.
             let fromCells = level.cells.flatMap { cells in
-                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, group: UInt32)? in
-                    guard cells.knowsGroups,
-                        let id = cells.nearest(
-                            to: location, query: query, filter: PointIndex.NearestFilter(),
-                            withinMetres: ReverseGeocoder.nearestFromCellsMetres)
-                    else { return nil }
-                    return (id, cells.group(of: id))
+                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> UInt32? in
+                    guard cells.knowsGroups else { return nil }
+                    return cells.nearest(
+                        to: location, query: query, filter: PointIndex.NearestFilter(), withinMetres: ReverseGeocoder.nearestFromCellsMetres
+                    )
                 }
             }
-            let candidate = fromCells ?? level.index.nearest(to: query)
-            if let (nearest, group) = candidate, let place = level.records.coordinate(Int(nearest)) {
+            let candidate = fromCells ?? level.index.nearestAnywhere(to: query, at: location)?.id
+            if let nearest = candidate, let place = level.records.coordinate(Int(nearest)) {
                 record.nearest = Int32(nearest)
                 record.nearestDistance = GreatCircle.distance(from: place, to: location)
                 record.nearestBearing = GreatCircle.initialBearing(from: place, to: location)
-                found = (nearest, group)
+                found = nearest
             }
             nearestFound = .some(found)
-            return found
         }
     }
 
@@ -145,8 +141,8 @@ extension ReverseGeocoder {
             return (Int32(found.id), (found.population, found.firstLevel))
         }
         let reach = settings.nearestLocalityFallbackMetres
-        if let known = candidates.knownNearest, country.containsNearest(known.id, records: level.records), record.nearestDistance <= reach {
-            return (Int32(known.id), nil)
+        if let known = candidates.knownNearest, country.containsNearest(known, records: level.records), record.nearestDistance <= reach {
+            return (Int32(known), nil)
         }
         if let found = nearest(
             in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(country: country.packed),

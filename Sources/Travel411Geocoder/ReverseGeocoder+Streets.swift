@@ -20,9 +20,10 @@ extension ReverseGeocoder {
         }) ?? nil {
             record.street = Int32(street.id)
         }
-        let query = PointIndex.Query(point)
         let streetField = PlacesSchema.AddressField.street.rawValue
         let found: UInt32?? = withPoints(.address, near: point, within: settings.addressRadiusMetres) { addresses in
+            // Made here, not before: most points lie beyond every address, and the unit vector costs four trig calls.
+            let query = PointIndex.Query(point)
             let chord = PointIndex.chord(metres: settings.addressRadiusMetres)
             guard record.street >= 0, let streetName = withStreets({ $0.names.bytes(Int(record.street), 0) }) ?? nil else {
                 return addresses.index.nearest(to: query, maxChord: chord)?.id
@@ -44,12 +45,12 @@ extension ReverseGeocoder {
 
     /// The postcode of the nearest postcode point within the postcode radius.
     func takeNearestPostcode(_ record: inout PlacemarkRecord) {
-        let query = PointIndex.Query(record.location)
         let settings = self.settings(for: record)
         if let found = withPoints(
             .postcode, near: record.location, within: settings.postcodeRadiusMetres,
             {
-                $0.index.nearest(to: query, maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?.id
+                $0.index.nearest(to: PointIndex.Query(record.location), maxChord: PointIndex.chord(metres: settings.postcodeRadiusMetres))?
+                    .id
             }) ?? nil
         {
             record.postcode = Int32(found)

@@ -28,6 +28,15 @@ package enum NearestPoints: Sendable {
         }
     }
 
+    /// The nearest point anywhere, with the standard filter; the tree bounds its search per tile
+    /// (`PointIndex.nearestAnywhere`).
+    package func nearestAnywhere(to q: PointIndex.Query, at coordinate: Coordinate) -> (id: UInt32, group: UInt32)? {
+        switch self {
+        case .tree(let index): return index.nearestAnywhere(to: q, at: coordinate)
+        case .tiles(let tiles): return tiles.nearest(to: q)
+        }
+    }
+
     /// The nearest point within `maxChord` whose record id passes `accept` (a closure per candidate).
     package func nearest(to q: PointIndex.Query, maxChord: Double, where accept: @escaping (UInt32) -> Bool) -> UInt32? {
         nearest(to: q, maxChord: maxChord, filter: ClosureFilter(accept: accept))?.id

@@ -26,6 +26,8 @@ public final class PointIndex: @unchecked Sendable {
     /// Node views of the pages read so far, by heap number.
     private let nodePages: LazySlots<NodePage>
     private let hasGroups: Bool
+    /// Where searches for the nearest point anywhere start their bound, per 1° tile.
+    private let tileHints = TileNearestHints()
 
     package enum SlotKind: UInt8 { case none = 0, node = 1, page = 2 }
 
@@ -214,12 +216,46 @@ public final class PointIndex: @unchecked Sendable {
         return search.best.map { ($0, search.bestGroup) }
     }
 
+    /// The nearest point anywhere, as `nearest(to:)` answers it, its search bounded from the start by the
+    /// point nearest to the centre of the coordinate's 1° tile (`TileNearestHints`): far from every point,
+    /// the unbounded search backtracked through much of the tree.
+    package func nearestAnywhere(to q: Query, at coordinate: Coordinate) -> (id: UInt32, group: UInt32)? {
+        guard count > 0 else { return nil }
+        let (tile, centre) = TileNearestHints.tile(of: coordinate)
+        var hint = tileHints.vector(ofTile: tile)
+        if hint == nil {
+            var fromCentre = NearestSearch(query: Query(centre), filter: NearestFilter(), bestDistance: 2.0001 * 2.0001)
+            run(&fromCentre)
+            if let p = fromCentre.bestCoordinates {
+                hint = (p[0], p[1], p[2])
+                tileHints.keep((p[0], p[1], p[2]), ofTile: tile)
+            }
+        }
+        var bound = 2.0001 * 2.0001
+        if let (x, y, z) = hint {
+            let dx = q.x - x, dy = q.y - y, dz = q.z - z
+            // A hair wider than the hint's own distance: the hint is still within it, however it rounds.
+            bound = min(bound, (dx * dx + dy * dy + dz * dz) * (1 + 1e-9) + 1e-18)
+        }
+        var search = NearestSearch(query: q, filter: NearestFilter(), bestDistance: bound)
+        run(&search)
+        return search.best.map { ($0, search.bestGroup) }
+    }
+
+    private func run<Filter: PointFilter>(_ search: inout NearestSearch<Filter>) {
+        withUnsafePointer(to: top) { top in
+            nearest(&search, Cursor(arrays: top, base: -1), 0, count, 0)
+        }
+    }
+
     private struct NearestSearch<Filter: PointFilter> {
         let query: Query
         let filter: Filter
         var best: UInt32? = nil
         var bestGroup: UInt32 = 0
         var bestDistance: Double
+        /// The best point's x, y, z in its node arrays.
+        var bestCoordinates: UnsafePointer<Double>? = nil
     }
 
     private func nearest<Filter: PointFilter>(_ search: inout NearestSearch<Filter>, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int) {
@@ -242,6 +278,7 @@ public final class PointIndex: @unchecked Sendable {
                 search.bestDistance = d
                 search.best = id
                 search.bestGroup = group
+                search.bestCoordinates = a.pointee.coordinates + i * 3
             }
         }
         if hi - lo == 1 { return }
