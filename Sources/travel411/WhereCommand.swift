@@ -262,7 +262,8 @@ struct WhereCommand: ParsableCommand {
         var options = try batchOptions()
         // The summary's rate is the whole run's, as a user timing the command sees it.
         options.startedAt = ProcessClock.processStartUptime()
-        let geocoder = try openGeocoder(loading: .everything, needs: PlacemarkNeeds(fields: options.fields))
+        let geocoder = try openGeocoder(
+            loading: BatchLoading.loading(forInputPath: input), needs: PlacemarkNeeds(fields: options.fields))
         // Naming in other languages goes through placemarks; without it the batch prints straight from the records.
         let batch =
             languages.isEmpty
