@@ -27,7 +27,10 @@ struct OSMLevelMapping {
     private(set) var unused: [OSMFeatureKind: [String: Int]] = [:]
 
     private struct PendingArea {
-        var shape: Shape
+        /// The outline: on disk for a polygon of the extract (`OSMShapeFile`), in memory for a cell drawn around a place node.
+        private let stored: OSMStoredShape?
+        private let cell: Shape?
+        var shape: Shape { stored?.shape ?? cell ?? .multiPolygon([]) }
         var layer: String
         var fid: Int64
         var name: String
@@ -35,7 +38,19 @@ struct OSMLevelMapping {
         var node: Point2D? = nil
         /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
         var placeType: String? = nil
+
+        init(shape: Shape, layer: String, fid: Int64, name: String, node: Point2D? = nil, placeType: String? = nil) {
+            (stored, cell) = (nil, shape)
+            (self.layer, self.fid, self.name, self.node, self.placeType) = (layer, fid, name, node, placeType)
+        }
+
+        init(stored: OSMStoredShape, layer: String, fid: Int64, name: String, placeType: String? = nil) {
+            (self.stored, cell) = (stored, nil)
+            (self.layer, self.fid, self.name, self.placeType) = (layer, fid, name, placeType)
+        }
     }
+    /// The outlines of the boundaries and place areas below, until the end of the read.
+    private let pendingShapes: OSMShapeFile
     /// Municipalities and suburbs by where they come from, decided at the end: a level takes polygons of one
     /// source only, since polygons of one level must not overlap.
     private var cityBoundaries: [PendingArea] = []
@@ -75,6 +90,7 @@ struct OSMLevelMapping {
         pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
         pendingObjects = try OSMSpillFile(path: temporaryPrefix + "objects")
         streetMidpoints = try OSMSpillFile(path: temporaryPrefix + "street-midpoints")
+        pendingShapes = try OSMShapeFile(path: temporaryPrefix + "pending-shapes")
     }
 
     /// Place types that name a locality or a part of one, with the population assumed when the node has
@@ -119,9 +135,9 @@ struct OSMLevelMapping {
             let added = try interpolate(feature)
             if added == 0 { note(feature.kind, "no numbers to interpolate") }
         case .place:
-            collectPlace(feature, layer: layer, fid: fid)
+            try collectPlace(feature, layer: layer, fid: fid)
         case .adminBoundary:
-            collectBoundary(feature, layer: layer, fid: fid)
+            try collectBoundary(feature, layer: layer, fid: fid)
         case .postcodeBoundary, .postcodePoint:
             guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
             try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
@@ -197,7 +213,7 @@ struct OSMLevelMapping {
         }
     }
 
-    private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) {
+    private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         guard let place = feature.place, let name = feature.name else { return note(.place, "no name") }
         guard let typical = Self.typicalPopulation[place.type] else { return note(.place, "place=\(place.type) names no locality") }
         // A hamlet, suburb, quarter or neighbourhood is a part of a municipality (Nominatim's address rank 20
@@ -219,15 +235,16 @@ struct OSMLevelMapping {
             }
             return
         }
-        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, placeType: place.type)
+        guard Self.townTypes.contains(place.type) || Self.suburbTypes.contains(place.type) else { return }
+        let area = PendingArea(stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, placeType: place.type)
         if Self.townTypes.contains(place.type) { cityPlaceAreas.append(area) }
         if Self.suburbTypes.contains(place.type) { suburbPlaceAreas.append(area) }
     }
 
-    private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) {
+    private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         guard let boundary = feature.adminBoundary, let name = feature.name else { return note(.adminBoundary, "no name") }
-        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name)
         guard boundary.adminLevel == 2 else {
+            let area = PendingArea(stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name)
             return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
         }
         guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
@@ -335,6 +352,9 @@ struct OSMLevelMapping {
         }
         return line[line.count - 1]
     }
+
+    /// Throws the first failure to read a waiting outline back from disk (`OSMShapeFile`), once `finish` is done.
+    func checkPendingShapes() throws { try pendingShapes.checkReads() }
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     package mutating func finish() throws {
