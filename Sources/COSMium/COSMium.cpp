@@ -226,7 +226,9 @@ namespace {
             assembler_config.problem_reporter = &ring_problems;
             assembler_config.create_empty_areas = true;
             const std::string temporary_directory{m_options.temporary_directory != nullptr ? m_options.temporary_directory : ""};
-            cosmium::RelationAreaStore areas{assembler_config, m_area_keys.filter(), temporary_directory};
+            // The relations and their member ways (with their nodes' locations) go where the node store goes: a
+            // `--nodes-file` names the disk chosen for the read's big files.
+            cosmium::RelationAreaStore areas{assembler_config, m_area_keys.filter(), relations_directory(temporary_directory)};
 
             // Pass 1: the multipolygon and boundary relations, the end nodes of interpolation lines, and which node
             // ids the ways use (for the node store).
@@ -312,6 +314,15 @@ namespace {
         }
 
     private:
+        std::string relations_directory(const std::string& temporary_directory) const {
+            const std::string nodes_file{m_options.nodes_file != nullptr ? m_options.nodes_file : ""};
+            const size_t slash = nodes_file.rfind('/');
+            if (nodes_file.empty()) {
+                return temporary_directory;
+            }
+            return slash == std::string::npos ? std::string{"."} : slash == 0 ? std::string{"/"} : nodes_file.substr(0, slash);
+        }
+
         void report_progress(int pass, const osmium::io::Reader& reader) const {
             if (m_options.progress != nullptr) {
                 m_options.progress(pass, reader.offset(), reader.file_size(), m_context);

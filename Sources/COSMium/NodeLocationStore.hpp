@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <limits>
 #include <memory>
@@ -49,7 +50,8 @@ namespace cosmium {
             name.push_back('\0');
             const int fd = ::mkstemp(name.data());
             if (fd < 0) {
-                throw temporary_file_error{errno, std::system_category(), std::string{"cannot create a temporary file ("} + what + ") in " + folder};
+                const std::string file = std::strcmp(what, "locations") == 0 ? "the node location index" : "the relations' temporary files";
+                throw temporary_file_error{errno, std::system_category(), "cannot create " + file + " in " + folder};
             }
             ::unlink(name.data());
             return TemporaryIndexFile{fd};

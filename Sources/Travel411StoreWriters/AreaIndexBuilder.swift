@@ -67,12 +67,12 @@ public struct AreaIndexBuilder {
     /// The first failure to write a sort run (a full disk), thrown by `build`: `add` cannot throw.
     private var failure: (any Error)?
 
-    /// Sort runs (only when the segments outgrow their buffer) are created as `runPrefix` and a name, and
-    /// unlinked at once; by default in the system's temporary folder.
-    public init(runPrefix: String? = nil) {
+    /// Sort runs (only when the segments outgrow their buffer of `bufferBytes`, the crossings a quarter of it)
+    /// are created as `runPrefix` and a name, and unlinked at once; by default in the system's temporary folder.
+    public init(runPrefix: String? = nil, bufferBytes: Int = 16 << 20) {
         let prefix = runPrefix ?? NSTemporaryDirectory() + "travel411-area-\(getpid())-"
-        tileSegments = ExternalSorter(runPrefix: prefix + "segments-", bufferBytes: 16 << 20) { $0.key }
-        crossings = ExternalSorter(runPrefix: prefix + "crossings-", bufferBytes: 4 << 20) { $0.key }
+        tileSegments = ExternalSorter(runPrefix: prefix + "segments-", bufferBytes: bufferBytes) { $0.key }
+        crossings = ExternalSorter(runPrefix: prefix + "crossings-", bufferBytes: bufferBytes / 4) { $0.key }
     }
 
     /// Adds every ring (outer and holes alike) of polygon `feature`; ids must be added in ascending order
