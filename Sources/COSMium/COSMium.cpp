@@ -3,9 +3,9 @@
 
 #include "COSMium.h"
 #include "NodeLocationStore.hpp"
+#include "RelationAreaStore.hpp"
 
 #include <osmium/area/assembler.hpp>
-#include <osmium/area/multipolygon_manager.hpp>
 #include <osmium/area/problem_reporter.hpp>
 #include <osmium/handler.hpp>
 #include <osmium/handler/check_order.hpp>
@@ -225,7 +225,10 @@ namespace {
             osmium::area::Assembler::config_type assembler_config;
             assembler_config.problem_reporter = &ring_problems;
             assembler_config.create_empty_areas = true;
-            osmium::area::MultipolygonManager<osmium::area::Assembler> areas{assembler_config, m_area_keys.filter()};
+            const std::string temporary_directory{m_options.temporary_directory != nullptr ? m_options.temporary_directory : ""};
+            // The relations and their member ways (with their nodes' locations) go where the node store goes: a
+            // `--nodes-file` names the disk chosen for the read's big files.
+            cosmium::RelationAreaStore areas{assembler_config, m_area_keys.filter(), relations_directory(temporary_directory)};
 
             // Pass 1: the multipolygon and boundary relations, the end nodes of interpolation lines, and which node
             // ids the ways use (for the node store).
@@ -256,12 +259,11 @@ namespace {
 
             // Pass 2: every element, node locations into the index, areas assembled as their members come by.
             const cosm_node_store store = m_options.locations_in_memory != 0 ? COSM_NODE_STORE_MEMORY : m_options.node_store;
-            NodeLocations locations{m_options.temporary_directory != nullptr ? m_options.temporary_directory : "",
-                                    m_options.nodes_file != nullptr ? m_options.nodes_file : "", store, references,
+            NodeLocations locations{temporary_directory, m_options.nodes_file != nullptr ? m_options.nodes_file : "", store, references,
                                     m_options.resident_node_bytes != 0 ? m_options.resident_node_bytes : uint64_t{256} << 20U};
             m_counts.node_store = locations.store();
 
-            auto& area_handler = areas.handler([&](osmium::memory::Buffer&& area_buffer) {
+            areas.set_callback([&](osmium::memory::Buffer&& area_buffer) {
                 for (const auto& area : area_buffer.select<osmium::Area>()) {
                     this->area(area, ring_problems);
                 }
@@ -281,7 +283,6 @@ namespace {
                         auto& node = static_cast<osmium::Node&>(item);
                         locations.node(node);
                         this->node(node);
-                        area_handler.node(node);
                         break;
                     }
                     case osmium::item_type::way: {
@@ -289,7 +290,7 @@ namespace {
                         auto& way = static_cast<osmium::Way&>(item);
                         locations.way(way);
                         this->way(way);
-                        area_handler.way(way);
+                        areas.way(way);
                         break;
                     }
                     case osmium::item_type::relation: {
@@ -297,7 +298,6 @@ namespace {
                         auto& relation = static_cast<osmium::Relation&>(item);
                         ++m_counts.relations;
                         note_last(COSM_RELATION, relation.id());
-                        area_handler.relation(relation);
                         break;
                     }
                     default:
@@ -306,15 +306,23 @@ namespace {
                 }
             }
             report_progress(3, reader);  // the end, also of a file without ways
-            area_handler.flush();
+            areas.flush();
             reader.close();
 
-            areas.for_each_incomplete_relation([&](const osmium::relations::RelationHandle& handle) {
-                warn(COSM_WARNING_RELATION_MEMBERS_MISSING, COSM_RELATION, handle->id());
-            });
+            areas.for_each_incomplete_relation(
+                [&](osmium::object_id_type id) { warn(COSM_WARNING_RELATION_MEMBERS_MISSING, COSM_RELATION, id); });
         }
 
     private:
+        std::string relations_directory(const std::string& temporary_directory) const {
+            const std::string nodes_file{m_options.nodes_file != nullptr ? m_options.nodes_file : ""};
+            const size_t slash = nodes_file.rfind('/');
+            if (nodes_file.empty()) {
+                return temporary_directory;
+            }
+            return slash == std::string::npos ? std::string{"."} : slash == 0 ? std::string{"/"} : nodes_file.substr(0, slash);
+        }
+
         void report_progress(int pass, const osmium::io::Reader& reader) const {
             if (m_options.progress != nullptr) {
                 m_options.progress(pass, reader.offset(), reader.file_size(), m_context);

@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <limits>
 #include <memory>
@@ -41,14 +42,16 @@ namespace cosmium {
         int m_fd = -1;
 
     public:
-        static TemporaryIndexFile in_directory(const std::string& directory) {
+        /// `what`: a word for the file's name (`travel411-osm-<what>-XXXXXX`), seen only while it is being created.
+        static TemporaryIndexFile in_directory(const std::string& directory, const char* what = "locations") {
             const std::string folder = directory.empty() ? std::string{"/tmp"} : directory;
-            std::string pattern = folder + "/travel411-osm-locations-XXXXXX";
+            std::string pattern = folder + "/travel411-osm-" + what + "-XXXXXX";
             std::vector<char> name(pattern.begin(), pattern.end());
             name.push_back('\0');
             const int fd = ::mkstemp(name.data());
             if (fd < 0) {
-                throw temporary_file_error{errno, std::system_category(), "cannot create the node location index in " + folder};
+                const std::string file = std::strcmp(what, "locations") == 0 ? "the node location index" : "the relations' temporary files";
+                throw temporary_file_error{errno, std::system_category(), "cannot create " + file + " in " + folder};
             }
             ::unlink(name.data());
             return TemporaryIndexFile{fd};

@@ -47,7 +47,10 @@ final class LookupCollector {
 
     final class AreaLevelData {
         var features: [AreaFeature] = []
-        var builder = AreaIndexBuilder()
+        var builder: AreaIndexBuilder
+
+        /// `runPrefix`: where the builder's sort runs go (beside the database being built).
+        init(runPrefix: String?) { builder = AreaIndexBuilder(runPrefix: runPrefix) }
     }
 
     struct Locality {
@@ -86,9 +89,14 @@ final class LookupCollector {
     var countryPolygons: [[Polygon]] = []
     /// Folders of the time-zone layers, where tzdata's zone.tab and iso3166.tab may lie beside them.
     var timeZoneFolders: [URL] = []
-    /// At most how many border segments each area level gets, reserved up front: a growing array
-    /// briefly holds its old and new buffers, and ends with up to twice the room it needs.
-    var segmentEstimates: [PlacesSchema.AreaLevel: Int] = [:]
+    /// Where the area levels' border segments wait, sorted by tile (`AreaIndexBuilder`): set by
+    /// `LookupTablesWriter`, beside the database being built; nil: the system's temporary folder.
+    var areaRunPrefix: String?
+
+    /// A new area level's data, its sort runs named after the level.
+    func newAreaLevel(_ level: PlacesSchema.AreaLevel) -> AreaLevelData {
+        AreaLevelData(runPrefix: areaRunPrefix.map { $0 + level.rawValue + "-" })
+    }
 
     /// Takes one imported record; returns a reason when the record is unusable for its level.
     func collect(_ shape: Shape, record: Int, fid: Int64, plan: LayerPlan) throws -> String? {
@@ -141,9 +149,7 @@ final class LookupCollector {
         if let known = areas[level] {
             data = known
         } else {
-            data = AreaLevelData()
-            // The countries' builder is filled later, from the parts `TerritoryAssignment` decides.
-            if level != .country { data.builder.reserveCapacity(segmentEstimates[level] ?? 0) }
+            data = newAreaLevel(level)
             areas[level] = data
         }
         if level == .country {

@@ -20,7 +20,7 @@ extension LookupCollector {
         if let known = areas[level] {
             data = known
         } else {
-            data = AreaLevelData()
+            data = newAreaLevel(level)
             areas[level] = data
         }
         if level == .country {

@@ -57,11 +57,11 @@ final class LookupTablesWriter {
             guard let input = LookupCollector.Input(plan.profile) else { continue }
             unreadLayers[input, default: 0] += 1
             records[input, default: 0] += plan.reader.recordCount
-            if case .area(let level) = input { collector.segmentEstimates[level, default: 0] += plan.reader.maximumVertexCount }
         }
         // Room for every record, rather than arrays that double as they fill.
         collector.localities.reserveCapacity(records[.locality] ?? 0)
         try database.execute(PlacesSchema.createStatements)
+        collector.areaRunPrefix = database.path + "-area-run-"
         // Made even without such layers: a database always has its (then empty) point levels.
         collector.postcodes = try PointLevelWriter(.postcode, fieldCount: 1, database: database)
         collector.addresses = try PointLevelWriter(
@@ -142,11 +142,15 @@ final class LookupTablesWriter {
     private func buildArea(_ level: PlacesSchema.AreaLevel) throws {
         guard let data = collector.areas[level] else { return }
         progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
-        let output = data.builder.build()
-        data.builder = AreaIndexBuilder()
         // The time zones tell overseas territories apart (`buildCountries`); admin and country place the localities.
-        if level == .admin || level == .timezone { indexes[level] = try AreaIndex(built: output) }
-        try store(level, output)
+        if level == .admin || level == .timezone {
+            let output = try data.builder.build()
+            indexes[level] = try AreaIndex(built: output)
+            try store(level, output)
+        } else {
+            try storeTiles(level, data.builder)
+        }
+        data.builder = AreaIndexBuilder()
         progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
     }
 
@@ -164,10 +168,9 @@ final class LookupTablesWriter {
         indexes[.timezone] = nil
         collector.countryPolygons = []
         countries.features = assignment.features
-        countries.builder.reserveCapacity(collector.segmentEstimates[.country] ?? 0)
         for part in assignment.parts { countries.builder.add(feature: part.feature, rings: part.rings) }
         assignment.parts = []
-        let output = countries.builder.build()
+        let output = try countries.builder.build()
         countries.builder = AreaIndexBuilder()
         indexes[.country] = try AreaIndex(built: output)
         try store(.country, output)
@@ -243,6 +246,14 @@ final class LookupTablesWriter {
         let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
         for (index, reference) in output.grid.enumerated() where AreaIndex.tag(reference) != AreaIndex.Tag.empty.rawValue {
             try insert.run([.integer(level.tileKey(index)), .integer(Int64(reference)), blobs[index].map(SQLValue.blob) ?? .null])
+        }
+    }
+
+    /// The level's tiles stored as the builder hands them over, a batch at a time, never all at once.
+    private func storeTiles(_ level: PlacesSchema.AreaLevel, _ builder: AreaIndexBuilder) throws {
+        let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
+        try builder.build { tile, reference, blob in
+            try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), blob.map(SQLValue.blob) ?? .null])
         }
     }
 

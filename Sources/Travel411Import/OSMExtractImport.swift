@@ -71,6 +71,7 @@ package struct OSMExtractImport {
         }
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
         try mapping.finish()
+        try mapping.checkPendingShapes()
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 1, total: 1))
         let seconds = Date().timeIntervalSince(started)
         var outcome = Outcome()

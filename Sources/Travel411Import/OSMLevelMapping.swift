@@ -27,24 +27,8 @@ struct OSMLevelMapping {
     /// Features kept in their table but given to no lookup, by kind and reason.
     private(set) var unused: [OSMFeatureKind: [String: Int]] = [:]
 
-    struct PendingArea {
-        var shape: Shape
-        var layer: String
-        var fid: Int64
-        var name: String
-        /// The place node the area was drawn around, nil for a polygon of the extract.
-        var node: Point2D? = nil
-        /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
-        var placeType: String? = nil
-        /// A boundary's own `postal_code`, as written.
-        var postcode: String? = nil
-        /// The key of a city-level boundary without a linked place node: its rank's label (`placeBoundaries`).
-        var unlinkedKey: String? = nil
-        /// A boundary's address rank in its country (`placeBoundaries`).
-        var rank = 0
-        /// For a node's area cut to the boundary holding the node, that boundary's place in its level's list.
-        var below: Int? = nil
-    }
+    /// The outlines of the boundaries and place areas below, until the end of the read.
+    private let pendingShapes: OSMShapeFile
     /// Municipalities and suburbs by where they come from, decided at the end: a level takes polygons of one
     /// source, where overlapping ones are ordered finest first, as the first polygon of a level holding a point
     /// answers (`withTownNodes`, `withSubpartNodes`).
@@ -87,6 +71,7 @@ struct OSMLevelMapping {
         pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
         pendingObjects = try OSMSpillFile(path: temporaryPrefix + "objects")
         streetMidpoints = try OSMSpillFile(path: temporaryPrefix + "street-midpoints")
+        pendingShapes = try OSMShapeFile(path: temporaryPrefix + "pending-shapes")
     }
 
     /// Place types that name a locality or a part of one, with the population assumed when the node has
@@ -131,9 +116,9 @@ struct OSMLevelMapping {
             let added = try interpolate(feature)
             if added == 0 { note(feature.kind, "no numbers to interpolate") }
         case .place:
-            collectPlace(feature, layer: layer, fid: fid)
+            try collectPlace(feature, layer: layer, fid: fid)
         case .adminBoundary:
-            collectBoundary(feature, layer: layer, fid: fid)
+            try collectBoundary(feature, layer: layer, fid: fid)
         case .postcodeBoundary, .postcodePoint:
             guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
             // A postal_code polygon is a postcode area, not a carrier (`OSMPostcodeAreas`).
@@ -211,7 +196,7 @@ struct OSMLevelMapping {
         }
     }
 
-    private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) {
+    private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         guard let place = feature.place, let name = feature.name else { return note(.place, "no name") }
         guard let typical = Self.typicalPopulation[place.type] else { return note(.place, "place=\(place.type) names no locality") }
         // A hamlet, suburb, quarter or neighbourhood is a part of a municipality (Nominatim's address rank 20
@@ -233,18 +218,20 @@ struct OSMLevelMapping {
             }
             return
         }
-        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, placeType: place.type)
+        guard Self.townTypes.contains(place.type) || Self.suburbTypes.contains(place.type) else { return }
+        let area = PendingArea(stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, placeType: place.type)
         if Self.townTypes.contains(place.type) { cityPlaceAreas.append(area) }
         if Self.suburbTypes.contains(place.type) { suburbPlaceAreas.append(area) }
     }
 
-    private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) {
+    private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         guard let boundary = feature.adminBoundary, let name = feature.name else { return note(.adminBoundary, "no name") }
-        let area = PendingArea(shape: feature.shape, layer: layer, fid: fid, name: name, postcode: feature.postcode)
         if let postcode = feature.postcode, boundary.adminLevel > 2 {
             postcodeBoundaries.append((postcode, feature.shape, boundary.adminLevel))
         }
         guard boundary.adminLevel == 2 else {
+            let area = PendingArea(
+                stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, postcode: feature.postcode)
             return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
         }
         guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
@@ -368,6 +355,9 @@ struct OSMLevelMapping {
         }
         return line[line.count - 1]
     }
+
+    /// Throws the first failure to read a waiting outline back from disk (`OSMShapeFile`), once `finish` is done.
+    func checkPendingShapes() throws { try pendingShapes.checkReads() }
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     package mutating func finish() throws {

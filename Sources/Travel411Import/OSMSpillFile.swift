@@ -168,7 +168,7 @@ struct OSMSpillReader {
     private let path: String
     private var position = 0
 
-    fileprivate init(bytes: UnsafeRawBufferPointer, path: String) {
+    init(bytes: UnsafeRawBufferPointer, path: String) {
         self.bytes = bytes
         self.path = path
     }

@@ -8,10 +8,10 @@ import Travel411Core
 /// way or relation comes by).
 ///
 /// Memory stays bounded: node locations go to an index in a temporary file (`OSMNodeStore`: 16 bytes a node, or 8
-/// bytes an id; in memory for a file under `inMemoryLocationsBelow`), removed as soon as it is created so that
-/// nothing is left behind whichever way the read ends; what stays in memory is the member
-/// ways of the multipolygon and boundary relations still waiting for members. The file is read twice (the
-/// relations first, so that their member ways are kept when they come by).
+/// bytes an id; in memory for a file under `inMemoryLocationsBelow`), and the multipolygon and boundary relations
+/// and their member ways to temporary files too (COSMium's RelationAreaStore), each removed as soon as it is
+/// created so that nothing is left behind whichever way the read ends. The file is read twice (the relations
+/// first, so that their member ways are kept when they come by).
 ///
 ///     let summary = try OSMExtractReader(path: "liechtenstein.osm.pbf").read { feature in
 ///         if feature.kind == .street { print(feature.name ?? "", feature.highway?.highwayClass ?? "") }

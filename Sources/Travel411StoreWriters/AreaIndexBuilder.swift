@@ -5,7 +5,12 @@ import Travel411Store
 
 /// Builds the tiles of an `AreaIndex` from polygon rings. Runs once per import; its output is stored
 /// as blobs so that a lookup process starts without re-reading any geometry.
-public struct AreaIndexBuilder: Sendable {
+///
+/// Memory does not grow with the borders: each segment goes, as it is added, to a sort run on disk once for every
+/// 1° tile it touches (`ExternalSorter`, by tile and then the order added), and so does each crossing of a tile
+/// row's reference line; `build` then reads them back a row and a batch of tiles at a time. A country's
+/// municipalities made 3.3 million segments at 600 copies of Liechtenstein, 150 MB held until the end.
+public struct AreaIndexBuilder {
     /// A leaf stops splitting at this many border segments…
     public var maxSegmentsPerLeaf = 20
     /// …or at this depth below the 1° tile (2⁻¹⁴° is about 7 m).
@@ -23,23 +28,51 @@ public struct AreaIndexBuilder: Sendable {
         var ax: [Double] = [], ay: [Double] = [], bx: [Double] = [], by: [Double] = []
         var feature: [UInt32] = [], ring: [UInt32] = [], position: [UInt32] = []
         var count: Int { ax.count }
+
+        mutating func append(_ segment: TileSegment) {
+            ax.append(segment.ax)
+            ay.append(segment.ay)
+            bx.append(segment.bx)
+            by.append(segment.by)
+            feature.append(segment.feature)
+            ring.append(segment.ring)
+            position.append(segment.position)
+        }
     }
 
-    private var segments = Segments()
+    /// A segment in one tile it touches, keyed by the tile and then by the segment's number (the order added).
+    struct TileSegment: BitwiseCopyable {
+        var key: UInt64
+        var ax: Double, ay: Double, bx: Double, by: Double
+        var feature: UInt32, ring: UInt32, position: UInt32
+    }
+
+    /// Where a segment crosses the line through a tile row's reference points, keyed by the row, then the order.
+    struct Crossing: BitwiseCopyable {
+        var key: UInt64
+        var x: Double
+        var feature: UInt32
+    }
+
+    /// Keys put the tile or row above this many bits of sequence number (2⁴⁰ segments, far beyond a planet's).
+    private static let sequenceBits: UInt64 = 40
+    /// Tiles built at once, on every core, are gathered up to about this many segments.
+    private static let batchSegments = 1 << 20
+
+    private let tileSegments: ExternalSorter<TileSegment>
+    private let crossings: ExternalSorter<Crossing>
+    private var segmentCount: UInt64 = 0
+    private var crossingCount: UInt64 = 0
     private var ringCount: UInt32 = 0
+    /// The first failure to write a sort run (a full disk), thrown by `build`: `add` cannot throw.
+    private var failure: (any Error)?
 
-    public init() {}
-
-    /// Room for this many border segments, so that adding them never reallocates.
-    public mutating func reserveCapacity(_ segmentCount: Int) {
-        guard segmentCount > segments.ax.capacity else { return }
-        segments.ax.reserveCapacity(segmentCount)
-        segments.ay.reserveCapacity(segmentCount)
-        segments.bx.reserveCapacity(segmentCount)
-        segments.by.reserveCapacity(segmentCount)
-        segments.feature.reserveCapacity(segmentCount)
-        segments.ring.reserveCapacity(segmentCount)
-        segments.position.reserveCapacity(segmentCount)
+    /// Sort runs (only when the segments outgrow their buffer of `bufferBytes`, the crossings a quarter of it)
+    /// are created as `runPrefix` and a name, and unlinked at once; by default in the system's temporary folder.
+    public init(runPrefix: String? = nil, bufferBytes: Int = 16 << 20) {
+        let prefix = runPrefix ?? NSTemporaryDirectory() + "travel411-area-\(getpid())-"
+        tileSegments = ExternalSorter(runPrefix: prefix + "segments-", bufferBytes: bufferBytes) { $0.key }
+        crossings = ExternalSorter(runPrefix: prefix + "crossings-", bufferBytes: bufferBytes / 4) { $0.key }
     }
 
     /// Adds every ring (outer and holes alike) of polygon `feature`; ids must be added in ascending order
@@ -51,100 +84,141 @@ public struct AreaIndexBuilder: Sendable {
             for i in 0..<(ring.count - 1) {
                 let a = ring[i], b = ring[i + 1]
                 if a == b { continue }
-                segments.ax.append(a.x)
-                segments.ay.append(a.y)
-                segments.bx.append(b.x)
-                segments.by.append(b.y)
-                segments.feature.append(UInt32(feature))
-                segments.ring.append(ringID)
-                segments.position.append(UInt32(i))
+                add(a, b, feature: UInt32(feature), ring: ringID, position: UInt32(i))
             }
             // Shapefile rings repeat their first point last; close any ring that does not.
             if let first = ring.first, let last = ring.last, first != last {
-                segments.ax.append(last.x)
-                segments.ay.append(last.y)
-                segments.bx.append(first.x)
-                segments.by.append(first.y)
-                segments.feature.append(UInt32(feature))
-                segments.ring.append(ringID)
-                segments.position.append(UInt32(ring.count - 1))
+                add(last, first, feature: UInt32(feature), ring: ringID, position: UInt32(ring.count - 1))
             }
         }
     }
 
-    public func build() -> Output {
-        let tileCount = AreaIndex.columns * AreaIndex.rows
-        let tileSegments = assignSegmentsToTiles()
-        let centreFeatures = featuresContainingTileCentres()
-
-        var grid = [UInt32](repeating: 0, count: tileCount)
-        var crossedTiles: [Int] = []
-        for tile in 0..<tileCount {
-            if tileSegments.count(tile) > 0 {
-                grid[tile] = AreaIndex.ref(.leafOrTile, UInt32(tile))
-                crossedTiles.append(tile)
-            } else if let feature = centreFeatures[tile].first {
-                grid[tile] = AreaIndex.ref(.uniform, feature)
+    private mutating func add(_ a: Point2D, _ b: Point2D, feature: UInt32, ring: UInt32, position: UInt32) {
+        guard failure == nil else { return }
+        let number = segmentCount
+        segmentCount += 1
+        do {
+            // Each segment goes to every tile its bounding box touches (a superset is harmless; splitting refines it).
+            func tileRange(_ lo: Double, _ hi: Double, offset: Double, count: Int) -> ClosedRange<Int> {
+                let first = min(count - 1, max(0, Int((lo + offset).rounded(.down))))
+                let last = min(count - 1, max(0, Int((hi + offset).rounded(.down))))
+                return first...last
             }
-        }
-
-        var blobs = [[UInt8]](repeating: [], count: crossedTiles.count)
-        let crossed = crossedTiles
-        blobs.withUnsafeMutableBufferPointer { output in
-            let output = DisjointSlots(output)
-            DispatchQueue.concurrentPerform(iterations: crossed.count) { i in
-                let tile = crossed[i]
-                var builder = TileBuilder(segments: segments, maxSegmentsPerLeaf: maxSegmentsPerLeaf, maxDepth: maxDepth)
-                let minX = Double(tile % AreaIndex.columns) - 180, minY = Double(tile / AreaIndex.columns) - 90
-                output[i] = builder.build(minX: minX, minY: minY, segments: Array(tileSegments.members(tile)), inside: centreFeatures[tile])
+            let columns = tileRange(min(a.x, b.x), max(a.x, b.x), offset: 180, count: AreaIndex.columns)
+            let rows = tileRange(min(a.y, b.y), max(a.y, b.y), offset: 90, count: AreaIndex.rows)
+            for row in rows {
+                for column in columns {
+                    let tile = UInt64(row * AreaIndex.columns + column)
+                    try tileSegments.append(
+                        TileSegment(
+                            key: tile << Self.sequenceBits | number, ax: a.x, ay: a.y, bx: b.x, by: b.y, feature: feature, ring: ring,
+                            position: position))
+                }
             }
+            try addCrossings(a, b, feature: feature)
+        } catch {
+            failure = error
         }
-
-        return Output(grid: grid, tiles: zip(crossedTiles, blobs).map { (index: $0, blob: $1) })
     }
 
-    /// Each segment goes to every tile its bounding box touches (a superset is harmless; splitting refines it).
-    private func assignSegmentsToTiles() -> Buckets {
-        var buckets = Buckets(bucketCount: AreaIndex.columns * AreaIndex.rows)
-        func tileRange(_ lo: Double, _ hi: Double, offset: Double, count: Int) -> ClosedRange<Int> {
-            let first = min(count - 1, max(0, Int((lo + offset).rounded(.down))))
-            let last = min(count - 1, max(0, Int((hi + offset).rounded(.down))))
-            return first...last
+    /// The rows whose reference line the segment crosses, as `featuresContainingTileCentres` sweeps them: a
+    /// horizontal path straddles a segment when one end is above the line and the other on or below it.
+    private mutating func addCrossings(_ a: Point2D, _ b: Point2D, feature: UInt32) throws {
+        let fy = AreaIndex.referenceFractionY
+        let (ay, by) = (a.y, b.y)
+        if ay == by { return }
+        let lo = min(ay, by), hi = max(ay, by)
+        let firstRow = max(0, Int((lo + 90 - fy).rounded(.down)))
+        let lastRow = min(AreaIndex.rows - 1, Int((hi + 90 - fy).rounded(.up)))
+        if firstRow > lastRow { return }
+        for row in firstRow...lastRow {
+            let y = Double(row) - 90 + fy
+            guard (ay > y) != (by > y) else { continue }
+            let x = a.x + (y - ay) * (b.x - a.x) / (by - ay)
+            try crossings.append(Crossing(key: UInt64(row) << Self.sequenceBits | crossingCount, x: x, feature: feature))
+            crossingCount += 1
         }
-        buckets.fill(itemCount: segments.count) { s, emit in
-            let columns = tileRange(
-                min(segments.ax[s], segments.bx[s]), max(segments.ax[s], segments.bx[s]), offset: 180, count: AreaIndex.columns)
-            let rows = tileRange(
-                min(segments.ay[s], segments.by[s]), max(segments.ay[s], segments.by[s]), offset: 90, count: AreaIndex.rows)
-            for row in rows { for column in columns { emit(row * AreaIndex.columns + column) } }
+    }
+
+    /// Every tile at once; `build(_:)` hands them over one by one instead.
+    public func build() throws -> Output {
+        var grid = [UInt32](repeating: 0, count: AreaIndex.columns * AreaIndex.rows)
+        var tiles: [(index: Int, blob: [UInt8])] = []
+        try build { tile, reference, blob in
+            grid[tile] = reference
+            if let blob { tiles.append((tile, blob)) }
         }
-        return buckets
+        return Output(grid: grid, tiles: tiles)
+    }
+
+    /// Hands over every tile that is not empty, in tile order: its reference, and its quadtree blob when a border
+    /// crosses it. The sort runs are gone afterwards; a builder builds once.
+    public func build(_ store: (_ tile: Int, _ reference: UInt32, _ blob: [UInt8]?) throws -> Void) throws {
+        if let failure { throw failure }
+        let centreFeatures = try featuresContainingTileCentres()
+        let (maxSegmentsPerLeaf, maxDepth) = (self.maxSegmentsPerLeaf, self.maxDepth)
+        var nextTile = 0
+        func storeUniform(before end: Int) throws {
+            while nextTile < end {
+                if let feature = centreFeatures[nextTile].first { try store(nextTile, AreaIndex.ref(.uniform, feature), nil) }
+                nextTile += 1
+            }
+        }
+        var batch: [(tile: Int, segments: Segments)] = []
+        var batched = 0
+        func buildBatch() throws {
+            let tiles = batch
+            var blobs = [[UInt8]](repeating: [], count: tiles.count)
+            blobs.withUnsafeMutableBufferPointer { output in
+                let output = DisjointSlots(output)
+                DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
+                    let (tile, segments) = tiles[i]
+                    var builder = TileBuilder(segments: segments, maxSegmentsPerLeaf: maxSegmentsPerLeaf, maxDepth: maxDepth)
+                    let minX = Double(tile % AreaIndex.columns) - 180, minY = Double(tile / AreaIndex.columns) - 90
+                    output[i] = builder.build(
+                        minX: minX, minY: minY, segments: (0..<UInt32(segments.count)).map { $0 }, inside: centreFeatures[tile])
+                }
+            }
+            for (i, item) in tiles.enumerated() {
+                try storeUniform(before: item.tile)
+                try store(item.tile, AreaIndex.ref(.leafOrTile, UInt32(item.tile)), blobs[i])
+                nextTile = item.tile + 1
+            }
+            batch = []
+            batched = 0
+        }
+        var current = Segments()
+        var currentTile = -1
+        try tileSegments.drain { segment in
+            let tile = Int(segment.key >> Self.sequenceBits)
+            if tile != currentTile {
+                if currentTile >= 0 {
+                    batch.append((currentTile, current))
+                    batched += current.count
+                    if batched >= Self.batchSegments { try buildBatch() }
+                }
+                current = Segments()
+                currentTile = tile
+            }
+            current.append(segment)
+        }
+        if currentTile >= 0 { batch.append((currentTile, current)) }
+        try buildBatch()
+        try storeUniform(before: AreaIndex.columns * AreaIndex.rows)
     }
 
     /// For every tile's reference point, the polygons containing it, by one sweep per row of tiles: the
     /// path from far east of the world to each reference point crosses exactly the borders that
     /// `pathCrossesSegment` would count (a horizontal path straddles a segment when one end is above
     /// the line and the other on or below it), so the builder's later steps stay consistent with it.
-    private func featuresContainingTileCentres() -> [[UInt32]] {
-        let fx = AreaIndex.referenceFractionX, fy = AreaIndex.referenceFractionY
-        var crossings = [[(x: Double, feature: UInt32)]](repeating: [], count: AreaIndex.rows)
-        for s in 0..<segments.count {
-            let ay = segments.ay[s], by = segments.by[s]
-            if ay == by { continue }
-            let lo = min(ay, by), hi = max(ay, by)
-            let firstRow = max(0, Int((lo + 90 - fy).rounded(.down)))
-            let lastRow = min(AreaIndex.rows - 1, Int((hi + 90 - fy).rounded(.up)))
-            if firstRow > lastRow { continue }
-            for row in firstRow...lastRow {
-                let y = Double(row) - 90 + fy
-                guard (ay > y) != (by > y) else { continue }
-                let ax = segments.ax[s], bx = segments.bx[s]
-                crossings[row].append((ax + (y - ay) * (bx - ax) / (by - ay), segments.feature[s]))
-            }
-        }
+    private func featuresContainingTileCentres() throws -> [[UInt32]] {
+        let fx = AreaIndex.referenceFractionX
         var result = [[UInt32]](repeating: [], count: AreaIndex.columns * AreaIndex.rows)
-        for row in 0..<AreaIndex.rows {
-            let sorted = crossings[row].sorted { $0.x > $1.x }
+        var row = -1
+        var rowCrossings: [(x: Double, feature: UInt32)] = []
+        func sweep() {
+            guard row >= 0 else { return }
+            let sorted = rowCrossings.sorted { $0.x > $1.x }
             var active: [UInt32] = []
             var next = 0
             for column in stride(from: AreaIndex.columns - 1, through: 0, by: -1) {
@@ -156,6 +230,16 @@ public struct AreaIndexBuilder: Sendable {
                 if !active.isEmpty { result[row * AreaIndex.columns + column] = active.sorted() }
             }
         }
+        try crossings.drain { crossing in
+            let crossingRow = Int(crossing.key >> Self.sequenceBits)
+            if crossingRow != row {
+                sweep()
+                row = crossingRow
+                rowCrossings.removeAll(keepingCapacity: true)
+            }
+            rowCrossings.append((crossing.x, crossing.feature))
+        }
+        sweep()
         return result
     }
 }
@@ -165,32 +249,6 @@ extension Array where Element == UInt32 {
     mutating func toggleMembership(_ value: UInt32) {
         if let index = firstIndex(of: value) { remove(at: index) } else { append(value) }
     }
-}
-
-/// Items grouped into numbered buckets with a counting sort: two passes, no per-bucket arrays.
-struct Buckets {
-    private(set) var starts: [Int]
-    private(set) var items: [UInt32] = []
-
-    package init(bucketCount: Int) { starts = [Int](repeating: 0, count: bucketCount + 1) }
-
-    package mutating func fill(itemCount: Int, _ assign: (Int, (Int) -> Void) -> Void) {
-        var counts = [Int](repeating: 0, count: starts.count)
-        for item in 0..<itemCount { assign(item) { counts[$0 + 1] += 1 } }
-        for i in 1..<counts.count { counts[i] += counts[i - 1] }
-        starts = counts
-        var cursor = counts
-        items = [UInt32](repeating: 0, count: counts[counts.count - 1])
-        for item in 0..<itemCount {
-            assign(item) { bucket in
-                items[cursor[bucket]] = UInt32(item)
-                cursor[bucket] += 1
-            }
-        }
-    }
-
-    package func count(_ bucket: Int) -> Int { starts[bucket + 1] - starts[bucket] }
-    func members(_ bucket: Int) -> ArraySlice<UInt32> { items[starts[bucket]..<starts[bucket + 1]] }
 }
 
 /// Builds one tile's quadtree and serialises it in the layout `AreaTile` reads.

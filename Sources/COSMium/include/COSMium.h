@@ -95,14 +95,16 @@ typedef struct cosm_options {
     size_t area_key_count;
     /// libosmium's format name ("pbf", "osm", "osm.gz", "osm.bz2").
     const char *format;
-    /// Where the node location index's temporary files go (created and removed at once: nothing stays behind).
+    /// Where the node location index's temporary files go (created and removed at once: nothing stays behind), and
+    /// the relations' files unless nodes_file is given.
     const char *temporary_directory;
     /// Non-zero: keep node locations in memory (16 bytes a node) instead, for a small file.
     int locations_in_memory;
     /// The store for node locations; COSM_NODE_STORE_AUTOMATIC (0) chooses from the ways' node references.
     cosm_node_store node_store;
     /// When not NULL: the path of the file store (a new file, as osm2pgsql's --flat-nodes, e.g. on another disk);
-    /// it is created and unlinked at once, so that it is gone however the read ends.
+    /// it is created and unlinked at once, so that it is gone however the read ends. The multipolygon and boundary
+    /// relations' temporary files go to its folder too.
     const char *nodes_file;
     /// How many bytes of the file store's pages the process may keep mapped (0: 256 MB); more are dropped from
     /// the process (they stay in the file and the page cache), so that its resident memory does not grow with

@@ -150,7 +150,8 @@ import Travel411Store
         } throws: { error in
             (error as? OSMExtractError)?.exitStatus == .cannotCreate
                 && "\(error)".hasSuffix(
-                    "cannot create the node location index in /nonexistent-travel411: No such file or directory "
+                    // The relations' files are the first the read makes (`RelationAreaStore`), then the node store.
+                    "cannot create the relations' temporary files in /nonexistent-travel411: No such file or directory "
                         + "(set TMPDIR to a folder with room for 16 bytes per node of the extract)")
         }
     }

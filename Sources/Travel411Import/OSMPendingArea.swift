@@ -1,0 +1,40 @@
+import Foundation
+import Travel411Core
+
+extension OSMLevelMapping {
+    /// A municipality or suburb waiting for the end of the read, when the levels are decided.
+    struct PendingArea {
+        /// The outline: on disk for a polygon of the extract (`OSMShapeFile`), in memory for a cell drawn around a place node.
+        private let stored: OSMStoredShape?
+        private let cell: Shape?
+        var shape: Shape { stored?.shape ?? cell ?? .multiPolygon([]) }
+        var layer: String
+        var fid: Int64
+        var name: String
+        /// The place node the area was drawn around, nil for a polygon of the extract.
+        var node: Point2D? = nil
+        /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
+        var placeType: String? = nil
+        /// A boundary's own `postal_code`, as written.
+        var postcode: String? = nil
+        /// The key of a city-level boundary without a linked place node: its rank's label (`placeBoundaries`).
+        var unlinkedKey: String? = nil
+        /// A boundary's address rank in its country (`placeBoundaries`).
+        var rank = 0
+        /// For a node's area cut to the boundary holding the node, that boundary's place in its level's list.
+        var below: Int? = nil
+
+        init(
+            shape: Shape, layer: String, fid: Int64, name: String, node: Point2D? = nil, placeType: String? = nil,
+            below: Int? = nil
+        ) {
+            (stored, cell) = (nil, shape)
+            (self.layer, self.fid, self.name, self.node, self.placeType, self.below) = (layer, fid, name, node, placeType, below)
+        }
+
+        init(stored: OSMStoredShape, layer: String, fid: Int64, name: String, placeType: String? = nil, postcode: String? = nil) {
+            (self.stored, cell) = (stored, nil)
+            (self.layer, self.fid, self.name, self.placeType, self.postcode) = (layer, fid, name, placeType, postcode)
+        }
+    }
+}
