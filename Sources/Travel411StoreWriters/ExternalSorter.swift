@@ -36,9 +36,13 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     }
 
     package func append(_ record: Record) throws {
-        // The whole buffer at once: growing by doubling would briefly hold the old and the new copy.
+        // Grown four times at a step up to the whole buffer, then kept: a sorter that gets a few thousand records
+        // (one of many area levels of a small import) holds little, and a big one copies its buffer a few times
+        // only; after a spill the buffer is reused at full size.
         if buffer.capacity == 0 { buffer.reserveCapacity(count == 0 ? min(bufferRecords, 4096) : bufferRecords) }
-        if buffer.count == buffer.capacity, buffer.capacity < bufferRecords { buffer.reserveCapacity(bufferRecords) }
+        if buffer.count == buffer.capacity, buffer.capacity < bufferRecords {
+            buffer.reserveCapacity(min(bufferRecords, buffer.capacity * 4))
+        }
         buffer.append(record)
         count += 1
         if buffer.count >= bufferRecords { try spill() }
@@ -75,15 +79,54 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
         }
         if !buffer.isEmpty { try spill() }
         let readers = try runs.enumerated().map { try RunReader<Record>(file: $1, name: runPrefix + String($0)) }
-        // Runs are tens at most (32 MB each): a linear scan for the smallest head beats a heap's bookkeeping.
-        while true {
-            var smallest: (index: Int, key: UInt64)?
-            for (i, reader) in readers.enumerated() {
-                if let head = reader.head, smallest.map({ key(head) < $0.key }) ?? true { smallest = (i, key(head)) }
-            }
-            guard let index = smallest?.index, let record = readers[index].head else { break }
+        // A large import makes hundreds of runs: the smallest head comes from a heap, not a scan of every run.
+        var heads = RunHeads(readers.indices.compactMap { run in readers[run].head.map { (key($0), run) } })
+        while let run = heads.smallestRun, let record = readers[run].head {
             try body(record)
-            try readers[index].advance()
+            try readers[run].advance()
+            heads.replaceSmallest(with: readers[run].head.map { key($0) })
+        }
+    }
+}
+
+/// The runs' head keys in a binary min-heap ordered by key, then by run: equal keys come from the earlier run
+/// first, as a scan of the runs in order would give them.
+private struct RunHeads {
+    private var heap: [(key: UInt64, run: Int)]
+
+    init(_ heads: [(key: UInt64, run: Int)]) {
+        heap = heads
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    }
+
+    var smallestRun: Int? { heap.first?.run }
+
+    /// The smallest run's next key, or nil when that run is finished.
+    mutating func replaceSmallest(with key: UInt64?) {
+        guard !heap.isEmpty else { return }
+        if let key {
+            heap[0].key = key
+        } else {
+            heap[0] = heap[heap.count - 1]
+            heap.removeLast()
+        }
+        if !heap.isEmpty { siftDown(0) }
+    }
+
+    private static func precedes(_ a: (key: UInt64, run: Int), _ b: (key: UInt64, run: Int)) -> Bool {
+        a.key < b.key || (a.key == b.key && a.run < b.run)
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count, Self.precedes(heap[left], heap[smallest]) { smallest = left }
+            if right < heap.count, Self.precedes(heap[right], heap[smallest]) { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
         }
     }
 }
