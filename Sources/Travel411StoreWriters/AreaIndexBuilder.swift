@@ -57,7 +57,7 @@ public struct AreaIndexBuilder {
     /// Keys put the tile or row above this many bits of sequence number (2⁴⁰ segments, far beyond a planet's).
     private static let sequenceBits: UInt64 = 40
     /// Tiles built at once, on every core, are gathered up to about this many segments.
-    private static let batchSegments = 1 << 20
+    private static let batchSegments = 1 << 18
 
     private let tileSegments: ExternalSorter<TileSegment>
     private let crossings: ExternalSorter<Crossing>
