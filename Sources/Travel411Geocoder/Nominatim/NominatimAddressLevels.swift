@@ -23,13 +23,6 @@ package struct NominatimAddressLevels: Sendable {
 
     private let rows: [Key: Ranks]
 
-    struct InvalidFile: Travel411Error {
-        var file: String
-        var reason: String
-        var description: String { "\(file): \(reason)" }
-        var exitStatus: ExitStatus { .dataError }
-    }
-
     /// Data/nominatim/address-levels.json, read once per process; nil when Data/ has none.
     package static let embedded: NominatimAddressLevels? = {
         guard let data = try? EmbeddedData.locate() else { return nil }
@@ -41,13 +34,15 @@ package struct NominatimAddressLevels: Sendable {
         do {
             object = try JSONSerialization.jsonObject(with: try Data(contentsOf: file))
         } catch {
-            throw InvalidFile(file: file.path, reason: "not readable JSON (\(error.localizedDescription))")
+            throw NominatimSettingsFileError(file: file.path, reason: "not readable JSON (\(error.localizedDescription))")
         }
-        guard let entries = object as? [[String: Any]] else { throw InvalidFile(file: file.path, reason: "not a list of entries") }
+        guard let entries = object as? [[String: Any]] else {
+            throw NominatimSettingsFileError(file: file.path, reason: "not a list of entries")
+        }
         var rows: [Key: Ranks] = [:]
         for (index, entry) in entries.enumerated() {
             guard let tags = entry["tags"] as? [String: [String: Any]] else {
-                throw InvalidFile(file: file.path, reason: "entry \(index + 1) has no `tags` mapping")
+                throw NominatimSettingsFileError(file: file.path, reason: "entry \(index + 1) has no `tags` mapping")
             }
             let countries: [String?] = (entry["countries"] as? [String]).map { $0.map { $0.lowercased() } } ?? [nil]
             for (key, values) in tags {
@@ -58,7 +53,8 @@ package struct NominatimAddressLevels: Sendable {
                     } else if let pair = ranks as? [Int], pair.count == 2 {
                         parsed = Ranks(search: pair[0], address: pair[1])
                     } else {
-                        throw InvalidFile(file: file.path, reason: "entry \(index + 1): \(key)=\(value) is neither a rank nor a pair")
+                        throw NominatimSettingsFileError(
+                            file: file.path, reason: "entry \(index + 1): \(key)=\(value) is neither a rank nor a pair")
                     }
                     for country in countries { rows[Key(country: country, key: key, value: value.isEmpty ? nil : value)] = parsed }
                 }

@@ -36,13 +36,6 @@ package struct NominatimCountrySettings: Sendable {
     /// `get_postcode_extent`'s default for a country without `extent`: 5 km.
     package static let defaultPostcodeExtentMetres = 5000.0
 
-    struct MissingEntry: Travel411Error {
-        var file: String
-        var reason: String
-        var description: String { "\(file): \(reason)" }
-        var exitStatus: ExitStatus { .dataError }
-    }
-
     /// The settings in Data/nominatim/ (`EmbeddedData`), read once per process; nil when Data/ has no such folder
     /// (the rules then know no country's form).
     package static let embedded: NominatimCountrySettings? = {
@@ -67,12 +60,12 @@ package struct NominatimCountrySettings: Sendable {
             case .scalar(let value, _):
                 // YAML 1.1's `no`, as Python's loader reads it: false.
                 guard ["no", "false", "off"].contains(value.lowercased()) else {
-                    throw MissingEntry(file: file.path, reason: "\(code): postcode is `\(value)`, neither `no` nor a mapping")
+                    throw NominatimSettingsFileError(file: file.path, reason: "\(code): postcode is `\(value)`, neither `no` nor a mapping")
                 }
                 country.postcodes = .none
             case .some(let postcode):
                 guard let pattern = postcode["pattern"]?.text else {
-                    throw MissingEntry(file: file.path, reason: "\(code): postcode has no pattern")
+                    throw NominatimSettingsFileError(file: file.path, reason: "\(code): postcode has no pattern")
                 }
                 country.postcodes = .format(
                     try NominatimPostcodeFormat(countryCode: code, pattern: pattern, output: postcode["output"]?.text))
@@ -115,7 +108,7 @@ package struct NominatimCountrySettings: Sendable {
             else { break }
             return pattern
         }
-        throw MissingEntry(file: file.path, reason: "no `default-pattern` for the clean-postcodes step")
+        throw NominatimSettingsFileError(file: file.path, reason: "no `default-pattern` for the clean-postcodes step")
     }
 
     /// A postcode in its country's written form, as Nominatim's `clean-postcodes` sanitizer keeps it; nil when
