@@ -169,10 +169,12 @@
         static let path = ShapefileFuzzing.directory + "/extract.osm.pbf"
 
         /// Inputs of odd length put the node locations in the file-backed index (which an extract of 8 MB or more
-        /// gets), in the same in-memory folder; the rest keep them in memory, as small files do.
+        /// gets), in the same in-memory folder; the rest keep them in memory, as small files do. Inputs whose length
+        /// is 2 more than a multiple of 4 are read as two extracts (the file twice), through the merge of several.
         static func run(_ input: [UInt8]) {
             FuzzFile.write(input, to: path)
-            var reader = OSMExtractReader(path: path, temporaryDirectory: ShapefileFuzzing.directory)
+            let paths = input.count % 4 == 2 ? [path, path] : [path]
+            var reader = OSMExtractReader(paths: paths, temporaryDirectory: ShapefileFuzzing.directory)
             if input.count % 2 == 1 { reader.inMemoryLocationsBelow = 0 }
             _ = try? reader.read { feature in _ = feature.representativePoint }
         }

@@ -3,6 +3,7 @@
 
 #include "COSMium.h"
 #include "NodeLocationStore.hpp"
+#include "ObjectStream.hpp"
 #include "RelationAreaStore.hpp"
 
 #include <osmium/area/assembler.hpp>
@@ -198,6 +199,7 @@ namespace {
         std::vector<double> m_coordinates;
         std::vector<size_t> m_ring_ends;
         std::vector<unsigned char> m_ring_is_outer;
+        size_t m_file_in_use = 0;
 
     public:
         ExtractReader(const cosm_options& options, cosm_element_callback element, cosm_warning_callback warning, void* context,
@@ -212,9 +214,9 @@ namespace {
             m_area_keys(options.area_keys, options.area_key_count) {
         }
 
-        void read(const char* path) {
+        /// Reads one file, or several as one (`ObjectStream`).
+        void read(const std::vector<cosmium::InputFile>& files) {
             use_descriptor_closing_pbf_parser();
-            const osmium::io::File file{path, m_options.format != nullptr ? m_options.format : ""};
             std::unique_ptr<osmium::thread::Pool> own_pool;
             if (m_options.decoding_threads > 0) {
                 own_pool = std::make_unique<osmium::thread::Pool>(m_options.decoding_threads);
@@ -234,11 +236,10 @@ namespace {
             // ids the ways use (for the node store).
             WayNodeReferences references;
             {
-                osmium::io::Reader reader{file, osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation,
-                                          osmium::io::read_meta::no, pool};
-                while (osmium::memory::Buffer buffer = reader.read()) {
-                    report_progress(1, reader);
-                    for (const auto& item : buffer.select<osmium::OSMObject>()) {
+                cosmium::ObjectStream stream{files, osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation,
+                                             osmium::io::read_meta::no, pool, m_file_in_use};
+                stream.for_each(
+                    [&](osmium::OSMObject& item) {
                         note_last(item.type() == osmium::item_type::way ? COSM_WAY : COSM_RELATION, item.id());
                         check_tags(item);
                         if (item.type() == osmium::item_type::relation) {
@@ -251,9 +252,9 @@ namespace {
                                 m_interpolation_ends.insert(way.nodes().back().ref());
                             }
                         }
-                    }
-                }
-                reader.close();
+                    },
+                    [&] { report_progress(1, stream); });
+                stream.close();
                 areas.prepare_for_lookup();
             }
 
@@ -270,11 +271,10 @@ namespace {
             });
             // With the elements' metadata, for their newest timestamp: 600 copies of Liechtenstein (39 M nodes) took
             // 2 % more CPU, the same peak memory.
-            osmium::io::Reader reader{file, osmium::io::read_meta::yes, pool};
+            cosmium::ObjectStream stream{files, osmium::osm_entity_bits::all, osmium::io::read_meta::yes, pool, m_file_in_use};
             int phase = 2;  // 3 once ways or relations come: their blocks take longer than the nodes'
-            while (osmium::memory::Buffer buffer = reader.read()) {
-                report_progress(phase, reader);
-                for (auto& item : buffer.select<osmium::OSMObject>()) {
+            stream.for_each(
+                [&](osmium::OSMObject& item) {
                     check_tags(item);
                     m_counts.data_timestamp =
                         std::max(m_counts.data_timestamp, static_cast<int64_t>(item.timestamp().seconds_since_epoch()));
@@ -303,14 +303,19 @@ namespace {
                     default:
                         break;
                     }
-                }
-            }
-            report_progress(3, reader);  // the end, also of a file without ways
+                },
+                [&] { report_progress(phase, stream); });
+            report_progress(3, stream);  // the end, also of a file without ways
             areas.flush();
-            reader.close();
+            stream.close();
 
             areas.for_each_incomplete_relation(
                 [&](osmium::object_id_type id) { warn(COSM_WARNING_RELATION_MEMBERS_MISSING, COSM_RELATION, id); });
+        }
+
+        /// The file being read when the read stopped (an index into the files read).
+        size_t file_in_use() const noexcept {
+            return m_file_in_use;
         }
 
     private:
@@ -323,9 +328,10 @@ namespace {
             return slash == std::string::npos ? std::string{"."} : slash == 0 ? std::string{"/"} : nodes_file.substr(0, slash);
         }
 
-        void report_progress(int pass, const osmium::io::Reader& reader) const {
+        void report_progress(int pass, const cosmium::ObjectStream& stream) const {
             if (m_options.progress != nullptr) {
-                m_options.progress(pass, reader.offset(), reader.file_size(), m_context);
+                const auto read = stream.progress();
+                m_options.progress(pass, read.first, read.second, m_context);
             }
         }
 
@@ -481,51 +487,85 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    cosm_status read_files(const std::vector<cosmium::InputFile>& files, const cosm_options* options, cosm_element_callback element,
+                           cosm_warning_callback warning, void* context, cosm_counts* counts, char* error, size_t error_size) {
+        cosm_counts local_counts{};
+        cosm_counts& out = counts != nullptr ? *counts : local_counts;
+        out = cosm_counts{};
+        write_message(error, error_size, "");
+        if (files.empty() || options == nullptr || element == nullptr) {
+            write_message(error, error_size, "cosm_read: missing argument");
+            return COSM_INTERNAL_ERROR;
+        }
+        try {
+            ExtractReader reader{*options, element, warning, context, out};
+            try {
+                reader.read(files);
+            } catch (...) {
+                out.file_index = reader.file_in_use();
+                throw;
+            }
+            return COSM_OK;
+        } catch (const stop_reading&) {
+            return COSM_STOPPED;
+        } catch (const osmium::out_of_order_error& e) {
+            write_message(error, error_size,
+                          std::string{"the file is not sorted by element type and id ("} + e.what() +
+                              "); sort it first, e.g. with `osmium sort`");
+            return COSM_DATA_ERROR;
+        } catch (const temporary_file_error& e) {
+            write_message(error, error_size, e.what());
+            return COSM_TEMPORARY_FILE_ERROR;
+        } catch (const std::system_error& e) {
+            write_message(error, error_size, e.what());
+            return COSM_IO_ERROR;
+        } catch (const std::bad_alloc&) {
+            write_message(error, error_size, "out of memory");
+            return COSM_INTERNAL_ERROR;
+        } catch (const osmium::gzip_error& e) {
+            // zlib's Z_BUF_ERROR at the close: the stream ended in the middle (a cut-short download), said as PBF's is.
+            write_message(error, error_size, (e.gzip_error_code == Z_BUF_ERROR ? std::string{"unexpected EOF: "} : std::string{}) + e.what());
+            return COSM_DATA_ERROR;
+        } catch (const osmium::bzip2_error& e) {
+            write_message(error, error_size,
+                          (e.bzip2_error_code == BZ_UNEXPECTED_EOF ? std::string{"unexpected EOF: "} : std::string{}) + e.what());
+            return COSM_DATA_ERROR;
+        } catch (const std::exception& e) {
+            // osmium::pbf_error, xml_error, gzip_error, bzip2_error, io_error, protozero::exception ...: the data is wrong.
+            write_message(error, error_size, e.what());
+            return COSM_DATA_ERROR;
+        } catch (...) {
+            write_message(error, error_size, "unknown error in libosmium");
+            return COSM_INTERNAL_ERROR;
+        }
+    }
+
+} // namespace
+
 extern "C" cosm_status cosm_read(const char* path, const cosm_options* options, cosm_element_callback element,
                                  cosm_warning_callback warning, void* context, cosm_counts* counts, char* error,
                                  size_t error_size) {
-    cosm_counts local_counts{};
-    cosm_counts& out = counts != nullptr ? *counts : local_counts;
-    out = cosm_counts{};
-    write_message(error, error_size, "");
-    if (path == nullptr || options == nullptr || element == nullptr) {
-        write_message(error, error_size, "cosm_read: missing argument");
-        return COSM_INTERNAL_ERROR;
+    if (path == nullptr || options == nullptr) {
+        return read_files({}, options, element, warning, context, counts, error, error_size);
     }
-    try {
-        ExtractReader reader{*options, element, warning, context, out};
-        reader.read(path);
-        return COSM_OK;
-    } catch (const stop_reading&) {
-        return COSM_STOPPED;
-    } catch (const osmium::out_of_order_error& e) {
-        write_message(error, error_size,
-                      std::string{"the file is not sorted by element type and id ("} + e.what() +
-                          "); sort it first, e.g. with `osmium sort`");
-        return COSM_DATA_ERROR;
-    } catch (const temporary_file_error& e) {
-        write_message(error, error_size, e.what());
-        return COSM_TEMPORARY_FILE_ERROR;
-    } catch (const std::system_error& e) {
-        write_message(error, error_size, e.what());
-        return COSM_IO_ERROR;
-    } catch (const std::bad_alloc&) {
-        write_message(error, error_size, "out of memory");
-        return COSM_INTERNAL_ERROR;
-    } catch (const osmium::gzip_error& e) {
-        // zlib's Z_BUF_ERROR at the close: the stream ended in the middle (a cut-short download), said as PBF's is.
-        write_message(error, error_size, (e.gzip_error_code == Z_BUF_ERROR ? std::string{"unexpected EOF: "} : std::string{}) + e.what());
-        return COSM_DATA_ERROR;
-    } catch (const osmium::bzip2_error& e) {
-        write_message(error, error_size,
-                      (e.bzip2_error_code == BZ_UNEXPECTED_EOF ? std::string{"unexpected EOF: "} : std::string{}) + e.what());
-        return COSM_DATA_ERROR;
-    } catch (const std::exception& e) {
-        // osmium::pbf_error, xml_error, gzip_error, bzip2_error, io_error, protozero::exception ...: the data is wrong.
-        write_message(error, error_size, e.what());
-        return COSM_DATA_ERROR;
-    } catch (...) {
-        write_message(error, error_size, "unknown error in libosmium");
-        return COSM_INTERNAL_ERROR;
+    return read_files({cosmium::InputFile{path, options->format != nullptr ? options->format : ""}}, options, element, warning,
+                      context, counts, error, error_size);
+}
+
+extern "C" cosm_status cosm_read_files(const char* const* paths, const char* const* formats, size_t file_count,
+                                       const cosm_options* options, cosm_element_callback element, cosm_warning_callback warning,
+                                       void* context, cosm_counts* counts, char* error, size_t error_size) {
+    std::vector<cosmium::InputFile> files;
+    for (size_t i = 0; paths != nullptr && i < file_count; ++i) {
+        if (paths[i] == nullptr) {
+            return read_files({}, options, element, warning, context, counts, error, error_size);
+        }
+        const char* format = formats != nullptr && formats[i] != nullptr ? formats[i]
+                             : options != nullptr && options->format != nullptr ? options->format
+                                                                                 : "";
+        files.push_back(cosmium::InputFile{paths[i], format});
     }
+    return read_files(files, options, element, warning, context, counts, error, error_size);
 }

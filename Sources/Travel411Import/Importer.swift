@@ -104,7 +104,7 @@ public struct Importer {
             (inputs.fallbackCountries == nil ? [] : [.area(.country)]) + (inputs.fallbackTimeZones == nil ? [] : [.area(.timezone)])
         let lookupTables = try LookupTablesWriter(
             plans: inputs.plans,
-            otherInputs: inputs.extractsToRead.flatMap { _ in OSMExtractImport.inputs } + fallbackInputs,
+            otherInputs: (inputs.extractsToRead.isEmpty ? [] : OSMExtractImport.inputs) + fallbackInputs,
             collector: collector,
             database: database, progress: progress)
         // The extracts first: an extract's country polygon then comes before Natural Earth's in the country
@@ -149,16 +149,19 @@ public struct Importer {
         _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter
     ) throws -> ImportedExtracts {
         var imported = ImportedExtracts()
-        for extract in inputs.extractsToRead {
-            let outcome = try OSMExtractImport(url: extract, sha256: inputs.checksums[extract] ?? "", nodesFile: inputs.options.nodesFile)
-                .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress)
-            imported.layers += outcome.layers
-            imported.tables.append(outcome.layers.map(\.table))
-            inputs.warnings += outcome.warnings
-            imported.countries.formUnion(outcome.countryCodes)
-            imported.dates += outcome.dataTimestamp.map { [$0] } ?? []
-            for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
-        }
+        // Several extracts are read as one, so that the objects neighbouring extracts share come once.
+        let extracts = inputs.extractsToRead
+        guard !extracts.isEmpty else { return imported }
+        let outcome = try OSMExtractImport(
+            urls: extracts, checksums: extracts.map { inputs.checksums[$0] ?? "" }, nodesFile: inputs.options.nodesFile
+        )
+        .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress)
+        imported.layers += outcome.layers
+        imported.tables.append(outcome.layers.map(\.table))
+        inputs.warnings += outcome.warnings
+        imported.countries.formUnion(outcome.countryCodes)
+        imported.dates += outcome.dataTimestamp.map { [$0] } ?? []
+        for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
         return imported
     }
 

@@ -5,12 +5,15 @@ import Travel411OSM
 import Travel411Store
 import Travel411StoreWriters
 
-/// Imports one OpenStreetMap extract (`.osm.pbf` or `.osm`): each kind of feature the reader finds becomes a
-/// feature table of the GeoPackage (`<extract>_streets`, `_addresses`, `_places`, `_boundaries`, …), and feeds
-/// the lookups as `OSMLevelMapping` says.
+/// Imports an OpenStreetMap extract (`.osm.pbf` or `.osm`), or several read as one (neighbouring extracts share
+/// the objects along their border: each is kept once, by its OSM id, `OSMExtractReader(paths:)`): each kind of
+/// feature the reader finds becomes a feature table of the GeoPackage (`<extract>_streets`, `_addresses`,
+/// `_places`, `_boundaries`, …), and feeds the lookups as `OSMLevelMapping` says.
 package struct OSMExtractImport {
-    let url: URL
-    let sha256: String
+    /// The extracts, read as one; never empty.
+    let urls: [URL]
+    /// Each extract's SHA-256, for travel411_sources.
+    let checksums: [String]
     /// Where the node locations go while the extract is read (`OSMExtractReader.nodesFile`); nil: a temporary file.
     var nodesFile: String? = nil
 
@@ -39,28 +42,35 @@ package struct OSMExtractImport {
         return name.hasSuffix(".pbf") || xml.hasSuffix(".osm") || xml.hasSuffix(".osm.xml")
     }
 
-    /// The extract's name without `.osm.pbf`, `.osm` or `.osm.bz2`, for its tables.
+    /// The extract's name without `.osm.pbf`, `.osm` or `.osm.bz2`, for its tables; several extracts' names joined
+    /// (`germany_austria`), or the first's and how many more (`germany_and_5_more`).
     var stem: String {
-        var name = url.lastPathComponent
-        for suffix in [".gz", ".bz2", ".pbf", ".xml", ".osm"] where name.lowercased().hasSuffix(suffix) {
-            name = String(name.dropLast(suffix.count))
+        let stems = urls.map { url in
+            var name = url.lastPathComponent
+            for suffix in [".gz", ".bz2", ".pbf", ".xml", ".osm"] where name.lowercased().hasSuffix(suffix) {
+                name = String(name.dropLast(suffix.count))
+            }
+            return name
         }
-        return name
+        return stems.count <= 3 ? stems.joined(separator: "_") : "\(stems[0])_and_\(stems.count - 1)_more"
     }
+
+    /// The files' names, for the progress bar and the warnings.
+    private var fileNames: String { urls.map(\.lastPathComponent).joined(separator: ", ") }
 
     func run(
         into geoPackage: GeoPackageWriter, collector: LookupCollector, usedTables: inout Set<String>,
         progress: @escaping (ImportProgress) -> Void
     ) throws -> Outcome {
         let started = Date()
-        var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: url.lastPathComponent)
+        var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: fileNames)
         try tables.reserveNames(&usedTables)
         // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
         var mapping = try OSMLevelMapping(collector: collector, temporaryPrefix: geoPackage.database.path + "-osm-")
         var translations = try OSMNamesTable(database: geoPackage.database)
-        let name = url.lastPathComponent
-        // The bar follows the file's bytes over both passes, in thousandths.
-        var reader = OSMExtractReader(path: url.path)
+        let name = fileNames
+        // The bar follows the files' bytes over both passes, in thousandths.
+        var reader = OSMExtractReader(paths: urls.map(\.path))
         reader.nodesFile = nodesFile
         let summary = try reader.read(
             progress: { read in progress(ImportProgress(stage: "reading \(name)", completed: Int(read.fraction * 1000), total: 1000)) }
@@ -79,22 +89,25 @@ package struct OSMExtractImport {
         outcome.dataTimestamp = summary.dataTimestamp
         for table in try tables.finished() {
             let reasons = mapping.unused[table.kind] ?? [:]
-            try geoPackage.recordSource(
-                SourceRecord(
-                    layer: table.name, level: table.kind.level.rawValue, path: url.path, sha256: sha256,
-                    featureCount: table.features, skippedCount: 0,
-                    skippedReasons: reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
-                    importSeconds: seconds))
+            // One row per extract the table was read from (`import --append` rebuilds from them).
+            for (url, sha256) in zip(urls, checksums) {
+                try geoPackage.recordSource(
+                    SourceRecord(
+                        layer: table.name, level: table.kind.level.rawValue, path: url.path, sha256: sha256,
+                        featureCount: table.features, skippedCount: 0,
+                        skippedReasons: reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; "),
+                        importSeconds: seconds))
+            }
             outcome.layers.append(
                 ImportedLayer(
-                    path: url.path, table: table.name, layout: "OpenStreetMap \(table.kind.rawValue)", level: table.kind.level,
+                    path: urls[0].path, table: table.name, layout: "OpenStreetMap \(table.kind.rawValue)", level: table.kind.level,
                     features: table.features, skipped: 0,
                     skipReasons: reasons.reduce(into: [:]) { $0["kept in the layer but not used for lookups: \($1.key)"] = $1.value },
                     seconds: seconds))
         }
         for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
             let examples = (summary.warningExamples[warning] ?? []).map(\.description).joined(separator: ", ")
-            outcome.warnings.append("\(url.lastPathComponent): \(count) \(warning)\(examples.isEmpty ? "" : " (\(examples)…)")")
+            outcome.warnings.append("\(fileNames): \(count) \(warning)\(examples.isEmpty ? "" : " (\(examples)…)")")
         }
         return outcome
     }

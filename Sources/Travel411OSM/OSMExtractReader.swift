@@ -16,8 +16,14 @@ import Travel411Core
 ///     let summary = try OSMExtractReader(path: "liechtenstein.osm.pbf").read { feature in
 ///         if feature.kind == .street { print(feature.name ?? "", feature.highway?.highwayClass ?? "") }
 ///     }
+///
+/// Several files are read as one (`init(paths:)`): neighbouring extracts share the objects along their border,
+/// and each object comes once, in its newest version, as `osmium merge` would write the files.
 public struct OSMExtractReader: Sendable {
-    public let path: String
+    /// The files read, as one (in the order given: the first file's version wins between equal versions).
+    public let paths: [String]
+    /// The first file read.
+    public var path: String { paths.first ?? "" }
     /// Where the node location index goes while the file is read; the system's temporary directory by default.
     public var temporaryDirectory: String
     /// Threads decoding PBF blocks: 0 uses libosmium's shared pool (one thread per core).
@@ -33,7 +39,12 @@ public struct OSMExtractReader: Sendable {
     public var nodesFile: String?
 
     public init(path: String, temporaryDirectory: String? = nil) {
-        self.path = path
+        self.init(paths: [path], temporaryDirectory: temporaryDirectory)
+    }
+
+    /// Reads the files as one; each must be sorted by type and id, as published extracts are.
+    public init(paths: [String], temporaryDirectory: String? = nil) {
+        self.paths = paths
         self.temporaryDirectory = temporaryDirectory ?? Self.systemTemporaryDirectory
     }
 
@@ -48,14 +59,25 @@ public struct OSMExtractReader: Sendable {
     /// `progress`, when given, is called after each block of the file (a few thousand elements), on this thread.
     @discardableResult
     public func read(progress: ((OSMReadProgress) -> Void)? = nil, _ body: (OSMFeature) throws -> Void) throws -> OSMReadSummary {
-        let format = try detectFormat()
+        guard !paths.isEmpty else { throw OSMExtractError(file: "", message: "no extract to read", exitStatus: .usage) }
+        let formats = try paths.map(Self.detectFormat(of:))
         return try withoutActuallyEscaping(body) { body in
             let session = ReadSession(body: body, progress: progress)
-            let status = withCOptions(format: format.name, fileSize: format.size, progress: progress != nil) { options in
+            let totalSize = formats.reduce(0) { $0 &+ $1.size }
+            let status = withCOptions(format: formats[0].name, fileSize: totalSize, progress: progress != nil) { options in
                 var counts = cosm_counts()
                 var message = [CChar](repeating: 0, count: 1024)
                 let context = Unmanaged.passUnretained(session).toOpaque()
-                let status = cosm_read(path, &options, deliverElement, deliverWarning, context, &counts, &message, message.count)
+                let status =
+                    paths.count == 1
+                    ? cosm_read(path, &options, deliverElement, deliverWarning, context, &counts, &message, message.count)
+                    : Self.withCStrings(paths) { cPaths in
+                        Self.withCStrings(formats.map(\.name)) { cFormats in
+                            cosm_read_files(
+                                cPaths, cFormats, paths.count, &options, deliverElement, deliverWarning, context, &counts, &message,
+                                message.count)
+                        }
+                    }
                 session.summary.nodes = Int(counts.nodes)
                 session.summary.ways = Int(counts.ways)
                 session.summary.relations = Int(counts.relations)
@@ -69,7 +91,17 @@ public struct OSMExtractReader: Sendable {
         }
     }
 
+    /// `strings` as a C array of C strings, valid during `body`.
+    private static func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result) -> Result {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { $0.map { UnsafePointer<CChar>($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+
     private func check(_ status: cosm_status, message: String, counts: cosm_counts) throws {
+        // The file the fault is in, when several are read as one.
+        let path = paths.indices.contains(Int(counts.file_index)) ? paths[Int(counts.file_index)] : self.path
         switch status {
         case COSM_OK, COSM_STOPPED: return
         case COSM_IO_ERROR:
@@ -104,7 +136,7 @@ public struct OSMExtractReader: Sendable {
 
     /// The format from the file's first bytes, not its name: a renamed or mislabelled file still reads.
     /// PBF starts with a 4-byte header length, XML with `<`, gzip with 1F 8B, bzip2 with "BZh".
-    func detectFormat() throws -> (name: String, size: Int) {
+    static func detectFormat(of path: String) throws -> (name: String, size: Int) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw OSMExtractError(file: path, message: "no such file", exitStatus: .noInput)

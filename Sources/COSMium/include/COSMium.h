@@ -128,6 +128,8 @@ typedef struct cosm_counts {
     int64_t data_timestamp;
     /// The node store the read used (never COSM_NODE_STORE_AUTOMATIC once nodes were read).
     cosm_node_store node_store;
+    /// cosm_read_files: the file being read when the read ended (an index into its paths), to name it in an error.
+    size_t file_index;
 } cosm_counts;
 
 typedef enum cosm_status {
@@ -151,6 +153,14 @@ typedef enum cosm_status {
 cosm_status cosm_read(const char *path, const cosm_options *options, cosm_element_callback element,
                       cosm_warning_callback warning, void *context, cosm_counts *counts, char *error,
                       size_t error_size);
+
+/// Reads several files as one (neighbouring extracts): objects in the order of type and id, an object that more
+/// than one file holds once, in its newest version, as `osmium merge` writes them; each file must be sorted by type
+/// and id. `formats[i]` is file i's format name (NULL: options->format). Otherwise as cosm_read; counts->file_index
+/// says which file an error came from.
+cosm_status cosm_read_files(const char *const *paths, const char *const *formats, size_t file_count, const cosm_options *options,
+                            cosm_element_callback element, cosm_warning_callback warning, void *context, cosm_counts *counts,
+                            char *error, size_t error_size);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import Travel411TestSupport
+
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411OSM
+@testable import Travel411Store
+
+/// `travel411 import west.osm.pbf east.osm.pbf`: two extracts that overlap, as neighbouring countries' do, read
+/// as one. The reference is osmium-tool's `osmium merge` of the same two files (Tests/Fixtures/osm/merge).
+@Suite struct OSMMergedExtractsTests {
+    static let folder = OSMShapefileImportTests.fixtures.appendingPathComponent("merge")
+    static let west = folder.appendingPathComponent("vaduz-west.osm.pbf")
+    static let east = folder.appendingPathComponent("vaduz-east.osm.pbf")
+    static let merged = folder.appendingPathComponent("vaduz-merged.osm.pbf")
+
+    /// Every feature the reader hands over, whole, in order.
+    static func features(_ paths: [URL]) throws -> [OSMFeature] {
+        var features: [OSMFeature] = []
+        try OSMExtractReader(paths: paths.map(\.path)).read { features.append($0) }
+        return features
+    }
+
+    @Test func twoExtractsReadAsOneAreOsmiumsMerge() throws {
+        let both = try Self.features([Self.west, Self.east])
+        let reference = try Self.features([Self.merged])
+        #expect(both.count == reference.count)
+        #expect(both == reference)
+        // Read one after the other, the shared objects would come twice.
+        let separately = try Self.features([Self.west]).count + Self.features([Self.east]).count
+        #expect(separately > both.count)
+    }
+
+    @Test func theOrderOfTheExtractsDoesNotMatter() throws {
+        #expect(try Self.features([Self.east, Self.west]) == Self.features([Self.west, Self.east]))
+    }
+
+    @Test func anExtractGivenTwiceIsReadOnce() throws {
+        #expect(try Self.features([Self.west, Self.west]) == Self.features([Self.west]))
+    }
+
+    /// The database of both extracts holds each object once and answers as the merged file's does.
+    @Test func theDatabaseOfBothAnswersAsTheMergedFiles() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let both = scratch.path("both.gpkg")
+        let reference = scratch.path("reference.gpkg")
+        let summary = try Importer(options: ImportOptions(paths: [Self.west, Self.east], databasePath: both)).run()
+        let referenceSummary = try Importer(options: ImportOptions(paths: [Self.merged], databasePath: reference)).run()
+        #expect(summary.layers.map(\.features) == referenceSummary.layers.map(\.features))
+        #expect(summary.layers.map(\.table).contains("vaduz_west_vaduz_east_streets"))
+        let database = try SQLiteDatabase(path: both, mode: .readOnly)
+        let duplicates = try database.query(
+            "SELECT COUNT(*) FROM (SELECT osm_type, osm_id FROM vaduz_west_vaduz_east_streets GROUP BY 1, 2 HAVING COUNT(*) > 1)")
+        #expect(duplicates.first?.first?.int64Value == 0)
+        // Both extracts are its sources, so that `import --append` rebuilds from them.
+        let sources = try database.query("SELECT DISTINCT path FROM travel411_sources WHERE layer = 'vaduz_west_vaduz_east_streets'")
+        #expect(
+            sources.compactMap { $0[0].stringValue.map { URL(fileURLWithPath: $0).lastPathComponent } }.sorted() == [
+                "vaduz-east.osm.pbf", "vaduz-west.osm.pbf",
+            ])
+        let geocoder = try ReverseGeocoder(databasePath: both)
+        let referenceGeocoder = try ReverseGeocoder(databasePath: reference)
+        var compared = 0
+        for latitude in stride(from: 47.125, through: 47.165, by: 0.004) {
+            for longitude in stride(from: 9.495, through: 9.555, by: 0.004) {
+                let point = Coordinate(latitude: latitude, longitude: longitude)
+                #expect(geocoder.placemark(for: point) == referenceGeocoder.placemark(for: point), "at \(latitude), \(longitude)")
+                compared += 1
+            }
+        }
+        #expect(compared > 100)
+    }
+
+    /// A fault in the second file names that file.
+    @Test func aBrokenSecondExtractIsNamed() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let truncated = URL(fileURLWithPath: scratch.path("truncated.osm.pbf"))
+        try Data(try Data(contentsOf: Self.east).prefix(40_000)).write(to: truncated)
+        #expect {
+            try OSMExtractReader(paths: [Self.west.path, truncated.path]).read { _ in }
+        } throws: { error in
+            (error as? OSMExtractError)?.file == truncated.path
+        }
+    }
+}
