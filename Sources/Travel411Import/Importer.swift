@@ -28,7 +28,7 @@ public struct Importer {
         try AtomicFileReplacement.replace(URL(fileURLWithPath: inputs.options.databasePath)) { temporary in
             (layers, report) = try writeDatabase(at: temporary, from: &inputs)
         }
-        let fallbacks = [inputs.fallbackCountries, inputs.fallbackTimeZones].compactMap { $0 }
+        let fallbacks = [inputs.fallbackCountries, inputs.fallbackTimeZones, inputs.fallbackLocalities].compactMap { $0 }
         var warnings = inputs.warnings
         if let note = inputs.replaced?.warning(imported: inputs.files + inputs.extracts + fallbacks, checksums: inputs.checksums) {
             warnings.append(note)
@@ -54,6 +54,7 @@ public struct Importer {
         var totalRecords = 0
         var fallbackCountries: URL?
         var fallbackTimeZones: URL?
+        var fallbackLocalities: URL?
     }
 
     private func checkedInputs() throws -> Inputs {
@@ -92,6 +93,12 @@ public struct Importer {
         let hasTimeZoneLayer = plans.contains { $0.profile.level == .timezone }
         inputs.fallbackTimeZones =
             inputs.extractsToRead.isEmpty || hasTimeZoneLayer ? nil : Self.embedded("timezones/iana_time_zones.shp")
+        // And the places around it: a point outside an extract is described from the nearest real town (GeoNames'),
+        // not from the extract's places hundreds of kilometres away. Within the extract's data the extract's own
+        // places answer (`extractPlacesReason`).
+        let hasLocalityLayer = plans.contains { $0.profile.level == .locality }
+        inputs.fallbackLocalities =
+            inputs.extractsToRead.isEmpty || hasLocalityLayer ? nil : Self.embedded("localities/geonames_cities1000.shp")
         return inputs
     }
 
@@ -102,6 +109,7 @@ public struct Importer {
         let collector = LookupCollector()
         let fallbackInputs: [LookupCollector.Input] =
             (inputs.fallbackCountries == nil ? [] : [.area(.country)]) + (inputs.fallbackTimeZones == nil ? [] : [.area(.timezone)])
+            + (inputs.fallbackLocalities == nil ? [] : [.locality])
         let lookupTables = try LookupTablesWriter(
             plans: inputs.plans,
             otherInputs: (inputs.extractsToRead.isEmpty ? [] : OSMExtractImport.inputs) + fallbackInputs,
@@ -119,7 +127,8 @@ public struct Importer {
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
             extractStreets: (extractExtents, extractStreetTiles))
         layers += try importFallbacks(
-            &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries)
+            &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
+            extractData: DataTiles(keys: extractDataTiles))
         let report = try lookupTables.finish()
         try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
         if !inputs.extractsToRead.isEmpty {
@@ -196,10 +205,10 @@ public struct Importer {
         return layers
     }
 
-    /// Data/'s time zones and countries where the extracts leave them out (checkedInputs()).
+    /// Data/'s time zones, countries and places where the extracts leave them out (checkedInputs()).
     private func importFallbacks(
         _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter,
-        replacedCountries: Set<String>
+        replacedCountries: Set<String>, extractData: DataTiles
     ) throws -> [ImportedLayer] {
         var layers: [ImportedLayer] = []
         if let fallbackTimeZones = inputs.fallbackTimeZones {
@@ -215,7 +224,22 @@ public struct Importer {
                 ) { _ in })
             try lookupTables.layerRead(feeding: .area(.country))
         }
+        if let fallbackLocalities = inputs.fallbackLocalities {
+            let plan = try LayerPlan.make(url: fallbackLocalities, options: inputs.options, usedTables: &inputs.usedTables)
+            layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector, extractPlaces: extractData) { _ in })
+            try lookupTables.layerRead(feeding: .locality)
+        }
         return layers
+    }
+
+    /// A place of the embedded data where an extract has data (`DataTiles`, the tiles where Nominatim's rules answer):
+    /// there the extract's own places answer, as Nominatim's on that extract would; GeoNames' point of the same town
+    /// (often hundreds of metres from OpenStreetMap's) would only move the distances.
+    private static func extractPlacesReason(_ plan: LayerPlan, _ shape: Shape, _ extractPlaces: DataTiles?) -> String? {
+        guard plan.profile.level == .locality, let extractPlaces, case .point(let point) = shape,
+            extractPlaces.contains(Coordinate(latitude: point.y, longitude: point.x))
+        else { return nil }
+        return "an OpenStreetMap extract gave the places here"
     }
 
     /// The extent of `tables` together, from gpkg_contents; nil when none has features.
@@ -284,7 +308,7 @@ public struct Importer {
     private func importLayer(
         _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector,
         replacedCountries: Set<String> = [], extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>) = ([], []),
-        progress: (Int) -> Void
+        extractPlaces: DataTiles? = nil, progress: (Int) -> Void
     ) throws -> ImportedLayer {
         let started = Date()
         let reader = plan.reader
@@ -307,7 +331,7 @@ public struct Importer {
             case .shape(let shape):
                 let fid = try table.insert(shape, values: columns.values(reader, record: record))
                 if let reason = try plan.unusedReason(record: record) ?? replacedCountryReason(plan, record, replacedCountries)
-                    ?? Self.extractStreetsReason(plan, shape, extractStreets)
+                    ?? Self.extractStreetsReason(plan, shape, extractStreets) ?? Self.extractPlacesReason(plan, shape, extractPlaces)
                     ?? collector.collect(plan.lookupShape(shape), record: record, fid: fid, plan: plan)
                 {
                     skipReasons["kept in the layer but not used for lookups: \(reason)", default: 0] += 1

@@ -117,7 +117,7 @@ package struct DataTiles: Sendable, Equatable {
         ([String(firstRow), String(firstColumn), String(columns)] + bits.map { String($0, radix: 16) }).joined(separator: " ")
     }
 
-    @inline(__always) func contains(_ point: Coordinate) -> Bool {
+    @inline(__always) package func contains(_ point: Coordinate) -> Bool {
         let row = TileGrid.tileRow(point.latitude) - firstRow, column = TileGrid.tileColumn(point.longitude) - firstColumn
         guard row >= 0, column >= 0, column < columns else { return false }
         let index = row * columns + column

@@ -9,13 +9,13 @@ import Travel411TestSupport
 @testable import Travel411Store
 
 /// An extract's rules (Nominatim's, `OSMAnswerRules`) hold where the extract is: the Kouvola extract imported
-/// beside London's embedded addresses, postcodes and streets (with the countries and time zones an extract
-/// import would add) leaves every London answer as those layers alone give it, and answers by Nominatim's
+/// beside London's embedded addresses, postcodes and streets (with the countries, time zones and places an
+/// extract import would add) leaves every London answer as those layers alone give it, and answers by Nominatim's
 /// rules in Kouvola.
 @Suite struct OSMCoverageTests {
     static let london = [
         "addresses/london_osm_addresses.shp", "postcodes/codepoint_open_london.shp", "thoroughfares/london_osm2streets_highways.shp",
-        "countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp",
+        "countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp", "localities/geonames_cities1000.shp",
     ].map { ShapefileFixtures.repositoryRoot.appendingPathComponent("Data/\($0)") }
 
     static let imports = Result { () throws -> (london: String, withKouvola: String) in

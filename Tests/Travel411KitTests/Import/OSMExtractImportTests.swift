@@ -43,7 +43,7 @@ import Travel411TestSupport
                 "liechtenstein_2013_08_03_streets": 1561, "liechtenstein_2013_08_03_addresses": 198,
                 "liechtenstein_2013_08_03_places": 20, "liechtenstein_2013_08_03_boundaries": 18,
                 "liechtenstein_2013_08_03_pois": 954, "liechtenstein_2013_08_03_postcode_points": 12,
-                "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
+                "ne_10m_admin_0_countries": 258, "iana_time_zones": 444, "geonames_cities1000": 155_210,
             ])
         // The country and its 11 municipalities are polygons; the two Wahlkreise are subAdministrativeAreas;
         // Natural Earth's Liechtenstein gives way to the extract's.
@@ -54,8 +54,13 @@ import Travel411TestSupport
         // territories the time zones tell apart (as with Data/).
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country'", in: path) == 268)
         // Place nodes of a town or village kind: 15 of the 20 (two hamlets and a suburb are parts of a
-        // municipality, two are place=locality).
-        #expect(try Self.count("SELECT count(*) FROM travel411_localities", in: path) == 15)
+        // municipality, two are place=locality); GeoNames' places of the country and around it are left out.
+        #expect(
+            try Self.count(
+                "SELECT count(*) FROM travel411_localities WHERE latitude BETWEEN 47.04 AND 47.28 AND longitude BETWEEN 9.47 AND 9.64",
+                in: path) == 15)
+        // Beyond the extract's data, GeoNames' places: 155,210 less the 77 near it.
+        #expect(try Self.count("SELECT count(*) FROM travel411_localities", in: path) == 15 + 155_210 - 77)
         #expect(
             summary.warnings == [
                 "liechtenstein-2013-08-03.osm.pbf: 24 relations with members missing from the extract (relation 3, relation 10, relation 12, relation 13, relation 14…)"
@@ -100,6 +105,7 @@ import Travel411TestSupport
             Self.features(summary) == [
                 "helsinki_streets": 829, "helsinki_addresses": 1470, "helsinki_places": 46, "helsinki_pois": 2184,
                 "helsinki_postcode_points": 1, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
+                "geonames_cities1000": 155_210,
             ])
         // No boundary of central Helsinki is whole in the extract: the city and its suburbs come from the place
         // nodes (one city, five suburbs), as Nominatim's boxes around them.
@@ -221,9 +227,10 @@ import Travel411TestSupport
         // Helsinki is in the extract's box but far from its data: the embedded data's rules answer there, as on the
         // highways alone; by each road, Nominatim's.
         let alone = try ProcessScratch.path("osm-extracts/helsinki-highways.gpkg")
-        // With the countries and time zones an extract's import adds.
+        // With the countries, time zones and places an extract's import adds.
         let data = try EmbeddedData.locate()
-        let added = ["countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp"].map { data.appendingPathComponent($0) }
+        let added = ["countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp", "localities/geonames_cities1000.shp"]
+            .map { data.appendingPathComponent($0) }
         _ = try Importer(options: ImportOptions(paths: [highways] + added, databasePath: alone)).run()
         let geocoder = try ReverseGeocoder(databasePath: database)
         let helsinki = Coordinate(latitude: 60.16994, longitude: 24.94056)
@@ -316,6 +323,20 @@ import Travel411TestSupport
             _ = try OSMFixtures.compress(xml, with: tool, into: scratch.folder, suffix: suffix)
             #expect(try layers(scratch.folder.appendingPathComponent("test_multipolygon.osm.\(suffix)")) == plain, "\(suffix)")
         }
+    }
+
+    /// An extract imported alone carries the embedded GeoNames places beyond its data, as it carries the countries:
+    /// the Eiffel Tower is described from a town of Paris's, not from a village of Liechtenstein 566 km away, while
+    /// within the extract the extract's own places answer.
+    @Test func aPointBeyondTheExtractIsDescribedFromTheTownsThere() throws {
+        let (path, summary) = try Self.liechtensteinImport.get()
+        let places = try #require(summary.layers.first { $0.table == "geonames_cities1000" })
+        #expect(places.skipReasons["kept in the layer but not used for lookups: an OpenStreetMap extract gave the places here"] ?? 0 > 0)
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        let eiffelTower = geocoder.placemark(for: Coordinate(latitude: 48.8584, longitude: 2.2945))
+        #expect(eiffelTower.isoCountryCode == "FR")
+        #expect((eiffelTower.nearestLocality?.distanceMetres ?? .infinity) < 10_000, "\(String(describing: eiffelTower.nearestLocality))")
+        #expect(geocoder.placemark(for: Coordinate(latitude: 47.14294, longitude: 9.52011)).nearestLocality?.name == "Vaduz")
     }
 
     /// A PBF the reader refuses leaves the database as it was.
