@@ -165,7 +165,7 @@ let package = Package(
         .target(
             name: "Travel411Guide",
             dependencies: [
-                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch",
                 "CCairo", "CSQLite", "CShapelib",
             ],
             swiftSettings: swiftSettings

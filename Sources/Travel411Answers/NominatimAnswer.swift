@@ -273,7 +273,7 @@ public enum NominatimFormatter {
         var bytes: [UInt8] = []
         private var isEmpty = true
 
-        package init(opening: String = "{", capacity: Int = 1024) {
+        init(opening: String = "{", capacity: Int = 1024) {
             bytes.reserveCapacity(capacity)
             bytes.append(contentsOf: opening.utf8)
         }

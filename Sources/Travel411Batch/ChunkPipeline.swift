@@ -29,7 +29,7 @@ final class ChunkPipeline {
     private let progress: (@Sendable (RowCounts) -> Void)?
     let outputPool: BufferPool
 
-    package init(
+    init(
         jobs: Int, output: OutputWriter, outputBufferCapacity: Int, progress: (@Sendable (RowCounts) -> Void)?,
         makeProcessor: @escaping () -> any ChunkProcessor
     ) {
@@ -206,7 +206,7 @@ final class OutputWriter: @unchecked Sendable {
     private var bytesToDropAtStart: Int
     private var hasWrittenRows = false
 
-    package init(sink: any BatchByteSink, dropBeforeFirstRow: Int) {
+    init(sink: any BatchByteSink, dropBeforeFirstRow: Int) {
         self.sink = sink
         self.bytesToDropAtStart = dropBeforeFirstRow
     }

@@ -18,7 +18,7 @@ final class BufferPool: @unchecked Sendable {
     private var buffers: [GrowableByteArray] = []
     private let initialCapacity: Int
 
-    package init(initialCapacity: Int) { self.initialCapacity = initialCapacity }
+    init(initialCapacity: Int) { self.initialCapacity = initialCapacity }
 
     func take() -> GrowableByteArray {
         lock.lock()
@@ -62,7 +62,7 @@ final class ChunkSource {
     private(set) var unitsBefore = 0
     private var nextSequence = 0
 
-    package init(source: any BatchByteSource, inputName: String, blockSize: Int, maximumRecordBytes: Int, pool: BufferPool) {
+    init(source: any BatchByteSource, inputName: String, blockSize: Int, maximumRecordBytes: Int, pool: BufferPool) {
         self.source = source
         self.inputName = inputName
         self.blockSize = blockSize

@@ -17,7 +17,7 @@ extension ReverseGeocoder: PlacemarkPrinter {}
 final class ClosurePlacemarkPrinter: PlacemarkPrinter, Sendable {
     private let geocode: @Sendable (Coordinate) -> Placemark
 
-    package init(_ geocode: @escaping @Sendable (Coordinate) -> Placemark) { self.geocode = geocode }
+    init(_ geocode: @escaping @Sendable (Coordinate) -> Placemark) { self.geocode = geocode }
 
     func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord { PlacemarkRecord(location: coordinate) }
 

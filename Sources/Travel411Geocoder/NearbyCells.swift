@@ -16,7 +16,7 @@ final class NearbyCells: @unchecked Sendable {
     private let indices: UnsafeMutableBufferPointer<Int32>
     private let keyCount: Int
 
-    package init(_ points: [(x: Double, y: Double)]) {
+    init(_ points: [(x: Double, y: Double)]) {
         // By cell, then by the points' order within each cell.
         let sorted = points.enumerated().map { (cell: Self.cell(column: Self.index($1.x), row: Self.index($1.y)), index: Int32($0)) }
             .sorted { ($0.cell, $0.index) < ($1.cell, $1.index) }

@@ -73,10 +73,10 @@ public struct Placemark: Hashable, Sendable, Encodable {
 
     private struct FieldKey: CodingKey {
         let stringValue: String
-        package init(_ name: String) { stringValue = name }
-        package init?(stringValue: String) { self.stringValue = stringValue }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
         var intValue: Int? { nil }
-        package init?(intValue: Int) { nil }
+        init?(intValue: Int) { nil }
     }
 }
 

@@ -45,15 +45,14 @@ public final class PlacesDatabase {
         let full = try layers(level: .country).first
         // The stored geometry's size ranks the layers by detail: Natural Earth's 110m, 50m and 10m
         // outlines differ by about 10x each, whatever their names.
-        let outlines = try layers(level: .basemap).map { layer in
-            (
-                layer,
-                try database.query(
-                    "SELECT sum(length(\(GeoPackageSchema.quoted(GeoPackageSchema.geometryColumn)))) FROM \(GeoPackageSchema.quoted(layer.name))"
-                )
-                .first?.first?.int64Value ?? 0
+        let sized: [(layer: PlacesLayer, bytes: Int64)] = try layers(level: .basemap).map { (layer: PlacesLayer) in
+            let rows = try database.query(
+                "SELECT sum(length(\(GeoPackageSchema.quoted(GeoPackageSchema.geometryColumn)))) FROM \(GeoPackageSchema.quoted(layer.name))"
             )
-        }.sorted { $0.1 < $1.1 }.map(\.0)
+            let bytes: Int64 = rows.first?.first?.int64Value ?? 0
+            return (layer, bytes)
+        }
+        let outlines: [PlacesLayer] = sized.sorted { $0.bytes < $1.bytes }.map { $0.layer }
         switch detail {
         case .full: return full ?? outlines.last
         case .coarse: return outlines.count > 1 ? outlines[outlines.count - 1] : outlines.first ?? full

@@ -30,7 +30,7 @@ package final class PlacesLookup: Sendable {
         /// Localities read up front only: their names, which batches print for nearly every row.
         let names: TextColumn?
 
-        package init(index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
+        init(index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
             self.index = index
             self.records = records
             self.bounds = bounds
@@ -52,7 +52,7 @@ package final class PlacesLookup: Sendable {
     /// A level that was looked for, found or not: a cache must remember both.
     final class Loaded<Level: Sendable>: Sendable {
         let level: Level?
-        package init(_ level: Level?) { self.level = level }
+        init(_ level: Level?) { self.level = level }
     }
 
     private let reader: SharedDatabaseReader

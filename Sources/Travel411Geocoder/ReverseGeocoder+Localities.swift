@@ -42,7 +42,7 @@ extension ReverseGeocoder {
         let query: PointIndex.Query
         private var nearestFound: UInt32?? = nil
 
-        package init(location: Coordinate) {
+        init(location: Coordinate) {
             self.location = location
             query = PointIndex.Query(location)
         }
@@ -88,7 +88,7 @@ extension ReverseGeocoder {
         /// the subLocality rule, read from the records once.
         private var nearestIsInCountry: Bool?
 
-        package init(code: UnsafeBufferPointer<UInt8>) {
+        init(code: UnsafeBufferPointer<UInt8>) {
             self.code = code
             packed = code.count == 2 ? UInt16(code[0]) << 8 | UInt16(code[1]) : 0
         }

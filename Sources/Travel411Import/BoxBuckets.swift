@@ -12,7 +12,7 @@ struct BoxBuckets {
     private var wide: [Int] = []
     static let maxTiles = 10_000
 
-    package init(_ boxes: [BoundingBox]) {
+    init(_ boxes: [BoundingBox]) {
         self.boxes = boxes
         for (index, box) in boxes.enumerated() {
             // An empty or broken box holds nothing, and is in no bucket.

@@ -378,7 +378,7 @@ struct FeatureColumnMapping {
     package let columns: [FeatureColumn]
     private let types: [DBFFieldType]
 
-    package init(fields: [DBFField]) {
+    init(fields: [DBFField]) {
         var used: Set<String> = ["fid", "geom"]
         var columns: [FeatureColumn] = []
         for field in fields {

@@ -12,7 +12,7 @@ final class LookupCollector {
         case area(PlacesSchema.AreaLevel)
         case locality, postcode, address, thoroughfare
 
-        package init?(_ profile: LayerProfile) {
+        init?(_ profile: LayerProfile) {
             switch profile.level {
             case .country: self = .area(.country)
             case .admin: self = .area(.admin)

@@ -44,7 +44,7 @@ final class LookupTablesWriter {
     /// Creates the lookup tables; `plans` are the layers the import will read.
     /// `otherInputs` are what sources other than shapefiles (OpenStreetMap extracts) will feed, one entry
     /// per source and input; each is read when `layerRead(feeding:)` says so.
-    package init(
+    init(
         plans: [LayerPlan], otherInputs: [LookupCollector.Input] = [], collector: LookupCollector, database: SQLiteDatabase,
         progress: @escaping (ImportProgress) -> Void
     ) throws {

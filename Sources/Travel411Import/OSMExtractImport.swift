@@ -155,7 +155,7 @@ struct OSMFeatureTables {
     private var names: [OSMFeatureKind: String] = [:]
     private var writers: [OSMFeatureKind: FeatureTableWriter] = [:]
 
-    package init(geoPackage: GeoPackageWriter, stem: String, fileName: String) {
+    init(geoPackage: GeoPackageWriter, stem: String, fileName: String) {
         self.geoPackage = geoPackage
         self.stem = stem
         self.fileName = fileName

@@ -64,7 +64,7 @@ struct OSMLevelMapping {
     private var postcodeBoundaries: [(code: String, shape: Shape, adminLevel: Int)] = []
 
     /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
-    package init(collector: LookupCollector, temporaryPrefix: String) throws {
+    init(collector: LookupCollector, temporaryPrefix: String) throws {
         self.collector = collector
         postcodeCarriers = OSMPostcodeCarriers(runPrefix: temporaryPrefix + "postcode-run-")
         parentStreets = OSMParentStreets(runPrefix: temporaryPrefix + "parent-run-")

@@ -47,7 +47,7 @@ enum OSMOtherTags {
         let bytes: [UInt8]
         var index = 0
 
-        package init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8]) { self.bytes = bytes }
 
         mutating func skip(while predicate: (UInt8) -> Bool) {
             while index < bytes.count, predicate(bytes[index]) { index += 1 }

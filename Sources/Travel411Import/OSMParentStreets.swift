@@ -26,7 +26,7 @@ struct OSMParentStreets {
         var y: Double
         var isObject: Bool
 
-        package init(_ point: Point2D, name: UInt32, number: UInt32, isObject: Bool) {
+        init(_ point: Point2D, name: UInt32, number: UInt32, isObject: Bool) {
             // Far inside Int32 (a longitude makes ±12,000), so that a neighbour's column is one too.
             let limit = Double(1 << 30)
             column = Int32(max(-limit, min(limit, floor(point.x / OSMParentStreets.reachDegrees))))
@@ -58,7 +58,7 @@ struct OSMParentStreets {
     private let bufferBytes: Int
 
     /// Sort runs are created as `runPrefix` and a name, each of `bufferBytes` of entries (40 bytes each).
-    package init(runPrefix: String, bufferBytes: Int = 16 << 20) {
+    init(runPrefix: String, bufferBytes: Int = 16 << 20) {
         self.runPrefix = runPrefix
         self.bufferBytes = bufferBytes
         entries = ExternalSorter(runPrefix: runPrefix + "sweep-", bufferBytes: bufferBytes) { $0.sweepKey }

@@ -26,7 +26,7 @@ struct OSMPostcodeCarriers {
 
     /// Sort runs are created as `runPrefix` and a number, each of `bufferBytes` of carriers (24 bytes each).
     /// 16 MB: 20 million carriers make 30 runs, whose merge reads 256 KB of each at a time.
-    package init(runPrefix: String, bufferBytes: Int = 16 << 20) {
+    init(runPrefix: String, bufferBytes: Int = 16 << 20) {
         self.runPrefix = runPrefix
         self.bufferBytes = bufferBytes
         carriers = ExternalSorter(runPrefix: runPrefix + "written-", bufferBytes: bufferBytes) { UInt64($0.value) }

@@ -24,7 +24,7 @@ struct OSMPostcodes {
     }
 
     /// `counts`: how many objects carry each value as written.
-    package init(counts: [String: Int], settings: NominatimCountrySettings? = nil) {
+    init(counts: [String: Int], settings: NominatimCountrySettings? = nil) {
         self.settings = settings
         var shapes: [String: Int] = [:]
         for (written, count) in counts { shapes[Self.shape(Self.withoutCountryPrefix(Self.tidy(written))), default: 0] += count }

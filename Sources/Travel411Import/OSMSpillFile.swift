@@ -25,7 +25,7 @@ final class OSMSpillFile {
     private var reading = false
 
     /// `path`: where the file is created (beside the database being built, so that it uses that disk).
-    package init(path: String, blockBytes: Int = 1 << 20) throws {
+    init(path: String, blockBytes: Int = 1 << 20) throws {
         guard let file = fopen(path, "w+b") else {
             throw ImportError("\(path): cannot create a temporary file (\(String(cString: strerror(errno))))")
         }

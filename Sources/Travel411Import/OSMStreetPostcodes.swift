@@ -21,7 +21,7 @@ struct OSMStreetPostcodes {
     private static let cellDegrees = 0.1
 
     /// `countryOf`: the country of a street's midpoint (`OSMCountryOfPoint`), whose postcodes alone it may take.
-    package init(centroids: [OSMPostcodeCentroid], settings: NominatimCountrySettings?, countryOf: @escaping (Point2D) -> String?) {
+    init(centroids: [OSMPostcodeCentroid], settings: NominatimCountrySettings?, countryOf: @escaping (Point2D) -> String?) {
         self.settings = settings
         self.countryOf = countryOf
         for centroid in centroids {

@@ -36,7 +36,7 @@ final class ObjectNearestStreets {
     private(set) var objectCount: UInt32 = 0
 
     /// Temporary files are created as `temporaryPrefix` and a name (beside the database being built).
-    package init(temporaryPrefix: String) throws {
+    init(temporaryPrefix: String) throws {
         records = try OSMSpillFile(path: temporaryPrefix + "object-records")
         // By the streets' tile of the centre, then the object: unique keys.
         orphans = ExternalSorter(runPrefix: temporaryPrefix + "orphan-run-", bufferBytes: 8 << 20) { orphan in

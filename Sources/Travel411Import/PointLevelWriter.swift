@@ -15,7 +15,7 @@ final class PointLevelWriter {
     private let database: SQLiteDatabase
 
     /// Sort runs are spilled beside the database every `bufferBytes` of points.
-    package init(_ level: PlacesSchema.PointLevel, fieldCount: Int, database: SQLiteDatabase, bufferBytes: Int = 32 << 20) throws {
+    init(_ level: PlacesSchema.PointLevel, fieldCount: Int, database: SQLiteDatabase, bufferBytes: Int = 32 << 20) throws {
         self.level = level
         self.database = database
         tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-", bufferBytes: bufferBytes)

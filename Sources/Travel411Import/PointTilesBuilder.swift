@@ -23,7 +23,7 @@ final class PointTilesBuilder {
     private let sorter: ExternalSorter<Record>
     private(set) var count = 0
 
-    package init(runPrefix: String, bufferBytes: Int = 32 << 20) {
+    init(runPrefix: String, bufferBytes: Int = 32 << 20) {
         sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes) { $0.key }
     }
 

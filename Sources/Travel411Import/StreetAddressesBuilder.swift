@@ -23,7 +23,7 @@ final class StreetAddressesBuilder {
     private let sorter: ExternalSorter<Pending>
 
     /// Sort runs are created as `temporaryPrefix` and a name (beside the database being built).
-    package init(temporaryPrefix: String) {
+    init(temporaryPrefix: String) {
         sorter = ExternalSorter(runPrefix: temporaryPrefix + "street-address-run-", bufferBytes: 8 << 20) { pending in
             UInt64(pending.street) << 32 | UInt64(pending.object)
         }

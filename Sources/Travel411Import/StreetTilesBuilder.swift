@@ -25,7 +25,7 @@ final class StreetTilesBuilder {
 
     let grid: TileGrid
 
-    package init(runPrefix: String, grid: TileGrid = .streets, bufferBytes: Int = 32 << 20) {
+    init(runPrefix: String, grid: TileGrid = .streets, bufferBytes: Int = 32 << 20) {
         self.grid = grid
         sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes) { $0.key }
     }

@@ -29,7 +29,7 @@ struct TerritoryAssignment {
     /// Up to this many vertices of a part's outer ring are looked up in the time zones.
     static let samplesPerRing = 64
 
-    package init(
+    init(
         countries: [AreaFeature], polygons: [[Polygon]], zones: AreaIndex?, zoneFeatures: [AreaFeature],
         tables: TimeZoneCountries
     ) {

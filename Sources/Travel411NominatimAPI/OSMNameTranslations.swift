@@ -10,7 +10,7 @@ final class OSMNameTranslations: Sendable {
 
     /// nil for a database without the table (imported from shapefiles only, or before it existed): its
     /// answers stay in `name`.
-    package init?(databasePath: String) {
+    init?(databasePath: String) {
         guard let reader = try? SharedDatabaseReader(path: databasePath, mapped: false),
             (try? reader.withDatabase { try $0.tableExists(OSMNamesSchema.tableName) }) == true
         else { return nil }

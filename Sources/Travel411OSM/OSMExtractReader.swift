@@ -208,7 +208,7 @@ private final class ReadSession {
     /// Where the second pass's way and relation blocks began (`OSMReadProgress.nodeBytes`).
     var nodeBytes: Int?
 
-    package init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
+    init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
         self.body = body
         self.progress = progress
     }

@@ -6,7 +6,7 @@ struct DBFEncodingChoice {
     let description: String
     let warnings: [String]
 
-    package init(codePageFile: String?, languageDriver: UInt8, dbfPath: String) {
+    init(codePageFile: String?, languageDriver: UInt8, dbfPath: String) {
         var warnings: [String] = []
         (decoder, description) = Self.choose(
             codePageFile: codePageFile, languageDriver: languageDriver,

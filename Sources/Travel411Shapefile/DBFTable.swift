@@ -26,7 +26,7 @@ final class DBFTable {
 
     private static let deletedMarker = UInt8(ascii: "*")
 
-    package init(path: String, codePageFile: String?, messages: ShapelibMessageSink, warnings: inout [String]) throws {
+    init(path: String, codePageFile: String?, messages: ShapelibMessageSink, warnings: inout [String]) throws {
         self.path = path
         var hooks = ShapelibMessageSink.makeHooks()
         let opened = messages.collect { DBFOpenLL(path, "rb", &hooks) }

@@ -24,7 +24,7 @@ struct DBFTextDecoder {
     private init(method: Method) { self.method = method }
 
     /// Nil when this system cannot decode `encoding`.
-    package init?(encoding: DBFTextEncoding) {
+    init?(encoding: DBFTextEncoding) {
         guard let iconvName = encoding.iconvName else {
             method = encoding == .latin1 ? .table(.latin1) : .utf8
             return
@@ -86,7 +86,7 @@ private struct SingleByteTable {
     private init() {}
 
     /// Nil when `iconvName` is unknown or is not a single-byte, ASCII-compatible code page.
-    package init?(iconvName: String) {
+    init?(iconvName: String) {
         guard let converter = IconvConverter(from: iconvName) else { return nil }
         for byte in 0..<256 {
             switch converter.convertSingleByte(UInt8(byte)) {
@@ -146,7 +146,7 @@ private final class IconvConverter {
     private static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
     private let descriptor: iconv_t
 
-    package init?(from encodingName: String) {
+    init?(from encodingName: String) {
         let descriptor = iconv_open("UTF-8", encodingName)
         guard let descriptor, descriptor != Self.failure else { return nil }
         self.descriptor = descriptor

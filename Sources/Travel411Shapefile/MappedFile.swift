@@ -14,7 +14,7 @@ final class MappedFile {
     let path: String
     package let bytes: UnsafeRawBufferPointer
 
-    package init(path: String) throws {
+    init(path: String) throws {
         self.path = path
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {

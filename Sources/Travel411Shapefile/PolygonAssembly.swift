@@ -8,7 +8,7 @@ struct ClassifiedRing {
     let box: BoundingBox
 
     /// Nil for rings that bound nothing: fewer than 4 points once closed, or no area.
-    package init?(_ points: [Point2D]) {
+    init?(_ points: [Point2D]) {
         var points = points
         if let first = points.first, points.last != first { points.append(first) }  // close it, as GDAL does
         guard points.count >= 4 else { return nil }

@@ -10,7 +10,7 @@ struct ShapefileFileSet {
     let cpg: String?
 
     /// - Parameter path: "roads.shp" or "roads". Extensions may be all lower or all upper case (shapelib tries both).
-    package init(path: String) throws {
+    init(path: String) throws {
         let base = path.lowercased().hasSuffix(".shp") ? String(path.dropLast(4)) : path
         guard let shp = Self.existing(base, "shp") else {
             throw ShapefileError(file: base + ".shp", message: Self.missingMessage(base + ".shp"))

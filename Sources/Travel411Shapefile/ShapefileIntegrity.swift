@@ -11,7 +11,7 @@ struct ShapefileMainHeader {
     let boundingBox: BoundingBox
 
     /// - Parameter role: what the file should be, for messages ("a shapefile", "a shapefile index (.shx)").
-    package init(of file: MappedFile, role: String) throws {
+    init(of file: MappedFile, role: String) throws {
         guard file.count >= Self.size else {
             throw ShapefileError.at(file.path, "is not \(role): it has \(file.count) bytes, fewer than the \(Self.size)-byte header")
         }

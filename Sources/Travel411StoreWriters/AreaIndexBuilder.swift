@@ -261,7 +261,7 @@ private struct TileBuilder {
     var records: [UInt32] = []
     var vertices: [Double] = []
 
-    package init(segments: AreaIndexBuilder.Segments, maxSegmentsPerLeaf: Int, maxDepth: Int) {
+    init(segments: AreaIndexBuilder.Segments, maxSegmentsPerLeaf: Int, maxDepth: Int) {
         self.segments = segments
         self.maxSegmentsPerLeaf = maxSegmentsPerLeaf
         self.maxDepth = maxDepth

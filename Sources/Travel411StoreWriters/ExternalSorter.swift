@@ -140,7 +140,7 @@ private final class RunReader<Record: BitwiseCopyable> {
     private(set) var head: Record?
     private static var blockRecords: Int { max(64, (256 << 10) / max(1, MemoryLayout<Record>.stride)) }
 
-    package init(file: UnsafeMutablePointer<FILE>, name: String) throws {
+    init(file: UnsafeMutablePointer<FILE>, name: String) throws {
         path = name
         guard fseek(file, 0, SEEK_SET) == 0 else {
             throw ImportError("\(name): cannot read back a sort run (\(String(cString: strerror(errno))))")

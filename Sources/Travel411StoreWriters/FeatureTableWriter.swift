@@ -111,7 +111,7 @@ final class RTreeEntries {
     package var count: Int { sorter.count }
 
     /// The sort's runs are files named `runPrefix` and a number, unlinked as soon as they are made.
-    package init(runPrefix: String) {
+    init(runPrefix: String) {
         // 4 MB, 100,000 boxes a run: the buffer grows with the layer up to it, and a larger one made the
         // 2-million-line import's peak 1.52 times the 200,000-line one's (1.31 with 4 MB, the same time).
         sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: 4 << 20) { $0.key }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Travel411Core
+import Travel411Geocoder
 import Travel411Guide
 import Travel411Import
 import Travel411Store
@@ -82,10 +83,14 @@ struct PlacesDatabaseOptions: ParsableArguments {
         help: ArgumentHelp("The places database (default: $TRAVEL411_DB, else $XDG_DATA_HOME/travel411/places.gpkg).", valueName: "file"))
     var databasePath: String?
 
-    /// The places database for the travel commands, built from Data/ on first use with progress on stderr.
+    /// The places database for the travel commands, built from Data/ on first use (and rebuilt from it after
+    /// an upgrade) with progress on stderr.
     func places() -> PlacesSource {
         let bar = ProgressBar()
-        return TravelGuide.places(explicitPath: databasePath, announce: Diagnostics.print, progress: bar.update, finished: bar.finish)
+        return PlacesSource(path: PlacesDatabaseLocation.resolve(explicitPath: databasePath)) { path, open in
+            defer { bar.finish() }
+            try PlacesDatabase.open(at: path, announce: Diagnostics.print, progress: bar.update, with: open)
+        }
     }
 }
 

@@ -40,10 +40,12 @@ enum TravelOutput {
 
     /// Rows padded into columns separated by two spaces, without trailing spaces.
     static func aligned(_ rows: [[String]], indent: String = "") -> [String] {
-        let columnCount = rows.map(\.count).max() ?? 0
-        let widths = (0..<columnCount).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-        return rows.map { row in
-            let cells = row.enumerated().map { column, cell in
+        let columnCount: Int = rows.map(\.count).max() ?? 0
+        let widths: [Int] = (0..<columnCount).map { (column: Int) -> Int in
+            rows.map { (row: [String]) -> Int in column < row.count ? row[column].count : 0 }.max() ?? 0
+        }
+        return rows.map { (row: [String]) -> String in
+            let cells: [String] = row.enumerated().map { (column: Int, cell: String) -> String in
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }
             let line = indent + cells.joined(separator: "  ")

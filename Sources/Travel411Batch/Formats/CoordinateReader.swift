@@ -12,7 +12,7 @@ struct CoordinateReader {
     private let scratch = GrowableByteArray(capacity: 256)
     private let decimalMark: DecimalMark
 
-    package init(decimalMark: DecimalMark = .point) {
+    init(decimalMark: DecimalMark = .point) {
         self.decimalMark = decimalMark
     }
 

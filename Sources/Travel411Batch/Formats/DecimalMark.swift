@@ -8,7 +8,7 @@ enum DecimalMark: Sendable, Equatable {
     /// A decimal point, or one decimal comma between digits.
     case pointOrComma
 
-    package init(fieldDelimiter: UInt8) {
+    init(fieldDelimiter: UInt8) {
         self = fieldDelimiter == UInt8(ascii: ",") ? .point : .pointOrComma
     }
 

@@ -17,7 +17,7 @@ final class DelimitedChunkProcessor: ChunkProcessor {
     private let printer: any PlacemarkPrinter
     private var cells: [InputCell] = []
 
-    package init(layout: DelimitedLayout, encoder: RowEncoder, printer: any PlacemarkPrinter) {
+    init(layout: DelimitedLayout, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.layout = layout
         self.splitter = DelimitedRecordSplitter(delimiter: layout.delimiter)
         coordinates = CoordinateReader(decimalMark: DecimalMark(fieldDelimiter: layout.delimiter))

@@ -131,7 +131,7 @@ struct DelimitedRecordFramer: RecordFramer {
     let delimiter: UInt8
     private var state = State.fieldStart
 
-    package init(delimiter: UInt8) { self.delimiter = delimiter }
+    init(delimiter: UInt8) { self.delimiter = delimiter }
 
     var isFinished: Bool { false }
 

@@ -11,7 +11,7 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
     private var geometryMembers: [JSONMember] = []
     private var propertyMembers: [JSONMember] = []
 
-    package init(encoder: RowEncoder, printer: any PlacemarkPrinter) {
+    init(encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.encoder = encoder
         self.printer = printer
     }

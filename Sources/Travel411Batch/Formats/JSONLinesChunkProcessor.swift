@@ -10,7 +10,7 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
     private var members: [JSONMember] = []
     private let keyScratch = GrowableByteArray(capacity: 256)
 
-    package init(columns: CoordinateColumns, encoder: RowEncoder, printer: any PlacemarkPrinter) {
+    init(columns: CoordinateColumns, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.columns = columns
         self.encoder = encoder
         self.printer = printer

@@ -31,7 +31,7 @@ struct OutputLayout: Sendable {
     /// Names added by the output, quoted: a keyed input member named like one of them is renamed.
     let quotedReservedKeys: [[UInt8]]
 
-    package init(
+    init(
         format: BatchFormat, fields: [PlacemarkField], sourceColumnNames: [String], addsGeometryColumns: Bool,
         csvDelimiter: UInt8 = UInt8(ascii: ",")
     ) {

@@ -67,7 +67,7 @@ final class RowEncoder {
     /// The lookups those fields need: a batch asking for fewer fields does less work per row.
     private let needs: PlacemarkNeeds
 
-    package init(layout: OutputLayout, inputDelimiter: UInt8?) {
+    init(layout: OutputLayout, inputDelimiter: UInt8?) {
         self.layout = layout
         fields = UnsafeMutableBufferPointer<PlacemarkField>.allocate(capacity: layout.fields.count)
         _ = fields.initialize(from: layout.fields)
@@ -399,7 +399,7 @@ struct PackedByteStrings {
     private let ends: UnsafeMutablePointer<Int>
     package let count: Int
 
-    package init(_ strings: [[UInt8]]) {
+    init(_ strings: [[UInt8]]) {
         count = strings.count
         bytes = .allocate(capacity: max(1, strings.reduce(0) { $0 + $1.count }))
         ends = .allocate(capacity: max(1, strings.count))

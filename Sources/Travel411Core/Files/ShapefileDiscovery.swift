@@ -1,5 +1,4 @@
 import Foundation
-import Travel411Core
 
 /// Turns the paths a user gave into the shapefiles to import, in a stable order.
 package enum ShapefileDiscovery {

@@ -18,7 +18,7 @@ final class NeighbourhoodNodes: Sendable {
     let nodes: [Node]
     private let cells: NearbyCells
 
-    package init(nodes: [Node]) {
+    init(nodes: [Node]) {
         self.nodes = nodes
         cells = NearbyCells(nodes.map { ($0.x, $0.y) })
     }

@@ -31,7 +31,7 @@ final class PlaceNodeSearch: Sendable {
     /// The node of each suburb-level feature made from one.
     private let features: [Int32: Int]
 
-    package init(nodes: [Node]) {
+    init(nodes: [Node]) {
         self.nodes = nodes
         cells = NearbyCells(nodes.map { ($0.x, $0.y) })
         features = Dictionary(nodes.enumerated().map { ($1.feature, $0) }, uniquingKeysWith: { first, _ in first })

@@ -226,12 +226,19 @@ public enum TerminalMap {
     }
 
     private static func average(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        let r = ((a >> 16 & 0xFF) + (b >> 16 & 0xFF)) / 2, g = ((a >> 8 & 0xFF) + (b >> 8 & 0xFF)) / 2, bl = ((a & 0xFF) + (b & 0xFF)) / 2
-        return r << 16 | g << 8 | bl
+        // One channel at a time, with its type given: as one expression of literals this was the slowest
+        // function of the Guide to type-check.
+        func channel(_ shift: UInt32) -> UInt32 {
+            let first: UInt32 = a >> shift & 0xFF
+            let second: UInt32 = b >> shift & 0xFF
+            return (first + second) / 2
+        }
+        return channel(16) << 16 | channel(8) << 8 | channel(0)
     }
 
     static func luminance(_ pixel: UInt32) -> Double {
-        (0.2126 * Double(pixel >> 16 & 0xFF) + 0.7152 * Double(pixel >> 8 & 0xFF) + 0.0722 * Double(pixel & 0xFF)) / 255
+        let red: Double = Double(pixel >> 16 & 0xFF), green: Double = Double(pixel >> 8 & 0xFF), blue: Double = Double(pixel & 0xFF)
+        return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
     }
 
     static func luminance(_ colour: MapColour) -> Double {

@@ -350,10 +350,12 @@ public final class TravelStore {
     /// Names within two edits of `name`, ignoring case, closest first.
     static func closeNames(to name: String, among names: [String]) -> [String] {
         let wanted = name.lowercased()
-        return names.map { (name: $0, edits: EditDistance.levenshtein(wanted, $0.lowercased())) }
-            .filter { $0.edits <= max(1, min(2, wanted.count / 3)) }
-            .sorted { $0.edits < $1.edits }
-            .map(\.name)
+        // The closures' types are spelled out: inferred, this chain took the Guide's longest type-check.
+        let allowed: Int = max(1, min(2, wanted.count / 3))
+        let scored: [(name: String, edits: Int)] = names.map { (name: String) -> (name: String, edits: Int) in
+            (name, EditDistance.levenshtein(wanted, name.lowercased()))
+        }
+        return scored.filter { $0.edits <= allowed }.sorted { $0.edits < $1.edits }.map { $0.name }
     }
 
     // MARK: Transactions and errors

@@ -55,7 +55,7 @@ public final class AreaIndex: @unchecked Sendable {
         let reference: UInt32
         let blob: BlobStorage?
 
-        package init(reference: UInt32, blob: BlobStorage?) {
+        init(reference: UInt32, blob: BlobStorage?) {
             self.reference = reference
             self.blob = blob
         }

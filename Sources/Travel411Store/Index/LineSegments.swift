@@ -37,7 +37,7 @@ struct NearestSearch {
     /// and asked once per segment nearer than the radius.
     var refused = UInt32.max
 
-    package init(x: Double, y: Double, metresPerDegreeX: Double, metresPerDegreeY: Double, bestSquared: Double) {
+    init(x: Double, y: Double, metresPerDegreeX: Double, metresPerDegreeY: Double, bestSquared: Double) {
         self.x = x
         self.y = y
         self.metresPerDegreeX = metresPerDegreeX

@@ -232,7 +232,7 @@ package final class LocalityCells: @unchecked Sendable {
     private struct NearestSearch {
         var best: UInt32?
         var distance: Double
-        package init(distance: Double) { self.distance = distance }
+        init(distance: Double) { self.distance = distance }
     }
 
     @inline(__always)

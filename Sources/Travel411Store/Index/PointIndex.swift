@@ -38,7 +38,7 @@ public final class PointIndex: @unchecked Sendable {
         let arrays: UnsafeMutablePointer<NodeArrays>
         private let storage: BlobStorage
 
-        package init(_ storage: BlobStorage) throws {
+        init(_ storage: BlobStorage) throws {
             let views = try NodeArrays(storage)
             arrays = .allocate(capacity: 1)
             arrays.initialize(to: views)
@@ -60,7 +60,7 @@ public final class PointIndex: @unchecked Sendable {
 
         /// Layout: u32 count, u32 hasGroups, then arrays of `count`: f64×3 coordinates, u32 ids,
         /// u8 axes (padded to 4), and for localities u16 country (padded to 4), u32 group.
-        package init(_ storage: BlobStorage, headerBytes: Int = 8) throws {
+        init(_ storage: BlobStorage, headerBytes: Int = 8) throws {
             guard storage.count >= headerBytes else { throw IndexFormatError.malformed("point page header") }
             let count = Int(storage.u32(at: 0)), withGroups = storage.u32(at: 4) != 0
             var offset = headerBytes

@@ -208,7 +208,7 @@ struct SearchCells {
     /// bounds or in a point's cell never leaves out a point the chord reaches.
     static let margin = 1e-7
 
-    package init(_ q: PointIndex.Query, maxChord: Double) {
+    init(_ q: PointIndex.Query, maxChord: Double) {
         let latitude = asin(min(1, max(-1, q.z))), longitude = atan2(q.y, q.x)
         // The angle a chord spans; a chord of 2 or more reaches the whole sphere.
         let angle = maxChord >= 2 ? Double.pi : 2 * asin(maxChord / 2) + Self.margin
@@ -247,7 +247,7 @@ struct PointSearch<Filter: PointFilter> {
     var bestDistance: Double
     var best: UInt32? = nil
 
-    package init(query: PointIndex.Query, filter: Filter, bestDistance: Double) {
+    init(query: PointIndex.Query, filter: Filter, bestDistance: Double) {
         self.query = query
         self.filter = filter
         self.bestDistance = bestDistance
@@ -274,7 +274,7 @@ final class PointTile: @unchecked Sendable {
     private let vectors: UnsafePointer<Double>
     private let ids: UnsafePointer<UInt32>
 
-    package init(storage: BlobStorage) throws {
+    init(storage: BlobStorage) throws {
         guard storage.count >= 8 else { throw IndexFormatError.malformed("point tile header") }
         let cellCount = Int(storage.u32(at: 0)), pointCount = Int(storage.u32(at: 4))
         let keyOffset = 8, startOffset = keyOffset + cellCount * 4

@@ -17,7 +17,7 @@ final class StreetTile: @unchecked Sendable {
     private let occupancy: UnsafeMutablePointer<UInt64>
     private let ranks: UnsafeMutablePointer<UInt32>
 
-    package init(storage: BlobStorage, cellsPerTile: Int) throws {
+    init(storage: BlobStorage, cellsPerTile: Int) throws {
         guard storage.count >= 16 else { throw IndexFormatError.malformed("street tile header") }
         let cellCount = Int(storage.u32(at: 0)), segmentCount = Int(storage.u32(at: 4)), refCount = Int(storage.u32(at: 8))
         let runCount = Int(storage.u32(at: 12))

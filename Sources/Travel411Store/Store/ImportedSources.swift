@@ -1,6 +1,5 @@
 import Foundation
 import Travel411Core
-import Travel411Store
 
 /// What a places database was imported from: the shapefiles its travel411_sources table lists, and the
 /// `--level`/`--name-field` of that import if it mapped a layout. Enough to repeat the import.

@@ -2,46 +2,35 @@ import Foundation
 import Travel411Batch
 import Travel411Core
 import Travel411Geocoder
-import Travel411Import
 import Travel411Store
-
-/// Where the travel commands reach the places database: the same one `where` uses, built from
-/// Data/ on first use (and rebuilt from it after an upgrade).
-public enum TravelGuide {
-    /// `announce` and `progress` report a build of the database from Data/ (first use, or a rebuild after an
-    /// upgrade); `finished` follows it.
-    public static func places(
-        explicitPath: String?,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        announce: @escaping (String) -> Void = { _ in },
-        progress: @escaping (ImportProgress) -> Void = { _ in },
-        finished: @escaping () -> Void = {}
-    ) -> PlacesSource {
-        let source = PlacesSource(path: PlacesDatabaseLocation.resolve(explicitPath: explicitPath, environment: environment))
-        source.announce = announce
-        source.progress = progress
-        source.finished = finished
-        return source
-    }
-}
 
 /// The places database, opened only when a command needs it: the geocoder for names and subtitles,
 /// the reader for the locality search and the basemap. Both are opened at most once per process.
 public final class PlacesSource {
+    /// How the database is opened: given its path and the call that opens it, makes the call, as often as
+    /// it takes (again after a rebuild).
+    public typealias Opening = (_ path: String, _ open: (String) throws -> Void) throws -> Void
+
     public let path: String
+    private let opening: Opening
     private var openedGeocoder: ReverseGeocoder?
     private var openedDatabase: PlacesDatabase?
 
-    var announce: (String) -> Void = { _ in }
-    var progress: (ImportProgress) -> Void = { _ in }
-    var finished: () -> Void = {}
+    /// `opening` is the executable's: it builds the database from Data/ first when it is missing, and rebuilds
+    /// it when an older travel411 built it from there (the import's `PlacesDatabase.open(at:…)`). It is passed
+    /// in rather than called from here so that the Guide does not depend on the import and compiles beside
+    /// it, not after it, in a fresh clone's first build. By default the database is opened as it is.
+    public init(path: String, opening: @escaping Opening = { path, open in try open(path) }) {
+        self.path = path
+        self.opening = opening
+    }
 
-    public init(path: String) { self.path = path }
-
-    /// Built from Data/ first when missing, rebuilt when an older travel411 built it from there.
     private func open<Opened>(with open: (String) throws -> Opened) throws -> Opened {
-        defer { finished() }
-        return try PlacesDatabase.open(at: path, announce: announce, progress: progress, with: open)
+        var opened: Opened?
+        try opening(path) { opened = try open($0) }
+        // An `Opening` that returns without opening is a mistake in the caller: said, not crashed on.
+        guard let opened else { throw UserFacingError("the places database at \(path) was not opened") }
+        return opened
     }
 
     public func geocoder() throws -> ReverseGeocoder {
