@@ -63,9 +63,13 @@ struct OSMLevelMapping {
     private var postalCodeAreas: [(code: String, shape: Shape)] = []
     private var postcodeBoundaries: [(code: String, shape: Shape, adminLevel: Int)] = []
 
+    /// Where the temporary files go: the start of their paths, beside the database being built.
+    private let temporaryPrefix: String
+
     /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
     package init(collector: LookupCollector, temporaryPrefix: String) throws {
         self.collector = collector
+        self.temporaryPrefix = temporaryPrefix
         postcodeCarriers = OSMPostcodeCarriers(runPrefix: temporaryPrefix + "postcode-run-")
         parentStreets = OSMParentStreets(runPrefix: temporaryPrefix + "parent-run-")
         pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
@@ -362,7 +366,7 @@ struct OSMLevelMapping {
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     package mutating func finish() throws {
         let settings = NominatimCountrySettings.embedded
-        var countries = OSMCountryOfPoint(extractCountries: extractCountries, box: extent)
+        var countries = try OSMCountryOfPoint(extractCountries: extractCountries, box: extent, temporaryPrefix: temporaryPrefix)
         countries.setFallback(byMajorityOf: (townNodes + suburbNodes).map(\.point))
         extractCountries = []
         placeBoundaries(countries)
@@ -396,6 +400,7 @@ struct OSMLevelMapping {
         suburbPlaceAreas = []
         townNodes = []
         suburbNodes = []
+        try countries.checkReads()
     }
 
     /// The municipalities: their boundaries, else the place polygons, else cells around the town nodes.
