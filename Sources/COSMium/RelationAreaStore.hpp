@@ -285,9 +285,35 @@ namespace cosmium {
         uint64_t m_sequence = 0;
         uint64_t m_stored_ways = 0;
 
-        /// The member ways' index read through a mapping, which a binary search touches a few pages of.
-        static constexpr size_t mapping_bytes = size_t{1} << 40U;
+        /// The member ways' index read through a mapping, which a binary search touches a few pages of. It covers
+        /// what the file holds, grown by doubling: a mapping of the largest size the file might reach would fail
+        /// under an address-space limit (`ulimit -v`).
         void* m_index_mapping = MAP_FAILED;
+        size_t m_mapped_bytes = 0;
+
+        /// Maps the member ways' index as far as it is written; call before `find_way`, whose answers it moves.
+        void map_way_index() {
+            const size_t needed = static_cast<size_t>(m_stored_ways) * sizeof(StoredWay);
+            if (needed <= m_mapped_bytes) {
+                return;
+            }
+            size_t bytes = std::max<size_t>(m_mapped_bytes * 2, size_t{1} << 20U);
+            while (bytes < needed) {
+                bytes *= 2;
+            }
+            if (m_index_mapping != MAP_FAILED) {
+                ::munmap(m_index_mapping, m_mapped_bytes);
+                m_index_mapping = MAP_FAILED;
+                m_mapped_bytes = 0;
+            }
+            // Pages past the file's end are never read: the search stays within the ways stored.
+            void* mapping = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED | MAP_NORESERVE, m_way_index.fd(), 0);
+            if (mapping == MAP_FAILED) {
+                throw temporary_file_error{errno, std::system_category(), "cannot map the relations' member ways"};
+            }
+            m_index_mapping = mapping;
+            m_mapped_bytes = bytes;
+        }
 
         bool new_relation(const osmium::Relation& relation) const {
             const char* type = relation.tags().get_value_by_key("type");
@@ -303,6 +329,9 @@ namespace cosmium {
         }
 
         const StoredWay* find_way(uint64_t key) const noexcept {
+            if (m_stored_ways == 0) {
+                return nullptr;
+            }
             const auto* first = static_cast<const StoredWay*>(m_index_mapping);
             const auto* last = first + m_stored_ways;
             const auto* found = std::lower_bound(first, last, key, [](const StoredWay& way, uint64_t k) { return way.key < k; });
@@ -324,6 +353,7 @@ namespace cosmium {
 
             m_ways.flush();
             m_way_index.flush();
+            map_way_index();
             std::vector<const StoredWay*> stored;
             size_t bytes = 0;
             for (const auto& member : relation.members()) {
@@ -400,7 +430,7 @@ namespace cosmium {
         RelationAreaStore& operator=(const RelationAreaStore&) = delete;
         ~RelationAreaStore() {
             if (m_index_mapping != MAP_FAILED) {
-                ::munmap(m_index_mapping, mapping_bytes);
+                ::munmap(m_index_mapping, m_mapped_bytes);
             }
         }
 
@@ -441,10 +471,6 @@ namespace cosmium {
         void prepare_for_lookup() {
             m_member_cursor = m_members.finish();
             m_schedule_cursor = m_schedule.finish();
-            m_index_mapping = ::mmap(nullptr, mapping_bytes, PROT_READ, MAP_SHARED | MAP_NORESERVE, m_way_index.fd(), 0);
-            if (m_index_mapping == MAP_FAILED) {
-                throw temporary_file_error{errno, std::system_category(), "cannot map the relations' member ways"};
-            }
         }
 
         void set_callback(const std::function<void(osmium::memory::Buffer&&)>& callback) { m_output.set_callback(callback); }

@@ -16,15 +16,16 @@ enum ExtractTiles {
         return tiles
     }
 
-    /// The tiles that the features' boxes of `tables` touch, from their R-trees.
+    /// The tiles that the features' boxes of `tables` touch, from their R-trees, read a row at a time: the rows of
+    /// 2,400 copies of Liechtenstein, held at once, made 0.4 GB.
     static func touched(by tables: [String], in database: SQLiteDatabase) throws -> Set<UInt32> {
         var tiles = Set<UInt32>()
         for table in tables {
             let rtree = GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: table))
-            for row in try database.query("SELECT minx, miny, maxx, maxy FROM \(rtree)") {
-                guard let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
-                    let maxY = row[3].doubleValue
-                else { continue }
+            let boxes = try database.prepare("SELECT minx, miny, maxx, maxy FROM \(rtree)")
+            while try boxes.step() {
+                guard !(Int32(0)..<4).contains(where: boxes.isNull) else { continue }
+                let (minX, minY, maxX, maxY) = (boxes.double(0), boxes.double(1), boxes.double(2), boxes.double(3))
                 let (rows, columns) = TileGrid.tiles(touching: BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
                 for tileRow in rows {
                     for column in columns { tiles.insert(TileGrid.tileKey(row: tileRow, column: column)) }

@@ -31,8 +31,8 @@ final class LookupTablesWriter {
     /// Layers not yet read, by what they feed.
     private var unreadLayers: [LookupCollector.Input: Int] = [:]
     private var doneSteps: Set<Step> = []
-    /// The levels that later steps look points up in, while they still need them.
-    private var indexes: [PlacesSchema.AreaLevel: AreaIndex] = [:]
+    /// The levels that later steps look points up in, while they still need them, read back by tile.
+    private var indexes: [PlacesSchema.AreaLevel: SpilledAreaTiles] = [:]
     private var report = Report()
     /// Decided with the localities, stored with the other area features at the end.
     private var adminNames: [AdministrativeAreaNaming.Decision] = []
@@ -143,13 +143,7 @@ final class LookupTablesWriter {
         guard let data = collector.areas[level] else { return }
         progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
         // The time zones tell overseas territories apart (`buildCountries`); admin and country place the localities.
-        if level == .admin || level == .timezone {
-            let output = try data.builder.build()
-            indexes[level] = try AreaIndex(built: output)
-            try store(level, output)
-        } else {
-            try storeTiles(level, data.builder)
-        }
+        indexes[level] = try storeTiles(level, data.builder, keep: level == .admin || level == .timezone)
         data.builder = AreaIndexBuilder()
         progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
     }
@@ -163,17 +157,15 @@ final class LookupTablesWriter {
         }
         progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
         var assignment = TerritoryAssignment(
-            countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone],
+            countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone]?.lookup(),
             zoneFeatures: collector.areas[.timezone]?.features ?? [], tables: zoneTables)
         indexes[.timezone] = nil
         collector.countryPolygons = []
         countries.features = assignment.features
         for part in assignment.parts { countries.builder.add(feature: part.feature, rings: part.rings) }
         assignment.parts = []
-        let output = try countries.builder.build()
+        indexes[.country] = try storeTiles(.country, countries.builder, keep: true)
         countries.builder = AreaIndexBuilder()
-        indexes[.country] = try AreaIndex(built: output)
-        try store(.country, output)
         countryOfZone = assignment.countryOfZoneFeature
         report.territories = assignment.territories
         progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
@@ -184,12 +176,18 @@ final class LookupTablesWriter {
     private func placeLocalities() throws {
         progress(ImportProgress(stage: "indexing places", completed: 0, total: 1))
         let localities = collector.localities
-        let localityCountryFeatures = localities.map { locality in
-            indexes[.country]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
+        // Looked up a tile at a time (the levels are read back by tile), the answers kept in the localities' order.
+        var tileOrder: [(tile: Int, locality: Int)] = localities.indices.map { (Self.areaTile(localities[$0].coordinate), $0) }
+        tileOrder.sort { $0.tile != $1.tile ? $0.tile < $1.tile : $0.locality < $1.locality }
+        var localityCountryFeatures = [Int?](repeating: nil, count: localities.count)
+        var localityAdmins = [Int?](repeating: nil, count: localities.count)
+        let countries = indexes[.country]?.lookup(), admins = indexes[.admin]?.lookup()
+        for (_, i) in tileOrder {
+            let coordinate = localities[i].coordinate
+            localityCountryFeatures[i] = countries?.featureIndex(longitude: coordinate.longitude, latitude: coordinate.latitude)
+            localityAdmins[i] = admins?.featureIndex(longitude: coordinate.longitude, latitude: coordinate.latitude)
         }
-        let localityAdmins = localities.map { locality in
-            indexes[.admin]?.featureIndex(longitude: locality.coordinate.longitude, latitude: locality.coordinate.latitude)
-        }
+        for tiles in indexes.values { try tiles.checkReads() }
         indexes = [:]
         let countryCodes = fillMissingCountryCodes(countryFeatures: localityCountryFeatures)
         let countryFeatures = collector.areas[.country]?.features ?? []
@@ -217,6 +215,13 @@ final class LookupTablesWriter {
         progress(ImportProgress(stage: "indexing places", completed: 1, total: 1))
     }
 
+    /// The 1° tile of a point, numbered as `AreaIndex` numbers them: the order in which lookups read a level.
+    private static func areaTile(_ coordinate: Coordinate) -> Int {
+        let column: Int = min(AreaIndex.columns - 1, max(0, Int((coordinate.longitude + 180).rounded(.down))))
+        let row: Int = min(AreaIndex.rows - 1, max(0, Int((coordinate.latitude + 90).rounded(.down))))
+        return row * AreaIndex.columns + column
+    }
+
     /// The country each admin polygon belongs to, as a country feature: the one most of its localities
     /// lie in, else the one with its country code. A lookup drops an admin polygon of another country
     /// than the point's (they disagree along some simplified or disputed borders).
@@ -240,21 +245,19 @@ final class LookupTablesWriter {
         }
     }
 
-    /// One row per tile that is not empty: its reference, and the quadtree blob when a border crosses it.
-    private func store(_ level: PlacesSchema.AreaLevel, _ output: AreaIndexBuilder.Output) throws {
-        let blobs = Dictionary(uniqueKeysWithValues: output.tiles.map { ($0.index, $0.blob) })
+    /// The level's tiles stored as the builder hands them over, a batch at a time, never all at once; with `keep`,
+    /// also kept in a temporary file for the steps that look points up in the level (`SpilledAreaTiles`).
+    @discardableResult
+    private func storeTiles(_ level: PlacesSchema.AreaLevel, _ builder: AreaIndexBuilder, keep: Bool = false) throws -> SpilledAreaTiles? {
         let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
-        for (index, reference) in output.grid.enumerated() where AreaIndex.tag(reference) != AreaIndex.Tag.empty.rawValue {
-            try insert.run([.integer(level.tileKey(index)), .integer(Int64(reference)), blobs[index].map(SQLValue.blob) ?? .null])
-        }
-    }
-
-    /// The level's tiles stored as the builder hands them over, a batch at a time, never all at once.
-    private func storeTiles(_ level: PlacesSchema.AreaLevel, _ builder: AreaIndexBuilder) throws {
-        let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
-        try builder.build { tile, reference, blob in
+        let store = { (tile: Int, reference: UInt32, blob: [UInt8]?) in
             try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), blob.map(SQLValue.blob) ?? .null])
         }
+        guard keep else {
+            try builder.build(store)
+            return nil
+        }
+        return try SpilledAreaTiles.build(builder, path: database.path + "-\(level.rawValue)-tiles", store: store)
     }
 
     /// OpenStreetMap places carry no country: take it from the country polygon they lie in.

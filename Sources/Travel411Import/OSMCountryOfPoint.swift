@@ -16,15 +16,21 @@ import Travel411StoreWriters
 /// polygon (a pier, a skerry) takes `fallback`, the country most of the extract's places lie in.
 struct OSMCountryOfPoint {
     private let codes: [String]
-    private let index: AreaIndex?
+    /// The polygons' tiles, read back from a temporary file as points need them (`SpilledAreaTiles`).
+    private let tiles: SpilledAreaTiles?
+    private let index: TiledAreaLookup?
     /// The country of points no polygon holds; nil when the extract has no place in any country.
     private(set) var fallback: String?
 
     /// `extractCountries`: the extract's own country polygons with their ISO codes; `box`: the part of the
-    /// world the extract covers, outside which Natural Earth's countries are not read.
-    init(extractCountries: [(code: String, shape: Shape)], box: BoundingBox) {
+    /// world the extract covers, outside which Natural Earth's countries are not read; `temporaryPrefix`: where the
+    /// tiles' file goes (beside the database being built).
+    init(
+        extractCountries: [(code: String, shape: Shape)], box: BoundingBox,
+        temporaryPrefix: String = NSTemporaryDirectory() + "travel411-\(getpid())-"
+    ) throws {
         var codes: [String] = []
-        var builder = AreaIndexBuilder()
+        var builder = AreaIndexBuilder(runPrefix: temporaryPrefix + "country-run-")
         for (code, shape) in extractCountries {
             builder.add(feature: codes.count, rings: shape.rings)
             codes.append(code.uppercased())
@@ -35,8 +41,12 @@ struct OSMCountryOfPoint {
             codes.append(code)
         }
         self.codes = codes
-        index = codes.isEmpty ? nil : try? AreaIndex(built: builder.build())
+        tiles = codes.isEmpty ? nil : try SpilledAreaTiles.build(builder, path: temporaryPrefix + "country-tiles")
+        index = tiles?.lookup()
     }
+
+    /// Throws the first failure to read a tile back from the temporary file.
+    func checkReads() throws { try tiles?.checkReads() }
 
     /// The country of the point, as an upper-case ISO 3166-1 code; the fallback where no polygon holds it.
     func countryCode(at point: Point2D) -> String? {

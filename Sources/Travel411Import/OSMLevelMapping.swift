@@ -63,9 +63,13 @@ struct OSMLevelMapping {
     private var postalCodeAreas: [(code: String, shape: Shape)] = []
     private var postcodeBoundaries: [(code: String, shape: Shape, adminLevel: Int)] = []
 
+    /// Where the temporary files go: the start of their paths, beside the database being built.
+    private let temporaryPrefix: String
+
     /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
     init(collector: LookupCollector, temporaryPrefix: String) throws {
         self.collector = collector
+        self.temporaryPrefix = temporaryPrefix
         postcodeCarriers = OSMPostcodeCarriers(runPrefix: temporaryPrefix + "postcode-run-")
         parentStreets = OSMParentStreets(runPrefix: temporaryPrefix + "parent-run-")
         pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
@@ -362,7 +366,7 @@ struct OSMLevelMapping {
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     package mutating func finish() throws {
         let settings = NominatimCountrySettings.embedded
-        var countries = OSMCountryOfPoint(extractCountries: extractCountries, box: extent)
+        var countries = try OSMCountryOfPoint(extractCountries: extractCountries, box: extent, temporaryPrefix: temporaryPrefix)
         countries.setFallback(byMajorityOf: (townNodes + suburbNodes).map(\.point))
         extractCountries = []
         placeBoundaries(countries)
@@ -396,6 +400,7 @@ struct OSMLevelMapping {
         suburbPlaceAreas = []
         townNodes = []
         suburbNodes = []
+        try countries.checkReads()
     }
 
     /// The municipalities: their boundaries, else the place polygons, else cells around the town nodes.
@@ -480,8 +485,13 @@ struct OSMLevelMapping {
     /// (Gamprin's boundary and its `village` node). Nominatim keys the polygon by the node's type in an
     /// address (an unlinked municipality is its `city`, admin_level 8; an unlinked suburb its `suburb`, 10, or
     /// `city_district`, 9) and answers at the node's point (an unlinked one at a point on its surface: Mauren).
+    /// The outline is read back (`OSMShapeFile`) once, and only the nodes inside its box are tested: an extract of
+    /// many towns of one name (2,400 copies of Liechtenstein) read it for every node of the name, growing with the
+    /// square of the extract. A point outside the box is outside the rings, so the answer is the same.
     private static func linkedNode(of area: PendingArea, among nodes: [[UInt8]: [OSMPlaceNodeAreas.Node]]) -> OSMPlaceNodeAreas.Node? {
-        nodes[OSMParentStreets.key(area.name)]?.first { area.shape.contains(x: $0.point.x, y: $0.point.y) }
+        guard let named = nodes[OSMParentStreets.key(area.name)] else { return nil }
+        let shape = area.shape, box = shape.boundingBox
+        return named.first { box.contains(x: $0.point.x, y: $0.point.y) && shape.contains(x: $0.point.x, y: $0.point.y) }
     }
 
     /// Place nodes by their names' keys (`OSMParentStreets.key`), each name's in the order they came.

@@ -53,22 +53,33 @@ final class StreetTilesBuilder {
     }
 
     /// Builds the tile pages, handing each to `storePage` with its number (its position in the
-    /// directory), and returns the directory blob.
-    package func finish(storePage: (Int, [UInt8]) throws -> Void) throws -> [UInt8] {
+    /// directory), and returns the directory blob. The runs are merged on this thread while another builds
+    /// and stores the pages (`OrderedConsumerThread`), in the same order.
+    package func finish(storePage: @escaping (Int, [UInt8]) throws -> Void) throws -> [UInt8] {
         var tileKeys: [UInt32] = []
         var current: [Record] = []
-        try sorter.drain { record in
-            if let first = current.first, first.tile != record.tile {
-                try storePage(tileKeys.count, page(current))
-                tileKeys.append(first.tile)
-                current.removeAll(keepingCapacity: true)
+        var stored = 0
+        let pages = OrderedConsumerThread<[Record]>(name: "travel411 tile pages", batchItems: 1, queuedBatches: 4) {
+            [self] records in
+            try storePage(stored, page(records))
+            stored += 1
+        }
+        do {
+            try sorter.drain { record in
+                if let first = current.first, first.tile != record.tile {
+                    guard pages.send(current) else { throw PagesStopped() }
+                    tileKeys.append(first.tile)
+                    current = []
+                }
+                current.append(record)
             }
-            current.append(record)
+            if let first = current.first, pages.send(current) { tileKeys.append(first.tile) }
+        } catch {
+            // The pages' own error, which stopped the merge, is the one to report.
+            try pages.finish()
+            throw error
         }
-        if let first = current.first {
-            try storePage(tileKeys.count, page(current))
-            tileKeys.append(first.tile)
-        }
+        try pages.finish()
         var box = bounds
         if box.isEmpty { box = BoundingBox(minX: 0, minY: 0, maxX: -1, maxY: -1) }
         var writer = ByteWriter(capacity: 40 + tileKeys.count * 4)
@@ -153,6 +164,9 @@ final class StreetTilesBuilder {
         for r in records { writer.append(r.line) }
         return writer.bytes
     }
+
+    /// Stops the merge once storing a page has failed; `finish` reports that failure instead.
+    private struct PagesStopped: Error {}
 
     /// The largest `Float` not above `value`.
     static func floatBelow(_ value: Double) -> Float {

@@ -30,7 +30,7 @@ struct TerritoryAssignment {
     static let samplesPerRing = 64
 
     init(
-        countries: [AreaFeature], polygons: [[Polygon]], zones: AreaIndex?, zoneFeatures: [AreaFeature],
+        countries: [AreaFeature], polygons: [[Polygon]], zones: (any AreaFeatureLookup)?, zoneFeatures: [AreaFeature],
         tables: TimeZoneCountries
     ) {
         var features = countries
@@ -101,7 +101,7 @@ struct TerritoryAssignment {
     }
 
     /// The country whose zones hold more than half of the ring's sampled vertices, if one does.
-    static func majorityZoneCountry(of ring: Ring, zones: AreaIndex, zoneCountry: [String?]) -> String? {
+    static func majorityZoneCountry(of ring: Ring, zones: any AreaFeatureLookup, zoneCountry: [String?]) -> String? {
         guard !ring.isEmpty else { return nil }
         let step = max(1, ring.count / samplesPerRing)
         var counts: [String: Int] = [:]

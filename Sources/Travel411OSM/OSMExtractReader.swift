@@ -37,6 +37,9 @@ public struct OSMExtractReader: Sendable {
     /// The path of a new file for the node store, e.g. on another disk (`import --nodes-file`, as osm2pgsql's
     /// `--flat-nodes`); removed as soon as it is created, like the temporary one. Nil: in `temporaryDirectory`.
     public var nodesFile: String?
+    /// Whether `read`'s body runs on a thread of its own (`OrderedConsumerThread`), beside libosmium's: the two
+    /// cores of a small machine both work. The body still sees the features one at a time, in the file's order.
+    public var bodyOnOwnThread = true
 
     public init(path: String, temporaryDirectory: String? = nil) {
         self.init(paths: [path], temporaryDirectory: temporaryDirectory)
@@ -56,13 +59,14 @@ public struct OSMExtractReader: Sendable {
     /// Calls `body` for every feature; an error thrown by `body` stops the read and is rethrown as it is.
     /// Faults that cost one feature are counted in the summary's warnings; a file that cannot be read throws an
     /// `OSMExtractError` (exit 66 when it cannot be opened, 65 when its data is wrong).
-    /// `progress`, when given, is called after each block of the file (a few thousand elements), on this thread.
+    /// `progress`, when given, is called after each block of the file (a few thousand elements), on this thread;
+    /// `body` runs on another (`bodyOnOwnThread`), never at the same time as itself.
     @discardableResult
     public func read(progress: ((OSMReadProgress) -> Void)? = nil, _ body: (OSMFeature) throws -> Void) throws -> OSMReadSummary {
         guard !paths.isEmpty else { throw OSMExtractError(file: "", message: "no extract to read", exitStatus: .usage) }
         let formats = try paths.map(Self.detectFormat(of:))
         return try withoutActuallyEscaping(body) { body in
-            let session = ReadSession(body: body, progress: progress)
+            let session = ReadSession(body: body, progress: progress, pipelined: bodyOnOwnThread)
             let totalSize = formats.reduce(0) { $0 &+ $1.size }
             let status = withCOptions(format: formats[0].name, fileSize: totalSize, progress: progress != nil) { options in
                 var counts = cosm_counts()
@@ -78,6 +82,7 @@ public struct OSMExtractReader: Sendable {
                                 message.count)
                         }
                     }
+                session.finishBody()
                 session.summary.nodes = Int(counts.nodes)
                 session.summary.ways = Int(counts.ways)
                 session.summary.relations = Int(counts.relations)
@@ -203,19 +208,31 @@ public struct OSMExtractReader: Sendable {
 private final class ReadSession {
     let body: (OSMFeature) throws -> Void
     let progress: ((OSMReadProgress) -> Void)?
+    /// Where the body runs when it has a thread of its own, with the features it has seen by kind.
+    private var pipeline: OrderedConsumerThread<OSMFeature>?
+    private var pipelineFeatures: [OSMFeatureKind: Int] = [:]
     var summary = OSMReadSummary()
     var error: (any Error)?
     /// Where the second pass's way and relation blocks began (`OSMReadProgress.nodeBytes`).
     var nodeBytes: Int?
 
-    init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?) {
+    init(body: @escaping (OSMFeature) throws -> Void, progress: ((OSMReadProgress) -> Void)?, pipelined: Bool) {
         self.body = body
         self.progress = progress
+        guard pipelined else { return }
+        pipeline = OrderedConsumerThread(name: "travel411 OSM features") { [unowned self] feature in
+            pipelineFeatures[feature.kind, default: 0] += 1
+            try body(feature)
+        }
     }
 
     /// Returns false to stop the read.
     func deliver(_ element: OSMTaggedElement) -> Bool {
         for feature in OSMFeatureClassifier.features(of: element) {
+            if let pipeline {
+                guard pipeline.send(feature) else { return false }
+                continue
+            }
             summary.features[feature.kind, default: 0] += 1
             do {
                 try body(feature)
@@ -225,6 +242,18 @@ private final class ReadSession {
             }
         }
         return true
+    }
+
+    /// Waits for the body's thread to see every feature sent, and takes its counts and its error.
+    func finishBody() {
+        guard let pipeline else { return }
+        self.pipeline = nil
+        do {
+            try pipeline.finish()
+        } catch {
+            if self.error == nil { self.error = error }
+        }
+        summary.features.merge(pipelineFeatures, uniquingKeysWith: +)
     }
 }
 

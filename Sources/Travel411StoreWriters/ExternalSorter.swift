@@ -10,32 +10,36 @@ import Travel411Core
 ///
 /// A run file is unlinked as soon as it is created and read back through its open descriptor: however the
 /// process ends (an error, Ctrl-C, kill -9), the kernel frees its disk space and no file is left behind.
+///
+/// Inlinable, so that a sorter of another module's records is specialised there: called through generic
+/// metadata (`Optional<Record>`, the heap's tuples), merging the streets' runs spent most of its time in the
+/// runtime's metadata lookups.
 package final class ExternalSorter<Record: BitwiseCopyable> {
-    private let runPrefix: String
-    private let bufferRecords: Int
-    private let key: (Record) -> UInt64
-    private var buffer: [Record] = []
-    private var runs: [UnsafeMutablePointer<FILE>] = []
-    private(set) var count = 0
+    @usableFromInline let runPrefix: String
+    @usableFromInline let bufferRecords: Int
+    @usableFromInline let key: (Record) -> UInt64
+    @usableFromInline var buffer: [Record] = []
+    @usableFromInline var runs: [UnsafeMutablePointer<FILE>] = []
+    @usableFromInline var count = 0
 
     /// Runs are created as `runPrefix` followed by a number (beside the database being built, so that they
     /// use its disk), and unlinked at once.
-    package init(runPrefix: String, bufferBytes: Int = 32 << 20, key: @escaping (Record) -> UInt64) {
+    @inlinable package init(runPrefix: String, bufferBytes: Int = 32 << 20, key: @escaping (Record) -> UInt64) {
         self.runPrefix = runPrefix
         bufferRecords = max(1024, bufferBytes / max(1, MemoryLayout<Record>.stride))
         self.key = key
     }
 
-    deinit { discard() }
+    @inlinable deinit { discard() }
 
     /// Closes the runs, which frees their space; safe to call more than once.
-    package func discard() {
+    @inlinable package func discard() {
         for run in runs { fclose(run) }
         runs = []
         buffer = []
     }
 
-    package func append(_ record: Record) throws {
+    @inlinable package func append(_ record: Record) throws {
         // Grown four times at a step up to the whole buffer, then kept: a sorter that gets a few thousand records
         // (one of many area levels of a small import) holds little, and a big one copies its buffer a few times
         // only; after a spill the buffer is reused at full size.
@@ -49,7 +53,7 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     }
 
     /// Sorts the buffer and writes it as one run, then lets go of the buffer's memory.
-    private func spill() throws {
+    @inlinable func spill() throws {
         let key = self.key
         buffer.sort { key($0) < key($1) }
         let path = runPrefix + String(runs.count)
@@ -66,7 +70,7 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     }
 
     /// Every record in key order, then the runs removed. The sorter is empty afterwards.
-    package func drain(_ body: (Record) throws -> Void) throws {
+    @inlinable package func drain(_ body: (Record) throws -> Void) throws {
         defer {
             discard()
             count = 0
@@ -91,18 +95,18 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
 
 /// The runs' head keys in a binary min-heap ordered by key, then by run: equal keys come from the earlier run
 /// first, as a scan of the runs in order would give them.
-private struct RunHeads {
-    private var heap: [(key: UInt64, run: Int)]
+@usableFromInline struct RunHeads {
+    @usableFromInline var heap: [(key: UInt64, run: Int)]
 
-    init(_ heads: [(key: UInt64, run: Int)]) {
+    @inlinable init(_ heads: [(key: UInt64, run: Int)]) {
         heap = heads
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 
-    var smallestRun: Int? { heap.first?.run }
+    @inlinable var smallestRun: Int? { heap.first?.run }
 
     /// The smallest run's next key, or nil when that run is finished.
-    mutating func replaceSmallest(with key: UInt64?) {
+    @inlinable mutating func replaceSmallest(with key: UInt64?) {
         guard !heap.isEmpty else { return }
         if let key {
             heap[0].key = key
@@ -113,11 +117,11 @@ private struct RunHeads {
         if !heap.isEmpty { siftDown(0) }
     }
 
-    private static func precedes(_ a: (key: UInt64, run: Int), _ b: (key: UInt64, run: Int)) -> Bool {
+    @inlinable static func precedes(_ a: (key: UInt64, run: Int), _ b: (key: UInt64, run: Int)) -> Bool {
         a.key < b.key || (a.key == b.key && a.run < b.run)
     }
 
-    private mutating func siftDown(_ start: Int) {
+    @inlinable mutating func siftDown(_ start: Int) {
         var parent = start
         while true {
             let left = 2 * parent + 1, right = left + 1
@@ -132,15 +136,15 @@ private struct RunHeads {
 }
 
 /// The records of one run file, read from its start a block at a time; the sorter closes the file.
-private final class RunReader<Record: BitwiseCopyable> {
-    private let path: String
-    private var file: UnsafeMutablePointer<FILE>?
-    private var block: [Record] = []
-    private var position = 0
-    private(set) var head: Record?
-    private static var blockRecords: Int { max(64, (256 << 10) / max(1, MemoryLayout<Record>.stride)) }
+@usableFromInline final class RunReader<Record: BitwiseCopyable> {
+    @usableFromInline let path: String
+    @usableFromInline var file: UnsafeMutablePointer<FILE>?
+    @usableFromInline var block: [Record] = []
+    @usableFromInline var position = 0
+    @usableFromInline var head: Record?
+    @inlinable static var blockRecords: Int { max(64, (256 << 10) / max(1, MemoryLayout<Record>.stride)) }
 
-    init(file: UnsafeMutablePointer<FILE>, name: String) throws {
+    @inlinable init(file: UnsafeMutablePointer<FILE>, name: String) throws {
         path = name
         guard fseek(file, 0, SEEK_SET) == 0 else {
             throw ImportError("\(name): cannot read back a sort run (\(String(cString: strerror(errno))))")
@@ -149,7 +153,7 @@ private final class RunReader<Record: BitwiseCopyable> {
         try refill()
     }
 
-    func advance() throws {
+    @inlinable func advance() throws {
         position += 1
         if position < block.count {
             head = block[position]
@@ -158,7 +162,7 @@ private final class RunReader<Record: BitwiseCopyable> {
         }
     }
 
-    private func refill() throws {
+    @inlinable func refill() throws {
         guard let file else {
             head = nil
             return

@@ -70,7 +70,7 @@ import Testing
                 Point2D(x: 9.0, y: 47.0), Point2D(x: 10.0, y: 47.0), Point2D(x: 10.0, y: 48.0), Point2D(x: 9.0, y: 48.0),
                 Point2D(x: 9.0, y: 47.0),
             ]))
-        let countries = OSMCountryOfPoint(
+        let countries = try OSMCountryOfPoint(
             extractCountries: [("li", square)], box: BoundingBox(minX: 8.5, minY: 46.5, maxX: 10.5, maxY: 48.5))
         // Inside the extract's (made-up) polygon, which reaches into Switzerland and Austria.
         #expect(countries.countryCode(at: Point2D(x: 9.3, y: 47.3)) == "LI")

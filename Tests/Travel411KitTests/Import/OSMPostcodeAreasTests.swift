@@ -18,7 +18,7 @@ import Testing
             ]))
     }
 
-    static let countries = OSMCountryOfPoint(extractCountries: [], box: BoundingBox(minX: 1.3, minY: 42.3, maxX: 1.9, maxY: 42.8))
+    static let countries = try! OSMCountryOfPoint(extractCountries: [], box: BoundingBox(minX: 1.3, minY: 42.3, maxX: 1.9, maxY: 42.8))
 
     static func areas(postal: [OSMPostcodeAreas.Area], address: [OSMPostcodeAreas.Area], computed: [OSMPostcodeCentroid])
         -> OSMPostcodeAreas

@@ -185,7 +185,11 @@ import Travel411OSM
         var reports: [OSMReadProgress] = []
         var featuresBeforeTheSecondPass = 0
         var features = 0
-        try OSMExtractReader(path: OSMFixtures.helsinki).read(progress: { reports.append($0) }) { _ in
+        // On the reading thread, where the body sees the progress reports as they come (on its own thread, it
+        // would see them later, and read `reports` while the reading thread writes it).
+        var reader = OSMExtractReader(path: OSMFixtures.helsinki)
+        reader.bodyOnOwnThread = false
+        try reader.read(progress: { reports.append($0) }) { _ in
             features += 1
             if reports.last?.pass == 1 { featuresBeforeTheSecondPass += 1 }
         }
@@ -195,6 +199,26 @@ import Travel411OSM
         #expect(reports.map(\.fraction) == reports.map(\.fraction).sorted())
         #expect(reports.last?.fraction == 1)
         #expect(featuresBeforeTheSecondPass == 0 && features == 4_530)
+    }
+
+    /// The body on a thread of its own (the default) sees the same features in the same order as on the reading
+    /// thread, and the summary counts the same.
+    @Test func theBodyOnItsOwnThreadSeesWhatTheReadingThreadWould() throws {
+        func read(ownThread: Bool) throws -> ([String], OSMReadSummary) {
+            var reader = OSMExtractReader(path: OSMFixtures.liechtenstein)
+            reader.bodyOnOwnThread = ownThread
+            var seen: [String] = []
+            let summary = try reader.read { feature in
+                seen.append("\(feature.kind) \(feature.element) \(feature.name ?? "") \(feature.shape.rings.map(\.count))")
+            }
+            return (seen, summary)
+        }
+        let (pipelined, pipelinedSummary) = try read(ownThread: true)
+        let (inline, inlineSummary) = try read(ownThread: false)
+        #expect(pipelined.count == 2_763)
+        #expect(pipelined == inline)
+        #expect(pipelinedSummary.features == inlineSummary.features)
+        #expect(pipelinedSummary.warnings == inlineSummary.warnings)
     }
 
     @Test func anErrorFromTheBodyStopsTheReadAndIsRethrown() throws {

@@ -15,6 +15,9 @@ import Travel411OSM
         reader.inMemoryLocationsBelow = 0  // as for an extract of 8 MB or more
         reader.nodeStore = store
         reader.nodesFile = nodesFile
+        // On the reading thread, so that the body sees the files the read holds open: on its own thread, the body of
+        // a file this small runs once the read is over (the features go over in batches).
+        reader.bodyOnOwnThread = false
         var features: [OSMFeature] = []
         var openDuringRead: [String]?
         let summary = try reader.read { feature in
