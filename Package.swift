@@ -78,6 +78,8 @@ let package = Package(
         // The signal handler that deletes a half-built database when the build is interrupted: in C, since
         // a handler may only make async-signal-safe calls, which Swift code cannot promise.
         .target(name: "CInterruptCleanup"),
+        // The cache-prefetch hint the batch's lookups ask for a few points ahead (`LookupPrefetch`).
+        .target(name: "CPrefetch"),
         // libosmium (header-only C++, Debian libosmium2-dev + libprotozero-dev) behind a C interface: the
         // OpenStreetMap extract reader (Travel411OSM). One translation unit, optimised: see docs/import.md. Without
         // debug information (-g0), which cost a third of its compile in every clean debug build.
@@ -100,7 +102,7 @@ let package = Package(
         ),
         .target(
             name: "Travel411Store",
-            dependencies: ["Travel411Core", "CSQLite"],
+            dependencies: ["Travel411Core", "CSQLite", "CPrefetch"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,5 +1,6 @@
 import Travel411Core
 import Travel411Geocoder
+import Travel411Store
 
 /// What the batch writer needs of a geocoder: an answer per point as plain numbers, and each
 /// field's text appended to a byte buffer when printed. No strings and no shared reference counts
@@ -8,6 +9,9 @@ package protocol PlacemarkPrinter: AnyObject, Sendable {
     func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord
     /// Appends the field's UTF-8 text; false, with nothing appended, when the field is absent.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool
+    /// Cache hints for a point `record(for:needs:)` will be asked about a few rows later, in stages
+    /// (`ReverseGeocoder.prefetch`); changes no answer.
+    func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds)
 }
 
 extension ReverseGeocoder: PlacemarkPrinter {}
@@ -20,6 +24,8 @@ final class ClosurePlacemarkPrinter: PlacemarkPrinter, Sendable {
     init(_ geocode: @escaping @Sendable (Coordinate) -> Placemark) { self.geocode = geocode }
 
     func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord { PlacemarkRecord(location: coordinate) }
+
+    func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds) {}
 
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         guard let text = field.text(in: geocode(record.location)), !text.isEmpty else { return false }

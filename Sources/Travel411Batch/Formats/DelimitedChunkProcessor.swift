@@ -16,6 +16,8 @@ final class DelimitedChunkProcessor: ChunkProcessor {
     private let coordinates: CoordinateReader
     private let printer: any PlacemarkPrinter
     private var cells: [InputCell] = []
+    /// The chunk's points, read before any is answered, for the cache hints (`LookupPrefetch`).
+    private var pointsAhead = PointsAhead()
 
     init(layout: DelimitedLayout, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.layout = layout
@@ -38,6 +40,12 @@ final class DelimitedChunkProcessor: ChunkProcessor {
         let layout = self.layout
         let bytes = UnsafePointer(chunk.buffer.base)
         let end = chunk.length
+        var ahead = PointsAhead()
+        swap(&ahead, &pointsAhead)
+        defer { swap(&ahead, &pointsAhead) }
+        ahead.read(bytes, end: end, layout: layout, splitter: splitter, coordinates: coordinates, cells: &cells)
+        let needs = encoder.needs
+        var row = 0
         var line = chunk.unitsBefore + 1
         var index = 0
         while index < end {
@@ -47,6 +55,8 @@ final class DelimitedChunkProcessor: ChunkProcessor {
             index = record.next
             if DelimitedRecordSplitter.isBlank(cells) { continue }
             counts.rows += 1
+            ahead.prefetch(after: row, printer: printer, needs: needs)
+            row += 1
 
             let problem: String?
             var point: RowPoint?

@@ -65,7 +65,7 @@ final class RowEncoder {
     private let fieldKeys: PackedByteStrings
     private let inputColumnKeys: PackedByteStrings
     /// The lookups those fields need: a batch asking for fewer fields does less work per row.
-    private let needs: PlacemarkNeeds
+    let needs: PlacemarkNeeds
 
     init(layout: OutputLayout, inputDelimiter: UInt8?) {
         self.layout = layout

@@ -76,6 +76,34 @@ package final class LocalityCells: @unchecked Sendable {
         return (page, (row % Self.subdivisions) * Self.subdivisions + column % Self.subdivisions)
     }
 
+    /// Cache hints for a point answered a few rows later (`LookupPrefetch`). Stage 0: the tile's slot in the
+    /// table of tiles. Stage 1: the tile's header and the cell's two offsets. Stage 2: the cell's first
+    /// candidate and first resident.
+    @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot, stage: Int) {
+        guard let preloaded else { return }
+        let slot = preloaded + Int(spot.tile)
+        if stage == 0 {
+            LookupPrefetch.hint(UnsafeRawPointer(slot))
+            return
+        }
+        guard let page = slot.pointee else { return }
+        let cell = Int(spot.cell)
+        if stage == 1 {
+            LookupPrefetch.hint(page)
+            LookupPrefetch.hint(page + 8 + cell * 4)
+            LookupPrefetch.hint(page + 8 + 101 * 4 + cell * 4)
+            return
+        }
+        let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
+        let residentCount = Int(page.load(fromByteOffset: 4, as: UInt32.self))
+        let candidate = Int(page.load(fromByteOffset: 8 + cell * 4, as: UInt32.self))
+        let resident = Int(page.load(fromByteOffset: 8 + 101 * 4 + cell * 4, as: UInt32.self))
+        if candidate < candidateCount { LookupPrefetch.hint(page + Self.headerBytes + candidate * Self.candidateStride) }
+        if resident < residentCount {
+            LookupPrefetch.hint(page + Self.residentsOffset(candidateCount: candidateCount) + resident * Self.residentStride)
+        }
+    }
+
     /// Reads the first candidate and the first resident of the point's cell and returns a number
     /// made of them, which the caller must keep (`AreaLookupLockstep.keepAlive`): asked before the
     /// area lookups, it brings the cell into the cache while they wait for their own misses.

@@ -1,0 +1,50 @@
+import Travel411Core
+import Travel411Geocoder
+import Travel411Store
+
+/// The points of a chunk's rows, read before the rows are answered, so that the answer for one row can
+/// start the cache hints (`ReverseGeocoder.prefetch`) for the rows a few places after it: the first
+/// reads of their lookups then come from the cache instead of each waiting for memory in turn.
+struct PointsAhead {
+    /// Rows between two stages of one point's hints: enough for a stage's lines to arrive before the next
+    /// stage reads them, few enough that they are still in the cache when the point is answered.
+    static let rowsPerStage = 2
+
+    /// Where each non-blank row's point lies, in order; `.none` for a row without a valid point.
+    private var points: [LookupPrefetch.Spot] = []
+
+    /// Reads every record's point as `DelimitedChunkProcessor.process` will, blank lines skipped.
+    mutating func read(
+        _ bytes: UnsafePointer<UInt8>, end: Int, layout: DelimitedLayout, splitter: DelimitedRecordSplitter,
+        coordinates: CoordinateReader, cells: inout [InputCell]
+    ) {
+        points.removeAll(keepingCapacity: true)
+        var index = 0
+        while index < end {
+            let record = splitter.split(bytes, from: index, to: end, into: &cells)
+            index = record.next
+            if DelimitedRecordSplitter.isBlank(cells) { continue }
+            guard !record.isUnterminated, cells.count == layout.columnCount,
+                case .point(let point) = coordinates.read(
+                    latitude: cells[layout.latitudeColumn], longitude: cells[layout.longitudeColumn], in: bytes)
+            else {
+                points.append(.none)
+                continue
+            }
+            points.append(LookupPrefetch.Spot(Coordinate(latitude: point.latitude, longitude: point.longitude)))
+        }
+    }
+
+    /// The hints due when row `row` is about to be answered: stage `s` for the row `(stages - s) ×
+    /// rowsPerStage` after it.
+    @inline(__always)
+    func prefetch(after row: Int, printer: any PlacemarkPrinter, needs: PlacemarkNeeds) {
+        let stages = ReverseGeocoder.prefetchStages
+        for stage in 0..<stages {
+            let target = row + (stages - stage) * Self.rowsPerStage
+            guard target < points.count else { continue }
+            let spot = points[target]
+            if !spot.isNone { printer.prefetch(spot, stage: stage, needs: needs) }
+        }
+    }
+}
