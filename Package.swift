@@ -65,6 +65,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The lookup pages' compression (deflate), read back by every lookup.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo",
@@ -102,7 +108,7 @@ let package = Package(
         ),
         .target(
             name: "Travel411Store",
-            dependencies: ["Travel411Core", "CSQLite", "CPrefetch"],
+            dependencies: ["Travel411Core", "CSQLite", "CPrefetch", "CZlib"],
             swiftSettings: swiftSettings
         ),
         .target(

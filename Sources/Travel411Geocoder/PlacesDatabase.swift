@@ -33,7 +33,8 @@ public final class PlacesDatabase {
     /// The layers imported at `level`, in import order.
     public func layers(level: PlaceLevel) throws -> [PlacesLayer] {
         let origins = try layerOrigins()
-        return try importedLayers().filter { $0.level == level.rawValue }.map {
+        // An extract's layer left out of the GeoPackage (`import --layers lookups`) is listed without a table.
+        return try importedLayers().filter { $0.level == level.rawValue && origins[$0.layer] != nil }.map {
             PlacesLayer(name: $0.layer, level: level, origin: origins[$0.layer] ?? "")
         }
     }

@@ -202,23 +202,7 @@ package final class PlacesLookup: Sendable {
         let index: AreaIndex
         switch loading {
         case .everything:
-            index = try reader.withDatabase { database in
-                var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
-                let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
-                let size = try database.query(
-                    "SELECT count(blob), coalesce(sum(length(blob)), 0) FROM travel411_area_tiles WHERE key BETWEEN ? AND ?", keys
-                ).first
-                let arena = TileArena(capacity: Int(size?[1].int64Value ?? 0) + Int(size?[0].int64Value ?? 0) * TileArena.alignment)
-                let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
-                try statement.bind(keys)
-                while try statement.step() {
-                    let tile = Int(statement.int64(0) - level.tileKey(0))
-                    guard grid.indices.contains(tile) else { continue }
-                    grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
-                    if !statement.isNull(2) { try statement.withBlob(2) { try arena.append(tile: tile, bytes: $0) } }
-                }
-                return try AreaIndex(grid: grid, arena: arena)
-            }
+            index = try reader.withDatabase { try Self.allTiles(level, from: $0) }
         case .onDemand:
             index = AreaIndex { tile in
                 let key = level.tileKey(tile)
@@ -228,7 +212,9 @@ package final class PlacesLookup: Sendable {
                     )
                     .first, let reference = row[0].int64Value
                 else { return (AreaIndex.ref(.empty, 0), nil) }
-                let blob = row[1].int64Value != 0 ? reader.blob(table: "travel411_area_tiles", column: "blob", rowID: key) : nil
+                let blob =
+                    row[1].int64Value != 0
+                    ? reader.page(table: "travel411_area_tiles", rowID: key, name: "\(level.rawValue) tile \(tile)") : nil
                 return (UInt32(truncatingIfNeeded: reference), blob)
             }
         }
@@ -262,13 +248,39 @@ package final class PlacesLookup: Sendable {
         }
     }
 
+    /// Every tile of an area level, inflated into one arena (a batch's start-up).
+    private static func allTiles(_ level: PlacesSchema.AreaLevel, from database: SQLiteDatabase) throws -> AreaIndex {
+        var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
+        let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
+        // The tiles' inflated sizes, from their headers (`PageCompression`).
+        var capacity = 0
+        let sizes = try database.prepare(
+            "SELECT substr(blob, 1, \(PageCompression.headerSize)) FROM travel411_area_tiles WHERE key BETWEEN ? AND ? AND blob IS NOT NULL"
+        )
+        try sizes.bind(keys)
+        while try sizes.step() { capacity += try sizes.withBlob(0) { try PageCompression.pageSize($0) } + TileArena.alignment }
+        let arena = TileArena(capacity: capacity)
+        let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
+        try statement.bind(keys)
+        while try statement.step() {
+            let tile = Int(statement.int64(0) - level.tileKey(0))
+            guard grid.indices.contains(tile) else { continue }
+            grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
+            if !statement.isNull(2) {
+                let page = try statement.withBlob(2) { try PageCompression.page($0) }
+                try arena.append(tile: tile, bytes: UnsafeRawBufferPointer(start: page.base, count: page.count))
+            }
+        }
+        return try AreaIndex(grid: grid, arena: arena)
+    }
+
     /// Pages of one kind and level: all read now (`preloaded`) or each when first touched.
     private static func pages(
         _ kind: PlacesSchema.PageKind, level: Int64, count: Int, preloaded: Bool, from reader: SharedDatabaseReader
     ) throws -> PagedBlobs {
         guard preloaded else {
             return PagedBlobs(count: count) { number in
-                reader.blob(table: "travel411_pages", column: "blob", rowID: kind.key(level: level, page: number))
+                reader.page(table: "travel411_pages", rowID: kind.key(level: level, page: number), name: "\(kind) page \(number)")
             }
         }
         let blobs = try reader.withDatabase { database in
@@ -277,7 +289,10 @@ package final class PlacesLookup: Sendable {
             try statement.bind([.integer(kind.key(level: level, page: 0)), .integer(kind.key(level: level, page: count - 1))])
             while try statement.step() {
                 let number = Int(statement.int64(0) - kind.key(level: level, page: 0))
-                if number >= 0, number < count { blobs[number] = statement.withBlob(1) { BlobStorage(copying: $0) } }
+                guard number >= 0, number < count else { continue }
+                do { blobs[number] = try statement.withBlob(1) { try PageCompression.page($0) } } catch {
+                    reader.noteDamage("\(IndexFormatError.damage(in: error)) of \(kind) page \(number)")
+                }
             }
             return blobs
         }
@@ -324,8 +339,9 @@ package final class PlacesLookup: Sendable {
             let ordinal = level.ordinal
             let tiles = try PointTiles(directory: BlobStorage(bytes: tree), name: level.rawValue, onDamage: { reader.noteDamage($0) }) {
                 number in
-                reader.blob(
-                    table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.pointTiles.key(level: ordinal, page: number))
+                reader.page(
+                    table: "travel411_pages", rowID: PlacesSchema.PageKind.pointTiles.key(level: ordinal, page: number),
+                    name: "\(level.rawValue) tile \(number)")
             }
             return PointLevel(
                 index: .tiles(tiles),
@@ -542,8 +558,9 @@ package final class PlacesLookup: Sendable {
         -> StreetTiles
     {
         try StreetTiles(directory: BlobStorage(bytes: directory), grid: grid, onDamage: { reader.noteDamage($0) }) { number in
-            reader.blob(
-                table: "travel411_pages", column: "blob", rowID: PlacesSchema.PageKind.streetTiles.key(level: level, page: number))
+            reader.page(
+                table: "travel411_pages", rowID: PlacesSchema.PageKind.streetTiles.key(level: level, page: number),
+                name: "\(level == 0 ? "street" : "object") tile \(number)")
         }
     }
 }

@@ -25,6 +25,12 @@ enum ImportAppend {
         else {
             throw ImportError("--append: \(path) is not a travel411 places database (it has no travel411_sources table)")
         }
+        if options.featureLayers == nil,
+            let kept = try? database.query("SELECT value FROM travel411_metadata WHERE key = ?", [.text(FeatureLayers.metadataKey)])
+                .first?.first?.stringValue
+        {
+            options.featureLayers = FeatureLayers(rawValue: kept)
+        }
         var previous: [URL] = []
         var seen = Set<String>()
         var warnings: [String] = []

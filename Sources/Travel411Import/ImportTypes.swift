@@ -16,6 +16,9 @@ public struct ImportOptions: Sendable {
     public var append = false
     /// `import --nodes-file`: a new file for the extracts' node locations (`OSMExtractReader.nodesFile`).
     public var nodesFile: String?
+    /// `import --layers`: which of an extract's feature layers the GeoPackage keeps; nil: all of them, or with
+    /// `append`, those the database kept.
+    public var featureLayers: FeatureLayers?
 
     public init(paths: [URL], databasePath: String, level: PlaceLevel? = nil, nameField: String? = nil) {
         self.paths = paths

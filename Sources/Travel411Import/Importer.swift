@@ -119,10 +119,14 @@ public struct Importer {
         // level, and a lookup answers the first polygon holding the point.
         let extracts = try importExtracts(&inputs, into: geoPackage, collector: collector, lookupTables: lookupTables)
         var layers = extracts.layers
-        let extractExtents = try extracts.tables.compactMap { try Self.extent(of: $0, in: database) }
-        // The extracts' layers are all the layers so far.
-        let extractStreetTiles = try ExtractTiles.touched(by: layers.filter { $0.level == .thoroughfare }.map(\.table), in: database)
-        let extractDataTiles = try ExtractTiles.data(of: layers, in: database)
+        let extractExtents = try zip(extracts.tables, extracts.unwritten).compactMap {
+            try Self.extent(of: $0, in: database, adding: $1.extent)
+        }
+        // The extracts' layers are all the layers so far; those not written give their tiles themselves.
+        let written = layers.filter { !extracts.unwrittenTables.contains($0.table) }
+        let extractStreetTiles = try ExtractTiles.touched(by: written.filter { $0.level == .thoroughfare }.map(\.table), in: database)
+            .union(extracts.unwritten.flatMap(\.streetTiles))
+        let extractDataTiles = try ExtractTiles.data(of: written, in: database).union(extracts.unwritten.flatMap(\.dataTiles))
         layers += try importShapefiles(
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
             extractStreets: (extractExtents, extractStreetTiles))
@@ -137,6 +141,7 @@ public struct Importer {
                 key: OSMAnswerRules.coverageKey,
                 value: OSMAnswerRules.coverageText(extractExtents))
             try geoPackage.setMetadata(key: OSMAnswerRules.coverageTilesKey, value: DataTiles(keys: extractDataTiles).text)
+            try geoPackage.setMetadata(key: FeatureLayers.metadataKey, value: (inputs.options.featureLayers ?? .all).rawValue)
         }
         if let newest = extracts.dates.max() {
             try geoPackage.setMetadata(key: OSMExtractImport.dataTimestampKey, value: GeoPackageSchema.timestamp(newest))
@@ -152,6 +157,9 @@ public struct Importer {
         var dates: [Date] = []
         /// Each extract's tables.
         var tables: [[String]] = []
+        /// What each extract's layers that were not written (`--layers lookups`) covered, and their tables.
+        var unwritten: [UnwrittenCoverage] = []
+        var unwrittenTables = Set<String>()
     }
 
     private func importExtracts(
@@ -162,11 +170,14 @@ public struct Importer {
         let extracts = inputs.extractsToRead
         guard !extracts.isEmpty else { return imported }
         let outcome = try OSMExtractImport(
-            urls: extracts, checksums: extracts.map { inputs.checksums[$0] ?? "" }, nodesFile: inputs.options.nodesFile
+            urls: extracts, checksums: extracts.map { inputs.checksums[$0] ?? "" }, nodesFile: inputs.options.nodesFile,
+            featureLayers: inputs.options.featureLayers ?? .all
         )
         .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress)
         imported.layers += outcome.layers
         imported.tables.append(outcome.layers.map(\.table))
+        imported.unwritten.append(outcome.unwritten)
+        imported.unwrittenTables.formUnion(outcome.unwrittenTables)
         inputs.warnings += outcome.warnings
         imported.countries.formUnion(outcome.countryCodes)
         imported.dates += outcome.dataTimestamp.map { [$0] } ?? []
@@ -243,8 +254,10 @@ public struct Importer {
     }
 
     /// The extent of `tables` together, from gpkg_contents; nil when none has features.
-    private static func extent(of tables: [String], in database: SQLiteDatabase) throws -> BoundingBox? {
-        var extent = BoundingBox.empty
+    private static func extent(of tables: [String], in database: SQLiteDatabase, adding unwritten: BoundingBox) throws
+        -> BoundingBox?
+    {
+        var extent = unwritten
         for table in tables {
             guard
                 let row = try database.query(

@@ -70,7 +70,7 @@ final class LookupTablesWriter {
         collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .blob(blob)])
+            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .page(blob)])
         }
         collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
         collector.objectCovers = StreetTilesBuilder(runPrefix: database.path + "-cover-run-", grid: .objects)
@@ -251,7 +251,7 @@ final class LookupTablesWriter {
     private func storeTiles(_ level: PlacesSchema.AreaLevel, _ builder: AreaIndexBuilder, keep: Bool = false) throws -> SpilledAreaTiles? {
         let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
         let store = { (tile: Int, reference: UInt32, blob: [UInt8]?) in
-            try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), blob.map(SQLValue.blob) ?? .null])
+            try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), blob.map(SQLValue.page) ?? .null])
         }
         guard keep else {
             try builder.build(store)
@@ -358,7 +358,7 @@ final class LookupTablesWriter {
 
     private func storePages(_ pages: [(number: Int, blob: [UInt8])], kind: PlacesSchema.PageKind, level: Int64) throws {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
-        for page in pages { try insert.run([.integer(kind.key(level: level, page: page.number)), .blob(page.blob)]) }
+        for page in pages { try insert.run([.integer(kind.key(level: level, page: page.number)), .page(page.blob)]) }
     }
 
     /// The streets' tiles, merged from the runs the collector spilled, and the last page of their names; then
@@ -370,17 +370,17 @@ final class LookupTablesWriter {
         progress(ImportProgress(stage: "indexing streets", completed: 0, total: 1))
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         let directory = try streets.finish { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .blob(blob)])
+            try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .page(blob)])
         }
         let streetCount = names.recordCount
         let pageCount = try names.finish()
         try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
         if let objects = collector.objects, let pending = collector.objectRecords, pending.objectCount > 0 {
             let objectDirectory = try objects.finish { number, blob in
-                try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .blob(blob)])
+                try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .page(blob)])
             }
             var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
-                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .blob(blob)])
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .page(blob)])
             }
             // The streets' tiles as just written, read back through this connection (`SQLitePages`); a new reader
             // per row of tiles lets the pages read for the row before go, the directory shared.
@@ -399,12 +399,12 @@ final class LookupTablesWriter {
                 })
             try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
             let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
-                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number)), .blob(blob)])
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number)), .page(blob)])
             }
             try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
             if let covers = collector.objectCovers {
                 let coverDirectory = try covers.finish { number, blob in
-                    try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .blob(blob)])
+                    try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .page(blob)])
                 }
                 try storeLineIndex(.objectCovers, directory: coverDirectory, recordPages: 0)
             }
@@ -414,7 +414,7 @@ final class LookupTablesWriter {
         collector.objectRecords = nil
         if !collector.streetPostcodes.isEmpty {
             var postcodes = PagedRecordsWriter(fieldCount: 1) { number, blob in
-                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number)), .blob(blob)])
+                try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number)), .page(blob)])
             }
             for id in 0..<UInt32(streetCount) { try postcodes.append([collector.streetPostcodes[id]]) }
             try storeLineIndex(.streetPostcodes, directory: [], recordPages: try postcodes.finish())
@@ -435,5 +435,8 @@ final class LookupTablesWriter {
 private struct SQLitePages: @unchecked Sendable {
     package let database: SQLiteDatabase
 
-    package func blob(key: Int64) -> BlobStorage? { database.blobStorage(table: "travel411_pages", column: "blob", rowID: key) }
+    package func blob(key: Int64) -> BlobStorage? {
+        guard let stored = database.blobStorage(table: "travel411_pages", column: "blob", rowID: key) else { return nil }
+        return try? PageCompression.page(UnsafeRawBufferPointer(start: stored.base, count: stored.count))
+    }
 }

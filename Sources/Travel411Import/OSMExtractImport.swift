@@ -16,6 +16,8 @@ package struct OSMExtractImport {
     let checksums: [String]
     /// Where the node locations go while the extract is read (`OSMExtractReader.nodesFile`); nil: a temporary file.
     var nodesFile: String? = nil
+    /// Which feature layers are written (`import --layers`).
+    var featureLayers = FeatureLayers.all
 
     /// What an extract may feed; `LookupTablesWriter` waits for each of them until the extract is read.
     static let inputs: [LookupCollector.Input] = [
@@ -32,6 +34,10 @@ package struct OSMExtractImport {
         var countryCodes: Set<String> = []
         /// When the extract's data was current (`OSMReadSummary.dataTimestamp`).
         var dataTimestamp: Date?
+        /// What its layers that were not written covered.
+        var unwritten = UnwrittenCoverage()
+        /// The tables of those layers, listed in `layers` but not in the GeoPackage.
+        var unwrittenTables = Set<String>()
     }
 
     /// Whether a path names an extract rather than a shapefile: `.osm.pbf`, or `.osm` XML as it is or compressed
@@ -63,7 +69,7 @@ package struct OSMExtractImport {
         progress: @escaping (ImportProgress) -> Void
     ) throws -> Outcome {
         let started = Date()
-        var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: fileNames)
+        var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: fileNames, featureLayers: featureLayers)
         try tables.reserveNames(&usedTables)
         // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
         var mapping = try OSMLevelMapping(collector: collector, temporaryPrefix: geoPackage.database.path + "-osm-")
@@ -87,7 +93,9 @@ package struct OSMExtractImport {
         var outcome = Outcome()
         outcome.countryCodes = mapping.countryCodes
         outcome.dataTimestamp = summary.dataTimestamp
+        outcome.unwritten = tables.unwritten
         for table in try tables.finished() {
+            if !table.isWritten { outcome.unwrittenTables.insert(table.name) }
             let reasons = mapping.unused[table.kind] ?? [:]
             // One row per extract the table was read from (`import --append` rebuilds from them).
             for (url, sha256) in zip(urls, checksums) {
@@ -102,7 +110,9 @@ package struct OSMExtractImport {
                 ImportedLayer(
                     path: urls[0].path, table: table.name, layout: "OpenStreetMap \(table.kind.rawValue)", level: table.kind.level,
                     features: table.features, skipped: 0,
-                    skipReasons: reasons.reduce(into: [:]) { $0["kept in the layer but not used for lookups: \($1.key)"] = $1.value },
+                    skipReasons: table.isWritten
+                        ? reasons.reduce(into: [:]) { $0["kept in the layer but not used for lookups: \($1.key)"] = $1.value }
+                        : ["left out of the GeoPackage (--layers lookups), in the lookups only": table.features],
                     seconds: seconds))
         }
         for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
@@ -147,6 +157,7 @@ struct OSMFeatureTables {
         var kind: OSMFeatureKind
         var name: String
         var features: Int
+        var isWritten = true
     }
 
     private let geoPackage: GeoPackageWriter
@@ -154,11 +165,16 @@ struct OSMFeatureTables {
     private let fileName: String
     private var names: [OSMFeatureKind: String] = [:]
     private var writers: [OSMFeatureKind: FeatureTableWriter] = [:]
+    private let featureLayers: FeatureLayers
+    /// The features of each kind whose layer is not written, counted as the fids it would have given them.
+    private var unwrittenCounts: [OSMFeatureKind: Int] = [:]
+    private(set) var unwritten = UnwrittenCoverage()
 
-    init(geoPackage: GeoPackageWriter, stem: String, fileName: String) {
+    init(geoPackage: GeoPackageWriter, stem: String, fileName: String, featureLayers: FeatureLayers = .all) {
         self.geoPackage = geoPackage
         self.stem = stem
         self.fileName = fileName
+        self.featureLayers = featureLayers
     }
 
     /// Every kind's table name, unique in the import, decided before any is created.
@@ -230,6 +246,13 @@ struct OSMFeatureTables {
     mutating func insert(_ feature: OSMFeature) throws -> (String, Int64) {
         let kind = feature.kind
         let name = names[kind] ?? kind.tableSuffix
+        // Addresses and POIs on buildings are stored as the point that stands for them.
+        let shape = Self.geometryType(kind) == .point ? .point(feature.representativePoint) : feature.shape
+        guard featureLayers.writes(kind) else {
+            unwritten.add(shape, isStreet: kind == .street)
+            unwrittenCounts[kind, default: 0] += 1
+            return (name, Int64(unwrittenCounts[kind] ?? 0))
+        }
         let writer: FeatureTableWriter
         if let open = writers[kind] {
             writer = open
@@ -239,14 +262,15 @@ struct OSMFeatureTables {
                 description: "OpenStreetMap \(kind.rawValue) from \(fileName)")
             writers[kind] = writer
         }
-        // Addresses and POIs on buildings are stored as the point that stands for them.
-        let shape = Self.geometryType(kind) == .point ? .point(feature.representativePoint) : feature.shape
         return (name, try writer.insert(shape, values: Self.values(feature)))
     }
 
     /// Finishes the tables (their spatial indexes), in the kinds' order.
     func finished() throws -> [Finished] {
         try OSMFeatureKind.allCases.compactMap { kind in
+            if let count = unwrittenCounts[kind], let name = names[kind] {
+                return Finished(kind: kind, name: name, features: count, isWritten: false)
+            }
             guard let writer = writers[kind], let name = names[kind] else { return nil }
             try writer.finish()
             return Finished(kind: kind, name: name, features: writer.featureCount)

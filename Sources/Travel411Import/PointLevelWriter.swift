@@ -21,7 +21,7 @@ final class PointLevelWriter {
         tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-", bufferBytes: bufferBytes)
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         records = PagedRecordsWriter(fieldCount: fieldCount) { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .blob(blob)])
+            try insert.run([.integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .page(blob)])
         }
     }
 
@@ -35,7 +35,7 @@ final class PointLevelWriter {
     package func finish() throws {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         let directory = try tiles.finish { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.pointTiles.key(level: level.ordinal, page: number)), .blob(blob)])
+            try insert.run([.integer(PlacesSchema.PageKind.pointTiles.key(level: level.ordinal, page: number)), .page(blob)])
         }
         let recordPages = try records.finish()
         let box: [SQLValue] =

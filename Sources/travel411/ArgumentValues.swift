@@ -25,6 +25,8 @@ extension CSVDelimiter: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.name) }
 }
 
+extension FeatureLayers: ExpressibleByArgument {}
+
 extension PlaceLevel: ExpressibleByArgument {
     /// Only the levels a user may map a layout to; the others are decided by the importer.
     public init?(argument: String) {

@@ -45,6 +45,12 @@ struct ImportCommand: ParsableCommand {
             valueName: "path"))
     var nodesFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Which of an OpenStreetMap extract's feature layers the GeoPackage keeps: all (for GIS tools and `map`), or lookups, only those the lookups read (places, boundaries, postcode areas); the streets, addresses and POIs are then in the lookup tables only, and the file is about half as big (default: all; with --append, what the database kept).",
+            valueName: "layers"))
+    var layers: FeatureLayers?
+
     func validate() throws {
         _ = try parsedOptions(paths: [], output: "")
     }
@@ -54,6 +60,7 @@ struct ImportCommand: ParsableCommand {
         var options = ImportOptions(paths: paths, databasePath: output)
         options.append = append
         options.nodesFile = nodesFile
+        options.featureLayers = layers
         for argument in level {
             if let (file, value) = FileOption<PlaceLevel>.split(argument) {
                 guard let mapped = PlaceLevel(argument: value) else { throw ValidationError(Self.unknownLevel(value)) }

@@ -32,6 +32,16 @@ package final class SharedDatabaseReader: Sendable {
         connection.withLock { $0.blobStorage(table: table, column: column, rowID: rowID) }
     }
 
+    /// One lookup page or area tile of `table`, inflated (`PageCompression`); nil when the row is missing, or
+    /// damaged, which is noted with `name` ("street tile 12").
+    package func page(table: String, rowID: Int64, name: @autoclosure () -> String) -> BlobStorage? {
+        guard let blob = blob(table: table, column: "blob", rowID: rowID) else { return nil }
+        do { return try PageCompression.page(UnsafeRawBufferPointer(start: blob.base, count: blob.count)) } catch {
+            noteDamage("\(IndexFormatError.damage(in: error)) of \(name())")
+            return nil
+        }
+    }
+
     /// Remembers that a structure read from the file is damaged; the first one is reported.
     package func noteDamage(_ what: String) {
         damage.withLock { if $0 == nil { $0 = what } }

@@ -181,10 +181,11 @@ import Testing
         let pages = try #require(
             try database.query("SELECT record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]).first?.first?
                 .int64Value)
-        let lastPage = try #require(
+        let stored = try #require(
             database.blobStorage(
                 table: "travel411_pages", column: "blob",
                 rowID: PlacesSchema.PageKind.streetRecords.key(level: pageLevel, page: Int(pages) - 1)))
+        let lastPage = try PageCompression.page(UnsafeRawBufferPointer(start: stored.base, count: stored.count))
         return (Int(pages) - 1) * PagedRecords.pageSize + (try RecordTable(storage: lastPage).recordCount)
     }
 

@@ -290,7 +290,8 @@ struct DamagedPointTilesTests {
             level: PlacesSchema.PointLevel.address.ordinal, at: point, field: \.subThoroughfare)
         #expect(run.intact != nil)
         #expect(run.damaged == nil)
-        #expect(run.report?.hasPrefix("\(run.path): the lookup index is damaged (point tile size of address tile") == true)
+        // Found damaged as its stored page is inflated (`PageCompression`), before the tile reads it.
+        #expect(run.report?.hasPrefix("\(run.path): the lookup index is damaged (page size of address tile") == true)
         #expect(run.report?.hasSuffix("rebuild the database with `travel411 import`") == true)
     }
 }

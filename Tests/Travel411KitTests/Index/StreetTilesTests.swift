@@ -222,7 +222,8 @@ struct DamagedStreetTilesTests {
             at: Coordinate(latitude: 52.5935, longitude: -0.6460), field: \.thoroughfare)
         #expect(run.intact == "Glaston Road")
         #expect(run.damaged == nil)
-        #expect(run.report?.hasPrefix("\(run.path): the lookup index is damaged (street tile") == true)
+        // Found damaged as its stored page is inflated (`PageCompression`), before the tile reads it.
+        #expect(run.report?.hasPrefix("\(run.path): the lookup index is damaged (page size of street tile") == true)
         #expect(run.report?.hasSuffix("rebuild the database with `travel411 import`") == true)
     }
 }
