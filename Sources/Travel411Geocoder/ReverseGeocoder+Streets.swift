@@ -43,8 +43,15 @@ extension ReverseGeocoder {
         if !addressHasPostcode { takeNearestPostcode(&record) }
     }
 
-    /// The postcode of the nearest postcode point within the postcode radius.
+    /// The postcode of the nearest postcode point within the postcode radius; on a database with an extract, of
+    /// the answered country only (`takeNearestPostcodeOfTheCountry`), outside the extract's streets too.
     func takeNearestPostcode(_ record: inout PlacemarkRecord) {
+        if osmRules != nil { return takeNearestPostcodeOfTheCountry(&record) }
+        takeNearestPostcodePoint(&record)
+    }
+
+    /// The postcode of the nearest postcode point within the postcode radius, whatever its country.
+    func takeNearestPostcodePoint(_ record: inout PlacemarkRecord) {
         let settings = self.settings(for: record)
         if let found = withPoints(
             .postcode, near: record.location, within: settings.postcodeRadiusMetres,

@@ -161,6 +161,7 @@ public final class ReverseGeocoder: Sendable {
             chooseSuburbNodeAsNominatim(&record, maximumRank: maximumRank)
         }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
+        if record.followsNominatim, needs.contains(.localities) { dropCityNodeAboveRank(&record, maximumRank: maximumRank) }
         if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) {
             // A database with OpenStreetMap objects answers as Nominatim does; one without, by the nearby-feature rules.

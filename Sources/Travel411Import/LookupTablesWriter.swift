@@ -63,7 +63,9 @@ final class LookupTablesWriter {
         try database.execute(PlacesSchema.createStatements)
         collector.areaRunPrefix = database.path + "-area-run-"
         // Made even without such layers: a database always has its (then empty) point levels.
-        collector.postcodes = try PointLevelWriter(.postcode, fieldCount: 1, database: database)
+        // With an extract, each postcode point keeps its coordinate: the country holding it decides whether it may
+        // answer (`takeNearestPostcodeOfTheCountry`).
+        collector.postcodes = try PointLevelWriter(.postcode, fieldCount: 1, withCoordinates: !otherInputs.isEmpty, database: database)
         collector.addresses = try PointLevelWriter(
             .address, fieldCount: PlacesSchema.AddressField.allCases.count, database: database)
         // Made even without a thoroughfare layer: a database always has its (then empty) street index.

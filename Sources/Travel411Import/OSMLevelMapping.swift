@@ -43,6 +43,8 @@ struct OSMLevelMapping {
     /// The part of the world the extract's streets, addresses and places cover.
     private var extent = BoundingBox.empty
     private var suburbPlaceAreas: [PendingArea] = []
+    /// Boundaries of the neighbourhood band, below the suburbs (`withFinerBoundaries`).
+    private var finerBoundaries: [PendingArea] = []
     /// Every object carrying each `addr:postcode`, as written (`OSMPostcodes` decides which are postcodes).
     private var postcodeCarriers: OSMPostcodeCarriers
     /// What waits for the whole extract waits on disk (`OSMSpillFile`), as it grows with the extract: the
@@ -55,6 +57,8 @@ struct OSMLevelMapping {
     private let streetMidpoints: OSMSpillFile
     /// The named streets by their centres, which the addresses and POIs find their street among.
     private var parentStreets: OSMParentStreets
+    /// Place nodes with a `wikidata` item, which boundaries link to (`OSMLinkedPlaces`).
+    private var linkedPlaces = OSMLinkedPlaces()
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
@@ -213,7 +217,11 @@ struct OSMLevelMapping {
         }
         if case .point(let point) = feature.shape {
             extent.extend(x: point.x, y: point.y)
-            let node = OSMPlaceNodeAreas.Node(name: name, type: place.type, point: point, layer: layer, fid: fid)
+            if let wikidata = feature.wikidata {
+                linkedPlaces.add(wikidata: wikidata, .init(point: point, type: place.type, isCapital: place.isCapital))
+            }
+            let node = OSMPlaceNodeAreas.Node(
+                name: name, type: place.type, point: point, layer: layer, fid: fid, isCapital: place.isCapital)
             // A village or town is a municipality's, or a part of another's: `finish` decides.
             if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil {
                 townNodes.append(node)
@@ -234,8 +242,9 @@ struct OSMLevelMapping {
             postcodeBoundaries.append((postcode, feature.shape, boundary.adminLevel))
         }
         guard boundary.adminLevel == 2 else {
-            let area = PendingArea(
+            var area = PendingArea(
                 stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, postcode: feature.postcode)
+            area.wikidata = feature.wikidata
             return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
         }
         guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
@@ -256,12 +265,28 @@ struct OSMLevelMapping {
     private mutating func placeBoundaries(_ countries: OSMCountryOfPoint) {
         let levels = NominatimAddressLevels.embedded
         var bands: [BandOfCountry: [Int: [(PendingArea, String?, String?)]]] = [:]
+        var parents: OSMBoundaryParents?
         for (area, adminLevel, subdivision) in rankedBoundaries {
             let country =
                 subdivision.flatMap { $0.split(separator: "-").first.map(String.init) }
                 ?? countries.countryCode(at: area.shape.pointOnSurface)
             // Without the settings file, Nominatim's default entry: rank twice the admin_level.
-            let rank = levels.map { $0.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0 } ?? adminLevel * 2
+            var rank = levels.map { $0.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0 } ?? adminLevel * 2
+            var area = area
+            if rank > 0, let levels, let node = linkedPlaces.node(wikidata: area.wikidata, inside: area.shape) {
+                let centre = area.shape.pointOnSurface
+                parents = parents ?? boundaryParents(levels, countries)
+                let parentRank = parents?.parentRank(adminLevel: adminLevel, at: centre) ?? 3
+                rank = OSMLinkedPlaces.rank(of: rank, linkedTo: node, parentRank: parentRank, countryCode: country, levels: levels)
+                area.placeType = node.type
+            }
+            // A boundary of the neighbourhood band names no placemark field but answers at zooms 13-15, which
+            // look for areas by their search rank, its admin_level's (`_lookup_area_address`; `withFinerBoundaries`).
+            if NominatimAddressLevels.Band(addressRank: rank) == .neighbourhood {
+                if area.placeType == nil { area.placeType = "neighbourhood" }
+                finerBoundaries.append(area)
+                continue
+            }
             guard let band = NominatimAddressLevels.Band(addressRank: rank), band != .country, band != .neighbourhood else {
                 note(.adminBoundary, "admin_level \(adminLevel) names no placemark field")
                 continue
@@ -308,6 +333,18 @@ struct OSMLevelMapping {
                 }
             }
         }
+    }
+
+    /// The boundaries below the country's with their address ranks, for `OSMBoundaryParents`.
+    private func boundaryParents(_ levels: NominatimAddressLevels, _ countries: OSMCountryOfPoint) -> OSMBoundaryParents {
+        OSMBoundaryParents(
+            rankedBoundaries.map { area, adminLevel, subdivision in
+                let shape = area.shape
+                let country =
+                    subdivision.flatMap { $0.split(separator: "-").first.map(String.init) }
+                    ?? countries.countryCode(at: shape.pointOnSurface)
+                return (shape, adminLevel, levels.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0)
+            })
     }
 
     /// The house numbers between an interpolation line's two numbered ends, spread evenly along it.
@@ -379,7 +416,7 @@ struct OSMLevelMapping {
         let ownPostcode = { (area: PendingArea) in
             area.postcode.flatMap { postcodes.normalised($0, countryCode: countryOf(area.shape.pointOnSurface)) }
         }
-        let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode)
+        let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode, countryOf: countryOf)
         collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities)
         try pendingAddresses.drain { reader in
             let address = try reader.pendingAddress()
@@ -398,6 +435,7 @@ struct OSMLevelMapping {
         cityPlaceAreas = []
         suburbBoundaries = [:]
         suburbPlaceAreas = []
+        finerBoundaries = []
         townNodes = []
         suburbNodes = []
         try countries.checkReads()
@@ -406,11 +444,19 @@ struct OSMLevelMapping {
     /// The municipalities: their boundaries, else the place polygons, else cells around the town nodes.
     /// Returns them with the city level's number of the first.
     private mutating func collectMunicipalities(
-        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?
+        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, countryOf: (Point2D) -> String?
     ) -> (areas: [PendingArea], first: Int) {
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : Self.withTownNodes(cityBoundaries, townNodes: townNodes)
         if cities.isEmpty {
-            cities = OSMPlaceNodeAreas.cells(of: townNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
+            let levels = NominatimAddressLevels.embedded
+            let weighted = townNodes.map { node in
+                var node = node
+                if let ranks = levels?.placeRanks(type: node.type, countryCode: countryOf(node.point), isCapital: node.isCapital) {
+                    node.weight = OSMPlaceNodeAreas.distanceWeight(addressRank: ranks.address, searchRank: ranks.search)
+                }
+                return node
+            }
+            cities = OSMPlaceNodeAreas.cells(of: weighted, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
                 PendingArea(
                     shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
                     placeType: $0.node.type)
@@ -421,7 +467,8 @@ struct OSMLevelMapping {
         for area in cities {
             let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
             _ = collector.collectArea(
-                .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
+                .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstCity + $0) },
+                countryCode: nil,
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
                 placeType: area.placeType ?? linked?.type ?? area.unlinkedKey ?? "city",
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
@@ -436,8 +483,19 @@ struct OSMLevelMapping {
     ) {
         let (cities, firstCity) = municipalities
         let suburbRank = suburbBoundaries.keys.max()
-        var suburbs = suburbRank.flatMap { suburbBoundaries[$0] } ?? suburbPlaceAreas
-        if suburbRank == 20 { suburbs = Self.withSubpartNodes(suburbs, suburbNodes: suburbNodes) }
+        // A place area answers in the suburb band only if its type's address rank is in it (17-21, `Band`): a
+        // `neighbourhood` (24) or `quarter` (22) polygon is finer (London's Golden Lane Estate).
+        let levels = NominatimAddressLevels.embedded
+        let placeAreas = suburbPlaceAreas.filter { area in
+            guard let levels, let type = area.placeType else { return true }
+            return levels.placeRanks(type: type, countryCode: nil).map { NominatimAddressLevels.Band(addressRank: $0.address) == .suburb }
+                ?? false
+        }
+        var suburbs = suburbRank.flatMap { suburbBoundaries[$0] } ?? placeAreas
+        // Suburb nodes answer beside suburb polygons of any rank: moved below one of their own rank (20), kept
+        // above a coarser one (London's Inner and Middle Temples, rank 18), and outside every polygon where their
+        // area reaches (`insert_addresslines` skips a guessed place only outside the finest boundary found).
+        if !suburbs.isEmpty { suburbs = Self.withSubpartNodes(suburbs, suburbNodes: suburbNodes) }
         if suburbs.isEmpty {
             // A village or town node inside a municipality boundary of another name is a part of it: Nominatim
             // ranks it below the municipality and names it in the address (Rotenboden in Triesenberg, Nendeln in
@@ -460,6 +518,7 @@ struct OSMLevelMapping {
                     placeType: $0.node.type)
             }
         }
+        if !finerBoundaries.isEmpty { suburbs = Self.withFinerBoundaries(suburbs, finer: finerBoundaries) }
         // A suburb made from a place node belongs to the municipality holding the node: Nominatim names
         // Oberplanken, a part of Planken, on no street of Schaan next door.
         // Nominatim's labels of the ranks (`ADMIN_LABELS`): 20-21 Suburb, 18-19 City District.
@@ -530,57 +589,6 @@ struct OSMLevelMapping {
     }
 
     static func coordinate(_ point: Point2D) -> Coordinate { Coordinate(latitude: point.y, longitude: point.x) }
-}
-
-/// An address waiting for the postcodes: an address point's, or a number of an interpolation line.
-struct PendingAddress {
-    var houseNumber: String
-    var street: String?
-    package var postcode: String?
-    var coordinate: Coordinate
-}
-
-/// An address point or POI waiting for the postcodes and the parent streets: its `PlacesSchema.ObjectField`s,
-/// its point, and the rings of the building or area it stands on.
-struct PendingObject {
-    var fields: [String?]
-    package var point: Point2D
-    var outline: [[Point2D]]
-}
-
-extension OSMSpillWriter {
-    mutating func write(_ address: PendingAddress) {
-        write(address.houseNumber)
-        write(address.street)
-        write(address.postcode)
-        write(address.coordinate.latitude)
-        write(address.coordinate.longitude)
-    }
-
-    mutating func write(_ object: PendingObject) {
-        write(object.fields)
-        write(object.point)
-        write(object.outline)
-    }
-
-    mutating func writeStreetMidpoint(_ id: UInt32, _ midpoint: Point2D) {
-        write(id)
-        write(midpoint)
-    }
-}
-
-extension OSMSpillReader {
-    mutating func pendingAddress() throws -> PendingAddress {
-        PendingAddress(
-            houseNumber: try presentText(), street: try text(), postcode: try text(),
-            coordinate: Coordinate(latitude: try double(), longitude: try double()))
-    }
-
-    mutating func pendingObject() throws -> PendingObject {
-        PendingObject(fields: try texts(), point: try point(), outline: try rings())
-    }
-
-    mutating func streetMidpoint() throws -> (id: UInt32, point: Point2D) { (try uint32(), try point()) }
 }
 
 /// A band of address ranks in one country (`OSMLevelMapping.placeBoundaries`).

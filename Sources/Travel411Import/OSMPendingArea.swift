@@ -5,9 +5,12 @@ extension OSMLevelMapping {
     /// A municipality or suburb waiting for the end of the read, when the levels are decided.
     struct PendingArea {
         /// The outline: on disk for a polygon of the extract (`OSMShapeFile`), in memory for a cell drawn around a place node.
-        private let stored: OSMStoredShape?
-        private let cell: Shape?
+        private var stored: OSMStoredShape?
+        private var cell: Shape?
         var shape: Shape { stored?.shape ?? cell ?? .multiPolygon([]) }
+
+        /// Draws the area as `shape` in memory, in place of its outline.
+        mutating func setCell(_ shape: Shape) { (stored, cell) = (nil, shape) }
         var layer: String
         var fid: Int64
         var name: String
@@ -17,6 +20,8 @@ extension OSMLevelMapping {
         var placeType: String? = nil
         /// A boundary's own `postal_code`, as written.
         var postcode: String? = nil
+        /// A boundary's `wikidata` item, which links it to a place node (`OSMLinkedPlaces`).
+        var wikidata: String? = nil
         /// The key of a city-level boundary without a linked place node: its rank's label (`placeBoundaries`).
         var unlinkedKey: String? = nil
         /// A boundary's address rank in its country (`placeBoundaries`).

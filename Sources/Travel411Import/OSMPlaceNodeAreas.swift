@@ -8,6 +8,12 @@ import Travel411OSM
 /// (Nominatim's PostGIS distances on EPSG:4326). So a node's area is its box cut by the bisectors with its
 /// neighbours, in degree space: a box-bounded Voronoi cell. (Where boxes of different sizes overlap, the
 /// cell of the smaller is cut as if the larger one reached everywhere: a small difference at the edges.)
+///
+/// Distances are weighted as `insert_addresslines` (Nominatim 5.3, `lib-sql/functions/placex_triggers.sql`,
+/// GPL-2.0; its rule, not its code) orders the guessed places of one address rank: `distance ×` a factor of
+/// the node's search rank (`distanceWeight`), so a city wins over a town twice as near. Where two weights
+/// differ, the heavier node wins inside a disc (an Apollonius circle) around it; its cell is cut to that disc,
+/// and the heavier cells come first, as the first polygon of a level holding a point answers.
 enum OSMPlaceNodeAreas {
     struct Node {
         var name: String
@@ -15,6 +21,22 @@ enum OSMPlaceNodeAreas {
         var point: Point2D
         var layer: String
         var fid: Int64
+        /// `capital=yes`: Nominatim searches it one rank higher (`compute_place_rank`).
+        var isCapital = false
+        /// The factor its distances are multiplied by (`distanceWeight`); 1 for all but towns and cities.
+        var weight: Double = 1
+    }
+
+    /// The factor `insert_addresslines` multiplies a guessed place's distance by: at address rank 16, 0.2 for
+    /// search rank 15 (a capital city), 0.25 for 16 (a city), 0.5 for 18 (a town); 1 otherwise (a village, 19).
+    static func distanceWeight(addressRank: Int, searchRank: Int) -> Double {
+        guard addressRank == 16 else { return 1 }
+        switch searchRank {
+        case 15: return 0.2
+        case 16: return 0.25
+        case 18: return 0.5
+        default: return 1
+        }
     }
 
     /// Nominatim's `place_node_fuzzy_area` by the search rank of each place type.
@@ -38,8 +60,10 @@ enum OSMPlaceNodeAreas {
         }
     }
 
-    /// Each node's cell; nodes at the same position as an earlier one get none.
-    static func cells(of nodes: [Node], halfWidth: (String) -> Double?) -> [(node: Node, shape: Shape)] {
+    /// Each node's cell, the heaviest weights first; nodes at the same position as an earlier one get none.
+    static func cells(of unordered: [Node], halfWidth: (String) -> Double?) -> [(node: Node, shape: Shape)] {
+        // Stable: among equal weights the order the nodes came in, which decides the feature numbers.
+        let nodes = unordered.enumerated().sorted { ($0.element.weight, $1.offset) > ($1.element.weight, $0.offset) }.map(\.element)
         let boxes = nodes.map { node -> BoundingBox in
             let metres = halfWidth(node.type) ?? 0
             let dy = metres / 111_320, dx = metres / (111_320 * max(cos(node.point.y * .pi / 180), 0.01))
@@ -60,7 +84,12 @@ enum OSMPlaceNodeAreas {
                     if j < i { duplicate = true }
                     continue
                 }
-                polygon = clip(polygon, closerTo: node.point, than: other.point)
+                // A heavier node's cell came first and holds where it wins.
+                if other.weight > node.weight { continue }
+                polygon =
+                    other.weight == node.weight
+                    ? clip(polygon, closerTo: node.point, than: other.point)
+                    : clip(polygon, toDisc: winningDisc(of: node, over: other))
                 if polygon.count < 3 { break }
             }
             guard !duplicate, polygon.count >= 3 else { continue }
@@ -84,6 +113,30 @@ enum OSMPlaceNodeAreas {
                 let t = sc / (sc - sn)
                 result.append(Point2D(x: current.x + t * (next.x - current.x), y: current.y + t * (next.y - current.y)))
             }
+        }
+        return result
+    }
+
+    /// The disc where `node` wins over the lighter `other` (weight w₁ > w₂): w₁·|p − a| < w₂·|p − b|, that is
+    /// |p − a| < r·|p − b| with r = w₂ / w₁ < 1, an Apollonius circle around `a`.
+    static func winningDisc(of node: Node, over other: Node) -> (centre: Point2D, radius: Double) {
+        let r = other.weight / node.weight
+        let a = node.point, b = other.point
+        let k = 1 - r * r
+        let distance = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        return (Point2D(x: (a.x - r * r * b.x) / k, y: (a.y - r * r * b.y) / k), r * distance / k)
+    }
+
+    /// The part of a convex polygon inside a disc, the disc taken as the 64-gon circumscribing it.
+    static func clip(_ polygon: [Point2D], toDisc disc: (centre: Point2D, radius: Double)) -> [Point2D] {
+        let sides = 64
+        var result = polygon
+        for k in 0..<sides where result.count >= 3 {
+            let angle = 2 * .pi * Double(k) / Double(sides)
+            // The edge touching the circle at `angle`: the side nearer the centre than its mirror point.
+            let touch = Point2D(x: disc.centre.x + disc.radius * cos(angle), y: disc.centre.y + disc.radius * sin(angle))
+            let mirror = Point2D(x: 2 * touch.x - disc.centre.x, y: 2 * touch.y - disc.centre.y)
+            result = clip(result, closerTo: disc.centre, than: mirror)
         }
         return result
     }

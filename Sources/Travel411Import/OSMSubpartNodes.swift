@@ -21,8 +21,7 @@ enum OSMSubpartNodes {
     typealias CutCell = (node: OSMPlaceNodeAreas.Node, shape: Shape, boundary: Int)
 
     /// The cells of `nodes` of `types` (not linked to a boundary by name, and in none of `excluded`) cut to the
-    /// boundary holding each (`inside`), and uncut (`outside`); both empty when no such node lies inside a
-    /// boundary. `halfWidth`: a node type's box (`OSMPlaceNodeAreas`).
+    /// boundary holding each (`inside`), and uncut (`outside`). `halfWidth`: a node type's box (`OSMPlaceNodeAreas`).
     static func areas(
         of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?,
         boundaries: [(name: String, shape: Shape)], excluded: [Shape] = []
@@ -39,7 +38,6 @@ enum OSMSubpartNodes {
         func holder(of node: OSMPlaceNodeAreas.Node) -> Int? {
             boxes.holding(x: node.point.x, y: node.point.y).first { boundaries[$0].shape.contains(x: node.point.x, y: node.point.y) }
         }
-        guard moved.contains(where: { holder(of: $0) != nil }) else { return ([], []) }
         let cells = OSMPlaceNodeAreas.cells(of: moved, halfWidth: halfWidth)
         var inside: [CutCell] = []
         for cell in cells {
@@ -120,11 +118,44 @@ extension OSMLevelMapping {
         let (inside, _) = OSMSubpartNodes.areas(
             of: townNodes, types: ["city", "town", "village"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) },
             boundaries: coarser.map { ($0.name, $0.shape) }, excluded: finer.map(\.shape))
+        // Each cut area knows the parish under it, which answers where the node is too fine for the zoom
+        // (`dropCityNodeAboveRank`).
         return finer
             + inside.map {
                 PendingArea(
                     shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
-                    placeType: $0.node.type)
+                    placeType: $0.node.type, below: finer.count + inside.count + $0.boundary)
             } + coarser
+    }
+
+    /// The suburbs with the boundaries of the neighbourhood band after them, and each node's area cut by each
+    /// such boundary it overlaps before them (an area below the boundary: `PendingArea.below`). A boundary linked
+    /// to a `quarter` or `neighbourhood` node takes that node's address rank (22, 24: `OSMLinkedPlaces`), finer
+    /// than a suburb node's (20), so Nominatim's address names the suburb node around it (London's Clerkenwell
+    /// around the Inner and Middle Temples, linked to the quarter Temple); its search rank stays its
+    /// admin_level's (18), so at zooms 13-15 the boundary answers (`_lookup_area_address`, reverse.py).
+    static func withFinerBoundaries(_ suburbs: [PendingArea], finer: [PendingArea]) -> [PendingArea] {
+        let finerShapes = finer.map(\.shape)
+        let buckets = BoxBuckets(finerShapes.map(\.boundingBox))
+        var cuts: [PendingArea] = []
+        for area in suburbs {
+            guard area.node != nil, area.below == nil, case .polygon(let cell) = area.shape else { continue }
+            let convex = Array(cell.exterior.dropLast())
+            for index in buckets.meeting(area.shape.boundingBox) {
+                guard let cut = OSMSubpartNodes.clip(finerShapes[index], to: convex) else { continue }
+                var piece = area
+                piece.setCell(cut)
+                piece.below = index
+                cuts.append(piece)
+            }
+        }
+        let firstFiner = cuts.count + suburbs.count
+        for index in cuts.indices { cuts[index].below = firstFiner + (cuts[index].below ?? 0) }
+        let shifted = suburbs.map { area -> PendingArea in
+            var area = area
+            area.below = area.below.map { $0 + cuts.count }
+            return area
+        }
+        return cuts + shifted + finer
     }
 }

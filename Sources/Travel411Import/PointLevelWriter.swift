@@ -14,20 +14,24 @@ final class PointLevelWriter {
     private var bounds = BoundingBox.empty
     private let database: SQLiteDatabase
 
-    /// Sort runs are spilled beside the database every `bufferBytes` of points.
-    init(_ level: PlacesSchema.PointLevel, fieldCount: Int, database: SQLiteDatabase, bufferBytes: Int = 32 << 20) throws {
+    /// Sort runs are spilled beside the database every `bufferBytes` of points. `withCoordinates`: the records
+    /// keep each point's coordinate too (`RecordTable`), for rules that ask where a found point lies.
+    init(
+        _ level: PlacesSchema.PointLevel, fieldCount: Int, withCoordinates: Bool = false, database: SQLiteDatabase,
+        bufferBytes: Int = 32 << 20
+    ) throws {
         self.level = level
         self.database = database
         tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-", bufferBytes: bufferBytes)
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
-        records = PagedRecordsWriter(fieldCount: fieldCount) { number, blob in
+        records = PagedRecordsWriter(fieldCount: fieldCount, withCoordinates: withCoordinates) { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .page(blob)])
         }
     }
 
     func add(_ fields: [String?], at coordinate: Coordinate) throws {
         try tiles.add(id: UInt32(truncatingIfNeeded: records.recordCount), at: coordinate)
-        try records.append(fields)
+        try records.append(fields, coordinate: coordinate)
         bounds.extend(x: coordinate.longitude, y: coordinate.latitude)
     }
 

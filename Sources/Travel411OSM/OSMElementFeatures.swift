@@ -46,6 +46,7 @@ struct OSMElementFeatures {
         if !address.isEmpty { feature.address = address }
         feature.answersAtBuildingLevel = answersAtBuildingLevel
         feature.building = value("building").flatMap { $0 == "no" ? nil : $0 }
+        if kind == .place || kind == .adminBoundary { feature.wikidata = value("wikidata") }
         return feature
     }
 

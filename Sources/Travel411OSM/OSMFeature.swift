@@ -168,6 +168,9 @@ public struct OSMFeature: Hashable, Sendable {
     public var answersAtBuildingLevel = true
     /// The `building` tag of an address on a building (`public`, `yes`), which Nominatim names it by.
     public var building: String?
+    /// A place's or a boundary's `wikidata` item ("Q1916043"), by which Nominatim links a boundary to its place
+    /// node (`find_linked_place`).
+    public var wikidata: String?
 
     public init(kind: OSMFeatureKind, element: OSMElementID, name: String? = nil, names: [String: String] = [:], shape: Shape) {
         self.kind = kind

@@ -108,6 +108,12 @@ struct WhereCommand: ParsableCommand {
             valueName: "list"))
     var language: String?
 
+    @Flag(
+        help:
+            "After one point's answer (text), say where its country, city and postcode come from: the source, the rule that chose each, and the candidates near a border."
+    )
+    var explain = false
+
     private var isBatch: Bool { coordinate.isEmpty }
 
     /// `--language` as Nominatim reads accept-language.
@@ -140,6 +146,9 @@ struct WhereCommand: ParsableCommand {
             }
             _ = try singlePointFields()
             _ = try parsedCoordinate()
+        }
+        if explain, isBatch || (format ?? .text) != .text {
+            throw ValidationError("--explain is for one point answered as text")
         }
     }
 
@@ -189,6 +198,7 @@ struct WhereCommand: ParsableCommand {
         } else {
             print(PlacemarkFormatter.format(placemark, as: placemarkFormat))
         }
+        if explain { for line in geocoder.explanation(for: point) { print(line) } }
     }
 
     /// One point through the batch, as a one-row file with `lat` and `lon` columns (JSON Lines for

@@ -11,7 +11,7 @@ import Travel411Store
 /// `admin_level` for boundaries. An address rank of 0 hides the object from addresses.
 package struct NominatimAddressLevels: Sendable {
     package struct Ranks: Equatable, Sendable {
-        var search: Int
+        package var search: Int
         package var address: Int
     }
 
@@ -72,6 +72,14 @@ package struct NominatimAddressLevels: Sendable {
             if let any = rows[Key(country: country, key: key, value: nil)] { return any }
         }
         return nil
+    }
+
+    /// A `place=type` object's ranks in `countryCode`; a capital (`capital=yes`, `is_major`) searches one rank
+    /// higher, as `compute_place_rank` has it.
+    package func placeRanks(type: String, countryCode: String?, isCapital: Bool = false) -> Ranks? {
+        guard var found = ranks(key: "place", value: type, countryCode: countryCode) else { return nil }
+        if isCapital { found.search -= 1 }
+        return found
     }
 
     /// A `boundary=administrative` polygon's ranks at `adminLevel` in `countryCode`.

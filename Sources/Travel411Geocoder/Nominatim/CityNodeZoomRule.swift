@@ -1,0 +1,22 @@
+import Travel411Core
+import Travel411Store
+
+extension ReverseGeocoder {
+    /// Below street level, a municipality drawn around a place node answers only when the node's search rank is
+    /// within the zoom's highest rank, as Nominatim 5.3's reverse search looks for place nodes (GPL-2.0; its
+    /// rules, not its code): `lookup_country` and `_lookup_area_address` (`nominatim_api/reverse.py`) take
+    /// nodes of `rank_search <= max_rank` only (`REVERSE_MAX_RANKS`: 16 at zoom 10, 18 at zoom 12), so a town
+    /// (18) or a village (19) is no answer at zoom 10: Krems an der Donau's town node answers from zoom 12 on.
+    /// The point's locality then goes too, and the coarser municipality under the node's area answers where
+    /// there is one (its `code`: Andorra's parish around a village, `OSMSubpartNodes`), as the area search
+    /// finds it first; a boundary answers whatever its linked node's kind.
+    func dropCityNodeAboveRank(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        guard maximumRank < 26, record.cityArea >= 0,
+            let city = areaFeature(.city, record.cityArea, rank: 16, location: record.location),
+            city.elementType == .node, city.rank > maximumRank
+        else { return }
+        let below = Self.number(withArea(.city) { $0.bytes(Int(record.cityArea), .code) })
+        record.cityArea = below.map { Int32(truncatingIfNeeded: $0) } ?? -1
+        record.locality = -1
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Travel411Core
+import Travel411Store
+
+/// Why a point's country, city and postcode are what they are (`where --explain`): the object or area each
+/// came from, with its source and the rule that chose it, and the candidates a user doubting an answer at a
+/// border asks about: the countries a kilometre around, and the nearest postcode points with their countries
+/// and why each did or did not answer.
+extension ReverseGeocoder {
+    public func explanation(for coordinate: Coordinate) -> [String] {
+        let record = record(for: coordinate)
+        return explainCountry(record) + explainCity(record) + explainPostcode(record)
+    }
+
+    private func text(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ field: PlacesLookup.AreaText) -> String? {
+        guard feature >= 0, let bytes = withArea(level, { $0.bytes(Int(feature), field) }), !bytes.isEmpty else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// "relation 123" for an extract's element, "Natural Earth" (or another shapefile) for none.
+    private func source(_ level: PlacesSchema.AreaLevel, _ feature: Int32) -> String {
+        guard let element = lookup.osmElement(ofArea: level, feature: Int(feature)) else {
+            return "a shapefile's polygon (Natural Earth's for the embedded data)"
+        }
+        return "OpenStreetMap \(element.type) \(element.id) (\(element.category)=\(element.value))"
+    }
+
+    private func countryName(_ feature: Int32) -> String {
+        guard feature >= 0 else { return "none" }
+        return "\(text(.country, feature, .name) ?? "?") (\(text(.country, feature, .code) ?? "?"))"
+    }
+
+    private func explainCountry(_ record: PlacemarkRecord) -> [String] {
+        var lines = ["country: \(countryName(record.country))"]
+        guard record.country >= 0 else { return lines + ["  no country polygon holds the point, none within the snapping distance"] }
+        lines.append("  from \(source(.country, record.country)): the first country polygon holding the point; an extract's own")
+        lines.append("  admin_level 2 polygon replaces Natural Earth's polygon of the same country at import")
+        // The polygons around: which country answers a kilometre away in each direction.
+        var around: [String] = []
+        for (name, bearing) in [("N", 0.0), ("E", 90.0), ("S", 180.0), ("W", 270.0)] {
+            let point = GreatCircle.destination(from: record.location, distance: 1_000, bearing: bearing)
+            let other = feature(.country, point.longitude, point.latitude)
+            if other != record.country { around.append("1 km \(name): \(countryName(other))") }
+        }
+        lines.append(
+            around.isEmpty
+                ? "  1 km around in every direction: the same country" : "  other countries near: " + around.joined(separator: ", "))
+        return lines
+    }
+
+    private func explainCity(_ record: PlacemarkRecord) -> [String] {
+        guard record.followsNominatim else { return [] }
+        guard record.cityArea >= 0, let city = areaFeature(.city, record.cityArea, rank: 16, location: record.location) else {
+            return ["city: none from the extract (no municipality polygon or place node's area holds the point)"]
+        }
+        var lines = [
+            "city: \(city.name ?? "?") (key \(city.addressKey ?? "city"), rank \(city.rank)) from \(source(.city, record.cityArea))"
+        ]
+        if city.elementType == .node {
+            lines.append("  the area around the place node (place_node_fuzzy_area), its distance weighted by rank (a city's x0.25, a")
+            lines.append("  town's x0.5, a village's x1) against the other nodes reaching the point (insert_addresslines)")
+        } else {
+            lines.append("  the finest municipality polygon holding the point, by its address rank in its country (address-levels.json)")
+        }
+        return lines
+    }
+
+    private func explainPostcode(_ record: PlacemarkRecord) -> [String] {
+        let answered = placemark(from: record).postalCode
+        var lines = ["postcode: \(answered ?? "none")"]
+        if record.postcodeFromCity {
+            lines.append("  the municipality's own postcode (no street or object within reach)")
+        } else if record.streetPostcode {
+            lines.append("  the answering street's postcode (its postal_code area, else the nearest postcode of its country)")
+        } else if record.object >= 0, answered != nil, record.postcode < 0 {
+            lines.append("  the answering object's own addr:postcode")
+        }
+        lines.append(contentsOf: postcodeCandidates(record))
+        return lines
+    }
+
+    /// The four nearest postcode points within the postcode radius, each with its distance, its country and
+    /// whether the answered country may take it (`takeNearestPostcodeOfTheCountry`).
+    private func postcodeCandidates(_ record: PlacemarkRecord) -> [String] {
+        let radius = settings(for: record).postcodeRadiusMetres
+        let answeredCode = text(.country, record.country, .code)
+        let countrySettings = NominatimCountrySettings.embedded
+        var lines: [String] = []
+        _ = withPoints(.postcode, near: record.location, within: radius) { points in
+            var seen: Set<UInt32> = []
+            let query = PointIndex.Query(record.location)
+            for _ in 0..<4 {
+                guard
+                    let found = points.index.nearest(
+                        to: query, maxChord: PointIndex.chord(metres: radius), where: { [seen] in !seen.contains($0) })
+                else { break }
+                seen.insert(found)
+                let code = points.records.bytes(Int(found), 0).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+                guard let at = points.records.coordinate(Int(found)) else {
+                    lines.append("  candidate \(code): position not kept (a database without an extract)")
+                    continue
+                }
+                let metres = Int(GreatCircle.distance(from: record.location, to: at).rounded())
+                let holder = feature(.country, at.longitude, at.latitude)
+                let holderCode = text(.country, holder, .code)
+                var verdict = "may answer"
+                if let answeredCode, let countrySettings, countrySettings.postcode(code, countryCode: answeredCode) != code {
+                    verdict = "skipped: not of \(answeredCode)'s postcode pattern (country_settings.yaml)"
+                } else if let answeredCode, let holderCode, holderCode != answeredCode {
+                    verdict = "skipped: in \(countryName(holder)), the answer is in \(answeredCode) (get_nearest_postcode)"
+                }
+                lines.append("  candidate \(code): \(metres) m, in \(countryName(holder)); \(verdict)")
+            }
+        }
+        return lines.isEmpty ? ["  no postcode point within \(Int(radius)) m"] : lines
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Travel411Core
+import Travel411Geocoder
+
+/// The place nodes a boundary links to by its `wikidata` item, as Nominatim 5.3 links them (GPL-2.0; its rules,
+/// not its code): `find_linked_place` (`lib-sql/functions/placex_triggers.sql`) takes a place node (search rank
+/// below 26) with the boundary's `wikidata` inside it, whatever the two ranks, and `placex_update` then gives
+/// the boundary the node's address rank when that is finer than the boundary's parent's and coarser than 26,
+/// and keys it by the node's type (`linked_place`). So Porto's parish Vitória (admin_level 9, rank 18) linked
+/// to its `neighbourhood` node is a neighbourhood (rank 24), not a suburb, and the suburb nodes around it
+/// (Carregal, Centro Histórico) name the suburbs.
+struct OSMLinkedPlaces {
+    struct Node {
+        var point: Point2D
+        var type: String
+        var isCapital: Bool
+    }
+
+    /// The place nodes with a `wikidata` item, by it.
+    private var nodes: [String: [Node]] = [:]
+
+    var isEmpty: Bool { nodes.isEmpty }
+
+    mutating func add(wikidata: String, _ node: Node) { nodes[wikidata, default: []].append(node) }
+
+    /// The node linked to a boundary with `wikidata` and `shape`: the first with that item inside it.
+    func node(wikidata: String?, inside shape: Shape) -> Node? {
+        guard let wikidata else { return nil }
+        return nodes[wikidata]?.first { shape.contains(x: $0.point.x, y: $0.point.y) }
+    }
+
+    /// The address rank of a boundary of `rank` linked to `node` whose parent boundary has `parentRank`
+    /// (3 without one, as `placex_update` starts): the node's when it is finer than the parent's and coarser
+    /// than 26, else the boundary's own.
+    static func rank(
+        of rank: Int, linkedTo node: Node, parentRank: Int, countryCode: String?, levels: NominatimAddressLevels
+    ) -> Int {
+        guard let ranks = levels.placeRanks(type: node.type, countryCode: countryCode, isCapital: node.isCapital),
+            ranks.address > parentRank, ranks.address < 26
+        else { return rank }
+        return ranks.address
+    }
+}
+
+/// The address ranks of the boundaries, to find a boundary's parent: `placex_update` takes the boundary of the
+/// highest `admin_level` below its own (and above 3) covering its centroid, of an address rank 1-25.
+struct OSMBoundaryParents {
+    private let boundaries: [(shape: Shape, adminLevel: Int, rank: Int)]
+    private let buckets: BoxBuckets
+
+    init(_ boundaries: [(shape: Shape, adminLevel: Int, rank: Int)]) {
+        self.boundaries = boundaries
+        buckets = BoxBuckets(boundaries.map(\.shape.boundingBox))
+    }
+
+    /// The parent's address rank of a boundary at `adminLevel` with its centroid at `point`; 3 without one.
+    func parentRank(adminLevel: Int, at point: Point2D) -> Int {
+        var best: (adminLevel: Int, rank: Int)?
+        for index in buckets.holding(x: point.x, y: point.y) {
+            let candidate = boundaries[index]
+            guard candidate.adminLevel < adminLevel, candidate.adminLevel > 3, (1...25).contains(candidate.rank),
+                candidate.adminLevel > (best?.adminLevel ?? 0), candidate.shape.contains(x: point.x, y: point.y)
+            else { continue }
+            best = (candidate.adminLevel, candidate.rank)
+        }
+        return best?.rank ?? 3
+    }
+}
