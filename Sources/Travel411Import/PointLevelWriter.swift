@@ -13,19 +13,24 @@ final class PointLevelWriter {
     private var records: PagedRecordsWriter
     private var bounds = BoundingBox.empty
     private let database: SQLiteDatabase
+    /// Whether the pages are deflated (`LookupTablesWriter.deflatesPages`).
+    private let deflate: Bool
 
     /// Sort runs are spilled beside the database every `bufferBytes` of points. `withCoordinates`: the records
     /// keep each point's coordinate too (`RecordTable`), for rules that ask where a found point lies.
     init(
         _ level: PlacesSchema.PointLevel, fieldCount: Int, withCoordinates: Bool = false, database: SQLiteDatabase,
-        bufferBytes: Int = 32 << 20
+        deflate: Bool = true, bufferBytes: Int = 32 << 20
     ) throws {
         self.level = level
         self.database = database
+        self.deflate = deflate
         tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-", bufferBytes: bufferBytes)
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         records = PagedRecordsWriter(fieldCount: fieldCount, withCoordinates: withCoordinates) { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .page(blob)])
+            try insert.run([
+                .integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .page(blob, deflate: deflate),
+            ])
         }
     }
 
@@ -39,7 +44,9 @@ final class PointLevelWriter {
     package func finish() throws {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         let directory = try tiles.finish { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.pointTiles.key(level: level.ordinal, page: number)), .page(blob)])
+            try insert.run([
+                .integer(PlacesSchema.PageKind.pointTiles.key(level: level.ordinal, page: number)), .page(blob, deflate: deflate),
+            ])
         }
         let recordPages = try records.finish()
         let box: [SQLValue] =

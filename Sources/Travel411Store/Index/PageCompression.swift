@@ -18,9 +18,10 @@ package enum PageCompression {
     /// compact file and a fast import).
     private static let level: Int32 = 1
 
-    /// The blob to store for `page`.
-    package static func compressed(_ page: [UInt8]) -> [UInt8] {
+    /// The blob to store for `page`: deflated, or as it is when `deflate` is false or deflate would not shrink it.
+    package static func compressed(_ page: [UInt8], deflate: Bool = true) -> [UInt8] {
         guard !page.isEmpty else { return header(stored, 0) }
+        guard deflate else { return header(stored, page.count) + page }
         var bound = Int(compressBound(uLong(page.count)))
         var output = [UInt8](repeating: 0, count: headerSize + bound)
         let status = output.withUnsafeMutableBufferPointer { out in
@@ -76,6 +77,8 @@ package enum PageCompression {
 }
 
 extension SQLValue {
-    /// A lookup page or area tile as it is stored (`PageCompression`).
-    package static func page(_ bytes: [UInt8]) -> SQLValue { .blob(PageCompression.compressed(bytes)) }
+    /// A lookup page or area tile as it is stored (`PageCompression`), deflated unless `deflate` is false.
+    package static func page(_ bytes: [UInt8], deflate: Bool = true) -> SQLValue {
+        .blob(PageCompression.compressed(bytes, deflate: deflate))
+    }
 }
