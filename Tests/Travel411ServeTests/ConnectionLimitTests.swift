@@ -44,7 +44,9 @@
                 let (text, closed) = await RawClient.readAllOffThread(fd)
                 #expect(closed, "the server kept a slow client's connection open")
                 #expect(text == "")
-                #expect(Date().timeIntervalSince(started) < 10)
+                // Closed by the server, before the client's own 15 s receive timeout: 3 s alone, up to 12 s while
+                // the rest of the suite's imports load both cores.
+                #expect(Date().timeIntervalSince(started) < 15)
                 // On a new connection: the test client's own has been idle past the deadline too.
                 let good = try await RawClient.getOffThread(port: port, "/reverse?lat=51.5174&lon=-0.12&format=jsonv2")
                 #expect(RawClient.status(of: good.text) == 200 && good.text.contains("Kingsway"), "\(good.text.prefix(300))")
