@@ -9,66 +9,42 @@ import Travel411Core
 /// As `OSMSpillFile`, the file is unlinked as soon as it is created: however the import ends (an error,
 /// Ctrl-C, kill -9), the kernel frees its space and no file is left behind.
 final class OSMShapeFile {
-    private let path: String
-    private let descriptor: Int32
-    /// Shapes not yet written, after the `written` bytes of the file.
+    private let file: UnlinkedAppendFile
+    /// Shapes not yet written, after the bytes already in the file.
     private var pending = OSMSpillWriter()
-    private var written: Int64 = 0
     private let blockBytes: Int
     /// The first failure to read a shape back (a getter cannot throw); `checkReads` throws it.
     private var failure: (any Error)?
 
     /// `path`: where the file is created (beside the database being built, so that it uses that disk).
     init(path: String, blockBytes: Int = 1 << 20) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ImportError("\(path): cannot create a temporary file (\(String(cString: strerror(errno))))")
-        }
-        unlink(path)
-        self.path = path
-        self.descriptor = descriptor
+        file = try UnlinkedAppendFile(path: path)
         self.blockBytes = blockBytes
     }
 
-    deinit { close(descriptor) }
-
     /// Writes the shape (through the buffer); the outline it returns reads it back.
     func store(_ shape: Shape) throws -> OSMStoredShape {
-        let start = written + Int64(pending.bytes.count)
+        let start = file.size + Int64(pending.bytes.count)
         pending.write(shape)
-        let length = Int(written + Int64(pending.bytes.count) - start)
+        let length = Int(file.size + Int64(pending.bytes.count) - start)
         if pending.bytes.count >= blockBytes { try flush() }
         return OSMStoredShape(file: self, offset: start, length: length)
     }
 
     private func flush() throws {
         guard !pending.bytes.isEmpty else { return }
-        var done = 0
-        try pending.bytes.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            while done < bytes.count {
-                let count = pwrite(descriptor, base + done, bytes.count - done, off_t(written) + off_t(done))
-                guard count > 0 else {
-                    throw ImportError("\(path): cannot write a temporary file (\(String(cString: strerror(errno)))); is the disk full?")
-                }
-                done += count
-            }
-        }
-        written += Int64(done)
+        try pending.bytes.withUnsafeBytes { try file.append($0) }
         pending = OSMSpillWriter()
     }
 
     /// The shape stored at `offset`; an empty one, with the failure kept for `checkReads`, when it cannot be read.
     fileprivate func shape(offset: Int64, length: Int) -> Shape {
         do {
-            if offset + Int64(length) > written { try flush() }
+            if offset + Int64(length) > file.size { try flush() }
             var bytes = [UInt8](repeating: 0, count: length)
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(offset)) }
-            guard read == length else {
-                throw ImportError("\(path): cannot read back a temporary file (\(String(cString: strerror(errno))))")
-            }
+            try bytes.withUnsafeMutableBytes { try file.read(into: $0.baseAddress, count: length, at: offset) }
             return try bytes.withUnsafeBytes { raw in
-                var reader = OSMSpillReader(bytes: raw, path: path)
+                var reader = OSMSpillReader(bytes: raw, path: file.path)
                 return try reader.shape()
             }
         } catch {

@@ -14,9 +14,7 @@ import Travel411StoreWriters
 ///
 /// As `OSMSpillFile`, the file is unlinked as soon as it is created: however the import ends, nothing is left.
 final class SpilledAreaTiles: @unchecked Sendable {
-    private let path: String
-    private let descriptor: Int32
-    private var written: Int64 = 0
+    private let file: UnlinkedAppendFile
     private var references = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
     /// Where each crossed tile's quadtree lies in the file.
     private var blobs: [Int: (offset: Int64, count: Int)] = [:]
@@ -27,16 +25,8 @@ final class SpilledAreaTiles: @unchecked Sendable {
 
     /// `path`: where the file is created (beside the database being built, so that it uses that disk).
     init(path: String) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ImportError("\(path): cannot create a temporary file (\(String(cString: strerror(errno))))")
-        }
-        unlink(path)
-        self.path = path
-        self.descriptor = descriptor
+        file = try UnlinkedAppendFile(path: path)
     }
-
-    deinit { close(descriptor) }
 
     /// The builder's tiles, each also handed to `store` (the database's table) when given.
     static func build(
@@ -51,22 +41,10 @@ final class SpilledAreaTiles: @unchecked Sendable {
     }
 
     func add(tile: Int, reference: UInt32, blob: [UInt8]?) throws {
-        guard tile >= 0, tile < references.count else { throw ImportError("\(path): area tile \(tile) outside the grid") }
+        guard tile >= 0, tile < references.count else { throw ImportError("\(file.path): area tile \(tile) outside the grid") }
         references[tile] = reference
         guard let blob, !blob.isEmpty else { return }
-        var done = 0
-        try blob.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            while done < bytes.count {
-                let count = pwrite(descriptor, base + done, bytes.count - done, off_t(written) + off_t(done))
-                guard count > 0 else {
-                    throw ImportError("\(path): cannot write a temporary file (\(String(cString: strerror(errno)))); is the disk full?")
-                }
-                done += count
-            }
-        }
-        blobs[tile] = (written, blob.count)
-        written += Int64(blob.count)
+        blobs[tile] = (try blob.withUnsafeBytes { try file.append($0) }, blob.count)
     }
 
     /// A lookup reading the tiles back as points need them, holding at most about `budgetBytes` of them.
@@ -82,11 +60,7 @@ final class SpilledAreaTiles: @unchecked Sendable {
     private func blob(of tile: Int) throws -> BlobStorage? {
         guard let (offset, count) = blobs[tile] else { return nil }
         do {
-            return try BlobStorage(count: count) { buffer in
-                guard pread(descriptor, buffer, count, off_t(offset)) == count else {
-                    throw ImportError("\(path): cannot read back a temporary file (\(String(cString: strerror(errno))))")
-                }
-            }
+            return try BlobStorage(count: count) { buffer in try file.read(into: buffer, count: count, at: offset) }
         } catch {
             failureLock.withLock { if failure == nil { failure = error } }
             throw error
