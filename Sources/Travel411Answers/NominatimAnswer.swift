@@ -462,9 +462,10 @@ public enum NominatimFormatter {
         if options.extraTags {
             geocoding.append("\"extra\":{" + place.extraTags.map { "\(str($0.key)):\(str($0.value))" }.joined(separator: ",") + "}")
         }
-        let query = "\(coordinateText(place.location.latitude)),\(coordinateText(place.location.longitude))"
+        // A reverse answer's `query` is empty: `reverse_endpoint` of Nominatim 5.3's `nominatim_api/v1/server_glue.py`
+        // passes a query string to the formatter for XML only.
         return
-            "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(options.licence.json),\"licence\":\(str(geocodeJSONLicence)),\"query\":\(str(query))},"
+            "{\"type\":\"FeatureCollection\",\"geocoding\":{\"version\":\"0.1.0\",\"attribution\":\(options.licence.json),\"licence\":\(str(geocodeJSONLicence)),\"query\":\"\"},"
             + "\"features\":[{\"type\":\"Feature\",\"properties\":{\"geocoding\":{" + geocoding.joined(separator: ",")
             + "}},\"geometry\":\(featureGeometry(place, options: options))}]}"
     }
