@@ -123,9 +123,10 @@ public final class NominatimPlaceData: Sendable {
     /// Earth's `NAME_XX` for languages Nominatim has no name in.
     func countryTranslations(_ placemark: Placemark) -> [String: String] {
         var names = placemark.country.flatMap { countryNames[$0] } ?? [:]
-        guard let code = placemark.isoCountryCode, let nominatim = NominatimCountrySettings.embedded?.countries[code.lowercased()]
-        else { return names }
-        for (key, name) in nominatim.names where key.hasPrefix("name:") { names[String(key.dropFirst(5)).lowercased()] = name }
+        guard let code = placemark.isoCountryCode, let nominatim = NominatimCountrySettings.embedded else { return names }
+        for (key, name) in nominatim.names(countryCode: code) where key.hasPrefix("name:") {
+            names[String(key.dropFirst(5)).lowercased()] = name
+        }
         return names
     }
 

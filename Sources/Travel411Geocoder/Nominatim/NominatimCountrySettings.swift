@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Travel411Core
 import Travel411Store
 
@@ -21,9 +22,8 @@ package struct NominatimCountrySettings: Sendable {
     package struct Country: Sendable {
         /// `languages`: the country's languages, in the order the file gives them.
         var languages: [String] = []
-        /// The names Nominatim's `country_name` table holds: `name` (the default), `name:xx`, `short_name`, …,
-        /// flattened as `nominatim_db/data/country_info.py`'s `_flatten_name_list` does.
-        package var names: [String: String] = [:]
+        /// Where the names Nominatim's `country_name` table holds are written: `names(countryCode:)` reads them.
+        var namesEntry: NominatimYAML?
         var postcodes: Postcodes = .unspecified
         /// `postcode: extent`, in metres: how far a postcode point reaches (`get_postcode_extent`).
         var postcodeExtentMetres: Double?
@@ -35,6 +35,16 @@ package struct NominatimCountrySettings: Sendable {
     let defaultFormat: NominatimPostcodeFormat
     /// `get_postcode_extent`'s default for a country without `extent`: 5 km.
     package static let defaultPostcodeExtentMetres = 5000.0
+    /// The folder `!include`d name files are relative to.
+    private let folder: URL
+    /// Each country's names, read when first asked for: the 218 name files are most of the settings' bytes, and
+    /// reading all of them cost a server's first request in another language (or a one-point `where
+    /// --language`) about 0.2 s of CPU, where one country's file costs about a millisecond.
+    private let namesByCountry = NamesCache()
+
+    private final class NamesCache: Sendable {
+        let names = Mutex<[String: [String: String]]>([:])
+    }
 
     /// The settings in Data/nominatim/ (`EmbeddedData`), read once per process; nil when Data/ has no such folder
     /// (the rules then know no country's form).
@@ -45,6 +55,7 @@ package struct NominatimCountrySettings: Sendable {
 
     /// Reads `country_settings.yaml`, the names it includes and `icu_tokenizer.yaml` from `folder`.
     init(folder: URL) throws {
+        self.folder = folder
         let file = folder.appendingPathComponent("country_settings.yaml")
         var countries: [String: Country] = [:]
         for (code, entry) in try NominatimYAML.parse(contentsOf: file).entries {
@@ -52,9 +63,7 @@ package struct NominatimCountrySettings: Sendable {
             country.languages = (entry["languages"]?.text ?? "").split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }
-            if let names = entry["names"] {
-                country.names = try Self.names(names, folder: folder)
-            }
+            country.namesEntry = entry["names"]
             switch entry["postcode"] {
             case nil: country.postcodes = .unspecified
             case .scalar(let value, _):
@@ -76,6 +85,23 @@ package struct NominatimCountrySettings: Sendable {
         self.countries = countries
         defaultFormat = try NominatimPostcodeFormat(
             countryCode: "", pattern: try Self.defaultPattern(folder.appendingPathComponent("icu_tokenizer.yaml")), output: nil)
+    }
+
+    /// The names Nominatim's `country_name` table holds for a country (lower- or upper-case ISO code): `name`
+    /// (the default), `name:xx`, `short_name`, …, flattened as `nominatim_db/data/country_info.py`'s
+    /// `_flatten_name_list` does. Empty for a code the file has no names for, or whose names file cannot be read
+    /// (`NominatimCountrySettingsTests` reads every country's).
+    package func names(countryCode: String) -> [String: String] {
+        let code = countryCode.lowercased()
+        if let names = namesByCountry.names.withLock({ $0[code] }) { return names }
+        let names = countries[code]?.namesEntry.flatMap { try? Self.names($0, folder: folder) } ?? [:]
+        namesByCountry.names.withLock { $0[code] = names }
+        return names
+    }
+
+    /// The names of every country, reading each file; throws the first file that cannot be read.
+    func allNames() throws -> [String: [String: String]] {
+        try countries.compactMapValues { country in try country.namesEntry.map { try Self.names($0, folder: folder) } }
     }
 
     /// A country's names: its `!include`d file's mapping, flattened (`name:de`, `short_name`).

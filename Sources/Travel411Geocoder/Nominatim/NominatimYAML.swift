@@ -5,11 +5,11 @@ import Travel411Core
 /// `settings/country-names/*.yaml`, `settings/icu_tokenizer.yaml`'s scalars): mappings nested by indentation,
 /// plain or quoted scalars, `#` comments, and the `!include` tag, kept as the scalar's tag. Sequences (`- x`)
 /// and flow collections are skipped with their block, as nothing travel411 reads is one.
-indirect enum NominatimYAML: Equatable {
+indirect enum NominatimYAML: Equatable, Sendable {
     case scalar(String, tag: String?)
     case mapping([Entry])
 
-    struct Entry: Equatable {
+    struct Entry: Equatable, Sendable {
         var key: String
         var value: NominatimYAML
     }

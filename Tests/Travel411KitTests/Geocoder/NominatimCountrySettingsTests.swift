@@ -15,13 +15,23 @@ struct NominatimCountrySettingsTests {
         #expect(settings.countries.count == 218)
         let liechtenstein = try #require(settings.countries["li"])
         #expect(liechtenstein.languages == ["de"])
-        #expect(liechtenstein.names["name"] == "Liechtenstein")
-        #expect(liechtenstein.names["name:fr"] == "Liechtenstein")
-        #expect(liechtenstein.names["name:ja"] == "リヒテンシュタイン")
-        #expect(settings.countries["gb"]?.names["short_name"] == "UK")
+        let names = settings.names(countryCode: "LI")
+        #expect(names["name"] == "Liechtenstein")
+        #expect(names["name:fr"] == "Liechtenstein")
+        #expect(names["name:ja"] == "リヒテンシュタイン")
+        #expect(settings.names(countryCode: "gb")["short_name"] == "UK")
         // `"no": Norge` is a quoted key, not YAML's false.
-        #expect(settings.countries["no"]?.names["name:no"] == "Norge")
+        #expect(settings.names(countryCode: "no")["name:no"] == "Norge")
         #expect(settings.countries["ch"]?.languages == ["de", "fr", "it", "rm"])
+        #expect(settings.names(countryCode: "zz").isEmpty)
+    }
+
+    /// The names are read per country when asked for: every file must still read, or a country would
+    /// silently answer in its stored name only.
+    @Test func everyCountrysNamesFileReads() throws {
+        let all = try Self.settings().allNames()
+        #expect(all.count == 218)
+        #expect(all.values.allSatisfy { $0["name"] != nil })
     }
 
     @Test func postcodesTakeTheCountrysWrittenForm() throws {
