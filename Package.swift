@@ -39,8 +39,9 @@ let package = Package(
     dependencies: [
         // 1.8 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // `swift package generate-documentation --target Travel411Kit` (the library's DocC catalog). A command
-        // plugin: no target depends on it, so an ordinary build fetches it but never compiles it.
+        // `swift package generate-documentation`, with one `--target` per module of Travel411Kit (the library's
+        // DocC catalog; docs/development.md). A command plugin: no target depends on it, so an ordinary build
+        // fetches it but never compiles it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // Only the server (`travel411-serve`) uses these, and only with the Server trait: without it SwiftPM does
         // not even fetch them (trait-guarded dependencies are pruned), which saves a fresh clone's first
