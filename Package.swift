@@ -39,8 +39,9 @@ let package = Package(
     dependencies: [
         // 1.8 for options whose value may be left out (`quakes --near-destination [NAME]`, defaultAsFlag).
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // `swift package generate-documentation --target Travel411Kit` (the library's DocC catalog). A command
-        // plugin: no target depends on it, so an ordinary build fetches it but never compiles it.
+        // `swift package generate-documentation`, with one `--target` per module of Travel411Kit (the library's
+        // DocC catalog; docs/development.md). A command plugin: no target depends on it, so an ordinary build
+        // fetches it but never compiles it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // Only the server (`travel411-serve`) uses these, and only with the Server trait: without it SwiftPM does
         // not even fetch them (trait-guarded dependencies are pruned), which saves a fresh clone's first
@@ -87,11 +88,13 @@ let package = Package(
         // The cache-prefetch hint the batch's lookups ask for a few points ahead (`LookupPrefetch`).
         .target(name: "CPrefetch"),
         // libosmium (header-only C++, Debian libosmium2-dev + libprotozero-dev) behind a C interface: the
-        // OpenStreetMap extract reader (Travel411OSM). One translation unit, optimised: see docs/import.md. Without
-        // debug information (-g0), which cost a third of its compile in every clean debug build.
+        // OpenStreetMap extract reader (Travel411OSM). One translation unit, optimised: see docs/import.md. Line
+        // tables only: full debug information cost a quarter of its compile in every clean debug build. Not `-g0`:
+        // SwiftPM appends `-g` after a target's own flags and the last one wins, while clang's cc1 takes the last
+        // `-debug-info-kind`, which this one is (docs/development.md, "Build and modules").
         .target(
             name: "COSMium",
-            cxxSettings: [.unsafeFlags(["-O2", "-g0"])],
+            cxxSettings: [.unsafeFlags(["-O2", "-Xclang", "-debug-info-kind=line-tables-only"])],
             linkerSettings: [
                 .linkedLibrary("z"), .linkedLibrary("bz2"), .linkedLibrary("expat"), .linkedLibrary("pthread"),
             ]
