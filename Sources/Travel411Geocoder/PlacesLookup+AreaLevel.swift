@@ -42,6 +42,9 @@ extension PlacesLookup {
             self.fetch = fetch
         }
 
+        /// How many polygons' texts were read up front (0 when they are read one at a time).
+        var preloadedCount: Int { preloaded?.recordCount ?? 0 }
+
         /// The country feature of a polygon; -1 when it has none.
         @inline(__always) func countryFeature(of feature: Int32) -> Int32 {
             feature >= 0 && Int(feature) < countryFeatures.count ? countryFeatures[Int(feature)] : -1

@@ -41,6 +41,8 @@ extension ReverseGeocoder {
         let location: Coordinate
         let query: PointIndex.Query
         private var nearestFound: UInt32?? = nil
+        /// The nearest place's packed country as its cell entry holds it; nil when the tree found it.
+        private(set) var nearestCountry: UInt16? = nil
 
         init(location: Coordinate) {
             self.location = location
@@ -50,8 +52,9 @@ extension ReverseGeocoder {
         /// The nearest place if it has been looked for already; nil if not, or if there is none.
         var knownNearest: UInt32? { nearestFound ?? nil }
 
-        /// Finds the nearest place overall and writes it, its distance and bearing into the record. (Not its
-        /// group: no rule asks for it, and reading it was a cache miss per point.)
+        /// Finds the nearest place overall and writes it, its distance and bearing into the record; keeps its
+        /// packed country when the cells found it. (Not its group: no rule asks for it, and reading it was a
+        /// cache miss per point.)
         @inline(__always)
         mutating func findNearestPlace(in level: PlacesLookup.PointLevel, recordingIn record: inout PlacemarkRecord) {
             if nearestFound != nil { return }
@@ -59,19 +62,20 @@ extension ReverseGeocoder {
             // The cells answer exactly when a place lies within their reach; the tree beyond it. Borrowed, as the
             // level is: an optional copy of the cells took a reference per point.
             let fromCells = level.cells.flatMap { cells in
-                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> UInt32? in
+                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, country: UInt16)? in
                     guard cells.knowsGroups else { return nil }
-                    return cells.nearest(
+                    return cells.nearestWithCountry(
                         to: location, query: query, filter: PointIndex.NearestFilter(), withinMetres: ReverseGeocoder.nearestFromCellsMetres
                     )
                 }
             }
-            let candidate = fromCells ?? level.index.nearestAnywhere(to: query, at: location)?.id
+            let candidate = fromCells?.id ?? level.index.nearestAnywhere(to: query, at: location)?.id
             if let nearest = candidate, let place = level.records.coordinate(Int(nearest)) {
                 record.nearest = Int32(nearest)
                 record.nearestDistance = GreatCircle.distance(from: place, to: location)
                 record.nearestBearing = GreatCircle.initialBearing(from: place, to: location)
                 found = nearest
+                nearestCountry = fromCells?.country
             }
             nearestFound = .some(found)
         }
@@ -99,9 +103,16 @@ extension ReverseGeocoder {
             packed != 0 || records.field(Int(place), Self.countryField, equals: code)
         }
 
-        mutating func containsNearest(_ nearest: UInt32, records: PagedRecords) -> Bool {
+        /// `packedCountry`: the place's packed code from its cell entry, nil when unknown. The cells pack
+        /// the code the records hold (`PointIndex.packCountry`), so for a two-letter point country the
+        /// packed codes decide without reading the record: equal exactly when the codes are, and a place
+        /// packed 0 has no code or one of another length.
+        mutating func containsNearest(_ nearest: UInt32, packedCountry: UInt16?, records: PagedRecords) -> Bool {
             if let known = nearestIsInCountry { return known }
-            let answer = records.field(Int(nearest), Self.countryField, equals: code)
+            let answer =
+                if packed != 0, let packedCountry { packedCountry == packed } else {
+                    records.field(Int(nearest), Self.countryField, equals: code)
+                }
             nearestIsInCountry = answer
             return answer
         }
@@ -141,7 +152,10 @@ extension ReverseGeocoder {
             return (Int32(found.id), (found.population, found.firstLevel))
         }
         let reach = settings.nearestLocalityFallbackMetres
-        if let known = candidates.knownNearest, country.containsNearest(known, records: level.records), record.nearestDistance <= reach {
+        if let known = candidates.knownNearest,
+            country.containsNearest(known, packedCountry: candidates.nearestCountry, records: level.records),
+            record.nearestDistance <= reach
+        {
             return (Int32(known), nil)
         }
         if let found = nearest(
@@ -173,7 +187,12 @@ extension ReverseGeocoder {
     /// locality when the locality lies in the same first-level area.
     @inline(__always)
     func noteDistrictFromLocality(_ record: inout PlacemarkRecord, locality: Int32, records: PagedRecords) {
-        if record.district < 0, record.admin >= 0,
+        guard record.district < 0 else { return }
+        if let known = localityAdminMatch?.districtFromLocality(locality, admin: record.admin) {
+            if known { record.subAdministrativeFromLocality = true }
+            return
+        }
+        if record.admin >= 0,
             withArea(.admin, { $0.bytes(Int(record.admin), .subAdministrativeArea).isEmpty }) ?? false,
             let area = withArea(.admin, { $0.bytes(Int(record.admin), .administrativeArea) }),
             records.field(Int(locality), PlacesSchema.LocalityField.admin1.rawValue, equals: area)

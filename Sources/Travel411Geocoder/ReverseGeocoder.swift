@@ -29,6 +29,9 @@ public final class ReverseGeocoder: Sendable {
     /// The OpenStreetMap elements behind area polygons, read once each (a server asks per answer).
     let areaElements = Mutex<[Int64: AreaElement?]>([:])
     let hot: HotReferences
+    /// When everything was read up front for a batch printing the district: `noteDistrictFromLocality`'s
+    /// comparison as numbers.
+    let localityAdminMatch: LocalityAdminMatch?
 
     /// Everything a lookup touches, held without reference counting when all of it was read up
     /// front: threads sharing one geocoder would otherwise contend on the same counters for every
@@ -96,6 +99,14 @@ public final class ReverseGeocoder: Sendable {
             hot.isComplete = true
         }
         self.hot = hot
+        localityAdminMatch =
+            if loading == .everything, needs.contains(.district), let admins = lookup.area(.admin),
+                let localities = lookup.pointLevel(.locality)
+            {
+                LocalityAdminMatch(admins: admins, localities: localities)
+            } else {
+                nil
+            }
     }
 
     /// The licences of the data this database was imported from (`DataLicence`): what its Nominatim answers carry.

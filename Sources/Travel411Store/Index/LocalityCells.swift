@@ -225,6 +225,16 @@ package final class LocalityCells: @unchecked Sendable {
         to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
         withinMetres metres: Double
     ) -> UInt32? {
+        nearestWithCountry(to: coordinate, query: query, filter: filter, withinMetres: metres)?.id
+    }
+
+    /// `nearest(to:query:filter:withinMetres:)` with the place's packed country as its resident entry holds
+    /// it, so that a caller comparing countries need not read the place's record (a cache miss).
+    @inline(__always)
+    package func nearestWithCountry(
+        to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
+        withinMetres metres: Double
+    ) -> (id: UInt32, country: UInt16)? {
         var search = NearestSearch(distance: PointIndex.chord(metres: metres) * PointIndex.chord(metres: metres))
         let (row, column) = Self.cell(of: coordinate)
         scanResidents(row: row, column: column, query: query, filter: filter, into: &search)
@@ -237,15 +247,16 @@ package final class LocalityCells: @unchecked Sendable {
         let north = min(180 * Self.subdivisions - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
         let west = Int(((box.minX + 180) * perDegree).rounded(.down))
         let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))
-        guard south <= north else { return search.best }
-        for cellRow in south...north {
-            for rawColumn in west...min(east, west + columns - 1) {
-                let cellColumn = (rawColumn % columns + columns) % columns
-                if cellRow == row, cellColumn == column { continue }
-                scanResidents(row: cellRow, column: cellColumn, query: query, filter: filter, into: &search)
+        if south <= north {
+            for cellRow in south...north {
+                for rawColumn in west...min(east, west + columns - 1) {
+                    let cellColumn = (rawColumn % columns + columns) % columns
+                    if cellRow == row, cellColumn == column { continue }
+                    scanResidents(row: cellRow, column: cellColumn, query: query, filter: filter, into: &search)
+                }
             }
         }
-        return search.best
+        return search.best.map { ($0, search.country) }
     }
 
     /// Whether searches learn the places' groups here; without them, ask the k-d tree for those.
@@ -260,6 +271,7 @@ package final class LocalityCells: @unchecked Sendable {
     private struct NearestSearch {
         var best: UInt32?
         var distance: Double
+        var country: UInt16 = 0
         init(distance: Double) { self.distance = distance }
     }
 
@@ -287,9 +299,11 @@ package final class LocalityCells: @unchecked Sendable {
             let id = entry.load(fromByteOffset: 24, as: UInt32.self)
             guard d < search.distance || search.best.map({ id < $0 }) ?? true else { continue }
             let group = filter.group == 0 ? 0 : group(of: id)
-            if filter.accepts(id: id, group: group, country: entry.load(fromByteOffset: 28, as: UInt16.self)) {
+            let country = entry.load(fromByteOffset: 28, as: UInt16.self)
+            if filter.accepts(id: id, group: group, country: country) {
                 search.best = id
                 search.distance = d
+                search.country = country
             }
         }
     }
