@@ -8,8 +8,9 @@ import Travel411Core
 ///
 /// Directory blob: u32 tileCount, u32 pad, f64 bbox[4] (minX, minY, maxX, maxY), tileKeys[tileCount] u32
 /// sorted (row × 3600 + column of the 0.1° tile). Page n of `PageKind.streetTiles` is the tile of key n.
-/// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 runCount, cellKeys[cellCount] u32 (row ×
-/// cellsPerTile + column of the cell inside the tile, sorted), cellRunStarts[cellCount + 1] u32,
+/// Tile page (in memory; stored as `StreetTileCoding` writes it): u32 cellCount, u32 segmentCount, u32 refCount,
+/// u32 runCount, cellKeys[cellCount] u32 (row × cellsPerTile + column of the cell inside the tile, sorted),
+/// cellRunStarts[cellCount + 1] u32,
 /// runRefStarts[runCount + 1] u32, refs[refCount] u32, runBoxes[runCount × (minX, minY, maxX, maxY) f32, rounded
 /// outwards], pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32. A run is
 /// consecutive refs of one line in a cell, a cell's runs sorted by minY; its box lets a search pass over a
@@ -340,7 +341,8 @@ package final class StreetTiles: @unchecked Sendable {
             return StreetTile.empty(cellsPerTile: grid.cellsPerTile)
         }
         do {
-            return try StreetTile(storage: storage, cellsPerTile: grid.cellsPerTile)
+            let expanded = try StreetTileCoding.decode(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
+            return try StreetTile(storage: expanded, cellsPerTile: grid.cellsPerTile)
         } catch {
             onDamage("\(IndexFormatError.damage(in: error)) of tile \(number)")
             return StreetTile.empty(cellsPerTile: grid.cellsPerTile)
