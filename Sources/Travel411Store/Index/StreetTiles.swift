@@ -46,6 +46,19 @@ package final class StreetTiles: @unchecked Sendable {
         self.onDamage = onDamage
     }
 
+    /// These tiles again, read through the same `loadPage`, with the tiles already read in the 0.1° tile `rows`
+    /// kept and every other let go: a caller walking the world a row at a time reads each page once, not once
+    /// per row whose searches reach it.
+    package func keeping(rows: ClosedRange<Int>) throws -> StreetTiles {
+        let kept = try StreetTiles(directory: directory, grid: grid, onDamage: onDamage, loadPage: loadPage)
+        let first = partitionPoint(in: 0..<tileCount) { tileKeys[$0] < UInt32(max(0, rows.lowerBound) * TileGrid.tileColumns) }
+        for number in first..<tileCount {
+            guard Int(tileKeys[number]) / TileGrid.tileColumns <= rows.upperBound else { break }
+            _ = pages.withValue(at: number) { kept.pages.fill(number, with: $0) }
+        }
+        return kept
+    }
+
     /// The id of the nearest line within `radiusMetres` that `accept` takes (all when nil), with its
     /// distance in metres; ties go to the lower id.
     package func nearest(to point: Coordinate, radiusMetres: Double, accept: ((UInt32) -> Bool)? = nil) -> (id: UInt32, metres: Double)? {
