@@ -26,6 +26,9 @@
         /// OpenStreetMap extracts through OSMExtractReader and libosmium: PBF (and, when the bytes say so, XML,
         /// gzip and bzip2), every feature's representative point computed.
         case pbf
+        /// A street tile's page as the database stores it (`PageCompression`, `StreetTileCoding`), searched in
+        /// every way a lookup searches one.
+        case pages
 
         static let selected: FuzzTarget = {
             let name = ProcessInfo.processInfo.environment["TRAVEL411_FUZZ_TARGET"] ?? ""
@@ -45,6 +48,7 @@
             case .track: TrackFuzzing.run(input)
             case .quakes: QuakeFuzzing.run(input)
             case .pbf: OSMFuzzing.run(input)
+            case .pages: PageFuzzing.run(input)
             }
         }
     }
@@ -177,6 +181,34 @@
             var reader = OSMExtractReader(paths: paths, temporaryDirectory: ShapefileFuzzing.directory)
             if input.count % 2 == 1 { reader.inMemoryLocationsBelow = 0 }
             _ = try? reader.read { feature in _ = feature.representativePoint }
+        }
+    }
+
+    enum PageFuzzing {
+        /// The 0.1° tile at 24.9° E, 60.1° N (Helsinki), the one tile of the directory.
+        static let directory: BlobStorage = {
+            var writer = ByteWriter()
+            writer.append(UInt32(1))
+            writer.append(UInt32(0))
+            for value in [24.9, 60.1, 25.0, 60.2] { writer.append(value) }
+            writer.append(TileGrid.tileKey(row: TileGrid.tileRow(60.15), column: TileGrid.tileColumn(24.95)))
+            return BlobStorage(bytes: writer.bytes)
+        }()
+
+        /// The first byte picks the grid (streets or objects); the rest is the stored page.
+        static func run(_ input: [UInt8]) {
+            guard let selector = input.first else { return }
+            let grid = selector & 1 == 0 ? TileGrid.streets : .objects
+            let blob = Array(input.dropFirst())
+            let page = blob.withUnsafeBytes { try? PageCompression.page($0) }
+            guard let page, let tiles = try? StreetTiles(directory: directory, grid: grid, loadPage: { _ in page }) else { return }
+            for (latitude, longitude) in [(60.15, 24.95), (60.1001, 24.9001), (60.1999, 24.9999)] {
+                let point = Coordinate(latitude: latitude, longitude: longitude)
+                _ = tiles.nearest(to: point, radiusMetres: 2_000)
+                _ = tiles.nearestInDegrees(
+                    to: point, radiusDegrees: 0.05, onlyLine: selector & 2 == 0 ? nil : 1, pointsOnly: selector & 4 != 0)
+                _ = tiles.outlinesHolding(point, reachDegrees: 0.05)
+            }
         }
     }
 

@@ -402,8 +402,8 @@ final class LookupTablesWriter {
                     .integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .page(blob, deflate: deflatesPages),
                 ])
             }
-            // The streets' tiles as just written, read back through this connection (`SQLitePages`); a new reader
-            // per row of tiles lets the pages read for the row before go, the directory shared.
+            // The streets' tiles as just written, read back through this connection (`SQLitePages`), each page once
+            // (`ObjectNearestStreets` keeps the rows of tiles still in reach).
             let pages = SQLitePages(database: database), streetDirectory = BlobStorage(bytes: directory)
             let addresses = StreetAddressesBuilder(temporaryPrefix: database.path + "-")
             defer { addresses.discard() }

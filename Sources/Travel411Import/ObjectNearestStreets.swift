@@ -71,7 +71,8 @@ final class ObjectNearestStreets {
     }
 
     /// Each object's record in order, with its nearest named street, found among `streets` (the streets' tiles
-    /// as written): `makeStreets` is called for each row of tiles, so that the pages read before are let go.
+    /// as written, from `makeStreets`). At each row of tiles the pages of the rows further south than a search
+    /// reaches are let go, and those still in reach kept, so that each page is read (inflated, decoded) once.
     package func finish(makeStreets: () throws -> StreetTiles, _ write: ([String?]) throws -> Void) throws {
         defer {
             records.discard()
@@ -86,7 +87,8 @@ final class ObjectNearestStreets {
         try orphans.drain { orphan in
             let row = Self.tileKey(orphan) / UInt32(TileGrid.tileColumns)
             if row != streetsRow {
-                streets = try makeStreets()
+                // The widest reach, 0.1°, is one tile: a search reads the row of tiles south of its own at most.
+                streets = try streets?.keeping(rows: Int(row) - 1...Int(row) + 1) ?? makeStreets()
                 streetsRow = row
             }
             guard let streets else { return }

@@ -52,16 +52,16 @@ final class StreetTilesBuilder {
         }
     }
 
-    /// Builds the tile pages, handing each to `storePage` with its number (its position in the
-    /// directory), and returns the directory blob. The runs are merged on this thread while another builds
-    /// and stores the pages (`OrderedConsumerThread`), in the same order.
+    /// Builds the tile pages, handing each to `storePage` in its stored form (`StreetTileCoding`) with its number
+    /// (its position in the directory), and returns the directory blob. The runs are merged on this thread while
+    /// another builds, encodes and stores the pages (`OrderedConsumerThread`), in the same order.
     package func finish(storePage: @escaping (Int, [UInt8]) throws -> Void) throws -> [UInt8] {
         var tileKeys: [UInt32] = []
         var current: [Record] = []
         var stored = 0
         let pages = OrderedConsumerThread<[Record]>(name: "travel411 tile pages", batchItems: 1, queuedBatches: 4) {
             [self] records in
-            try storePage(stored, page(records))
+            try storePage(stored, StreetTileCoding.encode(page(records)))
             stored += 1
         }
         do {
@@ -168,9 +168,6 @@ final class StreetTilesBuilder {
     /// Stops the merge once storing a page has failed; `finish` reports that failure instead.
     private struct PagesStopped: Error {}
 
-    /// The largest `Float` not above `value`.
-    static func floatBelow(_ value: Double) -> Float {
-        let rounded = Float(value)
-        return Double(rounded) > value ? rounded.nextDown : rounded
-    }
+    /// The largest `Float` not above `value`, as the page's reader computes the runs' boxes again.
+    static func floatBelow(_ value: Double) -> Float { StreetTileCoding.floatBelow(value) }
 }

@@ -8,8 +8,9 @@ import Travel411Core
 ///
 /// Directory blob: u32 tileCount, u32 pad, f64 bbox[4] (minX, minY, maxX, maxY), tileKeys[tileCount] u32
 /// sorted (row × 3600 + column of the 0.1° tile). Page n of `PageKind.streetTiles` is the tile of key n.
-/// Tile page: u32 cellCount, u32 segmentCount, u32 refCount, u32 runCount, cellKeys[cellCount] u32 (row ×
-/// cellsPerTile + column of the cell inside the tile, sorted), cellRunStarts[cellCount + 1] u32,
+/// Tile page (in memory; stored as `StreetTileCoding` writes it): u32 cellCount, u32 segmentCount, u32 refCount,
+/// u32 runCount, cellKeys[cellCount] u32 (row × cellsPerTile + column of the cell inside the tile, sorted),
+/// cellRunStarts[cellCount + 1] u32,
 /// runRefStarts[runCount + 1] u32, refs[refCount] u32, runBoxes[runCount × (minX, minY, maxX, maxY) f32, rounded
 /// outwards], pad to 8, segments[segmentCount × (ax, ay, bx, by) f64], lineIDs[segmentCount] u32. A run is
 /// consecutive refs of one line in a cell, a cell's runs sorted by minY; its box lets a search pass over a
@@ -43,6 +44,19 @@ package final class StreetTiles: @unchecked Sendable {
         pages = LazySlots(count: tileCount)
         self.loadPage = loadPage
         self.onDamage = onDamage
+    }
+
+    /// These tiles again, read through the same `loadPage`, with the tiles already read in the 0.1° tile `rows`
+    /// kept and every other let go: a caller walking the world a row at a time reads each page once, not once
+    /// per row whose searches reach it.
+    package func keeping(rows: ClosedRange<Int>) throws -> StreetTiles {
+        let kept = try StreetTiles(directory: directory, grid: grid, onDamage: onDamage, loadPage: loadPage)
+        let first = partitionPoint(in: 0..<tileCount) { tileKeys[$0] < UInt32(max(0, rows.lowerBound) * TileGrid.tileColumns) }
+        for number in first..<tileCount {
+            guard Int(tileKeys[number]) / TileGrid.tileColumns <= rows.upperBound else { break }
+            _ = pages.withValue(at: number) { kept.pages.fill(number, with: $0) }
+        }
+        return kept
     }
 
     /// The id of the nearest line within `radiusMetres` that `accept` takes (all when nil), with its
@@ -340,7 +354,8 @@ package final class StreetTiles: @unchecked Sendable {
             return StreetTile.empty(cellsPerTile: grid.cellsPerTile)
         }
         do {
-            return try StreetTile(storage: storage, cellsPerTile: grid.cellsPerTile)
+            let expanded = try StreetTileCoding.decode(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
+            return try StreetTile(storage: expanded, cellsPerTile: grid.cellsPerTile)
         } catch {
             onDamage("\(IndexFormatError.damage(in: error)) of tile \(number)")
             return StreetTile.empty(cellsPerTile: grid.cellsPerTile)
