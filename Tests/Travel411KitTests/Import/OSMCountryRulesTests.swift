@@ -25,6 +25,34 @@ import Testing
         }
     }
 
+    /// Points in Switzerland and Austria inside the areas drawn around Liechtenstein's place nodes (Gamprin-Bendern's
+    /// across the Rhine, Schaanwald's over the Austrian border) name no part of Liechtenstein: Nominatim takes a
+    /// place's address areas from its own country only (`SameCountryAreas`). Over a grid of Liechtenstein's box,
+    /// no answer of another country names a Liechtenstein suburb, municipality or neighbourhood, at zoom 18 or 14.
+    @Test func noAnswerNamesAPartOfAnotherCountry() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let swiss = geocoder.placemark(for: Coordinate(latitude: 47.186, longitude: 9.48))
+        #expect(swiss.isoCountryCode == "CH")
+        #expect(swiss.subLocality == nil)
+        #expect(swiss.name == "Switzerland")
+        var answeredAbroad = 0
+        for zoom in [18, 14] {
+            for latitude in stride(from: 47.05, through: 47.27, by: 0.005) {
+                for longitude in stride(from: 9.47, through: 9.64, by: 0.005) {
+                    let record = geocoder.record(
+                        for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: zoom))
+                    let placemark = geocoder.placemark(from: record)
+                    guard let code = placemark.isoCountryCode, code != "LI" else { continue }
+                    answeredAbroad += 1
+                    // The extract has no Swiss or Austrian municipality: every one it has is Liechtenstein's.
+                    #expect(record.cityArea < 0 && record.suburbArea < 0, "\(latitude), \(longitude): \(placemark)")
+                    #expect(record.neighbourhood < 0 && record.villagePart < 0)
+                }
+            }
+        }
+        #expect(answeredAbroad > 1_000)
+    }
+
     /// Every postcode an answer can carry is one of Liechtenstein's (`dddd`, 9485-9498 in use): the extract's
     /// `94490` typo is none, and no Swiss or Austrian code crosses the border.
     @Test func liechtensteinsPostcodesHaveItsForm() throws {
