@@ -103,7 +103,9 @@ public struct PlacemarkNeeds: OptionSet, Sendable {
             switch field {
             case .name: needs.formUnion(.all)
             case .osmType, .osmId: needs.formUnion(PlacemarkNeeds.all.union(.osmElement))
-            case .thoroughfare, .subThoroughfare, .postalCode: needs.insert(.streets)
+            case .thoroughfare, .subThoroughfare: needs.insert(.streets)
+            // A postcode point answers in its own country only (`SameCountryPostcode`).
+            case .postalCode: needs.formUnion([.streets, .country])
             case .locality: needs.formUnion([.localities, .country])
             case .subLocality: needs.formUnion([.localities, .subLocality, .country, .admin])
             case .administrativeArea, .administrativeAreaCode: needs.formUnion([.admin, .country])

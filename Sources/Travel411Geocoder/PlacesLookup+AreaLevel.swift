@@ -7,8 +7,8 @@ extension PlacesLookup {
     /// A polygon level: its index, and its polygons' texts (all in memory, or read when answered).
     package final class AreaLevel: Sendable {
         let index: AreaIndex
-        /// The country feature each polygon belongs to (admin polygons, time zones), -1 for none; read up
-        /// front in both loadings, a few kilobytes.
+        /// The country feature each polygon belongs to (admin polygons, time zones, an extract's municipalities and
+        /// suburbs), -1 for none; read up front in both loadings, a few kilobytes.
         let countryFeatures: [Int32]
         /// The first-level area number of each admin polygon (`FirstLevelAreas`), 0 unknown; read up front.
         let firstLevels: [UInt32]

@@ -220,7 +220,7 @@ package final class PlacesLookup: Sendable {
         }
         var countryFeatures: [Int32] = []
         var firstLevels: [UInt32] = []
-        if level == .admin || level == .timezone {
+        if level == .admin || level == .timezone || level == .city || level == .suburb {
             let rows = try reader.query(
                 "SELECT feature, country_feature, first_level_area FROM travel411_areas WHERE level = ? ORDER BY feature",
                 [.text(level.rawValue)])

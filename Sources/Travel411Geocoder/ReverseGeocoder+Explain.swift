@@ -2,14 +2,27 @@ import Foundation
 import Travel411Core
 import Travel411Store
 
-/// Why a point's country, city and postcode are what they are (`where --explain`): the object or area each
-/// came from, with its source and the rule that chose it, and the candidates a user doubting an answer at a
-/// border asks about: the countries a kilometre around, and the nearest postcode points with their countries
-/// and why each did or did not answer.
+/// Why a point's country, city, suburb and postcode are what they are (`where --explain`, the server's `debug=1`):
+/// the object or area each came from, with its source and the rule that chose it, and the candidates a user doubting
+/// an answer at a border asks about: the countries a kilometre around, the municipality, suburb or neighbourhood of
+/// another country left out, and the nearest postcode points with their countries and why each did or did not answer.
 extension ReverseGeocoder {
     public func explanation(for coordinate: Coordinate) -> [String] {
-        let record = record(for: coordinate)
-        return explainCountry(record) + explainCity(record) + explainPostcode(record)
+        explanation(for: coordinate, maximumRank: settings.maximumRank, detail: settings.detail, layers: settings.layers)
+    }
+
+    /// The explanation of the answer to a server's request: at its zoom, with its `layer`.
+    public func explanation(for coordinate: Coordinate, zoom: Int, layers: ReverseLayers = .standard) -> [String] {
+        explanation(
+            for: coordinate, maximumRank: NominatimDetail.maximumRank(zoom: zoom), detail: NominatimDetail(zoom: zoom), layers: layers)
+    }
+
+    private func explanation(for coordinate: Coordinate, maximumRank: Int, detail: NominatimDetail, layers: ReverseLayers) -> [String] {
+        let answered = record(for: coordinate, needs: .all, maximumRank: maximumRank, layers: layers, otherCountriesAreas: false)
+        // The same answer with the areas of other countries kept: what the country rule left out.
+        let unchecked = record(for: coordinate, needs: .all, maximumRank: maximumRank, layers: layers, otherCountriesAreas: true)
+        return explainCountry(answered) + explainCity(answered, unchecked, detail: detail)
+            + explainSuburb(answered, unchecked, detail: detail) + explainPostcode(answered)
     }
 
     private func text(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ field: PlacesLookup.AreaText) -> String? {
@@ -48,10 +61,12 @@ extension ReverseGeocoder {
         return lines
     }
 
-    private func explainCity(_ record: PlacemarkRecord) -> [String] {
+    private func explainCity(_ record: PlacemarkRecord, _ unchecked: PlacemarkRecord, detail: NominatimDetail) -> [String] {
         guard record.followsNominatim else { return [] }
+        guard detail >= .city else { return ["city: not part of an answer at this zoom (Nominatim names a city from zoom 10)"] }
         guard record.cityArea >= 0, let city = areaFeature(.city, record.cityArea, rank: 16, location: record.location) else {
             return ["city: none from the extract (no municipality polygon or place node's area holds the point)"]
+                + otherCountrysArea(.city, unchecked.cityArea, record)
         }
         var lines = [
             "city: \(city.name ?? "?") (key \(city.addressKey ?? "city"), rank \(city.rank)) from \(source(.city, record.cityArea))"
@@ -63,6 +78,40 @@ extension ReverseGeocoder {
             lines.append("  the finest municipality polygon holding the point, by its address rank in its country (address-levels.json)")
         }
         return lines
+    }
+
+    /// The suburb or city district, where the extract's rules answer: the polygon or place node's area it came from,
+    /// and the suburb or neighbourhood of another country left out.
+    private func explainSuburb(_ record: PlacemarkRecord, _ unchecked: PlacemarkRecord, detail: NominatimDetail) -> [String] {
+        guard record.followsNominatim else { return [] }
+        guard detail >= .suburb else { return ["suburb: not part of an answer at this zoom (Nominatim names a suburb from zoom 14)"] }
+        var lines = ["suburb: none"]
+        if record.suburbArea >= 0, let suburb = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location) {
+            let key = suburb.addressKey ?? "suburb"
+            lines = ["suburb: \(suburb.name ?? "?") (key \(key), rank \(suburb.rank)) from \(source(.suburb, record.suburbArea))"]
+        }
+        lines += otherCountrysArea(.suburb, unchecked.suburbArea, record)
+        if unchecked.neighbourhood >= 0, record.neighbourhood < 0,
+            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.nodes[Int(unchecked.neighbourhood)] })
+        {
+            lines.append(
+                "  skipped the neighbourhood \(node.name) (OpenStreetMap node \(node.elementID)): in "
+                    + "\(countryName(feature(.country, node.x, node.y))), the answer is in \(text(.country, record.country, .code) ?? "?")")
+        }
+        return lines
+    }
+
+    /// The area of `level` the answer left out because it is of another country than the answered one
+    /// (`dropAreasOfAnotherCountry`): `unchecked`, the area before that rule; nothing when the rule left none out.
+    private func otherCountrysArea(_ level: PlacesSchema.AreaLevel, _ unchecked: Int32, _ record: PlacemarkRecord) -> [String] {
+        let kept = level == .city ? record.cityArea : record.suburbArea
+        guard unchecked >= 0, unchecked != kept, let own = withArea(level, { $0.countryFeature(of: unchecked) }), own >= 0 else {
+            return []
+        }
+        return [
+            "  skipped \(text(level, unchecked, .name) ?? "?") from \(source(level, unchecked)): in \(countryName(own)), the answer is in "
+                + "\(text(.country, record.country, .code) ?? "?") (insert_addresslines: areas of the place's own country only)"
+        ]
     }
 
     private func explainPostcode(_ record: PlacemarkRecord) -> [String] {

@@ -135,6 +135,13 @@ public final class ReverseGeocoder: Sendable {
     public func record(
         for coordinate: Coordinate, needs: PlacemarkNeeds = .all, maximumRank: Int, layers: ReverseLayers = .standard
     ) -> PlacemarkRecord {
+        record(for: coordinate, needs: needs, maximumRank: maximumRank, layers: layers, otherCountriesAreas: false)
+    }
+
+    /// `otherCountriesAreas`: keeps the areas of another country than the answered one, for `--explain` to name.
+    func record(
+        for coordinate: Coordinate, needs: PlacemarkNeeds, maximumRank: Int, layers: ReverseLayers, otherCountriesAreas: Bool
+    ) -> PlacemarkRecord {
         let nothing = PlacemarkRecord(location: coordinate)
         var record = nothing
         // Railways, rivers and man-made objects alone: travel411 imports none of them.
@@ -197,6 +204,8 @@ public final class ReverseGeocoder: Sendable {
             }
             if !hasObjects { decideStreetAddress(&record) }
         }
+        // Decided last, over every rule above that names an area: none of another country (`SameCountryAreas`).
+        if record.followsNominatim, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
         // A POI or nothing: Nominatim looks for no area or country without the address layer.
         if poisAlone, record.object < 0 { return nothing }
         if needs.contains(.osmElement) {

@@ -127,12 +127,15 @@ public struct Importer {
         let extractStreetTiles = try ExtractTiles.touched(by: written.filter { $0.level == .thoroughfare }.map(\.table), in: database)
             .union(extracts.unwritten.flatMap(\.streetTiles))
         let extractDataTiles = try ExtractTiles.data(of: written, in: database).union(extracts.unwritten.flatMap(\.dataTiles))
+        // The places of every locality layer, the user's, Data/'s or the fallback, give way to the extracts' where
+        // these have data (`extractPlacesReason`): Data/ and an extract answer there as the extract alone.
+        let extractPlaces = inputs.extractsToRead.isEmpty ? nil : DataTiles(keys: extractDataTiles)
         layers += try importShapefiles(
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
-            extractStreets: (extractExtents, extractStreetTiles))
+            extractStreets: (extractExtents, extractStreetTiles), extractPlaces: extractPlaces)
         layers += try importFallbacks(
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
-            extractData: DataTiles(keys: extractDataTiles))
+            extractPlaces: extractPlaces)
         let report = try lookupTables.finish()
         try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
         if !inputs.extractsToRead.isEmpty {
@@ -187,7 +190,7 @@ public struct Importer {
 
     private func importShapefiles(
         _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter,
-        replacedCountries: Set<String>, extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>)
+        replacedCountries: Set<String>, extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>), extractPlaces: DataTiles?
     ) throws -> [ImportedLayer] {
         // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
         // is open), before the lookup structures it completes are built.
@@ -203,7 +206,7 @@ public struct Importer {
                 let layer = try importLayer(
                     plan, checksum: inputs.checksums[plan.url], into: geoPackage, collector: collector,
                     replacedCountries: replacedCountries,
-                    extractStreets: extractStreets
+                    extractStreets: extractStreets, extractPlaces: extractPlaces
                 ) { done in
                     progress(ImportProgress(stage: "reading shapefiles", completed: recordsDone + done, total: totalRecords))
                 }
@@ -219,7 +222,7 @@ public struct Importer {
     /// Data/'s time zones, countries and places where the extracts leave them out (checkedInputs()).
     private func importFallbacks(
         _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter,
-        replacedCountries: Set<String>, extractData: DataTiles
+        replacedCountries: Set<String>, extractPlaces: DataTiles?
     ) throws -> [ImportedLayer] {
         var layers: [ImportedLayer] = []
         if let fallbackTimeZones = inputs.fallbackTimeZones {
@@ -237,15 +240,17 @@ public struct Importer {
         }
         if let fallbackLocalities = inputs.fallbackLocalities {
             let plan = try LayerPlan.make(url: fallbackLocalities, options: inputs.options, usedTables: &inputs.usedTables)
-            layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector, extractPlaces: extractData) { _ in })
+            layers.append(
+                try importLayer(plan, checksum: nil, into: geoPackage, collector: collector, extractPlaces: extractPlaces) { _ in })
             try lookupTables.layerRead(feeding: .locality)
         }
         return layers
     }
 
-    /// A place of the embedded data where an extract has data (`DataTiles`, the tiles where Nominatim's rules answer):
-    /// there the extract's own places answer, as Nominatim's on that extract would; GeoNames' point of the same town
-    /// (often hundreds of metres from OpenStreetMap's) would only move the distances.
+    /// A place of a locality layer (Data/'s GeoNames, embedded or imported with the extract, or the user's) where an
+    /// extract has data (`DataTiles`, the tiles where Nominatim's rules answer): there the extract's own places answer,
+    /// as Nominatim's on that extract would, whether the import has other layers or not; GeoNames' point of the same
+    /// town (often hundreds of metres from OpenStreetMap's) would only move the distances and the nearest place.
     private static func extractPlacesReason(_ plan: LayerPlan, _ shape: Shape, _ extractPlaces: DataTiles?) -> String? {
         guard plan.profile.level == .locality, let extractPlaces, case .point(let point) = shape,
             extractPlaces.contains(Coordinate(latitude: point.y, longitude: point.x))

@@ -97,7 +97,11 @@ final class LookupTablesWriter {
         unreadLayers = [:]
         try buildReadySteps()
         try storeAreaFeatures(
-            adminNames: adminNames, countryFeature: [.admin: adminCountries, .timezone: countryOfZone],
+            adminNames: adminNames,
+            countryFeature: [
+                .admin: adminCountries, .timezone: countryOfZone, .city: countryFeaturesByCode(.city),
+                .suburb: countryFeaturesByCode(.suburb),
+            ],
             adminFirstLevels: adminFirstLevels)
         return report
     }
@@ -252,6 +256,17 @@ final class LookupTablesWriter {
             }
             return admin.countryCode.flatMap { firstWithCode[$0] }.map(Int32.init) ?? -1
         }
+    }
+
+    /// The country feature of each polygon of `level` that names its country's code (an extract's municipalities
+    /// and suburbs, `OSMLevelMapping`): the first country feature with that code; -1 for none.
+    private func countryFeaturesByCode(_ level: PlacesSchema.AreaLevel) -> [Int32] {
+        guard let features = collector.areas[level]?.features, features.contains(where: { $0.countryCode != nil }) else { return [] }
+        var firstWithCode: [String: Int32] = [:]
+        for (f, country) in (collector.areas[.country]?.features ?? []).enumerated() {
+            if let code = country.code?.uppercased(), firstWithCode[code] == nil { firstWithCode[code] = Int32(f) }
+        }
+        return features.map { feature in feature.countryCode.flatMap { firstWithCode[$0] } ?? -1 }
     }
 
     /// The level's tiles stored as the builder hands them over, a batch at a time, never all at once; with `keep`,

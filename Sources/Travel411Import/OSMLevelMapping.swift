@@ -417,7 +417,7 @@ struct OSMLevelMapping {
             area.postcode.flatMap { postcodes.normalised($0, countryCode: countryOf(area.shape.pointOnSurface)) }
         }
         let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode, countryOf: countryOf)
-        collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities)
+        collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities, countryOf: countryOf)
         try pendingAddresses.drain { reader in
             let address = try reader.pendingAddress()
             let country = countryOf(Point2D(x: address.coordinate.longitude, y: address.coordinate.latitude))
@@ -468,7 +468,7 @@ struct OSMLevelMapping {
             let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstCity + $0) },
-                countryCode: nil,
+                countryCode: area.node.flatMap(countryOf),
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
                 placeType: area.placeType ?? linked?.type ?? area.unlinkedKey ?? "city",
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
@@ -479,7 +479,8 @@ struct OSMLevelMapping {
     /// The suburbs: the boundaries of the finest rank below a municipality, else the place polygons, else cells
     /// around the suburb nodes (and the town nodes inside a municipality of another name).
     private mutating func collectSuburbs(
-        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, cities municipalities: (areas: [PendingArea], first: Int)
+        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, cities municipalities: (areas: [PendingArea], first: Int),
+        countryOf: (Point2D) -> String?
     ) {
         let (cities, firstCity) = municipalities
         let suburbRank = suburbBoundaries.keys.max()
@@ -522,6 +523,12 @@ struct OSMLevelMapping {
         // A suburb made from a place node belongs to the municipality holding the node: Nominatim names
         // Oberplanken, a part of Planken, on no street of Schaan next door.
         // Nominatim's labels of the ranks (`ADMIN_LABELS`): 20-21 Suburb, 18-19 City District.
+        // Each suburb and municipality drawn around a place node keeps the node's country, as Nominatim gives a place
+        // the country holding its centroid (`get_country_code`): an answer names only areas of its own country
+        // (`Geocoder/Nominatim/SameCountryAreas.swift`). Such an area is a box or cell that reaches over borders
+        // (Gamprin-Bendern's over the Rhine); a boundary's outline is OpenStreetMap's own, exact where Natural Earth's
+        // countries are coarse, so it keeps none: Monaco's Larvotto, whose point on its surface lies in Natural Earth's
+        // France, still names the points of Monaco it holds.
         let suburbLevel = (suburbRank ?? 20) >= 20 ? "suburb" : "city_district"
         let cityBoxes = BoxBuckets(cities.map(\.shape.boundingBox))
         let firstSuburb = collector.areas[.suburb]?.features.count ?? 0
@@ -533,7 +540,7 @@ struct OSMLevelMapping {
             let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbsByName) : nil
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstSuburb + $0) },
-                countryCode: nil,
+                countryCode: area.node.flatMap(countryOf),
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
                 municipality: municipality.map { firstCity + $0 },
                 placeType: area.placeType ?? linked?.type ?? suburbLevel, centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)

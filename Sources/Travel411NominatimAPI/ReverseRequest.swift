@@ -112,9 +112,11 @@ public struct ReverseRequest: Equatable, Sendable {
         String(decoding: answerBytes(placemark, timestamp: timestamp, data: data, licence: licence), as: UTF8.self)
     }
 
-    /// `answer` as the UTF-8 bytes a server sends.
+    /// `answer` as the UTF-8 bytes a server sends; `explanation`, the lines `where --explain` prints for the
+    /// point (`ReverseGeocoder.explanation`), goes into the `debug=1` page.
     public func answerBytes(
-        _ placemark: Placemark?, timestamp: Date? = nil, data: NominatimPlaceData? = nil, licence: DataLicence = .embedded
+        _ placemark: Placemark?, timestamp: Date? = nil, data: NominatimPlaceData? = nil, licence: DataLicence = .embedded,
+        explanation: [String] = []
     ) -> [UInt8] {
         var options = options
         options.timestamp = timestamp
@@ -128,19 +130,28 @@ public struct ReverseRequest: Equatable, Sendable {
         } else {
             body = Array(NominatimFormatter.unableToGeocode(options).utf8)
         }
-        if debug { return Array(Self.debugPage(String(decoding: body, as: UTF8.self), request: self).utf8) }
+        if debug {
+            return Array(Self.debugPage(String(decoding: body, as: UTF8.self), request: self, explanation: explanation).utf8)
+        }
         guard let jsonCallback else { return body }
         return Array(jsonCallback.utf8) + [UInt8(ascii: "(")] + body + [UInt8(ascii: ")")]
     }
 
-    /// `debug=1`: an HTML page with the request as read and the answer, no script.
-    static func debugPage(_ answer: String, request: ReverseRequest) -> String {
+    /// `debug=1`: an HTML page with the request as read, how the answer was found (`explanation`, as `where
+    /// --explain` prints it: each field's source, candidates, distances, ranks and deciding rule) and the answer, no
+    /// script. Nominatim's `debug=1` answers HTML too, its search's steps in place of the format asked for
+    /// (`docs/api/Reverse.md`, 5.3); travel411 has no SQL to show, so its page shows its own steps.
+    static func debugPage(_ answer: String, request: ReverseRequest, explanation: [String] = []) -> String {
         let point = request.coordinate.map { "\(JSONText.number($0.latitude)), \(JSONText.number($0.longitude))" } ?? "out of range"
+        let steps =
+            explanation.isEmpty
+            ? "" : "<h2>How the answer was found</h2>\n<pre>\(XMLText.escaped(explanation.joined(separator: "\n")))</pre>\n"
         return """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"/><title>travel411 reverse: debug</title></head><body>
             <h1>travel411 reverse</h1>
             <p>point: \(XMLText.escaped(point)); zoom \(request.options.zoom) (\(request.options.detail)); format \(request.options.format.rawValue); languages: \(XMLText.escaped(request.languages.joined(separator: ", ")))</p>
+            \(steps)<h2>Answer</h2>
             <pre>\(XMLText.escaped(answer))</pre>
             </body></html>
             """

@@ -63,8 +63,15 @@ import Travel411Answers
                 if query.needsNameSources { geocoder.addNameSources(to: &placemark, from: record) }
                 return placemark
             }
+            // debug=1: the steps `where --explain` prints, for the request's zoom and layers.
+            let explanation =
+                query.debug
+                ? query.coordinate.map { point in
+                    geocoder.explanation(for: point, zoom: query.options.zoom, layers: query.layers)
+                } ?? [] : []
             let body = query.answerBytes(
-                placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData, licence: geocoder.licence)
+                placemark, timestamp: query.options.format == .xml ? Date() : nil, data: resources.placeData, licence: geocoder.licence,
+                explanation: explanation)
             return Response(
                 status: .ok, headers: [.contentType: query.contentType, .accessControlAllowOrigin: "*"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411TestSupport
 
 @testable import Travel411Batch
 @testable import Travel411Core
@@ -23,6 +24,59 @@ import Testing
             #expect(placemark.postalCode == "9492")
             #expect(placemark.timeZone == "Europe/Vaduz")
         }
+    }
+
+    /// Points in Switzerland and Austria inside the areas drawn around Liechtenstein's place nodes (Gamprin-Bendern's
+    /// across the Rhine, Schaanwald's over the Austrian border) name no part of Liechtenstein: Nominatim takes a
+    /// place's address areas from its own country only (`SameCountryAreas`). Over a grid of Liechtenstein's box,
+    /// no answer of another country names a Liechtenstein suburb, municipality or neighbourhood, at zoom 18 or 14.
+    @Test func noAnswerNamesAPartOfAnotherCountry() throws {
+        let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        let swiss = geocoder.placemark(for: Coordinate(latitude: 47.186, longitude: 9.48))
+        #expect(swiss.isoCountryCode == "CH")
+        #expect(swiss.subLocality == nil)
+        #expect(swiss.name == "Switzerland")
+        var answeredAbroad = 0
+        for zoom in [18, 14] {
+            for latitude in stride(from: 47.05, through: 47.27, by: 0.005) {
+                for longitude in stride(from: 9.47, through: 9.64, by: 0.005) {
+                    let record = geocoder.record(
+                        for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: zoom))
+                    let placemark = geocoder.placemark(from: record)
+                    guard let code = placemark.isoCountryCode, code != "LI" else { continue }
+                    answeredAbroad += 1
+                    // The extract has no Swiss or Austrian municipality: every one it has is Liechtenstein's.
+                    #expect(record.cityArea < 0 && record.suburbArea < 0, "\(latitude), \(longitude): \(placemark)")
+                    #expect(record.neighbourhood < 0 && record.villagePart < 0)
+                }
+            }
+        }
+        #expect(answeredAbroad > 1_000)
+    }
+
+    /// The extract with Data/'s places, countries and time zones as layers of their own (as `travel411 import Data/
+    /// extract.osm.pbf` has them) answers as the extract alone: inside the extract's data GeoNames' places give way
+    /// to the extract's in both (`extractPlacesReason`), so the nearest place and its distance are the same.
+    @Test func dataAndTheExtractAnswerAsTheExtractAlone() throws {
+        let data = try EmbeddedData.locate()
+        let layers = ["countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp", "localities/geonames_cities1000.shp"]
+            .map { data.appendingPathComponent($0) }
+        let path = try ProcessScratch.path("osm-country-rules/liechtenstein-with-data.gpkg")
+        let summary = try Importer(options: ImportOptions(paths: layers + [OSMExtractImportTests.liechtenstein], databasePath: path)).run()
+        let places = try #require(summary.layers.first { $0.table == "geonames_cities1000" })
+        #expect(places.skipReasons["kept in the layer but not used for lookups: an OpenStreetMap extract gave the places here"] == 77)
+        let withData = try ReverseGeocoder(databasePath: path)
+        let alone = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
+        var compared = 0
+        for latitude in stride(from: 47.05, through: 47.27, by: 0.01) {
+            for longitude in stride(from: 9.47, through: 9.64, by: 0.01) {
+                let point = Coordinate(latitude: latitude, longitude: longitude)
+                guard withData.record(for: point).followsNominatim else { continue }
+                #expect(withData.placemark(for: point) == alone.placemark(for: point), "\(point)")
+                compared += 1
+            }
+        }
+        #expect(compared > 300)
     }
 
     /// Every postcode an answer can carry is one of Liechtenstein's (`dddd`, 9485-9498 in use): the extract's
