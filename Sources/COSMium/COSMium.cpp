@@ -233,16 +233,22 @@ namespace {
             cosmium::RelationAreaStore areas{assembler_config, m_area_keys.filter(), relations_directory(temporary_directory)};
 
             // Pass 1: the multipolygon and boundary relations, the end nodes of interpolation lines, and which node
-            // ids the ways use (for the node store).
+            // ids the ways use (for the node store). The relations are counted here, and their newest timestamp
+            // taken (the metadata is read for that), so that pass 2 need not read them: libosmium decoded up to 20
+            // blocks of relations ahead (its queue) while the reading thread waited for the features' thread, and a
+            // block of 8,000 relations with their members is tens of MB once decoded (heaptrack: 367 MB of them at
+            // once in 150 copies of the Helsinki extract), which the allocator then kept.
             WayNodeReferences references;
             {
                 cosmium::ObjectStream stream{files, osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation,
-                                             osmium::io::read_meta::no, pool, m_file_in_use};
+                                             osmium::io::read_meta::yes, pool, m_file_in_use};
                 stream.for_each(
                     [&](osmium::OSMObject& item) {
                         note_last(item.type() == osmium::item_type::way ? COSM_WAY : COSM_RELATION, item.id());
                         check_tags(item);
+                        note_timestamp(item);
                         if (item.type() == osmium::item_type::relation) {
+                            ++m_counts.relations;
                             areas.relation(static_cast<const osmium::Relation&>(item));
                         } else if (item.type() == osmium::item_type::way) {
                             const auto& way = static_cast<const osmium::Way&>(item);
@@ -271,13 +277,13 @@ namespace {
             });
             // With the elements' metadata, for their newest timestamp: 600 copies of Liechtenstein (39 M nodes) took
             // 2 % more CPU, the same peak memory.
-            cosmium::ObjectStream stream{files, osmium::osm_entity_bits::all, osmium::io::read_meta::yes, pool, m_file_in_use};
-            int phase = 2;  // 3 once ways or relations come: their blocks take longer than the nodes'
+            cosmium::ObjectStream stream{files, osmium::osm_entity_bits::node | osmium::osm_entity_bits::way, osmium::io::read_meta::yes,
+                                         pool, m_file_in_use};
+            int phase = 2;  // 3 once ways come: their blocks take longer than the nodes'
             stream.for_each(
                 [&](osmium::OSMObject& item) {
                     check_tags(item);
-                    m_counts.data_timestamp =
-                        std::max(m_counts.data_timestamp, static_cast<int64_t>(item.timestamp().seconds_since_epoch()));
+                    note_timestamp(item);
                     switch (item.type()) {
                     case osmium::item_type::node: {
                         auto& node = static_cast<osmium::Node&>(item);
@@ -291,13 +297,6 @@ namespace {
                         locations.way(way);
                         this->way(way);
                         areas.way(way);
-                        break;
-                    }
-                    case osmium::item_type::relation: {
-                        phase = 3;
-                        auto& relation = static_cast<osmium::Relation&>(item);
-                        ++m_counts.relations;
-                        note_last(COSM_RELATION, relation.id());
                         break;
                     }
                     default:
@@ -338,6 +337,10 @@ namespace {
         void note_last(cosm_element_type type, osmium::object_id_type id) noexcept {
             m_counts.last_element_type = type;
             m_counts.last_element_id = id;
+        }
+
+        void note_timestamp(const osmium::OSMObject& item) noexcept {
+            m_counts.data_timestamp = std::max(m_counts.data_timestamp, static_cast<int64_t>(item.timestamp().seconds_since_epoch()));
         }
 
         void warn(cosm_warning warning, cosm_element_type type, osmium::object_id_type id) {
