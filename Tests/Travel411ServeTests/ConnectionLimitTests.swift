@@ -35,18 +35,17 @@
                 let port = try #require(client.port)
                 let fd = try RawClient.connect(port: port, receiveTimeout: 15)
                 defer { close(fd) }
-                let started = Date()
                 RawClient.send(fd, Array("GET /reverse?lat=51.47&lon=-0.45 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow:".utf8))
                 for _ in 0..<4 {
                     try await Task.sleep(for: .milliseconds(500))
                     RawClient.send(fd, Array("a".utf8))
                 }
+                // `closed` is the server's doing: a read that reaches the client's own 15 s receive timeout
+                // returns EAGAIN, which `readAll` does not count as closed. No bound on the seconds: the whole
+                // suite's imports delay the sends above by several seconds (3 s alone, 12-20 s seen in the suite).
                 let (text, closed) = await RawClient.readAllOffThread(fd)
-                #expect(closed, "the server kept a slow client's connection open")
+                #expect(closed, "the server kept a slow client's connection open past the client's 15 s timeout")
                 #expect(text == "")
-                // Closed by the server, before the client's own 15 s receive timeout: 3 s alone, up to 12 s while
-                // the rest of the suite's imports load both cores.
-                #expect(Date().timeIntervalSince(started) < 15)
                 // On a new connection: the test client's own has been idle past the deadline too.
                 let good = try await RawClient.getOffThread(port: port, "/reverse?lat=51.5174&lon=-0.12&format=jsonv2")
                 #expect(RawClient.status(of: good.text) == 200 && good.text.contains("Kingsway"), "\(good.text.prefix(300))")
