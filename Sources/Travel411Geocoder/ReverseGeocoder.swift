@@ -206,8 +206,9 @@ public final class ReverseGeocoder: Sendable {
         }
         // Decided last, over every rule above that names an area: none of another country (`SameCountryAreas`).
         // Outside the extract's data tiles too: the area drawn around a city node reaches 15 km, past them and
-        // into the next country (Monaco's into France); the embedded data's areas carry no country and stay.
-        if !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
+        // into the next country (Monaco's into France). Only an extract's import gives areas a country: a
+        // database without one (the default's batch) skips the check.
+        if osmRules != nil, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
         // A POI or nothing: Nominatim looks for no area or country without the address layer.
         if poisAlone, record.object < 0 { return nothing }
         if needs.contains(.osmElement) {
