@@ -27,7 +27,7 @@ public final class FileDescriptorSource: BatchByteSource {
     let name: String
 
     /// Regular files always have their next bytes at hand; pipes, terminals and sockets may not.
-    private let mayWaitForAWriter: Bool
+    let mayWaitForAWriter: Bool
 
     public init(fd: Int32, name: String) {
         self.fd = fd
@@ -38,11 +38,14 @@ public final class FileDescriptorSource: BatchByteSource {
 
     /// A writer that falls silent for a millisecond has paused (an interactive program waiting for
     /// its answer); a fast stream refills the pipe far sooner, so it still goes in large chunks.
-    public func hasInputWaiting() -> Bool {
+    public func hasInputWaiting() -> Bool { hasInputWaiting(withinMilliseconds: 1) }
+
+    /// Whether bytes (or the end) arrive within `milliseconds`.
+    func hasInputWaiting(withinMilliseconds milliseconds: Int32) -> Bool {
         guard mayWaitForAWriter else { return true }
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
-            let ready = poll(&descriptor, 1, 1)
+            let ready = poll(&descriptor, 1, milliseconds)
             if ready >= 0 { return ready > 0 }
             if errno != EINTR { return true }  // let the read report the problem
         }

@@ -116,10 +116,16 @@ public struct BatchGeocoder {
     }
 
     /// `where --input` as the CLI sees it: `inputPath` is a file, or nil or "-" for standard
-    /// input; output goes to `outputFD` (standard output by default).
-    public func run(inputPath: String?, outputFD: Int32 = STDOUT_FILENO) throws -> BatchSummary {
+    /// input, read from `standardInput` when given (what `BatchLoading.peek` returned); output goes to
+    /// `outputFD` (standard output by default).
+    public func run(inputPath: String?, standardInput: (any BatchByteSource)? = nil, outputFD: Int32 = STDOUT_FILENO) throws
+        -> BatchSummary
+    {
         guard let inputPath, inputPath != "-" else {
-            return try run(inputFD: STDIN_FILENO, inputName: "-", outputFD: outputFD)
+            guard let standardInput else { return try run(inputFD: STDIN_FILENO, inputName: "-", outputFD: outputFD) }
+            return try run(
+                source: standardInput, inputName: "-", sink: FileDescriptorSink(fd: outputFD),
+                events: .standardError(showProgress: options.showProgress, printsSummary: options.printsSummary))
         }
         let fd = open(inputPath, O_RDONLY)
         guard fd >= 0 else { throw BatchError("cannot open \(inputPath): \(String(cString: strerror(errno)))", exitStatus: .noInput) }

@@ -272,8 +272,10 @@ struct WhereCommand: ParsableCommand {
         var options = try batchOptions()
         // The summary's rate is the whole run's, as a user timing the command sees it.
         options.startedAt = ProcessClock.processStartUptime()
+        // A pipe's first bytes are read before the database is opened: one closed after a few rows is small.
+        let standardInput = input == nil || input == "-" ? try BatchLoading.peek() : nil
         let geocoder = try openGeocoder(
-            loading: BatchLoading.loading(forInputPath: input), needs: PlacemarkNeeds(fields: options.fields))
+            loading: standardInput?.loading ?? BatchLoading.loading(forInputPath: input), needs: PlacemarkNeeds(fields: options.fields))
         // Naming in other languages goes through placemarks; without it the batch prints straight from the records.
         let batch =
             languages.isEmpty
@@ -282,12 +284,12 @@ struct WhereCommand: ParsableCommand {
             if let output {
                 // Checked inside, so that a file answered without a damaged part never replaces the old one.
                 try BatchOutputFile.write(to: output) {
-                    let summary = try batch.run(inputPath: input, outputFD: $0)
+                    let summary = try batch.run(inputPath: input, standardInput: standardInput?.source, outputFD: $0)
                     try geocoder.checkIndex()
                     return summary
                 }
             } else {
-                try batch.run(inputPath: input, outputFD: STDOUT_FILENO)
+                try batch.run(inputPath: input, standardInput: standardInput?.source, outputFD: STDOUT_FILENO)
             }
         try geocoder.checkIndex()
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }

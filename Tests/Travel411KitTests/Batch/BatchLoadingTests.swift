@@ -33,4 +33,63 @@ struct BatchLoadingTests {
         #expect(BatchLoading.loading(forInputPath: "/nonexistent/points.csv") == .everything)
         #expect(BatchLoading.loading(forInputPath: FileManager.default.temporaryDirectory.path) == .everything)
     }
+
+    /// Everything a source gives, read to its end.
+    private func drain(_ source: any BatchByteSource) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 5000)
+        while true {
+            let count = try block.withUnsafeMutableBytes { try source.read(into: $0) }
+            if count == 0 { return bytes }
+            bytes += block[0..<count]
+        }
+    }
+
+    /// A real pipe holding `bytes`, its writing end closed after them when `closesWriter`. Up to the pipe's 64 KiB
+    /// buffer the bytes are written before the peek; more go from another thread while it reads.
+    private func pipe(holding bytes: [UInt8], closesWriter: Bool) throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard Foundation.pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+        let writer = ends[1]
+        let writeAll: @Sendable () -> Void = {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { write(writer, $0.baseAddress! + offset, bytes.count - offset) }
+                guard written > 0 else { break }
+                offset += written
+            }
+            if closesWriter { close(writer) }
+        }
+        if bytes.count < 60_000 { writeAll() } else { Thread(block: writeAll).start() }
+        return (ends[0], writer)
+    }
+
+    @Test func aPipeClosedAfterOneRowIsReadOnDemandAndKeepsItsBytes() throws {
+        let row = Array("51.47,-0.45\n".utf8)
+        let ends = try pipe(holding: row, closesWriter: true)
+        defer { close(ends.read) }
+        let peeked = try BatchLoading.peek(fd: ends.read)
+        #expect(peeked.loading == .onDemand)
+        #expect(try drain(peeked.source) == row)
+    }
+
+    @Test func aPipeHoldingMoreThanTheLimitReadsEverythingAndKeepsItsBytes() throws {
+        let bytes = Array(String(repeating: "51.470000,-0.450000\n", count: 5000).utf8)
+        let ends = try pipe(holding: bytes, closesWriter: true)
+        defer { close(ends.read) }
+        let peeked = try BatchLoading.peek(fd: ends.read)
+        #expect(peeked.loading == .everything)
+        #expect(try drain(peeked.source) == bytes)
+    }
+
+    /// A writer that waits for its answer after one row is a stream: it may send a million more.
+    @Test func aPipeWhoseWriterWaitsReadsEverything() throws {
+        let row = Array("51.47,-0.45\n".utf8)
+        let ends = try pipe(holding: row, closesWriter: false)
+        defer { close(ends.read) }
+        let peeked = try BatchLoading.peek(fd: ends.read)
+        #expect(peeked.loading == .everything)
+        close(ends.write)
+        #expect(try drain(peeked.source) == row)
+    }
 }
