@@ -12,6 +12,9 @@ package protocol PlacemarkPrinter: AnyObject, Sendable {
     /// Cache hints for a point `record(for:needs:)` will be asked about a few rows later, in stages
     /// (`ReverseGeocoder.prefetch`); changes no answer.
     func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds)
+    /// Cache hints for the texts of a decided record, before its fields are printed
+    /// (`ReverseGeocoder.prefetchTexts`); changes no answer.
+    func prefetchTexts(of record: PlacemarkRecord, needs: PlacemarkNeeds)
 }
 
 extension ReverseGeocoder: PlacemarkPrinter {}
@@ -26,6 +29,8 @@ final class ClosurePlacemarkPrinter: PlacemarkPrinter, Sendable {
     func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord { PlacemarkRecord(location: coordinate) }
 
     func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds) {}
+
+    func prefetchTexts(of record: PlacemarkRecord, needs: PlacemarkNeeds) {}
 
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         guard let text = field.text(in: geocode(record.location)), !text.isEmpty else { return false }

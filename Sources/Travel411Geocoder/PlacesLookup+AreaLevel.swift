@@ -55,6 +55,12 @@ extension PlacesLookup {
             feature >= 0 && Int(feature) < firstLevels.count ? firstLevels[Int(feature)] : 0
         }
 
+        /// A cache hint for a text printed soon (`RecordTableView.prefetch`); nothing when the texts are
+        /// read one polygon at a time.
+        @inline(__always) func prefetchText(_ feature: Int, _ text: AreaText, stage: Int) {
+            if let texts, feature < preloadedCount { texts.prefetch(feature, text.rawValue, stage: stage) }
+        }
+
         /// The text's UTF-8 bytes, valid while this level lives; empty when absent.
         @inline(__always) package func bytes(_ feature: Int, _ text: AreaText) -> UnsafeBufferPointer<UInt8> {
             if let texts { return texts.bytes(feature, text.rawValue) }

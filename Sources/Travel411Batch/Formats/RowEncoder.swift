@@ -97,10 +97,13 @@ final class RowEncoder {
         featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0),
         problem: @autoclosure () -> String, printer: any PlacemarkPrinter, to output: GrowableByteArray
     ) {
+        // Decided before the input's values are copied, and its texts' cache hints sent, so that the names'
+        // misses overlap one another and that copy instead of coming one printed field at a time.
+        let record = point.map { printer.record(for: Coordinate(latitude: $0.latitude, longitude: $0.longitude), needs: needs) }
+        if let record { printer.prefetchTexts(of: record, needs: needs) }
         let needsSeparator = beginRow(
             bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
-        if let point {
-            let record = printer.record(for: Coordinate(latitude: point.latitude, longitude: point.longitude), needs: needs)
+        if let record {
             switch layout.format {
             case .csv, .tsv:
                 appendTableFields(of: record, printer: printer, needsDelimiter: needsSeparator, to: output)

@@ -96,6 +96,17 @@ package struct RecordTableView: @unchecked Sendable {
         return Coordinate(latitude: coordinates[record * 2], longitude: coordinates[record * 2 + 1])
     }
 
+    /// Cache hints for a field printed soon: stage 0 its offset, stage 1 (once the offset has arrived)
+    /// its first bytes.
+    @inline(__always) package func prefetch(_ record: Int, _ field: Int, stage: Int) {
+        let slot = record * fieldCount + field
+        if stage == 0 {
+            LookupPrefetch.hint(UnsafeRawPointer(offsets + slot))
+        } else {
+            LookupPrefetch.hint(UnsafeRawPointer(text + Int(offsets[slot])))
+        }
+    }
+
     /// The field's UTF-8 bytes; empty when absent.
     @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8> {
         let slot = record * fieldCount + field
@@ -213,6 +224,17 @@ package final class TextColumn: @unchecked Sendable {
     deinit {
         offsets.deallocate()
         text.deallocate()
+    }
+
+    /// Cache hints for a record whose text is printed soon: stage 0 its offset, stage 1 (once the offset
+    /// has arrived) its first bytes.
+    @inline(__always) package func prefetch(_ record: Int, stage: Int) {
+        guard record >= 0, record < count else { return }
+        if stage == 0 {
+            LookupPrefetch.hint(UnsafeRawPointer(offsets + record))
+        } else {
+            LookupPrefetch.hint(UnsafeRawPointer(text + Int(offsets[record])))
+        }
     }
 
     @inline(__always) package func bytes(_ record: Int) -> UnsafeBufferPointer<UInt8> {
