@@ -108,7 +108,7 @@ struct OSMLevelMapping {
                 name: feature.name ?? feature.highway?.ref ?? "", rank: rank, element: Self.elementText(feature.element),
                 kind: feature.highway?.highwayClass, lines: lines, centre: centre, centroid: midpoint), let midpoint
             {
-                try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint) }
+                try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint, postcode: feature.address?.postcode) }
                 if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
             }
         case .address:
@@ -353,7 +353,10 @@ struct OSMLevelMapping {
     package mutating func finish() throws {
         let settings = NominatimCountrySettings.embedded
         var countries = try OSMCountryOfPoint(extractCountries: extractCountries, box: extent, temporaryPrefix: temporaryPrefix)
-        countries.setFallback(byMajorityOf: (townNodes + suburbNodes).map(\.point))
+        // Without place nodes (a few blocks of a city), the extract's own extent decides: Nominatim's `country_osm_grid`
+        // gives a country to reclaimed land and piers that Natural Earth's coast leaves out (Singapore's Marina Bay).
+        let places = (townNodes + suburbNodes).map(\.point)
+        countries.setFallback(byMajorityOf: places.isEmpty ? Self.grid(over: extent) : places)
         extractCountries = []
         placeBoundaries(countries)
         let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
@@ -377,8 +380,11 @@ struct OSMLevelMapping {
         try collectObjects(postcodes, countryOf: countryOf)
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         try streetMidpoints.drain { reader in
-            let (id, midpoint) = try reader.streetMidpoint()
-            if let postcode = postcodeAreas.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
+            let (id, midpoint, written) = try reader.streetMidpoint()
+            // Its own postcode first (a TIGER road's zip), valid in its country: `placex_update` takes the object's
+            // own (`token_get_postcode`) before the one `insert_addresslines` or `get_nearest_postcode` gives.
+            let own = written.flatMap { postcodes.normalised($0, countryCode: countryOf(midpoint)) }
+            if let postcode = own ?? postcodeAreas.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
         }
         cityBoundaries = []
         cityPlaceAreas = []
@@ -388,6 +394,16 @@ struct OSMLevelMapping {
         townNodes = []
         suburbNodes = []
         try countries.checkReads()
+    }
+
+    /// 5 × 5 points spread over `box`, its corners included.
+    static func grid(over box: BoundingBox) -> [Point2D] {
+        guard !box.isEmpty else { return [] }
+        return (0...4).flatMap { i in
+            (0...4).map { j in
+                Point2D(x: box.minX + (box.maxX - box.minX) * Double(i) / 4, y: box.minY + (box.maxY - box.minY) * Double(j) / 4)
+            }
+        }
     }
 
     /// The municipalities: their boundaries, else the place polygons, else cells around the town nodes.
@@ -523,19 +539,20 @@ struct OSMLevelMapping {
         let (collector, pendingObjects) = (self.collector, self.pendingObjects)
         var number: UInt32 = 0
         /// Collects the next object; false when none is left.
-        func collectNext(parent: UInt32?) throws -> Bool {
+        func collectNext(parent: [UInt32]?) throws -> Bool {
             guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
             if let written = object.fields[postcodeField] {
                 object.fields[postcodeField] = postcodes.normalised(written, countryCode: countryOf(object.point))
             }
-            if let parent { object.fields[parentField] = String(parent) }
+            // Several streets of its name: `ObjectNearestStreets` keeps the one nearest.
+            if let parent { object.fields[parentField] = parent.map(String.init).joined(separator: " ") }
             try collector.collectObject(object.fields, at: object.point, outline: object.outline)
             number += 1
             return true
         }
-        try parentStreets.answers { object, street in
+        try parentStreets.answers { object, streets in
             while number < object { guard try collectNext(parent: nil) else { return } }
-            _ = try collectNext(parent: street)
+            _ = try collectNext(parent: streets)
         }
         while try collectNext(parent: nil) {}
     }

@@ -4,9 +4,9 @@ import Travel411Store
 import Travel411StoreWriters
 
 /// The street an address or point of interest belongs to, decided at import as Nominatim decides it: of the
-/// streets named as its `addr:street` (the same words, whatever the case, spacing and punctuation), the one
-/// whose centre, the point halfway along it, is nearest, within 0.015°. A long street is several ways; the
-/// address belongs to one of them. An object whose `addr:street` names no street near has none here: the
+/// streets named as its `addr:street` (the same words, whatever the case, spacing and punctuation) whose centre,
+/// the point halfway along it, is within 0.015°, the one nearest to it (`ObjectNearestStreets` measures the
+/// streets' lines when there are several). A long street is several ways; the address belongs to one of them. An object whose `addr:street` names no street near has none here: the
 /// lookup then takes the nearest named street, as Nominatim does.
 ///
 /// Streets and objects grow with the extract, so both wait in sort runs on disk, by column of `reachDegrees`:
@@ -46,10 +46,15 @@ struct OSMParentStreets {
         }
     }
 
+    /// One of an object's streets: `rank` 0 the nearest by centre.
     private struct Answer: BitwiseCopyable {
         var object: UInt32
         var street: UInt32
+        var rank: UInt32
     }
+
+    /// At most this many streets of its name are kept for an object, nearest centre first.
+    static let maximumCandidates = 4
 
     /// Each distinct name key's number.
     private var names: [[UInt8]: UInt32] = [:]
@@ -84,10 +89,15 @@ struct OSMParentStreets {
         return number
     }
 
-    /// The street of each object that asked, in the objects' order: of the streets of its name, the one whose
-    /// centre is nearest, within reach; ties to the lower street number. Objects with none are left out.
-    func answers(_ body: (_ object: UInt32, _ street: UInt32) throws -> Void) throws {
-        let answers = ExternalSorter<Answer>(runPrefix: runPrefix + "answers-", bufferBytes: bufferBytes) { UInt64($0.object) }
+    /// The streets of each object that asked, in the objects' order: those of its name whose centre is within reach,
+    /// nearest centre first (ties to the lower street number), at most `maximumCandidates`. Nominatim's
+    /// `getNearestNamedRoadPlaceId` (`lib-sql/functions/partition-functions.sql`) orders them by the distance to
+    /// the whole street (its `search_name` row keeps the street's geometry in the column it calls `centroid`):
+    /// `ObjectNearestStreets` measures the candidates so where there are several. Objects with none are left out.
+    func answers(_ body: (_ object: UInt32, _ streets: [UInt32]) throws -> Void) throws {
+        let answers = ExternalSorter<Answer>(runPrefix: runPrefix + "answers-", bufferBytes: bufferBytes) {
+            UInt64($0.object) << 8 | UInt64($0.rank)
+        }
         // The streets of the three columns around the objects being answered, by column and row.
         var window: [Int32: [Int32: [Entry]]] = [:]
         var windowColumn: Int32?
@@ -98,23 +108,32 @@ struct OSMParentStreets {
                 for column in window.keys.filter({ $0 < entry.column - 1 }) { window[column] = nil }
                 windowColumn = entry.column
             }
-            var best: (street: UInt32, squared: Double)?
+            var found: [(squared: Double, street: UInt32)] = []
             for column in (entry.column - 1)...(entry.column + 1) {
                 guard let rows = window[column] else { continue }
                 for row in (entry.row - 1)...(entry.row + 1) {
                     for street in rows[row] ?? [] where street.name == entry.name {
                         let dx = street.x - entry.x, dy = street.y - entry.y
                         let squared = dx * dx + dy * dy
-                        guard squared <= reachSquared else { continue }
-                        if best.map({ squared < $0.squared || (squared == $0.squared && street.number < $0.street) }) ?? true {
-                            best = (street.number, squared)
-                        }
+                        if squared <= reachSquared { found.append((squared, street.number)) }
                     }
                 }
             }
-            if let best { try answers.append(Answer(object: entry.number, street: best.street)) }
+            found.sort { $0.squared != $1.squared ? $0.squared < $1.squared : $0.street < $1.street }
+            for (rank, candidate) in found.prefix(Self.maximumCandidates).enumerated() {
+                try answers.append(Answer(object: entry.number, street: candidate.street, rank: UInt32(rank)))
+            }
         }
-        try answers.drain { try body($0.object, $0.street) }
+        var current: (object: UInt32, streets: [UInt32])?
+        try answers.drain { answer in
+            if let pending = current, pending.object != answer.object { try body(pending.object, pending.streets) }
+            if current?.object == answer.object {
+                current?.streets.append(answer.street)
+            } else {
+                current = (answer.object, [answer.street])
+            }
+        }
+        if let current { try body(current.object, current.streets) }
     }
 
     /// A name's letters and digits, lower case, `ß` as `ss`: `Bendererstrasse` is `Benderer Strasse`.

@@ -32,9 +32,11 @@ extension OSMSpillWriter {
         write(object.outline)
     }
 
-    mutating func writeStreetMidpoint(_ id: UInt32, _ midpoint: Point2D) {
+    /// A street's number, midpoint and own postcode as written (nil for none).
+    mutating func writeStreetMidpoint(_ id: UInt32, _ midpoint: Point2D, postcode: String?) {
         write(id)
         write(midpoint)
+        write(postcode)
     }
 }
 
@@ -49,5 +51,5 @@ extension OSMSpillReader {
         PendingObject(fields: try texts(), point: try point(), outline: try rings())
     }
 
-    mutating func streetMidpoint() throws -> (id: UInt32, point: Point2D) { (try uint32(), try point()) }
+    mutating func streetMidpoint() throws -> (id: UInt32, point: Point2D, postcode: String?) { (try uint32(), try point(), try text()) }
 }

@@ -15,16 +15,25 @@ import Travel411StoreWriters
 final class ObjectNearestStreets {
     static let reachesDegrees = [OSMParentStreets.reachDegrees, 0.1]
 
-    /// An object without a parent, at its centre.
+    /// An object without a parent, at its centre; or, with `count` candidates, one whose `addr:street` names several
+    /// streets near (`OSMParentStreets`), nearest centre first.
     private struct Orphan: BitwiseCopyable {
         var object: UInt32
         var x: Double
         var y: Double
+        var candidates: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var count: UInt32 = 0
+
+        var candidateList: [UInt32] {
+            Array([candidates.0, candidates.1, candidates.2, candidates.3].prefix(Int(count)))
+        }
     }
 
+    /// The street found for an object: its nearest named street, or (`isParent`) the one of its candidates.
     private struct Answer: BitwiseCopyable {
         var object: UInt32
         var street: UInt32
+        var isParent: Bool
     }
 
     private let records: OSMSpillFile
@@ -61,13 +70,38 @@ final class ObjectNearestStreets {
         let object = objectCount
         objectCount += 1
         try records.append { $0.write(fields) }
-        guard (fields[PlacesSchema.ObjectField.parent.rawValue] ?? nil) == nil,
-            let centre = fields[PlacesSchema.ObjectField.centre.rawValue] ?? nil
-        else { return }
+        let parent = fields[PlacesSchema.ObjectField.parent.rawValue] ?? nil
+        let candidates = parent.map { $0.split(separator: " ").compactMap { UInt32($0) } } ?? []
+        guard candidates.count != 1, let centre = fields[PlacesSchema.ObjectField.centre.rawValue] ?? nil else { return }
         // Read as the lookup reads a record's point, so that the import measures from the same centre.
         let point = centre.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.point($0) } ?? nil
         guard let point else { return }
-        try orphans.append(Orphan(object: object, x: point.longitude, y: point.latitude))
+        var orphan = Orphan(object: object, x: point.longitude, y: point.latitude)
+        for (i, street) in candidates.prefix(4).enumerated() {
+            switch i {
+            case 0: orphan.candidates.0 = street
+            case 1: orphan.candidates.1 = street
+            case 2: orphan.candidates.2 = street
+            default: orphan.candidates.3 = street
+            }
+        }
+        orphan.count = UInt32(min(candidates.count, 4))
+        try orphans.append(orphan)
+    }
+
+    /// Of an object's candidate streets, the one whose line passes nearest its centre, in degrees (Nominatim's
+    /// `getNearestNamedRoadPlaceId` orders by the distance to the street's geometry; measured here from the
+    /// object's centre, where Nominatim measures from its box); ties, and a candidate not found, to the nearer centre.
+    private static func nearestCandidate(_ orphan: Orphan, streets: StreetTiles) -> UInt32? {
+        let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
+        // Each candidate's centre is within the parent reach, so its line is too.
+        let reach = OSMParentStreets.reachDegrees * 1.01
+        var best: (squared: Double, street: UInt32)?
+        for street in orphan.candidateList {
+            guard let squared = streets.squaredDegrees(from: centre, toLine: street, within: reach, clip: nil) else { continue }
+            if best.map({ squared < $0.squared }) ?? true { best = (squared, street) }
+        }
+        return best?.street ?? orphan.candidateList.first
     }
 
     /// Each object's record in order, with its nearest named street, found among `streets` (the streets' tiles
@@ -92,27 +126,42 @@ final class ObjectNearestStreets {
                 streetsRow = row
             }
             guard let streets else { return }
+            if orphan.count > 1 {
+                if let street = Self.nearestCandidate(orphan, streets: streets) {
+                    try answers.append(Answer(object: orphan.object, street: street, isParent: true))
+                }
+                return
+            }
             let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
             for reach in Self.reachesDegrees {
                 if let found = streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: isNamed) {
-                    try answers.append(Answer(object: orphan.object, street: found.id))
+                    try answers.append(Answer(object: orphan.object, street: found.id, isParent: false))
                     break
                 }
             }
         }
         var number: UInt32 = 0
-        let field = PlacesSchema.ObjectField.nearestStreet.rawValue
+        let nearestField = PlacesSchema.ObjectField.nearestStreet.rawValue, parentField = PlacesSchema.ObjectField.parent.rawValue
+        /// A record as written: a list of candidates left (none measured) keeps its first.
+        func written(_ fields: [String?]) throws {
+            var fields = fields
+            if parentField < fields.count, let list = fields[parentField] ?? nil, let space = list.firstIndex(of: " ") {
+                fields[parentField] = String(list[..<space])
+            }
+            try write(fields)
+        }
         try answers.drain { answer in
             while number < answer.object {
                 guard let fields = try records.next({ try $0.texts() }) else { return }
-                try write(fields)
+                try written(fields)
                 number += 1
             }
             guard var fields = try records.next({ try $0.texts() }) else { return }
+            let field = answer.isParent ? parentField : nearestField
             if field < fields.count { fields[field] = String(answer.street) }
-            try write(fields)
+            try written(fields)
             number += 1
         }
-        while let fields = try records.next({ try $0.texts() }) { try write(fields) }
+        while let fields = try records.next({ try $0.texts() }) { try written(fields) }
     }
 }

@@ -36,10 +36,14 @@ package enum OSMFeatureClassifier {
 
     /// Which elements libosmium hands over at all (the rest never crosses into Swift). `highway` on areas: a
     /// pedestrian square mapped as a multipolygon is a street.
-    static let nodeKeys = ["addr:housenumber", "addr:postcode", "place"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+    static let nodeKeys =
+        ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place"] + pointOfInterestKeys + fallbackPointOfInterestKeys
     static let lineKeys =
-        ["highway", "addr:interpolation", "addr:housenumber", "addr:postcode"] + pointOfInterestKeys + fallbackPointOfInterestKeys
-    static let areaKeys = ["addr:housenumber", "addr:postcode", "place", "boundary"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+        ["highway", "addr:interpolation", "addr:housenumber", "addr:postcode", "postal_code", "postcode"] + pointOfInterestKeys
+        + fallbackPointOfInterestKeys
+    static let areaKeys =
+        ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
+        + fallbackPointOfInterestKeys
 
     /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
     /// `namedStreetClasses` only with a name. Its address levels rank the first 26, the second 27: zoom 16
@@ -104,7 +108,21 @@ package enum OSMFeatureClassifier {
     package static func address(_ tags: [String: String]) -> OSMAddress {
         OSMAddress(
             housenumber: value(tags["addr:housenumber"]), street: value(tags["addr:street"]), place: value(tags["addr:place"]),
-            postcode: value(tags["addr:postcode"]), city: value(tags["addr:city"]))
+            postcode: postcode(tags), city: value(tags["addr:city"]))
+    }
+
+    /// The keys Nominatim 5.3 reads an object's postcode from (`ADDRESS_TAGS.core.postcode`,
+    /// `lib-lua/themes/nominatim/presets.lua`; GPL-2.0): `addr:postcode` first here, then the TIGER roads' zip codes.
+    /// A boundary's `postal_code` names the area (`OSMElementFeatures`), not a postcode point of its own.
+    static let postcodeKeys = ["addr:postcode", "postal_code", "postcode", "tiger:zip_left", "tiger:zip_right"]
+
+    /// The element's postcode, as written, from the first of `postcodeKeys` it has.
+    static func postcode(_ tags: [String: String]) -> String? {
+        let isBoundary = tags["boundary"] != nil
+        for key in postcodeKeys where !(isBoundary && key != "addr:postcode") {
+            if let found = value(tags[key]) { return found }
+        }
+        return nil
     }
 
     package static func names(_ tags: [String: String]) -> [String: String] {
