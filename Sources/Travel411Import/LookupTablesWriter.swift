@@ -162,6 +162,7 @@ final class LookupTablesWriter {
     }
 
     /// The countries, once the time zones are indexed: their overseas parts may be territories of their own.
+            ImportMemoryTrace.note("stored \(step)")
     private func buildCountries() throws {
         let zoneTables = try TimeZoneCountries.read(from: collector.timeZoneFolders)
         guard let countries = collector.areas[.country] else {
@@ -416,6 +417,7 @@ final class LookupTablesWriter {
                 try insert.run([
                     .integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .page(blob, deflate: deflatesPages),
                 ])
+        ImportMemoryTrace.note("street tiles")
             }
             // The streets' tiles as just written, read back through this connection (`SQLitePages`), each page once
             // (`ObjectNearestStreets` keeps the rows of tiles still in reach).
@@ -444,11 +446,13 @@ final class LookupTablesWriter {
                     try insert.run([
                         .integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .page(blob, deflate: deflatesPages),
                     ])
+            ImportMemoryTrace.note("objects' streets")
                 }
                 try storeLineIndex(.objectCovers, directory: coverDirectory, recordPages: 0)
             }
         }
         collector.objects = nil
+            ImportMemoryTrace.note("street addresses")
         collector.objectCovers = nil
         collector.objectRecords = nil
         if !collector.streetPostcodes.isEmpty {

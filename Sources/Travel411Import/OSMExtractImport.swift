@@ -91,6 +91,7 @@ package struct OSMExtractImport {
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 1, total: 1))
         let seconds = Date().timeIntervalSince(started)
         var outcome = Outcome()
+        ImportMemoryTrace.note("placed")
         outcome.countryCodes = mapping.countryCodes
         outcome.dataTimestamp = summary.dataTimestamp
         outcome.unwritten = tables.unwritten
@@ -119,6 +120,7 @@ package struct OSMExtractImport {
             let examples = (summary.warningExamples[warning] ?? []).map(\.description).joined(separator: ", ")
             outcome.warnings.append("\(fileNames): \(count) \(warning)\(examples.isEmpty ? "" : " (\(examples)…)")")
         }
+        ImportMemoryTrace.note("feature tables' R-trees")
         return outcome
     }
 }
