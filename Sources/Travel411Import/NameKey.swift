@@ -6,11 +6,11 @@ import Foundation
 /// Defined by `reference` (the stdlib's lower case, Foundation's replacing and its `alphanumerics`), and computed
 /// on the bytes: an import asks for the key of every street and of every address and POI naming one, and
 /// Foundation's replacing cost more than the rest of the match. Lower case and the letters-and-digits filter
-/// go a scalar at a time, so the key is the keys of the name's scalars end to end, each computed once by
-/// `reference` (`scalarKey`). The one step that does not go a scalar at a time is the replacing of `ß`, which
-/// compares characters: a `ß` followed by a combining mark is another character, left as it is. Every scalar
-/// that joins a character to the one before it lies above U+02FF, so a name with `ß` and such a scalar takes
-/// `reference` itself.
+/// go a scalar at a time, so the key of a name in Latin letters (every scalar below U+0300) is the keys of its
+/// scalars end to end, each computed once by `reference`. The one step that does not go a scalar at a time is
+/// the replacing of `ß`, which compares characters (a `ß` followed by a combining mark is another character,
+/// left as it is); every scalar that can join a character to the one before it lies above U+02FF. A name with
+/// any such scalar (other scripts, combining marks) takes `reference` itself, once, as before.
 enum NameKey {
     static func of(_ name: String) -> [UInt8] {
         var key: [UInt8] = []
@@ -34,29 +34,18 @@ enum NameKey {
     private static func ofUnicode(_ name: String) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(name.utf8.count)
-        var hasSharpS = false
-        var hasJoining = false
         for scalar in name.unicodeScalars {
-            let value = scalar.value
-            if value < 0x300 {
-                if value == 0xDF { hasSharpS = true }
-                key.append(contentsOf: lowScalarKeys[Int(value)])
-            } else {
-                if value == 0x1E9E { hasSharpS = true }
-                hasJoining = true
-                key.append(contentsOf: scalarKey(scalar))
-            }
+            guard scalar.value < 0x300 else { return reference(name) }
+            key.append(contentsOf: lowScalarKeys[Int(scalar.value)])
         }
-        return hasSharpS && hasJoining ? reference(name) : key
+        return key
     }
 
-    /// The keys of the scalars below U+0300 (Latin letters, their accented forms, punctuation), by scalar.
+    /// The keys of the scalars below U+0300 (Latin letters, their accented forms, punctuation), by scalar:
+    /// `reference` of each alone.
     private static let lowScalarKeys: [[UInt8]] = (0..<0x300).map { value in
-        Unicode.Scalar(UInt32(value)).map(scalarKey) ?? []
+        Unicode.Scalar(UInt32(value)).map { reference(String($0)) } ?? []
     }
-
-    /// One scalar's key: `reference` of the scalar alone.
-    static func scalarKey(_ scalar: Unicode.Scalar) -> [UInt8] { reference(String(scalar)) }
 
     /// The definition: the stdlib's lower case, `ß` replaced by `ss` as Foundation replaces, and the scalars
     /// Foundation counts as letters, marks and digits.
