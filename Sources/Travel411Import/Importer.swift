@@ -130,13 +130,16 @@ public struct Importer {
         // The places of every locality layer, the user's, Data/'s or the fallback, give way to the extracts' where
         // these have data (`extractPlacesReason`): Data/ and an extract answer there as the extract alone.
         let extractPlaces = inputs.extractsToRead.isEmpty ? nil : DataTiles(keys: extractDataTiles)
+        ImportMemoryTrace.note("extract tiles")
         layers += try importShapefiles(
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
             extractStreets: (extractExtents, extractStreetTiles), extractPlaces: extractPlaces)
         layers += try importFallbacks(
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
             extractPlaces: extractPlaces)
+        ImportMemoryTrace.note("other layers")
         let report = try lookupTables.finish()
+        ImportMemoryTrace.note("lookups stored")
         try geoPackage.setMetadata(key: "lookup_schema_version", value: PlacesSchema.version)
         if !inputs.extractsToRead.isEmpty {
             try geoPackage.setMetadata(key: OSMAnswerRules.metadataKey, value: OSMAnswerRules.metadataValue)

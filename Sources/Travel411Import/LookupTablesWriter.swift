@@ -31,6 +31,8 @@ final class LookupTablesWriter {
     /// the data. The embedded default's stay as they are: a batch loads the whole world's area tiles at its start,
     /// and inflating them made a 1 M-point batch of four fields a third slower (1.03 → 1.40 s), for 57 MB of 247.
     private let deflatesPages: Bool
+    /// Deflates the pages and tiles stored from this thread on the other core, when they are deflated.
+    private let deflater: BackgroundDeflate?
     private let progress: (ImportProgress) -> Void
     /// Layers not yet read, by what they feed.
     private var unreadLayers: [LookupCollector.Input: Int] = [:]
@@ -56,6 +58,8 @@ final class LookupTablesWriter {
         self.database = database
         self.progress = progress
         deflatesPages = !otherInputs.isEmpty
+        let deflater = deflatesPages ? BackgroundDeflate() : nil
+        self.deflater = deflater
         for input in otherInputs { unreadLayers[input, default: 0] += 1 }
         var records: [LookupCollector.Input: Int] = [:]
         for plan in plans {
@@ -71,15 +75,16 @@ final class LookupTablesWriter {
         // With an extract, each postcode point keeps its coordinate: the country holding it decides whether it may
         // answer (`takeNearestPostcodeOfTheCountry`).
         collector.postcodes = try PointLevelWriter(
-            .postcode, fieldCount: 1, withCoordinates: !otherInputs.isEmpty, database: database, deflate: deflatesPages)
+            .postcode, fieldCount: 1, withCoordinates: !otherInputs.isEmpty, database: database, deflate: deflatesPages,
+            deflater: deflater)
         collector.addresses = try PointLevelWriter(
-            .address, fieldCount: PlacesSchema.AddressField.allCases.count, database: database, deflate: deflatesPages)
+            .address, fieldCount: PlacesSchema.AddressField.allCases.count, database: database, deflate: deflatesPages,
+            deflater: deflater)
         // Made even without a thoroughfare layer: a database always has its (then empty) street index.
         collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
-        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
-        let deflatesPages = deflatesPages
+        let storePage = try Self.pageStore(database, deflater: deflater)
         collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .page(blob, deflate: deflatesPages)])
+            try storePage(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number), blob)
         }
         collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
         collector.objectCovers = StreetTilesBuilder(runPrefix: database.path + "-cover-run-", grid: .objects)
@@ -92,10 +97,19 @@ final class LookupTablesWriter {
         try buildReadySteps()
     }
 
+    /// Stores a page of `travel411_pages` under its key: deflated on the other core by `deflater`, in the order
+    /// given, else as it is.
+    private static func pageStore(_ database: SQLiteDatabase, deflater: BackgroundDeflate?) throws -> (Int64, [UInt8]) throws -> Void {
+        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        guard let deflater else { return { key, page in try insert.run([.integer(key), .page(page, deflate: false)]) } }
+        return { key, page in try deflater.store(page) { blob in try insert.run([.integer(key), blob.map(SQLValue.blob) ?? .null]) } }
+    }
+
     /// Builds what is left, once every layer has been read, and the area features.
     package func finish() throws -> Report {
         unreadLayers = [:]
         try buildReadySteps()
+        try deflater?.flush()
         try storeAreaFeatures(
             adminNames: adminNames,
             countryFeature: [
@@ -148,6 +162,7 @@ final class LookupTablesWriter {
             case .streets: try storeStreets()
             }
             doneSteps.insert(step)
+            ImportMemoryTrace.note("stored \(step)")
         }
     }
 
@@ -274,12 +289,13 @@ final class LookupTablesWriter {
     @discardableResult
     private func storeTiles(_ level: PlacesSchema.AreaLevel, _ builder: AreaIndexBuilder, keep: Bool = false) throws -> SpilledAreaTiles? {
         let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
-        let deflatesPages = deflatesPages
+        let deflater = deflater
         let store = { (tile: Int, reference: UInt32, blob: [UInt8]?) in
-            try insert.run([
-                .integer(level.tileKey(tile)), .integer(Int64(reference)),
-                blob.map { SQLValue.page($0, deflate: deflatesPages) } ?? .null,
-            ])
+            let row = { (stored: [UInt8]?) in
+                try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), stored.map(SQLValue.blob) ?? .null])
+            }
+            guard let deflater else { return try row(blob.map { PageCompression.compressed($0, deflate: false) }) }
+            try deflater.store(blob, row)
         }
         guard keep else {
             try builder.build(store)
@@ -385,10 +401,8 @@ final class LookupTablesWriter {
     }
 
     private func storePages(_ pages: [(number: Int, blob: [UInt8])], kind: PlacesSchema.PageKind, level: Int64) throws {
-        let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
-        for page in pages {
-            try insert.run([.integer(kind.key(level: level, page: page.number)), .page(page.blob, deflate: deflatesPages)])
-        }
+        let storePage = try Self.pageStore(database, deflater: deflater)
+        for page in pages { try storePage(kind.key(level: level, page: page.number), page.blob) }
     }
 
     /// The streets' tiles, merged from the runs the collector spilled, and the last page of their names; then
@@ -403,6 +417,7 @@ final class LookupTablesWriter {
         let directory = try streets.finish { number, blob in
             try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .page(blob, deflate: deflatesPages)])
         }
+        ImportMemoryTrace.note("street tiles")
         let streetCount = names.recordCount
         let pageCount = try names.finish()
         try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
@@ -412,10 +427,9 @@ final class LookupTablesWriter {
                     .integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .page(blob, deflate: deflatesPages),
                 ])
             }
+            let storePage = try Self.pageStore(database, deflater: deflater)
             var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
-                try insert.run([
-                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .page(blob, deflate: deflatesPages),
-                ])
+                try storePage(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number), blob)
             }
             // The streets' tiles as just written, read back through this connection (`SQLitePages`), each page once
             // (`ObjectNearestStreets` keeps the rows of tiles still in reach).
@@ -432,13 +446,13 @@ final class LookupTablesWriter {
                     try addresses.add(object: UInt32(records.recordCount), fields: fields)
                     try records.append(fields)
                 })
+            ImportMemoryTrace.note("objects' streets")
             try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
             let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
-                try insert.run([
-                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number)), .page(blob, deflate: deflatesPages),
-                ])
+                try storePage(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number), blob)
             }
             try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
+            ImportMemoryTrace.note("street addresses")
             if let covers = collector.objectCovers {
                 let coverDirectory = try covers.finish { number, blob in
                     try insert.run([
@@ -452,10 +466,9 @@ final class LookupTablesWriter {
         collector.objectCovers = nil
         collector.objectRecords = nil
         if !collector.streetPostcodes.isEmpty {
+            let storePage = try Self.pageStore(database, deflater: deflater)
             var postcodes = PagedRecordsWriter(fieldCount: 1) { number, blob in
-                try insert.run([
-                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number)), .page(blob, deflate: deflatesPages),
-                ])
+                try storePage(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number), blob)
             }
             for id in 0..<UInt32(streetCount) { try postcodes.append([collector.streetPostcodes[id]]) }
             try storeLineIndex(.streetPostcodes, directory: [], recordPages: try postcodes.finish())

@@ -69,6 +69,7 @@ package struct OSMExtractImport {
         progress: @escaping (ImportProgress) -> Void
     ) throws -> Outcome {
         let started = Date()
+        ImportAllocator.givePagesOfTheirOwnToLargeBlocks()
         var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: fileNames, featureLayers: featureLayers)
         try tables.reserveNames(&usedTables)
         // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
@@ -85,8 +86,12 @@ package struct OSMExtractImport {
             try translations.record(feature)
             try mapping.collect(feature, layer: table, fid: fid)
         }
+        // The read's threads are done with what they freed; the steps after it allocate on this thread.
+        ImportAllocator.releaseFreeMemory()
+        ImportMemoryTrace.note("read")
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
         try mapping.finish()
+        ImportMemoryTrace.note("placed")
         try mapping.checkPendingShapes()
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 1, total: 1))
         let seconds = Date().timeIntervalSince(started)
@@ -115,6 +120,7 @@ package struct OSMExtractImport {
                         : ["left out of the GeoPackage (--layers lookups), in the lookups only": table.features],
                     seconds: seconds))
         }
+        ImportMemoryTrace.note("feature tables' R-trees")
         for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
             let examples = (summary.warningExamples[warning] ?? []).map(\.description).joined(separator: ", ")
             outcome.warnings.append("\(fileNames): \(count) \(warning)\(examples.isEmpty ? "" : " (\(examples)…)")")

@@ -359,6 +359,7 @@ struct OSMLevelMapping {
         countries.setFallback(byMajorityOf: places.isEmpty ? Self.grid(over: extent) : places)
         extractCountries = []
         placeBoundaries(countries)
+        ImportMemoryTrace.note("boundaries placed")
         let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
         let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
         let (centroids, postcodeAreas) = try OSMPostcodeAreas.build(
@@ -368,8 +369,11 @@ struct OSMLevelMapping {
         let ownPostcode = { (area: PendingArea) in
             area.postcode.flatMap { postcodes.normalised($0, countryCode: countryOf(area.shape.pointOnSurface)) }
         }
+        ImportMemoryTrace.note("postcode areas")
         let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode, countryOf: countryOf)
+        ImportMemoryTrace.note("municipalities")
         collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities, countryOf: countryOf)
+        ImportMemoryTrace.note("suburbs")
         try pendingAddresses.drain { reader in
             let address = try reader.pendingAddress()
             let country = countryOf(Point2D(x: address.coordinate.longitude, y: address.coordinate.latitude))
@@ -377,7 +381,9 @@ struct OSMLevelMapping {
                 houseNumber: address.houseNumber, street: address.street,
                 postcode: address.postcode.flatMap { postcodes.normalised($0, countryCode: country) }, at: address.coordinate)
         }
+        ImportMemoryTrace.note("addresses")
         try collectObjects(postcodes, countryOf: countryOf)
+        ImportMemoryTrace.note("objects")
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         try streetMidpoints.drain { reader in
             let (id, midpoint, written) = try reader.streetMidpoint()

@@ -136,11 +136,6 @@ struct OSMParentStreets {
         if let current { try body(current.object, current.streets) }
     }
 
-    /// A name's letters and digits, lower case, `ß` as `ss`: `Bendererstrasse` is `Benderer Strasse`.
-    package static func key(_ name: String) -> [UInt8] {
-        Array(
-            name.lowercased().replacingOccurrences(of: "ß", with: "ss").unicodeScalars.filter {
-                CharacterSet.alphanumerics.contains($0)
-            }.map(String.init).joined().utf8)
-    }
+    /// A name's letters and digits, lower case, `ß` as `ss`: `Bendererstrasse` is `Benderer Strasse` (`NameKey`).
+    package static func key(_ name: String) -> [UInt8] { NameKey.of(name) }
 }

@@ -15,22 +15,26 @@ final class PointLevelWriter {
     private let database: SQLiteDatabase
     /// Whether the pages are deflated (`LookupTablesWriter.deflatesPages`).
     private let deflate: Bool
+    /// Deflates the pages on the other core (`BackgroundDeflate`); nil: here.
+    private let deflater: BackgroundDeflate?
 
     /// Sort runs are spilled beside the database every `bufferBytes` of points. `withCoordinates`: the records
     /// keep each point's coordinate too (`RecordTable`), for rules that ask where a found point lies.
     init(
         _ level: PlacesSchema.PointLevel, fieldCount: Int, withCoordinates: Bool = false, database: SQLiteDatabase,
-        deflate: Bool = true, bufferBytes: Int = 32 << 20
+        deflate: Bool = true, deflater: BackgroundDeflate? = nil, bufferBytes: Int = 32 << 20
     ) throws {
         self.level = level
         self.database = database
         self.deflate = deflate
+        self.deflater = deflater
         tiles = PointTilesBuilder(runPrefix: database.path + "-\(level.rawValue)-run-", bufferBytes: bufferBytes)
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         records = PagedRecordsWriter(fieldCount: fieldCount, withCoordinates: withCoordinates) { number, blob in
-            try insert.run([
-                .integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .page(blob, deflate: deflate),
-            ])
+            let key = PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)
+            // Deflated on the other core while the next page fills (`BackgroundDeflate`), when there is one.
+            guard deflate, let deflater else { return try insert.run([.integer(key), .page(blob, deflate: deflate)]) }
+            try deflater.store(blob) { try insert.run([.integer(key), $0.map(SQLValue.blob) ?? .null]) }
         }
     }
 
@@ -44,9 +48,9 @@ final class PointLevelWriter {
     package func finish() throws {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         let directory = try tiles.finish { number, blob in
-            try insert.run([
-                .integer(PlacesSchema.PageKind.pointTiles.key(level: level.ordinal, page: number)), .page(blob, deflate: deflate),
-            ])
+            let key = PlacesSchema.PageKind.pointTiles.key(level: level.ordinal, page: number)
+            guard deflate, let deflater else { return try insert.run([.integer(key), .page(blob, deflate: deflate)]) }
+            try deflater.store(blob) { try insert.run([.integer(key), $0.map(SQLValue.blob) ?? .null]) }
         }
         let recordPages = try records.finish()
         let box: [SQLValue] =

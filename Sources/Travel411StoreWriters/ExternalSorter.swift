@@ -4,9 +4,13 @@ import Travel411Core
 /// Sorts any number of fixed-size records by a 64-bit key in bounded memory: records fill a buffer,
 /// each full buffer is sorted and written to a run file, and `drain` merges the runs in key order.
 ///
-/// Memory is the buffer plus one block per run, whatever the number of records, which is what lets an
-/// import of millions of features stay within a fixed budget (the street tiles, the GeoPackage R-trees).
-/// Records with equal keys come out in an unspecified order: give each a unique key.
+/// Memory is the buffer plus the merge's blocks, whatever the number of records, which is what lets an
+/// import of millions of features stay within a fixed budget (the street tiles, the GeoPackage R-trees). The
+/// merge reads every run a block at a time, the blocks sharing `mergeBytes`; and runs are merged `fanIn` at a
+/// time into longer ones as they are cut, so that a sort never holds more than a few hundred open at once
+/// (the planet's street segments fill thousands of 32 MB buffers, beyond a process's usual 1,024 open files).
+/// Records with equal keys come out in the order they were appended in, run by run: give each a unique key
+/// all the same, as the order within a buffer's sort is unspecified.
 ///
 /// A run file is unlinked as soon as it is created and read back through its open descriptor: however the
 /// process ends (an error, Ctrl-C, kill -9), the kernel frees its disk space and no file is left behind.
@@ -20,12 +24,21 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     @usableFromInline let key: (Record) -> UInt64
     @usableFromInline var buffer: [Record] = []
     @usableFromInline var runs: [UnsafeMutablePointer<FILE>] = []
+    /// How many merges made each run (0: cut from the buffer); never increasing from the oldest run to the newest.
+    @usableFromInline var runLevels: [Int] = []
+    /// Runs created so far, which names the next.
+    @usableFromInline var runsMade = 0
+    @usableFromInline let fanIn: Int
     @usableFromInline var count = 0
+    /// What the merge's blocks take together, a block at most 256 KB.
+    @inlinable static var mergeBytes: Int { 16 << 20 }
 
     /// Runs are created as `runPrefix` followed by a number (beside the database being built, so that they
     /// use its disk), and unlinked at once.
-    @inlinable package init(runPrefix: String, bufferBytes: Int = 32 << 20, key: @escaping (Record) -> UInt64) {
+    /// `fanIn`: how many runs of one length are merged into a longer one.
+    @inlinable package init(runPrefix: String, bufferBytes: Int = 32 << 20, fanIn: Int = 64, key: @escaping (Record) -> UInt64) {
         self.runPrefix = runPrefix
+        self.fanIn = max(2, fanIn)
         bufferRecords = max(1024, bufferBytes / max(1, MemoryLayout<Record>.stride))
         self.key = key
     }
@@ -36,6 +49,7 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     @inlinable package func discard() {
         for run in runs { fclose(run) }
         runs = []
+        runLevels = []
         buffer = []
     }
 
@@ -56,17 +70,79 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     @inlinable func spill() throws {
         let key = self.key
         buffer.sort { key($0) < key($1) }
-        let path = runPrefix + String(runs.count)
+        let (file, path) = try newRun()
+        runs.append(file)
+        runLevels.append(0)
+        try write(buffer, to: file, path: path)
+        guard fflush(file) == 0 else { throw Self.writeError(path) }
+        buffer.removeAll(keepingCapacity: true)
+        try mergeNewestRuns()
+    }
+
+    /// A new run file, unlinked.
+    @inlinable func newRun() throws -> (UnsafeMutablePointer<FILE>, String) {
+        let path = runPrefix + String(runsMade)
         guard let file = fopen(path, "w+b") else {
             throw ImportError("\(path): cannot create a sort run (\(String(cString: strerror(errno))))")
         }
         unlink(path)
-        runs.append(file)
-        let written = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard written == buffer.count * MemoryLayout<Record>.stride, fflush(file) == 0 else {
-            throw ImportError("\(path): cannot write a sort run (\(String(cString: strerror(errno)))); is the disk full?")
+        runsMade += 1
+        return (file, path)
+    }
+
+    @inlinable func write(_ records: [Record], to file: UnsafeMutablePointer<FILE>, path: String) throws {
+        let written = records.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        guard written == records.count * MemoryLayout<Record>.stride else { throw Self.writeError(path) }
+    }
+
+    @inlinable static func writeError(_ path: String) -> ImportError {
+        ImportError("\(path): cannot write a sort run (\(String(cString: strerror(errno)))); is the disk full?")
+    }
+
+    /// While the newest `fanIn` runs are of one level, merges them into one run of the next: a binary counter in
+    /// base `fanIn`, so that each record is rewritten once per level, and the runs stay in the order of their
+    /// records (equal keys from the earlier run first, as the final merge takes them).
+    @inlinable func mergeNewestRuns() throws {
+        while runs.count >= fanIn, let level = runLevels.last, runLevels.suffix(fanIn).allSatisfy({ $0 == level }) {
+            let first = runs.count - fanIn
+            let (merged, path) = try newRun()
+            var block: [Record] = []
+            let blockRecords = max(64, (256 << 10) / max(1, MemoryLayout<Record>.stride))
+            block.reserveCapacity(blockRecords)
+            do {
+                try merge(Array(runs[first...])) { record in
+                    block.append(record)
+                    if block.count == blockRecords {
+                        try write(block, to: merged, path: path)
+                        block.removeAll(keepingCapacity: true)
+                    }
+                }
+                try write(block, to: merged, path: path)
+                guard fflush(merged) == 0 else { throw Self.writeError(path) }
+            } catch {
+                fclose(merged)
+                throw error
+            }
+            for run in runs[first...] { fclose(run) }
+            runs.replaceSubrange(first..., with: [merged])
+            runLevels.replaceSubrange(first..., with: [level + 1])
         }
-        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// The records of `files`, runs in key order, merged: equal keys from the earlier run first.
+    @inlinable func merge(_ files: [UnsafeMutablePointer<FILE>], _ body: (Record) throws -> Void) throws {
+        let key = self.key
+        let blockRecords = max(64, min(256 << 10, Self.mergeBytes / max(1, files.count)) / max(1, MemoryLayout<Record>.stride))
+        let readers = try files.enumerated().map {
+            try RunReader<Record>(file: $1, name: runPrefix + String($0), blockRecords: blockRecords)
+        }
+        // A large import makes hundreds of runs: the smallest head comes from a heap, not a scan of every run.
+        var heads = RunHeads(readers.indices.compactMap { run in readers[run].head.map { (key($0), run) } })
+        while let run = heads.smallestRun, let record = readers[run].head {
+            try body(record)
+            try readers[run].advance()
+            heads.replaceSmallest(with: readers[run].head.map { key($0) })
+        }
     }
 
     /// Every record in key order, then the runs removed. The sorter is empty afterwards.
@@ -82,14 +158,7 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
             return
         }
         if !buffer.isEmpty { try spill() }
-        let readers = try runs.enumerated().map { try RunReader<Record>(file: $1, name: runPrefix + String($0)) }
-        // A large import makes hundreds of runs: the smallest head comes from a heap, not a scan of every run.
-        var heads = RunHeads(readers.indices.compactMap { run in readers[run].head.map { (key($0), run) } })
-        while let run = heads.smallestRun, let record = readers[run].head {
-            try body(record)
-            try readers[run].advance()
-            heads.replaceSmallest(with: readers[run].head.map { key($0) })
-        }
+        try merge(runs, body)
     }
 }
 
@@ -142,10 +211,11 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     @usableFromInline var block: [Record] = []
     @usableFromInline var position = 0
     @usableFromInline var head: Record?
-    @inlinable static var blockRecords: Int { max(64, (256 << 10) / max(1, MemoryLayout<Record>.stride)) }
+    @usableFromInline let blockRecords: Int
 
-    @inlinable init(file: UnsafeMutablePointer<FILE>, name: String) throws {
+    @inlinable init(file: UnsafeMutablePointer<FILE>, name: String, blockRecords: Int) throws {
         path = name
+        self.blockRecords = blockRecords
         guard fseek(file, 0, SEEK_SET) == 0 else {
             throw ImportError("\(name): cannot read back a sort run (\(String(cString: strerror(errno))))")
         }
@@ -167,7 +237,7 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
             head = nil
             return
         }
-        let capacity = Self.blockRecords
+        let capacity = blockRecords
         let records = try [Record](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             let read = fread(buffer.baseAddress, MemoryLayout<Record>.stride, capacity, file)
             if read < capacity, ferror(file) != 0 { throw ImportError("\(path): cannot read back a sort run") }

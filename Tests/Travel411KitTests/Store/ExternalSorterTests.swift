@@ -64,6 +64,38 @@ struct ExternalSorterTests {
         #expect(out.map(\.value) == (0..<1024).flatMap { _ in (0..<5).map(Int32.init) })
     }
 
+    /// Runs merged four at a time as they are cut (the import's sorts merge 64): 50,000 records in 49 runs of 1,024
+    /// give the same records in the same order, equal keys run by run, with never more than 12 runs open.
+    @Test func runsMergedAsTheyAreCutGiveTheSameOrder() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sorter = ExternalSorter<(key: UInt64, value: Int32)>(
+            runPrefix: folder.appendingPathComponent("run-").path, bufferBytes: 1, fanIn: 4
+        ) { $0.key }
+        var expected: [(key: UInt64, value: Int32)] = []
+        var mostRuns = 0
+        for index in 0..<50_000 {
+            // 1,000 keys, each in many runs: the order of equal keys is the order they came in.
+            let record = (key: UInt64(index * 7_919 % 1_000), value: Int32(index))
+            expected.append(record)
+            try sorter.append(record)
+            mostRuns = max(mostRuns, sorter.runs.count)
+            #expect(contents(folder).isEmpty)
+        }
+        #expect(mostRuns <= 12)
+        var out: [(key: UInt64, value: Int32)] = []
+        try sorter.drain { out.append($0) }
+        // Each run sorted its buffer by key alone: within a run, equal keys keep no order, so compare run by run.
+        let runOf = { (value: Int32) in Int(value) / 1_024 }
+        let sorted = expected.enumerated().sorted {
+            ($0.element.key, runOf($0.element.value), $0.offset) < ($1.element.key, runOf($1.element.value), $1.offset)
+        }
+        #expect(out.map(\.key) == sorted.map(\.element.key))
+        #expect(out.map { runOf($0.value) } == sorted.map { runOf($0.element.value) })
+        #expect(Set(out.map(\.value)) == Set(expected.map(\.value)))
+        #expect(contents(folder).isEmpty)
+    }
+
     @Test func aRunThatCannotBeCreatedIsAnErrorNamingTheFile() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("travel411-no-such-\(UUID().uuidString)")
         let sorter = ExternalSorter<UInt64>(runPrefix: missing.appendingPathComponent("run-").path, bufferBytes: 1) { $0 }

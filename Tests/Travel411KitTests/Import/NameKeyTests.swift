@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import Travel411Core
+@testable import Travel411Import
+@testable import Travel411OSM
+
+/// The name keys the parent streets are matched by, computed on the bytes (`NameKey.of`), are those of their
+/// definition (`NameKey.reference`: lower case, `ß` as `ss`, letters, marks and digits) for every name.
+@Suite struct NameKeyTests {
+    @Test func everyScalarOfTheBasicPlaneAloneAndBesideASharpS() {
+        var differing: [String] = []
+        for value in 0..<0x1_0000 {
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            for name in [String(scalar), "Weg \(scalar)", "ß\(scalar)", "\(scalar)ß", "ẞ\(scalar)x"]
+            where NameKey.of(name) != NameKey.reference(name) {
+                differing.append(name)
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10).map { $0.unicodeScalars.map { String($0.value, radix: 16) } })")
+    }
+
+    @Test(arguments: [
+        "Bendererstrasse", "Benderer Straße", "STRASSE", "Äulestrasse", "ẞ", "ß\u{301}weg", "İstanbul", "Ǆ", "ΟΔΟΣ",
+        "ﬀ", "e\u{301}", "Straße Улица", "Rue de l’Église", "St. Gallen-Str. 12", "", " - ", "東京", "Ⅻ", "²",
+        "\u{600}ß", "ß\u{200D}", "a\r\nß",
+    ])
+    func namesOfMixedScripts(name: String) {
+        #expect(NameKey.of(name) == NameKey.reference(name))
+    }
+
+    /// Every name, street name and place name of the committed extracts.
+    @Test(arguments: [OSMExtractImportTests.liechtenstein, OSMExtractImportTests.helsinki, OSMExtractImportTests.kouvola])
+    func everyNameOfAnExtract(extract: URL) throws {
+        var names = Set<String>()
+        try OSMExtractReader(path: extract.path).read { feature in
+            for name in [feature.name, feature.address?.street, feature.address?.place].compactMap({ $0 }) { names.insert(name) }
+            for name in feature.names.map(\.value) { names.insert(name) }
+        }
+        #expect(names.count > 100)
+        #expect(names.filter { NameKey.of($0) != NameKey.reference($0) }.isEmpty)
+    }
+
+    @Test func streetsOfOneNameWhateverTheSpellingShareAKey() {
+        #expect(NameKey.of("Bendererstrasse") == NameKey.of("Benderer Straße"))
+        #expect(NameKey.of("Bendererstrasse") == Array("bendererstrasse".utf8))
+        #expect(NameKey.of("Äulestrasse") == Array("äulestrasse".utf8))
+        #expect(NameKey.of(" - ").isEmpty)
+    }
+}
