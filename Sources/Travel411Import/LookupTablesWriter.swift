@@ -79,7 +79,9 @@ final class LookupTablesWriter {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         let deflatesPages = deflatesPages
         collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .page(blob, deflate: deflatesPages)])
+            try insert.run([
+                .integer(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number)), .recordPage(blob, deflate: deflatesPages),
+            ])
         }
         collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
         collector.objectCovers = StreetTilesBuilder(runPrefix: database.path + "-cover-run-", grid: .objects)
@@ -414,7 +416,7 @@ final class LookupTablesWriter {
             }
             var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
                 try insert.run([
-                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .page(blob, deflate: deflatesPages),
+                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number)), .recordPage(blob, deflate: deflatesPages),
                 ])
             }
             // The streets' tiles as just written, read back through this connection (`SQLitePages`), each page once
@@ -435,7 +437,7 @@ final class LookupTablesWriter {
             try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
             let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
                 try insert.run([
-                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number)), .page(blob, deflate: deflatesPages),
+                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number)), .recordPage(blob, deflate: deflatesPages),
                 ])
             }
             try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
@@ -454,7 +456,7 @@ final class LookupTablesWriter {
         if !collector.streetPostcodes.isEmpty {
             var postcodes = PagedRecordsWriter(fieldCount: 1) { number, blob in
                 try insert.run([
-                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number)), .page(blob, deflate: deflatesPages),
+                    .integer(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number)), .recordPage(blob, deflate: deflatesPages),
                 ])
             }
             for id in 0..<UInt32(streetCount) { try postcodes.append([collector.streetPostcodes[id]]) }

@@ -29,7 +29,7 @@ final class PointLevelWriter {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         records = PagedRecordsWriter(fieldCount: fieldCount, withCoordinates: withCoordinates) { number, blob in
             try insert.run([
-                .integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .page(blob, deflate: deflate),
+                .integer(PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)), .recordPage(blob, deflate: deflate),
             ])
         }
     }
