@@ -80,11 +80,13 @@ struct RecordPageCodingTests {
             }
         }
         // Exact numbers of every kind, and columns whose values repeat (a dictionary).
-        let exact: [[String?]] = (0..<300).map { n in
-            [
-                String(n * 7919 - 1_000_000), "N\(n * 104_729)", n % 2 == 0 ? "residential" : "primary",
-                String(format: "%.7f %.7f", Double(n) * 0.37 - 55, Double(n) * -0.11), n % 3 == 0 ? nil : "\(n)",
-            ]
+        var exact: [[String?]] = []
+        for n in 0..<300 {
+            let integer = String(n * 7919 - 1_000_000), element = "N\(n * 104_729)"
+            let kind = n % 2 == 0 ? "residential" : "primary"
+            let point = String(format: "%.7f %.7f", Double(n) * 0.37 - 55, Double(n) * -0.11)
+            let sometimes: String? = n % 3 == 0 ? nil : String(n)
+            exact.append([integer, element, kind, point, sometimes])
         }
         for page in PagedRecords.build(coordinates: nil, fields: exact, fieldCount: 5) {
             #expect(try Self.decoded(RecordPageCoding.encode(page)) == page)
