@@ -27,7 +27,7 @@
         /// gzip and bzip2), every feature's representative point computed.
         case pbf
         /// A street tile's page as the database stores it (`PageCompression`, `StreetTileCoding`), searched in
-        /// every way a lookup searches one.
+        /// every way a lookup searches one; or a page of records (`RecordPageCoding`), every field read.
         case pages
 
         static let selected: FuzzTarget = {
@@ -195,12 +195,21 @@
             return BlobStorage(bytes: writer.bytes)
         }()
 
-        /// The first byte picks the grid (streets or objects); the rest is the stored page.
+        /// The first byte picks the grid (streets or objects) or, with bit 3, a page of records; the rest is the
+        /// stored page.
         static func run(_ input: [UInt8]) {
             guard let selector = input.first else { return }
             let grid = selector & 1 == 0 ? TileGrid.streets : .objects
             let blob = Array(input.dropFirst())
             let page = blob.withUnsafeBytes { try? PageCompression.page($0) }
+            if selector & 8 != 0 {
+                guard let page, let table = try? RecordTable(storage: page) else { return }
+                for record in 0..<table.recordCount {
+                    _ = table.coordinate(record)
+                    for field in 0..<table.fieldCount { _ = table.view.bytes(record, field).reduce(0, &+) }
+                }
+                return
+            }
             guard let page, let tiles = try? StreetTiles(directory: directory, grid: grid, loadPage: { _ in page }) else { return }
             for (latitude, longitude) in [(60.15, 24.95), (60.1001, 24.9001), (60.1999, 24.9999)] {
                 let point = Coordinate(latitude: latitude, longitude: longitude)

@@ -12,13 +12,16 @@ import Travel411Store
 final class BackgroundDeflate {
     private final class Job {
         let page: [UInt8]?
+        /// A page of records, coded (`RecordPageCoding`) before it is deflated.
+        let codesRecords: Bool
         let store: ([UInt8]?) throws -> Void
         /// Set by the deflating thread, under the shared lock.
         var blob: [UInt8]?
         var isDone = false
 
-        init(page: [UInt8]?, store: @escaping ([UInt8]?) throws -> Void) {
+        init(page: [UInt8]?, codesRecords: Bool, store: @escaping ([UInt8]?) throws -> Void) {
             self.page = page
+            self.codesRecords = codesRecords
             self.store = store
         }
     }
@@ -32,7 +35,7 @@ final class BackgroundDeflate {
         /// The deflating thread's loop: until stopped, the oldest waiting page, deflated.
         func run() {
             while let job = next() {
-                let blob = job.page.map { PageCompression.compressed($0) }
+                let blob = job.page.map { PageCompression.compressed(job.codesRecords ? RecordPageCoding.encode($0) : $0) }
                 condition.lock()
                 job.blob = blob
                 job.isDone = true
@@ -72,8 +75,8 @@ final class BackgroundDeflate {
 
     /// Deflates `page` on the other thread; `store` gets the blob to store on this thread, in order, during this
     /// call or a later one (or `flush`). A nil page (a row without a blob) is stored in its turn as nil.
-    func store(_ page: [UInt8]?, _ store: @escaping ([UInt8]?) throws -> Void) throws {
-        let job = Job(page: page, store: store)
+    func store(_ page: [UInt8]?, codesRecords: Bool = false, _ store: @escaping ([UInt8]?) throws -> Void) throws {
+        let job = Job(page: page, codesRecords: codesRecords, store: store)
         shared.condition.lock()
         shared.waiting.append(job)
         shared.condition.broadcast()

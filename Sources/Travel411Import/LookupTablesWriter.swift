@@ -82,7 +82,7 @@ final class LookupTablesWriter {
             deflater: deflater)
         // Made even without a thoroughfare layer: a database always has its (then empty) street index.
         collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
-        let storePage = try Self.pageStore(database, deflater: deflater)
+        let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
         collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
             try storePage(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number), blob)
         }
@@ -98,11 +98,16 @@ final class LookupTablesWriter {
     }
 
     /// Stores a page of `travel411_pages` under its key: deflated on the other core by `deflater`, in the order
-    /// given, else as it is.
-    private static func pageStore(_ database: SQLiteDatabase, deflater: BackgroundDeflate?) throws -> (Int64, [UInt8]) throws -> Void {
+    /// given, else as it is; `recordPages`, pages of records, coded (`RecordPageCoding`) before they are deflated.
+    private static func pageStore(_ database: SQLiteDatabase, deflater: BackgroundDeflate?, recordPages: Bool = false) throws -> (
+        Int64, [UInt8]
+    ) throws -> Void {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
-        guard let deflater else { return { key, page in try insert.run([.integer(key), .page(page, deflate: false)]) } }
-        return { key, page in try deflater.store(page) { blob in try insert.run([.integer(key), blob.map(SQLValue.blob) ?? .null]) } }
+        guard let deflater else { return { key, page in try insert.run([.integer(key), .recordPage(page, deflate: false)]) } }
+        return { key, page in
+            try deflater.store(page, codesRecords: recordPages) { blob in try insert.run([.integer(key), blob.map(SQLValue.blob) ?? .null])
+            }
+        }
     }
 
     /// Builds what is left, once every layer has been read, and the area features.
@@ -427,7 +432,7 @@ final class LookupTablesWriter {
                     .integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .page(blob, deflate: deflatesPages),
                 ])
             }
-            let storePage = try Self.pageStore(database, deflater: deflater)
+            let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
             var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
                 try storePage(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number), blob)
             }
@@ -466,7 +471,7 @@ final class LookupTablesWriter {
         collector.objectCovers = nil
         collector.objectRecords = nil
         if !collector.streetPostcodes.isEmpty {
-            let storePage = try Self.pageStore(database, deflater: deflater)
+            let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
             var postcodes = PagedRecordsWriter(fieldCount: 1) { number, blob in
                 try storePage(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number), blob)
             }

@@ -33,8 +33,8 @@ final class PointLevelWriter {
         records = PagedRecordsWriter(fieldCount: fieldCount, withCoordinates: withCoordinates) { number, blob in
             let key = PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)
             // Deflated on the other core while the next page fills (`BackgroundDeflate`), when there is one.
-            guard deflate, let deflater else { return try insert.run([.integer(key), .page(blob, deflate: deflate)]) }
-            try deflater.store(blob) { try insert.run([.integer(key), $0.map(SQLValue.blob) ?? .null]) }
+            guard deflate, let deflater else { return try insert.run([.integer(key), .recordPage(blob, deflate: deflate)]) }
+            try deflater.store(blob, codesRecords: true) { try insert.run([.integer(key), $0.map(SQLValue.blob) ?? .null]) }
         }
     }
 

@@ -17,11 +17,19 @@ public final class RecordTable: @unchecked Sendable {
     private let offsets: UnsafePointer<UInt32>
     private let text: UnsafePointer<UInt8>
 
-    package init(storage: BlobStorage) throws {
+    /// `stored` in `RecordTable`'s layout, or in `RecordPageCoding`'s (decoded here).
+    package init(storage stored: BlobStorage) throws {
+        let bytes = UnsafeRawBufferPointer(start: stored.base, count: stored.count)
+        let storage = RecordPageCoding.isCoded(bytes) ? try RecordPageCoding.decode(bytes) : stored
         guard storage.count >= 16 else { throw IndexFormatError.malformed("record table header") }
         recordCount = Int(storage.u32(at: 0))
         fieldCount = Int(storage.u32(at: 4))
         let coordinateOffset = 16
+        // Counts beyond the page's size are damage, caught before they are multiplied into offsets.
+        let (slots, overflow) = recordCount.multipliedReportingOverflow(by: fieldCount)
+        guard !overflow, slots < storage.count, recordCount < storage.count else {
+            throw IndexFormatError.malformed("record table size")
+        }
         let offsetOffset = coordinateOffset + (storage.u32(at: 8) != 0 ? recordCount * 16 : 0)
         let textOffset = offsetOffset + (recordCount * fieldCount + 1) * 4
         guard textOffset <= storage.count else { throw IndexFormatError.malformed("record table size") }
@@ -31,6 +39,12 @@ public final class RecordTable: @unchecked Sendable {
         text = storage.pointer(at: textOffset, as: UInt8.self)
         guard Int(offsets[recordCount * fieldCount]) == storage.count - textOffset else {
             throw IndexFormatError.malformed("record table text size")
+        }
+        // Rising offsets keep every field inside the text: a damaged page is refused here, not read past its end.
+        var previous: UInt32 = 0
+        for slot in 0...(recordCount * fieldCount) {
+            guard offsets[slot] >= previous else { throw IndexFormatError.malformed("record table offsets") }
+            previous = offsets[slot]
         }
     }
 

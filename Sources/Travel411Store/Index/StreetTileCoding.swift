@@ -249,13 +249,18 @@ struct VarintWriter {
 struct VarintReader {
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
+    /// What the bytes are, for the message when they are damaged.
+    private let what: StaticString
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer, what: StaticString = "street tile") {
+        self.bytes = bytes
+        self.what = what
+    }
 
     var remaining: Int { bytes.count - offset }
 
     mutating func byte() throws -> UInt8 {
-        guard offset < bytes.count else { throw IndexFormatError.malformed("street tile cut short") }
+        guard offset < bytes.count else { throw IndexFormatError.malformed("\(what) cut short") }
         offset += 1
         return bytes[offset - 1]
     }
@@ -264,7 +269,7 @@ struct VarintReader {
         var result: UInt64 = 0, shift: UInt64 = 0
         while true {
             let byte = try byte()
-            guard shift < 64 else { throw IndexFormatError.malformed("street tile number") }
+            guard shift < 64 else { throw IndexFormatError.malformed("\(what) number") }
             result |= UInt64(byte & 0x7f) << shift
             if byte < 0x80 { return result }
             shift += 7
@@ -279,12 +284,19 @@ struct VarintReader {
     /// A count, which cannot exceed the bytes left (each counted item takes one at least).
     mutating func count() throws -> Int {
         let raw = try value()
-        guard raw <= UInt64(bytes.count) else { throw IndexFormatError.malformed("street tile counts") }
+        guard raw <= UInt64(bytes.count) else { throw IndexFormatError.malformed("\(what) counts") }
         return Int(raw)
     }
 
+    /// The next `count` bytes, in place.
+    mutating func bytes(_ count: Int) throws -> UnsafeRawBufferPointer {
+        guard count >= 0, remaining >= count else { throw IndexFormatError.malformed("\(what) cut short") }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    }
+
     mutating func double() throws -> Double {
-        guard remaining >= 8 else { throw IndexFormatError.malformed("street tile cut short") }
+        guard remaining >= 8 else { throw IndexFormatError.malformed("\(what) cut short") }
         defer { offset += 8 }
         return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
     }
