@@ -101,6 +101,10 @@ public struct NominatimPlace: Sendable {
         let state = upTo(.state, p.administrativeArea)
         level = subject.level
         let feature = subject.feature, area = subject.area
+        // The answer's own line is keyed by the boundary's own `place` tag (`AnsweringFeature.ownKey`).
+        func key(_ part: AnsweringFeature?, _ level: NominatimDetail, _ otherwise: String) -> String {
+            (level == subject.level && feature == nil ? area?.ownKey : nil) ?? part?.addressKey ?? otherwise
+        }
         let finest = (level, subject.finestName)
         // Above street level the postcode is that area's own, which only an OpenStreetMap database knows
         // (`OSMAreaPostcodes`); a postcode point's is no town's.
@@ -111,9 +115,9 @@ public struct NominatimPlace: Sendable {
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
-            (.street, "neighbourhood", neighbourhood), (.suburb, p.subLocalityFeature?.addressKey ?? "suburb", suburb),
+            (.street, "neighbourhood", neighbourhood), (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
-            (.city, p.localityFeature?.addressKey ?? "city", city),
+            (.city, key(p.localityFeature, .city, "city"), city),
             (.county, "county", county), (.state, "state", state),
             // Nominatim's key for the ISO 3166-2 code of the first-level area.
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
@@ -149,7 +153,7 @@ public struct NominatimPlace: Sendable {
             location = area.location
             category = area.category
             type = area.type
-            addressType = area.addressKey ?? level.addressType
+            addressType = area.ownKey ?? area.addressKey ?? level.addressType
             placeRank = area.rank
             element = (area.elementType.rawValue, area.elementID)
             extent = area.extent

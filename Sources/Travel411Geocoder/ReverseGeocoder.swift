@@ -204,6 +204,10 @@ public final class ReverseGeocoder: Sendable {
             }
             if !hasObjects { decideStreetAddress(&record) }
         }
+        if record.followsNominatim, needs.contains(.localities), record.cityArea < 0, record.street < 0, record.object < 0 {
+            takeTownNodeInReach(&record, maximumRank: maximumRank)
+        }
+        if record.followsNominatim, needs.contains(.localities) { dropLocalityOutsideMunicipalities(&record) }
         // Decided last, over every rule above that names an area: none of another country (`SameCountryAreas`).
         // Outside the extract's data tiles too: the area drawn around a city node reaches 15 km, past them and
         // into the next country (Monaco's into France). Only an extract's import gives areas a country: a

@@ -19,4 +19,13 @@ extension ReverseGeocoder {
         record.cityArea = below.map { Int32(truncatingIfNeeded: $0) } ?? -1
         record.locality = -1
     }
+
+    /// Where an extract's rules hold, the municipality is only the area holding the answer (a boundary, a place
+    /// polygon, or a town node's area: `OSMPlaceNodeAreas`), never the nearest town of the locality layer: Nominatim
+    /// 5.3 names a municipality only from the address lines of the object it answers (`insert_addresslines`,
+    /// `lib-sql/functions/placex_triggers.sql`), and a town node outside its area reaches no farther. Woodridge Drive,
+    /// outside Highspire's boundary (Harrisburg), has no town in Nominatim's answer; the locality layer named Highspire.
+    func dropLocalityOutsideMunicipalities(_ record: inout PlacemarkRecord) {
+        if record.cityArea < 0 { record.locality = -1 }
+    }
 }
