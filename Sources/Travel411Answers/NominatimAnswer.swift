@@ -101,10 +101,7 @@ public struct NominatimPlace: Sendable {
         let state = upTo(.state, p.administrativeArea)
         level = subject.level
         let feature = subject.feature, area = subject.area
-        // The answer's own line is keyed by the boundary's own `place` tag (`AnsweringFeature.ownKey`).
-        func key(_ part: AnsweringFeature?, _ level: NominatimDetail, _ otherwise: String) -> String {
-            (level == subject.level && feature == nil ? area?.ownKey : nil) ?? part?.addressKey ?? otherwise
-        }
+        let key = { (part: AnsweringFeature?, level: NominatimDetail, otherwise: String) in Self.key(part, level, otherwise, subject) }
         let finest = (level, subject.finestName)
         // Above street level the postcode is that area's own, which only an OpenStreetMap database knows
         // (`OSMAreaPostcodes`); a postcode point's is no town's.
@@ -170,6 +167,13 @@ public struct NominatimPlace: Sendable {
             placeID = NominatimPlaceKinds.placeID([road, city, state, p.isoCountryCode])
         }
         objectNames = (feature ?? area)?.names ?? [:]
+    }
+
+    /// The key of an address part: the answer's own line by the boundary's own `place` tag (`AnsweringFeature.ownKey`),
+    /// every other by its key in addresses.
+    private static func key(_ part: AnsweringFeature?, _ level: NominatimDetail, _ otherwise: String, _ subject: NominatimSubject) -> String
+    {
+        (level == subject.level && subject.feature == nil ? subject.area?.ownKey : nil) ?? part?.addressKey ?? otherwise
     }
 
     /// `namedetails`: every name of the answering OpenStreetMap object (`name`, then `name:xx` by tag) when the

@@ -28,4 +28,11 @@ extension ReverseGeocoder {
     func dropLocalityOutsideMunicipalities(_ record: inout PlacemarkRecord) {
         if record.cityArea < 0 { record.locality = -1 }
     }
+
+    /// Where no area holds the point and nothing answers (no street, no object), the town node within its reach
+    /// (`takeTownNodeInReach`); then no municipality but an area's (`dropLocalityOutsideMunicipalities`).
+    func decideMunicipalityOutsideAreas(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        if record.cityArea < 0, record.street < 0, record.object < 0 { takeTownNodeInReach(&record, maximumRank: maximumRank) }
+        dropLocalityOutsideMunicipalities(&record)
+    }
 }
