@@ -101,6 +101,7 @@ public struct NominatimPlace: Sendable {
         let state = upTo(.state, p.administrativeArea)
         level = subject.level
         let feature = subject.feature, area = subject.area
+        let key = { (part: AnsweringFeature?, level: NominatimDetail, otherwise: String) in Self.key(part, level, otherwise, subject) }
         let finest = (level, subject.finestName)
         // Above street level the postcode is that area's own, which only an OpenStreetMap database knows
         // (`OSMAreaPostcodes`); a postcode point's is no town's.
@@ -111,9 +112,9 @@ public struct NominatimPlace: Sendable {
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
-            (.street, "neighbourhood", neighbourhood), (.suburb, p.subLocalityFeature?.addressKey ?? "suburb", suburb),
+            (.street, "neighbourhood", neighbourhood), (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
-            (.city, p.localityFeature?.addressKey ?? "city", city),
+            (.city, key(p.localityFeature, .city, "city"), city),
             (.county, "county", county), (.state, "state", state),
             // Nominatim's key for the ISO 3166-2 code of the first-level area.
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
@@ -149,7 +150,7 @@ public struct NominatimPlace: Sendable {
             location = area.location
             category = area.category
             type = area.type
-            addressType = area.addressKey ?? level.addressType
+            addressType = area.ownKey ?? area.addressKey ?? level.addressType
             placeRank = area.rank
             element = (area.elementType.rawValue, area.elementID)
             extent = area.extent
@@ -166,6 +167,13 @@ public struct NominatimPlace: Sendable {
             placeID = NominatimPlaceKinds.placeID([road, city, state, p.isoCountryCode])
         }
         objectNames = (feature ?? area)?.names ?? [:]
+    }
+
+    /// The key of an address part: the answer's own line by the boundary's own `place` tag (`AnsweringFeature.ownKey`),
+    /// every other by its key in addresses.
+    private static func key(_ part: AnsweringFeature?, _ level: NominatimDetail, _ otherwise: String, _ subject: NominatimSubject) -> String
+    {
+        (level == subject.level && subject.feature == nil ? subject.area?.ownKey : nil) ?? part?.addressKey ?? otherwise
     }
 
     /// `namedetails`: every name of the answering OpenStreetMap object (`name`, then `name:xx` by tag) when the

@@ -135,6 +135,10 @@ public struct AnsweringFeature: Hashable, Sendable {
     public var postcode: String? = nil
     /// A municipality's or suburb's key in Nominatim's address (`village`: Gamprin); nil for the level's own.
     public var addressKey: String? = nil
+    /// A boundary's key when it is the answer itself: its own `place` tag (Highspire's `borough`), which Nominatim's
+    /// `get_label_tag` (`nominatim_api/v1/classtypes.py`) reads before the linked node's type that keys it in other
+    /// objects' addresses (`addressKey`: `town`); nil for `addressKey`.
+    public var ownKey: String? = nil
     /// Every name OpenStreetMap gives it, by tag (`name`, `name:sv`), as `namedetails` lists them; filled when
     /// an answer is named in a requested language or asks for namedetails, empty otherwise.
     public var names: [String: String] = [:]

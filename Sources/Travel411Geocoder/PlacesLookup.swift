@@ -66,7 +66,8 @@ package final class PlacesLookup: Sendable {
     private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
     private let streetAddressRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
     private let objectCoverTiles = LazySlots<Loaded<StreetTiles>>(count: 1)
-    private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 1)
+    /// The suburb level's node areas (slot 0) and the city level's (slot 1).
+    private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 2)
     private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
     private let licences = LazySlots<Loaded<DataLicence>>(count: 1)
 
@@ -398,7 +399,7 @@ package final class PlacesLookup: Sendable {
     /// shapefile or an unreadable row. Asked once per answer by a server, not by batches.
     func osmElement(
         ofArea level: PlacesSchema.AreaLevel, feature: Int
-    ) -> (type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool)? {
+    ) -> (type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool, ownPlace: String?)? {
         guard
             let row = try? reader.query(
                 "SELECT layer, fid FROM travel411_areas WHERE level = ? AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]
@@ -406,10 +407,12 @@ package final class PlacesLookup: Sendable {
         else { return nil }
         let table = GeoPackageSchema.quoted(layer)
         let isPlace = layer.hasSuffix("_places")
-        // A place's `capital` too (the places layer keeps it since lookup tables 24).
+        // A place's `capital` too (the places layer keeps it since lookup tables 24), a boundary's own `place` (33).
+        let hasOwnPlace =
+            !isPlace && !((try? reader.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'place'", [.text(layer)])) ?? []).isEmpty
         guard
             let first = try? reader.query(
-                "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0") FROM \(table) WHERE fid = ?",
+                "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0"), \(hasOwnPlace ? "place" : "NULL") FROM \(table) WHERE fid = ?",
                 [.integer(fid)]
             ).first, let type = first[0].stringValue, let id = first[1].int64Value
         else { return nil }
@@ -424,15 +427,22 @@ package final class PlacesLookup: Sendable {
                 guard case .blob(let bytes) = values[0] else { return nil }
                 return bytes.withUnsafeBytes { try? GeoPackageBlobHeader($0) }?.envelope
             }
-        return (type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1)
+        return (
+            type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1,
+            first[4].stringValue
+        )
     }
 
     /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15;
     /// read once, at the first such answer (a few rows per municipality).
-    func suburbNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes, Self.loadSuburbNodes) }
+    func suburbNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes) { try Self.loadNodeAreas(.suburb, from: $0) } }
 
-    private static func loadSuburbNodes(from reader: SharedDatabaseReader) throws -> PlaceNodeSearch {
-        let level = PlacesSchema.AreaLevel.suburb.rawValue
+    /// The city-level areas drawn around an extract's town and village nodes, for the municipality of a street's
+    /// address (`ReverseGeocoder.townNodeOfStreet`); read once, at the first such answer.
+    func cityNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes, at: 1) { try Self.loadNodeAreas(.city, from: $0) } }
+
+    private static func loadNodeAreas(_ areaLevel: PlacesSchema.AreaLevel, from reader: SharedDatabaseReader) throws -> PlaceNodeSearch {
+        let level = areaLevel.rawValue
         let layers = try reader.query(
             "SELECT DISTINCT layer FROM travel411_areas WHERE level = ? AND place_type IS NOT NULL AND centre IS NOT NULL", [.text(level)])
         var nodes: [PlaceNodeSearch.Node] = []

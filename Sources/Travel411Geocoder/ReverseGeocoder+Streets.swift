@@ -154,13 +154,29 @@ extension ReverseGeocoder {
             let located = answerPointAndCity(
                 of: record, street: street, ownCity: ownCity, extent: extent, objects: objects, streets: streets)
         else { return }
-        let answer = located.answer, city = located.city
+        let answer = located.answer, pointCity = record.cityArea
+        var city = located.city
+        if let street {
+            let centroid = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centroid.rawValue))
+            if let crossed = municipalityOnStreet(
+                street, city: city, ownCity: ownCity, centroid: centroid, extent: extent, streets: streets)
+            {
+                city = crossed
+            } else if let guess = townNodeOfStreet(street, near: answer, city: city, ownCity: ownCity, extent: extent, streets: streets) {
+                city = guess
+            }
+        }
         // Outside every municipality (a street running out of the extract) the point's stays.
         if city >= 0, city != record.cityArea {
             record.cityArea = city
             if record.subLocality >= 0 { dropSubLocalityOfAnotherCity(&record) }
         }
-        takeSuburbAndNeighbourhood(&record, answer: answer, street: street, ownCity: ownCity, extent: extent, streets: streets)
+        // The parts are those of the municipality holding the answer's point, not of a guessed town node: Nominatim
+        // keeps a guessed suburb or hamlet outside a guessed town's area (`insert_addresslines` checks guesses only
+        // against `current_boundary`, a polygon): Weinzierl, Krems's suburb, on the Treppelweg that is Neustift's.
+        takeSuburbAndNeighbourhood(
+            &record, answer: answer, street: street, ownCity: ownCity >= 0 ? ownCity : located.city >= 0 ? located.city : pointCity,
+            extent: extent, streets: streets)
     }
 
     /// The answer's point and the municipality holding it: a street's centre, or an object's centre moved onto its

@@ -205,6 +205,7 @@ public final class ReverseGeocoder: Sendable {
             }
             if !hasObjects { decideStreetAddress(&record) }
         }
+        if record.followsNominatim, needs.contains(.localities) { decideMunicipalityOutsideAreas(&record, maximumRank: maximumRank) }
         // Decided last, over every rule above that names an area: none of another country (`SameCountryAreas`).
         // Outside the extract's data tiles too: the area drawn around a city node reaches 15 km, past them and
         // into the next country (Monaco's into France). Only an extract's import gives areas a country: a
@@ -212,13 +213,16 @@ public final class ReverseGeocoder: Sendable {
         if osmRules != nil, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
         // A POI or nothing: Nominatim looks for no area or country without the address layer.
         if poisAlone, record.object < 0 { return nothing }
-        if needs.contains(.osmElement) {
-            // Both fields from one Nominatim place: making it per field cost 3.8 µs a field (100,000 Helsinki points).
-            record.osmElement = placemark(from: record).nominatimSubject(detail: settings.detail)?.element.flatMap { element in
-                AnsweringFeature.ElementType(rawValue: element.type).map { ($0, element.id) }
-            }
-        }
+        if needs.contains(.osmElement) { record.osmElement = osmElement(of: record) }
         return record
+    }
+
+    /// The OpenStreetMap element of the record's Nominatim place. Both fields from one Nominatim place: making it per
+    /// field cost 3.8 µs a field (100,000 Helsinki points).
+    private func osmElement(of record: PlacemarkRecord) -> (AnsweringFeature.ElementType, Int64)? {
+        placemark(from: record).nominatimSubject(detail: settings.detail)?.element.flatMap { element in
+            AnsweringFeature.ElementType(rawValue: element.type).map { ($0, element.id) }
+        }
     }
 
     /// Every needed area level at once, their lookups in lockstep (all levels in memory): the same

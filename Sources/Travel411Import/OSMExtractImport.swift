@@ -208,7 +208,8 @@ struct OSMFeatureTables {
         case .address: return common + address
         case .addressInterpolation: return common + [.text("interpolation"), .text("first_number"), .text("last_number"), .text("street")]
         case .place: return common + [.text("place"), .integer("population"), .integer("capital")]
-        case .adminBoundary: return common + [.integer("admin_level"), .text("iso3166_1"), .text("iso3166_2")]
+        // `place`: the boundary's own `place` tag, its key as an answer (`OSMAdministrativeBoundary.place`).
+        case .adminBoundary: return common + [.integer("admin_level"), .text("iso3166_1"), .text("iso3166_2"), .text("place")]
         case .postcodeBoundary, .postcodePoint: return common + [.text("postcode")]
         case .poi: return common + [.text("key"), .text("value")] + address
         }
@@ -242,7 +243,7 @@ struct OSMFeatureTables {
             ]
         case .adminBoundary:
             let b = feature.adminBoundary
-            return common + [b.map { .integer(Int64($0.adminLevel)) } ?? .null, text(b?.iso3166_1), text(b?.iso3166_2)]
+            return common + [b.map { .integer(Int64($0.adminLevel)) } ?? .null, text(b?.iso3166_1), text(b?.iso3166_2), text(b?.place)]
         case .postcodeBoundary, .postcodePoint: return common + [text(feature.postcode)]
         case .poi: return common + [text(feature.pointOfInterest?.key), text(feature.pointOfInterest?.value)] + address
         }

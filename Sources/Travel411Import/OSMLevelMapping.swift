@@ -52,7 +52,7 @@ struct OSMLevelMapping {
     /// POIs, as Nominatim answers with them at zoom 18 (`PlacesSchema.ObjectField`), which wait for the postcodes
     /// and the parent streets too (`PendingObject`); each street's midpoint, which decides its postcode once the
     /// postcode points are known.
-    private let pendingAddresses: OSMSpillFile
+    let pendingAddresses: OSMSpillFile
     private let pendingObjects: OSMSpillFile
     private let streetMidpoints: OSMSpillFile
     /// The named streets by their centres, which the addresses and POIs find their street among.
@@ -159,7 +159,7 @@ struct OSMLevelMapping {
     }
 
     /// Keeps an object until the extract is read, asking for its parent street.
-    private mutating func addObject(_ object: PendingObject) throws {
+    mutating func addObject(_ object: PendingObject) throws {
         if let street = object.fields[PlacesSchema.ObjectField.street.rawValue] ?? nil {
             try parentStreets.ask(object: UInt32(pendingObjects.count), named: street, at: object.point)
         }
@@ -207,6 +207,7 @@ struct OSMLevelMapping {
             var area = PendingArea(
                 stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, postcode: feature.postcode)
             area.wikidata = feature.wikidata
+            area.boundaryPlace = boundary.place
             return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
         }
         guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
@@ -241,11 +242,15 @@ struct OSMLevelMapping {
                 let parentRank = parents?.parentRank(adminLevel: adminLevel, at: centre) ?? 3
                 rank = OSMLinkedPlaces.rank(of: rank, linkedTo: node, parentRank: parentRank, countryCode: country, levels: levels)
                 area.placeType = node.type
+            } else if rank > 0, let levels, let place = area.boundaryPlace, !hasNodeOfItsName(area, rank: rank) {
+                parents = parents ?? boundaryParents(levels, countries)
+                let parentRank = parents?.parentRank(adminLevel: adminLevel, at: area.shape.pointOnSurface) ?? 3
+                rank = Self.unlinkedRank(rank, place: place, parentRank: parentRank, country: country, levels: levels)
             }
             // A boundary of the neighbourhood band names no placemark field but answers at zooms 13-15, which
             // look for areas by their search rank, its admin_level's (`_lookup_area_address`; `withFinerBoundaries`).
-            if NominatimAddressLevels.Band(addressRank: rank) == .neighbourhood {
-                if area.placeType == nil { area.placeType = "neighbourhood" }
+            if NominatimAddressLevels.Band(addressRank: rank) == .neighbourhood || rank == 25 {
+                if area.placeType == nil { area.placeType = area.boundaryPlace ?? "neighbourhood" }
                 finerBoundaries.append(area)
                 continue
             }
@@ -297,6 +302,28 @@ struct OSMLevelMapping {
         }
     }
 
+    /// Whether a town node (for a boundary of the city band) or a suburb node (the suburb band) of the boundary's
+    /// name lies inside it: Nominatim links them by name where their address ranks are equal (`find_linked_place`).
+    private func hasNodeOfItsName(_ area: PendingArea, rank: Int) -> Bool {
+        let band = NominatimAddressLevels.Band(addressRank: rank)
+        let nodes = band == .city ? townNodes : band == .suburb ? suburbNodes : []
+        let key = OSMParentStreets.key(area.name)
+        let box = area.shape.boundingBox
+        return nodes.contains { node in
+            OSMParentStreets.key(node.name) == key && box.contains(x: node.point.x, y: node.point.y)
+                && area.shape.contains(x: node.point.x, y: node.point.y)
+        }
+    }
+
+    /// The address rank of a boundary linked to no place node but tagged with a `place`: that place type's, where it
+    /// is finer than the boundary's parent and coarser than 26 (`placex_update`, "as a last resort check if the
+    /// boundary is tagged with a place type"). Harrisburg's census places (`place=locality`, admin_level 8) are
+    /// rank 25, which no street's address reaches (`insert_addresslines` takes ranks below 25 for streets).
+    private static func unlinkedRank(_ rank: Int, place: String, parentRank: Int, country: String?, levels: NominatimAddressLevels) -> Int {
+        guard let placeRank = levels.placeRanks(type: place, countryCode: country)?.address else { return rank }
+        return placeRank > parentRank && placeRank < 26 ? placeRank : rank
+    }
+
     /// The boundaries below the country's with their address ranks, for `OSMBoundaryParents`.
     private func boundaryParents(_ levels: NominatimAddressLevels, _ countries: OSMCountryOfPoint) -> OSMBoundaryParents {
         OSMBoundaryParents(
@@ -307,43 +334,6 @@ struct OSMLevelMapping {
                     ?? countries.countryCode(at: shape.pointOnSurface)
                 return (shape, adminLevel, levels.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0)
             })
-    }
-
-    /// The house numbers between an interpolation line's two numbered ends, spread evenly along it.
-    private mutating func interpolate(_ feature: OSMFeature) throws -> Int {
-        guard let line = feature.interpolation, let street = feature.address?.street ?? feature.address?.place,
-            let first = line.firstHousenumber.flatMap(Int.init), let last = line.lastHousenumber.flatMap(Int.init), first != last
-        else { return 0 }
-        let step: Int
-        switch line.scheme {
-        case "odd", "even": step = 2
-        case "all": step = 1
-        default: step = Int(line.scheme) ?? 0
-        }
-        let points = feature.shape.lines.first ?? []
-        // A line of a few hundred numbers at most: anything longer is a tagging error.
-        guard step > 0, abs(last - first) / step <= 500, points.count >= 2 else { return 0 }
-        let direction = last > first ? step : -step
-        var added = 0
-        var number = first + direction
-        while direction > 0 ? number < last : number > last {
-            let fraction = Double(number - first) / Double(last - first)
-            let point = Self.point(along: points, fraction: fraction)
-            let address = PendingAddress(
-                houseNumber: String(number), street: street, postcode: feature.address?.postcode, coordinate: Self.coordinate(point))
-            try pendingAddresses.append { $0.write(address) }
-            let object = PendingObject(
-                fields: [
-                    nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
-                    Self.pointText(point), nil, nil,
-                ],
-                point: point,
-                outline: [])
-            try addObject(object)
-            added += 1
-            number += direction
-        }
-        return added
     }
 
     /// Throws the first failure to read a waiting outline back from disk (`OSMShapeFile`), once `finish` is done.
@@ -412,27 +402,23 @@ struct OSMLevelMapping {
         }
     }
 
-    /// The municipalities: their boundaries, else the place polygons, else cells around the town nodes.
+    /// The municipalities: their boundaries, else the place polygons, then cells around the town nodes outside them.
     /// Returns them with the city level's number of the first.
     private mutating func collectMunicipalities(
         _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, countryOf: (Point2D) -> String?
     ) -> (areas: [PendingArea], first: Int) {
         var cities = cityBoundaries.isEmpty ? cityPlaceAreas : Self.withTownNodes(cityBoundaries, townNodes: townNodes)
-        if cities.isEmpty {
-            let levels = NominatimAddressLevels.embedded
-            let weighted = townNodes.map { node in
-                var node = node
-                if let ranks = levels?.placeRanks(type: node.type, countryCode: countryOf(node.point), isCapital: node.isCapital) {
-                    node.weight = OSMPlaceNodeAreas.distanceWeight(addressRank: ranks.address, searchRank: ranks.search)
-                }
-                return node
-            }
-            cities = OSMPlaceNodeAreas.cells(of: weighted, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
-                PendingArea(
-                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
-                    placeType: $0.node.type)
-            }
+        // A town or village node in no municipality polygon is a guessed municipality wherever its area reaches, as
+        // where the extract has no polygon at all (`insert_addresslines` takes guessed places of rank 16 outside every
+        // boundary; a node inside one is linked to it or a part of it). After the polygons: the first polygon of a
+        // level holding a point answers. An extract cut through its municipalities (north of Bayreuth: one boundary
+        // whole of a dozen) had no municipality around the other villages.
+        let polygons = cities.map(\.shape)
+        let boxes = BoxBuckets(polygons.map(\.boundingBox))
+        let outside = townNodes.filter { node in
+            !boxes.holding(x: node.point.x, y: node.point.y).contains { polygons[$0].contains(x: node.point.x, y: node.point.y) }
         }
+        cities += Self.townNodeCells(outside, countryOf: countryOf)
         let firstCity = collector.areas[.city]?.features.count ?? 0
         let townsByName = Self.byName(townNodes)
         for area in cities {
@@ -441,10 +427,30 @@ struct OSMLevelMapping {
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstCity + $0) },
                 countryCode: area.node.flatMap(countryOf),
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
-                placeType: area.placeType ?? linked?.type ?? area.unlinkedKey ?? "city",
+                // An address names a boundary by its linked node's type, else by its own `place` (`get_label_tag`,
+                // `nominatim_api/v1/classtypes.py`; `_result_row_to_address_row` in `results.py` puts `linked_place`
+                // first): Colonial Park's boundary (`place=locality`) is the `town` of its node.
+                placeType: area.placeType ?? linked?.type ?? area.boundaryPlace ?? area.unlinkedKey ?? "city",
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
         return (cities, firstCity)
+    }
+
+    /// Each town node's cell (`OSMPlaceNodeAreas`), its distances weighted by its ranks in its country.
+    private static func townNodeCells(_ nodes: [OSMPlaceNodeAreas.Node], countryOf: (Point2D) -> String?) -> [PendingArea] {
+        let levels = NominatimAddressLevels.embedded
+        let weighted = nodes.map { node in
+            var node = node
+            if let ranks = levels?.placeRanks(type: node.type, countryCode: countryOf(node.point), isCapital: node.isCapital) {
+                node.weight = OSMPlaceNodeAreas.distanceWeight(addressRank: ranks.address, searchRank: ranks.search)
+            }
+            return node
+        }
+        return OSMPlaceNodeAreas.cells(of: weighted, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
+            PendingArea(
+                shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
+                placeType: $0.node.type)
+        }
     }
 
     /// The suburbs: the boundaries of the finest rank below a municipality, else the place polygons, else cells
@@ -514,7 +520,8 @@ struct OSMLevelMapping {
                 countryCode: area.node.flatMap(countryOf),
                 postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
                 municipality: municipality.map { firstCity + $0 },
-                placeType: area.placeType ?? linked?.type ?? suburbLevel, centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
+                placeType: area.placeType ?? linked?.type ?? area.boundaryPlace ?? suburbLevel,
+                centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
     }
 

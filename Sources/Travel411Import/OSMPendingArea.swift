@@ -22,6 +22,8 @@ extension OSMLevelMapping {
         var postcode: String? = nil
         /// A boundary's `wikidata` item, which links it to a place node (`OSMLinkedPlaces`).
         var wikidata: String? = nil
+        /// A boundary's own `place` tag (`OSMAdministrativeBoundary.place`).
+        var boundaryPlace: String? = nil
         /// The key of a city-level boundary without a linked place node: its rank's label (`placeBoundaries`).
         var unlinkedKey: String? = nil
         /// A boundary's address rank in its country (`placeBoundaries`).

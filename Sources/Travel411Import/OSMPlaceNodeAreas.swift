@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411Geocoder
 import Travel411OSM
 
 /// Areas for place nodes, as Nominatim gives them when no polygon names a town or a suburb: each node stands
@@ -27,16 +28,9 @@ enum OSMPlaceNodeAreas {
         var weight: Double = 1
     }
 
-    /// The factor `insert_addresslines` multiplies a guessed place's distance by: at address rank 16, 0.2 for
-    /// search rank 15 (a capital city), 0.25 for 16 (a city), 0.5 for 18 (a town); 1 otherwise (a village, 19).
+    /// The factor `insert_addresslines` multiplies a guessed place's distance by (`NominatimPlaceKinds`).
     static func distanceWeight(addressRank: Int, searchRank: Int) -> Double {
-        guard addressRank == 16 else { return 1 }
-        switch searchRank {
-        case 15: return 0.2
-        case 16: return 0.25
-        case 18: return 0.5
-        default: return 1
-        }
+        NominatimPlaceKinds.guessDistanceWeight(addressRank: addressRank, searchRank: searchRank)
     }
 
     /// Nominatim's `place_node_fuzzy_area` by the search rank of each place type.

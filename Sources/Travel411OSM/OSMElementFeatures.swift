@@ -11,6 +11,8 @@ struct OSMElementFeatures {
     private let pointOfInterest: OSMPointOfInterest?
     private let answersAtBuildingLevel: Bool
     private let place: OSMPlace?
+    /// The `place=*` of an administrative boundary, which is no place of its own (below).
+    private let boundaryPlace: String?
     private(set) var made: [OSMFeature] = []
 
     init(_ element: OSMTaggedElement) {
@@ -24,10 +26,17 @@ struct OSMElementFeatures {
         answersAtBuildingLevel =
             pointOfInterest.map(OSMFeatureClassifier.isBuildingLevel) ?? !OSMFeatureClassifier.hasCoarserMainTag(tags)
         let tags = tags
+        // An administrative boundary's `place` tag is only an extra tag of the boundary, no place of its own, unless
+        // it is an island: Nominatim 5.3's import style (`process_tags`, lib-lua/themes/nominatim/init.lua, GPL-2.0;
+        // its rule, not its code), "exception for boundary/place double tagging". Its address then names the boundary
+        // under that tag's value (`get_label_tag`, nominatim_api/v1/classtypes.py): Highspire's `place=borough`.
+        let placeValue = OSMFeatureClassifier.value(tags["place"])
+        let isBoundaryTag = tags["boundary"] == "administrative" && !(placeValue?.hasPrefix("isl") ?? true)
+        boundaryPlace = isBoundaryTag ? placeValue : nil
         place =
-            name == nil
+            name == nil || isBoundaryTag
             ? nil
-            : OSMFeatureClassifier.value(tags["place"]).map {
+            : placeValue.map {
                 OSMPlace(
                     type: $0, population: OSMFeatureClassifier.population(tags["population"]),
                     isCapital: OSMFeatureClassifier.value(tags["capital"]) == "yes")
@@ -152,7 +161,7 @@ struct OSMElementFeatures {
             feature.adminBoundary = OSMAdministrativeBoundary(
                 adminLevel: level,
                 iso3166_1: (value("ISO3166-1") ?? value("ISO3166-1:alpha2"))?.uppercased(),
-                iso3166_2: value("ISO3166-2")?.uppercased())
+                iso3166_2: value("ISO3166-2")?.uppercased(), place: boundaryPlace)
             // Its `postal_code` names everything inside it (Nominatim's `insert_addresslines`: `OSMPostcodeAreas`).
             feature.postcode = value("postal_code")
             made.append(feature)

@@ -1,7 +1,8 @@
 import Travel411Core
 
 /// What the importer takes from an OpenStreetMap element. One element can give several features: a shop with
-/// `addr:*` tags is a `poi` and an `address`; a boundary relation with `place=*` is an `adminBoundary` and a `place`.
+/// `addr:*` tags is a `poi` and an `address`; a boundary relation with `place=*` is an `adminBoundary` whose `place` says
+/// how it is named (`OSMAdministrativeBoundary.place`), and a `place` only when it is no administrative boundary.
 public enum OSMFeatureKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// A way with `highway=*` and a `name` or `ref`: a line.
     case street
@@ -117,11 +118,14 @@ public struct OSMAdministrativeBoundary: Hashable, Sendable {
     public var iso3166_1: String?
     /// `ISO3166-2`, upper-cased: "FI-18".
     public var iso3166_2: String?
+    /// Its own `place=*` (`borough`, `locality`): the key Nominatim names it under in an address.
+    public var place: String?
 
-    public init(adminLevel: Int, iso3166_1: String? = nil, iso3166_2: String? = nil) {
+    public init(adminLevel: Int, iso3166_1: String? = nil, iso3166_2: String? = nil, place: String? = nil) {
         self.adminLevel = adminLevel
         self.iso3166_1 = iso3166_1
         self.iso3166_2 = iso3166_2
+        self.place = place
     }
 }
 

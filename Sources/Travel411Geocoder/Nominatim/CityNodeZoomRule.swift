@@ -19,4 +19,20 @@ extension ReverseGeocoder {
         record.cityArea = below.map { Int32(truncatingIfNeeded: $0) } ?? -1
         record.locality = -1
     }
+
+    /// Where an extract's rules hold, the municipality is only the area holding the answer (a boundary, a place
+    /// polygon, or a town node's area: `OSMPlaceNodeAreas`), never the nearest town of the locality layer: Nominatim
+    /// 5.3 names a municipality only from the address lines of the object it answers (`insert_addresslines`,
+    /// `lib-sql/functions/placex_triggers.sql`), and a town node outside its area reaches no farther. Woodridge Drive,
+    /// outside Highspire's boundary (Harrisburg), has no town in Nominatim's answer; the locality layer named Highspire.
+    func dropLocalityOutsideMunicipalities(_ record: inout PlacemarkRecord) {
+        if record.cityArea < 0 { record.locality = -1 }
+    }
+
+    /// Where no area holds the point and nothing answers (no street, no object), the town node within its reach
+    /// (`takeTownNodeInReach`); then no municipality but an area's (`dropLocalityOutsideMunicipalities`).
+    func decideMunicipalityOutsideAreas(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        if record.cityArea < 0, record.street < 0, record.object < 0 { takeTownNodeInReach(&record, maximumRank: maximumRank) }
+        dropLocalityOutsideMunicipalities(&record)
+    }
 }

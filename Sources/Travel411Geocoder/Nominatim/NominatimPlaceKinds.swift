@@ -43,4 +43,17 @@ package enum NominatimPlaceKinds {
         default: return nil
         }
     }
+
+    /// The factor `insert_addresslines` (Nominatim 5.3, `lib-sql/functions/placex_triggers.sql`) multiplies a guessed
+    /// place's distance by when it orders the places of one address rank: at address rank 16, 0.2 for search rank 15
+    /// (a capital city), 0.25 for 16 (a city), 0.5 for 18 (a town); 1 otherwise (a village, 19).
+    package static func guessDistanceWeight(addressRank: Int, searchRank: Int) -> Double {
+        guard addressRank == 16 else { return 1 }
+        switch searchRank {
+        case 15: return 0.2
+        case 16: return 0.25
+        case 18: return 0.5
+        default: return 1
+        }
+    }
 }

@@ -194,7 +194,7 @@ extension ReverseGeocoder {
             rank: type == .node
                 ? (NominatimPlaceKinds.nodeRank(type: element.value).map { $0 - (element.isCapital ? 1 : 0) } ?? rank) : rank,
             location: centre ?? Coordinate(latitude: 0, longitude: 0), extent: element.extent ?? nodeBox, postcode: text(.postcode),
-            addressKey: text(.placeType))
+            addressKey: text(.placeType), ownKey: element.ownPlace)
         return AreaElement(feature: answer, hasCentre: centre != nil)
     }
 

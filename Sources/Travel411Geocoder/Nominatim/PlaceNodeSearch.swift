@@ -50,6 +50,11 @@ final class PlaceNodeSearch: Sendable {
     /// Whether a suburb-level feature is one of the nodes' areas (not a polygon of the extract).
     func isNodeArea(_ feature: Int32) -> Bool { features[feature] != nil }
 
+    /// Every node within a cell of `point` (`NearbyCells`).
+    func forEachNode(near point: Coordinate, _ body: (Node) -> Void) {
+        cells.forEach(near: point.longitude, point.latitude) { body(nodes[Int($0)]) }
+    }
+
     /// Whether a point lies in the box of the node a suburb-level feature was made from; true for a feature
     /// made from none (a polygon). Nominatim names a finer place node only inside it (`current_node_area`).
     func boxHolds(_ feature: Int32, x: Double, y: Double) -> Bool {

@@ -6,7 +6,7 @@ import Travel411Core
 package struct LineSegments {
     let line: UInt32
     /// ax, ay, bx, by of each segment.
-    let coordinates: [Double]
+    package let coordinates: [Double]
 
     package func nearestInDegrees(to point: Coordinate, radiusDegrees: Double) -> (degrees: Double, closest: Coordinate)? {
         var search = NearestSearch(

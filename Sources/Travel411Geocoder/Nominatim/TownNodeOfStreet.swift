@@ -1,0 +1,95 @@
+import Foundation
+import Travel411Core
+import Travel411Store
+
+extension ReverseGeocoder {
+    /// The municipality of a street's address where no municipality polygon names it, as Nominatim 5.3 guesses it
+    /// (GPL-2.0; its rules, not its code): `insert_addresslines` (`lib-sql/functions/placex_triggers.sql`) takes the
+    /// town and village nodes whose area (`place_node_fuzzy_area`: ± 4 km for a town, 2 km for a village) the street
+    /// passes through (`getNearFeatures`), orders them by their distance from the whole street times their rank's
+    /// factor (`NominatimPlaceKinds.guessDistanceWeight`) and names the first. An object on the street has the
+    /// street's address (`complete_address_details`, `nominatim_api/results.py`: a guessed place is no area holding
+    /// the object's point, so the street's own line comes first). The node areas of the city level hold a point
+    /// nearest to their node, which for a street's point is not the node nearest to the street: Euben, a street
+    /// between Röthelbach and Weiherhaus (north of Bayreuth), is Weiherhaus's in Nominatim, and its point nearest the
+    /// query lay in Röthelbach's area.
+    ///
+    /// Only where the municipalities around the answer are node areas (`city`, at the answer's point, and
+    /// `ownCity`, at the street's centroid): a boundary the street passes through comes before every guess. The
+    /// nodes are searched around the answer's point (`NearbyCells`: 0.1°), so a city node (± 15 km) farther than
+    /// that is not found. nil when no node's area meets the street.
+    func townNodeOfStreet(
+        _ street: UInt32, near answer: Coordinate, city: Int32, ownCity: Int32, extent: BoundingBox?, streets: PlacesLookup.LineLevel
+    ) -> Int32? {
+        guard let nodes = lookup.cityNodeSearch(), !nodes.isEmpty,
+            city < 0 || nodes.isNodeArea(city), ownCity < 0 || nodes.isNodeArea(ownCity)
+        else { return nil }
+        return nodes.nearestGuess(near: answer) { node, box in
+            Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets, extent: extent)
+        }
+    }
+}
+
+extension ReverseGeocoder {
+    /// The municipality polygon a street runs through where neither its centroid nor its answer point lies in any
+    /// municipality area (`city`, `ownCity`: -1): `insert_addresslines` orders a street's address places by rank, then
+    /// polygons before guessed nodes, then by distance from the centroid (`getNearFeatures`), so a boundary the street
+    /// only crosses names it before any town node. Its segments within its extent are tried at their ends and middles;
+    /// of the polygons found, the one nearest the centroid. Rheindamm, outside Ruggell's boundary at the query and at
+    /// its centroid, runs into it. nil when none is found or the street is too long to gather (`gatheredCells`).
+    /// Not where a town node's area holds the street: Andorra's shops on Avinguda Carlemany, in les Escaldes's area
+    /// inside its parish, are les Escaldes's in Nominatim's answers, not Andorra la Vella's, whose boundary the avenue
+    /// enters (5 of the 300 zoom-18 points there took Andorra la Vella when node areas were overruled too).
+    func municipalityOnStreet(
+        _ street: UInt32, city: Int32, ownCity: Int32, centroid: Coordinate?, extent: BoundingBox?, streets: PlacesLookup.LineLevel
+    ) -> Int32? {
+        let nodes = lookup.cityNodeSearch()
+        func isNode(_ feature: Int32) -> Bool { nodes?.isNodeArea(feature) ?? false }
+        guard city < 0, ownCity < 0, let extent,
+            let segments = streets.index.segments(
+                ofLine: street, in: Self.widenedPastRounding(extent), maxCells: Self.gatheredCells, maxSegments: Self.gatheredSegments)
+        else { return nil }
+        let c = segments.coordinates
+        let from = centroid ?? Coordinate(latitude: (extent.minY + extent.maxY) / 2, longitude: (extent.minX + extent.maxX) / 2)
+        var best: (distance: Double, feature: Int32)? = nil
+        for i in stride(from: 0, to: c.count, by: 4) {
+            for (x, y) in [(c[i], c[i + 1]), ((c[i] + c[i + 2]) / 2, (c[i + 1] + c[i + 3]) / 2), (c[i + 2], c[i + 3])] {
+                let found = feature(.city, x, y)
+                guard found >= 0, !isNode(found) else { continue }
+                let distance = (x - from.longitude) * (x - from.longitude) + (y - from.latitude) * (y - from.latitude)
+                if let known = best, known.distance <= distance { continue }
+                best = (distance, found)
+            }
+        }
+        return best?.feature
+    }
+
+    /// Where no street or object answers and no municipality area holds the point, Nominatim 5.3's reverse search
+    /// answers the place node of the finest search rank within the zoom's ranks and within its reach
+    /// (`lookup_country` and `_lookup_area_address` in `nominatim_api/reverse.py`: `rank_search <= max_rank`,
+    /// `IsBelowReverseDistance`, finest rank then nearest), and a town or village node so found names the
+    /// municipality (`PlaceNodeSearch.answer`): 2.2 km south of Neustift an der Donau's node (Krems), beyond its
+    /// ± 2 km area but within a village's 0.04°, zooms 14 and 18 answer Neustift.
+    func takeTownNodeInReach(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        guard let nodes = lookup.cityNodeSearch(), !nodes.isEmpty else { return }
+        let point = record.location
+        if let found = nodes.answer(x: point.longitude, y: point.latitude, maximumRank: maximumRank, municipality: -1) {
+            record.cityArea = found
+        }
+    }
+}
+
+extension PlaceNodeSearch {
+    /// Of the nodes near `point`, the one whose weighted distance (`NominatimPlaceKinds.guessDistanceWeight` at
+    /// address rank 16) is least; `distance(node, halfWidthDegrees)` is nil for a node whose box the street misses.
+    func nearestGuess(near point: Coordinate, distance: (Node, (x: Double, y: Double)) -> Double?) -> Int32? {
+        var best: (weighted: Double, feature: Int32)? = nil
+        forEachNode(near: point) { node in
+            guard let box = Self.boxDegrees(of: node), let degrees = distance(node, box) else { return }
+            let weighted = degrees * NominatimPlaceKinds.guessDistanceWeight(addressRank: 16, searchRank: node.rank)
+            if let known = best, known.weighted < weighted || (known.weighted == weighted && known.feature < node.feature) { return }
+            best = (weighted, node.feature)
+        }
+        return best?.feature
+    }
+}
