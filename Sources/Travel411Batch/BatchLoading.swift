@@ -47,22 +47,22 @@ public enum BatchLoading {
 
 /// Bytes already read from a source, given back before the rest of it.
 final class HeldBytesSource: BatchByteSource {
-    private let held: [UInt8]
-    private var offset = 0
+    private let held: MemorySource
+    private var heldLeft: Int
     private let rest: any BatchByteSource
 
     init(_ held: [UInt8], then rest: any BatchByteSource) {
-        self.held = held
+        self.held = MemorySource(held)
+        heldLeft = held.count
         self.rest = rest
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = min(buffer.count, held.count - offset)
-        guard count > 0, let destination = buffer.baseAddress else { return try rest.read(into: buffer) }
-        held.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
-        offset += count
+        guard heldLeft > 0 else { return try rest.read(into: buffer) }
+        let count = try held.read(into: buffer)
+        heldLeft -= count
         return count
     }
 
-    func hasInputWaiting() -> Bool { offset < held.count || rest.hasInputWaiting() }
+    func hasInputWaiting() -> Bool { heldLeft > 0 || rest.hasInputWaiting() }
 }

@@ -179,7 +179,7 @@ public final class ReverseGeocoder: Sendable {
             chooseSuburbNodeAsNominatim(&record, maximumRank: maximumRank)
         }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
-        if record.followsNominatim, needs.contains(.localities) { dropPlacesFromBeyondTheExtract(&record) }
+        if record.followsNominatim, needs.contains(.subLocality) { dropSubLocalityFromBeyondTheExtract(&record) }
         if record.followsNominatim, needs.contains(.localities) { dropCityNodeAboveRank(&record, maximumRank: maximumRank) }
         if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) {
