@@ -166,7 +166,7 @@ let package = Package(
             name: "Travel411Import",
             dependencies: [
                 "Travel411Core", "Travel411Store", "Travel411StoreWriters", "Travel411Geocoder", "Travel411Shapefile",
-                "Travel411OSM", "CCrypto", "CInterruptCleanup",
+                "Travel411OSM", "CCrypto", "CInterruptCleanup", "CZlib",
             ],
             swiftSettings: optimisedSwiftSettings
         ),

@@ -30,11 +30,14 @@ public final class PlacesDatabase {
 
     // MARK: - Layers
 
-    /// The layers imported at `level`, in import order.
+    /// The layers imported at `level`, in import order. Not the pieces of Nominatim's country grid around an
+    /// extract (`OSMCountryGridLayer`): they decide countries, but are cells, not outlines to draw or show.
     public func layers(level: PlaceLevel) throws -> [PlacesLayer] {
         let origins = try layerOrigins()
         // An extract's layer left out of the GeoPackage (`import --layers lookups`) is listed without a table.
-        return try importedLayers().filter { $0.level == level.rawValue && origins[$0.layer] != nil }.map {
+        return try importedLayers().filter {
+            $0.level == level.rawValue && origins[$0.layer].map { !$0.hasPrefix(PlacesSchema.countryGridDescription) } == true
+        }.map {
             PlacesLayer(name: $0.layer, level: level, origin: origins[$0.layer] ?? "")
         }
     }

@@ -433,6 +433,17 @@ package final class PlacesLookup: Sendable {
         )
     }
 
+    /// Whether a polygon of an area level is a piece of Nominatim's country grid (`OSMCountryGridLayer`).
+    func isCountryGridPiece(ofArea level: PlacesSchema.AreaLevel, feature: Int) -> Bool {
+        let row = try? reader.query(
+            """
+            SELECT contents.description FROM travel411_areas AS areas JOIN gpkg_contents AS contents
+            ON contents.table_name = areas.layer WHERE areas.level = ? AND areas.feature = ?
+            """, [.text(level.rawValue), .integer(Int64(feature))]
+        ).first
+        return row?.first?.stringValue?.hasPrefix(PlacesSchema.countryGridDescription) == true
+    }
+
     /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15;
     /// read once, at the first such answer (a few rows per municipality).
     func suburbNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes) { try Self.loadNodeAreas(.suburb, from: $0) } }

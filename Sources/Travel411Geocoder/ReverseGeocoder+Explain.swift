@@ -33,6 +33,9 @@ extension ReverseGeocoder {
     /// "relation 123" for an extract's element, "Natural Earth" (or another shapefile) for none.
     private func source(_ level: PlacesSchema.AreaLevel, _ feature: Int32) -> String {
         guard let element = lookup.osmElement(ofArea: level, feature: Int(feature)) else {
+            if level == .country, lookup.isCountryGridPiece(ofArea: level, feature: Int(feature)) {
+                return "a piece of Nominatim's country grid (country_osm_grid, smallest first)"
+            }
             return "a shapefile's polygon (Natural Earth's for the embedded data)"
         }
         return "OpenStreetMap \(element.type) \(element.id) (\(element.category)=\(element.value))"
@@ -47,7 +50,8 @@ extension ReverseGeocoder {
         var lines = ["country: \(countryName(record.country))"]
         guard record.country >= 0 else { return lines + ["  no country polygon holds the point, none within the snapping distance"] }
         lines.append("  from \(source(.country, record.country)): the first country polygon holding the point; an extract's own")
-        lines.append("  admin_level 2 polygon replaces Natural Earth's polygon of the same country at import")
+        lines.append("  admin_level 2 polygon replaces Natural Earth's polygon of the same country at import; around an extract,")
+        lines.append("  Nominatim's country grid comes before Natural Earth's (get_country_code)")
         // The polygons around: which country answers a kilometre away in each direction.
         var around: [String] = []
         for (name, bearing) in [("N", 0.0), ("E", 90.0), ("S", 180.0), ("W", 270.0)] {

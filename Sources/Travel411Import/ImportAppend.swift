@@ -35,7 +35,9 @@ enum ImportAppend {
         var seen = Set<String>()
         var warnings: [String] = []
         for row in rows {
-            guard let source = row[0].stringValue, !source.isEmpty, seen.insert(source).inserted else { continue }
+            guard let source = row[0].stringValue, !source.isEmpty, seen.insert(source).inserted,
+                row[3].stringValue?.hasPrefix(OSMCountryGridLayer.descriptionPrefix) != true
+            else { continue }
             let url = URL(fileURLWithPath: source)
             let isExtract = OSMExtractImport.isExtract(url)
             guard FileManager.default.fileExists(atPath: source) else {

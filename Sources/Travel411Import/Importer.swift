@@ -161,7 +161,7 @@ public struct Importer {
         var layers: [ImportedLayer] = []
         var countries = Set<String>()
         var dates: [Date] = []
-        /// Each extract's tables.
+        /// Each extract's tables of its own data (not the country grid's pieces, which reach far beyond it).
         var tables: [[String]] = []
         /// What each extract's layers that were not written (`--layers lookups`) covered, and their tables.
         var unwritten: [UnwrittenCoverage] = []
@@ -181,7 +181,7 @@ public struct Importer {
         )
         .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress)
         imported.layers += outcome.layers
-        imported.tables.append(outcome.layers.map(\.table))
+        imported.tables.append(outcome.layers.filter { $0.level != .country }.map(\.table))
         imported.unwritten.append(outcome.unwritten)
         imported.unwrittenTables.formUnion(outcome.unwrittenTables)
         inputs.warnings += outcome.warnings

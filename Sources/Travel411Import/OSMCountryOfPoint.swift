@@ -9,8 +9,9 @@ import Travel411StoreWriters
 /// address ranks, postcodes of the same country only). Nominatim gives each object the country of the
 /// country boundary holding it, else of its `country_osm_grid` (`lib-sql/functions/placex_triggers.sql`,
 /// `get_country_code` in `functions/utils.sql`); travel411 takes the extract's own `admin_level=2` polygons
-/// first, then Natural Earth's countries of the embedded data (Data/countries) for the rest, leaving out
-/// Natural Earth's polygon of a country the extract gave, as the import's country lookup does.
+/// first, then the pieces of Nominatim's grid around the extract, smallest first (`NominatimCountryGrid`), then
+/// Natural Earth's countries of the embedded data (Data/countries) for the rest, leaving out Natural Earth's
+/// polygon of a country the extract gave, as the import's country lookup does.
 ///
 /// Natural Earth draws coasts tighter than Nominatim's grid, which reaches into the sea: a point in no
 /// polygon (a pier, a skerry) takes `fallback`, the country most of the extract's places lie in.
@@ -26,7 +27,7 @@ struct OSMCountryOfPoint {
     /// world the extract covers, outside which Natural Earth's countries are not read; `temporaryPrefix`: where the
     /// tiles' file goes (beside the database being built).
     init(
-        extractCountries: [(code: String, shape: Shape)], box: BoundingBox,
+        extractCountries: [(code: String, shape: Shape)], grid: [NominatimCountryGrid.Piece] = [], box: BoundingBox,
         temporaryPrefix: String = NSTemporaryDirectory() + "travel411-\(getpid())-"
     ) throws {
         var codes: [String] = []
@@ -36,6 +37,10 @@ struct OSMCountryOfPoint {
             codes.append(code.uppercased())
         }
         let given = Set(codes)
+        for piece in grid {
+            builder.add(feature: codes.count, rings: piece.shape.rings)
+            codes.append(piece.code)
+        }
         for (code, shape) in Self.naturalEarthCountries(meeting: box) where !given.contains(code) {
             builder.add(feature: codes.count, rings: shape.rings)
             codes.append(code)

@@ -90,7 +90,9 @@ package struct OSMExtractImport {
         ImportAllocator.releaseFreeMemory()
         ImportMemoryTrace.note("read")
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
-        try mapping.finish()
+        let grid = try OSMCountryGridLayer.write(meeting: mapping.extent, into: geoPackage, stem: tables.base, usedTables: &usedTables)
+        grid?.collect(into: collector)
+        try mapping.finish(countryGrid: grid?.pieces.map(\.piece) ?? [])
         ImportMemoryTrace.note("placed")
         try mapping.checkPendingShapes()
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 1, total: 1))
@@ -119,6 +121,15 @@ package struct OSMExtractImport {
                         ? reasons.reduce(into: [:]) { $0["kept in the layer but not used for lookups: \($1.key)"] = $1.value }
                         : ["left out of the GeoPackage (--layers lookups), in the lookups only": table.features],
                     seconds: seconds))
+        }
+        if let grid {
+            let layer = grid.imported
+            try geoPackage.recordSource(
+                SourceRecord(
+                    layer: layer.table, level: layer.level.rawValue, path: layer.path,
+                    sha256: try SourceChecksum.sha256Hex(ofFiles: [grid.file]), featureCount: layer.features, skippedCount: 0,
+                    skippedReasons: "", importSeconds: layer.seconds))
+            outcome.layers.append(layer)
         }
         ImportMemoryTrace.note("feature tables' R-trees")
         for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
@@ -184,9 +195,13 @@ struct OSMFeatureTables {
     }
 
     /// Every kind's table name, unique in the import, decided before any is created.
+    /// The tables' common prefix: the extract's name in letters, digits and underscores.
+    var base: String {
+        let base = String(stem.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+        return base.isEmpty || base.first?.isNumber == true ? "osm_" + base : base
+    }
+
     mutating func reserveNames(_ used: inout Set<String>) throws {
-        var base = String(stem.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
-        if base.isEmpty || base.first?.isNumber == true { base = "osm_" + base }
         for kind in OSMFeatureKind.allCases {
             var name = "\(base)_\(kind.tableSuffix)"
             var suffix = 2

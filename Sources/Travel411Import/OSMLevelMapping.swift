@@ -41,7 +41,7 @@ struct OSMLevelMapping {
     /// The extract's own country polygons, which decide the country of its objects first (`OSMCountryOfPoint`).
     private var extractCountries: [(code: String, shape: Shape)] = []
     /// The part of the world the extract's streets, addresses and places cover.
-    private var extent = BoundingBox.empty
+    private(set) var extent = BoundingBox.empty
     private var suburbPlaceAreas: [PendingArea] = []
     /// Boundaries of the neighbourhood band, below the suburbs (`withFinerBoundaries`).
     private var finerBoundaries: [PendingArea] = []
@@ -340,9 +340,10 @@ struct OSMLevelMapping {
     func checkPendingShapes() throws { try pendingShapes.checkReads() }
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
-    package mutating func finish() throws {
+    package mutating func finish(countryGrid: [NominatimCountryGrid.Piece] = []) throws {
         let settings = NominatimCountrySettings.embedded
-        var countries = try OSMCountryOfPoint(extractCountries: extractCountries, box: extent, temporaryPrefix: temporaryPrefix)
+        var countries = try OSMCountryOfPoint(
+            extractCountries: extractCountries, grid: countryGrid, box: extent, temporaryPrefix: temporaryPrefix)
         // Without place nodes (a few blocks of a city), the extract's own extent decides: Nominatim's `country_osm_grid`
         // gives a country to reclaimed land and piers that Natural Earth's coast leaves out (Singapore's Marina Bay).
         let places = (townNodes + suburbNodes).map(\.point)

@@ -33,7 +33,13 @@ public final class NominatimPlaceData: Sendable {
             return try reader.database.query("SELECT DISTINCT layer FROM travel411_areas WHERE level = ?", [.text(level)])
                 .compactMap { $0.first?.stringValue }
         }
-        countryLayers = try layers(PlacesSchema.AreaLevel.country.rawValue)
+        // Not the pieces of Nominatim's country grid: cells, not a country's outline for `polygon_*`.
+        let gridPieces = Set(
+            try reader.database.query(
+                "SELECT table_name FROM gpkg_contents WHERE substr(description, 1, ?) = ?",
+                [.integer(Int64(PlacesSchema.countryGridDescription.utf8.count)), .text(PlacesSchema.countryGridDescription)]
+            ).compactMap { $0.first?.stringValue })
+        countryLayers = try layers(PlacesSchema.AreaLevel.country.rawValue).filter { !gridPieces.contains($0) }
         adminLayers = try layers(PlacesSchema.AreaLevel.admin.rawValue)
         districtLayers = try layers(PlacesSchema.AreaLevel.district.rawValue)
         func features(_ level: String) throws -> [String: Set<Int64>] {

@@ -48,6 +48,13 @@ public enum GeoPackageGeometryCodec {
     public static func decode(_ blob: [UInt8]) throws -> Shape {
         try blob.withUnsafeBytes { try decode($0) }
     }
+
+    /// Decodes bare WKB without the GeoPackage header, PostGIS's EWKB (an embedded SRID) included, as a
+    /// PostgreSQL dump of a geometry column holds it.
+    public static func decodeWKB(_ bytes: UnsafeRawBufferPointer) throws -> Shape {
+        var reader = WKBReader(bytes: bytes, offset: 0)
+        return try reader.readShape()
+    }
 }
 
 /// The fixed part of a GeoPackage blob, before the WKB.

@@ -5,6 +5,9 @@ public enum PlacesSchema {
     public static let version = "34"
     /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
     package static let osmDataTimestampKey = "osm_data_timestamp"
+    /// How the description of a table of Nominatim's country grid pieces begins (an extract's countries where it
+    /// holds no country boundary).
+    package static let countryGridDescription = "Nominatim's country grid (country_osm_grid, nominatim-db 5.3.3)"
 
     /// The polygon levels with an `AreaIndex`, in the order their keys are numbered.
     public enum AreaLevel: String, CaseIterable, Sendable {

@@ -44,15 +44,17 @@ import Travel411TestSupport
                 "liechtenstein_2013_08_03_places": 20, "liechtenstein_2013_08_03_boundaries": 18,
                 "liechtenstein_2013_08_03_pois": 954, "liechtenstein_2013_08_03_postcode_points": 12,
                 "ne_10m_admin_0_countries": 258, "iana_time_zones": 444, "geonames_cities1000": 155_210,
+                "liechtenstein_2013_08_03_country_grid": 3,
             ])
         // The country and its 11 municipalities are polygons; the two Wahlkreise are subAdministrativeAreas;
         // Natural Earth's Liechtenstein gives way to the extract's.
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'city'", in: path) == 11)
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'district'", in: path) == 2)
-        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country' AND code = 'LI'", in: path) == 1)
-        // 257 of Natural Earth's 258 (its Liechtenstein is left out), the extract's one, and the ten overseas
-        // territories the time zones tell apart (as with Data/).
-        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country'", in: path) == 268)
+        // The extract's Liechtenstein, then the grid's (Nominatim's country grid: Liechtenstein, Switzerland, Austria).
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country' AND code = 'LI'", in: path) == 2)
+        // 257 of Natural Earth's 258 (its Liechtenstein is left out), the extract's one, the grid's three, and the
+        // ten overseas territories the time zones tell apart (as with Data/).
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country'", in: path) == 271)
         // Place nodes of a town or village kind: 15 of the 20 (two hamlets and a suburb are parts of a
         // municipality, two are place=locality); GeoNames' places of the country and around it are left out.
         #expect(
@@ -105,13 +107,14 @@ import Travel411TestSupport
             Self.features(summary) == [
                 "helsinki_streets": 829, "helsinki_addresses": 1470, "helsinki_places": 46, "helsinki_pois": 2184,
                 "helsinki_postcode_points": 1, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
-                "geonames_cities1000": 155_210,
+                "geonames_cities1000": 155_210, "helsinki_country_grid": 1,
             ])
         // No boundary of central Helsinki is whole in the extract: the city and its suburbs come from the place
         // nodes (one city, five suburbs), as Nominatim's boxes around them.
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'city'", in: path) == 1)
         #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'suburb'", in: path) == 5)
-        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country' AND code = 'FI'", in: path) == 1)
+        // Finland's piece of Nominatim's country grid (the extract has no country boundary), then Natural Earth's.
+        #expect(try Self.count("SELECT count(*) FROM travel411_areas WHERE level = 'country' AND code = 'FI'", in: path) == 2)
     }
 
     /// Kaivokatu 10 (way 23648033, a building with addr:housenumber 10, addr:street Kaivokatu, addr:postcode
