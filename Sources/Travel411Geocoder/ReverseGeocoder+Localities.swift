@@ -15,6 +15,8 @@ extension ReverseGeocoder {
         _ = withPoints(.locality) { level in
             var candidates = LocalityCandidates(location: record.location)
             if needs.contains(.nearestLocality) { candidates.findNearestPlace(in: level, recordingIn: &record) }
+            // The nearest place's coordinate was sent for while the locality is decided; read now, on every way out.
+            defer { candidates.recordDistanceAndBearing(in: &record) }
             guard var country = pointCountry(of: record) else { return }
             guard
                 let (locality, catchment) = locality(of: &record, in: level, candidates: &candidates, country: &country, needs: needs)
@@ -43,6 +45,8 @@ extension ReverseGeocoder {
         private var nearestFound: UInt32?? = nil
         /// The nearest place's packed country as its cell entry holds it; nil when the tree found it.
         private(set) var nearestCountry: UInt16? = nil
+        /// The nearest place's latitude and longitude in its record, not read yet (a cache miss, hinted).
+        private var pendingCoordinate: UnsafePointer<Double>? = nil
 
         init(location: Coordinate) {
             self.location = location
@@ -52,7 +56,8 @@ extension ReverseGeocoder {
         /// The nearest place if it has been looked for already; nil if not, or if there is none.
         var knownNearest: UInt32? { nearestFound ?? nil }
 
-        /// Finds the nearest place overall and writes it, its distance and bearing into the record; keeps its
+        /// Finds the nearest place overall and writes it into the record, its distance and bearing once
+        /// `recordDistanceAndBearing` is called (its coordinate, a cache miss, is hinted meanwhile); keeps its
         /// packed country when the cells found it. (Not its group: no rule asks for it, and reading it was a
         /// cache miss per point.)
         @inline(__always)
@@ -70,14 +75,23 @@ extension ReverseGeocoder {
                 }
             }
             let candidate = fromCells?.id ?? level.index.nearestAnywhere(to: query, at: location)?.id
-            if let nearest = candidate, let place = level.records.coordinate(Int(nearest)) {
+            if let nearest = candidate, let place = level.records.prefetchCoordinate(Int(nearest)) {
                 record.nearest = Int32(nearest)
-                record.nearestDistance = GreatCircle.distance(from: place, to: location)
-                record.nearestBearing = GreatCircle.initialBearing(from: place, to: location)
+                pendingCoordinate = place
                 found = nearest
                 nearestCountry = fromCells?.country
             }
             nearestFound = .some(found)
+        }
+
+        /// Writes the nearest place's distance and bearing into the record, if it was found and they are not
+        /// written yet: the numbers `GreatCircle.distance` and `initialBearing` give.
+        @inline(__always)
+        mutating func recordDistanceAndBearing(in record: inout PlacemarkRecord) {
+            guard let pending = pendingCoordinate else { return }
+            pendingCoordinate = nil
+            let place = Coordinate(latitude: pending[0], longitude: pending[1])
+            (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(from: place, to: location)
         }
     }
 
@@ -152,6 +166,7 @@ extension ReverseGeocoder {
             return (Int32(found.id), (found.population, found.firstLevel))
         }
         let reach = settings.nearestLocalityFallbackMetres
+        candidates.recordDistanceAndBearing(in: &record)
         if let known = candidates.knownNearest,
             country.containsNearest(known, packedCountry: candidates.nearestCountry, records: level.records),
             record.nearestDistance <= reach

@@ -21,8 +21,16 @@ extension ReverseGeocoder {
                 }
             }
         }
-        for ordinal in 0..<PlacesSchema.AreaLevel.count where needs.contains(PlacesSchema.AreaLevel.need(ordinal: ordinal)) {
-            hot.lockstep[ordinal]?.prefetch(spot, stage: stage)
+        // The levels' grid references lie side by side (`AreaLookupLockstep.GridRows`): one hint for all of them.
+        guard let gridRows = hot.gridRows else { return }
+        gridRows._withUnsafeGuaranteedRef { rows in
+            if stage == 0 {
+                rows.prefetch(spot)
+                return
+            }
+            for ordinal in 0..<PlacesSchema.AreaLevel.count where needs.contains(PlacesSchema.AreaLevel.need(ordinal: ordinal)) {
+                hot.lockstep[ordinal]?.prefetch(spot, stage: stage, reference: rows.reference(spot, ordinal: ordinal))
+            }
         }
     }
 }

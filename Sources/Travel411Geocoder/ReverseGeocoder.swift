@@ -29,6 +29,8 @@ public final class ReverseGeocoder: Sendable {
     /// The OpenStreetMap elements behind area polygons, read once each (a server asks per answer).
     let areaElements = Mutex<[Int64: AreaElement?]>([:])
     let hot: HotReferences
+    /// Keeps `hot.gridRows` alive.
+    private let gridRows: AreaLookupLockstep.GridRows?
     /// When everything was read up front for a batch printing the district: `noteDistrictFromLocality`'s
     /// comparison as numbers.
     let localityAdminMatch: LocalityAdminMatch?
@@ -57,6 +59,8 @@ public final class ReverseGeocoder: Sendable {
         var neighbourhoods: Unmanaged<NeighbourhoodNodes>?
         /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
         var lockstep: [AreaLookupLockstep.Level?] = []
+        /// The levels' grid references tile by tile, where those lookups start (`gridRows` keeps it).
+        var gridRows: Unmanaged<AreaLookupLockstep.GridRows>?
         var isComplete = false
     }
 
@@ -98,6 +102,8 @@ public final class ReverseGeocoder: Sendable {
             hot.lockstep = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
             hot.isComplete = true
         }
+        gridRows = hot.isComplete ? AreaLookupLockstep.GridRows(levels: hot.lockstep) : nil
+        hot.gridRows = gridRows.map(Unmanaged.passUnretained)
         self.hot = hot
         localityAdminMatch =
             if loading == .everything, needs.contains(.district), let admins = lookup.area(.admin),
@@ -229,13 +235,19 @@ public final class ReverseGeocoder: Sendable {
     /// answers as one `feature` call per level, with the cache misses of the levels overlapping.
     @inline(__always)
     func decideAreasTogether(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
-        let x = record.location.longitude, y = record.location.latitude
+        let start = AreaLookupLockstep.Start(longitude: record.location.longitude, latitude: record.location.latitude)
+        // Set whenever the lockstep levels are (`hot.isComplete`).
+        let references = hot.gridRows?._withUnsafeGuaranteedRef { $0.references + start.tile * AreaLookupLockstep.GridRows.stride }
         withUnsafeTemporaryAllocation(of: AreaLookupLockstep.Walk.self, capacity: AreaLookupLockstep.capacity) { walks in
             var ordinals = SIMD8<Int32>(repeating: -1)
             var count = 0
             for ordinal in 0..<PlacesSchema.AreaLevel.count where needs.contains(PlacesSchema.AreaLevel.need(ordinal: ordinal)) {
                 guard let level = hot.lockstep[ordinal] else { continue }
-                walks.initializeElement(at: count, to: AreaLookupLockstep.Walk(level: level, longitude: x, latitude: y))
+                let walk =
+                    if let references { AreaLookupLockstep.Walk(level: level, start: start, reference: references[ordinal]) } else {
+                        AreaLookupLockstep.Walk(level: level, longitude: record.location.longitude, latitude: record.location.latitude)
+                    }
+                walks.initializeElement(at: count, to: walk)
                 ordinals[count] = Int32(ordinal)
                 count += 1
             }

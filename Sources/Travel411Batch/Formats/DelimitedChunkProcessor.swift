@@ -56,6 +56,7 @@ final class DelimitedChunkProcessor: ChunkProcessor {
             if DelimitedRecordSplitter.isBlank(cells) { continue }
             counts.rows += 1
             ahead.prefetch(after: row, printer: printer, needs: needs)
+            let parsed = ahead.coordinate(ofRow: row)
             row += 1
 
             let problem: String?
@@ -64,6 +65,12 @@ final class DelimitedChunkProcessor: ChunkProcessor {
                 problem = "a quoted field is not closed before the end of the input"
             } else if cells.count != layout.columnCount {
                 problem = "expected \(layout.columnCount) fields, found \(cells.count)"
+            } else if let parsed {
+                // Read by `PointsAhead` under the same conditions: only a row without a point is read again, for its message.
+                point = RowPoint(
+                    latitude: parsed.x, longitude: parsed.y, latitudeText: cells[layout.latitudeColumn],
+                    longitudeText: cells[layout.longitudeColumn])
+                problem = nil
             } else {
                 switch coordinates.read(latitude: cells[layout.latitudeColumn], longitude: cells[layout.longitudeColumn], in: bytes) {
                 case .point(let found):

@@ -19,6 +19,16 @@ package struct DelimitedTextWriter: Sendable {
             && (byte == delimiter || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r"))
     }
 
+    /// Whether `appendField` would quote these bytes.
+    @inline(__always) func needsQuotes(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var index = 0
+        while index < count {
+            if isSpecial(bytes[index]) { return true }
+            index &+= 1
+        }
+        return false
+    }
+
     func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: GrowableByteArray) {
         // One pass for the common case: copy while checking, and start over quoted only if needed.
         output.reserve(count)

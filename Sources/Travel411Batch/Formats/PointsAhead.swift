@@ -12,6 +12,9 @@ struct PointsAhead {
 
     /// Where each non-blank row's point lies, in order; `.none` for a row without a valid point.
     private var points: [LookupPrefetch.Spot] = []
+    /// Each non-blank row's latitude and longitude, as `CoordinateReader` read them; NaN for a row without a
+    /// valid point. The rows' answers take them from here: each number is parsed once.
+    private var values: [SIMD2<Double>] = []
 
     /// Reads every record's point as `DelimitedChunkProcessor.process` will, blank lines skipped.
     mutating func read(
@@ -19,6 +22,7 @@ struct PointsAhead {
         coordinates: CoordinateReader, cells: inout [InputCell]
     ) {
         points.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
         var index = 0
         while index < end {
             let record = splitter.split(bytes, from: index, to: end, into: &cells)
@@ -29,10 +33,19 @@ struct PointsAhead {
                     latitude: cells[layout.latitudeColumn], longitude: cells[layout.longitudeColumn], in: bytes)
             else {
                 points.append(.none)
+                values.append(SIMD2(repeating: .nan))
                 continue
             }
             points.append(LookupPrefetch.Spot(Coordinate(latitude: point.latitude, longitude: point.longitude)))
+            values.append(SIMD2(point.latitude, point.longitude))
         }
+    }
+
+    /// The valid point of non-blank row `row` (its latitude and longitude), nil when it has none.
+    @inline(__always)
+    func coordinate(ofRow row: Int) -> SIMD2<Double>? {
+        guard row < values.count, !values[row].x.isNaN else { return nil }
+        return values[row]
     }
 
     /// The hints due when row `row` is about to be answered: stage `s` for the row `(stages - s) ×

@@ -370,8 +370,15 @@ final class RowEncoder {
         for field in fields {
             if needsDelimiter { output.append(delimiter) }
             needsDelimiter = true
+            // Straight into the row, one copy: only a text that needs quotes (a name holding the delimiter, a quote
+            // or a line break, rare) is taken back out and written again as `appendField` quotes it.
+            let start = output.count
+            guard printer.appendText(field, of: record, to: output), table.needsQuotes(output.base + start, count: output.count &- start)
+            else { continue }
             scratch.removeAll()
-            if printer.appendText(field, of: record, to: scratch) { table.appendField(scratch.base, count: scratch.count, to: output) }
+            scratch.append(output.base + start, count: output.count &- start)
+            output.count = start
+            table.appendField(scratch.base, count: scratch.count, to: output)
         }
     }
 

@@ -52,6 +52,18 @@ package enum LookupPrefetch {
     }
 }
 
+extension AreaLookupLockstep.GridRows {
+    /// Stage 0 of every level's hints (`AreaLookupLockstep.Level.prefetch`): the point's grid references.
+    @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot) {
+        LookupPrefetch.hint(references + Int(spot.tile) * Self.stride)
+    }
+
+    /// The grid reference of level `ordinal` at the spot's tile.
+    @inline(__always) package func reference(_ spot: LookupPrefetch.Spot, ordinal: Int) -> UInt32 {
+        references[Int(spot.tile) * Self.stride + ordinal]
+    }
+}
+
 extension AreaLookupLockstep.Level {
     /// Stage 0: the point's grid reference. Stage 1: a crossed tile's header, whose first line holds the
     /// root. Stage 2: the root's children, when the root is an internal node.
@@ -61,7 +73,11 @@ extension AreaLookupLockstep.Level {
             LookupPrefetch.hint(slot)
             return
         }
-        let ref = slot.pointee
+        prefetch(spot, stage: stage, reference: slot.pointee)
+    }
+
+    /// Stages 1 and 2 of `prefetch(_:stage:)`, given the point's grid reference.
+    @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, reference ref: UInt32) {
         guard AreaIndex.tag(ref) == AreaIndex.Tag.leafOrTile.rawValue else { return }
         let tileBase = arena + Int(AreaIndex.payload(ref)) * TileArena.alignment
         if stage == 1 {

@@ -189,6 +189,15 @@ public final class PagedRecords: @unchecked Sendable {
         view(record)?.coordinate(record % PagedRecords.pageSize) ?? nil
     }
 
+    /// Where `coordinate(record)` reads its latitude and longitude, nil when it would answer nil, with a cache
+    /// hint (`LookupPrefetch`) sent for them: the caller reads them later, when they have arrived.
+    @inline(__always) package func prefetchCoordinate(_ record: Int) -> UnsafePointer<Double>? {
+        guard let coordinates = view(record)?.coordinates else { return nil }
+        let address = coordinates + (record % PagedRecords.pageSize) * 2
+        LookupPrefetch.hint(UnsafeRawPointer(address))
+        return address
+    }
+
     /// The field's UTF-8 bytes, valid while this table lives; nil or empty when absent.
     @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8>? {
         view(record)?.bytes(record % PagedRecords.pageSize, field)

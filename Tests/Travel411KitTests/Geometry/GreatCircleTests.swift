@@ -84,4 +84,27 @@ final class GreatCircleTests: XCTestCase {
         XCTAssertThrowsError(try Coordinate(parsingLatitude: "0", longitude: "181"))
         XCTAssertThrowsError(try Coordinate(parsingLatitude: "nan", longitude: "0"))
     }
+
+    /// The batch computes both at once (`distanceAndInitialBearing`): it must print the same metres and compass
+    /// points, so the numbers must be the same bits, near and far, across the antimeridian and at the poles.
+    func testDistanceAndBearingTogetherAreTheSameBits() {
+        var generator = SplitMix64(seed: 37)
+        func angle(_ range: Double) -> Double { (Double(generator.next() % 2_000_001) / 1_000_000 - 1) * range }
+        var pairs = (0..<20_000).map { _ in
+            let a = Coordinate(latitude: angle(90), longitude: angle(180))
+            // Half of them a few kilometres apart, as a place and a point near it.
+            let b =
+                generator.next() % 2 == 0
+                ? Coordinate(latitude: max(-90, min(90, a.latitude + angle(0.1))), longitude: a.longitude + angle(0.1))
+                : Coordinate(latitude: angle(90), longitude: angle(180))
+            return (a, b)
+        }
+        pairs += [(heathrow, heathrow), (Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 180))]
+        pairs.append((Coordinate(latitude: -16.69, longitude: -179.877), Coordinate(latitude: -18.14, longitude: 178.44)))
+        for (a, b) in pairs {
+            let together = GreatCircle.distanceAndInitialBearing(from: a, to: b)
+            XCTAssertEqual(together.metres.bitPattern, GreatCircle.distance(from: a, to: b).bitPattern, "\(a) to \(b)")
+            XCTAssertEqual(together.degrees.bitPattern, GreatCircle.initialBearing(from: a, to: b).bitPattern, "\(a) to \(b)")
+        }
+    }
 }

@@ -44,4 +44,32 @@ final class AreaLookupLockstepTests: XCTestCase {
         }
         XCTAssertGreaterThan(compared, 40_000)
     }
+
+    /// Walks started from the levels' grid references side by side (`GridRows`, what a batch reads) answer
+    /// exactly as single lookups, every level at every point.
+    func testWalksFromGridRowsAnswerLikeSingleLookups() throws {
+        let lookup = try PlacesLookup(path: TestPlaces.databasePath, loading: .everything, needs: .all)
+        let levels = PlacesSchema.AreaLevel.allCases.map { lookup.area($0)?.index.lockstepLevel }
+        let rows = AreaLookupLockstep.GridRows(levels: levels)
+        var generator = SplitMix64(seed: 37)
+        func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
+        var points: [(x: Double, y: Double)] = (0..<20_000).map { _ in (unit() * 360 - 180, unit() * 180 - 90) }
+        points += [(-180, -90), (180, 90), (179.99999999, 0), (0, 0), (-0.0000001, 51.5)]
+        var compared = 0
+        for point in points {
+            let start = AreaLookupLockstep.Start(longitude: point.x, latitude: point.y)
+            for (ordinal, level) in levels.enumerated() {
+                guard let level, let index = lookup.area(PlacesSchema.AreaLevel(ordinal: ordinal))?.index else { continue }
+                let reference = rows.references[start.tile * AreaLookupLockstep.GridRows.stride + ordinal]
+                var walks = [AreaLookupLockstep.Walk(level: level, start: start, reference: reference)]
+                var answer: [Int32] = [0]
+                walks.withUnsafeMutableBufferPointer { walks in
+                    answer.withUnsafeMutableBufferPointer { AreaLookupLockstep.resolve(walks, answers: $0) }
+                }
+                XCTAssertEqual(answer[0], Int32(index.featureIndex(longitude: point.x, latitude: point.y) ?? -1), "\(ordinal) at \(point)")
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 80_000)
+    }
 }
