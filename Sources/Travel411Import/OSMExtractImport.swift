@@ -69,7 +69,7 @@ package struct OSMExtractImport {
         progress: @escaping (ImportProgress) -> Void
     ) throws -> Outcome {
         let started = Date()
-        ImportAllocator.givePagesOfTheirOwnToLargeBlocks()
+        ImportMemoryTrace.note("reading")
         var tables = OSMFeatureTables(geoPackage: geoPackage, stem: stem, fileName: fileNames, featureLayers: featureLayers)
         try tables.reserveNames(&usedTables)
         // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
@@ -86,7 +86,10 @@ package struct OSMExtractImport {
             try translations.record(feature)
             try mapping.collect(feature, layer: table, fid: fid)
         }
-        // The read's threads are done with what they freed; the steps after it allocate on this thread.
+        // The read's threads are done with what they freed; the steps after it allocate on this thread. Large
+        // blocks get pages of their own only from here: during the read they are libosmium's decoded blocks,
+        // one every few thousand elements, each of which would be mapped and its pages faulted in afresh.
+        ImportAllocator.givePagesOfTheirOwnToLargeBlocks()
         ImportAllocator.releaseFreeMemory()
         ImportMemoryTrace.note("read")
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
