@@ -26,8 +26,10 @@ public struct OSMExtractReader: Sendable {
     public var path: String { paths.first ?? "" }
     /// Where the node location index goes while the file is read; the system's temporary directory by default.
     public var temporaryDirectory: String
-    /// Threads decoding PBF blocks: 0 uses libosmium's shared pool (one thread per core).
-    public var decodingThreads = 0
+    /// Threads decoding PBF blocks: 0 uses libosmium's shared pool (two fewer than the cores, at least one).
+    /// By default at least two: on a machine of two cores libosmium's pool has one thread, and the first pass
+    /// (ways and relations, whose callback does little) waits on that one decoding thread while the other core idles.
+    public var decodingThreads = max(2, ProcessInfo.processInfo.activeProcessorCount - 2)
     /// A file smaller than this keeps its node locations in memory, not in a temporary file: the file index
     /// starts by writing 16 MB, most of the time a small file's read takes. 8 MB of PBF is about a million nodes,
     /// 16 MB of memory; an OSM XML file of 8 MB has far fewer.
