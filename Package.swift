@@ -9,10 +9,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
-// The import's targets only (see Travel411Import below). Whole-module, as a release build compiles: in a debug
-// build, -O alone optimises each batch of files apart, type-checking the module in each batch, and the first
-// build's compile of Travel411Import took 41 s of CPU against 32 s whole-module (docs/development.md, "Build
-// and modules"). -num-threads keeps one object file per source file, which the debug build links.
+// The write side's readers and writers only (see Travel411StoreWriters below). Whole-module, as a release build
+// compiles: in a debug build, -O alone optimises each batch of files apart, type-checking the module in each batch
+// (docs/development.md, "Build and modules"). -num-threads keeps one object file per source file, which the debug
+// build links.
 let optimisedSwiftSettings = swiftSettings + [.unsafeFlags(["-O", "-whole-module-optimization", "-num-threads", "2"])]
 
 let package = Package(
@@ -143,10 +143,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The write side. The first `swift run travel411 where …` imports Data/ in a debug build; unoptimised,
-        // that import takes minutes instead of seconds, so the readers of outside files and the import are
-        // always optimised. They are not part of the library product, whose closure must have no unsafe flags.
+        // that import takes minutes instead of seconds, so the readers of outside files and the store's writers
+        // are always optimised. They are not part of the library product, whose closure must have no unsafe flags.
         // The writers of the store's formats (the lookup tables' builders, GeoPackage features, external sorts):
-        // each format's reader is in Travel411Store, its writer here, optimised for the same reason as the import.
+        // each format's reader is in Travel411Store, its writer here, optimised for the reason above.
         .target(
             name: "Travel411StoreWriters",
             dependencies: ["Travel411Core", "Travel411Store"],
@@ -162,13 +162,17 @@ let package = Package(
             dependencies: ["Travel411Core", "COSMium"],
             swiftSettings: optimisedSwiftSettings
         ),
+        // The import itself is not optimised in a debug build (a release build optimises it with everything else): at
+        // -O it was the first build's longest compile, about a third of its CPU and mostly on one core (69 s against
+        // 11 s without), and it saved the debug import of Data/ only about 6 s of CPU of 22 (docs/development.md,
+        // "Build and modules").
         .target(
             name: "Travel411Import",
             dependencies: [
                 "Travel411Core", "Travel411Store", "Travel411StoreWriters", "Travel411Geocoder", "Travel411Shapefile",
                 "Travel411OSM", "CCrypto", "CInterruptCleanup", "CZlib",
             ],
-            swiftSettings: optimisedSwiftSettings
+            swiftSettings: swiftSettings
         ),
         // The travel guide and what draws and reads around it: Airports, Travel, Tracking, Render, Quakes. Not
         // optimised: nothing here is hot (a map, a track, a feed take milliseconds), and -O on these ~7,500 lines
