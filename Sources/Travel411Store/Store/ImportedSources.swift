@@ -14,7 +14,15 @@ package struct ImportedSources: Equatable, Sendable {
     /// from any earlier travel411, or from something else that happens to have a travel411_metadata table.
     package static func read(from database: SQLiteDatabase) -> ImportedSources? {
         guard (try? database.tableExists("travel411_sources")) == true,
-            let rows = try? database.query("SELECT path, sha256 FROM travel411_sources ORDER BY id")
+            // Not the pieces of Nominatim's country grid an extract's import adds (`PlacesSchema.countryGridDescription`):
+            // read with the extract, not an input of their own.
+            let rows = try? database.query(
+                """
+                SELECT sources.path, sources.sha256 FROM travel411_sources AS sources
+                LEFT JOIN gpkg_contents AS contents ON contents.table_name = sources.layer
+                WHERE contents.description IS NULL OR substr(contents.description, 1, ?) != ? ORDER BY sources.id
+                """,
+                [.integer(Int64(PlacesSchema.countryGridDescription.utf8.count)), .text(PlacesSchema.countryGridDescription)])
         else { return nil }
         var seen = Set<String>()
         let paths = rows.compactMap { $0.first?.stringValue }.filter { !$0.isEmpty && seen.insert($0).inserted }
