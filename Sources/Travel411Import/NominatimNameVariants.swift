@@ -22,9 +22,9 @@ import Travel411Store
 struct NominatimNameVariants: Sendable {
     /// The terms as matched in a name written `^ name ^`: ` via ` (a whole word), `strasse ` (a word's end), ` klein`
     /// (a word's start), `^ via ` (the name's first word); each with the texts it becomes, itself included when kept.
-    private let replacements: [String: [String]]
-    /// The terms' lengths in characters, longest first: the lengths tried at each place.
-    private let termLengths: [Int]
+    /// Kept by their first two characters, longest first, so that each place of a street's name tries only the terms
+    /// that start as it does there: every street of an extract is matched at each of its characters.
+    private let termsByStart: [String: [(term: [Character], texts: [String])]]
 
     /// More variants than this and the name keeps only itself, as Nominatim's generic analyzer does.
     static let maximumVariants = 128
@@ -45,8 +45,11 @@ struct NominatimNameVariants: Sendable {
                 for (term, texts) in parsed { replacements[term, default: []].formUnion(texts) }
             }
         }
-        self.replacements = replacements.mapValues { $0.sorted() }
-        termLengths = Set(replacements.keys.map(\.count)).sorted(by: >)
+        var byStart: [String: [(term: [Character], texts: [String])]] = [:]
+        for (term, texts) in replacements where term.count >= 2 {
+            byStart[String(term.prefix(2)), default: []].append((Array(term), texts.sorted()))
+        }
+        termsByStart = byStart.mapValues { $0.sorted { $0.term.count > $1.term.count } }
     }
 
     /// Data/nominatim/icu-rules/ (`EmbeddedData`), read once per process; nil when Data/ has no such folder (an
@@ -61,7 +64,7 @@ struct NominatimNameVariants: Sendable {
         let trimmed = line.drop { $0 == " " }
         guard trimmed.hasPrefix("- "), !trimmed.hasPrefix("- lang:") else { return nil }
         let rule = trimmed.dropFirst(2).drop { $0 == " " }
-        return rule.contains(">") ? rule : (rule.isEmpty ? nil : rule)
+        return rule.isEmpty ? nil : rule
     }
 
     /// A rule as terms (as matched) and the texts each becomes; nil without an arrow.
@@ -148,8 +151,9 @@ struct NominatimNameVariants: Sendable {
     }
 
     private func longestTerm(in base: [Character], at position: Int) -> (Int, [String])? {
-        for length in termLengths where position + length <= base.count {
-            if let texts = replacements[String(base[position..<(position + length)])] { return (length, texts) }
+        guard position + 2 <= base.count, let terms = termsByStart[String(base[position..<(position + 2)])] else { return nil }
+        for (term, texts) in terms where position + term.count <= base.count {
+            if base[position..<(position + term.count)].elementsEqual(term) { return (term.count, texts) }
         }
         return nil
     }

@@ -112,15 +112,13 @@ enum ObjectBoxStreets {
     private static func crosses(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ box: BoundingBox) -> Bool {
         var low = 0.0, high = 1.0
         let dx = bx - ax, dy = by - ay
-        for (p, q) in [(-dx, ax - box.minX), (dx, box.maxX - ax), (-dy, ay - box.minY), (dy, box.maxY - ay)] {
-            if p == 0 {
-                if q < 0 { return false }
-            } else {
-                let r = q / p
-                if p < 0 { low = max(low, r) } else { high = min(high, r) }
-                if low > high { return false }
-            }
+        /// Narrows the segment's part inside one side of the box; false when none is left.
+        func clip(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let r = q / p
+            if p < 0 { low = max(low, r) } else { high = min(high, r) }
+            return low <= high
         }
-        return true
+        return clip(-dx, ax - box.minX) && clip(dx, box.maxX - ax) && clip(-dy, ay - box.minY) && clip(dy, box.maxY - ay)
     }
 }
