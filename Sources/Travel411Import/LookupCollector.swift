@@ -130,9 +130,9 @@ final class LookupCollector {
                 let streets, var names = streetNames
             else { return nil }
             try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
-            objectRecords?.addStreet(named: !name.isEmpty)
             // An OpenStreetMap layer's highway class (GDAL's `highway`, Geofabrik's `fclass`) ranks it as Nominatim would.
             let rank = plan.text(.kind, record: record).map { OSMFeatureClassifier.streetRank($0) }
+            objectRecords?.addStreet(named: !name.isEmpty, minor: rank == 27)
             var fields = [String?](repeating: nil, count: PlacesSchema.StreetField.allCases.count)
             fields[PlacesSchema.StreetField.name.rawValue] = name
             fields[PlacesSchema.StreetField.rank.rawValue] = rank.map(String.init)

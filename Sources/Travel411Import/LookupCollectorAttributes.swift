@@ -67,7 +67,7 @@ extension LookupCollector {
         guard let streets, var names = streetNames else { return nil }
         let id = UInt32(names.recordCount)
         try streets.add(line: id, lines: lines)
-        objectRecords?.addStreet(named: !name.isEmpty)
+        objectRecords?.addStreet(named: !name.isEmpty, minor: rank == 27)
         try names.append([
             name, rank.map(String.init), element, kind, OSMLevelMapping.extentText(lines), centre.map(OSMLevelMapping.pointText),
             centroid.map(OSMLevelMapping.pointText),

@@ -4,7 +4,8 @@ import Travel411Store
 import Travel411StoreWriters
 
 /// The street an address or point of interest belongs to, decided at import as Nominatim decides it: of the
-/// streets named as its `addr:street` (the same words, whatever the case, spacing and punctuation) whose centre,
+/// streets named as its `addr:street` (the same words, whatever the case, accents, spacing and punctuation, or one of
+/// the street name's abbreviation variants: `NominatimNameVariants`) whose centre,
 /// the point halfway along it, is within 0.015°, the one nearest to it (`ObjectNearestStreets` measures the
 /// streets' lines when there are several). A long street is several ways; the address belongs to one of them. An object whose `addr:street` names no street near has none here: the
 /// lookup then takes the nearest named street, as Nominatim does.
@@ -61,17 +62,25 @@ struct OSMParentStreets {
     private let entries: ExternalSorter<Entry>
     private let runPrefix: String
     private let bufferBytes: Int
+    /// The abbreviation variants a street is also named by; nil: by its name as written only.
+    private let variants: NominatimNameVariants?
 
     /// Sort runs are created as `runPrefix` and a name, each of `bufferBytes` of entries (40 bytes each).
-    init(runPrefix: String, bufferBytes: Int = 16 << 20) {
+    init(runPrefix: String, bufferBytes: Int = 16 << 20, variants: NominatimNameVariants? = .embedded) {
         self.runPrefix = runPrefix
         self.bufferBytes = bufferBytes
+        self.variants = variants
         entries = ExternalSorter(runPrefix: runPrefix + "sweep-", bufferBytes: bufferBytes) { $0.sweepKey }
     }
 
+    /// A street by its name and each of the name's abbreviation variants (`NominatimNameVariants`): an `addr:street`
+    /// that spells one of them names it.
     mutating func add(street id: UInt32, name: String, midpoint: Point2D) throws {
-        guard let name = number(of: name) else { return }
-        try entries.append(Entry(midpoint, name: name, number: id, isObject: false))
+        var added: Set<UInt32> = []
+        for spelling in variants?.variants(of: name) ?? [name] {
+            guard let number = number(of: spelling), added.insert(number).inserted else { continue }
+            try entries.append(Entry(midpoint, name: number, number: id, isObject: false))
+        }
     }
 
     /// The object numbered `object`, at `point`, names its street `name`: `answers` gives the street.
@@ -81,7 +90,7 @@ struct OSMParentStreets {
     }
 
     private mutating func number(of name: String) -> UInt32? {
-        let key = Self.key(name)
+        let key = Self.matchKey(name)
         guard !key.isEmpty else { return nil }
         if let known = names[key] { return known }
         let number = UInt32(names.count)
@@ -138,4 +147,12 @@ struct OSMParentStreets {
 
     /// A name's letters and digits, lower case, `ß` as `ss`: `Bendererstrasse` is `Benderer Strasse` (`NameKey`).
     package static func key(_ name: String) -> [UInt8] { NameKey.of(name) }
+
+    /// A street name's key as an `addr:street` is matched by: `key` of its letters without their accents, as
+    /// Nominatim compares the two transliterated to ASCII (`icu_tokenizer.yaml`'s `transliteration`): `Muhlweg`
+    /// names `Mühlweg`.
+    static func matchKey(_ name: String) -> [UInt8] {
+        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return NameKey.of(name) }
+        return NameKey.of(name.folding(options: [.diacriticInsensitive], locale: nil))
+    }
 }

@@ -5,8 +5,8 @@ import Travel411Store
 import Travel411StoreWriters
 
 /// The street an address point or POI without a parent street belongs to (it has no `addr:street`, or it
-/// names no street near: `OSMParentStreets`): the nearest named street, in degrees from the object's centre,
-/// within 0.015°, else 0.1°, as Nominatim parents such an object. Decided once at import, where the lookup
+/// names no street near: `OSMParentStreets`): the nearest named street, in degrees from the node or from the
+/// building's or area's box (`ObjectBoxStreets`), within 0.015°, else 0.1°, as Nominatim parents such an object. Decided once at import, where the lookup
 /// searched it for each answer: 6 % of a zoom-18 batch's CPU on 100,000 central Helsinki points.
 ///
 /// The objects' records wait on disk until the streets' tiles are in the database (`OSMSpillFile`); the
@@ -23,6 +23,14 @@ final class ObjectNearestStreets {
         var y: Double
         var candidates: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
         var count: UInt32 = 0
+        /// The object's box (`minX > maxX` for a node): the streets are measured from it (`ObjectBoxStreets`).
+        var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
+
+        var box: ObjectBoxStreets.Object? {
+            guard minX <= maxX, minY <= maxY, minX < maxX || minY < maxY else { return nil }
+            return ObjectBoxStreets.Object(
+                box: BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY), centre: Coordinate(latitude: y, longitude: x))
+        }
 
         var candidateList: [UInt32] {
             Array([candidates.0, candidates.1, candidates.2, candidates.3].prefix(Int(count)))
@@ -41,6 +49,8 @@ final class ObjectNearestStreets {
     private let answers: ExternalSorter<Answer>
     /// Bit n says whether street n has a name (or a ref): the streets an object may belong to.
     private var named: [UInt64] = []
+    /// Bit n says whether street n is of rank 27 (a footway, a service road): `ObjectBoxStreets` puts it after the others.
+    private var minor: [UInt64] = []
     private var streetCount = 0
     private(set) var objectCount: UInt32 = 0
 
@@ -58,10 +68,14 @@ final class ObjectNearestStreets {
         TileGrid.streets.tileKey(cellColumn: TileGrid.streets.cellColumn(orphan.x), cellRow: TileGrid.streets.cellRow(orphan.y))
     }
 
-    /// Street number `streetCount` comes next, named or not.
-    func addStreet(named isNamed: Bool) {
-        if streetCount % 64 == 0 { named.append(0) }
+    /// Street number `streetCount` comes next, named or not, of rank 27 (`isMinor`) or not.
+    func addStreet(named isNamed: Bool, minor isMinor: Bool = false) {
+        if streetCount % 64 == 0 {
+            named.append(0)
+            minor.append(0)
+        }
         if isNamed { named[streetCount / 64] |= 1 << UInt64(streetCount % 64) }
+        if isMinor { minor[streetCount / 64] |= 1 << UInt64(streetCount % 64) }
         streetCount += 1
     }
 
@@ -77,6 +91,10 @@ final class ObjectNearestStreets {
         let point = centre.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.point($0) } ?? nil
         guard let point else { return }
         var orphan = Orphan(object: object, x: point.longitude, y: point.latitude)
+        let extentField = fields[PlacesSchema.ObjectField.extent.rawValue] ?? nil
+        if let extent = extentField.flatMap({ $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.extent($0) } ?? nil }) {
+            (orphan.minX, orphan.minY, orphan.maxX, orphan.maxY) = (extent.minX, extent.minY, extent.maxX, extent.maxY)
+        }
         for (i, street) in candidates.prefix(4).enumerated() {
             switch i {
             case 0: orphan.candidates.0 = street
@@ -92,10 +110,16 @@ final class ObjectNearestStreets {
     /// Of an object's candidate streets, the one whose line passes nearest its centre, in degrees (Nominatim's
     /// `getNearestNamedRoadPlaceId` orders by the distance to the street's geometry; measured here from the
     /// object's centre, where Nominatim measures from its box); ties, and a candidate not found, to the nearer centre.
-    private static func nearestCandidate(_ orphan: Orphan, streets: StreetTiles) -> UInt32? {
+    private static func nearestCandidate(_ orphan: Orphan, streets: StreetTiles, isMinor: (UInt32) -> Bool) -> UInt32? {
         let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
         // Each candidate's centre is within the parent reach, so its line is too.
         let reach = OSMParentStreets.reachDegrees * 1.01
+        if let object = orphan.box {
+            let measures = orphan.candidateList.compactMap {
+                ObjectBoxStreets.measure($0, from: object, reach: reach, streets: streets, isMinor: isMinor)
+            }
+            return measures.min()?.street ?? orphan.candidateList.first
+        }
         var best: (squared: Double, street: UInt32)?
         for street in orphan.candidateList {
             guard let squared = streets.squaredDegrees(from: centre, toLine: street, within: reach, clip: nil) else { continue }
@@ -118,6 +142,9 @@ final class ObjectNearestStreets {
         let isNamed: (UInt32) -> Bool = { [named] id in
             Int(id / 64) < named.count && named[Int(id / 64)] >> UInt64(id % 64) & 1 != 0
         }
+        let isMinor: (UInt32) -> Bool = { [minor] id in
+            Int(id / 64) < minor.count && minor[Int(id / 64)] >> UInt64(id % 64) & 1 != 0
+        }
         try orphans.drain { orphan in
             let row = Self.tileKey(orphan) / UInt32(TileGrid.tileColumns)
             if row != streetsRow {
@@ -127,15 +154,18 @@ final class ObjectNearestStreets {
             }
             guard let streets else { return }
             if orphan.count > 1 {
-                if let street = Self.nearestCandidate(orphan, streets: streets) {
+                if let street = Self.nearestCandidate(orphan, streets: streets, isMinor: isMinor) {
                     try answers.append(Answer(object: orphan.object, street: street, isParent: true))
                 }
                 return
             }
             let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
             for reach in Self.reachesDegrees {
-                if let found = streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: isNamed) {
-                    try answers.append(Answer(object: orphan.object, street: found.id, isParent: false))
+                let found =
+                    orphan.box.map { ObjectBoxStreets.nearest(to: $0, reach: reach, streets: streets, isMinor: isMinor, accept: isNamed) }
+                    ?? streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: isNamed)?.id
+                if let found {
+                    try answers.append(Answer(object: orphan.object, street: found, isParent: false))
                     break
                 }
             }

@@ -30,14 +30,21 @@ final class StreetAddressesBuilder {
     }
 
     /// Object number `object`'s record (`PlacesSchema.ObjectField`) as written: kept when it has a house number and
-    /// a parent street.
+    /// a street, the one its `addr:street` names, else its nearest: Nominatim's `parent_place_id`, which
+    /// `find_parent_for_poi` (`lib-sql/functions/placex_triggers.sql`) sets to the nearest road
+    /// (`getNearestRoadPlaceId`) where no street of the `addr:street` name is near or there is none, and which
+    /// `_find_housenumber_for_street` (`nominatim_api/reverse.py`) asks for the street's house numbers. A Roman
+    /// hotel whose `addr:street` is spelt `Santa` where the street's name says `Sant'` is that street's number 5.
     func add(object: UInt32, fields: [String?]) throws {
         func field(_ name: PlacesSchema.ObjectField) -> String? {
             name.rawValue < fields.count ? fields[name.rawValue] : nil
         }
-        guard let number = field(.houseNumber), !number.isEmpty,
-            let street = field(.parent).flatMap({ $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.number($0) } ?? nil })
-        else { return }
+        func recordNumber(_ name: PlacesSchema.ObjectField) -> UInt32? {
+            field(name).flatMap { $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.number($0) } ?? nil }
+        }
+        guard let number = field(.houseNumber), !number.isEmpty, let street = recordNumber(.parent) ?? recordNumber(.nearestStreet) else {
+            return
+        }
         // Parsed as the lookup parses a record's point and extent.
         let centre = field(.centre).flatMap { $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.point($0) } ?? nil }
         let extent = field(.extent).flatMap { $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.extent($0) } ?? nil }
