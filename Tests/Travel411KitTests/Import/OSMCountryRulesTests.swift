@@ -13,18 +13,18 @@ import Travel411TestSupport
 /// country's form (Nominatim's `country_settings.yaml`), the extract's own border before Natural Earth's, the
 /// time zone of the country answered.
 @Suite struct OSMCountryRulesTests {
-    /// Ruggell's houses by the Rhine dam, a few hundred metres from Switzerland, where Natural Earth's Swiss
-    /// polygon and the time zones' simplified border reach over the river. The points lie outside Ruggell's boundary
-    /// and every village's area, so no municipality is named there (`dropLocalityOutsideMunicipalities`; the
-    /// locality layer's nearest town, Ruggell, was).
-    @Test func aLiechtensteinVillageByTheSwissBorderIsLiechtensteins() throws {
+    /// By the Rhine dam opposite Ruggell, just outside the extract's own Liechtenstein boundary (relation 47) and
+    /// inside Switzerland's piece of Nominatim's country grid: Switzerland, as Nominatim's `get_country_code` puts
+    /// the point, with nothing of Liechtenstein (no municipality, no Liechtenstein postcode) and Switzerland's time
+    /// zone. Before the grid no polygon held the points and they took the nearest country, Liechtenstein.
+    @Test func aPointByTheRhineOutsideLiechtensteinsBoundaryIsSwiss() throws {
         let geocoder = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
         for point in [Coordinate(latitude: 47.2420, longitude: 9.5150), Coordinate(latitude: 47.2380, longitude: 9.5100)] {
             let placemark = geocoder.placemark(for: point)
-            #expect(placemark.isoCountryCode == "LI")
+            #expect(placemark.isoCountryCode == "CH")
             #expect(placemark.locality == nil)
-            #expect(placemark.postalCode == "9492")
-            #expect(placemark.timeZone == "Europe/Vaduz")
+            #expect(placemark.postalCode == nil)
+            #expect(placemark.timeZone == "Europe/Zurich")
         }
     }
 
