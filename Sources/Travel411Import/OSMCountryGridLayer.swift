@@ -64,17 +64,14 @@ struct OSMCountryGridLayer {
     /// Natural Earth's country names by ISO code, as the embedded country layer gives them (`NAME_LONG`, else
     /// `ADMIN`), so that a country answers with the same name from either source.
     private static func naturalEarthNames() -> [String: String] {
-        guard let url = Importer.embedded("countries/ne_10m_admin_0_countries.shp"),
-            let reader = try? ShapefileReader(path: url.path)
-        else { return [:] }
-        let codeFields = ["ISO_A2_EH", "ISO_A2"].compactMap(reader.fieldIndex)
+        guard let (reader, code) = OSMCountryOfPoint.naturalEarthCountryLayer() else { return [:] }
         let nameFields = ["NAME_LONG", "ADMIN", "NAME"].compactMap(reader.fieldIndex)
         var names: [String: String] = [:]
         for record in 0..<reader.recordCount {
-            guard let code = codeFields.lazy.compactMap({ reader.string(record: record, field: $0) }).first(where: { $0.count == 2 }),
+            guard let code = code(record), names[code] == nil,
                 let name = nameFields.lazy.compactMap({ reader.string(record: record, field: $0) }).first(where: { !$0.isEmpty })
             else { continue }
-            if names[code.uppercased()] == nil { names[code.uppercased()] = name }
+            names[code] = name
         }
         return names
     }

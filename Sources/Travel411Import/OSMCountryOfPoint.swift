@@ -67,19 +67,30 @@ struct OSMCountryOfPoint {
         fallback = counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
     }
 
-    /// Natural Earth's countries (ISO_A2_EH, else ISO_A2) whose boxes meet `box`; none without embedded data.
+    /// Natural Earth's countries whose boxes meet `box`; none without embedded data.
     private static func naturalEarthCountries(meeting box: BoundingBox) -> [(code: String, shape: Shape)] {
-        guard !box.isEmpty, let url = Importer.embedded("countries/ne_10m_admin_0_countries.shp"),
-            let reader = try? ShapefileReader(path: url.path)
-        else { return [] }
-        let codeFields = ["ISO_A2_EH", "ISO_A2"].compactMap(reader.fieldIndex)
+        guard !box.isEmpty, let (reader, code) = naturalEarthCountryLayer() else { return [] }
         var countries: [(code: String, shape: Shape)] = []
         for record in 0..<reader.recordCount {
-            guard case .shape(let shape)? = try? reader.record(at: record), shape.boundingBox.intersects(box),
-                let code = codeFields.lazy.compactMap({ reader.string(record: record, field: $0) }).first(where: { $0.count == 2 })
+            guard case .shape(let shape)? = try? reader.record(at: record), shape.boundingBox.intersects(box), let code = code(record)
             else { continue }
-            countries.append((code.uppercased(), shape))
+            countries.append((code, shape))
         }
         return countries
+    }
+
+    /// Data/'s Natural Earth country layer and each record's upper-case ISO 3166-1 code (ISO_A2_EH, else ISO_A2);
+    /// nil without embedded data.
+    static func naturalEarthCountryLayer() -> (reader: ShapefileReader, code: (Int) -> String?)? {
+        guard let url = Importer.embedded("countries/ne_10m_admin_0_countries.shp"),
+            let reader = try? ShapefileReader(path: url.path)
+        else { return nil }
+        let codeFields = ["ISO_A2_EH", "ISO_A2"].compactMap(reader.fieldIndex)
+        return (
+            reader,
+            { record in
+                codeFields.lazy.compactMap { reader.string(record: record, field: $0) }.first { $0.count == 2 }?.uppercased()
+            }
+        )
     }
 }

@@ -64,21 +64,15 @@ struct BatchLoadingTests {
         return (ends[0], writer)
     }
 
-    @Test func aPipeClosedAfterOneRowIsReadOnDemandAndKeepsItsBytes() throws {
-        let row = Array("51.47,-0.45\n".utf8)
-        let ends = try pipe(holding: row, closesWriter: true)
-        defer { close(ends.read) }
-        let peeked = try BatchLoading.peek(fd: ends.read)
-        #expect(peeked.loading == .onDemand)
-        #expect(try drain(peeked.source) == row)
-    }
-
-    @Test func aPipeHoldingMoreThanTheLimitReadsEverythingAndKeepsItsBytes() throws {
-        let bytes = Array(String(repeating: "51.470000,-0.450000\n", count: 5000).utf8)
+    /// A pipe closed after one row is a small input, read on demand; one holding more than `smallInputBytes` is
+    /// read whole. Either way every byte comes back, the peeked ones first.
+    @Test(arguments: [(rows: 1, loading: ReverseGeocoder.Loading.onDemand), (rows: 5000, loading: ReverseGeocoder.Loading.everything)])
+    func aClosedPipeIsLoadedByItsSizeAndKeepsItsBytes(rows: Int, loading: ReverseGeocoder.Loading) throws {
+        let bytes = Array(String(repeating: "51.470000,-0.450000\n", count: rows).utf8)
         let ends = try pipe(holding: bytes, closesWriter: true)
         defer { close(ends.read) }
         let peeked = try BatchLoading.peek(fd: ends.read)
-        #expect(peeked.loading == .everything)
+        #expect(peeked.loading == loading)
         #expect(try drain(peeked.source) == bytes)
     }
 

@@ -85,13 +85,9 @@ struct StreetTileCodingTests {
             for length in 0..<stored.count {
                 #expect(throws: IndexFormatError.self) { try Self.decoded(Array(stored.prefix(length))) }
             }
-            for position in stride(from: 0, to: stored.count, by: max(1, stored.count / 400)) {
-                for flip: UInt8 in [0x01, 0x80, 0xff] {
-                    var damaged = stored
-                    damaged[position] ^= flip
-                    guard let expanded = try? damaged.withUnsafeBytes({ try StreetTileCoding.decode($0) }) else { continue }
-                    _ = try? StreetTile(storage: expanded, cellsPerTile: TileGrid.objects.cellsPerTile)
-                }
+            FlippedBytes.forEach(of: stored) { damaged in
+                guard let expanded = try? damaged.withUnsafeBytes({ try StreetTileCoding.decode($0) }) else { return }
+                _ = try? StreetTile(storage: expanded, cellsPerTile: TileGrid.objects.cellsPerTile)
             }
         }
         let wildCounts: [[UInt8]] = [
