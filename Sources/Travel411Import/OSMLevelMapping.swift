@@ -414,12 +414,7 @@ struct OSMLevelMapping {
         // boundary; a node inside one is linked to it or a part of it). After the polygons: the first polygon of a
         // level holding a point answers. An extract cut through its municipalities (north of Bayreuth: one boundary
         // whole of a dozen) had no municipality around the other villages.
-        let polygons = cities.map(\.shape)
-        let boxes = BoxBuckets(polygons.map(\.boundingBox))
-        let outside = townNodes.filter { node in
-            !boxes.holding(x: node.point.x, y: node.point.y).contains { polygons[$0].contains(x: node.point.x, y: node.point.y) }
-        }
-        cities += Self.townNodeCells(outside, countryOf: countryOf)
+        cities += Self.townNodeCells(Self.nodes(townNodes, outsideEvery: cities), countryOf: countryOf)
         let firstCity = collector.areas[.city]?.features.count ?? 0
         let townsByName = Self.byName(townNodes)
         for area in cities {

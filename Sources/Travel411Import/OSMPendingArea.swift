@@ -45,3 +45,19 @@ extension OSMLevelMapping {
         }
     }
 }
+
+extension OSMLevelMapping {
+    /// The nodes in none of `areas`, in their order. Each outline is read once (from disk for a boundary) and
+    /// dropped before the next: holding them all at once made the import's memory grow with the extract (issue 35).
+    static func nodes(_ nodes: [OSMPlaceNodeAreas.Node], outsideEvery areas: [PendingArea]) -> [OSMPlaceNodeAreas.Node] {
+        let points = BoxBuckets(nodes.map { BoundingBox(minX: $0.point.x, minY: $0.point.y, maxX: $0.point.x, maxY: $0.point.y) })
+        var inside = [Bool](repeating: false, count: nodes.count)
+        for area in areas {
+            let shape = area.shape
+            for index in points.meeting(shape.boundingBox) where !inside[index] {
+                inside[index] = shape.contains(x: nodes[index].point.x, y: nodes[index].point.y)
+            }
+        }
+        return nodes.indices.filter { !inside[$0] }.map { nodes[$0] }
+    }
+}
