@@ -311,7 +311,12 @@ package final class PlacesLookup: Sendable {
 
     /// Whether a point level's bounds, widened by `metres`, may hold a point near `coordinate`.
     @inline(__always) static func mayHold(_ bounds: BoundingBox, _ coordinate: Coordinate, within metres: Double) -> Bool {
-        bounds.isEmpty || BoundingBox(around: coordinate, metres: metres).intersects(bounds)
+        if bounds.isEmpty { return true }
+        // The box's latitudes first, as `BoundingBox(around:metres:)` computes them: most points of a batch lie
+        // north or south of a level of a few countries' addresses, and need no cosine for its longitudes.
+        let dy = metres / (GreatCircle.earthRadiusMetres * .pi / 180)
+        if coordinate.latitude - dy > bounds.maxY || coordinate.latitude + dy < bounds.minY { return false }
+        return BoundingBox(around: coordinate, metres: metres).intersects(bounds)
     }
 
     /// A point level, loaded on first use; nil when the database has none. Cheap to ask for a point

@@ -235,13 +235,14 @@ package final class LocalityCells: @unchecked Sendable {
         to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
         withinMetres metres: Double
     ) -> (id: UInt32, country: UInt16)? {
-        var search = NearestSearch(distance: PointIndex.chord(metres: metres) * PointIndex.chord(metres: metres))
+        let limit = PointIndex.chord(metres: metres)
+        var search = NearestSearch(distance: limit * limit)
         let (row, column) = Self.cell(of: coordinate)
         scanResidents(row: row, column: column, query: query, filter: filter, into: &search)
         // Then every other cell that a place nearer than the best so far could lie in: usually the
         // point's cell holds a place a few kilometres away, and one to three neighbours remain.
-        let reach = search.best == nil ? metres : min(metres, Self.metres(chord: search.distance.squareRoot()))
-        let box = BoundingBox(around: coordinate, metres: reach * 1.01 + 10)
+        let reach = search.best == nil ? metres : min(metres, Self.metresAtLeast(chord: search.distance.squareRoot()))
+        let box = Self.boxHolding(around: coordinate, metres: reach * 1.01 + 10)
         let perDegree = Double(Self.subdivisions), columns = 360 * Self.subdivisions
         let south = max(0, Int(((box.minY + 90) * perDegree).rounded(.down)))
         let north = min(180 * Self.subdivisions - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
@@ -316,4 +317,29 @@ package final class LocalityCells: @unchecked Sendable {
     static func metres(chord: Double) -> Double {
         2 * GreatCircle.earthRadiusMetres * asin(min(1, chord / 2))
     }
+
+    // The nearest-place search's box, without the arcsine and the cosine of an exact one per point (2-3 % of an
+    // every-field batch). A box holding the exact one only adds cells beyond the exact box, whose places are
+    // farther than the best so far and never chosen: the answer is the same.
+
+    /// At least `metres(chord:)`, a part per million more at the chords the search meets: asin x ≤ x / √(1 − x²).
+    @inline(__always) static func metresAtLeast(chord: Double) -> Double {
+        let half = chord / 2
+        guard half < 0.5 else { return metres(chord: chord) }
+        return 2 * GreatCircle.earthRadiusMetres * half / (1 - half * half).squareRoot() * (1 + 1e-9)
+    }
+
+    /// A box holding `BoundingBox(around:metres:)`: the same latitudes, and the longitudes widened by the secant of
+    /// the next tenth of a degree poleward (a table) rather than of the exact latitude; the exact box near the poles.
+    @inline(__always) static func boxHolding(around centre: Coordinate, metres: Double) -> BoundingBox {
+        let dy = metres / (GreatCircle.earthRadiusMetres * .pi / 180)
+        let tenth = Int(((abs(centre.latitude) + dy) * 10).rounded(.up))
+        guard tenth >= 0, tenth < secantsByTenthDegree.count else { return BoundingBox(around: centre, metres: metres) }
+        let dx = min(180, dy * secantsByTenthDegree[tenth])
+        return BoundingBox(minX: centre.longitude - dx, minY: centre.latitude - dy, maxX: centre.longitude + dx, maxY: centre.latitude + dy)
+    }
+
+    /// 1 / cos(n / 10 degrees) for n up to 89.0°, a billionth more so that rounding never makes it smaller
+    /// than the secant `BoundingBox(around:metres:)` computes.
+    private static let secantsByTenthDegree: [Double] = (0...890).map { 1 / cos(Double($0) / 10 * .pi / 180) * (1 + 1e-9) }
 }

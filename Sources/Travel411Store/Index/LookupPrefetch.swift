@@ -9,13 +9,13 @@ import Travel411Core
 /// work on the points before it. Each stage reads only what the stage before brought in, and prefetches
 /// the next link of the chain: the caller runs stage `n` on the point some rows after stage `n - 1`.
 /// A hint changes no answer: a prefetch never faults and returns nothing.
-package enum LookupPrefetch {
+@usableFromInline package enum LookupPrefetch {
     /// How many stages a point goes through before it is answered. Three more, following the quadtree
     /// down to the leaf's record and first vertex, took the lockstep walks from 12 % to 7 % of the samples
     /// but cost as much in the hints themselves, and were no faster in paired runs.
     package static let stages = 3
 
-    @inline(__always) static func hint(_ address: UnsafeRawPointer) { travel411_prefetch(address) }
+    @inlinable @inline(__always) package static func hint(_ address: UnsafeRawPointer) { travel411_prefetch(address) }
 
     /// Where a point lies in the grids every level shares, worked out once for all its hints: its 1° tile
     /// (the area grids' and the locality cells' tile), its 0.1° cell in that tile, and its quadrant of the

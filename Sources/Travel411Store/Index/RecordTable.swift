@@ -99,11 +99,11 @@ public final class RecordTable: @unchecked Sendable {
 
 /// A record table's memory as bare pointers (its `RecordTable` keeps it alive).
 // @unchecked Sendable: pointers into a table that is never written after it is built.
-package struct RecordTableView: @unchecked Sendable {
-    let fieldCount: Int
-    let coordinates: UnsafePointer<Double>?
-    let offsets: UnsafePointer<UInt32>
-    package let text: UnsafePointer<UInt8>
+@usableFromInline package struct RecordTableView: @unchecked Sendable {
+    @usableFromInline let fieldCount: Int
+    @usableFromInline let coordinates: UnsafePointer<Double>?
+    @usableFromInline let offsets: UnsafePointer<UInt32>
+    @usableFromInline package let text: UnsafePointer<UInt8>
 
     @inline(__always) func coordinate(_ record: Int) -> Coordinate? {
         guard let coordinates else { return nil }
@@ -122,7 +122,7 @@ package struct RecordTableView: @unchecked Sendable {
     }
 
     /// The field's UTF-8 bytes; empty when absent.
-    @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8> {
         let slot = record * fieldCount + field
         let start = Int(offsets[slot]), end = Int(offsets[slot + 1])
         return UnsafeBufferPointer(start: text + start, count: max(0, end - start))
@@ -144,14 +144,17 @@ package struct RecordTableView: @unchecked Sendable {
 // @unchecked Sendable: `views` (bare pointers to the pages read up front) is filled in init and only read
 // afterwards; the tables read later live in LazySlots.
 public final class PagedRecords: @unchecked Sendable {
-    package static let pageSize = 256
+    /// A constant the inlined reads divide by, not a stored value read through an accessor.
+    @inlinable package static var pageSize: Int { 256 }
 
     private let pages: PagedBlobs
     private let tables: LazySlots<RecordTable>
     /// Every page's table when all were read up front: kept for their memory, read through `views`.
     private let preloaded: [RecordTable?]
-    private let views: UnsafeMutablePointer<RecordTableView?>
-    private let viewCount: Int
+    // Usable from inlined code: the Geocoder's per-field reads inline `view(_:)` and its callers, a call each
+    // (2-4 % of an every-field batch) when they crossed the module boundary.
+    @usableFromInline let views: UnsafeMutablePointer<RecordTableView?>
+    @usableFromInline let viewCount: Int
 
     package init(pages: PagedBlobs, preloadedCount: Int? = nil) {
         self.pages = pages
@@ -173,7 +176,7 @@ public final class PagedRecords: @unchecked Sendable {
     var preloadedRecordCount: Int { preloaded.reduce(0) { $0 + ($1?.recordCount ?? 0) } }
 
     /// The page holding `record`, as bare pointers.
-    @inline(__always) package func view(_ record: Int) -> RecordTableView? {
+    @inlinable @inline(__always) package func view(_ record: Int) -> RecordTableView? {
         let number = record / PagedRecords.pageSize
         if number < viewCount { return views[number] }
         return lateView(number)
@@ -181,7 +184,7 @@ public final class PagedRecords: @unchecked Sendable {
 
     /// A page not read up front. Out of line: inlined, its closure's reference to `pages` was taken on every
     /// read, the preloaded ones too, and two threads taking it contend on its count.
-    @inline(never) private func lateView(_ number: Int) -> RecordTableView? {
+    @usableFromInline @inline(never) func lateView(_ number: Int) -> RecordTableView? {
         tables.withValue(at: number, orMake: { self.pages[number].flatMap { try? RecordTable(storage: $0) } }) { $0.view }
     }
 
@@ -191,7 +194,7 @@ public final class PagedRecords: @unchecked Sendable {
 
     /// Where `coordinate(record)` reads its latitude and longitude, nil when it would answer nil, with a cache
     /// hint (`LookupPrefetch`) sent for them: the caller reads them later, when they have arrived.
-    @inline(__always) package func prefetchCoordinate(_ record: Int) -> UnsafePointer<Double>? {
+    @inlinable @inline(__always) package func prefetchCoordinate(_ record: Int) -> UnsafePointer<Double>? {
         guard let coordinates = view(record)?.coordinates else { return nil }
         let address = coordinates + (record % PagedRecords.pageSize) * 2
         LookupPrefetch.hint(UnsafeRawPointer(address))
@@ -199,7 +202,7 @@ public final class PagedRecords: @unchecked Sendable {
     }
 
     /// The field's UTF-8 bytes, valid while this table lives; nil or empty when absent.
-    @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8>? {
+    @inlinable @inline(__always) package func bytes(_ record: Int, _ field: Int) -> UnsafeBufferPointer<UInt8>? {
         view(record)?.bytes(record % PagedRecords.pageSize, field)
     }
 

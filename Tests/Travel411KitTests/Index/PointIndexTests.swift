@@ -182,4 +182,26 @@ final class LocalityCellsTests: XCTestCase {
         }
         XCTAssertGreaterThan(found, 6000)
     }
+
+    /// The search's cheaper box holds the exact one everywhere (so it only adds cells whose places are farther than
+    /// the best), and its reach is never below the exact arc: at every latitude, pole and antimeridian included.
+    func testSearchBoxHoldsTheExactBox() {
+        var generator = SplitMix64(seed: 37)
+        func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
+        for i in 0..<20_000 {
+            let latitude = i < 4 ? [89.9, -89.9, 0, 88.95][i] : unit() * 180 - 90
+            let centre = Coordinate(latitude: latitude, longitude: unit() * 360 - 180)
+            let metres = unit() * 10_110 + 10
+            let exact = BoundingBox(around: centre, metres: metres)
+            let held = LocalityCells.boxHolding(around: centre, metres: metres)
+            XCTAssertTrue(held.contains(exact), "\(centre) \(metres) m: \(held) does not hold \(exact)")
+            XCTAssertEqual(held.minY, exact.minY)
+            XCTAssertEqual(held.maxY, exact.maxY)
+            if abs(latitude) < 60 { XCTAssertLessThanOrEqual(held.maxX - held.minX, (exact.maxX - exact.minX) * 1.01, "\(centre)") }
+            let chord = PointIndex.chord(metres: metres)
+            let reach = LocalityCells.metresAtLeast(chord: chord)
+            XCTAssertGreaterThanOrEqual(reach, LocalityCells.metres(chord: chord))
+            XCTAssertLessThan(reach, LocalityCells.metres(chord: chord) * (1 + 1e-6))
+        }
+    }
 }
