@@ -10,18 +10,35 @@ import Travel411Store
 /// At most `queuedPages` pages wait, so memory stays bounded. `flush` stores every page given so far: call it
 /// before reading pages back, and before the database is committed.
 final class BackgroundDeflate {
+    /// How a page is coded before it is deflated.
+    enum Coding {
+        case none
+        /// A page of records (`RecordPageCoding`).
+        case records
+        /// An extract's area tile (`AreaTileCoding`).
+        case areaTile
+
+        /// The blob to store for `page`.
+        func stored(_ page: [UInt8]) -> [UInt8] {
+            switch self {
+            case .none: return PageCompression.compressed(page)
+            case .records: return PageCompression.compressed(RecordPageCoding.encode(page))
+            case .areaTile: return PageCompression.compressed(areaTile: page)
+            }
+        }
+    }
+
     private final class Job {
         let page: [UInt8]?
-        /// A page of records, coded (`RecordPageCoding`) before it is deflated.
-        let codesRecords: Bool
+        let coding: Coding
         let store: ([UInt8]?) throws -> Void
         /// Set by the deflating thread, under the shared lock.
         var blob: [UInt8]?
         var isDone = false
 
-        init(page: [UInt8]?, codesRecords: Bool, store: @escaping ([UInt8]?) throws -> Void) {
+        init(page: [UInt8]?, coding: Coding, store: @escaping ([UInt8]?) throws -> Void) {
             self.page = page
-            self.codesRecords = codesRecords
+            self.coding = coding
             self.store = store
         }
     }
@@ -35,7 +52,7 @@ final class BackgroundDeflate {
         /// The deflating thread's loop: until stopped, the oldest waiting page, deflated.
         func run() {
             while let job = next() {
-                let blob = job.page.map { PageCompression.compressed(job.codesRecords ? RecordPageCoding.encode($0) : $0) }
+                let blob = job.page.map(job.coding.stored)
                 condition.lock()
                 job.blob = blob
                 job.isDone = true
@@ -75,8 +92,8 @@ final class BackgroundDeflate {
 
     /// Deflates `page` on the other thread; `store` gets the blob to store on this thread, in order, during this
     /// call or a later one (or `flush`). A nil page (a row without a blob) is stored in its turn as nil.
-    func store(_ page: [UInt8]?, codesRecords: Bool = false, _ store: @escaping ([UInt8]?) throws -> Void) throws {
-        let job = Job(page: page, codesRecords: codesRecords, store: store)
+    func store(_ page: [UInt8]?, coding: Coding = .none, _ store: @escaping ([UInt8]?) throws -> Void) throws {
+        let job = Job(page: page, coding: coding, store: store)
         shared.condition.lock()
         shared.waiting.append(job)
         shared.condition.broadcast()

@@ -105,7 +105,8 @@ final class LookupTablesWriter {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
         guard let deflater else { return { key, page in try insert.run([.integer(key), .recordPage(page, deflate: false)]) } }
         return { key, page in
-            try deflater.store(page, codesRecords: recordPages) { blob in try insert.run([.integer(key), blob.map(SQLValue.blob) ?? .null])
+            try deflater.store(page, coding: recordPages ? .records : .none) { blob in
+                try insert.run([.integer(key), blob.map(SQLValue.blob) ?? .null])
             }
         }
     }
@@ -300,7 +301,7 @@ final class LookupTablesWriter {
                 try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), stored.map(SQLValue.blob) ?? .null])
             }
             guard let deflater else { return try row(blob.map { PageCompression.compressed($0, deflate: false) }) }
-            try deflater.store(blob, row)
+            try deflater.store(blob, coding: .areaTile, row)
         }
         guard keep else {
             try builder.build(store)

@@ -34,7 +34,7 @@ final class PointLevelWriter {
             let key = PlacesSchema.PageKind.pointRecords.key(level: level.ordinal, page: number)
             // Deflated on the other core while the next page fills (`BackgroundDeflate`), when there is one.
             guard deflate, let deflater else { return try insert.run([.integer(key), .recordPage(blob, deflate: deflate)]) }
-            try deflater.store(blob, codesRecords: true) { try insert.run([.integer(key), $0.map(SQLValue.blob) ?? .null]) }
+            try deflater.store(blob, coding: .records) { try insert.run([.integer(key), $0.map(SQLValue.blob) ?? .null]) }
         }
     }
 

@@ -7,12 +7,13 @@ import Travel411Core
 /// single lookup inflates only the few pages near its point, so its cost stays flat; a blob that deflate would
 /// not shrink is stored as it is.
 ///
-/// Layout: u8 method (0 stored, 1 deflated), u32 the page's size (little-endian), then the page's bytes or
-/// its zlib stream.
+/// Layout: u8 method (0 stored, 1 deflated, 2 an area tile coded), u32 the page's size (little-endian), then the
+/// page's bytes, its zlib stream, or (2) the blob of the tile's coded form (`AreaTileCoding`) in this same layout.
 package enum PageCompression {
     package static let headerSize = 5
     private static let stored: UInt8 = 0
     private static let deflated: UInt8 = 1
+    private static let codedAreaTile: UInt8 = 2
     /// zlib's fastest level: the default (6) made the pages 7 % smaller for three times the time, which an
     /// import of 600 copies of an extract paid with 35-45 s of its ~100 s of CPU (issue 35 asks for both a
     /// compact file and a fast import).
@@ -39,6 +40,13 @@ package enum PageCompression {
         return output
     }
 
+    /// The blob to store for an extract's area tile: its coded form (`AreaTileCoding`), deflated, behind a header
+    /// that gives the tile's size, so that a reader sizes its memory from the header as for any page.
+    package static func compressed(areaTile tile: [UInt8]) -> [UInt8] {
+        guard let coded = AreaTileCoding.encode(tile) else { return compressed(tile) }
+        return header(codedAreaTile, tile.count) + compressed(coded)
+    }
+
     private static func header(_ method: UInt8, _ size: Int) -> [UInt8] {
         var writer = ByteWriter(capacity: headerSize)
         writer.append(method)
@@ -48,7 +56,7 @@ package enum PageCompression {
 
     /// The size of the page a stored blob holds, from its first `headerSize` bytes.
     package static func pageSize(_ blob: UnsafeRawBufferPointer) throws -> Int {
-        guard blob.count >= headerSize, blob[0] == stored || blob[0] == deflated else {
+        guard blob.count >= headerSize, blob[0] <= codedAreaTile else {
             throw IndexFormatError.malformed("page header")
         }
         return Int(blob[1]) | Int(blob[2]) << 8 | Int(blob[3]) << 16 | Int(blob[4]) << 24
@@ -58,6 +66,12 @@ package enum PageCompression {
     package static func page(_ blob: UnsafeRawBufferPointer) throws -> BlobStorage {
         let size = try pageSize(blob)
         let body = UnsafeRawBufferPointer(rebasing: blob[headerSize...])
+        if blob[0] == codedAreaTile {
+            guard body.first != codedAreaTile else { throw IndexFormatError.malformed("area tile header") }
+            let tile = try AreaTileCoding.decode(try page(body))
+            guard tile.count == size else { throw IndexFormatError.malformed("area tile size") }
+            return tile
+        }
         // Deflate shrinks at most about 1,032 times: a larger size is a damaged header, not a page to allocate.
         guard size <= max(body.count, 1) * 1032 else { throw IndexFormatError.malformed("page size") }
         return try BlobStorage(count: size) { destination in

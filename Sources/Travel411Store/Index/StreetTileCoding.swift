@@ -28,11 +28,11 @@ package enum StreetTileCoding {
         static let secondRaw = Tag(rawValue: 16)
     }
 
-    private static let steps = 10_000_000.0
+    static let steps = 10_000_000.0
 
     /// The 1e-7° step count of `value` when dividing it by 1e7 gives back the same double (as libosmium computes a
     /// coordinate from the PBF's integer), else nil.
-    @inline(__always) private static func gridSteps(_ value: Double) -> Int64? {
+    @inline(__always) static func gridSteps(_ value: Double) -> Int64? {
         guard value.isFinite, abs(value) <= 1000 else { return nil }
         let count = Int64((value * steps).rounded())
         return (Double(count) / steps).bitPattern == value.bitPattern ? count : nil
