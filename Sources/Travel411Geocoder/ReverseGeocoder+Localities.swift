@@ -152,13 +152,16 @@ extension ReverseGeocoder {
             }
             return (Int32(found.id), (found.population, found.firstLevel))
         }
-        // No catchment holds the point: the place whose Nominatim reach holds it deepest (docs/fields.md).
-        if let cells = level.cells, let found = cells.deepestReaching(record.location, query: candidates.query, country: country.packed),
-            country.contains(found, records: level.records)
-        {
-            return (Int32(found), nil)
-        }
+        // No catchment holds the point: the place whose Nominatim reach holds it deepest (docs/fields.md); else
+        // the nearest within the fallback distance, which that scan found too when it covered the distance.
         let reach = settings.nearestLocalityFallbackMetres
+        if let cells = level.cells {
+            let covers = country.packed != 0 && reach <= PlaceExtent.longestFallbackReachMetres
+            let found = cells.deepestReaching(
+                record.location, query: candidates.query, country: country.packed, nearestWithinMetres: covers ? reach : 0)
+            if let deepest = found.deepest, country.contains(deepest, records: level.records) { return (Int32(deepest), nil) }
+            if covers, found.deepest == nil { return found.nearest.map { (Int32($0), nil) } }
+        }
         if let known = candidates.knownNearest,
             country.containsNearest(known, packedCountry: candidates.nearestCountry, records: level.records),
             record.nearestDistance <= reach

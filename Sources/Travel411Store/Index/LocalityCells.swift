@@ -264,33 +264,58 @@ package final class LocalityCells: @unchecked Sendable {
     /// for any), neighbourhoods left out, the one whose reach (`PlaceExtent.fallbackReachMetres`) holds the
     /// point deepest (smallest distance / reach); equal depths to the lower id. Nil when no reach holds it.
     package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
-        var search = ReachSearch()
+        deepestReaching(coordinate, query: query, country: country, nearestWithinMetres: 0).deepest
+    }
+
+    /// `deepestReaching` and, when no reach holds the point, the nearest place of `country` within
+    /// `metres` (at most `PlaceExtent.longestFallbackReachMetres`) as `nearest(to:query:filter:withinMetres:)`
+    /// answers it: the same scan covers that disc, so the locality's last fallback needs no second one.
+    package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, nearestWithinMetres metres: Double)
+        -> (deepest: UInt32?, nearest: UInt32?)
+    {
+        let chord = PointIndex.chord(metres: min(metres, PlaceExtent.longestFallbackReachMetres))
+        var search = ReachSearch(nearestLimit: metres > 0 ? chord * chord : -1)
         let (row, column) = Self.cell(of: coordinate)
-        scanReaches(row: row, column: column, query: query, country: country, into: &search)
+        let rows = 180 * Self.subdivisions, columns = 360 * Self.subdivisions
+        // The point's cell and its eight neighbours first: a village or town there usually bounds the rest.
+        func isNear(_ cellRow: Int, _ cellColumn: Int) -> Bool {
+            let apart = abs(cellColumn - column)
+            return abs(cellRow - row) <= 1 && min(apart, columns - apart) <= 1
+        }
+        for cellRow in max(0, row - 1)...min(rows - 1, row + 1) {
+            for offset in -1...1 {
+                scanReaches(
+                    row: cellRow, column: ((column + offset) % columns + columns) % columns, query: query, country: country,
+                    into: &search)
+            }
+        }
         // A place deeper than the best so far lies within that depth times the longest reach.
         let longest = PlaceExtent.longestFallbackReachMetres
         let reach = search.best == nil ? longest : longest * search.depth.squareRoot()
         let box = BoundingBox(around: coordinate, metres: reach * 1.01 + 10)
-        let perDegree = Double(Self.subdivisions), columns = 360 * Self.subdivisions
+        let perDegree = Double(Self.subdivisions)
         let south = max(0, Int(((box.minY + 90) * perDegree).rounded(.down)))
-        let north = min(180 * Self.subdivisions - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
+        let north = min(rows - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
         let west = Int(((box.minX + 180) * perDegree).rounded(.down))
         let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))
-        guard south <= north else { return search.best }
+        guard south <= north else { return (search.best, search.best == nil ? search.nearest : nil) }
         for cellRow in south...north {
             for rawColumn in west...min(east, west + columns - 1) {
                 let cellColumn = (rawColumn % columns + columns) % columns
-                if cellRow == row, cellColumn == column { continue }
+                if isNear(cellRow, cellColumn) { continue }
                 scanReaches(row: cellRow, column: cellColumn, query: query, country: country, into: &search)
             }
         }
-        return search.best
+        return (search.best, search.best == nil ? search.nearest : nil)
     }
 
-    /// The deepest place so far: its squared depth (squared chord over squared reach chord).
+    /// The deepest place so far: its squared depth (squared chord over squared reach chord); and the nearest
+    /// place so far within `nearestLimit` (a squared chord; negative: none wanted), neighbourhoods included.
     private struct ReachSearch {
         var best: UInt32?
         var depth = Double.infinity
+        var nearest: UInt32?
+        var nearestLimit: Double
     }
 
     @inline(__always)
@@ -305,18 +330,23 @@ package final class LocalityCells: @unchecked Sendable {
         for e in start..<end {
             let entry = residents + e * Self.residentStride
             if country != 0, entry.load(fromByteOffset: 28, as: UInt16.self) != country { continue }
-            let packed = entry.load(fromByteOffset: 30, as: UInt16.self)
-            guard packed & Self.residentNeighbourhoodBit == 0 else { continue }
-            // Tens of metres to a chord of the unit sphere: at 18 km the arc and the chord differ by 3e-7.
-            let reach = Double(packed & Self.residentReachMask) * 10 / GreatCircle.earthRadiusMetres
             let dx = query.x - entry.load(fromByteOffset: 0, as: Double.self)
             let dy = query.y - entry.load(fromByteOffset: 8, as: Double.self)
             let dz = query.z - entry.load(fromByteOffset: 16, as: Double.self)
             let d = dx * dx + dy * dy + dz * dz
+            let id = entry.load(fromByteOffset: 24, as: UInt32.self)
+            // As `scanResidents` keeps the nearest: equal distances to the lower id.
+            if d <= search.nearestLimit, d < search.nearestLimit || id < (search.nearest ?? .max) {
+                search.nearest = id
+                search.nearestLimit = d
+            }
+            let packed = entry.load(fromByteOffset: 30, as: UInt16.self)
+            guard packed & Self.residentNeighbourhoodBit == 0 else { continue }
+            // Tens of metres to a chord of the unit sphere: at 18 km the arc and the chord differ by 3e-7.
+            let reach = Double(packed & Self.residentReachMask) * 10 / GreatCircle.earthRadiusMetres
             let radius = reach * reach
             guard d <= radius, radius > 0 else { continue }
             let depth = d / radius
-            let id = entry.load(fromByteOffset: 24, as: UInt32.self)
             if depth < search.depth || (depth == search.depth && id < (search.best ?? .max)) {
                 search.best = id
                 search.depth = depth
