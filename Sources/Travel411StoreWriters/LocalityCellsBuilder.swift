@@ -129,7 +129,7 @@ package struct LocalityCellsBuilder {
                 residentEntries.append(z)
                 residentEntries.append(place.id)
                 residentEntries.append(place.country)
-                residentEntries.append(UInt16(0))
+                residentEntries.append(LocalityCells.packedReach(of: place.population, isNeighbourhood: neighbourhoods[member]))
             }
             residentOffsets.append(UInt32(residentOffsets.last.map { Int($0) + dwellers.count } ?? 0))
         }

@@ -16,8 +16,9 @@ import Travel411Core
 /// (`neighbourhoodFlag`: a neighbourhood of a more populous place, `NeighbourhoodRule`), first-level
 /// area u32 (`FirstLevelAreas`, 0 unknown);
 /// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
-/// numbers, so distances and ties come out exactly as there), record id u32, packed country u16,
-/// padding. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
+/// numbers, so distances and ties come out exactly as there), record id u32, packed country u16, reach
+/// u16 (`packedReach`: the place's `PlaceExtent.fallbackReachMetres` in tens of metres, and
+/// `residentNeighbourhoodBit` for a neighbourhood). Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
 /// record id: only the subLocality search filters on it, and the tiles stay as compact as the four
 /// fields' batches want them.
 // @unchecked Sendable: reads its blobs in place through raw pointers; never written after init.
@@ -259,6 +260,100 @@ package final class LocalityCells: @unchecked Sendable {
         return search.best.map { ($0, search.country) }
     }
 
+    /// The fallback locality rule, for a point that no catchment holds: of the places of `country` (packed, 0
+    /// for any), neighbourhoods left out, the one whose reach (`PlaceExtent.fallbackReachMetres`) holds the
+    /// point deepest (smallest distance / reach); equal depths to the lower id. Nil when no reach holds it.
+    package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
+        deepestReaching(coordinate, query: query, country: country, nearestWithinMetres: 0).deepest
+    }
+
+    /// `deepestReaching` and, when no reach holds the point, the nearest place of `country` within
+    /// `metres` (at most `PlaceExtent.longestFallbackReachMetres`) as `nearest(to:query:filter:withinMetres:)`
+    /// answers it: the same scan covers that disc, so the locality's last fallback needs no second one.
+    package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, nearestWithinMetres metres: Double)
+        -> (deepest: UInt32?, nearest: UInt32?)
+    {
+        let chord = PointIndex.chord(metres: min(metres, PlaceExtent.longestFallbackReachMetres))
+        var search = ReachSearch(nearestLimit: metres > 0 ? chord * chord : -1)
+        let (row, column) = Self.cell(of: coordinate)
+        let rows = 180 * Self.subdivisions, columns = 360 * Self.subdivisions
+        // The point's cell and its eight neighbours first: a village or town there usually bounds the rest.
+        func isNear(_ cellRow: Int, _ cellColumn: Int) -> Bool {
+            let apart = abs(cellColumn - column)
+            return abs(cellRow - row) <= 1 && min(apart, columns - apart) <= 1
+        }
+        for cellRow in max(0, row - 1)...min(rows - 1, row + 1) {
+            for offset in -1...1 {
+                scanReaches(
+                    row: cellRow, column: ((column + offset) % columns + columns) % columns, query: query, country: country,
+                    into: &search)
+            }
+        }
+        // A place deeper than the best so far lies within that depth times the longest reach.
+        let longest = PlaceExtent.longestFallbackReachMetres
+        let reach = search.best == nil ? longest : longest * search.depth.squareRoot()
+        let box = BoundingBox(around: coordinate, metres: reach * 1.01 + 10)
+        let perDegree = Double(Self.subdivisions)
+        let south = max(0, Int(((box.minY + 90) * perDegree).rounded(.down)))
+        let north = min(rows - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
+        let west = Int(((box.minX + 180) * perDegree).rounded(.down))
+        let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))
+        guard south <= north else { return (search.best, search.best == nil ? search.nearest : nil) }
+        for cellRow in south...north {
+            for rawColumn in west...min(east, west + columns - 1) {
+                let cellColumn = (rawColumn % columns + columns) % columns
+                if isNear(cellRow, cellColumn) { continue }
+                scanReaches(row: cellRow, column: cellColumn, query: query, country: country, into: &search)
+            }
+        }
+        return (search.best, search.best == nil ? search.nearest : nil)
+    }
+
+    /// The deepest place so far: its squared depth (squared chord over squared reach chord); and the nearest
+    /// place so far within `nearestLimit` (a squared chord; negative: none wanted), neighbourhoods included.
+    private struct ReachSearch {
+        var best: UInt32?
+        var depth = Double.infinity
+        var nearest: UInt32?
+        var nearestLimit: Double
+    }
+
+    @inline(__always)
+    private func scanReaches(row: Int, column: Int, query: PointIndex.Query, country: UInt16, into search: inout ReachSearch) {
+        guard let (page, cell) = page(row: row, column: column) else { return }
+        let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
+        let offsets = 8 + 101 * 4
+        let start = Int(page.load(fromByteOffset: offsets + cell * 4, as: UInt32.self))
+        let end = Int(page.load(fromByteOffset: offsets + (cell + 1) * 4, as: UInt32.self))
+        guard start < end else { return }
+        let residents = page + Self.residentsOffset(candidateCount: candidateCount)
+        for e in start..<end {
+            let entry = residents + e * Self.residentStride
+            if country != 0, entry.load(fromByteOffset: 28, as: UInt16.self) != country { continue }
+            let dx = query.x - entry.load(fromByteOffset: 0, as: Double.self)
+            let dy = query.y - entry.load(fromByteOffset: 8, as: Double.self)
+            let dz = query.z - entry.load(fromByteOffset: 16, as: Double.self)
+            let d = dx * dx + dy * dy + dz * dz
+            let id = entry.load(fromByteOffset: 24, as: UInt32.self)
+            // As `scanResidents` keeps the nearest: equal distances to the lower id.
+            if d <= search.nearestLimit, d < search.nearestLimit || id < (search.nearest ?? .max) {
+                search.nearest = id
+                search.nearestLimit = d
+            }
+            let packed = entry.load(fromByteOffset: 30, as: UInt16.self)
+            guard packed & Self.residentNeighbourhoodBit == 0 else { continue }
+            // Tens of metres to a chord of the unit sphere: at 18 km the arc and the chord differ by 3e-7.
+            let reach = Double(packed & Self.residentReachMask) * 10 / GreatCircle.earthRadiusMetres
+            let radius = reach * reach
+            guard d <= radius, radius > 0 else { continue }
+            let depth = d / radius
+            if depth < search.depth || (depth == search.depth && id < (search.best ?? .max)) {
+                search.best = id
+                search.depth = depth
+            }
+        }
+    }
+
     /// Whether searches learn the places' groups here; without them, ask the k-d tree for those.
     package var knowsGroups: Bool { groups != nil }
 
@@ -307,6 +402,16 @@ package final class LocalityCells: @unchecked Sendable {
             }
         }
     }
+
+    /// A resident's reach field: bit 15 marks a neighbourhood (`NeighbourhoodRule`), the rest is the place's
+    /// fallback reach in tens of metres (at most 17.8 km, well inside 15 bits).
+    package static func packedReach(of population: UInt32, isNeighbourhood: Bool) -> UInt16 {
+        let tens = (PlaceExtent.fallbackReachMetres(population: Double(population)) / 10).rounded(.up)
+        return UInt16(min(tens, Double(residentReachMask))) | (isNeighbourhood ? residentNeighbourhoodBit : 0)
+    }
+
+    static let residentNeighbourhoodBit: UInt16 = 0x8000
+    static let residentReachMask: UInt16 = 0x7FFF
 
     @inline(__always) static func residentsOffset(candidateCount: Int) -> Int {
         (headerBytes + candidateCount * candidateStride + 7) & ~7
