@@ -167,15 +167,18 @@ extension ReverseGeocoder {
             return (Int32(found.id), (found.population, found.firstLevel))
         }
         // No catchment holds the point: the place whose Nominatim reach holds it deepest (docs/fields.md); else
-        // the nearest within the fallback distance, which that scan found too when it covered the distance.
+        // the nearest within the fallback distance.
         let reach = settings.nearestLocalityFallbackMetres
         candidates.recordDistanceAndBearing(in: &record)
-        if let cells = level.cells {
-            let covers = country.packed != 0 && reach <= PlaceExtent.longestFallbackReachMetres
-            let found = cells.deepestReaching(
-                record.location, query: candidates.query, country: country.packed, nearestWithinMetres: covers ? reach : 0)
-            if let deepest = found.deepest, country.contains(deepest, records: level.records) { return (Int32(deepest), nil) }
-            if covers, found.deepest == nil { return found.nearest.map { (Int32($0), nil) } }
+        // The nearest place overall beyond every reach and the fallback distance: no place can answer, and
+        // most points outside every catchment (at sea, in empty land) need no scan.
+        let nearestPlace = candidates.knownNearest != nil ? record.nearestDistance : 0
+        if nearestPlace > max(reach, LocalityCells.longestStoredReachMetres) { return nil }
+        if let deepest = level.cells?.deepestReaching(
+            record.location, query: candidates.query, country: country.packed, nearestPlaceMetres: nearestPlace),
+            country.contains(deepest, records: level.records)
+        {
+            return (Int32(deepest), nil)
         }
         if let known = candidates.knownNearest,
             country.containsNearest(known, packedCountry: candidates.nearestCountry, records: level.records),

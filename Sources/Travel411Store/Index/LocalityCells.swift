@@ -18,7 +18,9 @@ import Travel411Core
 /// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
 /// numbers, so distances and ties come out exactly as there), record id u32, packed country u16, reach
 /// u16 (`packedReach`: the place's `PlaceExtent.fallbackReachMetres` in tens of metres, and
-/// `residentNeighbourhoodBit` for a neighbourhood). Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
+/// `residentNeighbourhoodBit` for a neighbourhood); after the last cell's residents, and counted in
+/// residentCount, the places whose reach goes beyond the cells' scan and meets the tile
+/// (`reachesBeyondCells`), by id. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
 /// record id: only the subLocality search filters on it, and the tiles stay as compact as the four
 /// fields' batches want them.
 // @unchecked Sendable: reads its blobs in place through raw pointers; never written after init.
@@ -263,90 +265,88 @@ package final class LocalityCells: @unchecked Sendable {
     /// The fallback locality rule, for a point that no catchment holds: of the places of `country` (packed, 0
     /// for any), neighbourhoods left out, the one whose reach (`PlaceExtent.fallbackReachMetres`) holds the
     /// point deepest (smallest distance / reach); equal depths to the lower id. Nil when no reach holds it.
-    package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16) -> UInt32? {
-        deepestReaching(coordinate, query: query, country: country, nearestWithinMetres: 0).deepest
-    }
-
-    /// `deepestReaching` and, when no reach holds the point, the nearest place of `country` within
-    /// `metres` (at most `PlaceExtent.longestFallbackReachMetres`) as `nearest(to:query:filter:withinMetres:)`
-    /// answers it: the same scan covers that disc, so the locality's last fallback needs no second one.
-    package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, nearestWithinMetres metres: Double)
-        -> (deepest: UInt32?, nearest: UInt32?)
+    /// The places reaching farther than `cellScanReachMetres` (cities) come from the tile's list of those whose
+    /// reach meets the tile; the rest from the cells within that distance, shrunk by the depth found so far.
+    /// `nearestPlaceMetres`: how far the nearest place of any country lies, when known (else 0); beyond
+    /// `cellScanReachMetres`, only the tile's list can reach the point.
+    package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, nearestPlaceMetres: Double = 0)
+        -> UInt32?
     {
-        let chord = PointIndex.chord(metres: min(metres, PlaceExtent.longestFallbackReachMetres))
-        var search = ReachSearch(nearestLimit: metres > 0 ? chord * chord : -1)
         let (row, column) = Self.cell(of: coordinate)
-        let rows = 180 * Self.subdivisions, columns = 360 * Self.subdivisions
-        // The point's cell and its eight neighbours first: a village or town there usually bounds the rest.
-        func isNear(_ cellRow: Int, _ cellColumn: Int) -> Bool {
-            let apart = abs(cellColumn - column)
-            return abs(cellRow - row) <= 1 && min(apart, columns - apart) <= 1
-        }
-        for cellRow in max(0, row - 1)...min(rows - 1, row + 1) {
-            for offset in -1...1 {
+        var search = ReachSearch()
+        if let (page, _) = page(row: row, column: column) {
+            let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
+            let residentCount = Int(page.load(fromByteOffset: 4, as: UInt32.self))
+            let listStart = Int(page.load(fromByteOffset: 8 + 101 * 4 + 100 * 4, as: UInt32.self))
+            if listStart < residentCount {
                 scanReaches(
-                    row: cellRow, column: ((column + offset) % columns + columns) % columns, query: query, country: country,
+                    page + Self.residentsOffset(candidateCount: candidateCount), listStart..<residentCount, query: query, country: country,
                     into: &search)
             }
         }
-        // A place deeper than the best so far lies within that depth times the longest reach.
-        let longest = PlaceExtent.longestFallbackReachMetres
-        let reach = search.best == nil ? longest : longest * search.depth.squareRoot()
-        let box = BoundingBox(around: coordinate, metres: reach * 1.01 + 10)
+        guard nearestPlaceMetres <= Self.cellScanReachMetres else { return search.best }
+        scanReaches(inCellRow: row, column: column, query: query, country: country, into: &search)
+        // A place of the cells deeper than the best so far lies within that depth times their longest reach:
+        // the cells of that disc's box (its half-width in longitude grows as 1 / cos(latitude), the query's
+        // distance from the axis; 2 % more covers the disc's bulge towards the pole at these sizes).
+        let metres = Self.cellScanReachMetres * (search.best == nil ? 1 : search.depth.squareRoot()) * 1.01 + 10
+        let degrees = metres / GreatCircle.earthRadiusMetres * 180 / .pi
+        let axisDistance = (query.x * query.x + query.y * query.y).squareRoot()
         let perDegree = Double(Self.subdivisions)
-        let south = max(0, Int(((box.minY + 90) * perDegree).rounded(.down)))
-        let north = min(rows - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
-        let west = Int(((box.minX + 180) * perDegree).rounded(.down))
-        let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))
-        guard south <= north else { return (search.best, search.best == nil ? search.nearest : nil) }
+        let rows = 180 * Self.subdivisions, columns = 360 * Self.subdivisions
+        let south = max(0, Int(((coordinate.latitude - degrees + 90) * perDegree).rounded(.down)))
+        let north = min(rows - 1, Int(((coordinate.latitude + degrees + 90) * perDegree).rounded(.down)))
+        let halfWidth = axisDistance > 0.05 ? degrees * 1.02 / axisDistance : 360
+        let west = Int(((coordinate.longitude - halfWidth + 180) * perDegree).rounded(.down))
+        let east = halfWidth >= 180 ? west + columns - 1 : Int(((coordinate.longitude + halfWidth + 180) * perDegree).rounded(.down))
+        guard south <= north else { return search.best }
         for cellRow in south...north {
             for rawColumn in west...min(east, west + columns - 1) {
                 let cellColumn = (rawColumn % columns + columns) % columns
-                if isNear(cellRow, cellColumn) { continue }
-                scanReaches(row: cellRow, column: cellColumn, query: query, country: country, into: &search)
+                if cellRow == row, cellColumn == column { continue }
+                scanReaches(inCellRow: cellRow, column: cellColumn, query: query, country: country, into: &search)
             }
         }
-        return (search.best, search.best == nil ? search.nearest : nil)
+        return search.best
     }
 
-    /// The deepest place so far: its squared depth (squared chord over squared reach chord); and the nearest
-    /// place so far within `nearestLimit` (a squared chord; negative: none wanted), neighbourhoods included.
+    /// The deepest place so far and its squared depth (squared chord over squared reach).
     private struct ReachSearch {
         var best: UInt32?
         var depth = Double.infinity
-        var nearest: UInt32?
-        var nearestLimit: Double
     }
 
     @inline(__always)
-    private func scanReaches(row: Int, column: Int, query: PointIndex.Query, country: UInt16, into search: inout ReachSearch) {
+    private func scanReaches(inCellRow row: Int, column: Int, query: PointIndex.Query, country: UInt16, into search: inout ReachSearch) {
         guard let (page, cell) = page(row: row, column: column) else { return }
         let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
         let offsets = 8 + 101 * 4
         let start = Int(page.load(fromByteOffset: offsets + cell * 4, as: UInt32.self))
         let end = Int(page.load(fromByteOffset: offsets + (cell + 1) * 4, as: UInt32.self))
         guard start < end else { return }
-        let residents = page + Self.residentsOffset(candidateCount: candidateCount)
-        for e in start..<end {
-            let entry = residents + e * Self.residentStride
+        scanReaches(page + Self.residentsOffset(candidateCount: candidateCount), start..<end, query: query, country: country, into: &search)
+    }
+
+    /// Entries `range` of resident-shaped `entries` (residents, or a tile's list of far-reaching places).
+    @inline(__always)
+    private func scanReaches(
+        _ entries: UnsafeRawPointer, _ range: Range<Int>, query: PointIndex.Query, country: UInt16, into search: inout ReachSearch
+    ) {
+        for e in range {
+            let entry = entries + e * Self.residentStride
             if country != 0, entry.load(fromByteOffset: 28, as: UInt16.self) != country { continue }
+            let packed = entry.load(fromByteOffset: 30, as: UInt16.self)
+            guard packed & Self.residentNeighbourhoodBit == 0 else { continue }
             let dx = query.x - entry.load(fromByteOffset: 0, as: Double.self)
             let dy = query.y - entry.load(fromByteOffset: 8, as: Double.self)
             let dz = query.z - entry.load(fromByteOffset: 16, as: Double.self)
             let d = dx * dx + dy * dy + dz * dz
-            let id = entry.load(fromByteOffset: 24, as: UInt32.self)
-            // As `scanResidents` keeps the nearest: equal distances to the lower id.
-            if d <= search.nearestLimit, d < search.nearestLimit || id < (search.nearest ?? .max) {
-                search.nearest = id
-                search.nearestLimit = d
-            }
-            let packed = entry.load(fromByteOffset: 30, as: UInt16.self)
-            guard packed & Self.residentNeighbourhoodBit == 0 else { continue }
             // Tens of metres to a chord of the unit sphere: at 18 km the arc and the chord differ by 3e-7.
             let reach = Double(packed & Self.residentReachMask) * 10 / GreatCircle.earthRadiusMetres
             let radius = reach * reach
             guard d <= radius, radius > 0 else { continue }
             let depth = d / radius
+            let id = entry.load(fromByteOffset: 24, as: UInt32.self)
             if depth < search.depth || (depth == search.depth && id < (search.best ?? .max)) {
                 search.best = id
                 search.depth = depth
@@ -408,6 +408,22 @@ package final class LocalityCells: @unchecked Sendable {
     package static func packedReach(of population: UInt32, isNeighbourhood: Bool) -> UInt16 {
         let tens = (PlaceExtent.fallbackReachMetres(population: Double(population)) / 10).rounded(.up)
         return UInt16(min(tens, Double(residentReachMask))) | (isNeighbourhood ? residentNeighbourhoodBit : 0)
+    }
+
+    /// The longest reach a resident's field holds (`packedReach` rounds up to tens of metres), and a metre for
+    /// the scan's chords, a few millimetres shorter than the arcs at that distance: no place farther than
+    /// this from a point reaches it.
+    /// (`FallbackReachTests` checks it against `packedReach`.)
+    package static let longestStoredReachMetres = 17_821.0
+
+    /// The longest reach the cells' scan covers (a town's, `packedReach` rounded to tens of metres, and a
+    /// metre for the chords); places reaching farther are listed per tile (`reachesBeyondCells`).
+    package static let cellScanReachMetres = 8_911.0
+
+    /// Whether a place's reach goes beyond what the cells' scan covers, so that the tiles its reach meets
+    /// list it after their residents.
+    package static func reachesBeyondCells(_ packedReach: UInt16) -> Bool {
+        packedReach & residentNeighbourhoodBit == 0 && Double(packedReach & residentReachMask) * 10 >= cellScanReachMetres
     }
 
     static let residentNeighbourhoodBit: UInt16 = 0x8000

@@ -17,6 +17,14 @@ final class FallbackReachTests: XCTestCase {
         XCTAssertEqual(PlaceExtent.fallbackReachMetres(population: 150), 0.02 * degree, accuracy: 1e-6, "a hamlet")
         XCTAssertEqual(PlaceExtent.fallbackReachMetres(population: 0), 0.04 * degree, accuracy: 1e-6, "unknown: a village")
         XCTAssertEqual(PlaceExtent.longestFallbackReachMetres, 0.16 * degree, accuracy: 1e-6)
+        // The scan's bounds: the longest stored reach (tens of metres, rounded up) and a metre.
+        let longest = LocalityCells.packedReach(of: .max, isNeighbourhood: false)
+        XCTAssertEqual(LocalityCells.longestStoredReachMetres, Double(longest) * 10 + 1)
+        let town = LocalityCells.packedReach(of: 99_999, isNeighbourhood: false)
+        XCTAssertEqual(LocalityCells.cellScanReachMetres, Double(town) * 10 + 1)
+        XCTAssertFalse(LocalityCells.reachesBeyondCells(town))
+        XCTAssertTrue(LocalityCells.reachesBeyondCells(LocalityCells.packedReach(of: 100_000, isNeighbourhood: false)))
+        XCTAssertFalse(LocalityCells.reachesBeyondCells(LocalityCells.packedReach(of: 100_000, isNeighbourhood: true)))
     }
 
     private func place(_ id: UInt32, _ latitude: Double, _ longitude: Double, _ population: UInt32, _ country: String = "NG")
@@ -55,7 +63,8 @@ final class FallbackReachTests: XCTestCase {
         XCTAssertEqual(deepest(cells, 51.5144, -0.1353, "GB"), 0)
     }
 
-    /// The cells answer like a scan of every place, across the antimeridian too, away from near-ties.
+    /// The cells and the tiles' lists of cities answer like a scan of every place, across the antimeridian
+    /// too, away from near-ties.
     func testAgreesWithBruteForce() {
         var generator = SplitMix64(seed: 11)
         func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
@@ -81,9 +90,14 @@ final class FallbackReachTests: XCTestCase {
             // Near-ties and reach edges may go either way in floating point.
             if depths.count > 1, depths[1].1 - depths[0].1 < 1e-6 { continue }
             if let first = depths.first, first.1 > 1 - 1e-6 { continue }
+            let expected = depths.first.map { UInt32($0.0) }
             XCTAssertEqual(
-                cells.deepestReaching(q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")),
-                depths.first.map { UInt32($0.0) }, "query \(i)")
+                cells.deepestReaching(q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB")), expected, "query \(i)")
+            // Told how far the nearest place lies, as the geocoder does: beyond the cells' scan only the tiles' lists.
+            let nearest = places.map { GreatCircle.distance(from: q, to: $0.coordinate) }.min() ?? 0
+            XCTAssertEqual(
+                cells.deepestReaching(q, query: PointIndex.Query(q), country: PointIndex.packCountry("BB"), nearestPlaceMetres: nearest),
+                expected, "query \(i), the nearest place \(nearest) m away")
             compared += 1
         }
         XCTAssertGreaterThan(compared, 1000)
