@@ -94,6 +94,7 @@ public struct NominatimPlace: Sendable {
         let houseNumber = p.thoroughfare != nil ? upTo(.building, p.subThoroughfare) : nil
         let road = upTo(.street, p.thoroughfare)
         let neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
+        let finePlace = upTo(.suburb, p.finePlaceFeature?.name)
         let suburb = upTo(.suburb, p.subLocality)
         let villagePart = upTo(.suburb, p.villagePartFeature?.name)
         let city = upTo(.city, p.locality)
@@ -111,6 +112,7 @@ public struct NominatimPlace: Sendable {
         let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" ? f.name : nil }
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
+            (.suburb, p.finePlaceFeature?.addressKey ?? "quarter", finePlace),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
             (.street, "neighbourhood", neighbourhood), (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
@@ -125,14 +127,9 @@ public struct NominatimPlace: Sendable {
         var kept: [(key: String, value: String)] = []
         for case let (_, key, value?) in parts where !kept.contains(where: { $0.key == key }) { kept.append((key, value)) }
         address = kept
-        // Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu").
-        var display = ""
-        display.reserveCapacity(160)
-        for case let part? in [poi, houseNumber, road, neighbourhood, suburb, villagePart, city, county, state, postcode, p.country] {
-            if !display.isEmpty { display += ", " }
-            display += part
-        }
-        displayName = display
+        displayName = Self.displayName([
+            poi, houseNumber, road, finePlace, neighbourhood, suburb, villagePart, city, county, state, postcode, p.country,
+        ])
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
         if let feature {
@@ -167,6 +164,17 @@ public struct NominatimPlace: Sendable {
             placeID = NominatimPlaceKinds.placeID([road, city, state, p.isoCountryCode])
         }
         objectNames = (feature ?? area)?.names ?? [:]
+    }
+
+    /// Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu").
+    private static func displayName(_ parts: [String?]) -> String {
+        var display = ""
+        display.reserveCapacity(160)
+        for case let part? in parts {
+            if !display.isEmpty { display += ", " }
+            display += part
+        }
+        return display
     }
 
     /// The key of an address part: the answer's own line by the boundary's own `place` tag (`AnsweringFeature.ownKey`),

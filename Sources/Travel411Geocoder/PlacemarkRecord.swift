@@ -40,14 +40,18 @@ public struct PlacemarkRecord: Sendable {
     package var object: Int32 = -1
     /// The postcode is the street's (`OSMStreetPostcodes`).
     var streetPostcode = false
-    /// The postcode is the municipality's (the code of its `cityArea`).
-    var postcodeFromCity = false
+    /// No street or object within reach: the postcode is that of the suburb or municipality answering (the code
+    /// of its `suburbArea`, else of its `cityArea`), none when the country answers.
+    var postcodeFromAnsweringArea = false
     /// Whether the street answers (rather than the object, or the street of the object), and its point
     /// nearest to the query: Nominatim's lat/lon for a street.
     var streetAnswers = false
     var streetPoint = Coordinate(latitude: 0, longitude: 0)
     /// The extract's neighbourhood node named in Nominatim's address (`NeighbourhoodNodes`), -1 for none.
     var neighbourhood: Int32 = -1
+    /// The extract's place node finer than a suburb that answers at zooms 14-15 (`FinePlaceNodes`), -1 for none;
+    /// `postcode` is then its own.
+    var finePlace: Int32 = -1
     /// A village part named in Nominatim's address above a hamlet or suburb (`PlaceNodeSearch.addressParts`),
     /// a suburb-level feature; -1 for none.
     var villagePart: Int32 = -1

@@ -69,6 +69,7 @@ package final class PlacesLookup: Sendable {
     /// The suburb level's node areas (slot 0) and the city level's (slot 1).
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 2)
     private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
+    private let finePlaces = LazySlots<Loaded<FinePlaceNodes>>(count: 1)
     private let licences = LazySlots<Loaded<DataLicence>>(count: 1)
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
@@ -491,16 +492,13 @@ package final class PlacesLookup: Sendable {
     /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.
     func neighbourhoodNodes() -> NeighbourhoodNodes? { loadedOnce(neighbourhoods, Self.loadNeighbourhoods) }
 
+    /// The extracts' place nodes finer than the suburbs (`FinePlaceNodes`), read once at the first answer at
+    /// zoom 14 or 15.
+    func finePlaceNodes() -> FinePlaceNodes? { loadedOnce(finePlaces, FinePlaceNodes.load) }
+
     private static func loadNeighbourhoods(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
         var nodes: [NeighbourhoodNodes.Node] = []
-        // An extract's place layer is the one with elements and a place column (`OSMExtractImport`).
-        let layers = try reader.query("SELECT table_name FROM gpkg_contents WHERE table_name LIKE '%\\_places' ESCAPE '\\'")
-        for row in layers {
-            guard let layer = row[0].stringValue,
-                try reader.query(
-                    "SELECT count(*) FROM pragma_table_info(?) WHERE name IN ('osm_type', 'osm_id', 'place')", [.text(layer)]
-                ).first?.first?.int64Value == 3
-            else { continue }
+        for layer in try extractPlaceLayers(reader) {
             let rows = try reader.query(
                 """
                 SELECT p.osm_id, p.name, r.minx, r.miny FROM \(GeoPackageSchema.quoted(layer)) p

@@ -22,7 +22,7 @@ extension ReverseGeocoder {
         // The same answer with the areas of other countries kept: what the country rule left out.
         let unchecked = record(for: coordinate, needs: .all, maximumRank: maximumRank, layers: layers, otherCountriesAreas: true)
         return explainCountry(answered) + explainCity(answered, unchecked, detail: detail)
-            + explainSuburb(answered, unchecked, detail: detail) + explainPostcode(answered)
+            + explainSuburb(answered, unchecked, detail: detail) + explainPostcode(answered, detail: detail)
     }
 
     private func text(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ field: PlacesLookup.AreaText) -> String? {
@@ -95,6 +95,11 @@ extension ReverseGeocoder {
             lines = ["suburb: \(suburb.name ?? "?") (key \(key), rank \(suburb.rank)) from \(source(.suburb, record.suburbArea))"]
         }
         lines += otherCountrysArea(.suburb, unchecked.suburbArea, record)
+        if record.finePlace >= 0, let node = lookup.finePlaceNodes()?.nodes[Int(record.finePlace)] {
+            lines.append(
+                "  the answer is the \(node.type) \(node.name) (OpenStreetMap node \(node.elementID), rank \(node.rank)), named above it: "
+                    + "the place node of the highest rank within its reach (_lookup_area_address, lookup_country)")
+        }
         if unchecked.neighbourhood >= 0, record.neighbourhood < 0,
             let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.nodes[Int(unchecked.neighbourhood)] })
         {
@@ -118,11 +123,13 @@ extension ReverseGeocoder {
         ]
     }
 
-    private func explainPostcode(_ record: PlacemarkRecord) -> [String] {
+    private func explainPostcode(_ record: PlacemarkRecord, detail: NominatimDetail) -> [String] {
         let answered = placemark(from: record).postalCode
         var lines = ["postcode: \(answered ?? "none")"]
-        if record.postcodeFromCity {
-            lines.append("  the municipality's own postcode (no street or object within reach)")
+        if record.finePlace >= 0, detail >= .suburb {
+            lines.append("  the answering place node's own postcode (get_nearest_postcode at the node)")
+        } else if record.postcodeFromAnsweringArea {
+            lines.append("  the answering suburb's or municipality's own postcode, none for a country (no street or object within reach)")
         } else if record.streetPostcode {
             lines.append("  the answering street's postcode (its postal_code area, else the nearest postcode of its country)")
         } else if record.object >= 0, answered != nil, record.postcode < 0 {

@@ -60,8 +60,8 @@ extension ReverseGeocoder {
         case .postalCode:
             if let own = objectBytes(record, .postcode), !own.isEmpty {
                 buffer.append(own)
-            } else if record.postcodeFromCity {
-                append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
+            } else if record.postcodeFromAnsweringArea {
+                appendAreaPostcode(of: record, to: buffer)
             } else if record.streetPostcode {
                 append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
             } else if record.postcode >= 0 {
@@ -87,11 +87,15 @@ extension ReverseGeocoder {
         return buffer.count > before
     }
 
-    /// Above street level on an OpenStreetMap database, the answering suburb's or municipality's own postcode
-    /// (`OSMAreaPostcodes`), as the server's answer at that zoom carries it; none above city level.
+    /// Above street level on an OpenStreetMap database, or at street level with no street or object within reach,
+    /// the answering suburb's or municipality's own postcode (`OSMAreaPostcodes`), as the server's answer carries
+    /// it; none above city level.
     private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
         guard settings.detail >= .city else { return }
-        if settings.detail >= .suburb, record.suburbArea >= 0 {
+        if settings.detail >= .suburb, record.finePlace >= 0 {
+            // A place node finer than the suburb answers with its own postcode (`chooseFinePlaceNodeAsNominatim`).
+            if record.postcode >= 0 { append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer) }
+        } else if settings.detail >= .suburb, record.suburbArea >= 0 {
             append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
         } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
             append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
@@ -191,6 +195,9 @@ extension ReverseGeocoder {
                 placemark.neighbourhoodFeature = neighbourhoods?._withUnsafeGuaranteedRef { $0.feature(record.neighbourhood) }
             }
             placemark.villagePartFeature = areaFeature(.suburb, record.villagePart, rank: 20, location: record.location)
+            if record.finePlace >= 0, settings.detail >= .suburb {
+                placemark.finePlaceFeature = lookup.finePlaceNodes()?.feature(record.finePlace, postcode: placemark.postalCode)
+            }
             // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
             placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)
             placemark.administrativeAreaFeature = areaFeature(.admin, record.admin, rank: 8, location: record.location)

@@ -76,13 +76,12 @@ extension ReverseGeocoder {
                 record.streetAnswers = false
             }
         } else {
-            // No street or building within reach: Nominatim answers with the municipality, with its postcode when it
-            // has one, else with a place node, whose postcode is the nearest postcode point's.
-            if record.cityArea >= 0, !(lookup.area(.city)?.bytes(Int(record.cityArea), .postcode).isEmpty ?? true) {
-                record.postcodeFromCity = true
-            } else {
-                takeNearestPostcodeOfTheCountry(&record)
-            }
+            // No street or building within reach: Nominatim answers with the area or place node its area search finds
+            // (`lookup_area`, nominatim_api/reverse.py 5.3), whose postcode is its own (`placex.postcode`): a suburb's or
+            // municipality's (`OSMAreaPostcodes`), read once the suburb node is chosen; none when only the country is
+            // left (`placex_update`, lib-sql/functions/placex_triggers.sql, computes none at rank 8 and coarser).
+            // Amsterdam's points beyond every street answered the nearest postcode where Nominatim gives none.
+            record.postcodeFromAnsweringArea = true
             return
         }
         let ownPostcode =

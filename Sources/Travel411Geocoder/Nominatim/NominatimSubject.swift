@@ -21,7 +21,8 @@ extension Placemark {
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
         let houseNumber = thoroughfare != nil ? upTo(.building, subThoroughfare) : nil
         let named: [(NominatimDetail, String?)] = [
-            (.building, houseNumber), (.street, upTo(.street, thoroughfare)), (.suburb, upTo(.suburb, subLocality)),
+            (.building, houseNumber), (.street, upTo(.street, thoroughfare)),
+            (.suburb, upTo(.suburb, finePlaceFeature?.name ?? subLocality)),
             (.city, upTo(.city, locality)), (.county, upTo(.county, subAdministrativeArea)),
             (.state, upTo(.state, administrativeArea)), (.country, country),
         ]
@@ -32,7 +33,7 @@ extension Placemark {
         var area: AnsweringFeature?
         if feature == nil {
             switch finest.0 {
-            case .suburb: area = subLocalityFeature
+            case .suburb: area = finePlaceFeature ?? subLocalityFeature
             case .city: area = localityFeature
             case .county: area = subAdministrativeAreaFeature
             case .state: area = administrativeAreaFeature

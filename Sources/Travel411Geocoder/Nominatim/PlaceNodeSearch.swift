@@ -50,6 +50,9 @@ final class PlaceNodeSearch: Sendable {
     /// Whether a suburb-level feature is one of the nodes' areas (not a polygon of the extract).
     func isNodeArea(_ feature: Int32) -> Bool { features[feature] != nil }
 
+    /// The node a suburb-level feature was made from; nil for a polygon of the extract.
+    func node(ofFeature feature: Int32) -> Node? { features[feature].map { nodes[$0] } }
+
     /// Every node within a cell of `point` (`NearbyCells`).
     func forEachNode(near point: Coordinate, _ body: (Node) -> Void) {
         cells.forEach(near: point.longitude, point.latitude) { body(nodes[Int($0)]) }

@@ -1,0 +1,100 @@
+import Foundation
+import Travel411Core
+import Travel411Store
+
+/// An extract's place nodes finer than its suburbs and hamlets (`quarter`, `croft`, `isolated_dwelling`, `farm`,
+/// `neighbourhood`, `city_block`, `locality`), for Nominatim's answer at zooms 14-15.
+/// Nominatim 5.3's area search (`_lookup_area_address` and `lookup_country`, `nominatim_api/reverse.py`) answers
+/// with the place node of the highest search rank within its reach (`reverse_place_diameter`, 0.02° from rank
+/// 20 on) and no finer than the zoom allows, the nearest of that rank: at zoom 14 (rank 22 at most) central
+/// London answers its quarter Blackfriars (search rank 20) over the suburb Clerkenwell (19), with the quarter's
+/// own postcode. The suburb-level nodes (`PlaceNodeSearch`) stay the address's suburb.
+final class FinePlaceNodes: Sendable {
+    struct Node: Sendable {
+        var elementID: Int64
+        var name: String
+        /// The node's `place` tag, its key in Nominatim's address.
+        var type: String
+        var x: Double
+        var y: Double
+        /// Nominatim's search rank of the node's kind (`NominatimPlaceKinds.nodeRank`).
+        var rank: Int
+    }
+
+    /// The kinds whose search rank is 20 or finer and that `PlaceNodeSearch` does not hold (hamlets it does).
+    static let types: Set<String> = ["quarter", "croft", "isolated_dwelling", "farm", "neighbourhood", "city_block", "locality"]
+    let nodes: [Node]
+    private let cells: NearbyCells
+
+    init(nodes: [Node]) {
+        self.nodes = nodes
+        cells = NearbyCells(nodes.map { ($0.x, $0.y) })
+    }
+
+    var isEmpty: Bool { nodes.isEmpty }
+
+    /// The nodes within reach of the point (`PlaceNodeSearch.reachDegrees`, in degrees of longitude and latitude
+    /// alike) of a search rank up to `maximumRank`, best first: the highest rank, then the nearest, then the first.
+    func candidates(x: Double, y: Double, maximumRank: Int) -> [(index: Int32, rank: Int, distanceSquared: Double)] {
+        var found: [(index: Int32, rank: Int, distanceSquared: Double)] = []
+        cells.forEach(near: x, y) { index in
+            let node = nodes[Int(index)]
+            guard node.rank <= maximumRank else { return }
+            let dx = node.x - x, dy = node.y - y
+            let distanceSquared = dx * dx + dy * dy
+            let reach = PlaceNodeSearch.reachDegrees(rank: node.rank)
+            guard distanceSquared < reach * reach else { return }
+            found.append((index, node.rank, distanceSquared))
+        }
+        return found.sorted { ($1.rank, $0.distanceSquared, $0.index) < ($0.rank, $1.distanceSquared, $1.index) }
+    }
+
+    /// The named place nodes of these kinds in the extracts' place layers, in their layers' order.
+    static func load(from reader: SharedDatabaseReader) throws -> FinePlaceNodes {
+        var nodes: [Node] = []
+        let kinds = types.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        for layer in try PlacesLookup.extractPlaceLayers(reader) {
+            let rows = try reader.query(
+                """
+                SELECT p.osm_id, p.name, p.place, p.geom FROM \(GeoPackageSchema.quoted(layer)) p
+                WHERE p.place IN (\(kinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL ORDER BY p.fid
+                """)
+            for row in rows {
+                // The point as stored, in doubles: the R-tree's boxes are floats, 0.15 m off (Nominatim prints 7 decimals).
+                guard let id = row[0].int64Value, let name = row[1].stringValue, let type = row[2].stringValue,
+                    let rank = NominatimPlaceKinds.nodeRank(type: type), case .blob(let blob) = row[3],
+                    case .point(let point)? = try? GeoPackageGeometryCodec.decode(blob)
+                else { continue }
+                nodes.append(Node(elementID: id, name: name, type: type, x: point.x, y: point.y, rank: rank))
+            }
+        }
+        return FinePlaceNodes(nodes: nodes)
+    }
+
+    /// The node as the answer: a place node of its kind, keyed by it in the address, with its own postcode.
+    func feature(_ index: Int32, postcode: String?) -> AnsweringFeature? {
+        guard index >= 0, Int(index) < nodes.count else { return nil }
+        let node = nodes[Int(index)]
+        let centre = Coordinate(latitude: node.y, longitude: node.x)
+        return AnsweringFeature(
+            elementType: .node, elementID: node.elementID, category: "place", type: node.type, name: node.name, rank: node.rank,
+            location: centre,
+            extent: NominatimPlaceKinds.nodeExtent(category: "place", type: node.type).map { BoundingBox(around: centre, degrees: $0) },
+            postcode: postcode, addressKey: node.type)
+    }
+}
+
+extension PlacesLookup {
+    /// The extracts' place layers: those with elements and a `place` column (`OSMExtractImport`).
+    static func extractPlaceLayers(_ reader: SharedDatabaseReader) throws -> [String] {
+        let layers = try reader.query("SELECT table_name FROM gpkg_contents WHERE table_name LIKE '%\\_places' ESCAPE '\\'")
+        return try layers.compactMap { row in
+            guard let layer = row[0].stringValue,
+                try reader.query(
+                    "SELECT count(*) FROM pragma_table_info(?) WHERE name IN ('osm_type', 'osm_id', 'place')", [.text(layer)]
+                ).first?.first?.int64Value == 3
+            else { return nil }
+            return layer
+        }
+    }
+}
