@@ -7,8 +7,8 @@ import Travel411Store
 extension ReverseGeocoder {
     /// Locality: of the places of the point's country whose catchment contains the point, neighbourhoods
     /// of more populous places left out, the one the point lies deepest in, preferring the places of the
-    /// point's own first-level area; else, likewise, the one whose Nominatim reach holds it deepest; else
-    /// the nearest place of that country within the fallback distance (10 km). subLocality: a less populous neighbourhood of the locality's first-level area nearby
+    /// point's own first-level area; else the nearest place of that country within the fallback distance
+    /// (10 km). subLocality: a less populous neighbourhood of the locality's first-level area nearby
     /// whose core disc holds the point. At sea there is no locality, only the nearest one, unless the
     /// coast is close enough to snap to (see settings).
     func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
@@ -141,8 +141,7 @@ extension ReverseGeocoder {
     }
 
     /// The place of the point's country whose catchment holds the point deepest, neighbourhoods left out,
-    /// those of the point's first-level area first (`LocalityCells.locality(containing:)`); else the one
-    /// whose reach holds the point deepest (`LocalityCells.deepestReaching`); else the
+    /// those of the point's first-level area first (`LocalityCells.locality(containing:)`); else the
     /// nearest place of that country within the fallback distance (the nearest overall when it qualifies
     /// and is already known, else the nearest from the cells around the point). With a catchment, also
     /// the locality's population and first-level area.
@@ -166,20 +165,8 @@ extension ReverseGeocoder {
             }
             return (Int32(found.id), (found.population, found.firstLevel))
         }
-        // No catchment holds the point: the place whose Nominatim reach holds it deepest (docs/fields.md); else
-        // the nearest within the fallback distance.
         let reach = settings.nearestLocalityFallbackMetres
         candidates.recordDistanceAndBearing(in: &record)
-        // The nearest place overall beyond every reach and the fallback distance: no place can answer, and
-        // most points outside every catchment (at sea, in empty land) need no scan.
-        let nearestPlace = candidates.knownNearest != nil ? record.nearestDistance : 0
-        if nearestPlace > max(reach, LocalityCells.longestStoredReachMetres) { return nil }
-        if let deepest = level.cells?.deepestReaching(
-            record.location, query: candidates.query, country: country.packed, nearestPlaceMetres: nearestPlace),
-            country.contains(deepest, records: level.records)
-        {
-            return (Int32(deepest), nil)
-        }
         if let known = candidates.knownNearest,
             country.containsNearest(known, packedCountry: candidates.nearestCountry, records: level.records),
             record.nearestDistance <= reach

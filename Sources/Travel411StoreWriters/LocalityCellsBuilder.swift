@@ -43,7 +43,6 @@ package struct LocalityCellsBuilder {
     /// Tile number → blob.
     package func build(_ places: [Place]) -> [(number: Int, blob: [UInt8])] {
         let cells = Self.cellMembers(places)
-        let farReaching = Self.farReachingByTile(places)
         let columnCount = Self.columnCount
         let neighbourhoods = NeighbourhoodRule.neighbourhoods(of: places) { i in
             let home = LocalityCells.cell(of: places[i].coordinate)
@@ -55,40 +54,9 @@ package struct LocalityCellsBuilder {
             let row = cell / columnCount, column = cell % columnCount
             tiles.insert((row / perTile) * 360 + column / perTile)
         }
-        tiles.formUnion(farReaching.keys)
         return tiles.sorted().map { tile in
-            (tile, Self.tileBlob(tile, places: places, cells: cells, farReaching: farReaching[tile] ?? [], neighbourhoods: neighbourhoods))
+            (tile, Self.tileBlob(tile, places: places, cells: cells, neighbourhoods: neighbourhoods))
         }
-    }
-
-    /// The places whose reach goes beyond the cells' scan (`LocalityCells.reachesBeyondCells`, neighbourhoods
-    /// still in: they are left out when written), by the number of each tile their reach's box meets.
-    private static func farReachingByTile(_ places: [Place]) -> [Int: [Int]] {
-        var tiles: [Int: [Int]] = [:]
-        for (index, place) in places.enumerated()
-        where LocalityCells.reachesBeyondCells(LocalityCells.packedReach(of: place.population, isNeighbourhood: false)) {
-            let reach = Double(LocalityCells.packedReach(of: place.population, isNeighbourhood: false)) * 10 + 1
-            let box = BoundingBox(around: place.coordinate, metres: reach)
-            let south = max(0, Int((box.minY + 90).rounded(.down))), north = min(179, Int((box.maxY + 90).rounded(.down)))
-            let west = Int((box.minX + 180).rounded(.down))
-            let east = box.maxX - box.minX >= 360 ? west + 359 : Int((box.maxX + 180).rounded(.down))
-            guard south <= north else { continue }
-            for row in south...north {
-                for rawColumn in west...max(west, east) { tiles[row * 360 + (rawColumn % 360 + 360) % 360, default: []].append(index) }
-            }
-        }
-        return tiles
-    }
-
-    /// A resident-shaped entry: unit vector, id, packed country and reach (`LocalityCells`).
-    private static func appendResident(_ place: Place, isNeighbourhood: Bool, to writer: inout ByteWriter) {
-        let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
-        writer.append(x)
-        writer.append(y)
-        writer.append(z)
-        writer.append(place.id)
-        writer.append(place.country)
-        writer.append(LocalityCells.packedReach(of: place.population, isNeighbourhood: isNeighbourhood))
     }
 
     private static let columnCount = 360 * LocalityCells.subdivisions
@@ -123,8 +91,7 @@ package struct LocalityCellsBuilder {
 
     /// One tile's blob: the candidates' and residents' counts and offsets per cell, then their entries.
     private static func tileBlob(
-        _ tile: Int, places: [Place], cells: (candidates: [Int: [Int]], residents: [Int: [Int]]), farReaching: [Int],
-        neighbourhoods: [Bool]
+        _ tile: Int, places: [Place], cells: (candidates: [Int: [Int]], residents: [Int: [Int]]), neighbourhoods: [Bool]
     ) -> [UInt8] {
         let perTile = LocalityCells.subdivisions
         let tileRow = tile / 360, tileColumn = tile % 360
@@ -154,15 +121,21 @@ package struct LocalityCellsBuilder {
             }
             candidateOffsets.append(UInt32(candidateOffsets.last.map { Int($0) + members.count } ?? 0))
             let dwellers = cells.residents[cell] ?? []
-            for member in dwellers { appendResident(places[member], isNeighbourhood: neighbourhoods[member], to: &residentEntries) }
+            for member in dwellers {
+                let place = places[member]
+                let (x, y, z) = PointIndex.unitVector(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
+                residentEntries.append(x)
+                residentEntries.append(y)
+                residentEntries.append(z)
+                residentEntries.append(place.id)
+                residentEntries.append(place.country)
+                residentEntries.append(UInt16(0))
+            }
             residentOffsets.append(UInt32(residentOffsets.last.map { Int($0) + dwellers.count } ?? 0))
         }
-        // The places reaching beyond the cells' scan, after the last cell's residents and counted with them.
-        let listed = farReaching.filter { !neighbourhoods[$0] }.sorted { places[$0].id < places[$1].id }
-        for member in listed { appendResident(places[member], isNeighbourhood: false, to: &residentEntries) }
         var writer = ByteWriter()
         writer.append(candidateOffsets.last ?? 0)
-        writer.append(UInt32((residentOffsets.last.map { Int($0) } ?? 0) + listed.count))
+        writer.append(residentOffsets.last ?? 0)
         writer.append(contentsOf: candidateOffsets)
         writer.append(contentsOf: residentOffsets)
         var blob = writer.bytes

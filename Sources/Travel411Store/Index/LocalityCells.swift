@@ -16,11 +16,8 @@ import Travel411Core
 /// (`neighbourhoodFlag`: a neighbourhood of a more populous place, `NeighbourhoodRule`), first-level
 /// area u32 (`FirstLevelAreas`, 0 unknown);
 /// then, 8-aligned, the residents, 32 bytes each: unit vector x, y, z as f64 (the k-d tree's own
-/// numbers, so distances and ties come out exactly as there), record id u32, packed country u16, reach
-/// u16 (`packedReach`: the place's `PlaceExtent.fallbackReachMetres` in tens of metres, and
-/// `residentNeighbourhoodBit` for a neighbourhood); after the last cell's residents, and counted in
-/// residentCount, the places whose reach goes beyond the cells' scan and meets the tile
-/// (`reachesBeyondCells`), by id. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
+/// numbers, so distances and ties come out exactly as there), record id u32, packed country u16,
+/// padding. Each place's group (admin polygon + 1, as in the tree) is in one separate blob of u32 by
 /// record id: only the subLocality search filters on it, and the tiles stay as compact as the four
 /// fields' batches want them.
 // @unchecked Sendable: reads its blobs in place through raw pointers; never written after init.
@@ -263,98 +260,6 @@ package final class LocalityCells: @unchecked Sendable {
         return search.best.map { ($0, search.country) }
     }
 
-    /// The fallback locality rule, for a point that no catchment holds: of the places of `country` (packed, 0
-    /// for any), neighbourhoods left out, the one whose reach (`PlaceExtent.fallbackReachMetres`) holds the
-    /// point deepest (smallest distance / reach); equal depths to the lower id. Nil when no reach holds it.
-    /// The places reaching farther than `cellScanReachMetres` (cities) come from the tile's list of those whose
-    /// reach meets the tile; the rest from the cells within that distance, shrunk by the depth found so far.
-    /// `nearestPlaceMetres`: how far the nearest place of any country lies, when known (else 0); beyond
-    /// `cellScanReachMetres`, only the tile's list can reach the point.
-    package func deepestReaching(_ coordinate: Coordinate, query: PointIndex.Query, country: UInt16, nearestPlaceMetres: Double = 0)
-        -> UInt32?
-    {
-        let (row, column) = Self.cell(of: coordinate)
-        var search = ReachSearch()
-        if let (page, _) = page(row: row, column: column) {
-            let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
-            let residentCount = Int(page.load(fromByteOffset: 4, as: UInt32.self))
-            let listStart = Int(page.load(fromByteOffset: 8 + 101 * 4 + 100 * 4, as: UInt32.self))
-            if listStart < residentCount {
-                scanReaches(
-                    page + Self.residentsOffset(candidateCount: candidateCount), listStart..<residentCount, query: query, country: country,
-                    into: &search)
-            }
-        }
-        guard nearestPlaceMetres <= Self.cellScanReachMetres else { return search.best }
-        scanReaches(inCellRow: row, column: column, query: query, country: country, into: &search)
-        // A place of the cells deeper than the best so far lies within that depth times their longest reach:
-        // the cells of that disc's box (its half-width in longitude grows as 1 / cos(latitude), the query's
-        // distance from the axis; 2 % more covers the disc's bulge towards the pole at these sizes).
-        let metres = Self.cellScanReachMetres * (search.best == nil ? 1 : search.depth.squareRoot()) * 1.01 + 10
-        let degrees = metres / GreatCircle.earthRadiusMetres * 180 / .pi
-        let axisDistance = (query.x * query.x + query.y * query.y).squareRoot()
-        let perDegree = Double(Self.subdivisions)
-        let rows = 180 * Self.subdivisions, columns = 360 * Self.subdivisions
-        let south = max(0, Int(((coordinate.latitude - degrees + 90) * perDegree).rounded(.down)))
-        let north = min(rows - 1, Int(((coordinate.latitude + degrees + 90) * perDegree).rounded(.down)))
-        let halfWidth = axisDistance > 0.05 ? degrees * 1.02 / axisDistance : 360
-        let west = Int(((coordinate.longitude - halfWidth + 180) * perDegree).rounded(.down))
-        let east = halfWidth >= 180 ? west + columns - 1 : Int(((coordinate.longitude + halfWidth + 180) * perDegree).rounded(.down))
-        guard south <= north else { return search.best }
-        for cellRow in south...north {
-            for rawColumn in west...min(east, west + columns - 1) {
-                let cellColumn = (rawColumn % columns + columns) % columns
-                if cellRow == row, cellColumn == column { continue }
-                scanReaches(inCellRow: cellRow, column: cellColumn, query: query, country: country, into: &search)
-            }
-        }
-        return search.best
-    }
-
-    /// The deepest place so far and its squared depth (squared chord over squared reach).
-    private struct ReachSearch {
-        var best: UInt32?
-        var depth = Double.infinity
-    }
-
-    @inline(__always)
-    private func scanReaches(inCellRow row: Int, column: Int, query: PointIndex.Query, country: UInt16, into search: inout ReachSearch) {
-        guard let (page, cell) = page(row: row, column: column) else { return }
-        let candidateCount = Int(page.load(fromByteOffset: 0, as: UInt32.self))
-        let offsets = 8 + 101 * 4
-        let start = Int(page.load(fromByteOffset: offsets + cell * 4, as: UInt32.self))
-        let end = Int(page.load(fromByteOffset: offsets + (cell + 1) * 4, as: UInt32.self))
-        guard start < end else { return }
-        scanReaches(page + Self.residentsOffset(candidateCount: candidateCount), start..<end, query: query, country: country, into: &search)
-    }
-
-    /// Entries `range` of resident-shaped `entries` (residents, or a tile's list of far-reaching places).
-    @inline(__always)
-    private func scanReaches(
-        _ entries: UnsafeRawPointer, _ range: Range<Int>, query: PointIndex.Query, country: UInt16, into search: inout ReachSearch
-    ) {
-        for e in range {
-            let entry = entries + e * Self.residentStride
-            if country != 0, entry.load(fromByteOffset: 28, as: UInt16.self) != country { continue }
-            let packed = entry.load(fromByteOffset: 30, as: UInt16.self)
-            guard packed & Self.residentNeighbourhoodBit == 0 else { continue }
-            let dx = query.x - entry.load(fromByteOffset: 0, as: Double.self)
-            let dy = query.y - entry.load(fromByteOffset: 8, as: Double.self)
-            let dz = query.z - entry.load(fromByteOffset: 16, as: Double.self)
-            let d = dx * dx + dy * dy + dz * dz
-            // Tens of metres to a chord of the unit sphere: at 18 km the arc and the chord differ by 3e-7.
-            let reach = Double(packed & Self.residentReachMask) * 10 / GreatCircle.earthRadiusMetres
-            let radius = reach * reach
-            guard d <= radius, radius > 0 else { continue }
-            let depth = d / radius
-            let id = entry.load(fromByteOffset: 24, as: UInt32.self)
-            if depth < search.depth || (depth == search.depth && id < (search.best ?? .max)) {
-                search.best = id
-                search.depth = depth
-            }
-        }
-    }
-
     /// Whether searches learn the places' groups here; without them, ask the k-d tree for those.
     package var knowsGroups: Bool { groups != nil }
 
@@ -403,32 +308,6 @@ package final class LocalityCells: @unchecked Sendable {
             }
         }
     }
-
-    /// A resident's reach field: bit 15 marks a neighbourhood (`NeighbourhoodRule`), the rest is the place's
-    /// fallback reach in tens of metres (at most 17.8 km, well inside 15 bits).
-    package static func packedReach(of population: UInt32, isNeighbourhood: Bool) -> UInt16 {
-        let tens = (PlaceExtent.fallbackReachMetres(population: Double(population)) / 10).rounded(.up)
-        return UInt16(min(tens, Double(residentReachMask))) | (isNeighbourhood ? residentNeighbourhoodBit : 0)
-    }
-
-    /// The longest reach a resident's field holds (`packedReach` rounds up to tens of metres), and a metre for
-    /// the scan's chords, a few millimetres shorter than the arcs at that distance: no place farther than
-    /// this from a point reaches it.
-    /// (`FallbackReachTests` checks it against `packedReach`.)
-    package static let longestStoredReachMetres = 17_821.0
-
-    /// The longest reach the cells' scan covers (a town's, `packedReach` rounded to tens of metres, and a
-    /// metre for the chords); places reaching farther are listed per tile (`reachesBeyondCells`).
-    package static let cellScanReachMetres = 8_911.0
-
-    /// Whether a place's reach goes beyond what the cells' scan covers, so that the tiles its reach meets
-    /// list it after their residents.
-    package static func reachesBeyondCells(_ packedReach: UInt16) -> Bool {
-        packedReach & residentNeighbourhoodBit == 0 && Double(packedReach & residentReachMask) * 10 >= cellScanReachMetres
-    }
-
-    static let residentNeighbourhoodBit: UInt16 = 0x8000
-    static let residentReachMask: UInt16 = 0x7FFF
 
     @inline(__always) static func residentsOffset(candidateCount: Int) -> Int {
         (headerBytes + candidateCount * candidateStride + 7) & ~7

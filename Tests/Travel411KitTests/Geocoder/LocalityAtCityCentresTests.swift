@@ -51,13 +51,4 @@ import Travel411TestSupport
         #expect(named >= 218, "\(named) of \(cities.count); misses: \(misses.joined(separator: "; "))")
         #expect(withoutLocality <= 4, "\(misses.joined(separator: "; "))")
     }
-
-    /// Outside every catchment, the place whose Nominatim reach holds the point deepest (docs/fields.md,
-    /// locality): Natural Earth's 1:10m point for Uyo lies 10.4 km from GeoNames' Uyo, beyond its catchment,
-    /// and 7.3 km from the town of Abak, the nearest place, which the locality used to be.
-    @Test func outsideEveryCatchmentTheReachDecides() {
-        let placemark = TestPlaces.geocoder.placemark(for: Coordinate(latitude: 5.0080, longitude: 7.8500))
-        #expect(placemark.locality == "Uyo")
-        #expect(placemark.nearestLocality?.name == "Abak")
-    }
 }
