@@ -75,12 +75,9 @@ final class FinePlaceNodes: Sendable {
     func feature(_ index: Int32, postcode: String?) -> AnsweringFeature? {
         guard index >= 0, Int(index) < nodes.count else { return nil }
         let node = nodes[Int(index)]
-        let centre = Coordinate(latitude: node.y, longitude: node.x)
-        return AnsweringFeature(
-            elementType: .node, elementID: node.elementID, category: "place", type: node.type, name: node.name, rank: node.rank,
-            location: centre,
-            extent: NominatimPlaceKinds.nodeExtent(category: "place", type: node.type).map { BoundingBox(around: centre, degrees: $0) },
-            postcode: postcode, addressKey: node.type)
+        return .placeNode(
+            elementID: node.elementID, name: node.name, type: node.type, rank: node.rank, x: node.x, y: node.y, postcode: postcode,
+            addressKey: node.type)
     }
 }
 

@@ -65,13 +65,8 @@ final class NeighbourhoodNodes: Sendable {
     func feature(_ index: Int32) -> AnsweringFeature? {
         guard index >= 0, Int(index) < nodes.count else { return nil }
         let node = nodes[Int(index)]
-        let centre = Coordinate(latitude: node.y, longitude: node.x)
-        return AnsweringFeature(
-            elementType: .node, elementID: node.elementID, category: "place", type: "neighbourhood", name: node.name, rank: 24,
-            location: centre,
-            extent: NominatimPlaceKinds.nodeExtent(category: "place", type: "neighbourhood").map {
-                BoundingBox(around: centre, degrees: $0)
-            },
+        return .placeNode(
+            elementID: node.elementID, name: node.name, type: "neighbourhood", rank: 24, x: node.x, y: node.y,
             addressKey: "neighbourhood")
     }
 }
