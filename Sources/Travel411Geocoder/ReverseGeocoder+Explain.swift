@@ -49,7 +49,16 @@ extension ReverseGeocoder {
     private func explainCountry(_ record: PlacemarkRecord) -> [String] {
         var lines = ["country: \(countryName(record.country))"]
         guard record.country >= 0 else { return lines + ["  no country polygon holds the point, none within the snapping distance"] }
-        lines.append("  from \(source(.country, record.country)): the first country polygon holding the point; an extract's own")
+        // A Nominatim answer's country is its answering street's or object's (`CountryOfTheAnswer`): the only rule
+        // that gives a point held by a country polygon another country.
+        let holding = feature(.country, record.location.longitude, record.location.latitude)
+        let ofTheAnswer = holding >= 0 && !isCountry(holding, sameAs: record.country)
+        if ofTheAnswer {
+            lines.append("  the answering street's or object's own country (decided at import from its centroid, as Nominatim's")
+            lines.append("  placex.country_code), not the point's: \(countryName(holding)); its areas of the point's country go")
+        }
+        let held = ofTheAnswer ? "its centroid" : "the point"
+        lines.append("  from \(source(.country, record.country)): the first country polygon holding \(held); an extract's own")
         lines.append("  admin_level 2 polygon replaces Natural Earth's polygon of the same country at import; around an extract,")
         lines.append("  Nominatim's country grid comes before Natural Earth's (get_country_code)")
         // The polygons around: which country answers a kilometre away in each direction.

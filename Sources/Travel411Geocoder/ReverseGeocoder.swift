@@ -203,8 +203,9 @@ public final class ReverseGeocoder: Sendable {
                             if record.street < 0, record.object < 0, needs.contains(.subLocality) {
                                 chooseSuburbNodeAsNominatim(&record, maximumRank: 25)
                             }
-                            if settings.addressOfTheAnswer, needs.contains(.localities) {
-                                takeAreasOfTheAnswer(&record, objects: objects, streets: streets)
+                            if settings.addressOfTheAnswer {
+                                if needs.contains(.localities) { takeAreasOfTheAnswer(&record, objects: objects, streets: streets) }
+                                if needs.contains(.country) { takeCountryOfTheAnswer(&record, objects, streets, needs: needs) }
                             }
                         }
                         return true

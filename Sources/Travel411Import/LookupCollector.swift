@@ -84,6 +84,9 @@ final class LookupCollector {
     var objectRecords: ObjectNearestStreets?
     /// The postcode of each OpenStreetMap street that has one, by street number (`OSMStreetPostcodes`).
     var streetPostcodes = StreetPostcodeTable()
+    /// The country of each OpenStreetMap street, by street number: its centroid's (`OSMCountryOfPoint`), kept as the
+    /// postcodes are (one string per street, each kept once).
+    var streetCountries = StreetPostcodeTable()
     /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
     /// territory once the time zones are known (`TerritoryAssignment`).
     var countryPolygons: [[Polygon]] = []

@@ -152,7 +152,7 @@ struct OSMLevelMapping {
             fields: [
                 feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
                 Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                Self.pointText(feature.representativePoint), nil, nil,
+                Self.pointText(feature.representativePoint), nil, nil, nil,
             ],
             point: feature.representativePoint, outline: feature.outline)
         try addObject(object)
@@ -380,8 +380,11 @@ struct OSMLevelMapping {
             let (id, midpoint, written) = try reader.streetMidpoint()
             // Its own postcode first (a TIGER road's zip), valid in its country: `placex_update` takes the object's
             // own (`token_get_postcode`) before the one `insert_addresslines` or `get_nearest_postcode` gives.
-            let own = written.flatMap { postcodes.normalised($0, countryCode: countryOf(midpoint)) }
+            let country = countryOf(midpoint)
+            let own = written.flatMap { postcodes.normalised($0, countryCode: country) }
             if let postcode = own ?? postcodeAreas.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
+            // The street's country, of its centroid (`get_country_code` in `placex_update`): a Nominatim answer's.
+            if let country { collector.streetCountries.set(country, forStreet: id) }
         }
         cityBoundaries = []
         cityPlaceAreas = []
@@ -545,6 +548,7 @@ struct OSMLevelMapping {
     private func collectObjects(_ postcodes: OSMPostcodes, countryOf: (Point2D) -> String?) throws {
         let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
         let parentField = PlacesSchema.ObjectField.parent.rawValue
+        let countryField = PlacesSchema.ObjectField.country.rawValue
         let (collector, pendingObjects) = (self.collector, self.pendingObjects)
         var number: UInt32 = 0
         /// Collects the next object; false when none is left.
@@ -555,6 +559,13 @@ struct OSMLevelMapping {
             }
             // Several streets of its name: `ObjectNearestStreets` keeps the one nearest.
             if let parent { object.fields[parentField] = parent.map(String.init).joined(separator: " ") }
+            // Its country, of its point, decided once here as Nominatim decides `placex.country_code` at import
+            // (`placex_update`, lib-sql/functions/placex_triggers.sql: `get_country_code` of the centroid); its parent
+            // street, which Nominatim looks for in the object's own country's partition, is of the same country.
+            if object.fields.count <= countryField {
+                object.fields += [String?](repeating: nil, count: countryField + 1 - object.fields.count)
+            }
+            object.fields[countryField] = countryOf(object.point)
             try collector.collectObject(object.fields, at: object.point, outline: object.outline)
             number += 1
             return true

@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "38"
+    public static let version = "39"
     /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
     package static let osmDataTimestampKey = "osm_data_timestamp"
     /// How the description of a table of Nominatim's country grid pieces begins (an extract's countries where it
@@ -80,10 +80,14 @@ public enum PlacesSchema {
     /// street or place its address names, postcode, element (`N123`), main tag (`amenity=bench`) and, for
     /// one on a building or area, the extent of its outline (`minX minY maxX maxY`), and the point that stands
     /// for it (`x y`: its node, or a point on its surface), and its parent street's number (`OSMParentStreets`;
-    /// empty when its `addr:street` names no street near).
+    /// empty when its `addr:street` names no street near), and its country (upper-case ISO 3166-1, of its point:
+    /// Nominatim's `placex.country_code`, which a Nominatim answer takes; `OSMCountryOfPoint`).
     package enum ObjectField: Int, CaseIterable {
-        case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet
+        case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet, country
     }
+    /// A street's fields in the street postcodes' records (`LineIndex.streetPostcodes`): its postcode and its country
+    /// (upper-case ISO 3166-1, of its centroid, as `ObjectField.country`).
+    package enum StreetPostcodeField: Int, CaseIterable { case postcode, country }
     /// The rows of `travel411_line_indexes`: the streets, OpenStreetMap's addresses and POIs, and the
     /// streets' postcodes and addresses (records only).
     package enum LineIndex: String {

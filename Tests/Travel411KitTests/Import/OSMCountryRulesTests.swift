@@ -2,10 +2,12 @@ import Foundation
 import Testing
 import Travel411TestSupport
 
+@testable import Travel411Answers
 @testable import Travel411Batch
 @testable import Travel411Core
 @testable import Travel411Geocoder
 @testable import Travel411Import
+@testable import Travel411NominatimAPI
 @testable import Travel411OSM
 @testable import Travel411Store
 
@@ -116,6 +118,34 @@ import Travel411TestSupport
         }
         #expect(seen.count > 5)
         #expect(seen.allSatisfy { $0.count == 5 && $0.allSatisfy(\.isNumber) })
+    }
+
+    /// A Nominatim answer's country is its answering object's (`CountryOfTheAnswer`): at these three points inside
+    /// Liechtenstein the nearest street runs on into Austria, its midpoint Austrian, and Nominatim 5.3.3 answers it
+    /// with Austria and no part of Liechtenstein (its display names at zoom 18 on this extract, `Scripts/nominatim-compare`:
+    /// "Älpele Güterweg, Österreich", "Mühlebachweg, Österreich"). Other outputs, and a zoom where only areas answer,
+    /// keep the point's country.
+    @Test(arguments: [
+        (47.201578, 9.580373, "Älpele Güterweg"), (47.204898, 9.582462, "Älpele Güterweg"), (47.219657, 9.565297, "Mühlebachweg"),
+    ])
+    func aNominatimAnswerTakesTheCountryOfTheStreetAnswering(latitude: Double, longitude: Double, road: String) throws {
+        let path = try OSMExtractImportTests.liechtensteinImport.get().path
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let geocoder = try ReverseGeocoder(databasePath: path, settings: settings)
+        let point = Coordinate(latitude: latitude, longitude: longitude)
+        let placemark = geocoder.placemark(for: point)
+        let answer = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .jsonv2, zoom: 18))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["road"] == road)
+        #expect(address["country_code"] == "at")
+        // Nothing of Liechtenstein: no municipality, village, state or postcode of it.
+        #expect(Set(address.keys).isSubset(of: ["road", "country", "country_code"]), "\(address)")
+        #expect(placemark.timeZone == "Europe/Vienna")
+        #expect(try ReverseGeocoder(databasePath: path).placemark(for: point).isoCountryCode == "LI")
+        let zoom10 = geocoder.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: 10))
+        #expect(geocoder.placemark(from: zoom10).isoCountryCode == "LI")
     }
 
     /// The country of a point at import: the extract's own polygon first, Natural Earth's for the rest,
