@@ -27,7 +27,7 @@ public final class PointIndex: @unchecked Sendable {
     private let nodePages: LazySlots<NodePage>
     private let hasGroups: Bool
     /// Where searches for the nearest point anywhere start their bound, per 1° tile.
-    private let tileHints = TileNearestHints()
+    let tileHints = TileNearestHints()
 
     package enum SlotKind: UInt8 { case none = 0, node = 1, page = 2 }
 
@@ -219,17 +219,27 @@ public final class PointIndex: @unchecked Sendable {
     /// The nearest point anywhere, as `nearest(to:)` answers it, its search bounded from the start by the
     /// point nearest to the centre of the coordinate's 1° tile (`TileNearestHints`): far from every point,
     /// the unbounded search backtracked through much of the tree.
+    ///
+    /// In a tile whose every query has one nearest point (`NearestTileProof`, tried at the tile's second search
+    /// when the whole tree is in memory), that point answers without a search: the open sea's tiles mostly.
     package func nearestAnywhere(to q: Query, at coordinate: Coordinate) -> (id: UInt32, group: UInt32)? {
         guard count > 0 else { return nil }
         let (tile, centre) = TileNearestHints.tile(of: coordinate)
+        let inTile = NearestTileProof.isInWorld(coordinate)
+        if inTile, let proven = tileHints.provenNearest(ofTile: tile) { return proven }
         var hint = tileHints.vector(ofTile: tile)
         if hint == nil {
             var fromCentre = NearestSearch(query: Query(centre), filter: NearestFilter(), bestDistance: 2.0001 * 2.0001)
             run(&fromCentre)
-            if let p = fromCentre.bestCoordinates {
+            if let p = fromCentre.bestCoordinates, let best = fromCentre.best {
                 hint = (p[0], p[1], p[2])
-                tileHints.keep((p[0], p[1], p[2]), ofTile: tile)
+                tileHints.keep((p[0], p[1], p[2]), of: (best, fromCentre.bestGroup), ofTile: tile)
             }
+        } else if pages.isPreloaded, let claimed = tileHints.claimProof(ofTile: tile) {
+            // Only with every page in memory: a single lookup reads no more pages than its own search's.
+            let proven = isNearestThroughout(claimed.id, at: claimed.vector, tile: tile, centre: Query(centre))
+            tileHints.finishProof(ofTile: tile, proven: proven)
+            if proven, inTile { return (claimed.id, claimed.group) }
         }
         var bound = 2.0001 * 2.0001
         if let (x, y, z) = hint {
@@ -240,6 +250,50 @@ public final class PointIndex: @unchecked Sendable {
         var search = NearestSearch(query: q, filter: NearestFilter(), bestDistance: bound)
         run(&search)
         return search.best.map { ($0, search.bestGroup) }
+    }
+
+    /// Whether `nearest` (at `vector`, the point nearest to the tile's centre) is the nearest point of every
+    /// query of the 1° tile `tile` (`NearestTileProof`).
+    private func isNearestThroughout(_ nearest: UInt32, at vector: NearestTileProof.Vector, tile: Int, centre: Query) -> Bool {
+        let cap = NearestTileProof.Cap(row: tile / 360, column: tile % 360)
+        let (dx, dy, dz) = (centre.x - vector.x, centre.y - vector.y, centre.z - vector.z)
+        let reach = cap.reach(nearestChord: (dx * dx + dy * dy + dz * dz).squareRoot())
+        var within = WithinSearch(query: centre, squaredReach: reach * reach)
+        withUnsafePointer(to: top) { top in collect(&within, Cursor(arrays: top, base: -1), 0, count, 0) }
+        guard !within.overflowed else { return false }
+        return within.found.allSatisfy { $0.id == nearest || cap.isNearer(vector, than: $0.vector) }
+    }
+
+    /// The points within a reach of a query, up to `NearestTileProof.reachLimit` of them.
+    private struct WithinSearch {
+        let query: Query
+        let squaredReach: Double
+        var found: [(id: UInt32, vector: NearestTileProof.Vector)] = []
+        var overflowed = false
+    }
+
+    private func collect(_ search: inout WithinSearch, _ outer: Cursor, _ lo: Int, _ hi: Int, _ t: Int) {
+        if hi <= lo || search.overflowed { return }
+        if outer.base < 0, squaredDistanceToBox(search.query, t) > search.squaredReach { return }
+        guard let cursor = enter(outer, t, lo: lo) else { return }
+        let mid = (lo + hi) >> 1
+        let i = slot(cursor, t, mid: mid)
+        let a = cursor.arrays
+        let q = search.query
+        if squaredChord(q, a, i) <= search.squaredReach {
+            guard search.found.count < NearestTileProof.reachLimit else {
+                search.overflowed = true
+                return
+            }
+            let p = a.pointee.coordinates + i * 3
+            search.found.append((a.pointee.ids[i], (p[0], p[1], p[2])))
+        }
+        if hi - lo == 1 { return }
+        let axis = Int(a.pointee.axes[i])
+        let diff = q[axis] - a.pointee.coordinates[i * 3 + axis]
+        // The same sides as the nearest search visits with a best distance of the reach.
+        if diff < 0 || diff * diff <= search.squaredReach { collect(&search, cursor, lo, mid, 2 * t + 1) }
+        if diff >= 0 || diff * diff <= search.squaredReach { collect(&search, cursor, mid + 1, hi, 2 * t + 2) }
     }
 
     private func run<Filter: PointFilter>(_ search: inout NearestSearch<Filter>) {

@@ -9,25 +9,36 @@ import Travel411Core
 ///
 /// The bound only narrows where the search looks: the point it came from lies within it, so the
 /// nearest point (and, among equal distances, the lowest id) is still found, the same answer.
-// @unchecked Sendable: each tile's vector is written once, by the thread that moved its state from
-// empty to writing, and read only after an acquiring load sees it ready.
+///
+/// Where that point is provably the nearest for every query of the tile (`NearestTileProof`), it becomes the
+/// tile's answer, and a search from the tile is not made at all: the per-cell answer table of the nearest
+/// place. The proof is tried at a tile's second search, by that search's thread, so that a tile searched
+/// from once (a sparse input) never pays for it.
+// @unchecked Sendable: each tile's vector and nearest point are written once, by the thread that moved its
+// state from empty to writing, and read only after an acquiring load sees it ready or later; the proof's
+// outcome is written by the one thread that moved it from ready to proving.
 final class TileNearestHints: @unchecked Sendable {
     private static let tileCount = 360 * 180
-    private static let empty: UInt8 = 0, writing: UInt8 = 1, ready: UInt8 = 2
+    private static let empty: UInt8 = 0, writing: UInt8 = 1, ready: UInt8 = 2, proving: UInt8 = 3
+    private static let proven: UInt8 = 4, unprovable: UInt8 = 5
     private let states: UnsafeMutablePointer<Atomic<UInt8>>
     private let vectors: UnsafeMutablePointer<Double>
+    /// The point nearest to each kept tile's centre: record id, then group.
+    private let answers: UnsafeMutablePointer<UInt32>
 
     init() {
         states = .allocate(capacity: Self.tileCount)
         for tile in 0..<Self.tileCount { (states + tile).initialize(to: Atomic(Self.empty)) }
         // Written only tile by tile: the pages of tiles never searched from are never touched.
         vectors = .allocate(capacity: Self.tileCount * 3)
+        answers = .allocate(capacity: Self.tileCount * 2)
     }
 
     deinit {
         states.deinitialize(count: Self.tileCount)
         states.deallocate()
         vectors.deallocate()
+        answers.deallocate()
     }
 
     /// The tile (row-major from 90° S, 180° W) holding a coordinate, and its centre.
@@ -39,16 +50,36 @@ final class TileNearestHints: @unchecked Sendable {
 
     /// The kept vector of a tile, if its first search has finished.
     @inline(__always) func vector(ofTile tile: Int) -> (Double, Double, Double)? {
-        guard states[tile].load(ordering: .acquiring) == Self.ready else { return nil }
+        guard states[tile].load(ordering: .acquiring) >= Self.ready else { return nil }
         let v = vectors + tile * 3
         return (v[0], v[1], v[2])
     }
 
-    /// Keeps a tile's vector, unless another thread is keeping or has kept one.
-    func keep(_ vector: (Double, Double, Double), ofTile tile: Int) {
+    /// The nearest point of every query of the tile, if it was proven so.
+    @inline(__always) func provenNearest(ofTile tile: Int) -> (id: UInt32, group: UInt32)? {
+        guard states[tile].load(ordering: .acquiring) == Self.proven else { return nil }
+        return (answers[tile * 2], answers[tile * 2 + 1])
+    }
+
+    /// Keeps a tile's vector and the point it is of, unless another thread is keeping or has kept them.
+    func keep(_ vector: (Double, Double, Double), of nearest: (id: UInt32, group: UInt32), ofTile tile: Int) {
         guard states[tile].compareExchange(expected: Self.empty, desired: Self.writing, ordering: .acquiring).exchanged else { return }
         let v = vectors + tile * 3
         (v[0], v[1], v[2]) = vector
+        (answers[tile * 2], answers[tile * 2 + 1]) = nearest
         states[tile].store(Self.ready, ordering: .releasing)
+    }
+
+    /// The kept point of a tile whose proof nobody has tried yet, for the caller to try it (and then call
+    /// `finishProof`); nil when it is tried or being tried, or nothing is kept.
+    func claimProof(ofTile tile: Int) -> (vector: (Double, Double, Double), id: UInt32, group: UInt32)? {
+        guard states[tile].compareExchange(expected: Self.ready, desired: Self.proving, ordering: .acquiring).exchanged else { return nil }
+        let v = vectors + tile * 3
+        return ((v[0], v[1], v[2]), answers[tile * 2], answers[tile * 2 + 1])
+    }
+
+    /// Records the claimed proof's outcome.
+    func finishProof(ofTile tile: Int, proven: Bool) {
+        states[tile].store(proven ? Self.proven : Self.unprovable, ordering: .releasing)
     }
 }
