@@ -132,6 +132,9 @@ final class LookupCollector {
             guard let name = plan.text(.name, record: record) ?? plan.text(.ref, record: record),
                 let streets, var names = streetNames
             else { return nil }
+            // The only reference while appending, so that the page is not copied (`collectStreet`).
+            streetNames = nil
+            defer { streetNames = names }
             try streets.add(line: UInt32(names.recordCount), lines: shape.lines)
             // An OpenStreetMap layer's highway class (GDAL's `highway`, Geofabrik's `fclass`) ranks it as Nominatim would.
             let rank = plan.text(.kind, record: record).map { OSMFeatureClassifier.streetRank($0) }
@@ -140,7 +143,6 @@ final class LookupCollector {
             fields[PlacesSchema.StreetField.name.rawValue] = name
             fields[PlacesSchema.StreetField.rank.rawValue] = rank.map(String.init)
             try names.append(fields)
-            streetNames = names
         }
         return nil
     }

@@ -65,6 +65,10 @@ extension LookupCollector {
         centroid: Point2D? = nil
     ) throws -> UInt32? {
         guard let streets, var names = streetNames else { return nil }
+        // Appended to as the only reference to its page: with `streetNames` still holding it, every append copied the
+        // page's records (a fifth of the read's features thread at 150 copies).
+        streetNames = nil
+        defer { streetNames = names }
         let id = UInt32(names.recordCount)
         try streets.add(line: id, lines: lines)
         objectRecords?.addStreet(named: !name.isEmpty, minor: rank == 27)
@@ -72,7 +76,6 @@ extension LookupCollector {
             name, rank.map(String.init), element, kind, OSMLevelMapping.extentText(lines), centre.map(OSMLevelMapping.pointText),
             centroid.map(OSMLevelMapping.pointText),
         ])
-        streetNames = names
         return id
     }
 

@@ -64,6 +64,12 @@ struct OSMParentStreets {
     private let bufferBytes: Int
     /// The abbreviation variants a street is also named by; nil: by its name as written only.
     private let variants: NominatimNameVariants?
+    /// The name numbers of the latest street names' spellings (`add`): a name comes back street after street (a long
+    /// street is many ways), and its variants took half of the read's features thread. Emptied when full, so that
+    /// it stays small; a name's numbers never change once given, so the entries are the same either way.
+    /// Kept with the name's own bytes: a String key matches a canonically equivalent spelling too.
+    private var spellingNumbers: [String: (name: String, numbers: [UInt32])] = [:]
+    private static let spellingNumbersKept = 1 << 14
 
     /// Sort runs are created as `runPrefix` and a name, each of `bufferBytes` of entries (40 bytes each).
     init(runPrefix: String, bufferBytes: Int = 16 << 20, variants: NominatimNameVariants? = .embedded) {
@@ -76,11 +82,23 @@ struct OSMParentStreets {
     /// A street by its name and each of the name's abbreviation variants (`NominatimNameVariants`): an `addr:street`
     /// that spells one of them names it.
     mutating func add(street id: UInt32, name: String, midpoint: Point2D) throws {
-        var added: Set<UInt32> = []
-        for spelling in variants?.variants(of: name) ?? [name] {
-            guard let number = number(of: spelling), added.insert(number).inserted else { continue }
+        for number in spellingNumbers(of: name) {
             try entries.append(Entry(midpoint, name: number, number: id, isObject: false))
         }
+    }
+
+    /// The numbers of the name's spellings (itself and its variants), each once, in the variants' order.
+    private mutating func spellingNumbers(of name: String) -> [UInt32] {
+        if let known = spellingNumbers[name], known.name.utf8.elementsEqual(name.utf8) { return known.numbers }
+        var added: Set<UInt32> = []
+        var numbers: [UInt32] = []
+        for spelling in variants?.variants(of: name) ?? [name] {
+            guard let number = number(of: spelling), added.insert(number).inserted else { continue }
+            numbers.append(number)
+        }
+        if spellingNumbers.count >= Self.spellingNumbersKept { spellingNumbers.removeAll(keepingCapacity: true) }
+        spellingNumbers[name] = (name, numbers)
+        return numbers
     }
 
     /// The object numbered `object`, at `point`, names its street `name`: `answers` gives the street.

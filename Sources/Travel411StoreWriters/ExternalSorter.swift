@@ -68,8 +68,7 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
 
     /// Sorts the buffer and writes it as one run, then lets go of the buffer's memory.
     @inlinable func spill() throws {
-        let key = self.key
-        buffer.sort { key($0) < key($1) }
+        sortBuffer()
         let (file, path) = try newRun()
         runs.append(file)
         runLevels.append(0)
@@ -77,6 +76,37 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
         guard fflush(file) == 0 else { throw Self.writeError(path) }
         buffer.removeAll(keepingCapacity: true)
         try mergeNewestRuns()
+    }
+
+    /// Sorts the buffer by key, equal keys in the order they were appended, as the standard library's stable sort
+    /// does: each key is taken once and sorted with its record's position, then the records are moved to their
+    /// places, a cycle at a time. Sorting the records themselves called `key` twice a comparison and moved whole
+    /// records (at 150 copies of Liechtenstein a fifth of the read's features thread, in the street tiles' sorter).
+    @inlinable func sortBuffer() {
+        let key = self.key
+        var order: [(key: UInt64, position: Int)] = []
+        order.reserveCapacity(buffer.count)
+        for (position, record) in buffer.enumerated() { order.append((key(record), position)) }
+        order.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        buffer.withUnsafeMutableBufferPointer { records in
+            order.withUnsafeMutableBufferPointer { order in
+                // records[slot] takes the record at order[slot].position; a slot done points at itself.
+                for start in order.indices where order[start].position != start {
+                    let first = records[start]
+                    var slot = start
+                    while true {
+                        let source = order[slot].position
+                        order[slot].position = slot
+                        if source == start {
+                            records[slot] = first
+                            break
+                        }
+                        records[slot] = records[source]
+                        slot = source
+                    }
+                }
+            }
+        }
     }
 
     /// A new run file, unlinked.
@@ -151,9 +181,8 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
             discard()
             count = 0
         }
-        let key = self.key
         if runs.isEmpty {
-            buffer.sort { key($0) < key($1) }
+            sortBuffer()
             for record in buffer { try body(record) }
             return
         }
