@@ -333,7 +333,10 @@ struct OSMLevelMapping {
                 let country =
                     subdivision.flatMap { $0.split(separator: "-").first.map(String.init) }
                     ?? countries.countryCode(at: shape.pointOnSurface)
-                return (shape, adminLevel, levels.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0)
+                return (
+                    { area.shape }, shape.boundingBox, adminLevel,
+                    levels.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0
+                )
             })
     }
 
