@@ -88,8 +88,11 @@ final class LookupCollector {
     /// postcodes are (one string per street, each kept once).
     var streetCountries = StreetPostcodeTable()
     /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
-    /// territory once the time zones are known (`TerritoryAssignment`).
-    var countryPolygons: [[Polygon]] = []
+    /// territory once the time zones are known (`TerritoryAssignment`). They wait on disk (`OSMShapeFile`), read
+    /// back a feature at a time: an extract's country boundaries are among its longest outlines, and held until the
+    /// time zones were read they made the import's memory grow with the extract (issue 35).
+    var countryPolygons: [OSMStoredShape] = []
+    private var countryShapes: OSMShapeFile?
     /// Folders of the time-zone layers, where tzdata's zone.tab and iso3166.tab may lie beside them.
     var timeZoneFolders: [URL] = []
     /// Where the area levels' border segments wait, sorted by tile (`AreaIndexBuilder`): set by
@@ -158,7 +161,7 @@ final class LookupCollector {
             areas[level] = data
         }
         if level == .country {
-            countryPolygons.append(Self.polygons(shape))
+            keepCountryPolygons(shape)
         } else {
             data.builder.add(feature: data.features.count, rings: rings)
         }
@@ -168,6 +171,47 @@ final class LookupCollector {
                 code: level == .country ? plan.text(.code, record: record)?.uppercased() : plan.text(.code, record: record),
                 countryCode: plan.text(.countryCode, record: record)?.uppercased()))
         return nil
+    }
+
+    /// Writes out the sort buffers of everything collected so far and lets go of them (`ExternalSorter.seal`): called
+    /// after each step of an extract's end, as what one step filled waits for the tables' build at the end while the
+    /// next step fills its own. Held together they made the import's memory grow with the extract until every
+    /// buffer was full (issue 35).
+    func sealSorters() throws {
+        for data in areas.values { data.builder.seal() }
+        try streets?.seal()
+        try objects?.seal()
+        try objectCovers?.seal()
+        try objectRecords?.seal()
+        try addresses?.seal()
+        try postcodes?.seal()
+    }
+
+    /// Writes a country feature's polygons to the spill file, created beside the database being built at the first;
+    /// a failure to write waits in `pointFailure`, as the callers cannot throw.
+    func keepCountryPolygons(_ shape: Shape) {
+        guard pointFailure == nil else { return }
+        do {
+            if countryShapes == nil {
+                countryShapes = try OSMShapeFile(
+                    path: (areaRunPrefix ?? NSTemporaryDirectory() + "travel411-\(getpid())-") + "country-shapes")
+            }
+            if let countryShapes { countryPolygons.append(try countryShapes.store(.multiPolygon(Self.polygons(shape)))) }
+        } catch {
+            pointFailure = error
+        }
+    }
+
+    /// The polygons of country feature `feature`, read back from disk; none for a feature without polygons.
+    func countryPolygons(of feature: Int) -> [Polygon] {
+        feature < countryPolygons.count ? Self.polygons(countryPolygons[feature].shape) : []
+    }
+
+    /// Throws the first failure to read a country's polygons back, then lets go of the spill file.
+    func discardCountryPolygons() throws {
+        countryPolygons = []
+        defer { countryShapes = nil }
+        try countryShapes?.checkReads()
     }
 
     static func polygons(_ shape: Shape) -> [Polygon] {

@@ -24,7 +24,7 @@ extension LookupCollector {
             areas[level] = data
         }
         if level == .country {
-            countryPolygons.append(Self.polygons(shape))
+            keepCountryPolygons(shape)
         } else {
             data.builder.add(feature: data.features.count, rings: rings)
         }

@@ -191,13 +191,13 @@ final class LookupTablesWriter {
         }
         progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
         var assignment = TerritoryAssignment(
-            countries: countries.features, polygons: collector.countryPolygons, zones: indexes[.timezone]?.lookup(),
+            countries: countries.features, polygonsOf: collector.countryPolygons(of:), zones: indexes[.timezone]?.lookup(),
             zoneFeatures: collector.areas[.timezone]?.features ?? [], tables: zoneTables)
         indexes[.timezone] = nil
-        collector.countryPolygons = []
         countries.features = assignment.features
-        for part in assignment.parts { countries.builder.add(feature: part.feature, rings: part.rings) }
+        assignment.forEachPart { countries.builder.add(feature: $0, rings: $1) }
         assignment.parts = []
+        try collector.discardCountryPolygons()
         indexes[.country] = try storeTiles(.country, countries.builder, keep: true)
         countries.builder = AreaIndexBuilder()
         countryOfZone = assignment.countryOfZoneFeature

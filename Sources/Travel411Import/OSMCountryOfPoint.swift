@@ -27,7 +27,7 @@ struct OSMCountryOfPoint {
     /// world the extract covers, outside which Natural Earth's countries are not read; `temporaryPrefix`: where the
     /// tiles' file goes (beside the database being built).
     init(
-        extractCountries: [(code: String, shape: Shape)], grid: [NominatimCountryGrid.Piece] = [], box: BoundingBox,
+        extractCountries: some Sequence<(code: String, shape: Shape)>, grid: [NominatimCountryGrid.Piece] = [], box: BoundingBox,
         temporaryPrefix: String = NSTemporaryDirectory() + "travel411-\(getpid())-"
     ) throws {
         var codes: [String] = []

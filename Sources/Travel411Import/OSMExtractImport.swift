@@ -90,6 +90,9 @@ package struct OSMExtractImport {
         // The read's threads are done with what they freed; the steps after it allocate on this thread. (Setting
         // the 1 MB threshold only here, after the read, cut the page faults by 39 % at 600 copies but raised the
         // highest anonymous memory from 245 to 305 MB: docs/import.md.)
+        // The tables and the streets wait for the end of the import: their sort buffers wait on disk.
+        try tables.seal()
+        try collector.sealSorters()
         ImportAllocator.releaseFreeMemory()
         ImportMemoryTrace.note("read")
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
@@ -288,6 +291,11 @@ struct OSMFeatureTables {
             writers[kind] = writer
         }
         return (name, try writer.insert(shape, values: Self.values(feature)))
+    }
+
+    /// Writes out the sort buffers of the tables' spatial indexes while they wait for `finished` (`ExternalSorter.seal`).
+    func seal() throws {
+        for writer in writers.values { try writer.sealIndexEntries() }
     }
 
     /// Finishes the tables (their spatial indexes), in the kinds' order.

@@ -38,8 +38,9 @@ struct OSMLevelMapping {
     private var suburbBoundaries: [Int: [PendingArea]] = [:]
     /// The boundaries below the country's, ranked once the extract's countries are known (`placeBoundaries`).
     private var rankedBoundaries: [(area: PendingArea, adminLevel: Int, subdivision: String?)] = []
-    /// The extract's own country polygons, which decide the country of its objects first (`OSMCountryOfPoint`).
-    private var extractCountries: [(code: String, shape: Shape)] = []
+    /// The extract's own country polygons, which decide the country of its objects first (`OSMCountryOfPoint`): on
+    /// disk, as the other outlines waiting for the end of the read.
+    private var extractCountries: [(code: String, shape: OSMStoredShape)] = []
     /// The part of the world the extract's streets, addresses and places cover.
     private(set) var extent = BoundingBox.empty
     private var suburbPlaceAreas: [PendingArea] = []
@@ -215,7 +216,7 @@ struct OSMLevelMapping {
             .country, feature.shape, layer: layer, fid: fid, name: name, code: code, countryCode: code,
             centre: feature.representativePoint)
         countryCodes.insert(code.uppercased())
-        extractCountries.append((code, feature.shape))
+        extractCountries.append((code, try pendingShapes.store(feature.shape)))
     }
 
     /// Gives each boundary below the country's the placemark level its address rank says in its country
@@ -332,7 +333,10 @@ struct OSMLevelMapping {
                 let country =
                     subdivision.flatMap { $0.split(separator: "-").first.map(String.init) }
                     ?? countries.countryCode(at: shape.pointOnSurface)
-                return (shape, adminLevel, levels.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0)
+                return (
+                    { area.shape }, shape.boundingBox, adminLevel,
+                    levels.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0
+                )
             })
     }
 
@@ -343,13 +347,15 @@ struct OSMLevelMapping {
     package mutating func finish(countryGrid: [NominatimCountryGrid.Piece] = []) throws {
         let settings = NominatimCountrySettings.embedded
         var countries = try OSMCountryOfPoint(
-            extractCountries: extractCountries, grid: countryGrid, box: extent, temporaryPrefix: temporaryPrefix)
+            extractCountries: extractCountries.lazy.map { ($0.code, $0.shape.shape) }, grid: countryGrid, box: extent,
+            temporaryPrefix: temporaryPrefix)
         // Without place nodes (a few blocks of a city), the extract's own extent decides: Nominatim's `country_osm_grid`
         // gives a country to reclaimed land and piers that Natural Earth's coast leaves out (Singapore's Marina Bay).
         let places = (townNodes + suburbNodes).map(\.point)
         countries.setFallback(byMajorityOf: places.isEmpty ? Self.grid(over: extent) : places)
         extractCountries = []
         placeBoundaries(countries)
+        try collector.sealSorters()
         ImportMemoryTrace.note("boundaries placed")
         let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
         let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
@@ -362,8 +368,10 @@ struct OSMLevelMapping {
         }
         ImportMemoryTrace.note("postcode areas")
         let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode, countryOf: countryOf)
+        try collector.sealSorters()
         ImportMemoryTrace.note("municipalities")
         collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities, countryOf: countryOf)
+        try collector.sealSorters()
         ImportMemoryTrace.note("suburbs")
         try pendingAddresses.drain { reader in
             let address = try reader.pendingAddress()
@@ -372,8 +380,10 @@ struct OSMLevelMapping {
                 houseNumber: address.houseNumber, street: address.street,
                 postcode: address.postcode.flatMap { postcodes.normalised($0, countryCode: country) }, at: address.coordinate)
         }
+        try collector.sealSorters()
         ImportMemoryTrace.note("addresses")
         try collectObjects(postcodes, countryOf: countryOf)
+        try collector.sealSorters()
         ImportMemoryTrace.note("objects")
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
         try streetMidpoints.drain { reader in

@@ -44,13 +44,16 @@ struct OSMLinkedPlaces {
 
 /// The address ranks of the boundaries, to find a boundary's parent: `placex_update` takes the boundary of the
 /// highest `admin_level` below its own (and above 3) covering its centroid, of an address rank 1-25.
+/// The outlines are read as a candidate needs them (from disk, `OSMShapeFile`): every boundary's outline held at
+/// once would grow with the extract (issue 35).
 struct OSMBoundaryParents {
-    private let boundaries: [(shape: Shape, adminLevel: Int, rank: Int)]
+    private let boundaries: [(shape: () -> Shape, adminLevel: Int, rank: Int)]
     private let buckets: BoxBuckets
 
-    init(_ boundaries: [(shape: Shape, adminLevel: Int, rank: Int)]) {
-        self.boundaries = boundaries
-        buckets = BoxBuckets(boundaries.map(\.shape.boundingBox))
+    /// `shape` reads a boundary's outline, `box` is the outline's box.
+    init(_ boundaries: [(shape: () -> Shape, box: BoundingBox, adminLevel: Int, rank: Int)]) {
+        self.boundaries = boundaries.map { ($0.shape, $0.adminLevel, $0.rank) }
+        buckets = BoxBuckets(boundaries.map(\.box))
     }
 
     /// The parent's address rank of a boundary at `adminLevel` with its centroid at `point`; 3 without one.
@@ -59,7 +62,7 @@ struct OSMBoundaryParents {
         for index in buckets.holding(x: point.x, y: point.y) {
             let candidate = boundaries[index]
             guard candidate.adminLevel < adminLevel, candidate.adminLevel > 3, (1...25).contains(candidate.rank),
-                candidate.adminLevel > (best?.adminLevel ?? 0), candidate.shape.contains(x: point.x, y: point.y)
+                candidate.adminLevel > (best?.adminLevel ?? 0), candidate.shape().contains(x: point.x, y: point.y)
             else { continue }
             best = (candidate.adminLevel, candidate.rank)
         }

@@ -26,23 +26,49 @@ enum OSMSubpartNodes {
         of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?,
         boundaries: [(name: String, shape: Shape)], excluded: [Shape] = []
     ) -> (inside: [CutCell], outside: [Cell]) {
-        let boxes = BoxBuckets(boundaries.map(\.shape.boundingBox))
-        let excludedBoxes = BoxBuckets(excluded.map(\.boundingBox))
-        let linkedNames = Set(boundaries.map { OSMParentStreets.key($0.name) })
+        areas(
+            of: nodes, types: types, halfWidth: halfWidth, names: boundaries.map(\.name),
+            boundaries: Outlines(boundaries.map(\.shape)), excluded: Outlines(excluded))
+    }
+
+    /// Outlines read one at a time as they are needed (a boundary's from disk, `OSMShapeFile`), their boxes at hand:
+    /// holding every boundary's outline at once made the import's memory grow with the extract (issue 35).
+    struct Outlines {
+        let boxes: BoxBuckets
+        let shape: (Int) -> Shape
+
+        init(_ shapes: [Shape]) {
+            boxes = BoxBuckets(shapes.map(\.boundingBox))
+            shape = { shapes[$0] }
+        }
+
+        /// Each area's outline is read once here for its box, and again whenever `shape` is asked for.
+        init(_ areas: [OSMLevelMapping.PendingArea]) {
+            boxes = BoxBuckets(areas.map(\.shape.boundingBox))
+            shape = { areas[$0].shape }
+        }
+
+        /// The first outline holding the point, by index.
+        func first(holding point: Point2D) -> Int? {
+            boxes.holding(x: point.x, y: point.y).first { shape($0).contains(x: point.x, y: point.y) }
+        }
+    }
+
+    /// `areas(of:types:halfWidth:boundaries:excluded:)` with the boundaries' names apart from their outlines.
+    static func areas(
+        of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?, names: [String],
+        boundaries: Outlines, excluded: Outlines
+    ) -> (inside: [CutCell], outside: [Cell]) {
+        let linkedNames = Set(names.map { OSMParentStreets.key($0) })
         let moved = nodes.filter { node in
             types.contains(node.type) && !linkedNames.contains(OSMParentStreets.key(node.name))
-                && !excludedBoxes.holding(x: node.point.x, y: node.point.y).contains {
-                    excluded[$0].contains(x: node.point.x, y: node.point.y)
-                }
-        }
-        func holder(of node: OSMPlaceNodeAreas.Node) -> Int? {
-            boxes.holding(x: node.point.x, y: node.point.y).first { boundaries[$0].shape.contains(x: node.point.x, y: node.point.y) }
+                && excluded.first(holding: node.point) == nil
         }
         let cells = OSMPlaceNodeAreas.cells(of: moved, halfWidth: halfWidth)
         var inside: [CutCell] = []
         for cell in cells {
-            guard let index = holder(of: cell.node), case .polygon(let convex) = cell.shape,
-                let cut = clip(boundaries[index].shape, to: Array(convex.exterior.dropLast()))
+            guard let index = boundaries.first(holding: cell.node.point), case .polygon(let convex) = cell.shape,
+                let cut = clip(boundaries.shape(index), to: Array(convex.exterior.dropLast()))
             else { continue }
             inside.append((cell.node, cut, index))
         }
@@ -99,7 +125,7 @@ extension OSMLevelMapping {
         // A suburb node (address rank 20) inside a suburb boundary of rank 20.
         let (inside, outside) = OSMSubpartNodes.areas(
             of: suburbNodes, types: ["suburb"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) },
-            boundaries: boundaries.map { ($0.name, $0.shape) })
+            names: boundaries.map(\.name), boundaries: OSMSubpartNodes.Outlines(boundaries), excluded: OSMSubpartNodes.Outlines([Shape]()))
         func area(_ cell: (node: OSMPlaceNodeAreas.Node, shape: Shape), below: Int? = nil) -> PendingArea {
             PendingArea(
                 shape: cell.shape, layer: cell.node.layer, fid: cell.node.fid, name: cell.node.name, node: cell.node.point,
@@ -117,7 +143,7 @@ extension OSMLevelMapping {
         guard !coarser.isEmpty else { return boundaries }
         let (inside, _) = OSMSubpartNodes.areas(
             of: townNodes, types: ["city", "town", "village"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) },
-            boundaries: coarser.map { ($0.name, $0.shape) }, excluded: finer.map(\.shape))
+            names: coarser.map(\.name), boundaries: OSMSubpartNodes.Outlines(coarser), excluded: OSMSubpartNodes.Outlines(finer))
         // Each cut area knows the parish under it, which answers where the node is too fine for the zoom
         // (`dropCityNodeAboveRank`).
         return finer
@@ -135,14 +161,14 @@ extension OSMLevelMapping {
     /// around the Inner and Middle Temples, linked to the quarter Temple); its search rank stays its
     /// admin_level's (18), so at zooms 13-15 the boundary answers (`_lookup_area_address`, reverse.py).
     static func withFinerBoundaries(_ suburbs: [PendingArea], finer: [PendingArea]) -> [PendingArea] {
-        let finerShapes = finer.map(\.shape)
-        let buckets = BoxBuckets(finerShapes.map(\.boundingBox))
+        // Each finer outline is read for its box, then again for each cell it meets (from disk, `OSMShapeFile`).
+        let buckets = BoxBuckets(finer.map(\.shape.boundingBox))
         var cuts: [PendingArea] = []
         for area in suburbs {
             guard area.node != nil, area.below == nil, case .polygon(let cell) = area.shape else { continue }
             let convex = Array(cell.exterior.dropLast())
             for index in buckets.meeting(area.shape.boundingBox) {
-                guard let cut = OSMSubpartNodes.clip(finerShapes[index], to: convex) else { continue }
+                guard let cut = OSMSubpartNodes.clip(finer[index].shape, to: convex) else { continue }
                 var piece = area
                 piece.setCell(cut)
                 piece.below = index

@@ -128,6 +128,9 @@ final class ObjectNearestStreets {
         return best?.street ?? orphan.candidateList.first
     }
 
+    /// Writes the orphans' sort buffer out while they wait for the streets' tiles (`ExternalSorter.seal`).
+    func seal() throws { try orphans.seal() }
+
     /// Each object's record in order, with its nearest named street, found among `streets` (the streets' tiles
     /// as written, from `makeStreets`). At each row of tiles the pages of the rows further south than a search
     /// reaches are let go, and those still in reach kept, so that each page is read (inflated, decoded) once.

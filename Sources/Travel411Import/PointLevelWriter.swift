@@ -44,6 +44,9 @@ final class PointLevelWriter {
         bounds.extend(x: coordinate.longitude, y: coordinate.latitude)
     }
 
+    /// Writes the tiles' sort buffer out while the level waits for `finish` (`ExternalSorter.seal`).
+    func seal() throws { try tiles.seal() }
+
     /// Stores the tiles, merged from the sorted runs, the last page of records, and the level's row.
     package func finish() throws {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")

@@ -38,6 +38,9 @@ final class PointTilesBuilder {
         count += 1
     }
 
+    /// Writes the sort buffer out while the builder waits for `finish` (`ExternalSorter.seal`).
+    func seal() throws { try sorter.seal() }
+
     /// Builds the tile pages, handing each to `storePage` with its number (its position in the
     /// directory), and returns the directory blob.
     package func finish(storePage: (Int, [UInt8]) throws -> Void) throws -> [UInt8] {

@@ -52,6 +52,9 @@ final class StreetTilesBuilder {
         }
     }
 
+    /// Writes the sort buffer out while the builder waits for `finish` (`ExternalSorter.seal`).
+    func seal() throws { try sorter.seal() }
+
     /// Builds the tile pages, handing each to `storePage` in its stored form (`StreetTileCoding`) with its number
     /// (its position in the directory), and returns the directory blob. The runs are merged on this thread while
     /// another builds, encodes and stores the pages (`OrderedConsumerThread`), in the same order.

@@ -18,8 +18,11 @@ struct TerritoryAssignment {
 
     /// The country features, with the territories appended.
     var features: [AreaFeature]
-    /// The polygon parts to index, as (feature, rings), in ascending feature order.
-    var parts: [(feature: Int, rings: [Ring])]
+    /// The polygon parts to index, as the feature they go to and where they are (polygon `polygon` of country
+    /// feature `source`), in ascending feature order; `forEachPart` reads their rings.
+    var parts: [(feature: Int, source: Int, polygon: Int)]
+    /// Each country feature's polygons, read back one feature at a time (`LookupCollector.countryPolygons`).
+    private let polygonsOf: (Int) -> [Polygon]
     /// For each time-zone feature, the country feature its zone belongs to; -1 for none (`Etc/` zones
     /// at sea, or no zone.tab).
     var countryOfZoneFeature: [Int32]
@@ -33,20 +36,30 @@ struct TerritoryAssignment {
         countries: [AreaFeature], polygons: [[Polygon]], zones: (any AreaFeatureLookup)?, zoneFeatures: [AreaFeature],
         tables: TimeZoneCountries
     ) {
+        self.init(
+            countries: countries, polygonsOf: { $0 < polygons.count ? polygons[$0] : [] }, zones: zones, zoneFeatures: zoneFeatures,
+            tables: tables)
+    }
+
+    /// `polygonsOf`: country feature f's polygons, asked for once per feature here and again by `forEachPart`.
+    init(
+        countries: [AreaFeature], polygonsOf: @escaping (Int) -> [Polygon], zones: (any AreaFeatureLookup)?,
+        zoneFeatures: [AreaFeature], tables: TimeZoneCountries
+    ) {
+        self.polygonsOf = polygonsOf
         var features = countries
         let zoneCountry: [String?] = zoneFeatures.map { $0.name.flatMap { tables.countryOfZone[$0] } }
         let ownCodes = Set(countries.compactMap(\.code))
         var territoryFeature: [String: Int] = [:]
         var split: [String: (name: String, from: Set<String>)] = [:]
-        var assigned: [(feature: Int, rings: [Ring])] = []
-        for (f, feature) in countries.enumerated() where f < polygons.count {
-            for polygon in polygons[f] {
-                let rings = [polygon.exterior] + polygon.holes
+        var assigned: [(feature: Int, source: Int, polygon: Int)] = []
+        for (f, feature) in countries.enumerated() {
+            for (p, polygon) in polygonsOf(f).enumerated() {
                 guard let zones, !tables.isEmpty,
                     let code = Self.majorityZoneCountry(of: polygon.exterior, zones: zones, zoneCountry: zoneCountry),
                     code != feature.code, !ownCodes.contains(code), let name = tables.nameOfCountry[code]
                 else {
-                    assigned.append((f, rings))
+                    assigned.append((f, f, p))
                     continue
                 }
                 let target: Int
@@ -58,7 +71,7 @@ struct TerritoryAssignment {
                     features.append(AreaFeature(layer: feature.layer, fid: feature.fid, name: name, code: code, countryCode: code))
                 }
                 split[code, default: (name, [])].from.insert(feature.name ?? feature.code ?? "?")
-                assigned.append((target, rings))
+                assigned.append((target, f, p))
             }
         }
         // The index answers the first containing polygon in feature order, and wants them added so.
@@ -98,6 +111,18 @@ struct TerritoryAssignment {
         self.parts = parts
         self.territories = territories
         countryOfZoneFeature = countryOfZone
+    }
+
+    /// Hands each part's feature and rings over in `parts`' order, reading a country's polygons again only when
+    /// the part's source feature changes (the territories' parts, moved after the others, are few).
+    func forEachPart(_ body: (Int, [Ring]) throws -> Void) rethrows {
+        var source = -1, polygons: [Polygon] = []
+        for part in parts {
+            if part.source != source { (source, polygons) = (part.source, polygonsOf(part.source)) }
+            guard part.polygon < polygons.count else { continue }
+            let polygon = polygons[part.polygon]
+            try body(part.feature, [polygon.exterior] + polygon.holes)
+        }
     }
 
     /// The country whose zones hold more than half of the ring's sampled vertices, if one does.

@@ -75,6 +75,17 @@ public struct AreaIndexBuilder {
         crossings = ExternalSorter(runPrefix: prefix + "crossings-", bufferBytes: bufferBytes / 4) { $0.key }
     }
 
+    /// Writes the sort buffers out and lets go of them while the builder waits for `build` (`ExternalSorter.seal`).
+    public mutating func seal() {
+        guard failure == nil else { return }
+        do {
+            try tileSegments.seal()
+            try crossings.seal()
+        } catch {
+            failure = error
+        }
+    }
+
     /// Adds every ring (outer and holes alike) of polygon `feature`; ids must be added in ascending order
     /// because a lookup answers the first containing polygon.
     public mutating func add(feature: Int, rings: [[Point2D]]) {

@@ -66,6 +66,16 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
         if buffer.count >= bufferRecords { try spill() }
     }
 
+    /// Done appending for a while: writes a buffer of a megabyte or more as a run and lets go of its memory, so
+    /// that a sorter waiting for its drain (the streets' tiles wait from the end of the read to the end of the
+    /// import) holds none meanwhile; a smaller one stays. The merge gives the same order, as the buffer would have
+    /// been the last run; appending again grows a new buffer.
+    @inlinable package func seal() throws {
+        guard buffer.capacity * MemoryLayout<Record>.stride >= 1 << 20 else { return }
+        if !buffer.isEmpty { try spill() }
+        buffer = []
+    }
+
     /// Sorts the buffer and writes it as one run, then lets go of the buffer's memory.
     @inlinable func spill() throws {
         sortBuffer()

@@ -33,6 +33,9 @@ public final class FeatureTableWriter {
         blobBuffer.reserveCapacity(64 * 1024)
     }
 
+    /// Writes the R-tree's sort buffer out while the table waits for `finish`, its rows all inserted.
+    public func sealIndexEntries() throws { try indexEntries.seal() }
+
     /// Inserts one feature, `values` in the table's column order, and returns its fid. A single shape
     /// going into a multi table is stored as a one-part multi shape.
     @discardableResult
@@ -109,6 +112,9 @@ final class RTreeEntries {
 
     private let sorter: ExternalSorter<Entry>
     package var count: Int { sorter.count }
+
+    /// Writes the sort buffer out while the table waits for `finish` (`ExternalSorter.seal`).
+    func seal() throws { try sorter.seal() }
 
     /// The sort's runs are files named `runPrefix` and a number, unlinked as soon as they are made.
     init(runPrefix: String) {

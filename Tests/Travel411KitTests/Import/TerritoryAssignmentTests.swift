@@ -181,7 +181,7 @@ final class TerritoryAssignmentTests: XCTestCase {
     func testAPointInsideACountryPolygonKeepsItsCountry() throws {
         let assignment = try assignment()
         var builder = AreaIndexBuilder()
-        for part in assignment.parts { builder.add(feature: part.feature, rings: part.rings) }
+        assignment.forEachPart { builder.add(feature: $0, rings: $1) }
         let countries = try AreaIndex(built: builder.build())
         func country(_ latitude: Double, _ longitude: Double) -> String? {
             countries.featureIndex(longitude: longitude, latitude: latitude).flatMap { assignment.features[$0].code }

@@ -45,6 +45,35 @@ struct ExternalSorterTests {
         #expect(contents(folder).isEmpty)
     }
 
+    /// A sealed sorter lets go of a buffer of a megabyte or more (written as a run) and keeps a smaller one; what it
+    /// gives out is the same as without the seal, records appended after it included.
+    @Test(arguments: [100, 100_000])
+    func aSealedSorterGivesTheSameOrder(count: Int) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sorter = ExternalSorter<(key: UInt64, value: Int32)>(
+            runPrefix: folder.appendingPathComponent("run-").path, bufferBytes: 4 << 20
+        ) { $0.key }
+        var state: UInt64 = 35
+        var expected: [UInt64] = []
+        func append(_ index: Int) throws {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let key = (state >> 20) << 20 | UInt64(index)
+            expected.append(key)
+            try sorter.append((key, Int32(index)))
+        }
+        for index in 0..<count { try append(index) }
+        try sorter.seal()
+        // 65,536 records of 16 bytes fill a megabyte.
+        #expect(sorter.runs.count == (count < 65_536 ? 0 : 1))
+        #expect((sorter.buffer.capacity == 0) == (count >= 65_536))
+        for index in count..<(count + 30_000) { try append(index) }
+        var keys: [UInt64] = []
+        try sorter.drain { keys.append($0.key) }
+        #expect(keys == expected.sorted())
+        #expect(contents(folder).isEmpty)
+    }
+
     /// Equal keys in several runs come out run by run, as the merge always gave them: the import's output stays
     /// the same whichever way the merge finds the smallest head.
     @Test func equalKeysComeOutInTheOrderOfTheirRuns() throws {
