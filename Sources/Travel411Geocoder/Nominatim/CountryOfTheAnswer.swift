@@ -33,9 +33,7 @@ extension ReverseGeocoder {
         // The municipality and suburbs of the answer's point that are of another country go, boundaries too (which
         // carry no country of their own: `SameCountryAreas` keeps them): a boundary's country is its centre's, as
         // Nominatim's is its centroid's. A French footway's point in Monaco names no part of Monaco.
-        if record.cityArea >= 0, !isArea(.city, record.cityArea, inCountry: holding) { record.cityArea = -1 }
-        if record.suburbArea >= 0, !isArea(.suburb, record.suburbArea, inCountry: holding) { record.suburbArea = -1 }
-        if record.villagePart >= 0, !isArea(.suburb, record.villagePart, inCountry: holding) { record.villagePart = -1 }
+        dropAreas(&record, notOf: holding, judgingBoundariesByCentre: true)
         // Its state and time zone are those at its point (Nominatim's address lines hold the place's centroid).
         if needs.contains(.admin) {
             record.admin = feature(.admin, point.longitude, point.latitude)
@@ -64,18 +62,5 @@ extension ReverseGeocoder {
             let point = Self.point(streets.names.bytes(Int(record.street), PlacesSchema.StreetField.centroid.rawValue))
         else { return nil }
         return (Array(code), point)
-    }
-
-    /// Whether an area is of `country`: by its stored country, else by the country polygon holding its centre; true
-    /// when neither is known.
-    private func isArea(_ level: PlacesSchema.AreaLevel, _ area: Int32, inCountry country: Int32) -> Bool {
-        let own = withArea(level) { $0.countryFeature(of: area) } ?? -1
-        if own >= 0 { return isCountry(own, sameAs: country) }
-        guard let centre = withArea(level, { Self.point($0.bytes(Int(area), .centre)) }) ?? nil else { return true }
-        return isCountry(feature(.country, centre.longitude, centre.latitude), sameAs: country)
-    }
-
-    private static func equalCodes(_ stored: UnsafeBufferPointer<UInt8>, _ code: [UInt8]) -> Bool {
-        stored.count == code.count && zip(stored, code).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 }

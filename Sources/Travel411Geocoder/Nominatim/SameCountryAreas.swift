@@ -16,9 +16,7 @@ extension ReverseGeocoder {
     func dropAreasOfAnotherCountry(_ record: inout PlacemarkRecord) {
         let country = record.country
         guard country >= 0 else { return }
-        if record.cityArea >= 0, !isArea(.city, record.cityArea, ofCountry: country) { record.cityArea = -1 }
-        if record.suburbArea >= 0, !isArea(.suburb, record.suburbArea, ofCountry: country) { record.suburbArea = -1 }
-        if record.villagePart >= 0, !isArea(.suburb, record.villagePart, ofCountry: country) { record.villagePart = -1 }
+        dropAreas(&record, notOf: country, judgingBoundariesByCentre: false)
         if record.neighbourhood >= 0,
             let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.nodes[Int(record.neighbourhood)] }),
             !isCountry(feature(.country, node.x, node.y), sameAs: country)
@@ -27,11 +25,23 @@ extension ReverseGeocoder {
         }
     }
 
-    /// Whether the polygon's country is `country` (or of its code); true for a polygon of no known country.
+    /// Drops the municipality, suburb and village part that are not of `country`. An area of no stored country (a
+    /// boundary) stays, unless `byCentre`: then it is of the country polygon holding its centre, as Nominatim's
+    /// place is of its centroid's (`CountryOfTheAnswer`).
+    func dropAreas(_ record: inout PlacemarkRecord, notOf country: Int32, judgingBoundariesByCentre byCentre: Bool) {
+        if record.cityArea >= 0, !isArea(.city, record.cityArea, ofCountry: country, byCentre) { record.cityArea = -1 }
+        if record.suburbArea >= 0, !isArea(.suburb, record.suburbArea, ofCountry: country, byCentre) { record.suburbArea = -1 }
+        if record.villagePart >= 0, !isArea(.suburb, record.villagePart, ofCountry: country, byCentre) { record.villagePart = -1 }
+    }
+
+    /// Whether the polygon's country is `country` (or of its code); for a polygon of no known country, true, or with
+    /// `byCentre` whether the country polygon holding its centre is (true when it has no centre).
     @inline(__always)
-    private func isArea(_ level: PlacesSchema.AreaLevel, _ area: Int32, ofCountry country: Int32) -> Bool {
+    private func isArea(_ level: PlacesSchema.AreaLevel, _ area: Int32, ofCountry country: Int32, _ byCentre: Bool) -> Bool {
         let own = withArea(level) { $0.countryFeature(of: area) } ?? -1
-        return own < 0 || isCountry(own, sameAs: country)
+        if own >= 0 { return isCountry(own, sameAs: country) }
+        guard byCentre, let centre = withArea(level, { Self.point($0.bytes(Int(area), .centre)) }) ?? nil else { return true }
+        return isCountry(feature(.country, centre.longitude, centre.latitude), sameAs: country)
     }
 
     /// Whether two country features are one country: the same feature, or two with one ISO code (an extract's own
@@ -40,8 +50,12 @@ extension ReverseGeocoder {
         guard feature >= 0, feature != country else { return true }
         return withArea(.country) { level in
             let own = level.bytes(Int(feature), .code), answered = level.bytes(Int(country), .code)
-            return !own.isEmpty && own.count == answered.count
-                && zip(own, answered).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+            return !own.isEmpty && Self.equalCodes(own, answered)
         } ?? true
+    }
+
+    /// Two ISO codes alike but for letter case.
+    static func equalCodes(_ one: some Collection<UInt8>, _ other: some Collection<UInt8>) -> Bool {
+        one.count == other.count && zip(one, other).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 }
