@@ -492,12 +492,19 @@ final class LookupTablesWriter {
 }
 
 /// Pages of `travel411_pages` read back through the import's own connection, which alone sees them before the
-/// import commits. The import reads them on its one thread; `StreetTiles` asks for a `@Sendable` reader.
-private struct SQLitePages: @unchecked Sendable {
-    package let database: SQLiteDatabase
+/// import commits, and inflated on the caller's thread.
+// @unchecked Sendable: the connection is read under `lock`, by the threads that search the objects' nearest streets
+// (`ObjectNearestStreets.Search`); the import's thread, its only other user, is one of them until they are all done
+// (`DispatchQueue.concurrentPerform`), so no write comes between.
+private final class SQLitePages: @unchecked Sendable {
+    private let database: SQLiteDatabase
+    private let lock = NSLock()
 
-    package func blob(key: Int64) -> BlobStorage? {
-        guard let stored = database.blobStorage(table: "travel411_pages", column: "blob", rowID: key) else { return nil }
+    init(database: SQLiteDatabase) { self.database = database }
+
+    func blob(key: Int64) -> BlobStorage? {
+        let stored = lock.withLock { database.blobStorage(table: "travel411_pages", column: "blob", rowID: key) }
+        guard let stored else { return nil }
         return try? PageCompression.page(UnsafeRawBufferPointer(start: stored.base, count: stored.count))
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Travel411Core
 import Travel411Geocoder
@@ -17,7 +18,7 @@ final class ObjectNearestStreets {
 
     /// An object without a parent, at its centre; or, with `count` candidates, one whose `addr:street` names several
     /// streets near (`OSMParentStreets`), nearest centre first.
-    private struct Orphan: BitwiseCopyable {
+    struct Orphan: BitwiseCopyable {
         var object: UInt32
         var x: Double
         var y: Double
@@ -38,7 +39,7 @@ final class ObjectNearestStreets {
     }
 
     /// The street found for an object: its nearest named street, or (`isParent`) the one of its candidates.
-    private struct Answer: BitwiseCopyable {
+    struct Answer: BitwiseCopyable {
         var object: UInt32
         var street: UInt32
         var isParent: Bool
@@ -107,33 +108,13 @@ final class ObjectNearestStreets {
         try orphans.append(orphan)
     }
 
-    /// Of an object's candidate streets, the one whose line passes nearest its centre, in degrees (Nominatim's
-    /// `getNearestNamedRoadPlaceId` orders by the distance to the street's geometry; measured here from the
-    /// object's centre, where Nominatim measures from its box); ties, and a candidate not found, to the nearer centre.
-    private static func nearestCandidate(_ orphan: Orphan, streets: StreetTiles, isMinor: (UInt32) -> Bool) -> UInt32? {
-        let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
-        // Each candidate's centre is within the parent reach, so its line is too.
-        let reach = OSMParentStreets.reachDegrees * 1.01
-        if let object = orphan.box {
-            let measures = orphan.candidateList.compactMap {
-                ObjectBoxStreets.measure($0, from: object, reach: reach, streets: streets, isMinor: isMinor)
-            }
-            return measures.min()?.street ?? orphan.candidateList.first
-        }
-        var best: (squared: Double, street: UInt32)?
-        for street in orphan.candidateList {
-            guard let squared = streets.squaredDegrees(from: centre, toLine: street, within: reach, clip: nil) else { continue }
-            if best.map({ squared < $0.squared }) ?? true { best = (squared, street) }
-        }
-        return best?.street ?? orphan.candidateList.first
-    }
-
     /// Writes the orphans' sort buffer out while they wait for the streets' tiles (`ExternalSorter.seal`).
     func seal() throws { try orphans.seal() }
 
     /// Each object's record in order, with its nearest named street, found among `streets` (the streets' tiles
     /// as written, from `makeStreets`). At each row of tiles the pages of the rows further south than a search
     /// reaches are let go, and those still in reach kept, so that each page is read (inflated, decoded) once.
+    /// The orphans of a row are answered in batches on every core (`answers(of:)`).
     package func finish(makeStreets: () throws -> StreetTiles, _ write: ([String?]) throws -> Void) throws {
         defer {
             records.discard()
@@ -142,37 +123,26 @@ final class ObjectNearestStreets {
         }
         var streets: StreetTiles?
         var streetsRow: UInt32?
-        let isNamed: (UInt32) -> Bool = { [named] id in
-            Int(id / 64) < named.count && named[Int(id / 64)] >> UInt64(id % 64) & 1 != 0
-        }
-        let isMinor: (UInt32) -> Bool = { [minor] id in
-            Int(id / 64) < minor.count && minor[Int(id / 64)] >> UInt64(id % 64) & 1 != 0
+        var batch: [Orphan] = []
+        let search = Search(named: named, minor: minor)
+        func answerBatch() throws {
+            if let streets {
+                for answer in search.answers(of: batch, among: streets) { try answers.append(answer) }
+            }
+            batch.removeAll(keepingCapacity: true)
         }
         try orphans.drain { orphan in
             let row = Self.tileKey(orphan) / UInt32(TileGrid.tileColumns)
             if row != streetsRow {
+                try answerBatch()
                 // The widest reach, 0.1°, is one tile: a search reads the row of tiles south of its own at most.
                 streets = try streets?.keeping(rows: Int(row) - 1...Int(row) + 1) ?? makeStreets()
                 streetsRow = row
             }
-            guard let streets else { return }
-            if orphan.count > 1 {
-                if let street = Self.nearestCandidate(orphan, streets: streets, isMinor: isMinor) {
-                    try answers.append(Answer(object: orphan.object, street: street, isParent: true))
-                }
-                return
-            }
-            let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
-            for reach in Self.reachesDegrees {
-                let found =
-                    orphan.box.map { ObjectBoxStreets.nearest(to: $0, reach: reach, streets: streets, isMinor: isMinor, accept: isNamed) }
-                    ?? streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: isNamed)?.id
-                if let found {
-                    try answers.append(Answer(object: orphan.object, street: found, isParent: false))
-                    break
-                }
-            }
+            batch.append(orphan)
+            if batch.count >= Self.batchOrphans { try answerBatch() }
         }
+        try answerBatch()
         var number: UInt32 = 0
         let nearestField = PlacesSchema.ObjectField.nearestStreet.rawValue, parentField = PlacesSchema.ObjectField.parent.rawValue
         /// A record as written: a list of candidates left (none measured) keeps its first.
@@ -196,5 +166,85 @@ final class ObjectNearestStreets {
             number += 1
         }
         while let fields = try records.next({ try $0.texts() }) { try written(fields) }
+    }
+}
+
+extension ObjectNearestStreets {
+    /// How many orphans wait to be answered at once: enough that each core's share outweighs handing it over, few
+    /// enough that the batch and its answers take little memory.
+    static let batchOrphans = 4096
+
+    /// The search for an orphan's street, given which streets may be chosen (named ones) and which are minor, as
+    /// bit sets by street number. An orphan's answer depends on the orphan and the streets' tiles alone, so the
+    /// orphans of a batch are answered on every core and their answers kept in the batch's order: the answers one
+    /// thread would give, in the same order.
+    struct Search: Sendable {
+        /// `ObjectNearestStreets`' bit sets, as they are once every street is added.
+        let named: [UInt64], minor: [UInt64]
+
+        /// How many orphans in a row a core takes at a time: neighbours, which read the same tiles' cells.
+        private static let chunkOrphans = 64
+
+        func isNamed(_ id: UInt32) -> Bool { Self.contains(named, id) }
+        func isMinor(_ id: UInt32) -> Bool { Self.contains(minor, id) }
+
+        private static func contains(_ bits: [UInt64], _ id: UInt32) -> Bool {
+            Int(id / 64) < bits.count && bits[Int(id / 64)] >> UInt64(id % 64) & 1 != 0
+        }
+
+        /// The answers of `batch` (an orphan without one is left out), in the batch's order; `streets` may read
+        /// pages from any of the threads.
+        func answers(of batch: [Orphan], among streets: StreetTiles) -> [Answer] {
+            guard !batch.isEmpty else { return [] }
+            var found = [Answer?](repeating: nil, count: batch.count)
+            let chunks = (batch.count + Self.chunkOrphans - 1) / Self.chunkOrphans
+            found.withUnsafeMutableBufferPointer { output in
+                let output = DisjointSlots(output)
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    let start = chunk * Self.chunkOrphans
+                    for i in start..<min(start + Self.chunkOrphans, batch.count) {
+                        output[i] = answer(batch[i], among: streets)
+                    }
+                }
+            }
+            return found.compactMap { $0 }
+        }
+
+        /// An orphan's street: of its candidates, the nearest (`nearestCandidate`); else the nearest named street
+        /// within the first reach that has one.
+        func answer(_ orphan: Orphan, among streets: StreetTiles) -> Answer? {
+            if orphan.count > 1 {
+                return nearestCandidate(orphan, streets: streets).map { Answer(object: orphan.object, street: $0, isParent: true) }
+            }
+            let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
+            for reach in ObjectNearestStreets.reachesDegrees {
+                let found =
+                    orphan.box.map { ObjectBoxStreets.nearest(to: $0, reach: reach, streets: streets, isMinor: isMinor, accept: isNamed) }
+                    ?? streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: isNamed)?.id
+                if let found { return Answer(object: orphan.object, street: found, isParent: false) }
+            }
+            return nil
+        }
+
+        /// Of an object's candidate streets, the one whose line passes nearest its centre, in degrees (Nominatim's
+        /// `getNearestNamedRoadPlaceId` orders by the distance to the street's geometry; measured here from the
+        /// object's centre, where Nominatim measures from its box); ties, and a candidate not found, to the nearer centre.
+        private func nearestCandidate(_ orphan: Orphan, streets: StreetTiles) -> UInt32? {
+            let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
+            // Each candidate's centre is within the parent reach, so its line is too.
+            let reach = OSMParentStreets.reachDegrees * 1.01
+            if let object = orphan.box {
+                let measures = orphan.candidateList.compactMap {
+                    ObjectBoxStreets.measure($0, from: object, reach: reach, streets: streets, isMinor: isMinor)
+                }
+                return measures.min()?.street ?? orphan.candidateList.first
+            }
+            var best: (squared: Double, street: UInt32)?
+            for street in orphan.candidateList {
+                guard let squared = streets.squaredDegrees(from: centre, toLine: street, within: reach, clip: nil) else { continue }
+                if best.map({ squared < $0.squared }) ?? true { best = (squared, street) }
+            }
+            return best?.street ?? orphan.candidateList.first
+        }
     }
 }
