@@ -419,19 +419,19 @@ final class LookupTablesWriter {
         collector.streetNames = nil
         progress(ImportProgress(stage: "indexing streets", completed: 0, total: 1))
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
+        // Deflated with the rest of each page's building, on every core (`SQLValue.page`'s form).
         let deflatesPages = deflatesPages
-        let directory = try streets.finish { number, blob in
-            try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .page(blob, deflate: deflatesPages)])
+        let coding: @Sendable ([UInt8]) -> [UInt8] = { PageCompression.compressed($0, deflate: deflatesPages) }
+        let directory = try streets.finish(coding: coding) { number, blob in
+            try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 0, page: number)), .blob(blob)])
         }
         ImportMemoryTrace.note("street tiles")
         let streetCount = names.recordCount
         let pageCount = try names.finish()
         try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
         if let objects = collector.objects, let pending = collector.objectRecords, pending.objectCount > 0 {
-            let objectDirectory = try objects.finish { number, blob in
-                try insert.run([
-                    .integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .page(blob, deflate: deflatesPages),
-                ])
+            let objectDirectory = try objects.finish(coding: coding) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .blob(blob)])
             }
             let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
             var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
@@ -460,10 +460,8 @@ final class LookupTablesWriter {
             try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
             ImportMemoryTrace.note("street addresses")
             if let covers = collector.objectCovers {
-                let coverDirectory = try covers.finish { number, blob in
-                    try insert.run([
-                        .integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .page(blob, deflate: deflatesPages),
-                    ])
+                let coverDirectory = try covers.finish(coding: coding) { number, blob in
+                    try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .blob(blob)])
                 }
                 try storeLineIndex(.objectCovers, directory: coverDirectory, recordPages: 0)
             }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Travel411Core
 import Travel411Store
@@ -55,28 +56,48 @@ final class StreetTilesBuilder {
     /// Writes the sort buffer out while the builder waits for `finish` (`ExternalSorter.seal`).
     func seal() throws { try sorter.seal() }
 
-    /// Builds the tile pages, handing each to `storePage` in its stored form (`StreetTileCoding`) with its number
-    /// (its position in the directory), and returns the directory blob. The runs are merged on this thread while
-    /// another builds, encodes and stores the pages (`OrderedConsumerThread`), in the same order.
-    package func finish(storePage: @escaping (Int, [UInt8]) throws -> Void) throws -> [UInt8] {
+    /// How many segment records a batch of tiles holds at least (a tile is never cut): enough that the cores
+    /// building a batch's pages share its work, few enough that the batches waiting take a few MB.
+    static let batchRecords = 1 << 16
+
+    /// Builds the tile pages, handing each to `storePage` in its stored form (`StreetTileCoding`, then `coding`,
+    /// e.g. deflated) with its number (its position in the directory), and returns the directory blob. The runs are
+    /// merged on this thread while another takes the tiles a batch at a time, builds their pages on every core,
+    /// and stores them (`OrderedConsumerThread`), in the same order: each page depends on its tile's records alone.
+    package func finish(
+        coding: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }, storePage: @escaping (Int, [UInt8]) throws -> Void
+    ) throws -> [UInt8] {
         var tileKeys: [UInt32] = []
         var current: [Record] = []
+        var batch: [[Record]] = []
+        var batched = 0
         var stored = 0
-        let pages = OrderedConsumerThread<[Record]>(name: "travel411 tile pages", batchItems: 1, queuedBatches: 4) {
-            [self] records in
-            try storePage(stored, StreetTileCoding.encode(page(records)))
-            stored += 1
+        let grid = self.grid
+        let pages = OrderedConsumerThread<[[Record]]>(name: "travel411 tile pages", batchItems: 1, queuedBatches: 2) { tiles in
+            for blob in Self.storedPages(tiles, grid: grid, coding: coding) {
+                try storePage(stored, blob)
+                stored += 1
+            }
+        }
+        /// Queues the tile being gathered, and the batch once it is full (or `last`).
+        func queue(last: Bool) throws {
+            if let first = current.first {
+                tileKeys.append(first.tile)
+                batched += current.count
+                batch.append(current)
+                current = []
+            }
+            guard last || batched >= Self.batchRecords, !batch.isEmpty else { return }
+            guard pages.send(batch) else { throw PagesStopped() }
+            batch = []
+            batched = 0
         }
         do {
             try sorter.drain { record in
-                if let first = current.first, first.tile != record.tile {
-                    guard pages.send(current) else { throw PagesStopped() }
-                    tileKeys.append(first.tile)
-                    current = []
-                }
+                if let first = current.first, first.tile != record.tile { try queue(last: false) }
                 current.append(record)
             }
-            if let first = current.first, pages.send(current) { tileKeys.append(first.tile) }
+            try queue(last: true)
         } catch {
             // The pages' own error, which stopped the merge, is the one to report.
             try pages.finish()
@@ -93,9 +114,21 @@ final class StreetTilesBuilder {
         return writer.bytes
     }
 
+    /// The stored pages of a batch of tiles, in its order, built on every core.
+    private static func storedPages(_ tiles: [[Record]], grid: TileGrid, coding: @Sendable ([UInt8]) -> [UInt8]) -> [[UInt8]] {
+        var blobs = [[UInt8]](repeating: [], count: tiles.count)
+        blobs.withUnsafeMutableBufferPointer { output in
+            let output = DisjointSlots(output)
+            DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
+                output[i] = coding(StreetTileCoding.encode(page(tiles[i], grid: grid)))
+            }
+        }
+        return blobs
+    }
+
     /// One tile's page: its segments in the order they were added, and for each cell of the tile that
     /// they touch, the segments touching it, in runs of one line each with the run's box (`StreetTile`).
-    func page(_ records: [Record]) -> [UInt8] {
+    static func page(_ records: [Record], grid: TileGrid) -> [UInt8] {
         guard let tile = records.first?.tile else { return [] }
         let perTile = grid.cellsPerTile
         let tileRow = Int(tile) / TileGrid.tileColumns, tileColumn = Int(tile) % TileGrid.tileColumns

@@ -29,7 +29,7 @@ struct StreetTileCodingTests {
         }
         // One page per tile of the segments' first points: enough to lay out every kind of run.
         let byTile = Dictionary(grouping: records, by: \.tile)
-        return byTile.keys.sorted().map { builder.page(byTile[$0] ?? []) }
+        return byTile.keys.sorted().map { StreetTilesBuilder.page(byTile[$0] ?? [], grid: builder.grid) }
     }
 
     static func decoded(_ stored: [UInt8]) throws -> [UInt8] {
