@@ -82,11 +82,9 @@ final class LookupCollector {
     var objectCovers: StreetTilesBuilder?
     /// Their records wait here for the streets' tiles, which find the nearest street of those without a parent.
     var objectRecords: ObjectNearestStreets?
-    /// The postcode of each OpenStreetMap street that has one, by street number (`OSMStreetPostcodes`).
-    var streetPostcodes = StreetPostcodeTable()
-    /// The country of each OpenStreetMap street, by street number: its centroid's (`OSMCountryOfPoint`), kept as the
-    /// postcodes are (one string per street, each kept once).
-    var streetCountries = StreetPostcodeTable()
+    /// The postcode (`OSMStreetPostcodes`) and country (its centroid's: `OSMCountryOfPoint`) of each OpenStreetMap
+    /// street, by street number, on disk until the streets' records are stored.
+    var streetPostcodes: StreetPostcodeTable?
     /// Country polygons by feature, kept apart from the builder: overseas parts may become their own
     /// territory once the time zones are known (`TerritoryAssignment`). They wait on disk (`OSMShapeFile`), read
     /// back a feature at a time: an extract's country boundaries are among its longest outlines, and held until the

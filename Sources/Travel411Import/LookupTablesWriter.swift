@@ -469,16 +469,15 @@ final class LookupTablesWriter {
         collector.objects = nil
         collector.objectCovers = nil
         collector.objectRecords = nil
-        if !collector.streetPostcodes.isEmpty || !collector.streetCountries.isEmpty {
+        if let table = collector.streetPostcodes, !table.isEmpty {
             let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
             var postcodes = PagedRecordsWriter(fieldCount: PlacesSchema.StreetPostcodeField.allCases.count) { number, blob in
                 try storePage(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number), blob)
             }
-            for id in 0..<UInt32(streetCount) { try postcodes.append([collector.streetPostcodes[id], collector.streetCountries[id]]) }
+            try table.forEach(streetCount: streetCount) { try postcodes.append([$0, $1]) }
             try storeLineIndex(.streetPostcodes, directory: [], recordPages: try postcodes.finish())
-            collector.streetPostcodes = StreetPostcodeTable()
-            collector.streetCountries = StreetPostcodeTable()
         }
+        collector.streetPostcodes = nil
         progress(ImportProgress(stage: "indexing streets", completed: 1, total: 1))
     }
 

@@ -386,15 +386,16 @@ struct OSMLevelMapping {
         try collector.sealSorters()
         ImportMemoryTrace.note("objects")
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
+        let streetPostcodes = try collector.streetPostcodes ?? StreetPostcodeTable(path: temporaryPrefix + "street-postcodes")
+        collector.streetPostcodes = streetPostcodes
         try streetMidpoints.drain { reader in
             let (id, midpoint, written) = try reader.streetMidpoint()
             // Its own postcode first (a TIGER road's zip), valid in its country: `placex_update` takes the object's
             // own (`token_get_postcode`) before the one `insert_addresslines` or `get_nearest_postcode` gives.
             let country = countryOf(midpoint)
             let own = written.flatMap { postcodes.normalised($0, countryCode: country) }
-            if let postcode = own ?? postcodeAreas.postcode(at: midpoint) { collector.streetPostcodes.set(postcode, forStreet: id) }
             // The street's country, of its centroid (`get_country_code` in `placex_update`): a Nominatim answer's.
-            if let country { collector.streetCountries.set(country, forStreet: id) }
+            try streetPostcodes.set(postcode: own ?? postcodeAreas.postcode(at: midpoint), country: country, forStreet: id)
         }
         cityBoundaries = []
         cityPlaceAreas = []
@@ -590,7 +591,6 @@ struct OSMLevelMapping {
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {
         unused[kind, default: [:]][reason, default: 0] += 1
     }
-
 }
 
 /// A band of address ranks in one country (`OSMLevelMapping.placeBoundaries`).

@@ -25,8 +25,9 @@ struct OSMPostcodeCarriers {
     private let carriers: ExternalSorter<Carrier>
 
     /// Sort runs are created as `runPrefix` and a number, each of `bufferBytes` of carriers (24 bytes each).
-    /// 16 MB: 20 million carriers make 30 runs, whose merge reads 256 KB of each at a time.
-    init(runPrefix: String, bufferBytes: Int = 16 << 20) {
+    /// 4 MB: the buffer fills during the read, beside the other sorters' (16 MB was full at 2,400 copies of
+    /// Liechtenstein and a third full at 600, issue 35); 20 million carriers make 120 runs, merged 64 at a time.
+    init(runPrefix: String, bufferBytes: Int = 4 << 20) {
         self.runPrefix = runPrefix
         self.bufferBytes = bufferBytes
         carriers = ExternalSorter(runPrefix: runPrefix + "written-", bufferBytes: bufferBytes) { UInt64($0.value) }

@@ -1,29 +1,66 @@
-/// The postcode of each OpenStreetMap street, by street number, as the import decides them
-/// (`OSMStreetPostcodes`): four bytes a street, the postcodes themselves kept once each. A dictionary from
-/// street to String took about 50 bytes a street with a postcode, which grows with a country's streets.
-struct StreetPostcodeTable {
-    /// Per street number, 1 + the postcode's place in `codes`; 0 for a street without one.
-    private var entries: [UInt32] = []
-    private var codes: [String] = []
-    private var codeNumbers: [String: UInt32] = [:]
+import Foundation
+import Travel411Core
 
-    var isEmpty: Bool { codes.isEmpty }
+/// The postcode and country of each OpenStreetMap street, by street number, as the import decides them once the
+/// extract is read (`OSMStreetPostcodes`, `OSMCountryOfPoint`), for the streets' records stored after the streets'
+/// tiles. They wait on disk (`OSMSpillFile`), a record for each street that has either, in street order, and come
+/// back once in that order; memory keeps each postcode and country once. Kept in memory, four bytes a street
+/// each, they grew with the extract's streets (issue 35).
+final class StreetPostcodeTable {
+    private let file: OSMSpillFile
+    /// The postcodes and countries, each once: a record holds 1 + its place here, 0 for none.
+    private var texts: [String] = []
+    private var textNumbers: [String: UInt32] = [:]
+    /// The last street given, which the next must come after.
+    private var lastStreet: Int64 = -1
 
-    mutating func set(_ postcode: String, forStreet street: UInt32) {
-        let number: UInt32
-        if let known = codeNumbers[postcode] {
-            number = known
-        } else {
-            codes.append(postcode)
-            number = UInt32(codes.count)
-            codeNumbers[postcode] = number
+    /// Whether no street has a postcode or a country.
+    var isEmpty: Bool { texts.isEmpty }
+
+    /// `path`: where the file is created, beside the database being built.
+    init(path: String) throws { file = try OSMSpillFile(path: path) }
+
+    /// Street `street`'s postcode and country; the streets come in increasing order.
+    func set(postcode: String?, country: String?, forStreet street: UInt32) throws {
+        guard postcode != nil || country != nil else { return }
+        guard Int64(street) > lastStreet else {
+            throw ImportError("street \(street) came after street \(lastStreet) to the streets' postcodes")
         }
-        if Int(street) >= entries.count { entries.append(contentsOf: repeatElement(0, count: Int(street) + 1 - entries.count)) }
-        entries[Int(street)] = number
+        lastStreet = Int64(street)
+        let (postcode, country) = (number(postcode), number(country))
+        try file.append {
+            $0.write(street)
+            $0.write(postcode)
+            $0.write(country)
+        }
     }
 
-    subscript(street: UInt32) -> String? {
-        guard Int(street) < entries.count, case let number = entries[Int(street)], number > 0 else { return nil }
-        return codes[Int(number) - 1]
+    private func number(_ text: String?) -> UInt32 {
+        guard let text else { return 0 }
+        if let known = textNumbers[text] { return known }
+        texts.append(text)
+        textNumbers[text] = UInt32(texts.count)
+        return UInt32(texts.count)
+    }
+
+    private func text(_ number: UInt32) -> String? { number == 0 ? nil : texts[Int(number) - 1] }
+
+    /// Each street's postcode and country, nil where it has none, from street 0 to `streetCount - 1`; the file is
+    /// gone afterwards.
+    func forEach(streetCount: Int, _ body: (_ postcode: String?, _ country: String?) throws -> Void) throws {
+        defer { file.discard() }
+        let read = { (reader: inout OSMSpillReader) in
+            (street: try reader.uint32(), postcode: try reader.uint32(), country: try reader.uint32())
+        }
+        var next = try file.next(read)
+        for street in 0..<streetCount {
+            guard let entry = next, entry.street == street else {
+                try body(nil, nil)
+                continue
+            }
+            try body(text(entry.postcode), text(entry.country))
+            next = try file.next(read)
+        }
+        guard next == nil else { throw ImportError("the streets' postcodes name street \(next?.street ?? 0) of \(streetCount)") }
     }
 }

@@ -56,10 +56,14 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
     @inlinable package func append(_ record: Record) throws {
         // Grown four times at a step up to the whole buffer, then kept: a sorter that gets a few thousand records
         // (one of many area levels of a small import) holds little, and a big one copies its buffer a few times
-        // only; after a spill the buffer is reused at full size.
+        // only; after a spill the buffer is reused at full size. The step to the whole buffer writes a buffer of a
+        // megabyte or more out first (`seal`) rather than copying it: the copy held a quarter of the whole buffer
+        // beside it (issue 35).
         if buffer.capacity == 0 { buffer.reserveCapacity(count == 0 ? min(bufferRecords, 4096) : bufferRecords) }
         if buffer.count == buffer.capacity, buffer.capacity < bufferRecords {
-            buffer.reserveCapacity(min(bufferRecords, buffer.capacity * 4))
+            let grown = min(bufferRecords, buffer.capacity * 4)
+            if grown == bufferRecords { try seal() }
+            buffer.reserveCapacity(grown)
         }
         buffer.append(record)
         count += 1
@@ -197,6 +201,8 @@ package final class ExternalSorter<Record: BitwiseCopyable> {
             return
         }
         if !buffer.isEmpty { try spill() }
+        // The merge reads the runs in blocks of its own: the buffer, a full one kept by `spill`, goes first.
+        buffer = []
         try merge(runs, body)
     }
 }

@@ -1,19 +1,45 @@
+import Foundation
 import Testing
 
+import Travel411Core
 @testable import Travel411Import
 
-/// The streets' postcodes as the import keeps them: any street number, each postcode stored once.
+/// The streets' postcodes and countries as the import keeps them: on disk in street order, read back once with
+/// every street from the first, each postcode and country kept once in memory.
 struct StreetPostcodeTableTests {
-    @Test func answersWhatWasSetAndNothingElse() {
-        var table = StreetPostcodeTable()
-        #expect(table.isEmpty && table[0] == nil)
-        table.set("00100", forStreet: 7)
-        table.set("00130", forStreet: 2)
-        table.set("00100", forStreet: 12)
+    private func table() throws -> StreetPostcodeTable {
+        try StreetPostcodeTable(path: NSTemporaryDirectory() + "travel411-street-postcodes-test-\(UUID().uuidString)")
+    }
+
+    @Test func givesBackWhatWasSetAndNothingElse() throws {
+        let table = try table()
+        #expect(table.isEmpty)
+        try table.set(postcode: "00130", country: "FI", forStreet: 2)
+        try table.set(postcode: nil, country: nil, forStreet: 3)
+        try table.set(postcode: "00100", country: "FI", forStreet: 7)
+        try table.set(postcode: nil, country: "EE", forStreet: 8)
+        try table.set(postcode: "00100", country: nil, forStreet: 12)
         #expect(!table.isEmpty)
-        #expect(table[7] == "00100" && table[2] == "00130" && table[12] == "00100")
-        #expect(table[0] == nil && table[8] == nil && table[13] == nil && table[UInt32.max] == nil)
-        table.set("00140", forStreet: 7)
-        #expect(table[7] == "00140" && table[12] == "00100")
+        var read: [[String?]] = []
+        try table.forEach(streetCount: 14) { read.append([$0, $1]) }
+        var expected = [[String?]](repeating: [nil, nil], count: 14)
+        expected[2] = ["00130", "FI"]
+        expected[7] = ["00100", "FI"]
+        expected[8] = [nil, "EE"]
+        expected[12] = ["00100", nil]
+        #expect(read == expected)
+    }
+
+    @Test func refusesAStreetOutOfOrder() throws {
+        let table = try table()
+        try table.set(postcode: "9490", country: "LI", forStreet: 5)
+        #expect(throws: ImportError.self) { try table.set(postcode: "9490", country: "LI", forStreet: 5) }
+        #expect(throws: ImportError.self) { try table.set(postcode: "9490", country: "LI", forStreet: 4) }
+    }
+
+    @Test func aStreetBeyondTheCountIsAnError() throws {
+        let table = try table()
+        try table.set(postcode: "9490", country: "LI", forStreet: 5)
+        #expect(throws: ImportError.self) { try table.forEach(streetCount: 3) { _, _ in } }
     }
 }
