@@ -34,6 +34,13 @@ package struct DelimitedRecordSplitter: Sendable {
     @inline(__always)
     package func split(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into fields: inout [InputCell]) -> DelimitedRecord {
         fields.removeAll(keepingCapacity: true)
+        return split(bytes, from: start, to: end, appendingTo: &fields)
+    }
+
+    /// Splits the record starting at `start`, appending its fields after those already in `fields` (a chunk's
+    /// records side by side, `PointsAhead`).
+    @inline(__always)
+    func split(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, appendingTo fields: inout [InputCell]) -> DelimitedRecord {
         let delimiter = self.delimiter
         var index = start
         var embeddedNewlines = 0
@@ -88,6 +95,12 @@ package struct DelimitedRecordSplitter: Sendable {
     @inline(__always)
     package static func isBlank(_ fields: [InputCell]) -> Bool {
         fields.count == 1 && fields[0].kind == .delimitedPlain && fields[0].start == fields[0].end
+    }
+
+    /// `isBlank` of the record whose fields are `fields[first...]`.
+    @inline(__always)
+    static func isBlank(_ fields: [InputCell], from first: Int) -> Bool {
+        fields.count == first &+ 1 && fields[first].kind == .delimitedPlain && fields[first].start == fields[first].end
     }
 
     /// The value of a quoted field: quotes removed, doubled quotes halved, trailing text kept.
