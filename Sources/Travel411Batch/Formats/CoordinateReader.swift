@@ -17,6 +17,14 @@ struct CoordinateReader {
     }
 
     package func read(latitude: InputCell, longitude: InputCell, in bytes: UnsafePointer<UInt8>) -> Reading {
+        // Nearly every row: two plain numbers within range, read without the messages' `Result`s.
+        if latitude.kind == .delimitedPlain, longitude.kind == .delimitedPlain,
+            let latitudeValue = decimalMark.parse(bytes, from: latitude.start, to: latitude.end),
+            let longitudeValue = decimalMark.parse(bytes, from: longitude.start, to: longitude.end),
+            latitudeValue >= -90, latitudeValue <= 90, longitudeValue >= -180, longitudeValue <= 180
+        {
+            return .point(RowPoint(latitude: latitudeValue, longitude: longitudeValue, latitudeText: latitude, longitudeText: longitude))
+        }
         let latitudeValue: Double
         switch value(of: latitude, named: "latitude", in: bytes) {
         case .success(let value): latitudeValue = value

@@ -34,6 +34,13 @@ package struct DelimitedRecordSplitter: Sendable {
     @inline(__always)
     package func split(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, into fields: inout [InputCell]) -> DelimitedRecord {
         fields.removeAll(keepingCapacity: true)
+        return split(bytes, from: start, to: end, appendingTo: &fields)
+    }
+
+    /// Splits the record starting at `start`, appending its fields after those already in `fields` (a chunk's
+    /// records side by side, `PointsAhead`).
+    @inline(__always)
+    func split(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, appendingTo fields: inout [InputCell]) -> DelimitedRecord {
         let delimiter = self.delimiter
         var index = start
         var embeddedNewlines = 0
@@ -88,6 +95,12 @@ package struct DelimitedRecordSplitter: Sendable {
     @inline(__always)
     package static func isBlank(_ fields: [InputCell]) -> Bool {
         fields.count == 1 && fields[0].kind == .delimitedPlain && fields[0].start == fields[0].end
+    }
+
+    /// `isBlank` of the record whose fields are `fields[first...]`.
+    @inline(__always)
+    static func isBlank(_ fields: [InputCell], from first: Int) -> Bool {
+        fields.count == first &+ 1 && fields[first].kind == .delimitedPlain && fields[first].start == fields[first].end
     }
 
     /// The value of a quoted field: quotes removed, doubled quotes halved, trailing text kept.
@@ -190,12 +203,16 @@ struct DelimitedRecordFramer: RecordFramer {
         return FramerScan(lastBoundary: lastBoundary, unitsToBoundary: linesToBoundary, units: lines)
     }
 
-    /// Most blocks hold no quote at all: then records end at every line feed, and counting them
-    /// is a loop the compiler vectorises, ten times faster than the state machine.
+    /// Most blocks hold no quote at all: then records end at every line feed, found with `memchr` (which
+    /// reads 16 or 32 bytes a step; the byte-by-byte count was the reader thread's biggest cost).
     private mutating func scanWithoutQuotes(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> FramerScan {
         var lines = 0
-        for index in start..<end {
-            lines &+= bytes[index] == DelimitedRecordSplitter.newline ? 1 : 0
+        var lastNewline = -1
+        var index = start
+        while index < end, let found = memchr(bytes + index, Int32(DelimitedRecordSplitter.newline), end &- index) {
+            lastNewline = UnsafeRawPointer(found) - UnsafeRawPointer(bytes)
+            lines &+= 1
+            index = lastNewline &+ 1
         }
         let last = bytes[end - 1]
         if last == DelimitedRecordSplitter.newline || last == delimiter {
@@ -204,8 +221,6 @@ struct DelimitedRecordFramer: RecordFramer {
             state = .unquoted
         }
         guard lines > 0 else { return FramerScan(lastBoundary: nil, unitsToBoundary: 0, units: 0) }
-        var lastNewline = end - 1
-        while bytes[lastNewline] != DelimitedRecordSplitter.newline { lastNewline -= 1 }
         return FramerScan(lastBoundary: lastNewline + 1, unitsToBoundary: lines, units: lines)
     }
 }
