@@ -22,6 +22,16 @@ struct StreetPostcodeTable {
         entries[Int(street)] = number
     }
 
+    /// Each street's value through `transform`, called once per distinct value (a street's country's partition, asked
+    /// for each street a search meets); `none` for a street without one.
+    func lookup<T>(none: T, _ transform: (String) -> T) -> (UInt32) -> T {
+        let values = codes.map(transform), entries = entries
+        return { street in
+            guard Int(street) < entries.count, case let number = entries[Int(street)], number > 0 else { return none }
+            return values[Int(number) - 1]
+        }
+    }
+
     subscript(street: UInt32) -> String? {
         guard Int(street) < entries.count, case let number = entries[Int(street)], number > 0 else { return nil }
         return codes[Int(number) - 1]
