@@ -132,25 +132,50 @@ extension ReverseGeocoder {
         ]
     }
 
+    /// The postcode and the rule that gave it, in the order the answer takes them (`appendText`'s `postalCode`); then
+    /// the nearest postcode points, which decide only when that order comes to them, each marked not used otherwise.
     private func explainPostcode(_ record: PlacemarkRecord, detail: NominatimDetail) -> [String] {
         let answered = placemark(from: record).postalCode
-        var lines = ["postcode: \(answered ?? "none")"]
-        if record.finePlace >= 0, detail >= .suburb {
-            lines.append("  the answering place node's own postcode (get_nearest_postcode at the node)")
-        } else if record.postcodeFromAnsweringArea {
-            lines.append("  the answering suburb's or municipality's own postcode, none for a country (no street or object within reach)")
-        } else if record.streetPostcode {
-            lines.append("  the answering street's postcode (its postal_code area, else the nearest postcode of its country)")
-        } else if record.object >= 0, answered != nil, record.postcode < 0 {
-            lines.append("  the answering object's own addr:postcode")
+        let (rule, nearestDecides) = postcodeRule(record, detail: detail)
+        return ["postcode: \(answered ?? "none")", "  decided by: " + rule] + postcodeCandidates(record, used: nearestDecides)
+    }
+
+    /// The rule that gave the answer's postcode, and whether that is the nearest postcode point around the point.
+    private func postcodeRule(_ record: PlacemarkRecord, detail: NominatimDetail) -> (rule: String, nearestDecides: Bool) {
+        let objectField = PlacesSchema.ObjectField.postcode.rawValue, addressField = PlacesSchema.AddressField.postcode.rawValue
+        if record.object >= 0, !(withObjects({ $0.names.bytes(Int(record.object), objectField)?.isEmpty ?? true }) ?? true) {
+            return ("the answering object's own addr:postcode", false)
         }
-        lines.append(contentsOf: postcodeCandidates(record))
-        return lines
+        let placeNode = "the answering place node's own postcode (the nearest of its country around the node: get_nearest_postcode)"
+        if record.postcodeFromAnsweringArea {
+            let beyond = "no street or object within reach, so the answering area's own postcode"
+            if detail < .city { return ("\(beyond), which this zoom does not show", false) }
+            if detail >= .suburb, record.finePlace >= 0 { return ("no street or object within reach, so \(placeNode)", false) }
+            if detail >= .suburb, record.suburbArea >= 0 {
+                return ("\(beyond): the suburb \(text(.suburb, record.suburbArea, .name) ?? "?")'s", false)
+            }
+            if detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
+                return ("\(beyond): the municipality \(text(.city, record.cityArea, .name) ?? "?")'s", false)
+            }
+            return ("\(beyond): the answer is the country alone, which has none", false)
+        }
+        if record.streetPostcode {
+            let street = record.streetAnswers ? "the answering street's" : "the answering object's parent street's"
+            return ("\(street) postcode (its postal_code area, else the nearest postcode of its country)", false)
+        }
+        if record.postcode >= 0 {
+            return record.finePlace >= 0 ? (placeNode, false) : ("the nearest postcode point the answered country may take", true)
+        }
+        if record.address >= 0, !(withPoints(.address, { $0.records.bytes(Int(record.address), addressField)?.isEmpty ?? true }) ?? true) {
+            return ("the answering address point's own postcode", false)
+        }
+        return ("the nearest postcode point the answered country may take: none within reach", true)
     }
 
     /// The four nearest postcode points within the postcode radius, each with its distance, its country and
-    /// whether the answered country may take it (`takeNearestPostcodeOfTheCountry`).
-    private func postcodeCandidates(_ record: PlacemarkRecord) -> [String] {
+    /// whether the answered country may take it (`takeNearestPostcodeOfTheCountry`); each "not used" when another rule
+    /// gave the postcode (`used` false).
+    private func postcodeCandidates(_ record: PlacemarkRecord, used: Bool) -> [String] {
         let radius = settings(for: record).postcodeRadiusMetres
         let answeredCode = text(.country, record.country, .code)
         let countrySettings = NominatimCountrySettings.embedded
@@ -172,8 +197,10 @@ extension ReverseGeocoder {
                 let metres = Int(GreatCircle.distance(from: record.location, to: at).rounded())
                 let holder = feature(.country, at.longitude, at.latitude)
                 let holderCode = text(.country, holder, .code)
-                var verdict = "may answer"
-                if let answeredCode, let countrySettings, countrySettings.postcode(code, countryCode: answeredCode) != code {
+                var verdict = Int32(found) == record.postcode ? "answers" : "may answer"
+                if !used {
+                    verdict = "not used"
+                } else if let answeredCode, let countrySettings, countrySettings.postcode(code, countryCode: answeredCode) != code {
                     verdict = "skipped: not of \(answeredCode)'s postcode pattern (country_settings.yaml)"
                 } else if let answeredCode, let holderCode, holderCode != answeredCode {
                     verdict = "skipped: in \(countryName(holder)), the answer is in \(answeredCode) (get_nearest_postcode)"

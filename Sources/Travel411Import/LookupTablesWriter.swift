@@ -447,7 +447,7 @@ final class LookupTablesWriter {
                     try StreetTiles(directory: streetDirectory, grid: .streets) { number in
                         pages.blob(key: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
                     }
-                },
+                }, streetPartitions: collector.streetPostcodes?.partitions ?? StreetPartitions(),
                 { fields in
                     try addresses.add(object: UInt32(records.recordCount), fields: fields)
                     try records.append(fields)

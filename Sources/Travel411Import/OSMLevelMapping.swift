@@ -581,7 +581,7 @@ struct OSMLevelMapping {
             number += 1
             return true
         }
-        try parentStreets.answers { object, streets in
+        try parentStreets.answers(countryAt: countryOf) { object, streets in
             while number < object { guard try collectNext(parent: nil) else { return } }
             _ = try collectNext(parent: streets)
         }

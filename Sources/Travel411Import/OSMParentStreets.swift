@@ -6,9 +6,10 @@ import Travel411StoreWriters
 /// The street an address or point of interest belongs to, decided at import as Nominatim decides it: of the
 /// streets named as its `addr:street` (the same words, whatever the case, accents, spacing and punctuation, or one of
 /// the street name's abbreviation variants: `NominatimNameVariants`) whose centre,
-/// the point halfway along it, is within 0.015°, the one nearest to it (`ObjectNearestStreets` measures the
-/// streets' lines when there are several). A long street is several ways; the address belongs to one of them. An object whose `addr:street` names no street near has none here: the
-/// lookup then takes the nearest named street, as Nominatim does.
+/// the point halfway along it, is within 0.015°, and which are of the object's country (`NominatimPartitions`), the
+/// one nearest to it (`ObjectNearestStreets` measures the streets' lines when there are several). A long street is
+/// several ways; the address belongs to one of them. An object whose `addr:street` names no street near has none
+/// here: the lookup then takes the nearest named street, as Nominatim does.
 ///
 /// Streets and objects grow with the extract, so both wait in sort runs on disk, by column of `reachDegrees`:
 /// each column's streets come before the objects of the column to their left, and a sweep holds only the
@@ -64,6 +65,7 @@ struct OSMParentStreets {
     private let bufferBytes: Int
     /// The abbreviation variants a street is also named by; nil: by its name as written only.
     private let variants: NominatimNameVariants?
+    private let partitions: NominatimPartitions
     /// The name numbers of the latest street names' spellings (`add`): a name comes back street after street (a long
     /// street is many ways), and its variants took half of the read's features thread. Emptied when full, so that
     /// it stays small; a name's numbers never change once given, so the entries are the same either way.
@@ -72,10 +74,14 @@ struct OSMParentStreets {
     private static let spellingNumbersKept = 1 << 14
 
     /// Sort runs are created as `runPrefix` and a name, each of `bufferBytes` of entries (40 bytes each).
-    init(runPrefix: String, bufferBytes: Int = 16 << 20, variants: NominatimNameVariants? = .embedded) {
+    init(
+        runPrefix: String, bufferBytes: Int = 16 << 20, variants: NominatimNameVariants? = .embedded,
+        partitions: NominatimPartitions = .embedded
+    ) {
         self.runPrefix = runPrefix
         self.bufferBytes = bufferBytes
         self.variants = variants
+        self.partitions = partitions
         entries = ExternalSorter(runPrefix: runPrefix + "sweep-", bufferBytes: bufferBytes) { $0.sweepKey }
     }
 
@@ -116,12 +122,14 @@ struct OSMParentStreets {
         return number
     }
 
-    /// The streets of each object that asked, in the objects' order: those of its name whose centre is within reach,
-    /// nearest centre first (ties to the lower street number), at most `maximumCandidates`. Nominatim's
-    /// `getNearestNamedRoadPlaceId` (`lib-sql/functions/partition-functions.sql`) orders them by the distance to
-    /// the whole street (its `search_name` row keeps the street's geometry in the column it calls `centroid`):
-    /// `ObjectNearestStreets` measures the candidates so where there are several. Objects with none are left out.
-    func answers(_ body: (_ object: UInt32, _ streets: [UInt32]) throws -> Void) throws {
+    /// The streets of each object that asked, in the objects' order: those of its name whose centre is within reach
+    /// and of the object's partition (`NominatimPartitions`: the country `countryAt` gives the object's point and the
+    /// street's centre, as the import stores them), nearest centre first (ties to the lower street number), at most
+    /// `maximumCandidates`. Nominatim's `getNearestNamedRoadPlaceId` (`lib-sql/functions/partition-functions.sql`)
+    /// orders them by the distance to the whole street (its `search_name` row keeps the street's geometry in the
+    /// column it calls `centroid`): `ObjectNearestStreets` measures the candidates so where there are several.
+    /// Objects with none are left out.
+    func answers(countryAt: (Point2D) -> String? = { _ in nil }, _ body: (_ object: UInt32, _ streets: [UInt32]) throws -> Void) throws {
         let answers = ExternalSorter<Answer>(runPrefix: runPrefix + "answers-", bufferBytes: bufferBytes) {
             UInt64($0.object) << 8 | UInt64($0.rank)
         }
@@ -129,6 +137,8 @@ struct OSMParentStreets {
         var window: [Int32: [Int32: [Entry]]] = [:]
         var windowColumn: Int32?
         let reachSquared = Self.reachDegrees * Self.reachDegrees
+        // The partitions of the streets asked about lately: a street is asked about by each of its addresses.
+        var streetPartitions: [UInt32: Int32] = [:]
         try entries.drain { entry in
             guard entry.isObject else { return window[entry.column, default: [:]][entry.row, default: []].append(entry) }
             if entry.column != windowColumn {
@@ -136,13 +146,20 @@ struct OSMParentStreets {
                 windowColumn = entry.column
             }
             var found: [(squared: Double, street: UInt32)] = []
+            var objectPartition: Int32?
             for column in (entry.column - 1)...(entry.column + 1) {
                 guard let rows = window[column] else { continue }
                 for row in (entry.row - 1)...(entry.row + 1) {
                     for street in rows[row] ?? [] where street.name == entry.name {
                         let dx = street.x - entry.x, dy = street.y - entry.y
                         let squared = dx * dx + dy * dy
-                        if squared <= reachSquared { found.append((squared, street.number)) }
+                        guard squared <= reachSquared else { continue }
+                        let object = objectPartition ?? partitions.partition(of: countryAt(Point2D(x: entry.x, y: entry.y)))
+                        objectPartition = object
+                        if streetPartitions.count >= Self.spellingNumbersKept { streetPartitions.removeAll(keepingCapacity: true) }
+                        let own = streetPartitions[street.number] ?? partitions.partition(of: countryAt(Point2D(x: street.x, y: street.y)))
+                        streetPartitions[street.number] = own
+                        if NominatimPartitions.mayParent(street: own, object: object) { found.append((squared, street.number)) }
                     }
                 }
             }

@@ -6,9 +6,10 @@ import Travel411Store
 import Travel411StoreWriters
 
 /// The street an address point or POI without a parent street belongs to (it has no `addr:street`, or it
-/// names no street near: `OSMParentStreets`): the nearest named street, in degrees from the node or from the
-/// building's or area's box (`ObjectBoxStreets`), within 0.015°, else 0.1°, as Nominatim parents such an object. Decided once at import, where the lookup
-/// searched it for each answer: 6 % of a zoom-18 batch's CPU on 100,000 central Helsinki points.
+/// names no street near: `OSMParentStreets`): the nearest named street of its own country (`NominatimPartitions`),
+/// in degrees from the node or from the building's or area's box (`ObjectBoxStreets`), within 0.015°, else 0.1°, as
+/// Nominatim parents such an object; none when no street of its country is in reach. Decided once at import, where
+/// the lookup searched it for each answer: 6 % of a zoom-18 batch's CPU on 100,000 central Helsinki points.
 ///
 /// The objects' records wait on disk until the streets' tiles are in the database (`OSMSpillFile`); the
 /// objects without a parent are answered in the order of the streets' tiles, a row of tiles read at a time,
@@ -24,6 +25,8 @@ final class ObjectNearestStreets {
         var y: Double
         var candidates: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
         var count: UInt32 = 0
+        /// Its country's partition (`NominatimPartitions`): the streets it may belong to are of the same.
+        var partition = NominatimPartitions.unknown
         /// The object's box (`minX > maxX` for a node): the streets are measured from it (`ObjectBoxStreets`).
         var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
 
@@ -54,9 +57,11 @@ final class ObjectNearestStreets {
     private var minor: [UInt64] = []
     private var streetCount = 0
     private(set) var objectCount: UInt32 = 0
+    private let partitions: NominatimPartitions
 
     /// Temporary files are created as `temporaryPrefix` and a name (beside the database being built).
-    init(temporaryPrefix: String) throws {
+    init(temporaryPrefix: String, partitions: NominatimPartitions = .embedded) throws {
+        self.partitions = partitions
         records = try OSMSpillFile(path: temporaryPrefix + "object-records")
         // By the streets' tile of the centre, then the object: unique keys.
         orphans = ExternalSorter(runPrefix: temporaryPrefix + "orphan-run-", bufferBytes: 8 << 20) { orphan in
@@ -92,6 +97,7 @@ final class ObjectNearestStreets {
         let point = centre.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.point($0) } ?? nil
         guard let point else { return }
         var orphan = Orphan(object: object, x: point.longitude, y: point.latitude)
+        orphan.partition = partitions.partition(of: fields[PlacesSchema.ObjectField.country.rawValue] ?? nil)
         let extentField = fields[PlacesSchema.ObjectField.extent.rawValue] ?? nil
         if let extent = extentField.flatMap({ $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.extent($0) } ?? nil }) {
             (orphan.minX, orphan.minY, orphan.maxX, orphan.maxY) = (extent.minX, extent.minY, extent.maxX, extent.maxY)
@@ -112,10 +118,14 @@ final class ObjectNearestStreets {
     func seal() throws { try orphans.seal() }
 
     /// Each object's record in order, with its nearest named street, found among `streets` (the streets' tiles
-    /// as written, from `makeStreets`). At each row of tiles the pages of the rows further south than a search
-    /// reaches are let go, and those still in reach kept, so that each page is read (inflated, decoded) once.
-    /// The orphans of a row are answered in batches on every core (`answers(of:)`).
-    package func finish(makeStreets: () throws -> StreetTiles, _ write: ([String?]) throws -> Void) throws {
+    /// as written, from `makeStreets`) of the object's country (`streetPartitions`, by street number). At each row of
+    /// tiles the pages of the rows further south than a search reaches are let go, and those still in reach kept, so
+    /// that each page is read (inflated, decoded) once. The orphans of a row are answered in batches on every core
+    /// (`answers(of:)`).
+    package func finish(
+        makeStreets: () throws -> StreetTiles, streetPartitions: StreetPartitions = StreetPartitions(),
+        _ write: ([String?]) throws -> Void
+    ) throws {
         defer {
             records.discard()
             orphans.discard()
@@ -124,7 +134,7 @@ final class ObjectNearestStreets {
         var streets: StreetTiles?
         var streetsRow: UInt32?
         var batch: [Orphan] = []
-        let search = Search(named: named, minor: minor)
+        let search = Search(named: named, minor: minor, partitions: streetPartitions)
         func answerBatch() throws {
             if let streets {
                 for answer in search.answers(of: batch, among: streets) { try answers.append(answer) }
@@ -181,6 +191,8 @@ extension ObjectNearestStreets {
     struct Search: Sendable {
         /// `ObjectNearestStreets`' bit sets, as they are once every street is added.
         let named: [UInt64], minor: [UInt64]
+        /// The streets' partitions: an orphan's nearest street is one of its own partition.
+        let partitions: StreetPartitions
 
         /// How many orphans in a row a core takes at a time: neighbours, which read the same tiles' cells.
         private static let chunkOrphans = 64
@@ -217,10 +229,13 @@ extension ObjectNearestStreets {
                 return nearestCandidate(orphan, streets: streets).map { Answer(object: orphan.object, street: $0, isParent: true) }
             }
             let centre = Coordinate(latitude: orphan.y, longitude: orphan.x)
+            let accept = { (id: UInt32) in
+                isNamed(id) && NominatimPartitions.mayParent(street: partitions.partition(ofStreet: id), object: orphan.partition)
+            }
             for reach in ObjectNearestStreets.reachesDegrees {
                 let found =
-                    orphan.box.map { ObjectBoxStreets.nearest(to: $0, reach: reach, streets: streets, isMinor: isMinor, accept: isNamed) }
-                    ?? streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: isNamed)?.id
+                    orphan.box.map { ObjectBoxStreets.nearest(to: $0, reach: reach, streets: streets, isMinor: isMinor, accept: accept) }
+                    ?? streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: accept)?.id
                 if let found { return Answer(object: orphan.object, street: found, isParent: false) }
             }
             return nil

@@ -13,12 +13,18 @@ final class StreetPostcodeTable {
     private var textNumbers: [String: UInt32] = [:]
     /// The last street given, which the next must come after.
     private var lastStreet: Int64 = -1
+    private let partitionOfCountry: NominatimPartitions
+    /// Each street's country's partition, kept in memory for the objects' parent streets.
+    private(set) var partitions = StreetPartitions()
 
     /// Whether no street has a postcode or a country.
     var isEmpty: Bool { texts.isEmpty }
 
     /// `path`: where the file is created, beside the database being built.
-    init(path: String) throws { file = try OSMSpillFile(path: path) }
+    init(path: String, partitions: NominatimPartitions = .embedded) throws {
+        file = try OSMSpillFile(path: path)
+        partitionOfCountry = partitions
+    }
 
     /// Street `street`'s postcode and country; the streets come in increasing order.
     func set(postcode: String?, country: String?, forStreet street: UInt32) throws {
@@ -27,6 +33,7 @@ final class StreetPostcodeTable {
             throw ImportError("street \(street) came after street \(lastStreet) to the streets' postcodes")
         }
         lastStreet = Int64(street)
+        if country != nil { partitions.set(partitionOfCountry.partition(of: country), forStreet: street) }
         let (postcode, country) = (number(postcode), number(country))
         try file.append {
             $0.write(street)

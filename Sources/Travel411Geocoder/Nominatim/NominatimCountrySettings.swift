@@ -27,6 +27,8 @@ package struct NominatimCountrySettings: Sendable {
         var postcodes: Postcodes = .unspecified
         /// `postcode: extent`, in metres: how far a postcode point reaches (`get_postcode_extent`).
         var postcodeExtentMetres: Double?
+        /// `partition`: the part of Nominatim's search tables that holds the country's places (`get_partition`).
+        package var partition: Int?
     }
 
     /// By lower-case ISO 3166-1 alpha-2 code, as the file keys them.
@@ -64,6 +66,7 @@ package struct NominatimCountrySettings: Sendable {
                 $0.trimmingCharacters(in: .whitespaces)
             }.filter { !$0.isEmpty }
             country.namesEntry = entry["names"]
+            country.partition = entry["partition"]?.text.flatMap { Int($0) }
             switch entry["postcode"] {
             case nil: country.postcodes = .unspecified
             case .scalar(let value, _):

@@ -111,12 +111,19 @@ import Testing
             orphans += 1
             let centre = try #require(ReverseGeocoder.centre(of: UInt32(id), objects: objects))
             let extent = ReverseGeocoder.extent(objects.names.bytes(id, PlacesSchema.ObjectField.extent.rawValue))
+            // A street of the object's own country (`NominatimPartitions`; each of these countries has its own partition).
+            let country = objects.names.bytes(id, PlacesSchema.ObjectField.country.rawValue).map { Array($0) }
+            let ofItsCountry: (UInt32) -> Bool = { street in
+                let field = PlacesSchema.StreetPostcodeField.country.rawValue
+                let own = geocoder.withStreetPostcodes { $0.bytes(Int(street), field).map { Array($0) } } ?? nil
+                return named(street) && (country == nil || own == nil || own == country)
+            }
             let nearest = ObjectNearestStreets.reachesDegrees.lazy.compactMap { reach -> UInt32? in
                 guard let extent, extent.minX < extent.maxX || extent.minY < extent.maxY else {
-                    return streets.index.nearestInDegrees(to: centre, radiusDegrees: reach, accept: named)?.id
+                    return streets.index.nearestInDegrees(to: centre, radiusDegrees: reach, accept: ofItsCountry)?.id
                 }
                 let object = ObjectBoxStreets.Object(box: extent, centre: centre)
-                return ObjectBoxStreets.nearest(to: object, reach: reach, streets: streets.index, isMinor: minor, accept: named)
+                return ObjectBoxStreets.nearest(to: object, reach: reach, streets: streets.index, isMinor: minor, accept: ofItsCountry)
             }.first
             #expect(field(id, .nearestStreet) == nearest, "object \(id)")
         }
