@@ -72,6 +72,9 @@ struct OSMParentStreets {
     /// Kept with the name's own bytes: a String key matches a canonically equivalent spelling too.
     private var spellingNumbers: [String: (name: String, numbers: [UInt32])] = [:]
     private static let spellingNumbersKept = 1 << 14
+    /// How many streets' partitions `answers` keeps: a street is asked about by each of its addresses, which come
+    /// together (the sweep is by column), so a small cache, emptied when full, answers most of them.
+    private static let streetPartitionsKept = 1 << 14
 
     /// Sort runs are created as `runPrefix` and a name, each of `bufferBytes` of entries (40 bytes each).
     init(
@@ -156,7 +159,7 @@ struct OSMParentStreets {
                         guard squared <= reachSquared else { continue }
                         let object = objectPartition ?? partitions.partition(of: countryAt(Point2D(x: entry.x, y: entry.y)))
                         objectPartition = object
-                        if streetPartitions.count >= Self.spellingNumbersKept { streetPartitions.removeAll(keepingCapacity: true) }
+                        if streetPartitions.count >= Self.streetPartitionsKept { streetPartitions.removeAll(keepingCapacity: true) }
                         let own = streetPartitions[street.number] ?? partitions.partition(of: countryAt(Point2D(x: street.x, y: street.y)))
                         streetPartitions[street.number] = own
                         if NominatimPartitions.mayParent(street: own, object: object) { found.append((squared, street.number)) }

@@ -93,9 +93,7 @@ package struct DelimitedRecordSplitter: Sendable {
 
     /// A record holding nothing at all (an empty line): skipped rather than counted as a row.
     @inline(__always)
-    package static func isBlank(_ fields: [InputCell]) -> Bool {
-        fields.count == 1 && fields[0].kind == .delimitedPlain && fields[0].start == fields[0].end
-    }
+    package static func isBlank(_ fields: [InputCell]) -> Bool { isBlank(fields, from: 0) }
 
     /// `isBlank` of the record whose fields are `fields[first...]`.
     @inline(__always)
