@@ -274,9 +274,18 @@ extension ReverseGeocoder {
     }
 
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.
+    /// Nor is it a part of the municipality drawn around itself: Nominatim's address holds each place once (one
+    /// `place_addressline` row per place, `insert_addresslines`), so Aixirivall, a village node naming the city
+    /// part of Sant Julià de Lòria's parish around it (`OSMSubpartNodes`), is not its suburb too.
     func dropSubLocalityOfAnotherCity(_ record: inout PlacemarkRecord) {
         guard let place = withPoints(.locality, { $0.records.coordinate(Int(record.subLocality)) }) ?? nil else { return }
-        if feature(.city, place.longitude, place.latitude) != record.cityArea { record.subLocality = -1 }
+        if feature(.city, place.longitude, place.latitude) != record.cityArea {
+            record.subLocality = -1
+        } else if let city = areaFeature(.city, record.cityArea, rank: 16, location: record.location), city.elementType == .node,
+            abs(city.location.latitude - place.latitude) < 1e-5, abs(city.location.longitude - place.longitude) < 1e-5
+        {
+            record.subLocality = -1
+        }
     }
 
     /// Nominatim answers the nearest object, a street or an address: where an address point lies nearer

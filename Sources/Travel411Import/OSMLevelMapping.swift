@@ -264,7 +264,6 @@ struct OSMLevelMapping {
         }
         rankedBoundaries = []
         let labelled: [NominatimAddressLevels.Band: Int] = [.state: 8, .county: 12, .city: 16, .suburb: 20]
-        let townsByName = Self.byName(townNodes)
         // In a stable order: the areas' order decides their feature numbers.
         for (key, ranks) in bands.sorted(by: { ("\($0.key.band)", $0.key.country ?? "") < ("\($1.key.band)", $1.key.country ?? "") }) {
             let band = key.band
@@ -292,9 +291,10 @@ struct OSMLevelMapping {
                         // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
                         var area = area
                         if rank < 16 { area.unlinkedKey = "municipality" }
-                        // A boundary linked to a place node takes the node's address rank (`find_linked_place`):
-                        // Encamp's parish is its town, and the villages inside it are parts of it, not towns beside it.
-                        area.rank = rank < 16 && Self.linkedNode(of: area, among: townsByName) != nil ? 16 : rank
+                        // Linked by its `wikidata` (above), a boundary took its node's address rank (Encamp's parish
+                        // is its town); a node linked by name has the boundary's own rank (`OSMNameLinks`), so a parish of
+                        // rank 14 stays one beside the town node of its name (Ordino's).
+                        area.rank = rank
                         cityBoundaries.append(area)
                     default: suburbBoundaries[rank, default: []].append(area)
                     }
@@ -422,7 +422,8 @@ struct OSMLevelMapping {
     private mutating func collectMunicipalities(
         _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, countryOf: (Point2D) -> String?
     ) -> (areas: [PendingArea], first: Int) {
-        var cities = cityBoundaries.isEmpty ? cityPlaceAreas : Self.withTownNodes(cityBoundaries, townNodes: townNodes)
+        let links = OSMNameLinks(townNodes, countryOf: countryOf)
+        var cities = cityBoundaries.isEmpty ? cityPlaceAreas : Self.withTownNodes(cityBoundaries, townNodes: townNodes, links: links)
         // A town or village node in no municipality polygon is a guessed municipality wherever its area reaches, as
         // where the extract has no polygon at all (`insert_addresslines` takes guessed places of rank 16 outside every
         // boundary; a node inside one is linked to it or a part of it). After the polygons: the first polygon of a
@@ -430,9 +431,8 @@ struct OSMLevelMapping {
         // whole of a dozen) had no municipality around the other villages.
         cities += Self.townNodeCells(Self.nodes(townNodes, outsideEvery: cities), countryOf: countryOf)
         let firstCity = collector.areas[.city]?.features.count ?? 0
-        let townsByName = Self.byName(townNodes)
         for area in cities {
-            let linked = area.node == nil ? Self.linkedNode(of: area, among: townsByName) : nil
+            let linked = area.node == nil ? links.node(linkedTo: area) : nil
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstCity + $0) },
                 countryCode: area.node.flatMap(countryOf),
@@ -519,12 +519,12 @@ struct OSMLevelMapping {
         let suburbLevel = (suburbRank ?? 20) >= 20 ? "suburb" : "city_district"
         let cityBoxes = BoxBuckets(cities.map(\.shape.boundingBox))
         let firstSuburb = collector.areas[.suburb]?.features.count ?? 0
-        let suburbsByName = Self.byName(suburbNodes)
+        let suburbLinks = OSMNameLinks(suburbNodes, countryOf: countryOf)
         for area in suburbs {
             let municipality = area.node.flatMap { node in
                 cityBoxes.holding(x: node.x, y: node.y).first { cities[$0].shape.contains(x: node.x, y: node.y) }
             }
-            let linked = area.node == nil ? Self.linkedNode(of: area, among: suburbsByName) : nil
+            let linked = area.node == nil ? suburbLinks.node(linkedTo: area) : nil
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstSuburb + $0) },
                 countryCode: area.node.flatMap(countryOf),
@@ -533,26 +533,6 @@ struct OSMLevelMapping {
                 placeType: area.placeType ?? linked?.type ?? area.boundaryPlace ?? suburbLevel,
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
-    }
-
-    /// The place node a polygon is linked to, as Nominatim links them: a node of the same name inside it
-    /// (Gamprin's boundary and its `village` node). Nominatim keys the polygon by the node's type in an
-    /// address (an unlinked municipality is its `city`, admin_level 8; an unlinked suburb its `suburb`, 10, or
-    /// `city_district`, 9) and answers at the node's point (an unlinked one at a point on its surface: Mauren).
-    /// The outline is read back (`OSMShapeFile`) once, and only the nodes inside its box are tested: an extract of
-    /// many towns of one name (2,400 copies of Liechtenstein) read it for every node of the name, growing with the
-    /// square of the extract. A point outside the box is outside the rings, so the answer is the same.
-    private static func linkedNode(of area: PendingArea, among nodes: [[UInt8]: [OSMPlaceNodeAreas.Node]]) -> OSMPlaceNodeAreas.Node? {
-        guard let named = nodes[OSMParentStreets.key(area.name)] else { return nil }
-        let shape = area.shape, box = shape.boundingBox
-        return named.first { box.contains(x: $0.point.x, y: $0.point.y) && shape.contains(x: $0.point.x, y: $0.point.y) }
-    }
-
-    /// Place nodes by their names' keys (`OSMParentStreets.key`), each name's in the order they came.
-    private static func byName(_ nodes: [OSMPlaceNodeAreas.Node]) -> [[UInt8]: [OSMPlaceNodeAreas.Node]] {
-        var byName: [[UInt8]: [OSMPlaceNodeAreas.Node]] = [:]
-        for node in nodes { byName[OSMParentStreets.key(node.name), default: []].append(node) }
-        return byName
     }
 
     /// The objects in the order they came, with their postcodes checked and their parent streets.

@@ -136,14 +136,16 @@ extension OSMLevelMapping {
 
     /// The municipality boundaries, finest rank first, with the town and village nodes (address rank 16) inside
     /// a coarser one (Andorra's parishes, rank 14) that they are not linked to, cut to it, between the two: such
-    /// a node names the city part of the address around it (`OSMSubpartNodes`); one inside a boundary of its own
-    /// rank is a part of that (the suburbs, `finish`).
-    static func withTownNodes(_ boundaries: [PendingArea], townNodes: [OSMPlaceNodeAreas.Node]) -> [PendingArea] {
+    /// a node names the city part of the address around it (`OSMSubpartNodes`), even one of the parish's name
+    /// (Ordino's town node: its rank is not the parish's, `OSMNameLinks`); one inside a boundary of its own rank
+    /// is a part of that (the suburbs, `finish`).
+    static func withTownNodes(_ boundaries: [PendingArea], townNodes: [OSMPlaceNodeAreas.Node], links: OSMNameLinks) -> [PendingArea] {
         let finer = boundaries.filter { $0.rank >= 16 }, coarser = boundaries.filter { $0.rank < 16 }
         guard !coarser.isEmpty else { return boundaries }
         let (inside, _) = OSMSubpartNodes.areas(
             of: townNodes, types: ["city", "town", "village"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) },
-            names: coarser.map(\.name), boundaries: OSMSubpartNodes.Outlines(coarser), excluded: OSMSubpartNodes.Outlines(finer))
+            names: coarser.filter { links.node(linkedTo: $0) != nil }.map(\.name), boundaries: OSMSubpartNodes.Outlines(coarser),
+            excluded: OSMSubpartNodes.Outlines(finer))
         // Each cut area knows the parish under it, which answers where the node is too fine for the zoom
         // (`dropCityNodeAboveRank`).
         return finer

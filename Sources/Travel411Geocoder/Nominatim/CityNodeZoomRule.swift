@@ -31,8 +31,16 @@ extension ReverseGeocoder {
 
     /// Where no area holds the point and nothing answers (no street, no object), the town node within its reach
     /// (`takeTownNodeInReach`); then no municipality but an area's (`dropLocalityOutsideMunicipalities`).
+    /// Inside a parish that town and village nodes name parts of, the node in reach inside it
+    /// (`takeTownNodeInsideParish`), unless a finer place node answers.
     func decideMunicipalityOutsideAreas(_ record: inout PlacemarkRecord, maximumRank: Int) {
-        if record.cityArea < 0, record.street < 0, record.object < 0 { takeTownNodeInReach(&record, maximumRank: maximumRank) }
+        if record.street < 0, record.object < 0 {
+            if record.cityArea < 0 {
+                takeTownNodeInReach(&record, maximumRank: maximumRank)
+            } else if record.suburbArea < 0 {
+                takeTownNodeInsideParish(&record, maximumRank: maximumRank)
+            }
+        }
         dropLocalityOutsideMunicipalities(&record)
     }
 }

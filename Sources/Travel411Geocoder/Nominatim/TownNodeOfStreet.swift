@@ -77,6 +77,27 @@ extension ReverseGeocoder {
             record.cityArea = found
         }
     }
+
+    /// The same search inside a coarser municipality that town and village nodes name parts of (Andorra's parishes,
+    /// rank 14: `OSMSubpartNodes`): where no street, object or finer place node answers, `_lookup_area_address` finds
+    /// the parish holding the point, then the place nodes inside it of a finer search rank, the finest rank within
+    /// reach first, then the nearest: 1.6 km from Prats's village node, inside the box of Canillo's town node,
+    /// Nominatim answers Prats (19 is finer than a town's 18); 2.5 km from Segudet, beyond its box, Segudet.
+    func takeTownNodeInsideParish(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        guard record.cityArea >= 0, let nodes = lookup.cityNodeSearch(), !nodes.isEmpty else { return }
+        // The parish: the point's municipality, or the one under the node area holding the point.
+        let parish: Int32
+        if let node = nodes.node(ofFeature: record.cityArea) {
+            guard node.boundaryBelow >= 0 else { return }
+            parish = node.boundaryBelow
+        } else {
+            parish = record.cityArea
+        }
+        let point = record.location
+        if let found = nodes.answer(x: point.longitude, y: point.latitude, maximumRank: maximumRank, municipality: -1, boundary: parish) {
+            record.cityArea = found
+        }
+    }
 }
 
 extension PlaceNodeSearch {
