@@ -254,14 +254,8 @@ package final class PlacesLookup: Sendable {
     private static func allTiles(_ level: PlacesSchema.AreaLevel, from database: SQLiteDatabase) throws -> AreaIndex {
         var grid = [UInt32](repeating: AreaIndex.ref(.empty, 0), count: AreaIndex.columns * AreaIndex.rows)
         let keys: [SQLValue] = [.integer(level.tileKey(0)), .integer(level.tileKey(grid.count - 1))]
-        // The tiles' inflated sizes, from their headers (`PageCompression`).
-        var capacity = 0
-        let sizes = try database.prepare(
-            "SELECT substr(blob, 1, \(PageCompression.headerSize)) FROM travel411_area_tiles WHERE key BETWEEN ? AND ? AND blob IS NOT NULL"
-        )
-        try sizes.bind(keys)
-        while try sizes.step() { capacity += try sizes.withBlob(0) { try PageCompression.pageSize($0) } + TileArena.alignment }
-        let arena = TileArena(capacity: capacity)
+        // Grown as the tiles come: a first pass for their sizes stepped through every row twice.
+        let arena = TileArena(capacity: 1 << 20)
         let statement = try database.prepare("SELECT key, reference, blob FROM travel411_area_tiles WHERE key BETWEEN ? AND ?")
         try statement.bind(keys)
         while try statement.step() {

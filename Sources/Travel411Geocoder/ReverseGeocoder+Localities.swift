@@ -91,7 +91,9 @@ extension ReverseGeocoder {
             guard let pending = pendingCoordinate else { return }
             pendingCoordinate = nil
             let place = Coordinate(latitude: pending[0], longitude: pending[1])
-            (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(from: place, to: location)
+            // The point's own latitude sine and cosine from the query: the same numbers, two calls of trigonometry fewer.
+            (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(
+                from: place, to: location, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
         }
     }
 

@@ -29,15 +29,25 @@ public enum GreatCircle {
     /// trigonometry instead of eleven; a batch asks both for every point).
     @inline(__always)
     public static func distanceAndInitialBearing(from a: Coordinate, to b: Coordinate) -> (metres: Double, degrees: Double) {
+        let φ2 = b.latitude * .pi / 180
+        return distanceAndInitialBearing(from: a, to: b, sinφ2: sin(φ2), cosφ2: cos(φ2))
+    }
+
+    /// `distanceAndInitialBearing(from:to:)` given the sine and cosine of `b`'s latitude in radians
+    /// (`b.latitude * .pi / 180`, as a nearest-place search's query has them): the same numbers, two calls fewer.
+    @inline(__always)
+    public static func distanceAndInitialBearing(from a: Coordinate, to b: Coordinate, sinφ2: Double, cosφ2: Double) -> (
+        metres: Double, degrees: Double
+    ) {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let Δφ = φ2 - φ1
         let Δλ = (b.longitude - a.longitude) * .pi / 180
-        let cosφ1 = cos(φ1), cosφ2 = cos(φ2)
+        let cosφ1 = cos(φ1)
         let sinHalfΔφ = sin(Δφ / 2), sinHalfΔλ = sin(Δλ / 2)
         let h = sinHalfΔφ * sinHalfΔφ + cosφ1 * cosφ2 * sinHalfΔλ * sinHalfΔλ
         let metres = 2 * earthRadiusMetres * asin(min(1, sqrt(h)))
         let y = sin(Δλ) * cosφ2
-        let x = cosφ1 * sin(φ2) - sin(φ1) * cosφ2 * cos(Δλ)
+        let x = cosφ1 * sinφ2 - sin(φ1) * cosφ2 * cos(Δλ)
         let θ = atan2(y, x) * 180 / .pi
         return (metres, (θ + 360).truncatingRemainder(dividingBy: 360))
     }

@@ -67,13 +67,15 @@ public final class AreaIndex: @unchecked Sendable {
         guard grid.count == AreaIndex.columns * AreaIndex.rows else { throw IndexFormatError.malformed("area grid size") }
         let gridMemory = UnsafeMutablePointer<UInt32>.allocate(capacity: grid.count)
         gridMemory.initialize(from: grid, count: grid.count)
+        var hasBlob = [Bool](repeating: false, count: grid.count)
         for (tile, offset) in arena.offsets {
-            guard AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue else {
+            guard grid.indices.contains(tile), AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue else {
                 throw IndexFormatError.malformed("tile \(tile) without a reference")
             }
             gridMemory[tile] = AreaIndex.ref(.leafOrTile, UInt32(offset / TileArena.alignment))
+            hasBlob[tile] = true
         }
-        for tile in 0..<grid.count where AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue && arena.offsets[tile] == nil {
+        for tile in 0..<grid.count where AreaIndex.tag(grid[tile]) == Tag.leafOrTile.rawValue && !hasBlob[tile] {
             throw IndexFormatError.malformed("missing tile \(tile)")
         }
         self.grid = gridMemory
@@ -273,28 +275,39 @@ struct AreaTile {
 // @unchecked Sendable: one raw allocation, filled in init and only read afterwards.
 package final class TileArena: @unchecked Sendable {
     package static let alignment = 16
-    package let base: UnsafeMutableRawPointer
-    private let capacity: Int
+    /// malloc's, so that growing it is `realloc`: a big block moves by remapping its pages, not by copying.
+    package private(set) var base: UnsafeMutableRawPointer
+    private var capacity: Int
     private(set) var used = 0
-    /// Tile number → byte offset of its blob.
-    private(set) var offsets: [Int: Int] = [:]
+    /// Each appended tile's number and the byte offset of its blob, in the order appended.
+    private(set) var offsets: [(tile: Int, offset: Int)] = []
 
-    /// `capacity`: the blobs' total size plus `alignment` per blob.
+    /// `capacity`: a first guess of the blobs' total size plus `alignment` per blob; it grows as needed.
     package init(capacity: Int) {
         self.capacity = max(capacity, Self.alignment)
-        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: Self.alignment)
+        // malloc's blocks are aligned for any scalar, 16 bytes on the platforms Swift runs on.
+        guard let memory = malloc(self.capacity) else { fatalError("out of memory for \(self.capacity) bytes of area tiles") }
+        base = memory
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
 
     package func append(tile: Int, bytes: UnsafeRawBufferPointer) throws {
         try AreaTile.validate(bytes)
         let offset = (used + Self.alignment - 1) & ~(Self.alignment - 1)
-        guard offset + bytes.count <= capacity, offset / Self.alignment < 1 << 30, let source = bytes.baseAddress else {
-            throw IndexFormatError.malformed("area tiles larger than announced")
+        guard offset / Self.alignment < 1 << 30, let source = bytes.baseAddress else {
+            throw IndexFormatError.malformed("area tiles too large")
         }
+        if offset + bytes.count > capacity { grow(toHold: offset + bytes.count) }
         (base + offset).copyMemory(from: source, byteCount: bytes.count)
-        offsets[tile] = offset
+        offsets.append((tile, offset))
         used = offset + bytes.count
+    }
+
+    private func grow(toHold size: Int) {
+        let newCapacity = max(size, capacity * 2)
+        guard let memory = realloc(base, newCapacity) else { fatalError("out of memory for \(newCapacity) bytes of area tiles") }
+        base = memory
+        capacity = newCapacity
     }
 }

@@ -23,9 +23,11 @@ package enum NearestTileProof {
     /// A difference of squared chords far above the computed ones' rounding (a few units in their 15th
     /// decimal place) and far below any gap between two places that matters (under a millimetre beyond 50 km).
     static let margin = 1e-12
-    /// More points within reach than this: the tile is not proven (a crowded coast), and the search for
-    /// them stops early, so that trying costs little.
+    /// More points within reach than this: the tile is not proven (a crowded coast).
     package static let reachLimit = 32
+    /// More points within reach than this: they are not listed either (`NearestTileCandidates`), and the
+    /// search for them stops early, so that trying costs little.
+    package static let candidateLimit = 128
 
     package typealias Vector = (x: Double, y: Double, z: Double)
 

@@ -112,8 +112,16 @@ public final class PointIndex: @unchecked Sendable {
     /// A point converted once per query.
     public struct Query {
         let x: Double, y: Double, z: Double
+        /// The cosine of the latitude in radians, whose sine is `z`: the distance and bearing to the nearest
+        /// place start from both.
+        package let cosLatitude: Double
+        package var sinLatitude: Double { z }
+
+        /// `unitVector(latitude:longitude:)`'s numbers, the cosine kept.
         public init(_ coordinate: Coordinate) {
-            (x, y, z) = PointIndex.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
+            let φ = coordinate.latitude * .pi / 180, λ = coordinate.longitude * .pi / 180
+            let c = cos(φ)
+            (x, y, z, cosLatitude) = (c * cos(λ), c * sin(λ), sin(φ), c)
         }
         @inline(__always) subscript(axis: Int) -> Double { axis == 0 ? x : (axis == 1 ? y : z) }
     }
@@ -227,6 +235,7 @@ public final class PointIndex: @unchecked Sendable {
         let (tile, centre) = TileNearestHints.tile(of: coordinate)
         let inTile = NearestTileProof.isInWorld(coordinate)
         if inTile, let proven = tileHints.provenNearest(ofTile: tile) { return proven }
+        if inTile, let listed = tileHints.listedCandidates(ofTile: tile) { return listed.nearest(to: q) }
         var hint = tileHints.vector(ofTile: tile)
         if hint == nil {
             var fromCentre = NearestSearch(query: Query(centre), filter: NearestFilter(), bestDistance: 2.0001 * 2.0001)
@@ -237,9 +246,10 @@ public final class PointIndex: @unchecked Sendable {
             }
         } else if pages.isPreloaded, let claimed = tileHints.claimProof(ofTile: tile) {
             // Only with every page in memory: a single lookup reads no more pages than its own search's.
-            let proven = isNearestThroughout(claimed.id, at: claimed.vector, tile: tile, centre: Query(centre))
-            tileHints.finishProof(ofTile: tile, proven: proven)
+            let (proven, candidates) = nearestThroughout(claimed.id, at: claimed.vector, tile: tile, centre: Query(centre))
+            tileHints.finishProof(ofTile: tile, proven: proven, candidates: candidates)
             if proven, inTile { return (claimed.id, claimed.group) }
+            if let candidates, inTile { return candidates.nearest(to: q) }
         }
         var bound = 2.0001 * 2.0001
         if let (x, y, z) = hint {
@@ -253,22 +263,30 @@ public final class PointIndex: @unchecked Sendable {
     }
 
     /// Whether `nearest` (at `vector`, the point nearest to the tile's centre) is the nearest point of every
-    /// query of the 1° tile `tile` (`NearestTileProof`).
-    private func isNearestThroughout(_ nearest: UInt32, at vector: NearestTileProof.Vector, tile: Int, centre: Query) -> Bool {
+    /// query of the 1° tile `tile` (`NearestTileProof`); when it is not, the points that can be
+    /// (`NearestTileCandidates`), if they are few.
+    private func nearestThroughout(_ nearest: UInt32, at vector: NearestTileProof.Vector, tile: Int, centre: Query) -> (
+        proven: Bool, candidates: NearestTileCandidates?
+    ) {
         let cap = NearestTileProof.Cap(row: tile / 360, column: tile % 360)
         let (dx, dy, dz) = (centre.x - vector.x, centre.y - vector.y, centre.z - vector.z)
         let reach = cap.reach(nearestChord: (dx * dx + dy * dy + dz * dz).squareRoot())
         var within = WithinSearch(query: centre, squaredReach: reach * reach)
         withUnsafePointer(to: top) { top in collect(&within, Cursor(arrays: top, base: -1), 0, count, 0) }
-        guard !within.overflowed else { return false }
-        return within.found.allSatisfy { $0.id == nearest || cap.isNearer(vector, than: $0.vector) }
+        guard !within.overflowed else { return (false, nil) }
+        if within.found.count <= NearestTileProof.reachLimit,
+            within.found.allSatisfy({ $0.id == nearest || cap.isNearer(vector, than: $0.vector) })
+        {
+            return (true, nil)
+        }
+        return (false, NearestTileCandidates(within.found, centre: (centre.x, centre.y, centre.z)))
     }
 
-    /// The points within a reach of a query, up to `NearestTileProof.reachLimit` of them.
+    /// The points within a reach of a query, up to `NearestTileProof.candidateLimit` of them.
     private struct WithinSearch {
         let query: Query
         let squaredReach: Double
-        var found: [(id: UInt32, vector: NearestTileProof.Vector)] = []
+        var found: [(id: UInt32, group: UInt32, vector: NearestTileProof.Vector)] = []
         var overflowed = false
     }
 
@@ -281,12 +299,12 @@ public final class PointIndex: @unchecked Sendable {
         let a = cursor.arrays
         let q = search.query
         if squaredChord(q, a, i) <= search.squaredReach {
-            guard search.found.count < NearestTileProof.reachLimit else {
+            guard search.found.count < NearestTileProof.candidateLimit else {
                 search.overflowed = true
                 return
             }
             let p = a.pointee.coordinates + i * 3
-            search.found.append((a.pointee.ids[i], (p[0], p[1], p[2])))
+            search.found.append((a.pointee.ids[i], hasGroups ? a.pointee.group[i] : 0, (p[0], p[1], p[2])))
         }
         if hi - lo == 1 { return }
         let axis = Int(a.pointee.axes[i])

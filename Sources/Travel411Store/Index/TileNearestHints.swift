@@ -13,18 +13,21 @@ import Travel411Core
 /// Where that point is provably the nearest for every query of the tile (`NearestTileProof`), it becomes the
 /// tile's answer, and a search from the tile is not made at all: the per-cell answer table of the nearest
 /// place. The proof is tried at a tile's second search, by that search's thread, so that a tile searched
-/// from once (a sparse input) never pays for it.
+/// from once (a sparse input) never pays for it. Where it fails with few points in reach, those points
+/// (`NearestTileCandidates`) answer the tile's searches instead of the tree.
 // @unchecked Sendable: each tile's vector and nearest point are written once, by the thread that moved its
 // state from empty to writing, and read only after an acquiring load sees it ready or later; the proof's
-// outcome is written by the one thread that moved it from ready to proving.
+// outcome (and a tile's candidates) is written by the one thread that moved it from ready to proving.
 final class TileNearestHints: @unchecked Sendable {
     private static let tileCount = 360 * 180
     private static let empty: UInt8 = 0, writing: UInt8 = 1, ready: UInt8 = 2, proving: UInt8 = 3
-    private static let proven: UInt8 = 4, unprovable: UInt8 = 5
+    private static let proven: UInt8 = 4, unprovable: UInt8 = 5, listed: UInt8 = 6
     private let states: UnsafeMutablePointer<Atomic<UInt8>>
     private let vectors: UnsafeMutablePointer<Double>
     /// The point nearest to each kept tile's centre: record id, then group.
     private let answers: UnsafeMutablePointer<UInt32>
+    /// A listed tile's candidates, retained; written before its state turns `listed`.
+    private let candidates: UnsafeMutablePointer<Unmanaged<NearestTileCandidates>?>
 
     init() {
         states = .allocate(capacity: Self.tileCount)
@@ -32,9 +35,12 @@ final class TileNearestHints: @unchecked Sendable {
         // Written only tile by tile: the pages of tiles never searched from are never touched.
         vectors = .allocate(capacity: Self.tileCount * 3)
         answers = .allocate(capacity: Self.tileCount * 2)
+        candidates = .allocate(capacity: Self.tileCount)
     }
 
     deinit {
+        for tile in 0..<Self.tileCount where states[tile].load(ordering: .relaxed) == Self.listed { candidates[tile]?.release() }
+        candidates.deallocate()
         states.deinitialize(count: Self.tileCount)
         states.deallocate()
         vectors.deallocate()
@@ -61,6 +67,12 @@ final class TileNearestHints: @unchecked Sendable {
         return (answers[tile * 2], answers[tile * 2 + 1])
     }
 
+    /// The points that answer every query of the tile, if they were listed (`NearestTileCandidates`).
+    @inline(__always) func listedCandidates(ofTile tile: Int) -> NearestTileCandidates? {
+        guard states[tile].load(ordering: .acquiring) == Self.listed else { return nil }
+        return candidates[tile]?.takeUnretainedValue()
+    }
+
     /// Keeps a tile's vector and the point it is of, unless another thread is keeping or has kept them.
     func keep(_ vector: (Double, Double, Double), of nearest: (id: UInt32, group: UInt32), ofTile tile: Int) {
         guard states[tile].compareExchange(expected: Self.empty, desired: Self.writing, ordering: .acquiring).exchanged else { return }
@@ -78,8 +90,13 @@ final class TileNearestHints: @unchecked Sendable {
         return ((v[0], v[1], v[2]), answers[tile * 2], answers[tile * 2 + 1])
     }
 
-    /// Records the claimed proof's outcome.
-    func finishProof(ofTile tile: Int, proven: Bool) {
+    /// Records the claimed proof's outcome: proven, or else the tile's candidates when they were few enough.
+    func finishProof(ofTile tile: Int, proven: Bool, candidates list: NearestTileCandidates? = nil) {
+        if !proven, let list {
+            candidates[tile] = Unmanaged.passRetained(list)
+            states[tile].store(Self.listed, ordering: .releasing)
+            return
+        }
         states[tile].store(proven ? Self.proven : Self.unprovable, ordering: .releasing)
     }
 }

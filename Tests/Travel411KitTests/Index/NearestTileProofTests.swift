@@ -56,6 +56,42 @@ final class NearestTileProofTests: XCTestCase {
         XCTAssertGreaterThan(proven, 300)
     }
 
+    /// Coasts: clusters of places with open sea beside them, too many in reach for a proof, so the tiles off them
+    /// list their candidates (`NearestTileCandidates`); every query of those tiles, searched again and again,
+    /// answers as the full search, equal distances (places sharing a position) to the lower id included.
+    func testListedTilesAnswerAsTheFullSearch() throws {
+        var generator = SplitMix64(seed: 37)
+        func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
+        var places: [PointIndexBuilder.Place] = []
+        for centre in [Coordinate(latitude: 43.2, longitude: 5.4), Coordinate(latitude: -33.9, longitude: 151.2)] {
+            for _ in 0..<100 {
+                let coordinate = GreatCircle.destination(from: centre, distance: unit() * 60_000, bearing: unit() * 180)
+                places.append(PointIndexBuilder.Place(coordinate: coordinate, id: UInt32(places.count)))
+                if places.count % 10 == 0 { places.append(PointIndexBuilder.Place(coordinate: coordinate, id: UInt32(places.count))) }
+            }
+        }
+        places.reverse()
+        var builder = PointIndexBuilder()
+        builder.pageSize = 16
+        let index = try PointIndex(built: builder.build(places, withGroups: false))
+        var tiles: [(Int, Int)] = []
+        for (latitude, longitude) in [(43, 5), (-34, 151)] {
+            for dy in -2...2 { for dx in -2...2 { tiles.append((latitude + 90 + dy, longitude + 180 + dx)) } }
+        }
+        var listed = 0
+        for (row, column) in tiles {
+            let points = queries(row: row, column: column, random: 40, generator: &generator)
+            for _ in 0..<3 {
+                for (n, point) in points.enumerated() {
+                    let query = PointIndex.Query(point)
+                    XCTAssertEqual(index.nearestAnywhere(to: query, at: point)?.id, index.nearest(to: query)?.id, "\(point), query \(n)")
+                }
+            }
+            if index.tileHints.listedCandidates(ofTile: row * 360 + column) != nil { listed += 1 }
+        }
+        XCTAssertGreaterThan(listed, 10)
+    }
+
     /// Two places at one position are never proven apart (equal distances go to the lower id by the search).
     func testEqualPlacesAreNotProven() {
         let p = PointIndex.unitVector(latitude: 10, longitude: 10)
@@ -94,13 +130,17 @@ final class NearestTileProofTests: XCTestCase {
             Coordinate(latitude: -16.5, longitude: 180), Coordinate(latitude: 30, longitude: -140),
         ]
         var proven = 0
-        for pass in 0..<2 {
+        var listed = 0
+        for pass in 0..<3 {
             for point in points {
                 let query = PointIndex.Query(point)
                 XCTAssertEqual(tree.nearestAnywhere(to: query, at: point)?.id, tree.nearest(to: query)?.id, "\(point)")
-                if pass == 1, tree.tileHints.provenNearest(ofTile: TileNearestHints.tile(of: point).number) != nil { proven += 1 }
+                let tile = TileNearestHints.tile(of: point).number
+                if pass == 2, tree.tileHints.provenNearest(ofTile: tile) != nil { proven += 1 }
+                if pass == 2, tree.tileHints.listedCandidates(ofTile: tile) != nil { listed += 1 }
             }
         }
         XCTAssertGreaterThan(proven, 5000)
+        XCTAssertGreaterThan(listed, 100)
     }
 }
