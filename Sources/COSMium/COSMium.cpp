@@ -4,6 +4,7 @@
 #include "COSMium.h"
 #include "NodeLocationStore.hpp"
 #include "ObjectStream.hpp"
+#include "ReadMemory.hpp"
 #include "RelationAreaStore.hpp"
 
 #include <osmium/area/assembler.hpp>
@@ -217,6 +218,8 @@ namespace {
         /// Reads one file, or several as one (`ObjectStream`).
         void read(const std::vector<cosmium::InputFile>& files) {
             use_descriptor_closing_pbf_parser();
+            cosmium::bound_blocks_decoded_ahead(m_options.decoding_threads);
+            cosmium::FreePagesReturn free_pages;
             std::unique_ptr<osmium::thread::Pool> own_pool;
             if (m_options.decoding_threads > 0) {
                 own_pool = std::make_unique<osmium::thread::Pool>(m_options.decoding_threads);
@@ -259,10 +262,14 @@ namespace {
                             }
                         }
                     },
-                    [&] { report_progress(1, stream); });
+                    [&] {
+                        report_progress(1, stream);
+                        free_pages.after_block();
+                    });
                 stream.close();
                 areas.prepare_for_lookup();
             }
+            free_pages.now();
 
             // Pass 2: every element, node locations into the index, areas assembled as their members come by.
             const cosm_node_store store = m_options.locations_in_memory != 0 ? COSM_NODE_STORE_MEMORY : m_options.node_store;
@@ -303,7 +310,10 @@ namespace {
                         break;
                     }
                 },
-                [&] { report_progress(phase, stream); });
+                [&] {
+                    report_progress(phase, stream);
+                    free_pages.after_block();
+                });
             report_progress(3, stream);  // the end, also of a file without ways
             areas.flush();
             stream.close();
