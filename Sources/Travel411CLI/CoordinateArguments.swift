@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Travel411Core
 
 /// Turns the LAT LON texts of one argument or option into a coordinate, or a usage error: the one

@@ -42,12 +42,12 @@ package enum OSMFeatureClassifier {
 
     /// Which elements libosmium hands over at all (the rest never crosses into Swift). `highway` on areas: a
     /// pedestrian square mapped as a multipolygon is a street.
-    static let nodeKeys =
+    package static let nodeKeys =
         ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place"] + pointOfInterestKeys + fallbackPointOfInterestKeys
-    static let lineKeys =
+    package static let lineKeys =
         ["highway", "addr:interpolation", "addr:housenumber", "addr:postcode", "postal_code", "postcode"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
-    static let areaKeys =
+    package static let areaKeys =
         ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
 
