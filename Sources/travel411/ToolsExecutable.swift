@@ -34,12 +34,14 @@ enum ToolsExecutable {
         let notLinked: Set<String> = ["travel411", "travel411-serve", "Travel411Server"]
         let keys: [URLResourceKey] = [.contentModificationDateKey, .isDirectoryKey]
         guard let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: keys) else { return false }
+        let sourcesPath = sources.standardizedFileURL.path
         for case let file as URL in files {
             let values = try? file.resourceValues(forKeys: Set(keys))
-            if values?.isDirectory == true, file.deletingLastPathComponent().standardizedFileURL == sources.standardizedFileURL,
-                notLinked.contains(file.lastPathComponent)
-            {
-                files.skipDescendants()
+            if values?.isDirectory == true {
+                // A folder's own time changes when a file comes or goes, which says nothing of what the tools link.
+                if file.deletingLastPathComponent().standardizedFileURL.path == sourcesPath, notLinked.contains(file.lastPathComponent) {
+                    files.skipDescendants()
+                }
             } else if let changed = values?.contentModificationDate, changed > built {
                 return true
             }
