@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .library(name: "Travel411Kit", targets: ["Travel411Kit"]),
         .executable(name: "travel411", targets: ["travel411"]),
+        .executable(name: "travel411-tools", targets: ["travel411-tools"]),
         .executable(name: "travel411-serve", targets: ["travel411-serve"]),
     ],
     // `--traits Server` builds the HTTP server (travel411-serve) and its tests: `swift test --traits Server`.
@@ -102,7 +103,8 @@ let package = Package(
         // The geocoder is cut into targets along the flow of data (docs/architecture.md). A target may import only
         // the ones below it, so the compiler refuses an edge against the flow:
         //   Core ← Store ← Geocoder ← Answers ← Batch ← NominatimAPI        (the read side)
-        //   Core ← Shapefile, OSM;  Store, Shapefile, OSM, Geocoder ← Import  (the write side)
+        //   Core ← Shapefile, OSM ← OSMReader;  Store, Shapefile, OSM, Geocoder ← Import  (the write side; the import
+        //   is handed the OSM reader, so that what imports shapefiles only compiles no libosmium)
         // The read side has no unsafe flags, so that the Travel411Kit product can be a versioned dependency.
         .target(
             name: "Travel411Core",
@@ -157,9 +159,19 @@ let package = Package(
             dependencies: ["Travel411Core", "CShapelib"],
             swiftSettings: optimisedSwiftSettings
         ),
+        // OpenStreetMap's features as the import reads them, and how they are classified; not how a file is read.
         .target(
             name: "Travel411OSM",
-            dependencies: ["Travel411Core", "COSMium"],
+            dependencies: ["Travel411Core"],
+            swiftSettings: optimisedSwiftSettings
+        ),
+        // The extract reader over libosmium (COSMium), apart from the features so that the import, and so the first
+        // `travel411 where …` that imports Data/, compiles neither: only what imports an extract depends on it
+        // (travel411-tools, the tests, the benchmark and fuzz targets), and hands it to the import
+        // (`ImportOptions.extractReader`).
+        .target(
+            name: "Travel411OSMReader",
+            dependencies: ["Travel411Core", "Travel411OSM", "COSMium"],
             swiftSettings: optimisedSwiftSettings
         ),
         // The import itself is not optimised in a debug build (a release build optimises it with everything else): at
@@ -185,13 +197,37 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What both executables share: the root's help and error handling, `where`, `serve`, `import`'s arguments, the
+        // list of the commands travel411 hands to travel411-tools.
+        .target(
+            name: "Travel411CLI",
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
+                "Travel411OSM", "Travel411NominatimAPI", "Travel411ServeOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `travel411`: `where`, `import` of shapefiles (and of Data/ on first use) and `serve`; every other command is
+        // handed to travel411-tools, which it builds first when it runs from a build folder. A fresh clone's first
+        // `swift run travel411 where …` so compiles neither the Guide nor libosmium (docs/architecture.md).
         .executableTarget(
             name: "travel411",
             dependencies: [
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
-                "Travel411NominatimAPI",
-                "Travel411Guide",
+                "Travel411NominatimAPI", "Travel411CLI",
                 "Travel411ServeOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Every command, those travel411 hands over (the travel guide, the map, quakes, the import of OpenStreetMap
+        // extracts) with the Guide and libosmium.
+        .executableTarget(
+            name: "travel411-tools",
+            dependencies: [
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
+                "Travel411OSMReader", "Travel411CLI", "Travel411Guide", "Travel411NominatimAPI", "Travel411ServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -250,7 +286,7 @@ let package = Package(
             name: "Travel411Fuzz",
             dependencies: [
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Batch", "Travel411Import", "Travel411StoreWriters",
-                "Travel411OSM", "Travel411Shapefile", "Travel411Guide",
+                "Travel411OSM", "Travel411OSMReader", "Travel411Shapefile", "Travel411Guide",
             ],
             path: "Fuzz/Travel411Fuzz",
             swiftSettings: swiftSettings
@@ -287,7 +323,8 @@ let package = Package(
             dependencies: [
                 "Travel411Kit",
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411NominatimAPI",
-                "Travel411Import", "Travel411StoreWriters", "Travel411OSM", "Travel411Shapefile", "Travel411TestSupport", "CShapelib",
+                "Travel411Import", "Travel411StoreWriters", "Travel411OSM", "Travel411OSMReader", "Travel411Shapefile", "Travel411TestSupport",
+                "CShapelib",
                 "CSQLite",
             ],
             swiftSettings: swiftSettings
@@ -296,7 +333,7 @@ let package = Package(
             name: "Travel411GuideTests",
             dependencies: [
                 "Travel411Guide", "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Import", "Travel411StoreWriters",
-                "Travel411OSM", "Travel411Shapefile", "Travel411TestSupport", "CSQLite",
+                "Travel411OSM", "Travel411OSMReader", "Travel411Shapefile", "Travel411TestSupport", "CSQLite",
             ],
             swiftSettings: swiftSettings
         ),
@@ -304,7 +341,7 @@ let package = Package(
             name: "Travel411CLITests",
             dependencies: [
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
-                "Travel411StoreWriters", "Travel411Guide", "Travel411TestSupport",
+                "Travel411StoreWriters", "Travel411Guide", "Travel411CLI", "Travel411TestSupport",
             ],
             // Expected outputs, read from the source tree by path (GoldenOutput), not bundled.
             exclude: ["Golden"],
@@ -316,7 +353,7 @@ let package = Package(
             name: "Travel411ServeTests",
             dependencies: [
                 "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411Import",
-                "Travel411StoreWriters", "Travel411NominatimAPI",
+                "Travel411StoreWriters", "Travel411NominatimAPI", "Travel411OSMReader",
                 "Travel411TestSupport",
                 "Travel411ServeOptions",
                 "Travel411Server",

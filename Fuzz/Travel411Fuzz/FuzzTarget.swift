@@ -9,6 +9,7 @@
     @testable import Travel411Geocoder
     @testable import Travel411Import
     @testable import Travel411OSM
+    @testable import Travel411OSMReader
     @testable import Travel411Shapefile
     @testable import Travel411Store
 

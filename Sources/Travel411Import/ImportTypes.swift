@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411OSM
 import Travel411Store
 
 public struct ImportOptions: Sendable {
@@ -19,9 +20,16 @@ public struct ImportOptions: Sendable {
     /// `import --layers`: which of an extract's feature layers the GeoPackage keeps; nil: all of them, or with
     /// `append`, those the database kept.
     public var featureLayers: FeatureLayers?
+    /// What reads OpenStreetMap extracts: `.libosmium` (Travel411OSMReader). Nil: the import reads shapefiles only,
+    /// and refuses an extract, before writing anything, with `ExtractReaderMissing`.
+    public var extractReader: (any OSMExtractReading)?
 
-    public init(paths: [URL], databasePath: String, level: PlaceLevel? = nil, nameField: String? = nil) {
+    public init(
+        paths: [URL], databasePath: String, level: PlaceLevel? = nil, nameField: String? = nil,
+        extractReader: (any OSMExtractReading)? = nil
+    ) {
         self.paths = paths
+        self.extractReader = extractReader
         self.databasePath = databasePath
         self.level = level
         self.nameField = nameField
@@ -103,4 +111,14 @@ public struct ImportProgress: Sendable {
     public var stage: String
     public var completed: Int
     public var total: Int
+}
+
+/// An import of OpenStreetMap extracts by a program built without their reader (`ImportOptions.extractReader`):
+/// `travel411` hands such an import to `travel411-tools`.
+public struct ExtractReaderMissing: Travel411Error {
+    public let extracts: [URL]
+    public var exitStatus: ExitStatus { .unavailable }
+    public var description: String {
+        "\(extracts.map(\.lastPathComponent).joined(separator: ", ")): this program reads no OpenStreetMap extracts (travel411-tools does)"
+    }
 }

@@ -69,6 +69,7 @@ public struct Importer {
         for extract in extracts where !FileManager.default.fileExists(atPath: extract.path) {
             throw ShapefileDiscovery.NotFound(path: extract.path, reason: "no such file")
         }
+        if !extracts.isEmpty, options.extractReader == nil { throw ExtractReaderMissing(extracts: extracts) }
         for url in files { inputs.checksums[url] = try SourceChecksum.sha256Hex(ofFiles: ShapefileDiscovery.componentFiles(of: url)) }
         for url in extracts { inputs.checksums[url] = try SourceChecksum.sha256Hex(ofFiles: [url]) }
         let duplicates = ImportInputCheck.duplicates(in: files + extracts, checksums: inputs.checksums)
@@ -175,8 +176,9 @@ public struct Importer {
         // Several extracts are read as one, so that the objects neighbouring extracts share come once.
         let extracts = inputs.extractsToRead
         guard !extracts.isEmpty else { return imported }
+        guard let reader = inputs.options.extractReader else { throw ExtractReaderMissing(extracts: extracts) }
         let outcome = try OSMExtractImport(
-            urls: extracts, checksums: extracts.map { inputs.checksums[$0] ?? "" }, nodesFile: inputs.options.nodesFile,
+            reader: reader, urls: extracts, checksums: extracts.map { inputs.checksums[$0] ?? "" }, nodesFile: inputs.options.nodesFile,
             featureLayers: inputs.options.featureLayers ?? .all
         )
         .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress)

@@ -6,10 +6,12 @@ import Travel411Store
 import Travel411StoreWriters
 
 /// Imports an OpenStreetMap extract (`.osm.pbf` or `.osm`), or several read as one (neighbouring extracts share
-/// the objects along their border: each is kept once, by its OSM id, `OSMExtractReader(paths:)`): each kind of
+/// the objects along their border: each is kept once, by its OSM id, as `OSMExtractReader(paths:)` reads them): each kind of
 /// feature the reader finds becomes a feature table of the GeoPackage (`<extract>_streets`, `_addresses`,
 /// `_places`, `_boundaries`, …), and feeds the lookups as `OSMLevelMapping` says.
 package struct OSMExtractImport {
+    /// What reads the files (libosmium's reader, Travel411OSMReader).
+    let reader: any OSMExtractReading
     /// The extracts, read as one; never empty.
     let urls: [URL]
     /// Each extract's SHA-256, for travel411_sources.
@@ -78,9 +80,8 @@ package struct OSMExtractImport {
         var translations = try OSMNamesTable(database: geoPackage.database)
         let name = fileNames
         // The bar follows the files' bytes over both passes, in thousandths.
-        var reader = OSMExtractReader(paths: urls.map(\.path))
-        reader.nodesFile = nodesFile
         let summary = try reader.read(
+            paths: urls.map(\.path), nodesFile: nodesFile,
             progress: { read in progress(ImportProgress(stage: "reading \(name)", completed: Int(read.fraction * 1000), total: 1000)) }
         ) { feature in
             let (table, fid) = try tables.insert(feature)

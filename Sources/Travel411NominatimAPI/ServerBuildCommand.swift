@@ -1,4 +1,5 @@
 import Foundation
+import Travel411Core
 import Travel411Store
 
 /// The command that builds `travel411-serve` for the configuration and package a given build folder belongs to.
@@ -14,19 +15,9 @@ public struct ServerBuildCommand: Equatable, Sendable {
 
     /// `folder` is where the executables are, e.g. `<package>/.build/x86_64-unknown-linux-gnu/release`.
     public init(buildFolder folder: URL) {
-        let components = folder.standardizedFileURL.pathComponents
-        var command = "swift build"
-        if folder.lastPathComponent == "release" || components.dropLast().last == "release" {
-            command += " -c release"
-        }
-        command += " --product \(Self.executableName) --traits Server"
-        var packageFolder: String?
-        if let build = components.lastIndex(where: { $0.hasPrefix(".build") }), build > 1 {
-            packageFolder = NSString.path(withComponents: Array(components[..<build]))
-            if components[build] != ".build" { command += " --scratch-path \(components[build])" }
-        }
-        self.command = command
-        self.packageFolder = packageFolder
+        let build = SwiftPMBuild(product: Self.executableName, traits: ["Server"], buildFolder: folder)
+        command = build.command
+        packageFolder = build.packageFolder
     }
 
     /// "run `swift build …` in /path/to/package".

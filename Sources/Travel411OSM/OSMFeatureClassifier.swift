@@ -2,21 +2,27 @@ import Foundation
 import Travel411Core
 
 /// An element as the reader hands it over: its tags and its geometry.
-struct OSMTaggedElement {
-    enum Geometry {
+package struct OSMTaggedElement {
+    package enum Geometry {
         case point(Point2D)
         /// A way's located nodes; `isClosed` when its first and last node are the same.
         case line([Point2D], isClosed: Bool)
         case area(Shape)
     }
 
-    var element: OSMElementID
-    var tags: [String: String]
-    var geometry: Geometry
-    var firstNode: Int64 = 0
-    var lastNode: Int64 = 0
-    var firstHousenumber: String?
-    var lastHousenumber: String?
+    package var element: OSMElementID
+    package var tags: [String: String]
+    package var geometry: Geometry
+    package var firstNode: Int64 = 0
+    package var lastNode: Int64 = 0
+    package var firstHousenumber: String?
+    package var lastHousenumber: String?
+
+    package init(element: OSMElementID, tags: [String: String], geometry: Geometry) {
+        self.element = element
+        self.tags = tags
+        self.geometry = geometry
+    }
 }
 
 /// Turns an element's tags into the features the importer takes (see OSMFeatureKind), as Nominatim reads them.
@@ -36,12 +42,12 @@ package enum OSMFeatureClassifier {
 
     /// Which elements libosmium hands over at all (the rest never crosses into Swift). `highway` on areas: a
     /// pedestrian square mapped as a multipolygon is a street.
-    static let nodeKeys =
+    package static let nodeKeys =
         ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place"] + pointOfInterestKeys + fallbackPointOfInterestKeys
-    static let lineKeys =
+    package static let lineKeys =
         ["highway", "addr:interpolation", "addr:housenumber", "addr:postcode", "postal_code", "postcode"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
-    static let areaKeys =
+    package static let areaKeys =
         ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
 
@@ -72,7 +78,7 @@ package enum OSMFeatureClassifier {
         return highwayClass != "footway" || !streetFootways.contains(value(tags["footway"]) ?? "")
     }
 
-    static func features(of element: OSMTaggedElement) -> [OSMFeature] {
+    package static func features(of element: OSMTaggedElement) -> [OSMFeature] {
         var features = OSMElementFeatures(element)
         switch element.geometry {
         case .point(let point):

@@ -55,7 +55,7 @@ public struct OSMReadSummary: Hashable, Sendable {
     public var featureCount: Int { features.values.reduce(0, +) }
     public var warningCount: Int { warnings.values.reduce(0, +) }
 
-    mutating func add(_ warning: OSMReadWarning, _ element: OSMElementID) {
+    package mutating func add(_ warning: OSMReadWarning, _ element: OSMElementID) {
         warnings[warning, default: 0] += 1
         if warningExamples[warning, default: []].count < Self.exampleLimit {
             warningExamples[warning, default: []].append(element)

@@ -2,6 +2,7 @@ import Foundation
 import Travel411Core
 import Travel411Guide
 import Travel411OSM
+import Travel411OSMReader
 import XCTest
 
 /// Inputs the fuzzers (Scripts/fuzz) found crashing or leaking, kept in Tests/Fixtures/fuzz/TARGET, each

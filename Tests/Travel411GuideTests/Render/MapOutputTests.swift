@@ -1,4 +1,5 @@
 import Foundation
+import Travel411OSMReader
 import Travel411TestSupport
 import XCTest
 
@@ -81,7 +82,7 @@ final class MapOutputTests: XCTestCase {
         let extract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/osm/liechtenstein-2013-08-03.osm.pbf")
         let database = try ProcessScratch.path("map-attribution/liechtenstein.gpkg")
-        _ = try Importer(options: ImportOptions(paths: [extract], databasePath: database)).run()
+        _ = try Importer(options: ImportOptions(paths: [extract], databasePath: database, extractReader: .libosmium)).run()
         let vaduz = Coordinate(latitude: 47.13948, longitude: 9.52215)
         let scene = MapScene(
             region: MapRegion(center: vaduz, latitudeDelta: 0.02, longitudeDelta: 0.03),
@@ -98,7 +99,7 @@ final class MapOutputTests: XCTestCase {
         let extract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/osm/liechtenstein-2013-08-03.osm.pbf")
         let database = try ProcessScratch.path("map-streets/liechtenstein.gpkg")
-        _ = try Importer(options: ImportOptions(paths: [extract], databasePath: database)).run()
+        _ = try Importer(options: ImportOptions(paths: [extract], databasePath: database, extractReader: .libosmium)).run()
         let loader = try BasemapLoader(path: database)
         let vaduz = Coordinate(latitude: 47.14, longitude: 9.52)
         func streetLines(latitudeDelta: Double, longitudeDelta: Double) throws -> (lines: Int, metresPerPixel: Double) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411OSMReader
 import Travel411TestSupport
 
 @testable import Travel411Batch
@@ -21,8 +22,11 @@ import Travel411TestSupport
     static let imports = Result { () throws -> (london: String, withKouvola: String) in
         let london = try ProcessScratch.path("osm-coverage/london.gpkg")
         let withKouvola = try ProcessScratch.path("osm-coverage/london-kouvola.gpkg")
-        _ = try Importer(options: ImportOptions(paths: Self.london, databasePath: london)).run()
-        _ = try Importer(options: ImportOptions(paths: Self.london + [OSMExtractImportTests.kouvola], databasePath: withKouvola)).run()
+        _ = try Importer(options: ImportOptions(paths: Self.london, databasePath: london, extractReader: .libosmium)).run()
+        _ = try Importer(
+            options: ImportOptions(
+                paths: Self.london + [OSMExtractImportTests.kouvola], databasePath: withKouvola, extractReader: .libosmium)
+        ).run()
         return (london, withKouvola)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Travel411Core
+import Travel411OSMReader
 
 @testable import Travel411Geocoder
 @testable import Travel411Import
@@ -18,7 +19,7 @@ struct FeatureLayersTests {
         for layers in FeatureLayers.allCases {
             var options = ImportOptions(
                 paths: [URL(fileURLWithPath: OSMFixtures.liechtenstein)],
-                databasePath: folder.appendingPathComponent("\(layers.rawValue).gpkg").path)
+                databasePath: folder.appendingPathComponent("\(layers.rawValue).gpkg").path, extractReader: .libosmium)
             options.featureLayers = layers
             _ = try Importer(options: options).run()
             paths[layers] = options.databasePath

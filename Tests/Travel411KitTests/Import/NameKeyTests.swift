@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411OSMReader
 
 @testable import Travel411Core
 @testable import Travel411Import

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411OSMReader
 import Travel411TestSupport
 
 @testable import Travel411Answers
@@ -66,7 +67,9 @@ import Travel411TestSupport
         let layers = ["countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp", "localities/geonames_cities1000.shp"]
             .map { data.appendingPathComponent($0) }
         let path = try ProcessScratch.path("osm-country-rules/liechtenstein-with-data.gpkg")
-        let summary = try Importer(options: ImportOptions(paths: layers + [OSMExtractImportTests.liechtenstein], databasePath: path)).run()
+        let summary = try Importer(
+            options: ImportOptions(paths: layers + [OSMExtractImportTests.liechtenstein], databasePath: path, extractReader: .libosmium)
+        ).run()
         let places = try #require(summary.layers.first { $0.table == "geonames_cities1000" })
         #expect(places.skipReasons["kept in the layer but not used for lookups: an OpenStreetMap extract gave the places here"] == 77)
         let withData = try ReverseGeocoder(databasePath: path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411OSMReader
 import Travel411TestSupport
 
 @testable import Travel411Answers
@@ -24,7 +25,7 @@ import Travel411TestSupport
 
     static func importExtract(_ url: URL, as name: String) throws -> (path: String, summary: ImportSummary) {
         let path = try ProcessScratch.path("osm-extracts/\(name)")
-        return (path, try Importer(options: ImportOptions(paths: [url], databasePath: path)).run())
+        return (path, try Importer(options: ImportOptions(paths: [url], databasePath: path, extractReader: .libosmium)).run())
     }
 
     static func count(_ sql: String, in path: String) throws -> Int {
@@ -139,7 +140,9 @@ import Travel411TestSupport
     @Test func anotherLayersStreetsWithinTheExtractAreNotSearched() throws {
         let highways = try EmbeddedData.locate().appendingPathComponent("thoroughfares/helsinki_osm_highways.shp")
         let database = try ProcessScratch.path("osm-extracts/helsinki-with-highways.gpkg")
-        let summary = try Importer(options: ImportOptions(paths: [highways, Self.helsinki], databasePath: database)).run()
+        let summary = try Importer(
+            options: ImportOptions(paths: [highways, Self.helsinki], databasePath: database, extractReader: .libosmium)
+        ).run()
         let layer = try #require(summary.layers.first { $0.table == "helsinki_osm_highways" })
         #expect(layer.features == 2504)
         #expect(layer.skipReasons == ["kept in the layer but not used for lookups: an OpenStreetMap extract gave the streets here": 2503])
@@ -220,7 +223,8 @@ import Travel411TestSupport
             """.utf8
         ).write(to: extract)
         let database = try ProcessScratch.path("osm-extracts/two-roads.gpkg")
-        let summary = try Importer(options: ImportOptions(paths: [highways, extract], databasePath: database)).run()
+        let summary = try Importer(options: ImportOptions(paths: [highways, extract], databasePath: database, extractReader: .libosmium))
+            .run()
         // Elements without timestamps date nothing: /status gives the build date.
         let metadata = try GeoPackageReader(path: database).metadata()
         #expect(metadata["osm_data_timestamp"] == nil)
@@ -234,7 +238,7 @@ import Travel411TestSupport
         let data = try EmbeddedData.locate()
         let added = ["countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp", "localities/geonames_cities1000.shp"]
             .map { data.appendingPathComponent($0) }
-        _ = try Importer(options: ImportOptions(paths: [highways] + added, databasePath: alone)).run()
+        _ = try Importer(options: ImportOptions(paths: [highways] + added, databasePath: alone, extractReader: .libosmium)).run()
         let geocoder = try ReverseGeocoder(databasePath: database)
         let helsinki = Coordinate(latitude: 60.16994, longitude: 24.94056)
         #expect(!geocoder.record(for: helsinki).followsNominatim)
@@ -297,7 +301,9 @@ import Travel411TestSupport
     @Test func theProgressFollowsTheExtract() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
         var steps: [ImportProgress] = []
-        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: scratch.path("progress.gpkg"))) {
+        _ = try Importer(
+            options: ImportOptions(paths: [Self.liechtenstein], databasePath: scratch.path("progress.gpkg"), extractReader: .libosmium)
+        ) {
             steps.append($0)
         }.run()
         let reading = steps.filter { $0.stage == "reading liechtenstein-2013-08-03.osm.pbf" }
@@ -316,8 +322,11 @@ import Travel411TestSupport
         let scratch = try OSMShapefileImportTests.Scratch()
         let xml = OSMFixtures.path("test_multipolygon.osm")
         func layers(_ path: URL) throws -> [String: Int] {
-            let summary = try Importer(options: ImportOptions(paths: [path], databasePath: scratch.path(path.lastPathComponent + ".gpkg")))
-                .run()
+            let summary = try Importer(
+                options: ImportOptions(
+                    paths: [path], databasePath: scratch.path(path.lastPathComponent + ".gpkg"), extractReader: .libosmium)
+            )
+            .run()
             return Self.features(summary)
         }
         let plain = try layers(URL(fileURLWithPath: xml))
@@ -346,12 +355,12 @@ import Travel411TestSupport
     @Test func aTruncatedExtractLeavesTheDatabaseIntact() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
         let database = scratch.path("intact.gpkg")
-        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database)).run()
+        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database, extractReader: .libosmium)).run()
         let before = try Data(contentsOf: URL(fileURLWithPath: database))
         let truncated = scratch.folder.appendingPathComponent("truncated.osm.pbf")
         try Data(try Data(contentsOf: Self.helsinki).prefix(200_000)).write(to: truncated)
         #expect(throws: (any Error).self) {
-            try Importer(options: ImportOptions(paths: [truncated], databasePath: database)).run()
+            try Importer(options: ImportOptions(paths: [truncated], databasePath: database, extractReader: .libosmium)).run()
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
     }
@@ -361,8 +370,8 @@ import Travel411TestSupport
     @Test func appendAnExtract() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
         let database = scratch.path("both.gpkg")
-        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database)).run()
-        var options = ImportOptions(paths: [Self.helsinki], databasePath: database)
+        _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database, extractReader: .libosmium)).run()
+        var options = ImportOptions(paths: [Self.helsinki], databasePath: database, extractReader: .libosmium)
         options.append = true
         let summary = try Importer(options: options).run()
         let tables = summary.layers.map(\.table)

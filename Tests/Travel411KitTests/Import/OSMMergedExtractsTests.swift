@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411OSMReader
 import Travel411TestSupport
 
 @testable import Travel411Core
@@ -46,8 +47,11 @@ import Travel411TestSupport
         let scratch = try OSMShapefileImportTests.Scratch()
         let both = scratch.path("both.gpkg")
         let reference = scratch.path("reference.gpkg")
-        let summary = try Importer(options: ImportOptions(paths: [Self.west, Self.east], databasePath: both)).run()
-        let referenceSummary = try Importer(options: ImportOptions(paths: [Self.merged], databasePath: reference)).run()
+        let summary = try Importer(options: ImportOptions(paths: [Self.west, Self.east], databasePath: both, extractReader: .libosmium))
+            .run()
+        let referenceSummary = try Importer(
+            options: ImportOptions(paths: [Self.merged], databasePath: reference, extractReader: .libosmium)
+        ).run()
         #expect(summary.layers.map(\.features) == referenceSummary.layers.map(\.features))
         #expect(summary.layers.map(\.table).contains("vaduz_west_vaduz_east_streets"))
         let database = try SQLiteDatabase(path: both, mode: .readOnly)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411OSMReader
 import Travel411Store
 
 @testable import Travel411Batch
@@ -35,10 +36,21 @@ import Travel411Store
         layer.skipReasons.filter { $0.key.hasPrefix("kept") }.values.reduce(0, +)
     }
 
+    /// Without a reader (`ImportOptions.extractReader`, as `travel411` imports) an extract is refused before anything
+    /// is written, with the error `travel411` hands the import over to travel411-tools on.
+    @Test func anExtractWithoutAReaderIsRefusedBeforeWriting() throws {
+        let scratch = try Scratch()
+        let options = ImportOptions(
+            paths: [Self.gdal("helsinki_lines"), OSMExtractImportTests.liechtenstein], databasePath: scratch.path("no-reader.gpkg"))
+        #expect(throws: ExtractReaderMissing.self) { try Importer(options: options).run() }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("no-reader.gpkg")))
+    }
+
     /// An extract's layers are told by their tags: `--level EXTRACT=…` would be ignored, so it is refused.
     @Test func aLevelForAnExtractIsRefused() throws {
         let scratch = try Scratch()
-        var options = ImportOptions(paths: [OSMExtractImportTests.liechtenstein], databasePath: scratch.path("level.gpkg"))
+        var options = ImportOptions(
+            paths: [OSMExtractImportTests.liechtenstein], databasePath: scratch.path("level.gpkg"), extractReader: .libosmium)
         options.fileLevels = [FileOption(file: "liechtenstein-2013-08-03.osm.pbf", value: .admin)]
         #expect {
             try Importer(options: options).run()
@@ -51,7 +63,8 @@ import Travel411Store
     /// `--level` for every file maps only unknown layouts: with none among the inputs it is said to have mapped nothing.
     @Test func aLevelThatMapsNothingIsSaid() throws {
         let scratch = try Scratch()
-        var options = ImportOptions(paths: [OSMExtractImportTests.liechtenstein], databasePath: scratch.path("unused.gpkg"))
+        var options = ImportOptions(
+            paths: [OSMExtractImportTests.liechtenstein], databasePath: scratch.path("unused.gpkg"), extractReader: .libosmium)
         options.level = .admin
         options.nameField = "NAME"
         let summary = try Importer(options: options).run()
@@ -64,7 +77,7 @@ import Travel411Store
         let summary = try Importer(
             options: ImportOptions(
                 paths: ["helsinki_points", "helsinki_address_points", "helsinki_lines", "helsinki_multipolygons"].map(Self.gdal),
-                databasePath: scratch.path("gdal.gpkg"))
+                databasePath: scratch.path("gdal.gpkg"), extractReader: .libosmium)
         ).run()
         let points = try Self.layer(summary, "helsinki_points")
         #expect(points.layout == "GDAL OpenStreetMap points")
@@ -91,7 +104,9 @@ import Travel411Store
     @Test func aBuildingsAddressAnswersInsideIt() throws {
         let scratch = try Scratch()
         let database = scratch.path("buildings.gpkg")
-        _ = try Importer(options: ImportOptions(paths: [Self.gdal("helsinki_multipolygons")], databasePath: database)).run()
+        _ = try Importer(
+            options: ImportOptions(paths: [Self.gdal("helsinki_multipolygons")], databasePath: database, extractReader: .libosmium)
+        ).run()
         let geocoder = try ReverseGeocoder(databasePath: database)
         let placemark = geocoder.placemark(for: Coordinate(latitude: 60.16994, longitude: 24.94056))
         #expect(placemark.subThoroughfare == "10")
@@ -114,7 +129,8 @@ import Travel411Store
         let scratch = try Scratch()
         let summary = try Importer(
             options: ImportOptions(
-                paths: [Self.fixtures.appendingPathComponent("geofabrik")], databasePath: scratch.path("geofabrik.gpkg"))
+                paths: [Self.fixtures.appendingPathComponent("geofabrik")], databasePath: scratch.path("geofabrik.gpkg"),
+                extractReader: .libosmium)
         ).run()
         let levels = Dictionary(uniqueKeysWithValues: summary.layers.map { ($0.table, ($0.level, $0.features)) })
         #expect(levels["gis_osm_pois_free_1"]?.0 == .poi)
@@ -134,7 +150,7 @@ import Travel411Store
     @Test func aLevelForOneFile() throws {
         let scratch = try Scratch()
         let roads = ShapefileFixtures.path("fiona", "coutwildrnp")
-        var options = ImportOptions(paths: [URL(fileURLWithPath: roads)], databasePath: scratch.path("one.gpkg"))
+        var options = ImportOptions(paths: [URL(fileURLWithPath: roads)], databasePath: scratch.path("one.gpkg"), extractReader: .libosmium)
         options.fileLevels = [FileOption(file: "coutwildrnp.shp", value: .admin)]
         options.fileNameFields = [FileOption(file: "coutwildrnp", value: "NAME")]
         let summary = try Importer(options: options).run()
@@ -161,7 +177,8 @@ import Travel411Store
                 to: copy.appendingPathComponent("streets.\(ext)"))
         }
         let summary = try Importer(
-            options: ImportOptions(paths: [Self.gdal("helsinki_lines"), copy], databasePath: scratch.path("dup.gpkg"))
+            options: ImportOptions(
+                paths: [Self.gdal("helsinki_lines"), copy], databasePath: scratch.path("dup.gpkg"), extractReader: .libosmium)
         ).run()
         #expect(summary.layers.map(\.table) == ["helsinki_lines"])
         #expect(
@@ -181,8 +198,8 @@ import Travel411Store
                 at: Self.gdal("helsinki_multipolygons").deletingPathExtension().appendingPathExtension(ext),
                 to: staged.deletingPathExtension().appendingPathExtension(ext))
         }
-        _ = try Importer(options: ImportOptions(paths: [staged], databasePath: database)).run()
-        var append = ImportOptions(paths: [Self.gdal("helsinki_lines")], databasePath: database)
+        _ = try Importer(options: ImportOptions(paths: [staged], databasePath: database, extractReader: .libosmium)).run()
+        var append = ImportOptions(paths: [Self.gdal("helsinki_lines")], databasePath: database, extractReader: .libosmium)
         append.append = true
         let summary = try Importer(options: append).run()
         #expect(summary.layers.map(\.table).sorted() == ["buildings", "helsinki_lines"])
@@ -206,7 +223,8 @@ import Travel411Store
 
     @Test func appendNeedsADatabase() throws {
         let scratch = try Scratch()
-        var options = ImportOptions(paths: [Self.gdal("helsinki_lines")], databasePath: scratch.path("none.gpkg"))
+        var options = ImportOptions(
+            paths: [Self.gdal("helsinki_lines")], databasePath: scratch.path("none.gpkg"), extractReader: .libosmium)
         options.append = true
         #expect {
             try Importer(options: options).run()

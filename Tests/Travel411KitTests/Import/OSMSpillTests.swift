@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Travel411OSMReader
 
 @testable import Travel411Core
 @testable import Travel411Import
@@ -143,7 +144,7 @@ import Testing
     @Test func anImportLeavesOnlyTheDatabase() throws {
         try TemporaryFolder.with { folder in
             let database = folder.url.appendingPathComponent("li.gpkg").path
-            _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database)).run()
+            _ = try Importer(options: ImportOptions(paths: [Self.liechtenstein], databasePath: database, extractReader: .libosmium)).run()
             #expect(try folder.contents() == ["li.gpkg"])
             #expect(folder.openFiles().isEmpty)
         }
@@ -156,7 +157,8 @@ import Testing
             let cut = try folder.write("cut.osm.pbf", Array(bytes.prefix(bytes.count / 2)))
             let database = folder.url.appendingPathComponent("li.gpkg").path
             #expect(throws: (any Error).self) {
-                try Importer(options: ImportOptions(paths: [URL(fileURLWithPath: cut)], databasePath: database)).run()
+                try Importer(options: ImportOptions(paths: [URL(fileURLWithPath: cut)], databasePath: database, extractReader: .libosmium))
+                    .run()
             }
             #expect(try folder.contents() == ["cut.osm.pbf"])
             #expect(folder.openFiles().isEmpty)

@@ -3,6 +3,7 @@ import Testing
 import Travel411Core
 import Travel411Import
 import Travel411OSM
+import Travel411OSMReader
 import Travel411Store
 
 /// Broken extracts: each gives a clear error naming the file (exit 65, 66 for a file that is not there) or counted

@@ -3,6 +3,7 @@ import Testing
 import Travel411Core
 import Travel411Import
 import Travel411OSM
+import Travel411OSMReader
 
 /// The two real extracts, read whole. Addresses, places and boundaries were checked against GDAL's OSM driver,
 /// which reads the files without libosmium (Scripts/osm-counts): Liechtenstein agrees element for element;

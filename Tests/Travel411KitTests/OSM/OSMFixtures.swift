@@ -1,6 +1,7 @@
 import Foundation
 import Travel411Core
 import Travel411OSM
+import Travel411OSMReader
 
 /// The OpenStreetMap fixtures (Tests/Fixtures/osm, provenance in Tests/Fixtures/SOURCES.md) and what the tests
 /// share: a private temporary folder for each read, so that a test can see that the reader left nothing in it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Travel411Core
 import Travel411OSM
+import Travel411OSMReader
 
 /// The node location stores (`OSMNodeStore`): each gives the same features, the automatic choice follows the
 /// ids the ways use, and a store's file, in the temporary folder or at `nodesFile`, never outlives the read.

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Guide
 
 struct DestinationCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "destination",
-        abstract: "Create, list, show, choose, rename and delete destinations (an airport plus a city).",
+        commandName: ToolsCommand.destination.rawValue,
+        abstract: ToolsCommand.destination.abstract,
         discussion: """
             The travel state lives in its own SQLite file (--state, else $TRAVEL411_STATE, else \
             $XDG_DATA_HOME/travel411/travel.sqlite). On first use it holds the book's trip: London, \

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Guide
 
 struct TrackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "track",
-        abstract: "Follow a recorded track or a live GPS stream: distances to the City, and region enter and exit.",
+        commandName: ToolsCommand.track.rawValue,
+        abstract: ToolsCommand.track.abstract,
         discussion: """
             Reads fixes from GPX (1.0 and 1.1: tracks, segments, routes), NMEA 0183 (RMC and GGA of any \
             talker, checksums verified), CSV or JSON Lines (columns found by name: time, lat, lon, accuracy, \

@@ -1,4 +1,5 @@
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Guide
 

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Guide
 
 struct MapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "map",
-        abstract: "Draw the destination's map as SVG, PNG or PDF, or in the terminal.",
+        commandName: ToolsCommand.map.rawValue,
+        abstract: ToolsCommand.map.abstract,
         discussion: """
             The airport pin is green, the City pin red, --pin adds purple pins and --me the blue dot \
             (or, out of view, an arrow on the edge with its distance). The basemap comes from the places \

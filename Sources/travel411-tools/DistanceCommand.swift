@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Geocoder
 import Travel411Guide
 
 struct DistanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "distance",
-        abstract: "How far you are from the City (or the airport), as the app said it.",
+        commandName: ToolsCommand.distance.rawValue,
+        abstract: ToolsCommand.distance.abstract,
         discussion: "From --from LAT LON, or from the airport (the default); great-circle distance.")
 
     enum Target: String, ExpressibleByArgument, CaseIterable { case city, airport }

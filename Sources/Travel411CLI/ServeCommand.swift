@@ -6,8 +6,8 @@ import Travel411ServeOptions
 
 /// `travel411 serve`: runs the `travel411-serve` executable that sits beside this one. The server is
 /// its own executable so that building the core tool never compiles SwiftNIO and Hummingbird.
-struct ServeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ServeCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve Nominatim's /reverse API from the local places database (runs travel411-serve).",
         discussion: """
@@ -22,15 +22,10 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var options: ServeOptions
 
-    func run() throws {
-        let server = try ServerExecutable.locate()
-        let arguments = [server.path] + options.arguments
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        // On success execv does not return: the server takes over this process, its signals and its exit status.
-        execv(server.path, &cArguments)
-        let reason = String(cString: strerror(errno))
-        cArguments.forEach { free($0) }
-        throw UserFacingError("cannot run \(server.path): \(reason)", exitStatus: .unavailable)
+    package init() {}
+
+    package func run() throws {
+        try ExecutableHandOver.exec(try ServerExecutable.locate(), options.arguments)
     }
 }
 
@@ -39,11 +34,7 @@ enum ServerExecutable {
     static let name = ServerBuildCommand.executableName
 
     static func locate() throws -> URL {
-        let own = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        )
-        .resolvingSymlinksInPath()
-        let folder = own.deletingLastPathComponent()
+        let folder = ExecutableHandOver.ownFolder
         let server = folder.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: server.path) else {
             throw UserFacingError(notBuiltMessage(folder: folder), exitStatus: .unavailable)

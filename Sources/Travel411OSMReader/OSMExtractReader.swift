@@ -1,6 +1,7 @@
 import COSMium
 import Foundation
 import Travel411Core
+import Travel411OSM
 
 /// Reads an OpenStreetMap extract (.osm.pbf, or .osm XML, also gzip- or bzip2-compressed) with libosmium and
 /// hands over its streets, addresses, interpolation lines, places, administrative and postcode boundaries and
@@ -338,4 +339,22 @@ private let deliverProgress: cosm_progress_callback = { pass, bytesRead, fileSiz
     if pass == 3, session.nodeBytes == nil { session.nodeBytes = bytes }
     session.progress?(
         OSMReadProgress(pass: min(Int(pass), 2), bytesRead: bytes, fileSize: Int(clamping: fileSize), nodeBytes: session.nodeBytes))
+}
+
+/// The import's way to read extracts (`ImportOptions.extractReader = .libosmium`).
+public struct LibosmiumExtractReading: OSMExtractReading {
+    public init() {}
+
+    public func read(
+        paths: [String], nodesFile: String?, progress: ((OSMReadProgress) -> Void)?, _ body: (OSMFeature) throws -> Void
+    ) throws -> OSMReadSummary {
+        var reader = OSMExtractReader(paths: paths)
+        reader.nodesFile = nodesFile
+        return try reader.read(progress: progress, body)
+    }
+}
+
+extension OSMExtractReading where Self == LibosmiumExtractReading {
+    /// libosmium's reader, `OSMExtractReader`.
+    public static var libosmium: LibosmiumExtractReading { LibosmiumExtractReading() }
 }

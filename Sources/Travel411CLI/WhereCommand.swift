@@ -7,8 +7,8 @@ import Travel411Geocoder
 import Travel411Import
 import Travel411NominatimAPI
 
-struct WhereCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct WhereCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "where",
         abstract: "Turn coordinates into placemarks: country, area, locality, street, postcode, time zone, water.",
         discussion: """
@@ -119,7 +119,9 @@ struct WhereCommand: ParsableCommand {
     /// `--language` as Nominatim reads accept-language.
     private var languages: [String] { AcceptLanguage.languages(language ?? "") }
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         for (name, value) in [("--thoroughfare-radius", thoroughfareRadius ?? 0), ("--postcode-radius", postcodeRadius ?? 0)]
         where !(value >= 0 && value <= 10_000) {
             throw ValidationError("\(name) must be between 0 and 10000 metres; got \(value)")
@@ -152,7 +154,7 @@ struct WhereCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         isBatch ? try runBatch() : try runSingle()
     }
 

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Geocoder
 import Travel411Guide
 
 struct MoveCityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "move-city",
-        abstract: "Move the City pin and rename it from the new spot; or undo a move, or list them.",
+        commandName: ToolsCommand.moveCity.rawValue,
+        abstract: ToolsCommand.moveCity.abstract,
         discussion: """
             The City is renamed to the most specific place name of the new spot: its sub-locality \
             (Kensington), else its locality, else its administrative area. Where there is none (at \

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Geocoder
 import Travel411Guide
 
 struct AirportsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "airports",
-        abstract: "Look up airports in the catalogue (Data/airports/airports.csv, 28k airports).",
+        commandName: ToolsCommand.airports.rawValue,
+        abstract: ToolsCommand.airports.abstract,
         subcommands: [Show.self, Near.self]
     )
 }

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Geocoder
 import Travel411Guide
 
 struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "regions",
-        abstract: "The circular regions `track` watches for enter and exit, kept per destination.",
+        commandName: ToolsCommand.regions.rawValue,
+        abstract: ToolsCommand.regions.abstract,
         discussion: "A destination has at most \(MonitoredRegion.maximumCount) regions, as a device monitors at most that many.",
         subcommands: [Add.self, List.self, Remove.self],
         defaultSubcommand: List.self)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Geocoder
 import Travel411Guide
@@ -7,8 +8,8 @@ import Travel411Import
 
 struct QuakesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "quakes",
-        abstract: "List USGS earthquake feeds, each event geocoded with our places database.",
+        commandName: ToolsCommand.quakes.rawValue,
+        abstract: ToolsCommand.quakes.abstract,
         discussion: """
             SOURCE is a USGS summary feed in CSV or GeoJSON (told apart by content): a file, - for \
             standard input, or an https:// URL such as \

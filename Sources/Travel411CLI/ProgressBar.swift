@@ -3,13 +3,15 @@ import Travel411Core
 import Travel411Import
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal and at most 10 times a second.
-final class ProgressBar {
+package final class ProgressBar {
+    package init() {}
+
     private let enabled = Diagnostics.stderrIsTerminal
     private var lastDraw = Date.distantPast
     private var lastStage = ""
     private var drawn = false
 
-    func update(_ progress: ImportProgress) {
+    package func update(_ progress: ImportProgress) {
         guard enabled else { return }
         let now = Date()
         let finished = progress.completed >= progress.total
@@ -25,7 +27,7 @@ final class ProgressBar {
         drawn = true
     }
 
-    func finish() {
+    package func finish() {
         guard enabled, drawn else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
         drawn = false

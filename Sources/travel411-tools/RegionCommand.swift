@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import Travel411CLI
 import Travel411Core
 import Travel411Guide
 
 struct RegionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "region",
-        abstract: "The map region (centre and span) that shows every pin of a destination.",
+        commandName: ToolsCommand.region.rawValue,
+        abstract: ToolsCommand.region.abstract,
         discussion: """
             The span is the pins' extent padded by \(MapRegion.padding) degrees, and never less than \
             \(MapRegion.minimumSpan) degrees, as in the app. Longitudes are fitted on the circle, so pins \
