@@ -65,10 +65,25 @@ extension ReverseGeocoder {
     }
 
     /// A suburb made from an OpenStreetMap place node names only points of the municipality holding the node
-    /// (`municipality`, the record's city when nil).
+    /// (`municipality`, the record's city when nil), or of the town node whose box holds it
+    /// (`PlaceNodeSearch.names(_:partOf:townNode:cityNodes:)`).
     func dropSuburbOfAnotherCity(_ record: inout PlacemarkRecord, municipality: Int32? = nil) {
         guard let city = Self.number(lookup.area(.suburb)?.bytes(Int(record.suburbArea), .municipality)) else { return }
-        if Int64(city) != Int64(municipality ?? record.cityArea) { record.suburbArea = -1 }
+        let municipality = municipality ?? record.cityArea
+        guard Int64(city) != Int64(municipality) else { return }
+        let named =
+            suburbNodes?._withUnsafeGuaranteedRef { nodes in
+                nodes.node(ofFeature: record.suburbArea).map {
+                    PlaceNodeSearch.names(
+                        $0, partOf: municipality, townNode: townNode(ofCity: municipality), cityNodes: lookup.cityNodeSearch())
+                }
+            } ?? nil
+        if named != true { record.suburbArea = -1 }
+    }
+
+    /// The town or village node a city-level feature was drawn around; nil for a polygon.
+    func townNode(ofCity city: Int32) -> PlaceNodeSearch.Node? {
+        city < 0 ? nil : lookup.cityNodeSearch()?.node(ofFeature: city)
     }
 
     /// The maximum ranks (zooms 13-15) at which Nominatim answers with the place node nearest by its rule (at
@@ -247,7 +262,10 @@ extension ReverseGeocoder {
         let nodesMunicipality = ownCity >= 0 ? ownCity : record.cityArea
         _ = nodes?._withUnsafeGuaranteedRef { nodes in
             guard street != nil, !nodes.isEmpty, record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) else { return }
-            let parts = nodes.addressParts(near: answer, municipality: nodesMunicipality) { node, box in
+            let parts = nodes.addressParts(
+                near: answer, municipality: nodesMunicipality, townNode: townNode(ofCity: nodesMunicipality),
+                cityNodes: lookup.cityNodeSearch()
+            ) { node, box in
                 streetDistance(from: node.x, node.y, within: box)
             }
             // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.

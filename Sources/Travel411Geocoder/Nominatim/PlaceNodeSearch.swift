@@ -95,15 +95,34 @@ final class PlaceNodeSearch: Sendable {
         return best?.feature
     }
 
+    /// Whether a node may name a part of `municipality` (-1: any): it lies inside it, or, where the municipality is
+    /// the area of a town or village node (`townNode`), inside that node's box. Nominatim's `insert_addresslines`
+    /// keeps a guessed place in the address when `current_node_area`, the `place_node_fuzzy_area` of the guessed
+    /// place named before it, holds its centroid: Centro Histórico, Porto's suburb node, lies in the ± 4 km box of
+    /// Vila Nova de Gaia's town node and so names Gaia's streets across the river. A guessed place outside
+    /// `current_boundary`, the polygon named before, is skipped: where the town node's area is cut to a municipality
+    /// boundary (`boundaryBelow`, Andorra's parishes), the node must lie in that boundary too (`cityNodes` gives the
+    /// boundary of a town node's area).
+    static func names(_ node: Node, partOf municipality: Int32, townNode: Node?, cityNodes: PlaceNodeSearch?) -> Bool {
+        if municipality < 0 || node.municipality == municipality { return true }
+        guard let townNode, let box = boxDegrees(of: townNode), abs(node.x - townNode.x) <= box.x, abs(node.y - townNode.y) <= box.y
+        else { return false }
+        guard townNode.boundaryBelow >= 0 else { return true }
+        return node.municipality == townNode.boundaryBelow
+            || cityNodes?.node(ofFeature: node.municipality)?.boundaryBelow == townNode.boundaryBelow
+    }
+
     /// The parts a street's address names, as Nominatim's `insert_addresslines` picks them among place nodes:
-    /// of the nodes inside the street's own municipality whose box (`place_node_fuzzy_area`: ± 4 km for a town,
-    /// 2 km for a village or suburb, 1 km for a hamlet) the street passes through, the one nearest the street,
+    /// of the nodes naming parts of the street's own municipality (`names(_:partOf:townNode:cityNodes:)`) whose box
+    /// (`place_node_fuzzy_area`: ± 4 km for a town, 2 km for a village or suburb, 1 km for a hamlet) the street
+    /// passes through, the one nearest the street,
     /// once for the village parts and once for the hamlets and suburbs. (Keeping a hamlet only inside the
     /// village's box, as `current_node_area` reads, lost Steg beside Rotenboden, which Nominatim names.)
     /// `distance(node, halfWidthDegrees)` is the street's distance from the node in degrees when the street
     /// passes through the box, nil otherwise. Candidates lie within 0.1° of `point`.
     func addressParts(
-        near point: Coordinate, municipality: Int32, distance: (Node, (x: Double, y: Double)) -> Double?
+        near point: Coordinate, municipality: Int32, townNode: Node? = nil, cityNodes: PlaceNodeSearch? = nil,
+        distance: (Node, (x: Double, y: Double)) -> Double?
     ) -> (part: Int32?, village: Int32?) {
         var part: (distance: Double, feature: Int32)? = nil, village: (distance: Double, feature: Int32)? = nil
         func nearer(_ known: (distance: Double, feature: Int32)?, _ degrees: Double, _ feature: Int32) -> Bool {
@@ -112,7 +131,7 @@ final class PlaceNodeSearch: Sendable {
         }
         cells.forEach(near: point.longitude, point.latitude) { index in
             let node = nodes[Int(index)]
-            guard municipality < 0 || node.municipality == municipality, let box = Self.boxDegrees(of: node),
+            guard Self.names(node, partOf: municipality, townNode: townNode, cityNodes: cityNodes), let box = Self.boxDegrees(of: node),
                 let degrees = distance(node, box)
             else { return }
             if node.isVillage {

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import Travel411Answers
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411NominatimAPI
+
+/// A suburb node names a part of a town drawn as a node wherever it lies in the town node's box: Nominatim's
+/// `insert_addresslines` (placex_triggers.sql) keeps a guessed place whose centroid `current_node_area` holds, the
+/// `place_node_fuzzy_area` (± 4 km for a town) of the guessed town named before it (`PlaceNodeSearch.names`).
+/// Real data: Porto's and Vila Nova de Gaia's place nodes and three of Gaia's streets, cut from valhalla's
+/// porto.osm.pbf, whose Gaia boundary is incomplete (Nominatim, too, has only the town node).
+@Suite struct OSMSuburbOfTownNodeTests {
+    static let cut = OSMShapefileImportTests.fixtures.appendingPathComponent("porto-gaia-2020.osm.pbf")
+    static let cutImport = Result { try OSMExtractImportTests.importExtract(cut, as: "porto-gaia.gpkg") }
+
+    static func address(_ latitude: Double, _ longitude: Double) throws -> [String: String] {
+        var settings = GeocoderSettings()
+        settings.addressOfTheAnswer = true
+        let geocoder = try ReverseGeocoder(databasePath: try Self.cutImport.get().path, settings: settings)
+        let record = geocoder.record(
+            for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: 18))
+        let answer = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: 18))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        return try #require(object["address"] as? [String: String])
+    }
+
+    /// Nominatim 5.3.3 on the whole extract answers these points of Gaia, across the Douro from Centro Histórico's
+    /// node (1.6-1.9 km, inside Gaia's box though outside its cell), "…, Centro Histórico, Vila Nova de Gaia".
+    @Test(arguments: [
+        (41.128943, -8.597885, "Avenida Dom João II"), (41.128141, -8.596442, "Rua do Agro dos Moinhos"),
+        (41.135417, -8.604285, "Alameda da Serra do Pilar"),
+    ])
+    func aSuburbNodeInTheTownNodesBoxNamesItsStreets(latitude: Double, longitude: Double, road: String) throws {
+        let address = try Self.address(latitude, longitude)
+        #expect(address["road"] == road, "\(address)")
+        #expect(address["town"] == "Vila Nova de Gaia", "\(address)")
+        #expect(address["suburb"] == "Centro Histórico", "\(address)")
+    }
+}
