@@ -7,6 +7,7 @@
     import Travel411Batch
     import Travel411Geocoder
     import Travel411Import
+    import Travel411OSMReader
     import Travel411Store
     import Travel411Server
     import Travel411TestSupport
@@ -20,7 +21,7 @@
                 .appendingPathComponent("Fixtures/osm/helsinki.osm.pbf")
             // In the process's scratch folder: the server's geocoder keeps the database open until exit.
             let path = try ProcessScratch.path("accept-language/helsinki.gpkg")
-            _ = try Importer(options: ImportOptions(paths: [try EmbeddedData.locate(), fixture], databasePath: path)).run()
+            _ = try Importer(options: ImportOptions(paths: [try EmbeddedData.locate(), fixture], databasePath: path, extractReader: .libosmium)).run()
             return try ServerResources(
                 geocoder: try ReverseGeocoder(databasePath: path, loading: .everything), databasePath: path, registry: Harness.registry,
                 logger: Logger(label: "travel411-serve-test") { _ in SwiftLogNoOpLogHandler() })
