@@ -87,7 +87,9 @@ final class LookupTablesWriter {
             try storePage(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number), blob)
         }
         collector.objects = StreetTilesBuilder(runPrefix: database.path + "-object-run-", grid: .objects)
-        collector.objectCovers = StreetTilesBuilder(runPrefix: database.path + "-cover-run-", grid: .objects)
+        // Its buffer is smaller than the others': it fills beside the objects' own sort (one record per outlined
+        // object), and at 32 MB it reached its cap only in larger extracts, so the import's peak grew with them.
+        collector.objectCovers = StreetTilesBuilder(runPrefix: database.path + "-cover-run-", grid: .objects, bufferBytes: 8 << 20)
         collector.objectRecords = try ObjectNearestStreets(temporaryPrefix: database.path + "-")
     }
 
