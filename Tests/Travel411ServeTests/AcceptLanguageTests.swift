@@ -21,7 +21,8 @@
                 .appendingPathComponent("Fixtures/osm/helsinki.osm.pbf")
             // In the process's scratch folder: the server's geocoder keeps the database open until exit.
             let path = try ProcessScratch.path("accept-language/helsinki.gpkg")
-            _ = try Importer(options: ImportOptions(paths: [try EmbeddedData.locate(), fixture], databasePath: path, extractReader: .libosmium)).run()
+            let options = ImportOptions(paths: [try EmbeddedData.locate(), fixture], databasePath: path, extractReader: .libosmium)
+            _ = try Importer(options: options).run()
             return try ServerResources(
                 geocoder: try ReverseGeocoder(databasePath: path, loading: .everything), databasePath: path, registry: Harness.registry,
                 logger: Logger(label: "travel411-serve-test") { _ in SwiftLogNoOpLogHandler() })
