@@ -322,8 +322,9 @@ let package = Package(
             name: "Travel411KitTests",
             dependencies: [
                 "Travel411Kit",
-                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch", "Travel411NominatimAPI",
-                "Travel411Import", "Travel411StoreWriters", "Travel411OSM", "Travel411OSMReader", "Travel411Shapefile", "Travel411TestSupport",
+                "Travel411Core", "Travel411Store", "Travel411Geocoder", "Travel411Answers", "Travel411Batch",
+                "Travel411NominatimAPI", "Travel411Import", "Travel411StoreWriters", "Travel411OSM",
+                "Travel411OSMReader", "Travel411Shapefile", "Travel411TestSupport",
                 "CShapelib",
                 "CSQLite",
             ],
