@@ -35,9 +35,10 @@ package struct AdministrativeAreaNaming {
     ) {
         var votes = [[String: (count: Int, population: Double)]](repeating: [:], count: features.count)
         var admin1Names: [String: Set<String>] = [:]  // country → folded GeoNames admin1 names
+        var names = FoldedAreaNames()
         for (i, locality) in localities.enumerated() {
             guard let admin1 = locality.admin1 else { continue }
-            if let country = locality.countryCode { admin1Names[country, default: []].insert(AdministrativeAreaName.folded(admin1)) }
+            if let country = locality.countryCode { admin1Names[country, default: []].insert(names.folded(admin1)) }
             guard let f = localityAdmin[i], f < features.count, localityCounts[i] else { continue }
             let current = votes[f][admin1] ?? (0, 0)
             votes[f][admin1] = (current.count + 1, current.population + locality.population)
@@ -64,7 +65,7 @@ package struct AdministrativeAreaNaming {
         var polygonsByLabel: [String: [Int]] = [:]
         for (f, feature) in features.enumerated() {
             if let name = feature.name {
-                polygonsByLabel["\(feature.countryCode ?? "")|\(AdministrativeAreaName.folded(name))", default: []].append(f)
+                polygonsByLabel["\(feature.countryCode ?? "")|\(names.folded(name))", default: []].append(f)
             }
         }
         var contradictions: [String] = []
@@ -80,8 +81,8 @@ package struct AdministrativeAreaNaming {
             }
             guard lead.clear else { return Decision(area: feature.name, subArea: nil, code: ownCode) }
             let country = feature.countryCode ?? ""
-            let label = feature.name.map(AdministrativeAreaName.folded) ?? ""
-            let leadFolded = AdministrativeAreaName.folded(lead.name)
+            let label = feature.name.map { names.folded($0) } ?? ""
+            let leadFolded = names.folded(lead.name)
             // A label that is another first-level name of the same country is a labelling error; one
             // that is not (Bayern for Bavaria) is the same area in another language.
             let contradicted = !label.isEmpty && label != leadFolded && (admin1Names[country]?.contains(label) ?? false)

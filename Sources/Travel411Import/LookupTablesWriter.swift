@@ -233,13 +233,17 @@ final class LookupTablesWriter {
             guard let f = localityCountryFeatures[i] else { return false }
             return countryCodes[i] == countryFeatures[f].code
         }
-        let naming = AdministrativeAreaNaming(
-            features: collector.areas[.admin]?.features ?? [], localities: localities,
-            localityAdmin: localityAdmins, localityCounts: votes)
+        let adminFeatures = collector.areas[.admin]?.features ?? []
+        // Two passes over every locality that share nothing: side by side.
+        let (naming, firstLevels) = try SideBySide.run(
+            {
+                AdministrativeAreaNaming(
+                    features: adminFeatures, localities: localities, localityAdmin: localityAdmins, localityCounts: votes)
+            },
+            { FirstLevelAreas(localities: localities.indices.map { (countryCodes[$0], localities[$0].admin1) }) })
         report.contradictedLabels = naming.contradictions
         adminNames = naming.decisions
         adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
-        let firstLevels = FirstLevelAreas(localities: localities.indices.map { (countryCodes[$0], localities[$0].admin1) })
         // An admin polygon's area is its decided name in the country it belongs to (the answer's country).
         adminFirstLevels = naming.decisions.indices.map { f in
             let country =
@@ -363,6 +367,26 @@ final class LookupTablesWriter {
             place.group = admins[i].map { UInt32($0 + 1) } ?? 0
             places.append(place)
         }
+        let cellPlaces = places.map {
+            LocalityCellsBuilder.Place(
+                coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
+                population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group,
+                firstLevel: firstLevels[Int($0.id)])
+        }
+        // The cells take longest to build and share nothing with the rest: built on the other core while this
+        // thread builds the tree and the records and writes them and the table through the connection.
+        let (cells, _) = try SideBySide.run(
+            { (pages: LocalityCellsBuilder().build(cellPlaces), groups: LocalityCellsBuilder().groups(cellPlaces)) },
+            { try storeLocalityPoints(places, countryCodes: countryCodes) })
+        try storePages(cells.pages, kind: .localityCells, level: 0)
+        try storePages([(0, cells.groups)], kind: .localityGroups, level: 0)
+        try database.execute(PlacesSchema.localityIndexStatements)
+    }
+
+    /// The localities' point index and records, and their plain table, for searches by name (`destination create
+    /// --city`).
+    private func storeLocalityPoints(_ places: [PointIndexBuilder.Place], countryCodes: [String?]) throws {
+        let localities = collector.localities
         let records = PagedRecords.build(
             coordinates: localities.map(\.coordinate),
             fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
@@ -370,15 +394,6 @@ final class LookupTablesWriter {
         try storePoints(
             .locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true),
             records: records)
-        let cellPlaces = places.map {
-            LocalityCellsBuilder.Place(
-                coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
-                population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group,
-                firstLevel: firstLevels[Int($0.id)])
-        }
-        try storePages(LocalityCellsBuilder().build(cellPlaces), kind: .localityCells, level: 0)
-        try storePages([(0, LocalityCellsBuilder().groups(cellPlaces))], kind: .localityGroups, level: 0)
-        // A plain table too, for searches by name (`destination create --city`).
         let insert = try database.prepare(
             """
             INSERT INTO travel411_localities (id, name, admin1, admin2, cc, population, latitude, longitude)
@@ -391,7 +406,6 @@ final class LookupTablesWriter {
                 .real(l.coordinate.latitude), .real(l.coordinate.longitude),
             ])
         }
-        try database.execute(PlacesSchema.localityIndexStatements)
     }
 
     private func storePoints(

@@ -12,13 +12,29 @@ package enum AdministrativeAreaName {
     /// A name compared across languages' spellings and GeoNames' suffixes: lower case, no accents,
     /// without generic words ("Tungurahua Province" and "Tungurahua" are the same).
     package static func folded(_ name: String) -> String {
-        let generic: Set<Substring> = [
-            "province", "provincia", "state", "of", "the", "region", "department", "departamento",
-            "governorate", "prefecture", "county", "oblast", "estado", "do", "de", "del",
-            "municipality", "city", "district",
-        ]
         let plain = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
         let words = plain.split { !$0.isLetter && !$0.isNumber }.filter { !generic.contains($0) }
         return words.joined(separator: " ")
+    }
+
+    private static let generic: Set<Substring> = [
+        "province", "provincia", "state", "of", "the", "region", "department", "departamento",
+        "governorate", "prefecture", "county", "oblast", "estado", "do", "de", "del",
+        "municipality", "city", "district",
+    ]
+}
+
+/// `AdministrativeAreaName.folded`, each distinct name folded once: the import folds every locality's admin1,
+/// and GeoNames' localities name a few thousand areas between them (Foundation's `folding` is the slow part).
+package struct FoldedAreaNames {
+    private var known: [String: String] = [:]
+
+    package init() {}
+
+    package mutating func folded(_ name: String) -> String {
+        if let folded = known[name] { return folded }
+        let folded = AdministrativeAreaName.folded(name)
+        known[name] = folded
+        return folded
     }
 }

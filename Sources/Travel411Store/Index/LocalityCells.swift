@@ -341,5 +341,10 @@ package final class LocalityCells: @unchecked Sendable {
 
     /// 1 / cos(n / 10 degrees) for n up to 89.0°, a billionth more so that rounding never makes it smaller
     /// than the secant `BoundingBox(around:metres:)` computes.
-    private static let secantsByTenthDegree: [Double] = (0...890).map { 1 / cos(Double($0) / 10 * .pi / 180) * (1 + 1e-9) }
+    // Typed step by step: as one untyped expression it took the compiler about 5 s to type-check, on the first
+    // build's longest chain of targets.
+    private static let secantsByTenthDegree: [Double] = (0...890).map { (tenth: Int) -> Double in
+        let radians: Double = Double(tenth) / 10 * .pi / 180
+        return 1 / cos(radians) * (1 + 1e-9)
+    }
 }
