@@ -26,4 +26,31 @@ final class DelimitedTextWriterTests: XCTestCase {
         XCTAssertEqual(written("a;b|c", delimiter: ","), "a;b|c")
         XCTAssertEqual(written("a,b;c", delimiter: "|"), "a,b;c")
     }
+
+    /// The row-at-once check (`fieldsNeedQuotes`) against the field-by-field one, with special bytes in every
+    /// position of the eight-byte steps and across them.
+    func testARowNeedsQuotesExactlyWhenOneOfItsFieldsDoes() {
+        let texts = [
+            "", "Rambouillet", "Île-de-France", "1234567", "12345678", "123456789", "a,b", ",", "1234567,", "12345678;x",
+            "say \"hi\"", "two\nlines", "cr\rhere", "semi;colon", "tab\there", "pipe|x", "Ōkuma-machi, Fukushima",
+        ]
+        for delimiter: UInt8 in [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: "|")] {
+            let writer = DelimitedTextWriter(delimiter: delimiter)
+            for first in texts {
+                for second in texts {
+                    for third in texts {
+                        let fields = [first, second, third].map { Array($0.utf8) }
+                        let expected = fields.contains { field in
+                            field.withUnsafeBufferPointer { $0.baseAddress.map { writer.needsQuotes($0, count: field.count) } ?? false }
+                        }
+                        let row = Array(fields.joined(separator: [delimiter]))
+                        let found = row.withUnsafeBufferPointer { bytes in
+                            bytes.baseAddress.map { writer.fieldsNeedQuotes($0, count: bytes.count, delimiters: 2) }
+                        }
+                        XCTAssertEqual(found, expected, "\([first, second, third]) delimiter \(delimiter)")
+                    }
+                }
+            }
+        }
+    }
 }
