@@ -53,4 +53,25 @@ final class DelimitedTextWriterTests: XCTestCase {
             }
         }
     }
+
+    /// Rows long enough that the delimiters are counted in several sums (every 31 words).
+    func testLongRowsCountEveryDelimiter() {
+        let writer = DelimitedTextWriter(delimiter: UInt8(ascii: ","))
+        func needsQuotes(_ fields: [String], delimiters: Int) -> Bool? {
+            let row = Array(fields.joined(separator: ",").utf8)
+            return row.withUnsafeBufferPointer { bytes in
+                bytes.baseAddress.map { writer.fieldsNeedQuotes($0, count: bytes.count, delimiters: delimiters) }
+            }
+        }
+        for fieldCount in [2, 5, 31, 32, 100, 250, 600] {
+            for text in ["a", "ab", "Rambouillet"] {
+                let fields = Array(repeating: text, count: fieldCount)
+                XCTAssertEqual(needsQuotes(fields, delimiters: fieldCount - 1), false, "\(fieldCount) × \(text)")
+                XCTAssertEqual(needsQuotes(fields, delimiters: fieldCount - 2), true, "\(fieldCount) × \(text)")
+                var withComma = fields
+                withComma[fieldCount / 2] = "a,b"
+                XCTAssertEqual(needsQuotes(withComma, delimiters: fieldCount - 1), true, "\(fieldCount) × \(text), one comma")
+            }
+        }
+    }
 }
