@@ -155,7 +155,8 @@ extension ReverseGeocoder {
         return withPoints(.locality) { level in
             // Borrowed: `let names = level.names` took a reference per field, on a count both of a batch's
             // threads share (swift_retain and swift_release under appendText, 3 % of an every-field batch).
-            if field == .name, let names = level.names.map(Unmanaged.passUnretained) {
+            // A pattern, not `==`: another module's enum compared with `==` is a call through its Equatable witness.
+            if case .name = field, let names = level.names.map(Unmanaged.passUnretained) {
                 let bytes = names._withUnsafeGuaranteedRef { Int(locality) < $0.count ? $0.bytes(Int(locality)) : nil }
                 if let bytes { return bytes }
             }

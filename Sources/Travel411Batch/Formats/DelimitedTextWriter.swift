@@ -29,6 +29,43 @@ package struct DelimitedTextWriter: Sendable {
         return false
     }
 
+    /// Whether fields written one after another with `delimiters` delimiters between them, unquoted, would
+    /// need quotes somewhere: any quote, CR or LF, or more delimiters than were written between them.
+    ///
+    /// A row's printed fields are checked at once, eight bytes a step, rather than field by field (most are
+    /// shorter than eight bytes). A byte equal to `b` is a zero byte of the word XORed with `b` repeated;
+    /// `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when `w` has a zero byte, and
+    /// `~(((w & 0x7F…) + 0x7F…) | w | 0x7F…)` has the high bit of exactly its zero bytes, for counting them
+    /// (Anderson, "Bit Twiddling Hacks": "Determine if a word has a zero byte"; Warren, Hacker's Delight, 6-1).
+    func fieldsNeedQuotes(_ bytes: UnsafePointer<UInt8>, count: Int, delimiters: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let delimiterWord = UInt64(delimiter) &* ones
+        var breaks: UInt64 = 0
+        var delimitersFound = 0
+        var index = 0
+        while index &+ 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            let quotes = word ^ (0x22 &* ones), lineFeeds = word ^ (0x0A &* ones), returns = word ^ (0x0D &* ones)
+            breaks |= ((quotes &- ones) & ~quotes) | ((lineFeeds &- ones) & ~lineFeeds) | ((returns &- ones) & ~returns)
+            let delimiterBytes = word ^ delimiterWord
+            delimitersFound &+= (~(((delimiterBytes & lows) &+ lows) | delimiterBytes | lows)).nonzeroBitCount
+            index &+= 8
+        }
+        if breaks & highs != 0 { return true }
+        while index < count {
+            let byte = bytes[index]
+            if byte == delimiter {
+                delimitersFound &+= 1
+            } else if isSpecial(byte) {
+                return true
+            }
+            index &+= 1
+        }
+        return delimitersFound != delimiters
+    }
+
     func appendField(_ bytes: UnsafePointer<UInt8>, count: Int, to output: GrowableByteArray) {
         // One pass for the common case: copy while checking, and start over quoted only if needed.
         output.reserve(count)

@@ -363,6 +363,29 @@ final class RowEncoder {
     // MARK: Placemark field text
 
     private func appendTableFields(
+        of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter startsWithDelimiter: Bool, to output: GrowableByteArray
+    ) {
+        // Nearly every row: every text straight into the row, then one check of them all. Only a row with a text
+        // that needs quotes (a name holding the delimiter, a quote or a line break, rare) is printed again below.
+        let delimiter = table.delimiter
+        let fieldsStart = output.count
+        var delimiters = 0
+        var needsDelimiter = startsWithDelimiter
+        for field in fields {
+            if needsDelimiter {
+                output.append(delimiter)
+                delimiters &+= 1
+            }
+            needsDelimiter = true
+            _ = printer.appendText(field, of: record, to: output)
+        }
+        guard table.fieldsNeedQuotes(output.base + fieldsStart, count: output.count &- fieldsStart, delimiters: delimiters) else { return }
+        output.count = fieldsStart
+        appendTableFieldsQuoted(of: record, printer: printer, needsDelimiter: startsWithDelimiter, to: output)
+    }
+
+    /// The row's fields again, each checked on its own and quoted as `appendField` quotes it.
+    private func appendTableFieldsQuoted(
         of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter: Bool, to output: GrowableByteArray
     ) {
         let delimiter = table.delimiter
@@ -370,8 +393,7 @@ final class RowEncoder {
         for field in fields {
             if needsDelimiter { output.append(delimiter) }
             needsDelimiter = true
-            // Straight into the row, one copy: only a text that needs quotes (a name holding the delimiter, a quote
-            // or a line break, rare) is taken back out and written again as `appendField` quotes it.
+            // Straight into the row, one copy: only a text that needs quotes is taken back out and written again.
             let start = output.count
             guard printer.appendText(field, of: record, to: output), table.needsQuotes(output.base + start, count: output.count &- start)
             else { continue }

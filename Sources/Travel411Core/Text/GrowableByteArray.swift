@@ -78,12 +78,31 @@ public final class GrowableByteArray {
         reserve(length)
         let destination = base + count
         if length <= 16 {
-            // Most fields are short: a call to memmove costs more than copying them inline.
-            for index in 0..<length { destination[index] = start[index] }
+            // Most fields are short: a call to memmove costs more than copying them inline, and two words that
+            // overlap in the middle (both read before either is written) cost less than a loop over the bytes.
+            if length >= 8 {
+                copyOverlapping(UInt64.self, from: start, to: destination, count: length)
+            } else if length >= 4 {
+                copyOverlapping(UInt32.self, from: start, to: destination, count: length)
+            } else {
+                for index in 0..<length { destination[index] = start[index] }
+            }
         } else {
             destination.update(from: start, count: length)
         }
         count &+= length
+    }
+
+    /// Copies `count` bytes, between one and two `Word`s, as the first and the last word of the range.
+    @inlinable @inline(__always)
+    func copyOverlapping<Word: FixedWidthInteger>(
+        _: Word.Type, from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        let size = MemoryLayout<Word>.size
+        let first = UnsafeRawPointer(source).loadUnaligned(as: Word.self)
+        let last = UnsafeRawPointer(source + (count &- size)).loadUnaligned(as: Word.self)
+        UnsafeMutableRawPointer(destination).storeBytes(of: first, as: Word.self)
+        UnsafeMutableRawPointer(destination + (count &- size)).storeBytes(of: last, as: Word.self)
     }
 
     @inlinable @inline(__always)

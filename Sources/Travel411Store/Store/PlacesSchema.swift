@@ -16,7 +16,8 @@ public enum PlacesSchema {
         /// every point inside them, and its suburbs and quarters, which name the subLocality.
         case city, suburb
 
-        package var ordinal: Int64 {
+        /// Inlinable, as `init(ordinal:)`: the geocoder asks it several times per point per level.
+        @inlinable package var ordinal: Int64 {
             switch self {
             case .country: return 0
             case .admin: return 1

@@ -26,4 +26,52 @@ final class DelimitedTextWriterTests: XCTestCase {
         XCTAssertEqual(written("a;b|c", delimiter: ","), "a;b|c")
         XCTAssertEqual(written("a,b;c", delimiter: "|"), "a,b;c")
     }
+
+    /// The row-at-once check (`fieldsNeedQuotes`) against the field-by-field one, with special bytes in every
+    /// position of the eight-byte steps and across them.
+    func testARowNeedsQuotesExactlyWhenOneOfItsFieldsDoes() {
+        let texts = [
+            "", "Rambouillet", "Île-de-France", "1234567", "12345678", "123456789", "a,b", ",", "1234567,", "12345678;x",
+            "say \"hi\"", "two\nlines", "cr\rhere", "semi;colon", "tab\there", "pipe|x", "Ōkuma-machi, Fukushima",
+        ]
+        for delimiter: UInt8 in [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: "|")] {
+            let writer = DelimitedTextWriter(delimiter: delimiter)
+            for first in texts {
+                for second in texts {
+                    for third in texts {
+                        let fields = [first, second, third].map { Array($0.utf8) }
+                        let expected = fields.contains { field in
+                            field.withUnsafeBufferPointer { $0.baseAddress.map { writer.needsQuotes($0, count: field.count) } ?? false }
+                        }
+                        let row = Array(fields.joined(separator: [delimiter]))
+                        let found = row.withUnsafeBufferPointer { bytes in
+                            bytes.baseAddress.map { writer.fieldsNeedQuotes($0, count: bytes.count, delimiters: 2) }
+                        }
+                        XCTAssertEqual(found, expected, "\([first, second, third]) delimiter \(delimiter)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows long enough that the delimiters are counted in several sums (every 31 words).
+    func testLongRowsCountEveryDelimiter() {
+        let writer = DelimitedTextWriter(delimiter: UInt8(ascii: ","))
+        func needsQuotes(_ fields: [String], delimiters: Int) -> Bool? {
+            let row = Array(fields.joined(separator: ",").utf8)
+            return row.withUnsafeBufferPointer { bytes in
+                bytes.baseAddress.map { writer.fieldsNeedQuotes($0, count: bytes.count, delimiters: delimiters) }
+            }
+        }
+        for fieldCount in [2, 5, 31, 32, 100, 250, 600] {
+            for text in ["a", "ab", "Rambouillet"] {
+                let fields = Array(repeating: text, count: fieldCount)
+                XCTAssertEqual(needsQuotes(fields, delimiters: fieldCount - 1), false, "\(fieldCount) × \(text)")
+                XCTAssertEqual(needsQuotes(fields, delimiters: fieldCount - 2), true, "\(fieldCount) × \(text)")
+                var withComma = fields
+                withComma[fieldCount / 2] = "a,b"
+                XCTAssertEqual(needsQuotes(withComma, delimiters: fieldCount - 1), true, "\(fieldCount) × \(text), one comma")
+            }
+        }
+    }
 }
