@@ -125,11 +125,11 @@ import Travel411TestSupport
     @Test func aHelsinkiStreetAddress() throws {
         let geocoder = try ReverseGeocoder(databasePath: try Self.helsinkiImport.get().path)
         let placemark = geocoder.placemark(for: Coordinate(latitude: 60.16994, longitude: 24.94056))
-        // A café in the building with the building's house number answers (Nominatim's rule for a point inside a
-        // building). Its addr:street is the underground Kaivokäytävä, which is no street: the nearest named
-        // street, the Kaivopiha passage, is its road, as in Nominatim.
-        #expect(placemark.name == "Espresso House")
-        #expect(placemark.thoroughfare == "Kaivopiha" && placemark.subThoroughfare == "10")
+        // The nearest POI inside the building answers: the restaurant node luckiefun's (6326864346), which has no
+        // address of its own and carries the building's (Nominatim's placex_indexing_prepare), as Nominatim 5.3.3
+        // imported from this file answers: "luckiefun's, 10, Kaivokatu, Keskusta, Kluuvi, Helsinki, 00100".
+        #expect(placemark.name == "luckiefun's")
+        #expect(placemark.thoroughfare == "Kaivokatu" && placemark.subThoroughfare == "10")
         #expect(placemark.postalCode == "00100")
         #expect(placemark.locality == "Helsinki")
         #expect(placemark.subLocality == "Kaisaniemi")
@@ -150,7 +150,7 @@ import Travel411TestSupport
         #expect(layer.skipReasons == ["kept in the layer but not used for lookups: an OpenStreetMap extract gave the streets here": 2503])
         let geocoder = try ReverseGeocoder(databasePath: database)
         let placemark = geocoder.placemark(for: Coordinate(latitude: 60.16994, longitude: 24.94056))
-        #expect(placemark.thoroughfare == "Kaivopiha" && placemark.subThoroughfare == "10")
+        #expect(placemark.thoroughfare == "Kaivokatu" && placemark.subThoroughfare == "10")
     }
 
     /// Only where the extract has streets: an extract whose box holds central Helsinki but none of its streets
