@@ -38,6 +38,9 @@ public struct PlacemarkRecord: Sendable {
     package var postcode: Int32 = -1
     /// The OpenStreetMap address point or POI answering (`PlacesSchema.ObjectField`); -1 when none.
     package var object: Int32 = -1
+    /// The building whose house number, street and postcode the answering object carries, having none of its own
+    /// (`inheritedAddress`); -1 when the object's own answer.
+    package var addressObject: Int32 = -1
     /// The postcode is the street's (`OSMStreetPostcodes`).
     var streetPostcode = false
     /// No street or object within reach: the postcode is that of the suburb or municipality answering (the code

@@ -146,6 +146,11 @@ extension ReverseGeocoder {
         if record.object >= 0, !(withObjects({ $0.names.bytes(Int(record.object), objectField)?.isEmpty ?? true }) ?? true) {
             return ("the answering object's own addr:postcode", false)
         }
+        if record.addressObject >= 0,
+            !(withObjects({ $0.names.bytes(Int(record.addressObject), objectField)?.isEmpty ?? true }) ?? true)
+        {
+            return ("the addr:postcode of the building whose address the answering node inherits (placex_indexing_prepare)", false)
+        }
         let placeNode = "the answering place node's own postcode (the nearest of its country around the node: get_nearest_postcode)"
         if record.postcodeFromAnsweringArea {
             let beyond = "no street or object within reach, so the answering area's own postcode"

@@ -21,13 +21,13 @@ extension ReverseGeocoder {
             if record.street >= 0 {
                 append(withStreets { $0.names.bytes(Int(record.street), 0) } ?? nil, to: buffer)
             } else if record.object >= 0 {
-                append(objectBytes(record, .street), to: buffer)
+                append(objectAddressBytes(record, .street), to: buffer)
             } else {
                 append(addressBytes(record, .street), to: buffer)
             }
         case .subThoroughfare:
             if record.object >= 0 {
-                append(objectBytes(record, .houseNumber), to: buffer)
+                append(objectAddressBytes(record, .houseNumber), to: buffer)
             } else {
                 append(addressBytes(record, .houseNumber), to: buffer)
             }
@@ -58,7 +58,7 @@ extension ReverseGeocoder {
                 append(areaBytes(.admin, record.admin, .subAdministrativeArea), to: buffer)
             }
         case .postalCode:
-            if let own = objectBytes(record, .postcode), !own.isEmpty {
+            if let own = objectAddressBytes(record, .postcode), !own.isEmpty {
                 buffer.append(own)
             } else if record.postcodeFromAnsweringArea {
                 appendAreaPostcode(of: record, to: buffer)
@@ -176,6 +176,14 @@ extension ReverseGeocoder {
     >? {
         guard record.object >= 0 else { return nil }
         return withObjects { $0.names.bytes(Int(record.object), field.rawValue) } ?? nil
+    }
+
+    /// An address field of the answering object, or of the building it inherits its address from.
+    @inline(__always) private func objectAddressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.ObjectField)
+        -> UnsafeBufferPointer<UInt8>?
+    {
+        guard record.addressObject >= 0 else { return objectBytes(record, field) }
+        return withObjects { $0.names.bytes(Int(record.addressObject), field.rawValue) } ?? nil
     }
 
     /// The strings of a record: the same text the batch prints, field by field.

@@ -113,12 +113,15 @@ struct OSMLevelMapping {
                 if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
             }
         case .address:
-            guard let address = feature.address, let number = address.housenumber else { return note(feature.kind, "no house number") }
+            guard let address = feature.address, address.isAddressPoint else { return note(feature.kind, "no house number") }
             let point = Self.coordinate(feature.representativePoint)
             extent.extend(x: point.longitude, y: point.latitude)
-            let pending = PendingAddress(
-                houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point)
-            try pendingAddresses.append { $0.write(pending) }
+            // A house name without a number is an object to answer with, not a numbered address point.
+            if let number = address.housenumber {
+                let pending = PendingAddress(
+                    houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point)
+                try pendingAddresses.append { $0.write(pending) }
+            }
             if let postcode = address.postcode { try postcodeCarriers.add(postcode, at: point) }
             try addObject(feature)
         case .addressInterpolation:
@@ -134,8 +137,8 @@ struct OSMLevelMapping {
             if feature.kind == .postcodeBoundary, case .polygon = feature.shape { return postalCodeAreas.append((postcode, feature.shape)) }
             try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
         case .poi:
-            // One with a house number came as an address too, which carries its name.
-            guard feature.address?.housenumber == nil else { return }
+            // An address point (a house number or name) came as an address too, which carries its name.
+            guard !(feature.address?.isAddressPoint ?? false) else { return }
             if let postcode = feature.address?.postcode {
                 try postcodeCarriers.add(postcode, at: Self.coordinate(feature.representativePoint))
             }

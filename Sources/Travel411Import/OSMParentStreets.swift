@@ -55,8 +55,10 @@ struct OSMParentStreets {
         var rank: UInt32
     }
 
-    /// At most this many streets of its name are kept for an object, nearest centre first.
-    static let maximumCandidates = 4
+    /// At most this many streets of its name are kept for an object, nearest centre first. A street split into many
+    /// short ways (London's Holborn Viaduct is 17) has its way nearest an address beyond the four nearest centres,
+    /// where Nominatim measures every way of the name in reach by its line (`getNearestNamedRoadPlaceId`).
+    static let maximumCandidates = 16
 
     /// Each distinct name key's number.
     private var names: [[UInt8]: UInt32] = [:]

@@ -7,15 +7,17 @@ import Travel411StoreWriters
 
 /// The street an address point or POI without a parent street belongs to (it has no `addr:street`, or it
 /// names no street near: `OSMParentStreets`): the nearest named street of its own country (`NominatimPartitions`),
-/// in degrees from the node or from the building's or area's box (`ObjectBoxStreets`), within 0.015°, else 0.1°, as
-/// Nominatim parents such an object; none when no street of its country is in reach. Decided once at import, where
+/// in degrees from the node or from the building's or area's box (`ObjectBoxStreets`), within 0.015°, else 0.0512°, as
+/// Nominatim parents such an object; none when no street of its country is in reach. `getNearestRoadPlaceId`
+/// (`lib-sql/functions/partition-functions.sql`) doubles its search from 0.00005° while it is below 0.1°: 0.0512° is
+/// the widest it searches. Decided once at import, where
 /// the lookup searched it for each answer: 6 % of a zoom-18 batch's CPU on 100,000 central Helsinki points.
 ///
 /// The objects' records wait on disk until the streets' tiles are in the database (`OSMSpillFile`); the
 /// objects without a parent are answered in the order of the streets' tiles, a row of tiles read at a time,
 /// and the answers sorted back into the objects' order, so memory does not grow with the extract.
 final class ObjectNearestStreets {
-    static let reachesDegrees = [OSMParentStreets.reachDegrees, 0.1]
+    static let reachesDegrees = [OSMParentStreets.reachDegrees, 0.0512]
 
     /// An object without a parent, at its centre; or, with `count` candidates, one whose `addr:street` names several
     /// streets near (`OSMParentStreets`), nearest centre first.
@@ -23,7 +25,7 @@ final class ObjectNearestStreets {
         var object: UInt32
         var x: Double
         var y: Double
-        var candidates: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var candidates = SIMD16<UInt32>()
         var count: UInt32 = 0
         /// Its country's partition (`NominatimPartitions`): the streets it may belong to are of the same.
         var partition = NominatimPartitions.unknown
@@ -36,8 +38,13 @@ final class ObjectNearestStreets {
                 box: BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY), centre: Coordinate(latitude: y, longitude: x))
         }
 
-        var candidateList: [UInt32] {
-            Array([candidates.0, candidates.1, candidates.2, candidates.3].prefix(Int(count)))
+        var candidateList: [UInt32] { (0..<Int(count)).map { candidates[$0] } }
+
+        /// Keeps the first `OSMParentStreets.maximumCandidates` of `streets` (as many as `candidates` holds).
+        mutating func setCandidates(_ streets: [UInt32]) {
+            let kept = streets.prefix(min(OSMParentStreets.maximumCandidates, candidates.scalarCount))
+            for (i, street) in kept.enumerated() { candidates[i] = street }
+            count = UInt32(kept.count)
         }
     }
 
@@ -102,16 +109,21 @@ final class ObjectNearestStreets {
         if let extent = extentField.flatMap({ $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.extent($0) } ?? nil }) {
             (orphan.minX, orphan.minY, orphan.maxX, orphan.maxY) = (extent.minX, extent.minY, extent.maxX, extent.maxY)
         }
-        for (i, street) in candidates.prefix(4).enumerated() {
-            switch i {
-            case 0: orphan.candidates.0 = street
-            case 1: orphan.candidates.1 = street
-            case 2: orphan.candidates.2 = street
-            default: orphan.candidates.3 = street
-            }
-        }
-        orphan.count = UInt32(min(candidates.count, 4))
+        orphan.setCandidates(candidates)
         try orphans.append(orphan)
+    }
+
+    /// The street `accept` takes nearest a node; of a minor street (rank 27) and a rank-26 street equally near (a node
+    /// at a corner), the rank-26 one, as for an object's box (`ObjectBoxStreets`: Nominatim's `location_road` holds the
+    /// rank-26 streets first and `getNearestRoadPlaceId` keeps the first of equal distances).
+    static func nearest(
+        toNode centre: Coordinate, reach: Double, streets: StreetTiles, isMinor: @escaping (UInt32) -> Bool,
+        accept: @escaping (UInt32) -> Bool
+    ) -> UInt32? {
+        guard let found = streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: accept) else { return nil }
+        guard isMinor(found.id) else { return found.id }
+        let asNear = min(reach, found.degrees * (1 + 1e-9) + 1e-12)
+        return streets.nearestInDegrees(to: centre, radiusDegrees: asNear, accept: { accept($0) && !isMinor($0) })?.id ?? found.id
     }
 
     /// Writes the orphans' sort buffer out while they wait for the streets' tiles (`ExternalSorter.seal`).
@@ -145,7 +157,7 @@ final class ObjectNearestStreets {
             let row = Self.tileKey(orphan) / UInt32(TileGrid.tileColumns)
             if row != streetsRow {
                 try answerBatch()
-                // The widest reach, 0.1°, is one tile: a search reads the row of tiles south of its own at most.
+                // The widest reach is under one tile (0.1°): a search reads the row of tiles south of its own at most.
                 streets = try streets?.keeping(rows: Int(row) - 1...Int(row) + 1) ?? makeStreets()
                 streetsRow = row
             }
@@ -235,7 +247,7 @@ extension ObjectNearestStreets {
             for reach in ObjectNearestStreets.reachesDegrees {
                 let found =
                     orphan.box.map { ObjectBoxStreets.nearest(to: $0, reach: reach, streets: streets, isMinor: isMinor, accept: accept) }
-                    ?? streets.nearestInDegrees(to: centre, radiusDegrees: reach, accept: accept)?.id
+                    ?? ObjectNearestStreets.nearest(toNode: centre, reach: reach, streets: streets, isMinor: isMinor, accept: accept)
                 if let found { return Answer(object: orphan.object, street: found, isParent: false) }
             }
             return nil

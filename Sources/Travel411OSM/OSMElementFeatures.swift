@@ -50,8 +50,10 @@ struct OSMElementFeatures {
 
     /// A feature of this element with what every kind shares.
     private func feature(_ kind: OSMFeatureKind, _ shape: Shape) -> OSMFeature {
+        // An address with a house name and no number is named by it, as Nominatim's answer names it.
+        let named = kind == .address && address.housenumber == nil ? name ?? address.housename : name
         var feature = OSMFeature(
-            kind: kind, element: element.element, name: name, names: OSMFeatureClassifier.names(tags), shape: shape)
+            kind: kind, element: element.element, name: named, names: OSMFeatureClassifier.names(tags), shape: shape)
         if !address.isEmpty { feature.address = address }
         feature.answersAtBuildingLevel = answersAtBuildingLevel
         feature.building = value("building").flatMap { $0 == "no" ? nil : $0 }
@@ -61,7 +63,7 @@ struct OSMElementFeatures {
 
     /// A node: its address, its place, its point of interest.
     mutating func addNodeFeatures(at point: Point2D) {
-        if address.housenumber != nil {
+        if address.isAddressPoint {
             var feature = feature(.address, .point(point))
             feature.pointOfInterest = pointOfInterest
             made.append(feature)
@@ -103,7 +105,7 @@ struct OSMElementFeatures {
         // open line is no address or POI Nominatim answers with.
         // Nodes missing at the extract's edge leave a gap: the ring is closed over it, as osm2pgsql does.
         let outline = isArea ? [points.last == points.first ? points : points + [points[0]]] : []
-        if address.housenumber != nil {
+        if address.isAddressPoint {
             var feature = feature(.address, .point(point))
             feature.outline = outline
             feature.pointOfInterest = pointOfInterest
@@ -121,7 +123,7 @@ struct OSMElementFeatures {
     /// relation's point of interest.
     mutating func addAreaFeatures(of shape: Shape) {
         let fromRelation = element.element.type == .relation
-        if fromRelation, address.housenumber != nil {
+        if fromRelation, address.isAddressPoint {
             var feature = feature(.address, .point(shape.pointOnSurface))
             feature.outline = shape.rings
             feature.pointOfInterest = pointOfInterest

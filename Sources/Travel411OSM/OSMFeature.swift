@@ -54,16 +54,27 @@ public struct OSMAddress: Hashable, Sendable {
     public var place: String?
     public var postcode: String?
     public var city: String?
+    /// `addr:housename`: a building named in its address (`The Johnson Building`).
+    public var housename: String?
 
-    public init(housenumber: String? = nil, street: String? = nil, place: String? = nil, postcode: String? = nil, city: String? = nil) {
+    public init(
+        housenumber: String? = nil, street: String? = nil, place: String? = nil, postcode: String? = nil, city: String? = nil,
+        housename: String? = nil
+    ) {
         self.housenumber = housenumber
         self.street = street
         self.place = place
         self.postcode = postcode
         self.city = city
+        self.housename = housename
     }
 
-    public var isEmpty: Bool { housenumber == nil && street == nil && place == nil && postcode == nil && city == nil }
+    public var isEmpty: Bool { housenumber == nil && street == nil && place == nil && postcode == nil && city == nil && housename == nil }
+
+    /// An address point as Nominatim 5.3's reverse search takes one (`IsAddressPoint`,
+    /// nominatim_api/sql/sqlalchemy_functions.py): a house number, or a house name (its import style keeps
+    /// `addr:housename` as a name: `NAME_TAGS.address`, lib-lua/themes/nominatim/presets.lua).
+    public var isAddressPoint: Bool { housenumber != nil || housename != nil }
 }
 
 /// A street's `highway` class (`residential`, `primary`, `footway` …) and `ref` (`A 1`, `E 77`).

@@ -43,12 +43,14 @@ package enum OSMFeatureClassifier {
     /// Which elements libosmium hands over at all (the rest never crosses into Swift). `highway` on areas: a
     /// pedestrian square mapped as a multipolygon is a street.
     package static let nodeKeys =
-        ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place"] + pointOfInterestKeys + fallbackPointOfInterestKeys
+        ["addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode", "place"] + pointOfInterestKeys
+        + fallbackPointOfInterestKeys
     package static let lineKeys =
-        ["highway", "addr:interpolation", "addr:housenumber", "addr:postcode", "postal_code", "postcode"] + pointOfInterestKeys
+        ["highway", "addr:interpolation", "addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode"]
+        + pointOfInterestKeys
         + fallbackPointOfInterestKeys
     package static let areaKeys =
-        ["addr:housenumber", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
+        ["addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
 
     /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
@@ -114,7 +116,7 @@ package enum OSMFeatureClassifier {
     package static func address(_ tags: [String: String]) -> OSMAddress {
         OSMAddress(
             housenumber: value(tags["addr:housenumber"]), street: value(tags["addr:street"]), place: value(tags["addr:place"]),
-            postcode: postcode(tags), city: value(tags["addr:city"]))
+            postcode: postcode(tags), city: value(tags["addr:city"]), housename: value(tags["addr:housename"]))
     }
 
     /// The keys Nominatim 5.3 reads an object's postcode from (`ADDRESS_TAGS.core.postcode`,

@@ -61,9 +61,13 @@ extension ReverseGeocoder {
         }
         if let object, street.map({ object.degrees <= $0.degrees }) ?? true {
             record.object = Int32(object.id)
-            if let parent = parentStreet(of: object.id, objects: objects) {
-                record.street = Int32(parent)
-            }
+            // A POI node without an address of its own carries the building's around it, street included.
+            let building = inheritedAddress(of: object.id, objects: objects)
+            if let building { record.addressObject = Int32(building) }
+            let parent =
+                building.map { inheritedParent(of: object.id, building: $0, objects: objects, streets: streets) }
+                ?? parentStreet(of: object.id, objects: objects)
+            if let parent { record.street = Int32(parent) }
         } else if let street {
             record.street = Int32(street.id)
             record.streetAnswers = true
@@ -84,8 +88,9 @@ extension ReverseGeocoder {
             record.postcodeFromAnsweringArea = true
             return
         }
+        let addressObject = record.addressObject >= 0 ? record.addressObject : record.object
         let ownPostcode =
-            record.object >= 0 && !(objects.names.bytes(Int(record.object), PlacesSchema.ObjectField.postcode.rawValue)?.isEmpty ?? true)
+            addressObject >= 0 && !(objects.names.bytes(Int(addressObject), PlacesSchema.ObjectField.postcode.rawValue)?.isEmpty ?? true)
         if !ownPostcode, record.street >= 0, !(withStreetPostcodes { $0.bytes(Int(record.street), 0)?.isEmpty ?? true } ?? true) {
             record.streetPostcode = true
         }
@@ -106,7 +111,7 @@ extension ReverseGeocoder {
 
     /// The smallest building or area whose outline holds the point, of those narrower than the search's reach
     /// (and that `accepting` takes, when given).
-    private func smallestArea(
+    func smallestArea(
         holding point: Coordinate, objects: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)? = nil
     ) -> UInt32? {
         var best: (id: UInt32, size: Double)?
@@ -139,7 +144,11 @@ extension ReverseGeocoder {
                 to: point, radiusDegrees: Self.streetAddressDegrees, pointsOnly: true,
                 accept: { id in
                     guard objects.names.bytes(Int(id), extentField)?.isEmpty ?? true, accepting?(id) ?? true else { return false }
-                    return areaNumber.isEmpty || objects.names.field(Int(id), numberField, equals: areaNumber)
+                    if areaNumber.isEmpty || objects.names.field(Int(id), numberField, equals: areaNumber) { return true }
+                    // Without an address, it has the number of the building it inherits its address from.
+                    return self.inheritedAddress(of: id, objects: objects).map {
+                        objects.names.field(Int($0), numberField, equals: areaNumber)
+                    } ?? false
                 }),
             extent.contains(x: found.closest.longitude, y: found.closest.latitude)
         else { return nil }
@@ -305,20 +314,20 @@ extension ReverseGeocoder {
 
     /// The street an address point or POI belongs to: the one the import found for its `addr:street`
     /// (`OSMParentStreets`), else the nearest named street (`ObjectNearestStreets`).
-    private func parentStreet(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+    func parentStreet(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
         Self.parent(of: object, objects: objects)
             ?? Self.number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.nearestStreet.rawValue))
     }
 
     /// The address point of `street` with a house number nearest to the street's point `near`, whose centre
     /// is within 0.001° of it, and which is itself within `reach` of the query (one of the candidates Nominatim
-    /// looked at: no farther than the street plus 0.001°). Nearest by its outline for a building; ties go to the
+    /// looked at: no farther than the street plus 0.001°). Nearest by its centre, a building's too (`lookup_street_poi`,
+    /// nominatim_api/reverse.py: `distance_from_best` is the distance from the candidate's centroid); ties go to the
     /// lower object number.
     ///
-    /// The candidates are the street's own addresses (`StreetAddresses`) whose centre's longitude is within 0.001°,
-    /// each measured by a search confined to its outline: the same answer as a search of every building and POI
-    /// within 0.001° filtered to the street's (which, refusing nearly all, measured every segment in reach: 9 % of
-    /// a zoom-18 Helsinki batch's CPU).
+    /// The candidates are the street's own addresses (`StreetAddresses`) whose centre's longitude is within 0.001°:
+    /// the same answer as a search of every building and POI within 0.001° filtered to the street's (which, refusing
+    /// nearly all, measured every segment in reach: 9 % of a zoom-18 Helsinki batch's CPU).
     private func address(
         on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel
     ) -> UInt32? {
@@ -329,15 +338,21 @@ extension ReverseGeocoder {
         var best: (squared: Double, id: UInt32)?
         addresses.forEach(nearLongitude: point.longitude, reach: radius) { address in
             let id = address.object
-            // Within 0.001° by its centre, not its outline: a big building beside the street is not its address.
+            // Within 0.001° by its centre, and nearest by it: Nominatim's `distance_from_best` measures from the
+            // candidate's centroid (a building's point on its surface), not its outline, so a big building whose wall
+            // meets the street loses to a house number whose point is nearer.
+            let squared: Double
             if let centre = address.centre {
                 let dx = centre.longitude - point.longitude, dy = centre.latitude - point.latitude
-                guard dx * dx + dy * dy <= radius * radius else { return }
+                squared = dx * dx + dy * dy
+                guard squared <= radius * radius else { return }
+            } else {
+                // No centre recorded: measured to its outline, read only where its extent is; the extent as recorded,
+                // to 7 decimals, is widened past their rounding.
+                let outline = address.extent.map(Self.widenedPastRounding)
+                guard let measured = objects.index.squaredDegrees(from: point, toLine: id, within: radius, clip: outline) else { return }
+                squared = measured
             }
-            // Measured to its outline, read only where its extent is (a point's extent is its centre); the extent as
-            // recorded, to 7 decimals, is widened past their rounding.
-            let outline = (address.extent ?? address.centre.map { BoundingBox(around: $0, degrees: 0) }).map(Self.widenedPastRounding)
-            guard let squared = objects.index.squaredDegrees(from: point, toLine: id, within: radius, clip: outline) else { return }
             if let best, squared > best.squared || (squared == best.squared && id > best.id) { return }
             // One of Nominatim's candidates: within `reach` of the query, by its centre for a point, else by its outline.
             if let extent = address.extent {

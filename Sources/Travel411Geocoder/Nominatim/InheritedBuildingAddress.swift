@@ -1,0 +1,50 @@
+import Travel411Core
+import Travel411Store
+
+/// A point of interest mapped as a node without an address of its own (a café, an ATM, a lift inside an office
+/// block) carries the address of the building around it, as Nominatim 5.3 gives it one before indexing
+/// (`placex_indexing_prepare`, lib-sql/functions/placex_triggers.sql): a rank-30 node whose `address` is empty
+/// takes the address of a rank-30 polygon covering its centroid that has a house number, a street or a place.
+/// Its answer then has the building's house number, the building's street as its parent and the building's
+/// postcode (else that street's), and inside that building it answers in the building's place ("POI near closest
+/// result area", `lookup_street_poi` in nominatim_api/reverse.py, takes a node of the area's house number). It is
+/// still no address point (`IsAddressPoint` leaves inherited addresses out), so the address layer and a street's
+/// nearest house number never take it.
+///
+/// Nominatim takes the first such polygon its query finds; of several (a building inside a site), the smallest
+/// here. A node whose only address tag is one travel411 does not keep (`addr:city`) has no address of its own
+/// here either, where Nominatim's is not empty.
+extension ReverseGeocoder {
+    /// The building whose address the object `id` carries: nil unless it is a node without house number, street
+    /// and postcode, inside a building or area that has a house number or a street.
+    func inheritedAddress(of id: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+        let fields = PlacesSchema.ObjectField.self
+        for field in [fields.extent, fields.houseNumber, fields.street, fields.postcode] {
+            guard objects.names.bytes(Int(id), field.rawValue)?.isEmpty ?? true else { return nil }
+        }
+        guard let centre = Self.centre(of: id, objects: objects) else { return nil }
+        return smallestArea(holding: centre, objects: objects) { building in
+            !(objects.names.bytes(Int(building), fields.houseNumber.rawValue)?.isEmpty ?? true)
+                || !(objects.names.bytes(Int(building), fields.street.rawValue)?.isEmpty ?? true)
+        }
+    }
+
+    /// The street of a node that carries `building`'s address: Nominatim parents the node itself by the inherited
+    /// `addr:street` (`find_parent_for_poi`), so of the ways named as the building's street, the one nearest the node
+    /// within 0.015° (`getNearestNamedRoadPlaceId`), which on a street of many ways need not be the building's; a
+    /// building without `addr:street` gives none, and the node has its own nearest street.
+    func inheritedParent(of node: UInt32, building: UInt32, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel) -> UInt32? {
+        let streetField = PlacesSchema.ObjectField.street.rawValue
+        guard !(objects.names.bytes(Int(building), streetField)?.isEmpty ?? true), let parent = parentStreet(of: building, objects: objects)
+        else { return parentStreet(of: node, objects: objects) }
+        guard let centre = Self.centre(of: node, objects: objects), let name = streets.names.bytes(Int(parent), 0), !name.isEmpty else {
+            return parent
+        }
+        let namesake = streets.index.nearestInDegrees(
+            to: centre, radiusDegrees: Self.namedStreetDegrees, accept: { streets.names.field(Int($0), 0, equals: name) })
+        return namesake?.id ?? parent
+    }
+
+    /// How far from an object the streets its `addr:street` names are looked for (`getNearestNamedRoadPlaceId`).
+    static let namedStreetDegrees = 0.015
+}
