@@ -35,9 +35,10 @@ package struct AdministrativeAreaNaming {
     ) {
         var votes = [[String: (count: Int, population: Double)]](repeating: [:], count: features.count)
         var admin1Names: [String: Set<String>] = [:]  // country → folded GeoNames admin1 names
+        var folding = AdministrativeAreaNameFolding()
         for (i, locality) in localities.enumerated() {
             guard let admin1 = locality.admin1 else { continue }
-            if let country = locality.countryCode { admin1Names[country, default: []].insert(AdministrativeAreaName.folded(admin1)) }
+            if let country = locality.countryCode { admin1Names[country, default: []].insert(folding(admin1)) }
             guard let f = localityAdmin[i], f < features.count, localityCounts[i] else { continue }
             let current = votes[f][admin1] ?? (0, 0)
             votes[f][admin1] = (current.count + 1, current.population + locality.population)

@@ -17,8 +17,9 @@ package struct FirstLevelAreas {
     /// `localities`: each locality's country code and GeoNames admin1, either nil when unknown.
     package init(localities: [(country: String?, admin1: String?)]) {
         var numbers: [String: UInt32] = [:]
+        var folding = AdministrativeAreaNameFolding()
         self.localities = localities.map { locality in
-            guard let key = Self.key(country: locality.country, name: locality.admin1) else { return 0 }
+            guard let key = Self.key(country: locality.country, name: locality.admin1, folding: &folding) else { return 0 }
             if let known = numbers[key] { return known }
             let number = UInt32(numbers.count + 1)
             numbers[key] = number
@@ -29,12 +30,13 @@ package struct FirstLevelAreas {
 
     /// The number of the area named `name` in `country`; 0 when no locality is of it.
     package func number(country: String?, name: String?) -> UInt32 {
-        Self.key(country: country, name: name).flatMap { numbers[$0] } ?? 0
+        var folding = AdministrativeAreaNameFolding()
+        return Self.key(country: country, name: name, folding: &folding).flatMap { numbers[$0] } ?? 0
     }
 
-    private static func key(country: String?, name: String?) -> String? {
+    private static func key(country: String?, name: String?, folding: inout AdministrativeAreaNameFolding) -> String? {
         guard let country, !country.isEmpty, let name else { return nil }
-        let folded = AdministrativeAreaName.folded(name)
+        let folded = folding(name)
         return folded.isEmpty ? nil : "\(country)|\(folded)"
     }
 
