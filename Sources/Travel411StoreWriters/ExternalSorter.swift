@@ -17,8 +17,10 @@ import Travel411Core
 ///
 /// Inlinable, so that a sorter of another module's records is specialised there: called through generic
 /// metadata (`Optional<Record>`, the heap's tuples), merging the streets' runs spent most of its time in the
-/// runtime's metadata lookups.
-package final class ExternalSorter<Record: BitwiseCopyable> {
+/// runtime's metadata lookups. The class is public, not package: Swift 6.3 leaves the `@inlinable` members of a
+/// package class out of the module it writes, so other modules called the generic code after all (the streets'
+/// tiles, parent streets, objects' nearest streets: no specialised copy in the binary).
+public final class ExternalSorter<Record: BitwiseCopyable> {
     @usableFromInline let runPrefix: String
     @usableFromInline let bufferRecords: Int
     @usableFromInline let key: (Record) -> UInt64

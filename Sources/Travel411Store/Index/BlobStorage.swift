@@ -21,6 +21,15 @@ package struct ByteWriter {
     package mutating func append<S: Sequence>(contentsOf values: S) where S.Element == UInt32 {
         for value in values { append(value) }
     }
+    /// The same bytes as the generic `append(contentsOf:)`, an array at once: the generic one, called from other
+    /// modules (the street, area and locality tiles), went through the runtime's generic iterator a value at a time.
+    package mutating func append(contentsOf values: [UInt32]) {
+        #if _endian(little)
+            values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+            for value in values { append(value) }
+        #endif
+    }
     mutating func appendUTF8(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
