@@ -17,13 +17,7 @@ import Testing
     static let cutImport = Result { try OSMExtractImportTests.importExtract(cut, as: "london-ludgate-hatton.gpkg") }
 
     static func answer(_ latitude: Double, _ longitude: Double) throws -> [String: Any] {
-        var settings = GeocoderSettings()
-        settings.addressOfTheAnswer = true
-        let geocoder = try ReverseGeocoder(databasePath: try Self.cutImport.get().path, settings: settings)
-        let record = geocoder.record(
-            for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: 18))
-        let answer = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: 18))
-        return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude)
     }
 
     /// Inside 100 Ludgate Hill (an office block with no postcode) the tanning salon's node, 0.0006° away, answers

@@ -17,13 +17,7 @@ import Testing
     static let cutImport = Result { try OSMExtractImportTests.importExtract(cut, as: "porto-gaia.gpkg") }
 
     static func address(_ latitude: Double, _ longitude: Double) throws -> [String: String] {
-        var settings = GeocoderSettings()
-        settings.addressOfTheAnswer = true
-        let geocoder = try ReverseGeocoder(databasePath: try Self.cutImport.get().path, settings: settings)
-        let record = geocoder.record(
-            for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: 18))
-        let answer = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: 18))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        let object = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude)
         return try #require(object["address"] as? [String: String])
     }
 
