@@ -19,7 +19,7 @@ extension ReverseGeocoder {
     /// and postcode, inside a building or area that has a house number or a street.
     func inheritedAddress(of id: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
         let fields = PlacesSchema.ObjectField.self
-        for field in [fields.extent, fields.houseNumber, fields.street, fields.postcode] {
+        for field in Self.ownAddressFields {
             guard objects.names.bytes(Int(id), field.rawValue)?.isEmpty ?? true else { return nil }
         }
         guard let centre = Self.centre(of: id, objects: objects) else { return nil }
@@ -44,6 +44,10 @@ extension ReverseGeocoder {
             to: centre, radiusDegrees: Self.namedStreetDegrees, accept: { streets.names.field(Int($0), 0, equals: name) })
         return namesake?.id ?? parent
     }
+
+    /// The fields of an object that, any one of them set, make it no point without an address: its outline's extent
+    /// and its own address. Built once: this is asked for every answering object.
+    private static let ownAddressFields: [PlacesSchema.ObjectField] = [.extent, .houseNumber, .street, .postcode]
 
     /// How far from an object the streets its `addr:street` names are looked for (`getNearestNamedRoadPlaceId`).
     static let namedStreetDegrees = 0.015
