@@ -160,10 +160,13 @@ let package = Package(
             swiftSettings: optimisedSwiftSettings
         ),
         // OpenStreetMap's features as the import reads them, and how they are classified; not how a file is read.
+        // Not optimised in a debug build: the first build compiles it only because the import's OpenStreetMap
+        // rules name its types; the import of `Data/` runs none of it, and -O tripled its compile
+        // (docs/development.md, "Build and modules").
         .target(
             name: "Travel411OSM",
             dependencies: ["Travel411Core"],
-            swiftSettings: optimisedSwiftSettings
+            swiftSettings: swiftSettings
         ),
         // The extract reader over libosmium (COSMium), apart from the features so that the import, and so the first
         // `travel411 where …` that imports Data/, compiles neither: only what imports an extract depends on it
