@@ -37,6 +37,8 @@ package struct DelimitedTextWriter: Sendable {
     /// `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when `w` has a zero byte, and
     /// `~(((w & 0x7F…) + 0x7F…) | w | 0x7F…)` has the high bit of exactly its zero bytes, for counting them
     /// (Anderson, "Bit Twiddling Hacks": "Determine if a word has a zero byte"; Warren, Hacker's Delight, 6-1).
+    /// The delimiters are counted per byte lane, one added per word, and the lanes summed once per block of
+    /// at most 255 words (no lane overflows): the baseline x86-64 target has no popcount instruction.
     func fieldsNeedQuotes(_ bytes: UnsafePointer<UInt8>, count: Int, delimiters: Int) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
@@ -46,12 +48,19 @@ package struct DelimitedTextWriter: Sendable {
         var delimitersFound = 0
         var index = 0
         while index &+ 8 <= count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
-            let quotes = word ^ (0x22 &* ones), lineFeeds = word ^ (0x0A &* ones), returns = word ^ (0x0D &* ones)
-            breaks |= ((quotes &- ones) & ~quotes) | ((lineFeeds &- ones) & ~lineFeeds) | ((returns &- ones) & ~returns)
-            let delimiterBytes = word ^ delimiterWord
-            delimitersFound &+= (~(((delimiterBytes & lows) &+ lows) | delimiterBytes | lows)).nonzeroBitCount
-            index &+= 8
+            let blockEnd = min(count, index &+ 255 &* 8)
+            var lanes: UInt64 = 0
+            while index &+ 8 <= blockEnd {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                let quotes = word ^ (0x22 &* ones), lineFeeds = word ^ (0x0A &* ones), returns = word ^ (0x0D &* ones)
+                breaks |= ((quotes &- ones) & ~quotes) | ((lineFeeds &- ones) & ~lineFeeds) | ((returns &- ones) & ~returns)
+                let delimiterBytes = word ^ delimiterWord
+                lanes &+= (~(((delimiterBytes & lows) &+ lows) | delimiterBytes | lows)) >> 7
+                index &+= 8
+            }
+            // Eight lanes of at most 255 into four of 16 bits, then their sum in the top 16 bits.
+            let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes >> 8) & 0x00FF_00FF_00FF_00FF)
+            delimitersFound &+= Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
         }
         if breaks & highs != 0 { return true }
         while index < count {

@@ -57,7 +57,7 @@ extension BoundingBox {
     /// latitude the circle reaches, so the box always holds the circle. Longitudes are not wrapped:
     /// near the antimeridian `minX` may fall below -180 or `maxX` rise above 180, and callers that
     /// index by longitude wrap them.
-    public init(around centre: Coordinate, metres: Double) {
+    @inlinable public init(around centre: Coordinate, metres: Double) {
         let dy = metres / (GreatCircle.earthRadiusMetres * .pi / 180)
         let poleward = min(89.999, abs(centre.latitude) + dy)
         let dx = min(180, dy / cos(poleward * .pi / 180))

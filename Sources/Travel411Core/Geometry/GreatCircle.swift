@@ -35,7 +35,8 @@ public enum GreatCircle {
 
     /// `distanceAndInitialBearing(from:to:)` given the sine and cosine of `b`'s latitude in radians
     /// (`b.latitude * .pi / 180`, as a nearest-place search's query has them): the same numbers, two calls fewer.
-    @inline(__always)
+    /// Inlinable: the batch asks it for every point from the geocoder's module.
+    @inlinable @inline(__always)
     public static func distanceAndInitialBearing(from a: Coordinate, to b: Coordinate, sinφ2: Double, cosφ2: Double) -> (
         metres: Double, degrees: Double
     ) {
@@ -61,16 +62,16 @@ public enum GreatCircle {
     /// ask forty): with `Step` and `Heading` computed once, each destination costs three calls of
     /// trigonometry instead of nine, and gives bit for bit what `destination(from:distance:bearing:)` gives.
     public struct Origin {
-        let λ1: Double, sinφ1: Double, cosφ1: Double
+        @usableFromInline let λ1: Double, sinφ1: Double, cosφ1: Double
 
-        public init(_ start: Coordinate) {
+        @inlinable public init(_ start: Coordinate) {
             let φ1 = start.latitude * .pi / 180
             λ1 = start.longitude * .pi / 180
             sinφ1 = sin(φ1)
             cosφ1 = cos(φ1)
         }
 
-        public func destination(_ step: Step, _ heading: Heading) -> Coordinate {
+        @inlinable public func destination(_ step: Step, _ heading: Heading) -> Coordinate {
             let φ2 = asin(sinφ1 * step.cosδ + cosφ1 * step.sinδ * heading.cosθ)
             let λ2 = λ1 + atan2(heading.sinθ * step.sinδ * cosφ1, step.cosδ - sinφ1 * sin(φ2))
             return Coordinate(latitude: φ2 * 180 / .pi, longitude: normalizedLongitude(λ2 * 180 / .pi))
@@ -79,8 +80,8 @@ public enum GreatCircle {
 
     /// A distance travelled, as the sine and cosine of its angle at the Earth's centre.
     public struct Step {
-        package let sinδ: Double, cosδ: Double
-        public init(distance: Double) {
+        @usableFromInline package let sinδ: Double, cosδ: Double
+        @inlinable public init(distance: Double) {
             let δ = distance / earthRadiusMetres
             sinδ = sin(δ)
             cosδ = cos(δ)
@@ -93,8 +94,8 @@ public enum GreatCircle {
 
     /// An initial bearing in degrees, as its sine and cosine.
     public struct Heading {
-        package let sinθ: Double, cosθ: Double
-        public init(_ bearing: Double) {
+        @usableFromInline package let sinθ: Double, cosθ: Double
+        @inlinable public init(_ bearing: Double) {
             let θ = bearing * .pi / 180
             sinθ = sin(θ)
             cosθ = cos(θ)
@@ -106,7 +107,7 @@ public enum GreatCircle {
     }
 
     /// Wraps any longitude into [-180, 180).
-    public static func normalizedLongitude(_ longitude: Double) -> Double {
+    @inlinable public static func normalizedLongitude(_ longitude: Double) -> Double {
         var λ = (longitude + 180).truncatingRemainder(dividingBy: 360)
         if λ < 0 { λ += 360 }
         return λ - 180

@@ -11,16 +11,16 @@ import Travel411Core
 // @unchecked Sendable: it holds raw pointers into its blob, which Swift cannot check; nothing is written
 // after init but the LazySlots of tiles read one by one, so any number of threads read one copy.
 public final class AreaIndex: @unchecked Sendable {
-    package static let columns = 360
-    package static let rows = 180
+    @inlinable package static var columns: Int { 360 }
+    @inlinable package static var rows: Int { 180 }
 
     /// A reference in the grid or a tile's node array: low 2 bits tag, high 30 bits payload.
-    package enum Tag: UInt32 {
+    public enum Tag: UInt32 {
         case empty = 0, uniform = 1, internalNode = 2, leafOrTile = 3
     }
 
-    @inline(__always) package static func tag(_ ref: UInt32) -> UInt32 { ref & 3 }
-    @inline(__always) static func payload(_ ref: UInt32) -> UInt32 { ref >> 2 }
+    @inlinable @inline(__always) package static func tag(_ ref: UInt32) -> UInt32 { ref & 3 }
+    @inlinable @inline(__always) static func payload(_ ref: UInt32) -> UInt32 { ref >> 2 }
     @inline(__always) package static func ref(_ tag: Tag, _ payload: UInt32) -> UInt32 { payload << 2 | tag.rawValue }
 
     /// Where in a cell its reference point lies, as a fraction of the cell's size. Just off the centre,
@@ -31,12 +31,12 @@ public final class AreaIndex: @unchecked Sendable {
 
     /// Keeps points on the edge of the world inside it: 180° lies on the east edge of the last tile,
     /// which is the border of polygons that end there, so step a hair (0.1 mm) inside.
-    @inline(__always) static func clampedToWorld(_ x: Double, _ y: Double) -> (Double, Double) {
+    @inlinable @inline(__always) static func clampedToWorld(_ x: Double, _ y: Double) -> (Double, Double) {
         (min(max(x, -180 + 1e-9), 180 - 1e-9), min(max(y, -90 + 1e-9), 90 - 1e-9))
     }
 
     /// The column and row of the 1° tile holding a point already `clampedToWorld`.
-    @inline(__always) static func tile(_ x: Double, _ y: Double) -> (column: Int, row: Int) {
+    @inlinable @inline(__always) static func tile(_ x: Double, _ y: Double) -> (column: Int, row: Int) {
         (min(columns - 1, max(0, Int((x + 180).rounded(.down)))), min(rows - 1, max(0, Int((y + 90).rounded(.down)))))
     }
 
@@ -172,7 +172,7 @@ public final class AreaIndex: @unchecked Sendable {
 /// vertices[vertexCount × (x, y) as f64]. A leaf reference's payload is the offset of its record in
 /// words. A record is entryCount, then per entry (one polygon): feature, centreInside, chainCount and
 /// chainCount × (vertexStart, vertexCount): runs of consecutive border vertices in `vertices`.
-struct AreaTile {
+@usableFromInline struct AreaTile {
     let root: UInt32
     let nodes: UnsafePointer<UInt32>
     let records: UnsafePointer<UInt32>
@@ -188,11 +188,11 @@ struct AreaTile {
         root = nodes[0]
     }
 
-    @inline(__always) static func nodes(atBase base: UnsafeRawPointer) -> UnsafePointer<UInt32> {
+    @inlinable @inline(__always) static func nodes(atBase base: UnsafeRawPointer) -> UnsafePointer<UInt32> {
         (base + 12).assumingMemoryBound(to: UInt32.self)
     }
 
-    @inline(__always) static func root(atBase base: UnsafeRawPointer) -> UInt32 { nodes(atBase: base)[0] }
+    @inlinable @inline(__always) static func root(atBase base: UnsafeRawPointer) -> UInt32 { nodes(atBase: base)[0] }
 
     /// The x of a leaf record's first vertex (0 for a record without one): reading it early brings
     /// the record and its vertices into the cache.
@@ -273,8 +273,9 @@ struct AreaTile {
 
 /// The crossed tiles of one level in one allocation, each blob at a 16-byte boundary.
 // @unchecked Sendable: one raw allocation, filled in init and only read afterwards.
-package final class TileArena: @unchecked Sendable {
-    package static let alignment = 16
+// Public with package members, for `alignment`'s use in `AreaLookupLockstep.Level`'s inlinable hints.
+public final class TileArena: @unchecked Sendable {
+    @inlinable package static var alignment: Int { 16 }
     /// malloc's, so that growing it is `realloc`: a big block moves by remapping its pages, not by copying.
     package private(set) var base: UnsafeMutableRawPointer
     private var capacity: Int

@@ -8,15 +8,24 @@ import Travel411Core
 /// every miss in turn. Taking one step of every lookup before the next step of any lets the processor
 /// wait for their misses together. The answers are those of `AreaIndex.featureIndex`: the same data,
 /// the same walk, the same crossing test.
-package enum AreaLookupLockstep {
-    package static let capacity = 8
+///
+/// Public types with package members, and the per-point steps `@inlinable`: the geocoder's module starts the
+/// walks of every point, and this toolchain inlines an `@inlinable` member into another module only when its
+/// type is public (of a `package` type, it calls the member's unspecialised entry point).
+public enum AreaLookupLockstep {
+    @inlinable package static var capacity: Int { 8 }
 
     /// What a lookup needs of a level whose tiles were all read up front (`AreaIndex.lockstepLevel`).
     // @unchecked Sendable: bare pointers into an AreaIndex's grid and arena, which are never written after
     // the index is built and which the geocoder holding this keeps alive.
-    package struct Level: @unchecked Sendable {
-        let grid: UnsafePointer<UInt32>
-        let arena: UnsafeRawPointer
+    public struct Level: @unchecked Sendable {
+        @usableFromInline let grid: UnsafePointer<UInt32>
+        @usableFromInline let arena: UnsafeRawPointer
+
+        init(grid: UnsafePointer<UInt32>, arena: UnsafeRawPointer) {
+            self.grid = grid
+            self.arena = arena
+        }
     }
 
     /// The grid references of every level side by side, tile by tile (`stride` slots a tile, by level
@@ -24,9 +33,9 @@ package enum AreaLookupLockstep {
     /// one cache line rather than one line in each level's grid (259 KB each). A copy of the levels' own
     /// grids, so the same references and the same answers.
     // @unchecked Sendable: one allocation, filled in init and only read afterwards.
-    package final class GridRows: @unchecked Sendable {
-        package static let stride = 8
-        package let references: UnsafeMutablePointer<UInt32>
+    public final class GridRows: @unchecked Sendable {
+        @inlinable package static var stride: Int { 8 }
+        @usableFromInline package let references: UnsafeMutablePointer<UInt32>
 
         /// `levels` by ordinal, at most `stride` of them.
         package init(levels: [Level?]) {
@@ -43,38 +52,39 @@ package enum AreaLookupLockstep {
     }
 
     /// Where a point lies in the grids every level shares: worked out once for all of its lookups.
-    package struct Start {
-        let x: Double, y: Double
-        let column: Int, row: Int
+    public struct Start {
+        @usableFromInline let x: Double, y: Double
+        @usableFromInline let column: Int, row: Int
 
-        @inline(__always) package init(longitude: Double, latitude: Double) {
+        @inlinable @inline(__always) package init(longitude: Double, latitude: Double) {
             (x, y) = AreaIndex.clampedToWorld(longitude, latitude)
             (column, row) = AreaIndex.tile(x, y)
         }
 
         /// The point's tile, row-major from 90° S and 180° W (`GridRows`' order).
-        package var tile: Int { row * AreaIndex.columns + column }
+        @inlinable package var tile: Int { row * AreaIndex.columns + column }
     }
 
     /// One lookup and its progress.
-    package struct Walk {
-        let level: Level
-        let x: Double, y: Double
-        fileprivate var ref: UInt32 = 0
-        fileprivate var tileBase: UnsafeRawPointer
-        fileprivate var cellX: Double, cellY: Double, size = 1.0
+    public struct Walk {
+        @usableFromInline let level: Level
+        @usableFromInline let x: Double, y: Double
+        @usableFromInline var ref: UInt32
+        @usableFromInline var tileBase: UnsafeRawPointer
+        @usableFromInline var cellX: Double, cellY: Double, size: Double
 
-        @inline(__always) package init(level: Level, longitude: Double, latitude: Double) {
+        @inlinable @inline(__always) package init(level: Level, longitude: Double, latitude: Double) {
             let start = Start(longitude: longitude, latitude: latitude)
             self.init(level: level, start: start, reference: level.grid[start.tile])
         }
 
         /// `reference`: the level's grid reference of the start's tile (as `GridRows` holds it).
-        @inline(__always) package init(level: Level, start: Start, reference: UInt32) {
+        @inlinable @inline(__always) package init(level: Level, start: Start, reference: UInt32) {
             self.level = level
             (x, y) = (start.x, start.y)
             cellX = Double(start.column) - 180
             cellY = Double(start.row) - 90
+            size = 1
             tileBase = level.arena
             ref = reference
         }

@@ -9,11 +9,14 @@ import Travel411Core
 /// work on the points before it. Each stage reads only what the stage before brought in, and prefetches
 /// the next link of the chain: the caller runs stage `n` on the point some rows after stage `n - 1`.
 /// A hint changes no answer: a prefetch never faults and returns nothing.
-@usableFromInline package enum LookupPrefetch {
+///
+/// Public with package members, as `AreaLookupLockstep`: the batch's module makes a spot for every point and the
+/// geocoder's module gives every hint, and an `@inlinable` member is inlined into them only in a public type.
+public enum LookupPrefetch {
     /// How many stages a point goes through before it is answered. Three more, following the quadtree
     /// down to the leaf's record and first vertex, took the lockstep walks from 12 % to 7 % of the samples
     /// but cost as much in the hints themselves, and were no faster in paired runs.
-    package static let stages = 3
+    @inlinable package static var stages: Int { 3 }
 
     @inlinable @inline(__always) package static func hint(_ address: UnsafeRawPointer) { travel411_prefetch(address) }
 
@@ -21,21 +24,21 @@ import Travel411Core
     /// (the area grids' and the locality cells' tile), its 0.1° cell in that tile, and its quadrant of the
     /// tile. Truncation stands for rounding down, and edges may land in the tile next door: a hint for the
     /// wrong line costs a wasted prefetch, never a wrong answer.
-    package struct Spot: Sendable {
-        let tile: Int32
-        let cell: Int16
-        let quadrant: Int16
+    public struct Spot: Sendable {
+        @usableFromInline let tile: Int32
+        @usableFromInline let cell: Int16
+        @usableFromInline let quadrant: Int16
 
         /// A point to skip (no valid coordinate).
-        package static let none = Spot(tile: -1, cell: 0, quadrant: 0)
+        @inlinable package static var none: Spot { Spot(tile: -1, cell: 0, quadrant: 0) }
 
-        private init(tile: Int32, cell: Int16, quadrant: Int16) {
+        @usableFromInline init(tile: Int32, cell: Int16, quadrant: Int16) {
             self.tile = tile
             self.cell = cell
             self.quadrant = quadrant
         }
 
-        @inline(__always) package init(_ coordinate: Coordinate) {
+        @inlinable @inline(__always) package init(_ coordinate: Coordinate) {
             let x = min(max(coordinate.longitude + 180, 0), 359.999_999), y = min(max(coordinate.latitude + 90, 0), 179.999_999)
             guard x.isFinite, y.isFinite else {
                 self = .none
@@ -48,18 +51,18 @@ import Travel411Core
             quadrant = Int16((tenthColumn >= 5 ? 1 : 0) | (tenthRow >= 5 ? 2 : 0))
         }
 
-        package var isNone: Bool { tile < 0 }
+        @inlinable package var isNone: Bool { tile < 0 }
     }
 }
 
 extension AreaLookupLockstep.GridRows {
     /// Stage 0 of every level's hints (`AreaLookupLockstep.Level.prefetch`): the point's grid references.
-    @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot) {
+    @inlinable @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot) {
         LookupPrefetch.hint(references + Int(spot.tile) * Self.stride)
     }
 
     /// The grid reference of level `ordinal` at the spot's tile.
-    @inline(__always) package func reference(_ spot: LookupPrefetch.Spot, ordinal: Int) -> UInt32 {
+    @inlinable @inline(__always) package func reference(_ spot: LookupPrefetch.Spot, ordinal: Int) -> UInt32 {
         references[Int(spot.tile) * Self.stride + ordinal]
     }
 }
@@ -67,7 +70,7 @@ extension AreaLookupLockstep.GridRows {
 extension AreaLookupLockstep.Level {
     /// Stage 0: the point's grid reference. Stage 1: a crossed tile's header, whose first line holds the
     /// root. Stage 2: the root's children, when the root is an internal node.
-    @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot, stage: Int) {
+    @inlinable @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot, stage: Int) {
         let slot = grid + Int(spot.tile)
         if stage == 0 {
             LookupPrefetch.hint(slot)
@@ -77,7 +80,7 @@ extension AreaLookupLockstep.Level {
     }
 
     /// Stages 1 and 2 of `prefetch(_:stage:)`, given the point's grid reference.
-    @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, reference ref: UInt32) {
+    @inlinable @inline(__always) package func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, reference ref: UInt32) {
         guard AreaIndex.tag(ref) == AreaIndex.Tag.leafOrTile.rawValue else { return }
         let tileBase = arena + Int(AreaIndex.payload(ref)) * TileArena.alignment
         if stage == 1 {

@@ -111,14 +111,15 @@ public final class PointIndex: @unchecked Sendable {
 
     /// A point converted once per query.
     public struct Query {
-        let x: Double, y: Double, z: Double
+        @usableFromInline let x: Double, y: Double, z: Double
         /// The cosine of the latitude in radians, whose sine is `z`: the distance and bearing to the nearest
         /// place start from both.
-        package let cosLatitude: Double
+        @usableFromInline package let cosLatitude: Double
         package var sinLatitude: Double { z }
 
-        /// `unitVector(latitude:longitude:)`'s numbers, the cosine kept.
-        public init(_ coordinate: Coordinate) {
+        /// `unitVector(latitude:longitude:)`'s numbers, the cosine kept. Inlinable: the geocoder makes one or
+        /// two a point.
+        @inlinable public init(_ coordinate: Coordinate) {
             let φ = coordinate.latitude * .pi / 180, λ = coordinate.longitude * .pi / 180
             let c = cos(φ)
             (x, y, z, cosLatitude) = (c * cos(λ), c * sin(λ), sin(φ), c)

@@ -29,7 +29,7 @@ public enum PlacesSchema {
             case .suburb: return 7
             }
         }
-        package static let count = 8
+        @inlinable package static var count: Int { 8 }
 
         /// The level of an ordinal, the inverse of `ordinal` (a switch, not `allCases`, for the hot path:
         /// the lockstep lookups carry levels as ordinals in SIMD lanes). Inlinable: the geocoder calls it per

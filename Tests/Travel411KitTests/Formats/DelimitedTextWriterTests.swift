@@ -73,5 +73,14 @@ final class DelimitedTextWriterTests: XCTestCase {
                 XCTAssertEqual(needsQuotes(withComma, delimiters: fieldCount - 1), true, "\(fieldCount) × \(text), one comma")
             }
         }
+        // Rows of delimiters alone fill every byte lane's count, around the 255-word blocks they are summed in.
+        for length in [2_039, 2_040, 2_041, 2_047, 4_080, 4_088, 10_000] {
+            let row = [UInt8](repeating: UInt8(ascii: ","), count: length)
+            row.withUnsafeBufferPointer { bytes in
+                guard let base = bytes.baseAddress else { return }
+                XCTAssertFalse(writer.fieldsNeedQuotes(base, count: length, delimiters: length), "\(length) commas")
+                XCTAssertTrue(writer.fieldsNeedQuotes(base, count: length, delimiters: length - 1), "\(length) commas")
+            }
+        }
     }
 }
