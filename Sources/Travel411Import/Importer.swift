@@ -181,7 +181,9 @@ public struct Importer {
             reader: reader, urls: extracts, checksums: extracts.map { inputs.checksums[$0] ?? "" }, nodesFile: inputs.options.nodesFile,
             featureLayers: inputs.options.featureLayers ?? .all
         )
-        .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress)
+        .run(into: geoPackage, collector: collector, usedTables: &inputs.usedTables, progress: progress) { indexing in
+            try lookupTables.layersRead(feeding: OSMExtractImport.areaInputs, beside: indexing)
+        }
         imported.layers += outcome.layers
         imported.tables.append(outcome.layers.filter { $0.level != .country }.map(\.table))
         imported.unwritten.append(outcome.unwritten)
@@ -189,7 +191,7 @@ public struct Importer {
         inputs.warnings += outcome.warnings
         imported.countries.formUnion(outcome.countryCodes)
         imported.dates += outcome.dataTimestamp.map { [$0] } ?? []
-        for input in OSMExtractImport.inputs { try lookupTables.layerRead(feeding: input) }
+        for input in OSMExtractImport.inputs.dropFirst(OSMExtractImport.areaInputs.count) { try lookupTables.layerRead(feeding: input) }
         return imported
     }
 
@@ -235,20 +237,27 @@ public struct Importer {
             layers.append(try importLayer(plan, checksum: nil, into: geoPackage, collector: collector) { _ in })
             try lookupTables.layerRead(feeding: .area(.timezone))
         }
+        // GeoNames' places go into their table while the countries are built on the other core.
+        var localities: LayerPlan?
+        if let url = inputs.fallbackLocalities {
+            localities = try LayerPlan.make(url: url, options: inputs.options, usedTables: &inputs.usedTables)
+        }
+        let readLocalities = {
+            guard let localities else { return }
+            layers.append(
+                try importLayer(localities, checksum: nil, into: geoPackage, collector: collector, extractPlaces: extractPlaces) { _ in })
+        }
         if let fallbackCountries = inputs.fallbackCountries {
             let plan = try LayerPlan.make(url: fallbackCountries, options: inputs.options, usedTables: &inputs.usedTables)
             layers.append(
                 try importLayer(
                     plan, checksum: nil, into: geoPackage, collector: collector, replacedCountries: replacedCountries
                 ) { _ in })
-            try lookupTables.layerRead(feeding: .area(.country))
+            try lookupTables.layersRead(feeding: [.area(.country)], beside: readLocalities)
+        } else {
+            try readLocalities()
         }
-        if let fallbackLocalities = inputs.fallbackLocalities {
-            let plan = try LayerPlan.make(url: fallbackLocalities, options: inputs.options, usedTables: &inputs.usedTables)
-            layers.append(
-                try importLayer(plan, checksum: nil, into: geoPackage, collector: collector, extractPlaces: extractPlaces) { _ in })
-            try lookupTables.layerRead(feeding: .locality)
-        }
+        if localities != nil { try lookupTables.layerRead(feeding: .locality) }
         return layers
     }
 

@@ -23,6 +23,20 @@ final class LookupTablesWriter {
     /// One structure to build, in the order they are tried.
     private enum Step: Hashable, CaseIterable {
         case admin, district, timezone, ocean, inlandWater, city, suburb, countries, localities, postcodes, addresses, streets
+
+        /// The area level a step builds alone (`buildArea`); nil for the steps that do more.
+        var areaLevel: PlacesSchema.AreaLevel? {
+            switch self {
+            case .admin: return .admin
+            case .district: return .district
+            case .timezone: return .timezone
+            case .ocean: return .ocean
+            case .inlandWater: return .inlandWater
+            case .city: return .city
+            case .suburb: return .suburb
+            case .countries, .localities, .postcodes, .addresses, .streets: return nil
+            }
+        }
     }
 
     private let collector: LookupCollector
@@ -99,6 +113,39 @@ final class LookupTablesWriter {
         try buildReadySteps()
     }
 
+    /// As `layerRead` for each of `inputs`, but the area levels and countries they complete are built on the other
+    /// core while `job`, which may use the database's connection, runs on this thread; their tiles wait in a temporary
+    /// file (`DeferredAreaTiles`) and are stored once both are done, in the order built. The rest is built after.
+    /// `job` may add to the collector, but not to what these steps read.
+    func layersRead(feeding inputs: [LookupCollector.Input], beside job: () throws -> Void) throws {
+        for input in inputs { unreadLayers[input, default: 0] -= 1 }
+        if let failure = collector.pointFailure { throw failure }
+        let steps = Step.allCases.filter { !doneSteps.contains($0) && isReady($0) && ($0.areaLevel != nil || $0 == .countries) }
+        // Taken here: the job may add levels to the collector's dictionary.
+        let areas = steps.compactMap(\.areaLevel).map { ($0, collector.areas[$0]) }
+        let deferred = try DeferredAreaTiles(path: database.path + "-deferred-tiles")
+        _ = try SideBySide.run(
+            job,
+            {
+                for step in steps {
+                    if let (level, data) = areas.first(where: { $0.0 == step.areaLevel }) {
+                        try buildArea(level, data, deferred: deferred)
+                    } else {
+                        try buildCountries(deferred: deferred)
+                    }
+                    doneSteps.insert(step)
+                    ImportMemoryTrace.note("built \(step)")
+                }
+            })
+        var stores: [PlacesSchema.AreaLevel: (Int, UInt32, [UInt8]?) throws -> Void] = [:]
+        try deferred.drain { level, tile, reference, blob in
+            if stores[level] == nil { stores[level] = try tileStore(level) }
+            try stores[level]?(tile, reference, blob)
+        }
+        ImportMemoryTrace.note("stored \(steps.map { "\($0)" }.joined(separator: ", "))")
+        try buildReadySteps()
+    }
+
     /// Stores a page of `travel411_pages` under its key: deflated on the other core by `deflater`, in the order
     /// given, else as it is; `recordPages`, pages of records, coded (`RecordPageCoding`) before they are deflated.
     private static func pageStore(_ database: SQLiteDatabase, deflater: BackgroundDeflate?, recordPages: Bool = false) throws -> (
@@ -151,13 +198,8 @@ final class LookupTablesWriter {
         if let failure = collector.pointFailure { throw failure }
         for step in Step.allCases where !doneSteps.contains(step) && isReady(step) {
             switch step {
-            case .admin: try buildArea(.admin)
-            case .district: try buildArea(.district)
-            case .timezone: try buildArea(.timezone)
-            case .ocean: try buildArea(.ocean)
-            case .inlandWater: try buildArea(.inlandWater)
-            case .city: try buildArea(.city)
-            case .suburb: try buildArea(.suburb)
+            case .admin, .district, .timezone, .ocean, .inlandWater, .city, .suburb:
+                if let level = step.areaLevel { try buildArea(level, collector.areas[level]) }
             case .countries: try buildCountries()
             case .localities: try placeLocalities()
             // The tiles merged from the runs the collector spilled, and the last page of records.
@@ -174,18 +216,21 @@ final class LookupTablesWriter {
         }
     }
 
-    /// Tiles of one area level (not the countries), stored; its rings are in them then, and freed.
-    private func buildArea(_ level: PlacesSchema.AreaLevel) throws {
-        guard let data = collector.areas[level] else { return }
+    /// Tiles of one area level (not the countries), stored, or kept in `deferred` to be; its rings are in them
+    /// then, and freed.
+    private func buildArea(_ level: PlacesSchema.AreaLevel, _ data: LookupCollector.AreaLevelData?, deferred: DeferredAreaTiles? = nil)
+        throws
+    {
+        guard let data else { return }
         progress(ImportProgress(stage: "indexing areas", completed: 0, total: 1))
         // The time zones tell overseas territories apart (`buildCountries`); admin and country place the localities.
-        indexes[level] = try storeTiles(level, data.builder, keep: level == .admin || level == .timezone)
+        indexes[level] = try storeTiles(level, data.builder, keep: level == .admin || level == .timezone, deferred: deferred)
         data.builder = AreaIndexBuilder()
         progress(ImportProgress(stage: "indexing areas", completed: 1, total: 1))
     }
 
     /// The countries, once the time zones are indexed: their overseas parts may be territories of their own.
-    private func buildCountries() throws {
+    private func buildCountries(deferred: DeferredAreaTiles? = nil) throws {
         let zoneTables = try TimeZoneCountries.read(from: collector.timeZoneFolders)
         guard let countries = collector.areas[.country] else {
             indexes[.timezone] = nil
@@ -200,7 +245,7 @@ final class LookupTablesWriter {
         assignment.forEachPart { countries.builder.add(feature: $0, rings: $1) }
         assignment.parts = []
         try collector.discardCountryPolygons()
-        indexes[.country] = try storeTiles(.country, countries.builder, keep: true)
+        indexes[.country] = try storeTiles(.country, countries.builder, keep: true, deferred: deferred)
         countries.builder = AreaIndexBuilder()
         countryOfZone = assignment.countryOfZoneFeature
         report.territories = assignment.territories
@@ -298,22 +343,36 @@ final class LookupTablesWriter {
 
     /// The level's tiles stored as the builder hands them over, a batch at a time, never all at once; with `keep`,
     /// also kept in a temporary file for the steps that look points up in the level (`SpilledAreaTiles`).
+    /// With `deferred`, the tiles go there instead, and the database is not touched (`layersRead(feeding:beside:)`).
     @discardableResult
-    private func storeTiles(_ level: PlacesSchema.AreaLevel, _ builder: AreaIndexBuilder, keep: Bool = false) throws -> SpilledAreaTiles? {
-        let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
-        let deflater = deflater
-        let store = { (tile: Int, reference: UInt32, blob: [UInt8]?) in
-            let row = { (stored: [UInt8]?) in
-                try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), stored.map(SQLValue.blob) ?? .null])
-            }
-            guard let deflater else { return try row(blob.map { PageCompression.compressed($0, deflate: false) }) }
-            try deflater.store(blob, coding: .areaTile, row)
+    private func storeTiles(
+        _ level: PlacesSchema.AreaLevel, _ builder: AreaIndexBuilder, keep: Bool = false, deferred: DeferredAreaTiles? = nil
+    ) throws -> SpilledAreaTiles? {
+        let store: (Int, UInt32, [UInt8]?) throws -> Void
+        if let deferred {
+            store = { tile, reference, blob in try deferred.add(level, tile: tile, reference: reference, blob: blob) }
+        } else {
+            store = try tileStore(level)
         }
         guard keep else {
             try builder.build(store)
             return nil
         }
         return try SpilledAreaTiles.build(builder, path: database.path + "-\(level.rawValue)-tiles", store: store)
+    }
+
+    /// Stores a tile of `level` in `travel411_area_tiles`: deflated on the other core by `deflater`, in the order
+    /// given, else as it is.
+    private func tileStore(_ level: PlacesSchema.AreaLevel) throws -> (Int, UInt32, [UInt8]?) throws -> Void {
+        let insert = try database.prepare("INSERT INTO travel411_area_tiles (key, reference, blob) VALUES (?, ?, ?)")
+        let deflater = deflater
+        return { tile, reference, blob in
+            let row = { (stored: [UInt8]?) in
+                try insert.run([.integer(level.tileKey(tile)), .integer(Int64(reference)), stored.map(SQLValue.blob) ?? .null])
+            }
+            guard let deflater else { return try row(blob.map { PageCompression.compressed($0, deflate: false) }) }
+            try deflater.store(blob, coding: .areaTile, row)
+        }
     }
 
     /// OpenStreetMap places carry no country: take it from the country polygon they lie in.

@@ -22,10 +22,9 @@ package struct OSMExtractImport {
     var featureLayers = FeatureLayers.all
 
     /// What an extract may feed; `LookupTablesWriter` waits for each of them until the extract is read.
-    static let inputs: [LookupCollector.Input] = [
-        .area(.country), .area(.admin), .area(.district), .area(.city), .area(.suburb), .locality, .address, .thoroughfare,
-        .postcode,
-    ]
+    static let inputs = areaInputs + [.locality, .address, .thoroughfare, .postcode]
+    /// Its area levels, which the lookups build from the extract alone while its feature tables are indexed.
+    static let areaInputs: [LookupCollector.Input] = [.area(.country), .area(.admin), .area(.district), .area(.city), .area(.suburb)]
 
     static let dataTimestampKey = PlacesSchema.osmDataTimestampKey
 
@@ -66,9 +65,11 @@ package struct OSMExtractImport {
     /// The files' names, for the progress bar and the warnings.
     private var fileNames: String { urls.map(\.lastPathComponent).joined(separator: ", ") }
 
+    /// `beside` runs the feature tables' spatial indexes and sources, which it is given, while the lookups build
+    /// what they can from the extract alone (`LookupTablesWriter.layersRead(feeding:beside:)`).
     func run(
         into geoPackage: GeoPackageWriter, collector: LookupCollector, usedTables: inout Set<String>,
-        progress: @escaping (ImportProgress) -> Void
+        progress: @escaping (ImportProgress) -> Void, beside: (_ indexing: () throws -> Void) throws -> Void = { try $0() }
     ) throws -> Outcome {
         let started = Date()
         ImportMemoryTrace.note("reading")
@@ -108,9 +109,22 @@ package struct OSMExtractImport {
         outcome.countryCodes = mapping.countryCodes
         outcome.dataTimestamp = summary.dataTimestamp
         outcome.unwritten = tables.unwritten
+        try beside { try finishTables(tables, unused: mapping.unused, grid: grid, seconds: seconds, into: geoPackage, outcome: &outcome) }
+        for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
+            let examples = (summary.warningExamples[warning] ?? []).map(\.description).joined(separator: ", ")
+            outcome.warnings.append("\(fileNames): \(count) \(warning)\(examples.isEmpty ? "" : " (\(examples)…)")")
+        }
+        return outcome
+    }
+
+    /// The feature tables' spatial indexes, and their rows in travel411_sources.
+    private func finishTables(
+        _ tables: OSMFeatureTables, unused: [OSMFeatureKind: [String: Int]], grid: OSMCountryGridLayer?, seconds: Double,
+        into geoPackage: GeoPackageWriter, outcome: inout Outcome
+    ) throws {
         for table in try tables.finished() {
             if !table.isWritten { outcome.unwrittenTables.insert(table.name) }
-            let reasons = mapping.unused[table.kind] ?? [:]
+            let reasons = unused[table.kind] ?? [:]
             // One row per extract the table was read from (`import --append` rebuilds from them).
             for (url, sha256) in zip(urls, checksums) {
                 try geoPackage.recordSource(
@@ -139,11 +153,6 @@ package struct OSMExtractImport {
             outcome.layers.append(layer)
         }
         ImportMemoryTrace.note("feature tables' R-trees")
-        for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {
-            let examples = (summary.warningExamples[warning] ?? []).map(\.description).joined(separator: ", ")
-            outcome.warnings.append("\(fileNames): \(count) \(warning)\(examples.isEmpty ? "" : " (\(examples)…)")")
-        }
-        return outcome
     }
 }
 

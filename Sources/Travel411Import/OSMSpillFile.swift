@@ -148,6 +148,14 @@ struct OSMSpillWriter {
         }
     }
 
+    /// Bytes as their count and themselves; nil as a 0 byte.
+    mutating func write(blob value: [UInt8]?) {
+        guard let value else { return bytes.append(0) }
+        bytes.append(1)
+        write(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
     mutating func write(_ texts: [String?]) {
         write(UInt32(texts.count))
         for text in texts { write(text) }
@@ -195,6 +203,13 @@ struct OSMSpillReader {
     mutating func presentText() throws -> String {
         guard let text = try text() else { throw ImportError("\(path): a record of the temporary file lacks a text") }
         return text
+    }
+
+    /// Bytes written by `OSMSpillWriter.write(blob:)`.
+    mutating func blob() throws -> [UInt8]? {
+        guard try take(1)[0] != 0 else { return nil }
+        let count = Int(try uint32())
+        return Array(try take(count))
     }
 
     mutating func texts() throws -> [String?] {

@@ -42,6 +42,26 @@ import Travel411OSMReader
         }
     }
 
+    /// Tiles built while another thread holds the connection (`DeferredAreaTiles`): every level, tile, reference and
+    /// blob (none, empty, larger than a block) back in the order added, and no file left.
+    @Test func deferredAreaTilesComeBackInTheOrderBuilt() throws {
+        try TemporaryFolder.with { folder in
+            let tiles = try DeferredAreaTiles(path: folder.url.appendingPathComponent("tiles").path)
+            let built: [(PlacesSchema.AreaLevel, Int, UInt32, [UInt8]?)] = (0..<300).map { i in
+                let size = i == 150 ? 3 << 20 : i
+                let blob: [UInt8]? = i % 7 == 0 ? nil : i % 11 == 0 ? [] : (0..<size).map { UInt8(truncatingIfNeeded: $0 * 31 + i) }
+                return ([.admin, .city, .suburb][i % 3], i * 97 % 64_800, UInt32(i * 1_000_003 % 65_536), blob)
+            }
+            for (level, tile, reference, blob) in built { try tiles.add(level, tile: tile, reference: reference, blob: blob) }
+            #expect(try folder.contents().isEmpty)
+            var read: [(PlacesSchema.AreaLevel, Int, UInt32, [UInt8]?)] = []
+            try tiles.drain { read.append(($0, $1, $2, $3)) }
+            #expect(read.count == built.count)
+            for (a, b) in zip(read, built) { #expect(a.0 == b.0 && a.1 == b.1 && a.2 == b.2 && a.3 == b.3) }
+            #expect(folder.openFiles().isEmpty)
+        }
+    }
+
     @Test func aRecordReadPastItsEndIsAnErrorNamingTheFile() throws {
         try TemporaryFolder.with { folder in
             let path = folder.url.appendingPathComponent("addresses").path
