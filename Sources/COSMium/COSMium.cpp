@@ -230,6 +230,10 @@ namespace {
             osmium::area::Assembler::config_type assembler_config;
             assembler_config.problem_reporter = &ring_problems;
             assembler_config.create_empty_areas = true;
+            // A member way's nodes missing at the extract's edge are passed over, the ring closed over the gap, as
+            // osm2pgsql (which Nominatim imports with) builds a way from the nodes it has: a boundary cut by the
+            // extract's box is still a polygon there (North Vancouver City in a Vancouver extract).
+            assembler_config.ignore_invalid_locations = true;
             const std::string temporary_directory{m_options.temporary_directory != nullptr ? m_options.temporary_directory : ""};
             // The relations and their member ways (with their nodes' locations) go where the node store goes: a
             // `--nodes-file` names the disk chosen for the read's big files.
