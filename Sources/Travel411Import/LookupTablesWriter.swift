@@ -116,20 +116,20 @@ final class LookupTablesWriter {
     /// As `layerRead` for each of `inputs`, but the area levels and countries they complete are built on the other
     /// core while `job`, which may use the database's connection, runs on this thread; their tiles wait in a temporary
     /// file (`DeferredAreaTiles`) and are stored once both are done, in the order built. The rest is built after.
-    /// `job` may add to the collector, but not to what these steps read.
+    /// `job` may add to the collector, but not to what these steps read, and reports no progress (the steps do).
     func layersRead(feeding inputs: [LookupCollector.Input], beside job: () throws -> Void) throws {
         for input in inputs { unreadLayers[input, default: 0] -= 1 }
         if let failure = collector.pointFailure { throw failure }
         let steps = Step.allCases.filter { !doneSteps.contains($0) && isReady($0) && ($0.areaLevel != nil || $0 == .countries) }
         // Taken here: the job may add levels to the collector's dictionary.
-        let areas = steps.compactMap(\.areaLevel).map { ($0, collector.areas[$0]) }
+        let areas = collector.areas.filter { level, _ in steps.contains { $0.areaLevel == level } }
         let deferred = try DeferredAreaTiles(path: database.path + "-deferred-tiles")
         _ = try SideBySide.run(
             job,
             {
                 for step in steps {
-                    if let (level, data) = areas.first(where: { $0.0 == step.areaLevel }) {
-                        try buildArea(level, data, deferred: deferred)
+                    if let level = step.areaLevel {
+                        try buildArea(level, areas[level], deferred: deferred)
                     } else {
                         try buildCountries(deferred: deferred)
                     }
