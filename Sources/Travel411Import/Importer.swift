@@ -430,13 +430,21 @@ struct FeatureColumnMapping {
         types = fields.map(\.type)
     }
 
+    /// A plain loop, not `map` over `enumerated()`: the first answer imports Data/ with this module
+    /// unoptimised, where each record's generic closure calls cost more than reading its fields.
     package func values(_ reader: ShapefileReader, record: Int) -> [SQLValue] {
-        types.enumerated().map { field, type in
-            switch type {
-            case .integer: return reader.integer(record: record, field: field).map(SQLValue.integer) ?? .null
-            case .double: return reader.double(record: record, field: field).map(SQLValue.real) ?? .null
-            default: return reader.string(record: record, field: field).map(SQLValue.text) ?? .null
+        var values: [SQLValue] = []
+        values.reserveCapacity(types.count)
+        for field in types.indices {
+            switch types[field] {
+            case .integer:
+                if let value = reader.integer(record: record, field: field) { values.append(.integer(value)) } else { values.append(.null) }
+            case .double:
+                if let value = reader.double(record: record, field: field) { values.append(.real(value)) } else { values.append(.null) }
+            default:
+                if let value = reader.string(record: record, field: field) { values.append(.text(value)) } else { values.append(.null) }
             }
         }
+        return values
     }
 }

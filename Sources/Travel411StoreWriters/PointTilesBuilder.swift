@@ -1,16 +1,15 @@
 import Foundation
 import Travel411Core
 import Travel411Store
-import Travel411StoreWriters
 
 /// Builds the pages of `PointTiles` from any number of points in bounded memory: each point becomes a
 /// record keyed by its tile and id, sorted on disk (`ExternalSorter`), and `finish` builds and hands over
 /// one tile's page at a time. Memory is the sorter's buffer and the largest tile, whatever the number of
 /// points.
-final class PointTilesBuilder {
+package final class PointTilesBuilder {
     /// One point. `key` sorts by tile, then by id, so that the pages do not depend on where the sort's
     /// runs were cut.
-    struct Record {
+    package struct Record: BitwiseCopyable {
         var key: UInt64
         var cell: UInt32
         var padding: UInt32 = 0
@@ -21,14 +20,14 @@ final class PointTilesBuilder {
     }
 
     private let sorter: ExternalSorter<Record>
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(runPrefix: String, bufferBytes: Int = 32 << 20) {
+    package init(runPrefix: String, bufferBytes: Int = 32 << 20) {
         sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes) { $0.key }
     }
 
     /// Adds the point with record `id`; ids must be unique.
-    func add(id: UInt32, at coordinate: Coordinate) throws {
+    package func add(id: UInt32, at coordinate: Coordinate) throws {
         guard count < UInt32.max else { throw ImportError("more than 4 billion points in one level of one import") }
         let (x, y, z) = PointIndex.unitVector(latitude: coordinate.latitude, longitude: coordinate.longitude)
         let (column, row) = PointTiles.cell(x: x, y: y, z: z)
@@ -39,7 +38,7 @@ final class PointTilesBuilder {
     }
 
     /// Writes the sort buffer out while the builder waits for `finish` (`ExternalSorter.seal`).
-    func seal() throws { try sorter.seal() }
+    package func seal() throws { try sorter.seal() }
 
     /// Builds the tile pages, handing each to `storePage` with its number (its position in the
     /// directory), and returns the directory blob.
@@ -66,7 +65,7 @@ final class PointTilesBuilder {
     }
 
     /// One tile's page: its points grouped by cell, in id order within each (the records come in id order).
-    static func page(_ records: [Record]) -> [UInt8] {
+    package static func page(_ records: [Record]) -> [UInt8] {
         let order = records.indices.sorted { (records[$0].cell, $0) < (records[$1].cell, $1) }
         var keys: [UInt32] = [], starts: [UInt32] = []
         for (position, i) in order.enumerated() where keys.last != records[i].cell {
