@@ -5,9 +5,9 @@ import Travel411Core
 enum PlacemarkText {
     static let trueBytes: StaticString = "true"
     static let falseBytes: StaticString = "false"
-    private static let compassPoints: [StaticString] = [
-        "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
-    ]
+    /// The sixteen compass points (`CompassPoint`), three bytes each, padded with spaces: one constant read in
+    /// place, not a global array reached through its lazy initialiser per field.
+    private static let compassPoints: StaticString = "N  NNENE ENEE  ESESE SSES  SSWSW WSWW  WNWNW NNW"
 
     /// The field's text, except that `.description` stops before the place name, which always
     /// ends it ("in …", "… of …").
@@ -15,29 +15,29 @@ enum PlacemarkText {
         guard metres.isFinite, abs(metres) < 1e15, bearing.isFinite else { return false }
         switch field {
         case .distance:
-            output.appendDecimal(Int(metres.rounded()))
+            output.appendDecimal(roundedToInt(metres))
         case .bearing:
-            output.append(compassPoint(bearing))
+            appendCompassPoint(bearing, to: output)
         case .description:
             if metres < 100 {
                 output.append("in ")
                 return true
             }
             if metres < 1000 {
-                output.appendDecimal(Int(metres.rounded()))
+                output.appendDecimal(roundedToInt(metres))
                 output.append(" m ")
             } else if metres / 1000 < 100 {
                 // (km * 10).rounded() / 10 prints as "<tenths / 10>.<tenths % 10>".
-                let tenths = Int((metres / 1000 * 10).rounded())
+                let tenths = roundedToInt(metres / 1000 * 10)
                 output.appendDecimal(tenths / 10)
                 output.append(UInt8(ascii: "."))
                 output.appendDecimal(tenths % 10)
                 output.append(" km ")
             } else {
-                output.appendDecimal(Int((metres / 1000).rounded()))
+                output.appendDecimal(roundedToInt(metres / 1000))
                 output.append(" km ")
             }
-            output.append(compassPoint(bearing))
+            appendCompassPoint(bearing, to: output)
             output.append(" of ")
         default:
             return false
@@ -46,12 +46,31 @@ enum PlacemarkText {
     }
 
     /// The same rounding as `CompassPoint(bearing:)`, without its per-call `allCases` array.
-    static func compassPoint(_ bearing: Double) -> StaticString {
-        // Same value as (b % 360 + 360) % 360 without fmod in the usual case: b % 360 is b for b in
-        // [0, 360), and for x in [360, 720) x % 360 is x - 360, exactly (Sterbenz).
-        let remainder = bearing >= 0 && bearing < 360 ? bearing : bearing.truncatingRemainder(dividingBy: 360)
+    static func appendCompassPoint(_ bearing: Double, to output: GrowableByteArray) {
+        // Same value as (b % 360 + 360) % 360 without fmod in the usual case: b % 360 is b for |b| < 360
+        // (a bearing from atan2 lies in (-180, 180]), and for x in [360, 720) x % 360 is x - 360, exactly (Sterbenz).
+        var remainder = bearing
+        if !(abs(bearing) < 360) { remainder = remainderOf360(bearing) }
         var normalized = remainder + 360
         if normalized >= 360 { normalized -= 360 }
-        return compassPoints[Int((normalized / 22.5).rounded()) % 16]
+        let index = roundedToInt(normalized / 22.5) & 15
+        let start = compassPoints.utf8Start + index &* 3
+        let length = start[2] != UInt8(ascii: " ") ? 3 : start[1] != UInt8(ascii: " ") ? 2 : 1
+        output.append(start, count: length)
+    }
+
+    /// fmod, out of line: written inline, the optimiser computed it for every bearing and then chose.
+    @inline(never)
+    private static func remainderOf360(_ bearing: Double) -> Double { bearing.truncatingRemainder(dividingBy: 360) }
+
+    /// `Int(x.rounded())` (half away from zero) for |x| < 2^52, without libm's round: x - trunc(x), the
+    /// fraction, is exact there, so comparing it with ±0.5 decides as round does.
+    @inline(__always)
+    static func roundedToInt(_ x: Double) -> Int {
+        let whole = Int(x)
+        let fraction = x - Double(whole)
+        if fraction >= 0.5 { return whole &+ 1 }
+        if fraction <= -0.5 { return whole &- 1 }
+        return whole
     }
 }

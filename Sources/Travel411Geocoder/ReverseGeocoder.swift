@@ -148,14 +148,14 @@ public final class ReverseGeocoder: Sendable {
     func record(
         for coordinate: Coordinate, needs: PlacemarkNeeds, maximumRank: Int, layers: ReverseLayers, otherCountriesAreas: Bool
     ) -> PlacemarkRecord {
-        let nothing = PlacemarkRecord(location: coordinate)
-        var record = nothing
+        // Each empty answer made where it is returned: one kept aside for them cost a copy of the record per point.
+        var record = PlacemarkRecord(location: coordinate)
         // Railways, rivers and man-made objects alone: travel411 imports none of them.
-        guard !layers.isDisjoint(with: .standard) else { return nothing }
+        guard !layers.isDisjoint(with: .standard) else { return PlacemarkRecord(location: coordinate) }
         record.followsNominatim = osmRules?.covers(coordinate) ?? false
         // POIs alone: an extract's, at building level (Nominatim's rank 30); elsewhere there are none.
         let poisAlone = !layers.contains(.address)
-        if poisAlone, !record.followsNominatim || maximumRank < 30 { return nothing }
+        if poisAlone, !record.followsNominatim || maximumRank < 30 { return PlacemarkRecord(location: coordinate) }
         let x = coordinate.longitude, y = coordinate.latitude
         if hot.isComplete {
             // The locality cell's first reads go out before the area lookups, so that both wait together.
@@ -220,7 +220,7 @@ public final class ReverseGeocoder: Sendable {
         // database without one (the default's batch) skips the check.
         if osmRules != nil, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
         // A POI or nothing: Nominatim looks for no area or country without the address layer.
-        if poisAlone, record.object < 0 { return nothing }
+        if poisAlone, record.object < 0 { return PlacemarkRecord(location: coordinate) }
         if needs.contains(.osmElement) { record.osmElement = osmElement(of: record) }
         return record
     }

@@ -1,4 +1,5 @@
 import Travel411Core
+import Travel411Geocoder
 
 /// Where a CSV/TSV input's values are: decided once from the header (or the first record).
 struct DelimitedLayout: Sendable {
@@ -15,6 +16,9 @@ final class DelimitedChunkProcessor: ChunkProcessor {
     private let encoder: RowEncoder
     private let coordinates: CoordinateReader
     private let printer: any PlacemarkPrinter
+    /// The printer when it is the geocoder: its rows are then written by code specialised for it, which calls it
+    /// directly (through `any PlacemarkPrinter`, every field went through a forwarding stub and a record copy).
+    private let geocoder: ReverseGeocoder?
     /// The chunk's records split and its points read, before any is answered (`PointsAhead`).
     private var pointsAhead = PointsAhead()
 
@@ -24,13 +28,18 @@ final class DelimitedChunkProcessor: ChunkProcessor {
         coordinates = CoordinateReader(decimalMark: DecimalMark(fieldDelimiter: layout.delimiter))
         self.encoder = encoder
         self.printer = printer
+        geocoder = printer as? ReverseGeocoder
     }
 
     func process(_ chunk: InputChunk, into output: GrowableByteArray) -> RowCounts {
+        if let geocoder { return process(chunk, into: output, printer: geocoder) }
+        return process(chunk, into: output, printer: printer)
+    }
+
+    private func process<Printer: PlacemarkPrinter>(_ chunk: InputChunk, into output: GrowableByteArray, printer: Printer) -> RowCounts {
         var counts = RowCounts()
         // Locals, so the loop does not retain shared objects (the closure's context) per row, and works on a
         // local `PointsAhead`: a class's stored arrays pay an exclusivity check per access.
-        let printer = self.printer
         let encoder = self.encoder
         let layout = self.layout
         let bytes = UnsafePointer(chunk.buffer.base)
@@ -40,19 +49,21 @@ final class DelimitedChunkProcessor: ChunkProcessor {
         ahead.read(
             bytes, end: chunk.length, firstLine: chunk.unitsBefore + 1, layout: layout, splitter: splitter, coordinates: coordinates)
         let needs = encoder.needs
-        ahead.cells.withUnsafeBufferPointer { allCells in
-            for (row, rowFields) in ahead.rows.enumerated() {
+        // A constant for the rows' loop: capturing the variable, the loop reloaded and retained its four arrays per row.
+        let read = ahead
+        read.cells.withUnsafeBufferPointer { allCells in
+            for (row, rowFields) in read.rows.enumerated() {
                 let record = rowFields.record
                 let cells = UnsafeBufferPointer(rebasing: allCells[rowFields.firstCell..<rowFields.firstCell + rowFields.cellCount])
                 counts.rows += 1
-                ahead.prefetch(after: row, printer: printer, needs: needs)
+                read.prefetch(after: row, printer: printer, needs: needs)
                 let problem: String?
                 var point: RowPoint?
                 if record.isUnterminated {
                     problem = "a quoted field is not closed before the end of the input"
                 } else if cells.count != layout.columnCount {
                     problem = "expected \(layout.columnCount) fields, found \(cells.count)"
-                } else if let parsed = ahead.coordinate(ofRow: row) {
+                } else if let parsed = read.coordinate(ofRow: row) {
                     // Read by `PointsAhead` under the same conditions: only a row without a point is read again, for its message.
                     point = RowPoint(
                         latitude: parsed.x, longitude: parsed.y, latitudeText: cells[layout.latitudeColumn],

@@ -77,7 +77,7 @@ struct PointsAhead {
     /// The hints due when row `row` is about to be answered: stage `s` for the row `(stages - s) ×
     /// rowsPerStage` after it.
     @inline(__always)
-    func prefetch(after row: Int, printer: any PlacemarkPrinter, needs: PlacemarkNeeds) {
+    func prefetch<Printer: PlacemarkPrinter>(after row: Int, printer: Printer, needs: PlacemarkNeeds) {
         let stages = ReverseGeocoder.prefetchStages
         for stage in 0..<stages {
             let target = row + (stages - stage) * Self.rowsPerStage

@@ -92,28 +92,32 @@ final class RowEncoder {
     /// The answer is a plain-number record; each field's text is copied from the geocoder's text
     /// tables into `scratch` and from there, quoted or escaped, into the row: no strings are made.
     @inline(__always)
-    func appendGeocodedRow(
+    func appendGeocodedRow<Printer: PlacemarkPrinter>(
         _ bytes: UnsafePointer<UInt8>, input: RowInput, point: RowPoint?, rawGeometry: Range<Int>? = nil,
         featureMembers: UnsafeBufferPointer<JSONMember> = UnsafeBufferPointer(start: nil, count: 0),
-        problem: @autoclosure () -> String, printer: any PlacemarkPrinter, to output: GrowableByteArray
+        problem: @autoclosure () -> String, printer: Printer, to output: GrowableByteArray
     ) {
+        guard let point else {
+            let needsSeparator = beginRow(
+                bytes, input: input, point: nil, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
+            appendFailure(problem(), needsSeparator: needsSeparator, to: output)
+            endRow(to: output)
+            return
+        }
         // Decided before the input's values are copied, and its texts' cache hints sent, so that the names'
-        // misses overlap one another and that copy instead of coming one printed field at a time.
-        let record = point.map { printer.record(for: Coordinate(latitude: $0.latitude, longitude: $0.longitude), needs: needs) }
-        if let record { printer.prefetchTexts(of: record, needs: needs) }
+        // misses overlap one another and that copy instead of coming one printed field at a time. Not an
+        // optional: unwrapping one copied the whole record.
+        let record = printer.record(for: Coordinate(latitude: point.latitude, longitude: point.longitude), needs: needs)
+        printer.prefetchTexts(of: record, needs: needs)
         let needsSeparator = beginRow(
             bytes, input: input, point: point, rawGeometry: rawGeometry, featureMembers: featureMembers, to: output)
-        if let record {
-            switch layout.format {
-            case .csv, .tsv:
-                appendTableFields(of: record, printer: printer, needsDelimiter: needsSeparator, to: output)
-                output.append(table.delimiter)  // the empty error column
-            case .jsonl, .geojson:
-                appendJSONFields(of: record, printer: printer, needsComma: needsSeparator, to: output)
-                output.append(needsSeparator || fields.count > 0 ? ",\"error\":null" : "\"error\":null")
-            }
-        } else {
-            appendFailure(problem(), needsSeparator: needsSeparator, to: output)
+        switch layout.format {
+        case .csv, .tsv:
+            appendTableFields(of: record, printer: printer, needsDelimiter: needsSeparator, to: output)
+            output.append(table.delimiter)  // the empty error column
+        case .jsonl, .geojson:
+            appendJSONFields(of: record, printer: printer, needsComma: needsSeparator, to: output)
+            output.append(needsSeparator || fields.count > 0 ? ",\"error\":null" : "\"error\":null")
         }
         endRow(to: output)
     }
@@ -362,8 +366,8 @@ final class RowEncoder {
 
     // MARK: Placemark field text
 
-    private func appendTableFields(
-        of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter startsWithDelimiter: Bool, to output: GrowableByteArray
+    private func appendTableFields<Printer: PlacemarkPrinter>(
+        of record: PlacemarkRecord, printer: Printer, needsDelimiter startsWithDelimiter: Bool, to output: GrowableByteArray
     ) {
         // Nearly every row: every text straight into the row, then one check of them all. Only a row with a text
         // that needs quotes (a name holding the delimiter, a quote or a line break, rare) is printed again below.
@@ -385,8 +389,8 @@ final class RowEncoder {
     }
 
     /// The row's fields again, each checked on its own and quoted as `appendField` quotes it.
-    private func appendTableFieldsQuoted(
-        of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsDelimiter: Bool, to output: GrowableByteArray
+    private func appendTableFieldsQuoted<Printer: PlacemarkPrinter>(
+        of record: PlacemarkRecord, printer: Printer, needsDelimiter: Bool, to output: GrowableByteArray
     ) {
         let delimiter = table.delimiter
         var needsDelimiter = needsDelimiter
@@ -404,8 +408,9 @@ final class RowEncoder {
         }
     }
 
-    private func appendJSONFields(of record: PlacemarkRecord, printer: any PlacemarkPrinter, needsComma: Bool, to output: GrowableByteArray)
-    {
+    private func appendJSONFields<Printer: PlacemarkPrinter>(
+        of record: PlacemarkRecord, printer: Printer, needsComma: Bool, to output: GrowableByteArray
+    ) {
         var needsComma = needsComma
         for (position, field) in fields.enumerated() {
             if needsComma { output.append(UInt8(ascii: ",")) }

@@ -116,7 +116,8 @@ public final class GrowableByteArray {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    @inlinable public func append(_ text: StaticString) {
+    @inlinable @inline(__always)
+    public func append(_ text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
