@@ -166,13 +166,17 @@ public struct NominatimPlace: Sendable {
         objectNames = (feature ?? area)?.names ?? [:]
     }
 
-    /// Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu").
+    /// Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu"); a part the same as
+    /// the one before it is left out, as Nominatim's `display_name` (`nominatim_api/results.py`) leaves it (the bus
+    /// stop "Kaivokatu" on the street Kaivokatu: "Kaivokatu, Keskusta, …").
     private static func displayName(_ parts: [String?]) -> String {
         var display = ""
         display.reserveCapacity(160)
-        for case let part? in parts {
+        var previous: String?
+        for case let part? in parts where part != previous {
             if !display.isEmpty { display += ", " }
             display += part
+            previous = part
         }
         return display
     }

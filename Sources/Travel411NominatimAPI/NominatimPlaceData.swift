@@ -99,22 +99,31 @@ public final class NominatimPlaceData: Sendable {
     /// (those `ReverseGeocoder.addNameSources` set) by their `name:xx` tags, else `name`, as Nominatim names
     /// them; its country and first-level area, when no OpenStreetMap boundary names them or in a language the
     /// boundary has no name in, by Natural Earth's.
-    /// Names the data has in none of the languages stay as stored. `nameDetails` fills the objects' `names`
-    /// even without a language.
-    public func localized(_ placemark: Placemark, languages: [String], nameDetails: Bool = false) -> Placemark {
-        guard !languages.isEmpty || nameDetails else { return placemark }
+    /// Names the data has in none of the languages stay as stored, unless `fallback` is `.nominatim`.
+    /// `nameDetails` fills the objects' `names` even without a language.
+    public func localized(
+        _ placemark: Placemark, languages: [String], nameDetails: Bool = false, fallback: NameFallback = .stored
+    ) -> Placemark {
+        let ownCountryName = fallback == .nominatim ? nominatimCountryName(placemark) : nil
+        guard !languages.isEmpty || nameDetails else {
+            // No language, no namedetails: no OpenStreetMap name is read, only the country renamed.
+            guard let ownCountryName else { return placemark }
+            var named = placemark
+            named.country = ownCountryName
+            named.name = Self.name(placemark.name, madeFrom: placemark, renamed: named)
+            return named
+        }
         let stored = placemark
         let countryTranslations = countryTranslations(placemark)
         var placemark = osmNames?.localized(placemark, languages: languages, countryNames: countryTranslations) ?? placemark
-        guard !languages.isEmpty else { return placemark }
         // An area an OpenStreetMap boundary names was named above, unless the database keeps no OSM names.
         let namedByOSM = osmNames != nil
         if !(namedByOSM && placemark.countryFeature != nil), placemark.country != nil,
-            let name = Self.first(languages, in: countryTranslations)
+            let name = Self.first(languages, in: countryTranslations) ?? ownCountryName
         {
             placemark.country = name
         }
-        if !(namedByOSM && placemark.administrativeAreaFeature != nil), let area = placemark.administrativeArea,
+        if !languages.isEmpty, !(namedByOSM && placemark.administrativeAreaFeature != nil), let area = placemark.administrativeArea,
             let code = placemark.isoCountryCode, let names = adminNames[code.uppercased() + "|" + area],
             let name = Self.first(languages, in: names)
         {
@@ -122,6 +131,27 @@ public final class NominatimPlaceData: Sendable {
         }
         placemark.name = Self.name(stored.name, madeFrom: stored, renamed: placemark)
         return placemark
+    }
+
+    /// What names a place when the data has it in none of the languages asked, or no language is asked.
+    public enum NameFallback: Sendable {
+        /// The name as stored (`where --language`): Natural Earth's English for a country.
+        case stored
+        /// Nominatim's: `Locales.display_name` (`nominatim_api/localization.py`) takes `name` after the languages
+        /// asked, and with none asked (`NOMINATIM_DEFAULT_LANGUAGE` is empty in `settings/env.defaults`) `name`
+        /// alone. An OpenStreetMap object's `name` is what travel411 stores; a country's is the one its
+        /// `country_name` table holds (`_finalize_entry`, `nominatim_api/results.py`): the country's own name
+        /// from `settings/country-names/` ("Danmark", "Schweiz/Suisse/Svizzera/Svizra"), unless the data has
+        /// the country's boundary, whose names replace it (`derived_name`, set in `placex_update`,
+        /// `lib-sql/functions/placex_triggers.sql`), and which travel411 then answers with.
+        case nominatim
+    }
+
+    /// The name Nominatim's `country_name` table gives a country no OpenStreetMap boundary of the data names
+    /// (`NameFallback.nominatim`); nil when a boundary names it or Nominatim's settings have no name for it.
+    func nominatimCountryName(_ placemark: Placemark) -> String? {
+        guard placemark.countryFeature == nil, placemark.country != nil, let code = placemark.isoCountryCode else { return nil }
+        return NominatimCountrySettings.embedded?.names(countryCode: code)["name"]
     }
 
     /// A country's names by language: Nominatim's (`settings/country-names/`, the names its `country_name` table

@@ -104,8 +104,8 @@ public struct ReverseRequest: Equatable, Sendable {
     public var placemarkNeeds: PlacemarkNeeds { PlacemarkNeeds(fields: options.fieldsRead) }
 
     /// The body of the answer for `placemark` (nil: the point is out of range), through the formatter
-    /// `where --format nominatim` uses; `data` names places in the requested languages and gives outlines;
-    /// `licence` is the answering database's.
+    /// `where --format nominatim` uses; `data` names places in the requested languages (with none, as Nominatim
+    /// does) and gives outlines; `licence` is the answering database's.
     public func answer(
         _ placemark: Placemark?, timestamp: Date? = nil, data: NominatimPlaceData? = nil, licence: DataLicence = .embedded
     ) -> String {
@@ -123,7 +123,10 @@ public struct ReverseRequest: Equatable, Sendable {
         options.licence = licence
         let body: [UInt8]
         if var placemark {
-            if let data { placemark = data.localized(placemark, languages: languages, nameDetails: options.nameDetails) }
+            // Named as Nominatim names: with no language asked, a country by its own name ("Danmark").
+            if let data {
+                placemark = data.localized(placemark, languages: languages, nameDetails: options.nameDetails, fallback: .nominatim)
+            }
             let threshold = polygonThreshold
             body = NominatimFormatter.answerBytes(
                 placemark, options: options, outline: data.map { data in { data.outline(of: $0, threshold: threshold) } })

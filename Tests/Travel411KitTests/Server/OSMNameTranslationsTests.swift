@@ -41,7 +41,8 @@ import Travel411Answers
     struct Expected: Sendable, CustomTestStringConvertible {
         var language: String
         var road: String, suburb: String, city: String
-        /// The country in the language, by Nominatim's country names (Data/nominatim/country-names/fi.yaml).
+        /// The country in the language, by Nominatim's country names (Data/nominatim/country-names/fi.yaml):
+        /// `name:sv` is "Finland"; a language it has no name in falls back to `name`, "Suomi".
         var country = "Finland"
         var testDescription: String { "accept-language=\(language)" }
     }
@@ -52,7 +53,7 @@ import Travel411Answers
         Expected(language: "sv", road: "Unionsgatan", suburb: "Gardesstaden", city: "Helsingfors"),
         Expected(language: "fi", road: "Unioninkatu", suburb: "Kaartinkaupunki", city: "Helsinki", country: "Suomi"),
         // No name:xx for an unknown language: `name`.
-        Expected(language: "xx", road: "Unioninkatu", suburb: "Kaartinkaupunki", city: "Helsinki"),
+        Expected(language: "xx", road: "Unioninkatu", suburb: "Kaartinkaupunki", city: "Helsinki", country: "Suomi"),
         // The first language the object has a name in.
         Expected(language: "xx,sv;q=0.5", road: "Unionsgatan", suburb: "Gardesstaden", city: "Helsingfors"),
         Expected(language: "sv-FI", road: "Unionsgatan", suburb: "Gardesstaden", city: "Helsingfors"),
@@ -105,6 +106,28 @@ import Travel411Answers
         // A tag's case is kept; the language matches it whatever the case asked.
         let chinese = try Self.answer(try Self.helsinki, 60.171947, 24.942349, query: "zoom=10&accept-language=zh-hans")
         #expect(chinese["name"] as? String == "赫尔辛基")
+    }
+
+    /// Without a language Nominatim names each place by its `name` (`Locales.display_name`), the country by its own
+    /// name from `settings/country-names/` ("Suomi", "Österreich") where the data has no boundary of it, and by the
+    /// boundary's `name` where it has (Liechtenstein's relation 47), as Nominatim 5.3.3 answers on these extracts
+    /// (Helsinki's 600 answers all end "Suomi"; on Liechtenstein's, 47.204898, 9.582462 at zoom 18 is "Älpele
+    /// Güterweg, Österreich"). The same at zoom 3, where the country answers.
+    @Test func withoutALanguageACountryHasItsOwnName() throws {
+        let helsinki = try Self.answer(try Self.helsinki, 60.166165, 24.950632, query: "")
+        #expect((helsinki["address"] as? [String: String])?["country"] == "Suomi")
+        #expect(helsinki["display_name"] as? String == "Ravintola Bank, 20, Unioninkatu, Kaartinkaupunki, Helsinki, 00131, Suomi")
+        let country = try Self.answer(try Self.helsinki, 60.166165, 24.950632, query: "zoom=3")
+        #expect(country["name"] as? String == "Suomi" && country["display_name"] as? String == "Suomi")
+        let austria = try Self.answer(try Self.liechtenstein, 47.22, 9.6, query: "")
+        #expect(austria["display_name"] as? String == "Älpele Güterweg, Österreich")
+        let liechtenstein = try Self.answer(try Self.liechtenstein, 47.192782, 9.543461, query: "")
+        #expect((liechtenstein["address"] as? [String: String])?["country"] == "Liechtenstein")
+        // The CLI's `where --language` keeps a name the languages do not have as stored (Natural Earth's).
+        let geocoder = try ReverseGeocoder(databasePath: try Self.helsinki)
+        let data = try NominatimPlaceData(databasePath: try Self.helsinki)
+        let point = Coordinate(latitude: 60.166165, longitude: 24.950632)
+        #expect(data.localized(geocoder.placemarkWithNameSources(for: point), languages: ["xx"]).country == "Finland")
     }
 
     /// Liechtenstein's country is the extract's relation 47, with name:cs, name:ru, name:de and name:en; its
