@@ -385,8 +385,7 @@ struct OSMLevelMapping {
         }
         try collector.sealSorters()
         ImportMemoryTrace.note("addresses")
-        try OSMObjectPlacing(pendingObjects: pendingObjects, parentStreets: parentStreets, postcodes: postcodes, countryOf: countryOf)
-            .place(into: collector)
+        try collectObjects(postcodes, countryOf: countryOf)
         try collector.sealSorters()
         ImportMemoryTrace.note("objects")
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
@@ -537,6 +536,39 @@ struct OSMLevelMapping {
                 placeType: area.placeType ?? linked?.type ?? area.boundaryPlace ?? suburbLevel,
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
         }
+    }
+
+    /// The objects in the order they came, with their postcodes checked and their parent streets.
+    private func collectObjects(_ postcodes: OSMPostcodes, countryOf: (Point2D) -> String?) throws {
+        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
+        let parentField = PlacesSchema.ObjectField.parent.rawValue
+        let countryField = PlacesSchema.ObjectField.country.rawValue
+        let (collector, pendingObjects) = (self.collector, self.pendingObjects)
+        var number: UInt32 = 0
+        /// Collects the next object; false when none is left.
+        func collectNext(parent: [UInt32]?) throws -> Bool {
+            guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
+            if let written = object.fields[postcodeField] {
+                object.fields[postcodeField] = postcodes.normalised(written, countryCode: countryOf(object.point))
+            }
+            // Several streets of its name: `ObjectNearestStreets` keeps the one nearest.
+            if let parent { object.fields[parentField] = parent.map(String.init).joined(separator: " ") }
+            // Its country, of its point, decided once here as Nominatim decides `placex.country_code` at import
+            // (`placex_update`, lib-sql/functions/placex_triggers.sql: `get_country_code` of the centroid); its parent
+            // street, which Nominatim looks for in the object's own country's partition, is of the same country.
+            if object.fields.count <= countryField {
+                object.fields += [String?](repeating: nil, count: countryField + 1 - object.fields.count)
+            }
+            object.fields[countryField] = countryOf(object.point)
+            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
+            number += 1
+            return true
+        }
+        try parentStreets.answers(countryAt: countryOf) { object, streets in
+            while number < object { guard try collectNext(parent: nil) else { return } }
+            _ = try collectNext(parent: streets)
+        }
+        while try collectNext(parent: nil) {}
     }
 
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {
