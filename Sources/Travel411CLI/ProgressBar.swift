@@ -3,16 +3,22 @@ import Travel411Core
 import Travel411Import
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal and at most 10 times a second.
-package final class ProgressBar {
+/// Steps of an import that run side by side may report from their own threads: each update and the finish are drawn
+/// whole, one at a time.
+package final class ProgressBar: @unchecked Sendable {
     package init() {}
 
     private let enabled = Diagnostics.stderrIsTerminal
+    /// Guards what follows and the line drawn.
+    private let lock = NSLock()
     private var lastDraw = Date.distantPast
     private var lastStage = ""
     private var drawn = false
 
     package func update(_ progress: ImportProgress) {
         guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
         let now = Date()
         let finished = progress.completed >= progress.total
         guard finished || progress.stage != lastStage || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
@@ -28,7 +34,10 @@ package final class ProgressBar {
     }
 
     package func finish() {
-        guard enabled, drawn else { return }
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard drawn else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
         drawn = false
     }

@@ -12,6 +12,8 @@ import Travel411StoreWriters
 /// temporary file that replaces the old one only when the whole import succeeded.
 public struct Importer {
     public let options: ImportOptions
+    /// Called from the import's threads: steps built side by side report from the other core, possibly while this
+    /// one does, so it must be safe to call from any thread (`ProgressBar` is).
     public let progress: (ImportProgress) -> Void
 
     public init(options: ImportOptions, progress: @escaping (ImportProgress) -> Void = { _ in }) {
