@@ -4,8 +4,10 @@ import Travel411OSM
 import Travel411Shapefile
 import Travel411Store
 
-/// A shapefile opened and matched to a profile, before anything is written.
-struct LayerPlan {
+/// A shapefile opened and matched to a profile, before anything is written. A class: every record of the
+/// layer is handed it, and the first answer's import of `Data/` runs unoptimised, where copying the plan
+/// (its profile's dictionaries and arrays) per record cost more than reading the record's fields.
+final class LayerPlan {
     let url: URL
     let reader: ShapefileReader
     let profile: LayerProfile
@@ -13,7 +15,19 @@ struct LayerPlan {
     /// The DBF field index for each role the profile names and the file has, in preference order.
     let roleFields: [FieldRole: [Int]]
     /// GDAL's `other_tags` field, when the profile reads tags from it.
-    var otherTagsField: Int? = nil
+    let otherTagsField: Int?
+
+    init(
+        url: URL, reader: ShapefileReader, profile: LayerProfile, table: String, roleFields: [FieldRole: [Int]],
+        otherTagsField: Int? = nil
+    ) {
+        self.url = url
+        self.reader = reader
+        self.profile = profile
+        self.table = table
+        self.roleFields = roleFields
+        self.otherTagsField = otherTagsField
+    }
 
     static func make(url: URL, options: ImportOptions, usedTables: inout Set<String>) throws -> LayerPlan {
         let reader = try ShapefileReader(path: url.path)

@@ -2,43 +2,47 @@ import Foundation
 import Travel411Core
 
 /// Little-endian byte writer for the index blobs stored in the database.
-package struct ByteWriter {
-    package private(set) var bytes: [UInt8] = []
+/// A public type with inlinable appends (its members stay `package`): the writers (`Travel411StoreWriters`) are
+/// optimised even in a debug build, for the first answer's import of `Data/`, and inline these instead of calling
+/// this module's unoptimised, generic closures per value.
+public struct ByteWriter {
+    @usableFromInline package var storage: [UInt8] = []
+    package var bytes: [UInt8] { storage }
 
-    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 0) { storage.reserveCapacity(capacity) }
 
-    package mutating func append(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    @inlinable package mutating func append(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
     }
-    package mutating func append(_ value: UInt8) { bytes.append(value) }
-    package mutating func append(_ value: UInt16) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    @inlinable package mutating func append(_ value: UInt8) { storage.append(value) }
+    @inlinable package mutating func append(_ value: UInt16) {
+        withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
     }
-    package mutating func append(_ value: Float) { append(value.bitPattern) }
-    package mutating func append(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    @inlinable package mutating func append(_ value: Float) { append(value.bitPattern) }
+    @inlinable package mutating func append(_ value: Double) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { storage.append(contentsOf: $0) }
     }
-    package mutating func append<S: Sequence>(contentsOf values: S) where S.Element == UInt32 {
+    @inlinable package mutating func append<S: Sequence>(contentsOf values: S) where S.Element == UInt32 {
         for value in values { append(value) }
     }
     /// The same bytes as the generic `append(contentsOf:)`, an array at once: the generic one, called from other
     /// modules (the street, area and locality tiles), went through the runtime's generic iterator a value at a time.
-    package mutating func append(contentsOf values: [UInt32]) {
+    @inlinable package mutating func append(contentsOf values: [UInt32]) {
         #if _endian(little)
-            values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            values.withUnsafeBytes { storage.append(contentsOf: $0) }
         #else
             for value in values { append(value) }
         #endif
     }
     mutating func appendUTF8(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { storage.append(contentsOf: $0) }
     }
     /// Pads to a multiple of `alignment` so that typed arrays after it load aligned.
-    package mutating func align(to alignment: Int) {
-        while bytes.count % alignment != 0 { bytes.append(0) }
+    @inlinable package mutating func align(to alignment: Int) {
+        while storage.count % alignment != 0 { storage.append(0) }
     }
-    package var count: Int { bytes.count }
+    @inlinable package var count: Int { storage.count }
 }
 
 /// An owned, aligned copy of a blob that lookups read in place, without parsing.

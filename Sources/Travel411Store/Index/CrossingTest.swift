@@ -6,8 +6,10 @@ import Travel411Core
 /// True when segment a–b crosses the path c→p. Vertices lying exactly on the path's line count as on
 /// its left, and a point exactly on a–b counts as on its left too: a deterministic tie-break that
 /// keeps crossing parity additive along consecutive paths.
-@inline(__always)
-package func pathCrossesSegment(
+/// Public and inlinable so that the import's optimised tile builder (`AreaIndexBuilder`) inlines it, not calls it
+/// in this module's unoptimised debug build.
+@inlinable @inline(__always)
+public func pathCrossesSegment(
     _ cx: Double, _ cy: Double, _ px: Double, _ py: Double,
     _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double
 ) -> Bool {
