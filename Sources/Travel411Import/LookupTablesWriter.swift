@@ -116,7 +116,8 @@ final class LookupTablesWriter {
     /// As `layerRead` for each of `inputs`, but the area levels and countries they complete are built on the other
     /// core while `job`, which may use the database's connection, runs on this thread; their tiles wait in a temporary
     /// file (`DeferredAreaTiles`) and are stored once both are done, in the order built. The rest is built after.
-    /// `job` may add to the collector, but not to what these steps read, and reports no progress (the steps do).
+    /// `job` may add to the collector, but not to what these steps read; both may report progress (`Importer.progress`
+    /// is safe from any thread).
     func layersRead(feeding inputs: [LookupCollector.Input], beside job: () throws -> Void) throws {
         for input in inputs { unreadLayers[input, default: 0] -= 1 }
         if let failure = collector.pointFailure { throw failure }

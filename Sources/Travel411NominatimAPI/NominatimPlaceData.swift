@@ -104,10 +104,9 @@ public final class NominatimPlaceData: Sendable {
     public func localized(
         _ placemark: Placemark, languages: [String], nameDetails: Bool = false, fallback: NameFallback = .stored
     ) -> Placemark {
-        let ownCountryName = fallback == .nominatim ? nominatimCountryName(placemark) : nil
         guard !languages.isEmpty || nameDetails else {
             // No language, no namedetails: no OpenStreetMap name is read, only the country renamed.
-            guard let ownCountryName else { return placemark }
+            guard fallback == .nominatim, let ownCountryName = nominatimCountryName(placemark) else { return placemark }
             var named = placemark
             named.country = ownCountryName
             named.name = Self.name(placemark.name, madeFrom: placemark, renamed: named)
@@ -119,7 +118,7 @@ public final class NominatimPlaceData: Sendable {
         // An area an OpenStreetMap boundary names was named above, unless the database keeps no OSM names.
         let namedByOSM = osmNames != nil
         if !(namedByOSM && placemark.countryFeature != nil), placemark.country != nil,
-            let name = Self.first(languages, in: countryTranslations) ?? ownCountryName
+            let name = Self.first(languages, in: countryTranslations) ?? (fallback == .nominatim ? nominatimCountryName(stored) : nil)
         {
             placemark.country = name
         }
