@@ -29,12 +29,14 @@ extension ReverseGeocoder {
         if record.cityArea < 0 { record.locality = -1 }
     }
 
-    /// Where no area holds the point and nothing answers (no street, no object), the town node within its reach
+    /// Where no area holds the point and nothing answers (no street, no object), the municipality holding the place
+    /// node that answers (`takeMunicipalityOfAnsweringPlaceNode`), else the town node within its reach
     /// (`takeTownNodeInReach`); then no municipality but an area's (`dropLocalityOutsideMunicipalities`).
     /// Inside a parish that town and village nodes name parts of, the node in reach inside it
     /// (`takeTownNodeInsideParish`), unless a finer place node answers.
     func decideMunicipalityOutsideAreas(_ record: inout PlacemarkRecord, maximumRank: Int) {
         if record.street < 0, record.object < 0 {
+            if record.cityArea < 0 { takeMunicipalityOfAnsweringPlaceNode(&record, maximumRank: maximumRank) }
             if record.cityArea < 0 {
                 takeTownNodeInReach(&record, maximumRank: maximumRank)
             } else if record.suburbArea < 0 {
@@ -42,5 +44,23 @@ extension ReverseGeocoder {
             }
         }
         dropLocalityOutsideMunicipalities(&record)
+    }
+
+    /// A place node answering a point that no municipality holds (a suburb node's reach over the sea, past the
+    /// boundary): the answer's address is the node's own, as Nominatim 5.3 computes a place's address lines once,
+    /// from its own geometry (`insert_addresslines`, `lib-sql/functions/placex_triggers.sql`), and answers them for
+    /// the place whatever point found it (`complete_address_details`, `nominatim_api/results.py`). Kitsilano's
+    /// suburb node answers a point of English Bay in Vancouver's extract "Kitsilano, Vancouver".
+    /// Only a node the zoom answers with (its search rank within `maximumRank`): at zoom 10 the suburb node holding
+    /// the point is no answer, and Nominatim names no city there.
+    func takeMunicipalityOfAnsweringPlaceNode(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        if record.finePlace >= 0, let fine = lookup.finePlaceNodes(), Int(record.finePlace) < fine.nodes.count {
+            let node = fine.nodes[Int(record.finePlace)]
+            if node.rank <= maximumRank { record.cityArea = feature(.city, node.x, node.y) }
+        } else if record.suburbArea >= 0, let node = lookup.suburbNodeSearch()?.node(ofFeature: record.suburbArea),
+            node.rank <= maximumRank
+        {
+            record.cityArea = node.municipality
+        }
     }
 }
