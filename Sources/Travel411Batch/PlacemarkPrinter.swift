@@ -9,12 +9,31 @@ package protocol PlacemarkPrinter: AnyObject, Sendable {
     func record(for coordinate: Coordinate, needs: PlacemarkNeeds) -> PlacemarkRecord
     /// Appends the field's UTF-8 text; false, with nothing appended, when the field is absent.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool
+    /// Appends the fields' texts, each preceded by `delimiter` (the first only when `delimiterFirst`), unquoted:
+    /// `appendText` field by field. The geocoder writes them in one call (`ReverseGeocoder.appendTexts`).
+    func appendTexts(
+        _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
+        to buffer: GrowableByteArray)
     /// Cache hints for a point `record(for:needs:)` will be asked about a few rows later, in stages
     /// (`ReverseGeocoder.prefetch`); changes no answer.
     func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds)
     /// Cache hints for the texts of a decided record, before its fields are printed
     /// (`ReverseGeocoder.prefetchTexts`); changes no answer.
     func prefetchTexts(of record: PlacemarkRecord, needs: PlacemarkNeeds)
+}
+
+extension PlacemarkPrinter {
+    func appendTexts(
+        _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
+        to buffer: GrowableByteArray
+    ) {
+        var needsDelimiter = delimiterFirst
+        for field in fields {
+            if needsDelimiter { buffer.append(delimiter) }
+            needsDelimiter = true
+            _ = appendText(field, of: record, to: buffer)
+        }
+    }
 }
 
 extension ReverseGeocoder: PlacemarkPrinter {}

@@ -63,7 +63,7 @@ public struct PlacemarkRecord: Sendable {
     /// stays free of reference counting.
     var osmElement: (type: AnsweringFeature.ElementType, id: Int64)?
 
-    public init(location: Coordinate) { self.location = location }
+    @inline(__always) public init(location: Coordinate) { self.location = location }
 
     /// Stores an area level's answer in its field.
     @inline(__always)

@@ -10,11 +10,36 @@ extension ReverseGeocoder {
     /// This is how batches print: bytes straight from the text tables, no strings made.
     package func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         let before = buffer.count
-        if field == .postalCode, record.followsNominatim, settings.detail < .street {
-            appendAreaPostcode(of: record, to: buffer)
-            return buffer.count > before
+        appendFieldText(field, of: record, detail: settings.detail, to: buffer)
+        return buffer.count > before
+    }
+
+    /// Appends the fields' texts one after another, each preceded by `delimiter` (the first only when
+    /// `delimiterFirst`), an absent field as nothing: the bytes of `appendText` field by field. How a batch writes
+    /// a CSV/TSV row: one call per row pays the call and the settings' checks once, not once per field.
+    package func appendTexts(
+        _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
+        to buffer: GrowableByteArray
+    ) {
+        let detail = settings.detail
+        var needsDelimiter = delimiterFirst
+        for field in fields {
+            if needsDelimiter { buffer.append(delimiter) }
+            needsDelimiter = true
+            appendFieldText(field, of: record, detail: detail, to: buffer)
         }
-        if settings.detail < .building, settings.detail < Self.detailNeeded(for: field) { return false }
+    }
+
+    /// `appendText`'s work, with the settings' detail read once by the caller.
+    @inline(__always)
+    private func appendFieldText(
+        _ field: PlacemarkField, of record: PlacemarkRecord, detail: NominatimDetail, to buffer: GrowableByteArray
+    ) {
+        if field == .postalCode, record.followsNominatim, detail < .street {
+            appendAreaPostcode(of: record, to: buffer)
+            return
+        }
+        if detail < .building, detail < Self.detailNeeded(for: field) { return }
         switch field {
         case .name: appendName(of: record, to: buffer)
         case .thoroughfare:
@@ -84,7 +109,6 @@ extension ReverseGeocoder {
             guard let element = record.osmElement else { break }
             buffer.append(field == .osmType ? element.type.rawValue : String(element.id))
         }
-        return buffer.count > before
     }
 
     /// Above street level on an OpenStreetMap database, or at street level with no street or object within reach,

@@ -132,12 +132,15 @@ public final class ReverseGeocoder: Sendable {
 
     /// The answer for one point, as numbers. `needs` leaves out
     /// lookups whose fields nobody will print; what it keeps is decided exactly as with `.all`.
+    /// Inlinable, as the next one: a call through a wrapper returning the record copied it (160 bytes) on its way.
+    @inlinable
     public func record(for coordinate: Coordinate, needs: PlacemarkNeeds = .all) -> PlacemarkRecord {
         record(for: coordinate, needs: needs, maximumRank: settings.maximumRank, layers: settings.layers)
     }
 
     /// `maximumRank` in place of the settings' (a server answers each request at its own zoom); `layers`, the
     /// kinds of object that may answer (Nominatim's `layer`). No answer at all is a record with nothing found.
+    @inlinable
     public func record(
         for coordinate: Coordinate, needs: PlacemarkNeeds = .all, maximumRank: Int, layers: ReverseLayers = .standard
     ) -> PlacemarkRecord {
@@ -145,17 +148,31 @@ public final class ReverseGeocoder: Sendable {
     }
 
     /// `otherCountriesAreas`: keeps the areas of another country than the answered one, for `--explain` to name.
+    @usableFromInline
     func record(
         for coordinate: Coordinate, needs: PlacemarkNeeds, maximumRank: Int, layers: ReverseLayers, otherCountriesAreas: Bool
     ) -> PlacemarkRecord {
-        // Each empty answer made where it is returned: one kept aside for them cost a copy of the record per point.
+        // Decided in place, in the record returned: built and returned by the function deciding it, it was copied
+        // three times a point on the way out (memcpy, two of them where the ways out met).
         var record = PlacemarkRecord(location: coordinate)
+        decide(&record, needs: needs, maximumRank: maximumRank, layers: layers, otherCountriesAreas: otherCountriesAreas)
+        return record
+    }
+
+    /// `record(for:)`'s rules, on an empty record of the point; an empty answer leaves it empty.
+    private func decide(
+        _ record: inout PlacemarkRecord, needs: PlacemarkNeeds, maximumRank: Int, layers: ReverseLayers, otherCountriesAreas: Bool
+    ) {
+        let coordinate = record.location
         // Railways, rivers and man-made objects alone: travel411 imports none of them.
-        guard !layers.isDisjoint(with: .standard) else { return PlacemarkRecord(location: coordinate) }
+        guard !layers.isDisjoint(with: .standard) else { return }
         record.followsNominatim = osmRules?.covers(coordinate) ?? false
         // POIs alone: an extract's, at building level (Nominatim's rank 30); elsewhere there are none.
         let poisAlone = !layers.contains(.address)
-        if poisAlone, !record.followsNominatim || maximumRank < 30 { return PlacemarkRecord(location: coordinate) }
+        if poisAlone, !record.followsNominatim || maximumRank < 30 {
+            record = PlacemarkRecord(location: coordinate)
+            return
+        }
         let x = coordinate.longitude, y = coordinate.latitude
         if hot.isComplete {
             // The locality cell's first reads go out before the area lookups, so that both wait together.
@@ -189,30 +206,7 @@ public final class ReverseGeocoder: Sendable {
         if record.followsNominatim, needs.contains(.subLocality) { dropSubLocalityFromBeyondTheExtract(&record) }
         if record.followsNominatim, needs.contains(.localities) { dropCityNodeAboveRank(&record, maximumRank: maximumRank) }
         if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
-        if needs.contains(.streets) {
-            // A database with OpenStreetMap objects answers as Nominatim does; one without, by the nearby-feature rules.
-            var hasObjects = false
-            if record.followsNominatim {
-                hasObjects =
-                    withObjects { objects in
-                        _ = withStreets { streets in
-                            decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank, layers: layers)
-                            // No street or object within reach: Nominatim's area search then looks for place nodes
-                            // inside the municipality as at zooms 13-15 (`_lookup_area_address`, ranks up to 25).
-                            // Without it, Liechtenstein's object, suburb and city agreed less often with Nominatim.
-                            if record.street < 0, record.object < 0, needs.contains(.subLocality) {
-                                chooseSuburbNodeAsNominatim(&record, maximumRank: 25)
-                            }
-                            if settings.addressOfTheAnswer {
-                                if needs.contains(.localities) { takeAreasOfTheAnswer(&record, objects: objects, streets: streets) }
-                                if needs.contains(.country) { takeCountryOfTheAnswer(&record, objects, streets, needs: needs) }
-                            }
-                        }
-                        return true
-                    } ?? false
-            }
-            if !hasObjects { decideStreetAddress(&record) }
-        }
+        if needs.contains(.streets) { decideStreets(&record, needs: needs, maximumRank: maximumRank, layers: layers) }
         if record.followsNominatim, needs.contains(.localities) { decideMunicipalityOutsideAreas(&record, maximumRank: maximumRank) }
         // Decided last, over every rule above that names an area: none of another country (`SameCountryAreas`).
         // Outside the extract's data tiles too: the area drawn around a city node reaches 15 km, past them and
@@ -220,9 +214,37 @@ public final class ReverseGeocoder: Sendable {
         // database without one (the default's batch) skips the check.
         if osmRules != nil, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
         // A POI or nothing: Nominatim looks for no area or country without the address layer.
-        if poisAlone, record.object < 0 { return PlacemarkRecord(location: coordinate) }
+        if poisAlone, record.object < 0 {
+            record = PlacemarkRecord(location: coordinate)
+            return
+        }
         if needs.contains(.osmElement) { record.osmElement = osmElement(of: record) }
-        return record
+    }
+
+    /// The street, address and postcode rules (`record(for:)`'s, when the streets are needed).
+    private func decideStreets(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds, maximumRank: Int, layers: ReverseLayers) {
+        // A database with OpenStreetMap objects answers as Nominatim does; one without, by the nearby-feature rules.
+        var hasObjects = false
+        if record.followsNominatim {
+            hasObjects =
+                withObjects { objects in
+                    _ = withStreets { streets in
+                        decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank, layers: layers)
+                        // No street or object within reach: Nominatim's area search then looks for place nodes
+                        // inside the municipality as at zooms 13-15 (`_lookup_area_address`, ranks up to 25).
+                        // Without it, Liechtenstein's object, suburb and city agreed less often with Nominatim.
+                        if record.street < 0, record.object < 0, needs.contains(.subLocality) {
+                            chooseSuburbNodeAsNominatim(&record, maximumRank: 25)
+                        }
+                        if settings.addressOfTheAnswer {
+                            if needs.contains(.localities) { takeAreasOfTheAnswer(&record, objects: objects, streets: streets) }
+                            if needs.contains(.country) { takeCountryOfTheAnswer(&record, objects, streets, needs: needs) }
+                        }
+                    }
+                    return true
+                } ?? false
+        }
+        if !hasObjects { decideStreetAddress(&record) }
     }
 
     /// The OpenStreetMap element of the record's Nominatim place. Both fields from one Nominatim place: making it per

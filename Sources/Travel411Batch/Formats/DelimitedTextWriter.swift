@@ -37,32 +37,44 @@ package struct DelimitedTextWriter: Sendable {
     /// `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when `w` has a zero byte, and
     /// `~(((w & 0x7F…) + 0x7F…) | w | 0x7F…)` has the high bit of exactly its zero bytes, for counting them
     /// (Anderson, "Bit Twiddling Hacks": "Determine if a word has a zero byte"; Warren, Hacker's Delight, 6-1).
-    /// The delimiters are counted per byte lane, one added per word, and the lanes summed once per block of
-    /// at most 255 words (no lane overflows): the baseline x86-64 target has no popcount instruction.
+    /// Each word's delimiters are summed by one multiplication (the baseline x86-64 target has no popcount
+    /// instruction). The last bytes are the last eight, shifted past those already checked: a row's check
+    /// costs its words and no byte-by-byte tail (a four-field row's check was mostly set-up and tail).
     func fieldsNeedQuotes(_ bytes: UnsafePointer<UInt8>, count: Int, delimiters: Int) -> Bool {
+        guard count >= 8 else { return shortFieldsNeedQuotes(bytes, count: count, delimiters: delimiters) }
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let highs: UInt64 = 0x8080_8080_8080_8080
         let delimiterWord = UInt64(delimiter) &* ones
         var breaks: UInt64 = 0
         var delimitersFound = 0
         var index = 0
-        while index &+ 8 <= count {
-            let blockEnd = min(count, index &+ 255 &* 8)
-            var lanes: UInt64 = 0
-            while index &+ 8 <= blockEnd {
-                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
-                let quotes = word ^ (0x22 &* ones), lineFeeds = word ^ (0x0A &* ones), returns = word ^ (0x0D &* ones)
-                breaks |= ((quotes &- ones) & ~quotes) | ((lineFeeds &- ones) & ~lineFeeds) | ((returns &- ones) & ~returns)
-                let delimiterBytes = word ^ delimiterWord
-                lanes &+= (~(((delimiterBytes & lows) &+ lows) | delimiterBytes | lows)) >> 7
-                index &+= 8
-            }
-            // Eight lanes of at most 255 into four of 16 bits, then their sum in the top 16 bits.
-            let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes >> 8) & 0x00FF_00FF_00FF_00FF)
-            delimitersFound &+= Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
+        /// `lanes`: one bit at the bottom of each byte to count delimiters in.
+        @inline(__always) func check(_ word: UInt64, lanes: UInt64) {
+            let quotes = word ^ (0x22 &* ones), lineFeeds = word ^ (0x0A &* ones), returns = word ^ (0x0D &* ones)
+            breaks |= ((quotes &- ones) & ~quotes) | ((lineFeeds &- ones) & ~lineFeeds) | ((returns &- ones) & ~returns)
+            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            let delimiterBytes = word ^ delimiterWord
+            let found = (~(((delimiterBytes & lows) &+ lows) | delimiterBytes | lows)) >> 7 & lanes
+            delimitersFound &+= Int(truncatingIfNeeded: (found &* ones) >> 56)
         }
-        if breaks & highs != 0 { return true }
+        while index &+ 8 <= count {
+            check(UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)), lanes: ones)
+            index &+= 8
+        }
+        let left = count &- index
+        if left > 0 {
+            // The bytes shifted out were checked; the zero bytes shifted in are no quote, CR or LF, and their lanes
+            // are left out of the delimiters' count (a NUL delimiter would match them).
+            let shift = UInt64(8 &* (8 &- left))
+            let last = UInt64(littleEndian: UnsafeRawPointer(bytes + (count &- 8)).loadUnaligned(as: UInt64.self))
+            check(last >> shift, lanes: ones >> shift)
+        }
+        return breaks & 0x8080_8080_8080_8080 != 0 || delimitersFound != delimiters
+    }
+
+    /// `fieldsNeedQuotes` for fewer than eight bytes.
+    private func shortFieldsNeedQuotes(_ bytes: UnsafePointer<UInt8>, count: Int, delimiters: Int) -> Bool {
+        var delimitersFound = 0
+        var index = 0
         while index < count {
             let byte = bytes[index]
             if byte == delimiter {

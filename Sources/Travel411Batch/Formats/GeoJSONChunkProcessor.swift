@@ -1,4 +1,5 @@
 import Travel411Core
+import Travel411Geocoder
 
 /// GeoJSON features → output rows: one row per element of the `features` array. The feature's
 /// properties are kept; a feature whose geometry is not a valid Point is flagged, not dropped.
@@ -6,6 +7,8 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
     private let encoder: RowEncoder
     private let coordinates = CoordinateReader()
     private let printer: any PlacemarkPrinter
+    /// The printer when it is the geocoder, for rows written by code specialised for it (`DelimitedChunkProcessor`).
+    private let geocoder: ReverseGeocoder?
     private var featureMembers: [JSONMember] = []
     private var otherMembers: [JSONMember] = []
     private var geometryMembers: [JSONMember] = []
@@ -14,9 +17,15 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
     init(encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.encoder = encoder
         self.printer = printer
+        geocoder = printer as? ReverseGeocoder
     }
 
     func process(_ chunk: InputChunk, into output: GrowableByteArray) -> RowCounts {
+        if let geocoder { return process(chunk, into: output, printer: geocoder) }
+        return process(chunk, into: output, printer: printer)
+    }
+
+    private func process<Printer: PlacemarkPrinter>(_ chunk: InputChunk, into output: GrowableByteArray, printer: Printer) -> RowCounts {
         var counts = RowCounts()
         let bytes = UnsafePointer(chunk.buffer.base)
         let end = chunk.length

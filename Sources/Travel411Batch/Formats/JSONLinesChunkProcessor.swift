@@ -1,4 +1,5 @@
 import Travel411Core
+import Travel411Geocoder
 
 /// JSON Lines → output rows: one row per non-blank line. A line that is not a JSON object, or
 /// lacks a usable coordinate, still gets its row, flagged; JSON outputs keep its text as "input".
@@ -7,6 +8,8 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
     private let encoder: RowEncoder
     private let coordinates = CoordinateReader()
     private let printer: any PlacemarkPrinter
+    /// The printer when it is the geocoder, for rows written by code specialised for it (`DelimitedChunkProcessor`).
+    private let geocoder: ReverseGeocoder?
     private var members: [JSONMember] = []
     private let keyScratch = GrowableByteArray(capacity: 256)
 
@@ -14,10 +17,16 @@ final class JSONLinesChunkProcessor: ChunkProcessor {
         self.columns = columns
         self.encoder = encoder
         self.printer = printer
+        geocoder = printer as? ReverseGeocoder
         members.reserveCapacity(32)
     }
 
     func process(_ chunk: InputChunk, into output: GrowableByteArray) -> RowCounts {
+        if let geocoder { return process(chunk, into: output, printer: geocoder) }
+        return process(chunk, into: output, printer: printer)
+    }
+
+    private func process<Printer: PlacemarkPrinter>(_ chunk: InputChunk, into output: GrowableByteArray, printer: Printer) -> RowCounts {
         var counts = RowCounts()
         var members: [JSONMember] = []
         swap(&members, &self.members)

@@ -371,18 +371,10 @@ final class RowEncoder {
     ) {
         // Nearly every row: every text straight into the row, then one check of them all. Only a row with a text
         // that needs quotes (a name holding the delimiter, a quote or a line break, rare) is printed again below.
-        let delimiter = table.delimiter
         let fieldsStart = output.count
-        var delimiters = 0
-        var needsDelimiter = startsWithDelimiter
-        for field in fields {
-            if needsDelimiter {
-                output.append(delimiter)
-                delimiters &+= 1
-            }
-            needsDelimiter = true
-            _ = printer.appendText(field, of: record, to: output)
-        }
+        let delimiters = startsWithDelimiter ? fields.count : max(0, fields.count &- 1)
+        printer.appendTexts(
+            UnsafeBufferPointer(fields), of: record, delimiter: table.delimiter, delimiterFirst: startsWithDelimiter, to: output)
         guard table.fieldsNeedQuotes(output.base + fieldsStart, count: output.count &- fieldsStart, delimiters: delimiters) else { return }
         output.count = fieldsStart
         appendTableFieldsQuoted(of: record, printer: printer, needsDelimiter: startsWithDelimiter, to: output)

@@ -32,10 +32,12 @@ package enum DecimalParser {
         }
 
         var digits = SignificantDigits()
-        digits.readInteger(bytes, at: &index, limit: limit)
-        if index < limit, bytes[index] == UInt8(ascii: ".") {
-            index &+= 1
-            digits.readFraction(bytes, at: &index, limit: limit)
+        if !digits.readShort(bytes, at: &index, limit: limit) {
+            digits.readInteger(bytes, at: &index, limit: limit)
+            if index < limit, bytes[index] == UInt8(ascii: ".") {
+                index &+= 1
+                digits.readFraction(bytes, at: &index, limit: limit)
+            }
         }
         guard digits.sawDigit else { return nil }
 
@@ -59,6 +61,44 @@ package enum DecimalParser {
         var sawDigit = false
         /// Digits past the 19th were dropped: only strtod rounds such a number right.
         var lostDigits = false
+
+        /// Reads the digits, decimal point and fraction of a number with at most 19 digits in all (every coordinate
+        /// written with a few decimals), and returns true; false, having read nothing, for a longer one.
+        ///
+        /// No digit is dropped then, so the mantissa is simply every digit in turn (leading zeros add nothing to
+        /// it) and the exponent minus the fraction's length: what `readInteger` and `readFraction` make of the
+        /// same digits, without their per-digit tests for leading zeros and the 19-digit limit.
+        @inline(__always)
+        mutating func readShort(_ bytes: UnsafePointer<UInt8>, at start: inout Int, limit: Int) -> Bool {
+            var index = start
+            var value: UInt64 = 0
+            while index < limit {
+                let digit = bytes[index] &- 48
+                guard digit < 10 else { break }
+                value = value &* 10 &+ UInt64(digit)
+                index &+= 1
+            }
+            var count = index &- start
+            var fractionCount = 0
+            if index < limit, bytes[index] == UInt8(ascii: ".") {
+                index &+= 1
+                let fractionStart = index
+                while index < limit {
+                    let digit = bytes[index] &- 48
+                    guard digit < 10 else { break }
+                    value = value &* 10 &+ UInt64(digit)
+                    index &+= 1
+                }
+                fractionCount = index &- fractionStart
+                count &+= fractionCount
+            }
+            guard count <= 19 else { return false }
+            mantissa = value
+            exponent = -fractionCount
+            sawDigit = count > 0
+            start = index
+            return true
+        }
 
         /// The digits before the decimal point.
         @inline(__always)
