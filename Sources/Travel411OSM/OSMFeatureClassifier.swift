@@ -53,6 +53,21 @@ package enum OSMFeatureClassifier {
         ["addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
 
+    /// Every key the features are made of (`OSMElementFeatures` and the functions below), with `keyPrefixesRead`:
+    /// libosmium hands over only these tags, so that the reading thread makes no string of the others (`source`,
+    /// `building:levels`, ...). A key read here and missing from the list would read as absent: the import tests'
+    /// databases say so.
+    package static let keysRead = Array(
+        Set(
+            nodeKeys + lineKeys + areaKeys + postcodeKeys + [
+                "name", "addr:street", "addr:place", "addr:city", "tourism", "building", "wikidata", "area", "ref", "footway",
+                "admin_level", "ISO3166-1", "ISO3166-1:alpha2", "ISO3166-2", "population", "capital", "natural", "water",
+                "waterway",
+            ])
+    ).sorted()
+    /// The prefixes of the keys read beyond `keysRead`: the names in other languages (`names(_:)`).
+    package static let keyPrefixesRead = ["name:"]
+
     /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
     /// `namedStreetClasses` only with a name. Its address levels rank the first 26, the second 27: zoom 16
     /// answers with the first only.
