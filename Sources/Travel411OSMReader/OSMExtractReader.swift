@@ -282,7 +282,7 @@ private let keysRead = OSMFeatureClassifier.keysRead
 private let deliverElement: cosm_element_callback = { element, context in
     guard let element = element?.pointee, let context else { return 1 }
     let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
-    var tags: [String: String] = [:]
+    var tags = OSMTags()
     tags.reserveCapacity(element.tag_count)
     for index in 0..<element.tag_count {
         // A key of `keysRead` is that list's string: the key's bytes are not decoded again.
