@@ -32,7 +32,9 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <unistd.h>
 #include <unordered_map>
@@ -128,6 +130,43 @@ namespace {
         }
     };
 
+    /// The tags the callback reads (cosm_options.kept_keys, kept_key_prefixes): a key's index in the list, -1 for a
+    /// key kept by its prefix, nothing for a key left out.
+    class KeptKeys {
+        std::unordered_map<std::string_view, int32_t> m_indices;
+        std::vector<std::string_view> m_prefixes;
+
+    public:
+        explicit KeptKeys(const cosm_options& options) {
+            for (size_t i = 0; options.kept_keys != nullptr && i < options.kept_key_count; ++i) {
+                if (options.kept_keys[i] != nullptr) {
+                    m_indices.emplace(options.kept_keys[i], static_cast<int32_t>(i));
+                }
+            }
+            for (size_t i = 0; options.kept_key_prefixes != nullptr && i < options.kept_key_prefix_count; ++i) {
+                if (options.kept_key_prefixes[i] != nullptr) {
+                    m_prefixes.emplace_back(options.kept_key_prefixes[i]);
+                }
+            }
+        }
+        /// The key's index, -1 when only a prefix keeps it (or when no list was given), nullopt when it is left out.
+        std::optional<int32_t> find(const char* key) const {
+            if (m_indices.empty() && m_prefixes.empty()) {
+                return -1;
+            }
+            const std::string_view view{key};
+            if (const auto found = m_indices.find(view); found != m_indices.end()) {
+                return found->second;
+            }
+            for (const auto& prefix : m_prefixes) {
+                if (view.substr(0, prefix.size()) == prefix) {
+                    return -1;
+                }
+            }
+            return std::nullopt;
+        }
+    };
+
     /// libosmium 2.19's PBF parser reads an uncompressed file straight from the descriptor the Reader opened and
     /// closes it only when the whole file has parsed: a file that fails (a broken header, a bad blob) leaked its
     /// descriptor, and a long run of broken files (the fuzzer: 40,000 of them) ran out. This parser wraps
@@ -190,6 +229,7 @@ namespace {
         KeySet m_node_keys;
         KeySet m_line_keys;
         KeySet m_area_keys;
+        KeptKeys m_kept_keys;
 
         /// The end nodes of addr:interpolation ways (found in the first pass) and their house numbers (second).
         std::unordered_set<osmium::object_id_type> m_interpolation_ends;
@@ -197,6 +237,7 @@ namespace {
 
         std::vector<const char*> m_keys;
         std::vector<const char*> m_values;
+        std::vector<int32_t> m_key_indices;
         std::vector<double> m_coordinates;
         std::vector<size_t> m_ring_ends;
         std::vector<unsigned char> m_ring_is_outer;
@@ -212,7 +253,8 @@ namespace {
             m_counts(counts),
             m_node_keys(options.node_keys, options.node_key_count),
             m_line_keys(options.line_keys, options.line_key_count),
-            m_area_keys(options.area_keys, options.area_key_count) {
+            m_area_keys(options.area_keys, options.area_key_count),
+            m_kept_keys(options) {
         }
 
         /// Reads one file, or several as one (`ObjectStream`).
@@ -366,9 +408,13 @@ namespace {
         void collect_tags(const osmium::TagList& tags) {
             m_keys.clear();
             m_values.clear();
+            m_key_indices.clear();
             for (const auto& tag : tags) {
-                m_keys.push_back(tag.key());
-                m_values.push_back(tag.value());
+                if (const auto index = m_kept_keys.find(tag.key())) {
+                    m_keys.push_back(tag.key());
+                    m_values.push_back(tag.value());
+                    m_key_indices.push_back(*index);
+                }
             }
         }
 
@@ -380,6 +426,7 @@ namespace {
             element.tag_count = m_keys.size();
             element.tag_keys = m_keys.data();
             element.tag_values = m_values.data();
+            element.tag_key_indices = m_key_indices.data();
             element.coordinates = m_coordinates.data();
             element.point_count = m_coordinates.size() / 2;
             return element;

@@ -5,7 +5,7 @@ import Travel411Core
 /// order the importer takes them.
 struct OSMElementFeatures {
     private let element: OSMTaggedElement
-    private let tags: [String: String]
+    private let tags: OSMTags
     private let name: String?
     private let address: OSMAddress
     private let pointOfInterest: OSMPointOfInterest?

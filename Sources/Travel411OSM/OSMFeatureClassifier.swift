@@ -11,14 +11,14 @@ package struct OSMTaggedElement {
     }
 
     package var element: OSMElementID
-    package var tags: [String: String]
+    package var tags: OSMTags
     package var geometry: Geometry
     package var firstNode: Int64 = 0
     package var lastNode: Int64 = 0
     package var firstHousenumber: String?
     package var lastHousenumber: String?
 
-    package init(element: OSMElementID, tags: [String: String], geometry: Geometry) {
+    package init(element: OSMElementID, tags: OSMTags, geometry: Geometry) {
         self.element = element
         self.tags = tags
         self.geometry = geometry
@@ -53,6 +53,21 @@ package enum OSMFeatureClassifier {
         ["addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
 
+    /// Every key the features are made of (`OSMElementFeatures` and the functions below), with `keyPrefixesRead`:
+    /// libosmium hands over only these tags, so that the reading thread makes no string of the others (`source`,
+    /// `building:levels`, ...). A key read here and missing from the list would read as absent: the import tests'
+    /// databases say so.
+    package static let keysRead = Array(
+        Set(
+            nodeKeys + lineKeys + areaKeys + postcodeKeys + [
+                "name", "addr:street", "addr:place", "addr:city", "tourism", "building", "wikidata", "area", "ref", "footway",
+                "admin_level", "ISO3166-1", "ISO3166-1:alpha2", "ISO3166-2", "population", "capital", "natural", "water",
+                "waterway",
+            ])
+    ).sorted()
+    /// The prefixes of the keys read beyond `keysRead`: the names in other languages (`names(_:)`).
+    package static let keyPrefixesRead = ["name:"]
+
     /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
     /// `namedStreetClasses` only with a name. Its address levels rank the first 26, the second 27: zoom 16
     /// answers with the first only.
@@ -74,7 +89,7 @@ package enum OSMFeatureClassifier {
     }
 
     /// Whether a highway of this class, with these tags, is one of Nominatim's streets.
-    static func isStreet(_ highwayClass: String, tags: [String: String], named: Bool) -> Bool {
+    static func isStreet(_ highwayClass: String, tags: OSMTags, named: Bool) -> Bool {
         if streetClasses.contains(highwayClass) { return true }
         guard named, namedStreetClasses.contains(highwayClass) else { return false }
         return highwayClass != "footway" || !streetFootways.contains(value(tags["footway"]) ?? "")
@@ -113,7 +128,7 @@ package enum OSMFeatureClassifier {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    package static func address(_ tags: [String: String]) -> OSMAddress {
+    package static func address(_ tags: OSMTags) -> OSMAddress {
         OSMAddress(
             housenumber: value(tags["addr:housenumber"]), street: value(tags["addr:street"]), place: value(tags["addr:place"]),
             postcode: postcode(tags), city: value(tags["addr:city"]), housename: value(tags["addr:housename"]))
@@ -125,7 +140,7 @@ package enum OSMFeatureClassifier {
     static let postcodeKeys = ["addr:postcode", "postal_code", "postcode", "tiger:zip_left", "tiger:zip_right"]
 
     /// The element's postcode, as written, from the first of `postcodeKeys` it has.
-    static func postcode(_ tags: [String: String]) -> String? {
+    static func postcode(_ tags: OSMTags) -> String? {
         let isBoundary = tags["boundary"] != nil
         for key in postcodeKeys where !(isBoundary && key != "addr:postcode") {
             if let found = value(tags[key]) { return found }
@@ -133,7 +148,7 @@ package enum OSMFeatureClassifier {
         return nil
     }
 
-    package static func names(_ tags: [String: String]) -> [String: String] {
+    package static func names(_ tags: OSMTags) -> [String: String] {
         var names: [String: String] = [:]
         for (key, raw) in tags where key.hasPrefix("name:") {
             if let name = value(raw) { names[String(key.dropFirst(5))] = name }
@@ -144,7 +159,7 @@ package enum OSMFeatureClassifier {
     /// The key and value that make the element one of Nominatim's points of interest, named or not
     /// (an unnamed bench is one: Nominatim answers with it at zoom 18); nil for none. A highway point
     /// feature counts on a node only: a highway way is a street or nothing.
-    static func pointOfInterest(_ tags: [String: String], named: Bool, isNode: Bool) -> OSMPointOfInterest? {
+    static func pointOfInterest(_ tags: OSMTags, named: Bool, isNode: Bool) -> OSMPointOfInterest? {
         // Most elements have none of the keys: a few lookups of their own keys, not one of every key (6 % of an
         // extract's import).
         guard tags.keys.contains(where: anyPointOfInterestKey.contains) else { return nil }
@@ -174,7 +189,7 @@ package enum OSMFeatureClassifier {
 
     /// Whether the element has a main tag Nominatim ranks below 30 (landuse, a place, natural or water
     /// features), which makes an address on it no address point.
-    static func hasCoarserMainTag(_ tags: [String: String]) -> Bool {
+    static func hasCoarserMainTag(_ tags: OSMTags) -> Bool {
         if let place = value(tags["place"]), place != "house" { return true }
         if let leisure = value(tags["leisure"]), ["park", "nature_reserve", "garden", "common"].contains(leisure) { return true }
         return ["landuse", "natural", "water", "waterway"].contains { value(tags[$0]) != nil }

@@ -43,6 +43,9 @@ public struct OSMExtractReader: Sendable {
     /// Whether `read`'s body runs on a thread of its own (`OrderedConsumerThread`), beside libosmium's: the two
     /// cores of a small machine both work. The body still sees the features one at a time, in the file's order.
     public var bodyOnOwnThread = true
+    /// Whether every tag of an element crosses into Swift, rather than only those the classifier reads
+    /// (`OSMFeatureClassifier.keysRead`): a test reads the fixtures both ways and expects the same features.
+    package var handsOverEveryTag = false
 
     public init(path: String, temporaryDirectory: String? = nil) {
         self.init(paths: [path], temporaryDirectory: temporaryDirectory)
@@ -169,39 +172,40 @@ public struct OSMExtractReader: Sendable {
     private func withCOptions<Result>(format: String, fileSize: Int, progress: Bool, _ body: (inout cosm_options) throws -> Result) rethrows
         -> Result
     {
-        let strings = [
-            OSMFeatureClassifier.nodeKeys, OSMFeatureClassifier.lineKeys, OSMFeatureClassifier.areaKeys,
-        ].map { $0.map { strdup($0) } }
+        // The key lists as C strings, one after another in one array of pointers.
+        let lists = [
+            OSMFeatureClassifier.nodeKeys, OSMFeatureClassifier.lineKeys, OSMFeatureClassifier.areaKeys, keysRead,
+            OSMFeatureClassifier.keyPrefixesRead,
+        ]
+        let strings = lists.joined().map { strdup($0) }
         let formatString = strdup(format)
         let directoryString = strdup(temporaryDirectory)
         let nodesFileString = nodesFile.map { strdup($0) }
         defer {
-            strings.joined().forEach { free($0) }
+            strings.forEach { free($0) }
             free(formatString)
             free(directoryString)
             nodesFileString.map { free($0) }
         }
-        let arrays = strings.map { $0.map { UnsafePointer<CChar>($0) } }
-        return try arrays[0].withUnsafeBufferPointer { nodeKeys in
-            try arrays[1].withUnsafeBufferPointer { lineKeys in
-                try arrays[2].withUnsafeBufferPointer { areaKeys in
-                    var options = cosm_options()
-                    options.node_keys = nodeKeys.baseAddress
-                    options.node_key_count = nodeKeys.count
-                    options.line_keys = lineKeys.baseAddress
-                    options.line_key_count = lineKeys.count
-                    options.area_keys = areaKeys.baseAddress
-                    options.area_key_count = areaKeys.count
-                    options.format = UnsafePointer(formatString)
-                    options.temporary_directory = UnsafePointer(directoryString)
-                    options.decoding_threads = Int32(clamping: decodingThreads)
-                    options.locations_in_memory = nodeStore == .automatic && fileSize < inMemoryLocationsBelow ? 1 : 0
-                    options.node_store = nodeStore.cValue
-                    options.nodes_file = nodesFileString.map { UnsafePointer($0) } ?? nil
-                    options.progress = progress ? deliverProgress : nil
-                    return try body(&options)
-                }
+        return try strings.map { $0.map { UnsafePointer<CChar>($0) } }.withUnsafeBufferPointer { pointers in
+            let starts = lists.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
+            func list(_ index: Int) -> UnsafePointer<UnsafePointer<CChar>?>? { pointers.baseAddress.map { $0 + starts[index] } }
+            var options = cosm_options()
+            (options.node_keys, options.node_key_count) = (list(0), lists[0].count)
+            (options.line_keys, options.line_key_count) = (list(1), lists[1].count)
+            (options.area_keys, options.area_key_count) = (list(2), lists[2].count)
+            if !handsOverEveryTag {
+                (options.kept_keys, options.kept_key_count) = (list(3), lists[3].count)
+                (options.kept_key_prefixes, options.kept_key_prefix_count) = (list(4), lists[4].count)
             }
+            options.format = UnsafePointer(formatString)
+            options.temporary_directory = UnsafePointer(directoryString)
+            options.decoding_threads = Int32(clamping: decodingThreads)
+            options.locations_in_memory = nodeStore == .automatic && fileSize < inMemoryLocationsBelow ? 1 : 0
+            options.node_store = nodeStore.cValue
+            options.nodes_file = nodesFileString.map { UnsafePointer($0) } ?? nil
+            options.progress = progress ? deliverProgress : nil
+            return try body(&options)
         }
     }
 }
@@ -272,13 +276,19 @@ private func string(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.map { String(cString: $0) }
 }
 
+/// The keys libosmium keeps (`cosm_options.kept_keys`), in the order its key indices refer to.
+private let keysRead = OSMFeatureClassifier.keysRead
+
 private let deliverElement: cosm_element_callback = { element, context in
     guard let element = element?.pointee, let context else { return 1 }
     let session = Unmanaged<ReadSession>.fromOpaque(context).takeUnretainedValue()
-    var tags: [String: String] = [:]
+    var tags = OSMTags()
     tags.reserveCapacity(element.tag_count)
     for index in 0..<element.tag_count {
-        if let key = string(element.tag_keys?[index]), let value = string(element.tag_values?[index]) {
+        // A key of `keysRead` is that list's string: the key's bytes are not decoded again.
+        let keyIndex = element.tag_key_indices.map { Int($0[index]) } ?? -1
+        let key = keyIndex >= 0 && keyIndex < keysRead.count ? keysRead[keyIndex] : string(element.tag_keys?[index])
+        if let key, let value = string(element.tag_values?[index]) {
             tags[key] = value
         }
     }

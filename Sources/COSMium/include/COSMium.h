@@ -31,9 +31,13 @@ typedef struct cosm_element {
     cosm_element_type element_type;
     int64_t id;
     cosm_geometry_type geometry_type;
+    /// The element's tags, only those options->kept_keys and kept_key_prefixes keep (all when both are empty).
     size_t tag_count;
     const char *const *tag_keys;
     const char *const *tag_values;
+    /// For each tag, the index of its key in options->kept_keys, or -1 for a key kept by a prefix (or kept because
+    /// no key list was given): the callback need not read the key's bytes of a known key.
+    const int32_t *tag_key_indices;
     /// Longitude, latitude pairs: point_count pairs.
     const double *coordinates;
     size_t point_count;
@@ -93,6 +97,12 @@ typedef struct cosm_options {
     size_t line_key_count;
     const char *const *area_keys;
     size_t area_key_count;
+    /// Which of an element's tags reach the callback: those whose key is one of kept_keys (compared whole) or starts
+    /// with one of kept_key_prefixes; every tag when both are empty. The others are never copied or decoded.
+    const char *const *kept_keys;
+    size_t kept_key_count;
+    const char *const *kept_key_prefixes;
+    size_t kept_key_prefix_count;
     /// libosmium's format name ("pbf", "osm", "osm.gz", "osm.bz2").
     const char *format;
     /// Where the node location index's temporary files go (created and removed at once: nothing stays behind), and

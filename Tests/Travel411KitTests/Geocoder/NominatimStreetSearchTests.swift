@@ -165,7 +165,7 @@ import Testing
         let pub = try #require((0..<(try Self.objectCount(Self.importPath("helsinki")))).first { text($0, .element) == "N1369465685" })
         #expect(text(pub, .postcode) == "00100")
         withExtendedLifetime(geocoder) {}
-        let road = [
+        let road: OSMTags = [
             "highway": "residential", "name": "J Avenue", "tiger:cfcc": "A41", "tiger:county": "York, PA", "tiger:zip_left": "17070",
             "tiger:zip_right": "17070",
         ]

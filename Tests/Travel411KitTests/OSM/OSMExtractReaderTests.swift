@@ -45,6 +45,23 @@ import Travel411OSMReader
         #expect(summary.warningExamples[.relationMembersMissing]?.count == OSMReadSummary.exampleLimit)
     }
 
+    /// Only the tags the classifier reads cross into Swift (`OSMFeatureClassifier.keysRead`): a key it reads and
+    /// the list forgot would change features here.
+    @Test(arguments: [OSMFixtures.liechtenstein, OSMFixtures.helsinki])
+    func theTagsReadMakeTheFeaturesEveryTagMakes(path: String) throws {
+        let kept = try OSMFixtures.readAll(path)
+        let every = try TemporaryFolder.with { folder in
+            var features: [OSMFeature] = []
+            var reader = OSMExtractReader(path: path, temporaryDirectory: folder.path)
+            reader.handsOverEveryTag = true
+            let summary = try reader.read { features.append($0) }
+            return (features, summary)
+        }
+        #expect(kept.features.count == every.0.count)
+        #expect(kept.features == every.0)
+        #expect(kept.summary.features == every.1.features)
+    }
+
     @Test func liechtensteinCountryAndMunicipalitiesArePolygons() throws {
         let (features, _) = try OSMFixtures.liechtensteinRead.get()
         let country = try #require(features.first { $0.adminBoundary?.adminLevel == 2 })
