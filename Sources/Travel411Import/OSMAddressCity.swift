@@ -9,7 +9,7 @@ import Travel411OSM
 /// address rank, 16, gives 13-16) whose box meets the object's widened by `reverse_place_diameter` of the key's
 /// search rank (0.16° for 16), those whose names hold the value, the ones holding the object first, then the one
 /// whose centre is nearest (`get_address_place`, `lib-sql/functions/partition-functions.sql`). That line wins over
-/// the street's municipality (`complete_address_details`, `nominatim_api/results.py`): the buildings of the
+/// the street's municipality of its rank (`complete_address_details`, `nominatim_api/results.py`): the buildings of the
 /// University of British Columbia, its own municipality, with `addr:city=Vancouver` answer Vancouver.
 ///
 /// Only the names are matched (`NameKey`), not their variants in other languages; areas are of the object's country
@@ -20,6 +20,7 @@ struct OSMAddressCity {
         var box: BoundingBox
         var centre: Point2D
         var country: String?
+        var rank: Int
     }
 
     private let areas: [OSMLevelMapping.PendingArea]
@@ -44,7 +45,8 @@ struct OSMAddressCity {
             guard NominatimAddressLevels.Band(addressRank: rank) == .city else { continue }
             let key = NameKey.of(area.name)
             guard !key.isEmpty else { continue }
-            byName[key, default: []].append(Candidate(index: index, box: area.shape.boundingBox, centre: centre, country: country))
+            let candidate = Candidate(index: index, box: area.shape.boundingBox, centre: centre, country: country, rank: rank)
+            byName[key, default: []].append(candidate)
         }
     }
 
@@ -62,13 +64,16 @@ struct OSMAddressCity {
             candidate.country == country && candidate.box.minX <= point.x + reach && candidate.box.maxX >= point.x - reach
                 && candidate.box.minY <= point.y + reach && candidate.box.maxY >= point.y - reach
         }
-        guard near.count > 1 else { return near.first?.index }
         func distance(_ candidate: Candidate) -> Double {
             let dx = candidate.centre.x - point.x, dy = candidate.centre.y - point.y
             return (dx * dx + dy * dy).squareRoot()
         }
-        let holding = near.filter { holds($0, point) }
-        return (holding.isEmpty ? near : holding).min { distance($0) < distance($1) }?.index
+        let holding = near.count > 1 ? near.filter { holds($0, point) } : []
+        guard let found = (holding.isEmpty ? near : holding).min(by: { distance($0) < distance($1) }) else { return nil }
+        // The object's own line replaces its street's of the same rank only (`complete_address_details`): a coarser
+        // one (Andorra's parish, rank 14, for `addr:city=Escaldes-Engordany`) stands beside the street's town, which
+        // keeps the city, and the answer names one municipality.
+        return found.rank >= (ranks?.address ?? 16) ? found.index : nil
     }
 
     private mutating func holds(_ candidate: Candidate, _ point: Point2D) -> Bool {
