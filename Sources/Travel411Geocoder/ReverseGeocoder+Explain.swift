@@ -84,7 +84,10 @@ extension ReverseGeocoder {
         var lines = [
             "city: \(city.name ?? "?") (key \(city.addressKey ?? "city"), rank \(city.rank)) from \(source(.city, record.cityArea))"
         ]
-        if city.elementType == .node {
+        if let named = withObjects({ addressCity(of: record, objects: $0) }) ?? nil, named == record.cityArea {
+            lines.append("  named by the answering object's own addr:city: of the municipalities of that name within 0.16°, the one")
+            lines.append("  holding the object, else the nearest (get_address_place); before its street's (complete_address_details)")
+        } else if city.elementType == .node {
             lines.append("  the area around the place node (place_node_fuzzy_area), its distance weighted by rank (a city's x0.25, a")
             lines.append("  town's x0.5, a village's x1) against the other nodes reaching the point (insert_addresslines)")
         } else {

@@ -181,6 +181,8 @@ extension ReverseGeocoder {
                 city = guess
             }
         }
+        // The object's own `addr:city` before the street's municipality (`ObjectAddressCity`).
+        if let named = addressCity(of: record, objects: objects) { city = named }
         // Outside every municipality (a street running out of the extract) the point's stays.
         if city >= 0, city != record.cityArea {
             record.cityArea = city

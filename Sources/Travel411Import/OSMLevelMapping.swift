@@ -156,7 +156,7 @@ struct OSMLevelMapping {
             fields: [
                 feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
                 Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                Self.pointText(feature.representativePoint), nil, nil, nil,
+                Self.pointText(feature.representativePoint), nil, nil, nil, address?.city,
             ],
             point: feature.representativePoint, outline: feature.outline)
         try addObject(object)
@@ -371,6 +371,7 @@ struct OSMLevelMapping {
         }
         ImportMemoryTrace.note("postcode areas")
         let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode, countryOf: countryOf)
+        var addressCities = OSMAddressCity(areas: cities.areas, countryOf: countryOf)
         try collector.sealSorters()
         ImportMemoryTrace.note("municipalities")
         collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities, countryOf: countryOf)
@@ -385,7 +386,9 @@ struct OSMLevelMapping {
         }
         try collector.sealSorters()
         ImportMemoryTrace.note("addresses")
-        try collectObjects(postcodes, countryOf: countryOf)
+        try collectObjects(postcodes, countryOf: countryOf) { value, point, country in
+            addressCities.area(named: value, at: point, country: country).map { String(cities.first + $0) }
+        }
         try collector.sealSorters()
         ImportMemoryTrace.note("objects")
         for centroid in centroids { collector.collectPostcode(centroid.code, at: centroid.coordinate) }
@@ -538,11 +541,14 @@ struct OSMLevelMapping {
         }
     }
 
-    /// The objects in the order they came, with their postcodes checked and their parent streets.
-    private func collectObjects(_ postcodes: OSMPostcodes, countryOf: (Point2D) -> String?) throws {
+    /// The objects in the order they came, with their postcodes checked and their parent streets; `addressCity` gives the
+    /// city level's feature number of the municipality an `addr:city` value names at a point in a country.
+    private func collectObjects(
+        _ postcodes: OSMPostcodes, countryOf: (Point2D) -> String?, addressCity: (String, Point2D, String?) -> String?
+    ) throws {
         let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
         let parentField = PlacesSchema.ObjectField.parent.rawValue
-        let countryField = PlacesSchema.ObjectField.country.rawValue
+        let countryField = PlacesSchema.ObjectField.country.rawValue, cityField = PlacesSchema.ObjectField.city.rawValue
         let (collector, pendingObjects) = (self.collector, self.pendingObjects)
         var number: UInt32 = 0
         /// Collects the next object; false when none is left.
@@ -556,10 +562,13 @@ struct OSMLevelMapping {
             // Its country, of its point, decided once here as Nominatim decides `placex.country_code` at import
             // (`placex_update`, lib-sql/functions/placex_triggers.sql: `get_country_code` of the centroid); its parent
             // street, which Nominatim looks for in the object's own country's partition, is of the same country.
-            if object.fields.count <= countryField {
-                object.fields += [String?](repeating: nil, count: countryField + 1 - object.fields.count)
+            if object.fields.count <= cityField {
+                object.fields += [String?](repeating: nil, count: cityField + 1 - object.fields.count)
             }
-            object.fields[countryField] = countryOf(object.point)
+            let country = countryOf(object.point)
+            object.fields[countryField] = country
+            // Its `addr:city` as read, replaced by the municipality it names (`OSMAddressCity`), none when it names none.
+            if let value = object.fields[cityField] ?? nil { object.fields[cityField] = addressCity(value, object.point, country) }
             try collector.collectObject(object.fields, at: object.point, outline: object.outline)
             number += 1
             return true

@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "40"
+    public static let version = "41"
     /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
     package static let osmDataTimestampKey = "osm_data_timestamp"
     /// How the description of a table of Nominatim's country grid pieces begins (an extract's countries where it
@@ -83,9 +83,10 @@ public enum PlacesSchema {
     /// one on a building or area, the extent of its outline (`minX minY maxX maxY`), and the point that stands
     /// for it (`x y`: its node, or a point on its surface), and its parent street's number (`OSMParentStreets`;
     /// empty when its `addr:street` names no street near), and its country (upper-case ISO 3166-1, of its point:
-    /// Nominatim's `placex.country_code`, which a Nominatim answer takes; `OSMCountryOfPoint`).
+    /// Nominatim's `placex.country_code`, which a Nominatim answer takes; `OSMCountryOfPoint`), and the municipality
+    /// its own `addr:city` names (the city level's feature number, `OSMAddressCity`; empty for none).
     package enum ObjectField: Int, CaseIterable {
-        case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet, country
+        case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet, country, city
     }
     /// A street's fields in the street postcodes' records (`LineIndex.streetPostcodes`): its postcode and its country
     /// (upper-case ISO 3166-1, of its centroid, as `ObjectField.country`).
