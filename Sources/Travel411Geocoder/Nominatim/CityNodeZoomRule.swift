@@ -52,13 +52,18 @@ extension ReverseGeocoder {
     /// the place whatever point found it (`complete_address_details`, `nominatim_api/results.py`). Kitsilano's
     /// suburb node answers a point of English Bay in Vancouver's extract "Kitsilano, Vancouver".
     /// Only a node the zoom answers with (its search rank within `maximumRank`): at zoom 10 the suburb node holding
-    /// the point is no answer, and Nominatim names no city there.
+    /// the point is no answer, and Nominatim names no city there. Only a node of the answered country: across a
+    /// border the node is no answer at all (`dropAreasOfAnotherCountry`), and its municipality, a boundary of no
+    /// stored country, would stay (Gamprin's node area reaches over the Rhine into Switzerland).
     func takeMunicipalityOfAnsweringPlaceNode(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        func answers(rank: Int, x: Double, y: Double) -> Bool {
+            rank <= maximumRank && (record.country < 0 || isCountry(feature(.country, x, y), sameAs: record.country))
+        }
         if record.finePlace >= 0, let fine = lookup.finePlaceNodes(), Int(record.finePlace) < fine.nodes.count {
             let node = fine.nodes[Int(record.finePlace)]
-            if node.rank <= maximumRank { record.cityArea = feature(.city, node.x, node.y) }
+            if answers(rank: node.rank, x: node.x, y: node.y) { record.cityArea = feature(.city, node.x, node.y) }
         } else if record.suburbArea >= 0, let node = lookup.suburbNodeSearch()?.node(ofFeature: record.suburbArea),
-            node.rank <= maximumRank
+            answers(rank: node.rank, x: node.x, y: node.y)
         {
             record.cityArea = node.municipality
         }
