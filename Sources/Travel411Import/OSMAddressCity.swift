@@ -59,7 +59,7 @@ struct OSMAddressCity {
         // Without the settings file, `place=city`'s default ranks, 16 and 16.
         let ranks = levels?.placeRanks(type: "city", countryCode: country)
         guard NominatimAddressLevels.Band(addressRank: ranks?.address ?? 16) == .city else { return nil }
-        let reach = Self.reversePlaceDiameter(searchRank: ranks?.search ?? 16)
+        let reach = NominatimPlaceKinds.reversePlaceDiameter(searchRank: ranks?.search ?? 16)
         let near = candidates.filter { candidate in
             candidate.country == country && candidate.box.minX <= point.x + reach && candidate.box.maxX >= point.x - reach
                 && candidate.box.minY <= point.y + reach && candidate.box.maxY >= point.y - reach
@@ -84,19 +84,5 @@ struct OSMAddressCity {
         let outline = areas[candidate.index].shape
         outlines[candidate.index] = outline
         return outline.contains(x: point.x, y: point.y)
-    }
-
-    /// How far around an object Nominatim looks for the place an `addr:*` key names, in degrees, by the search rank
-    /// of the key's place type (`reverse_place_diameter`, `lib-sql/functions/ranking.sql`).
-    static func reversePlaceDiameter(searchRank rank: Int) -> Double {
-        switch rank {
-        case ...4: 5.0
-        case ...8: 1.8
-        case ...12: 0.6
-        case ...17: 0.16
-        case 18: 0.08
-        case 19: 0.04
-        default: 0.02
-        }
     }
 }

@@ -33,7 +33,7 @@ final class FinePlaceNodes: Sendable {
 
     var isEmpty: Bool { nodes.isEmpty }
 
-    /// The nodes within reach of the point (`PlaceNodeSearch.reachDegrees`, in degrees of longitude and latitude
+    /// The nodes within reach of the point (`NominatimPlaceKinds.reversePlaceDiameter`, in degrees of longitude and latitude
     /// alike) of a search rank up to `maximumRank`, best first: the highest rank, then the nearest, then the first.
     func candidates(x: Double, y: Double, maximumRank: Int) -> [(index: Int32, rank: Int, distanceSquared: Double)] {
         var found: [(index: Int32, rank: Int, distanceSquared: Double)] = []
@@ -42,7 +42,7 @@ final class FinePlaceNodes: Sendable {
             guard node.rank <= maximumRank else { return }
             let dx = node.x - x, dy = node.y - y
             let distanceSquared = dx * dx + dy * dy
-            let reach = PlaceNodeSearch.reachDegrees(rank: node.rank)
+            let reach = NominatimPlaceKinds.reversePlaceDiameter(searchRank: node.rank)
             guard distanceSquared < reach * reach else { return }
             found.append((index, node.rank, distanceSquared))
         }

@@ -15,6 +15,20 @@ package enum NominatimPlaceKinds {
         return hash >> 12
     }
 
+    /// Nominatim's `reverse_place_diameter` of a search rank (`lib-sql/functions/ranking.sql`), in degrees: how far from
+    /// a node its place reaches, and how far around an object an `addr:*` key's place is looked for.
+    package static func reversePlaceDiameter(searchRank rank: Int) -> Double {
+        switch rank {
+        case ...4: return 5
+        case ...8: return 1.8
+        case ...12: return 0.6
+        case ...17: return 0.16
+        case 18: return 0.08
+        case 19: return 0.04
+        default: return 0.02
+        }
+    }
+
     /// Nominatim's box around a place node, by its kind (half the side, in degrees); nil for a kind it keeps
     /// no size for (± 0.00005°).
     package static func nodeExtent(category: String, type: String) -> Double? {

@@ -80,7 +80,7 @@ final class PlaceNodeSearch: Sendable {
             else { return }
             let dx = node.x - x, dy = node.y - y
             let distanceSquared = dx * dx + dy * dy
-            let reach = Self.reachDegrees(rank: node.rank)
+            let reach = NominatimPlaceKinds.reversePlaceDiameter(searchRank: node.rank)
             guard distanceSquared < reach * reach else { return }
             if let known = best,
                 known.rank > node.rank
@@ -155,18 +155,5 @@ final class PlaceNodeSearch: Sendable {
         }
         let y = metres / 111_320
         return (y / max(cos(node.y * .pi / 180), 0.01), y)
-    }
-
-    /// Nominatim's `reverse_place_diameter` of a rank, in degrees: how far from a node its place reaches.
-    static func reachDegrees(rank: Int) -> Double {
-        switch rank {
-        case ...4: return 5
-        case ...8: return 1.8
-        case ...12: return 0.6
-        case ...17: return 0.16
-        case 18: return 0.08
-        case 19: return 0.04
-        default: return 0.02
-        }
     }
 }
