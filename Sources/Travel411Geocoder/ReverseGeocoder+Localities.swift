@@ -14,7 +14,9 @@ extension ReverseGeocoder {
     func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         _ = withPoints(.locality) { level in
             var candidates = LocalityCandidates(location: record.location)
-            if needs.contains(.nearestLocality) { candidates.findNearestPlace(in: level, recordingIn: &record) }
+            if needs.contains(.nearestLocality) {
+                candidates.findNearestPlace(in: level, withinChord: localityChords.nearestFromCells, recordingIn: &record)
+            }
             // The nearest place's coordinate was sent for while the locality is decided; read now, on every way out.
             defer { candidates.recordDistanceAndBearing(in: &record) }
             guard var country = pointCountry(of: record) else { return }
@@ -59,9 +61,11 @@ extension ReverseGeocoder {
         /// Finds the nearest place overall and writes it into the record, its distance and bearing once
         /// `recordDistanceAndBearing` is called (its coordinate, a cache miss, is hinted meanwhile); keeps its
         /// packed country when the cells found it. (Not its group: no rule asks for it, and reading it was a
-        /// cache miss per point.)
+        /// cache miss per point.) `chord`: `PointIndex.chord(metres: ReverseGeocoder.nearestFromCellsMetres)`.
         @inline(__always)
-        mutating func findNearestPlace(in level: PlacesLookup.PointLevel, recordingIn record: inout PlacemarkRecord) {
+        mutating func findNearestPlace(
+            in level: PlacesLookup.PointLevel, withinChord chord: Double, recordingIn record: inout PlacemarkRecord
+        ) {
             if nearestFound != nil { return }
             var found: UInt32? = nil
             // The cells answer exactly when a place lies within their reach; the tree beyond it. Borrowed, as the
@@ -70,8 +74,8 @@ extension ReverseGeocoder {
                 Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, country: UInt16)? in
                     guard cells.knowsGroups else { return nil }
                     return cells.nearestWithCountry(
-                        to: location, query: query, filter: PointIndex.NearestFilter(), withinMetres: ReverseGeocoder.nearestFromCellsMetres
-                    )
+                        to: location, query: query, filter: PointIndex.NearestFilter(),
+                        withinMetres: ReverseGeocoder.nearestFromCellsMetres, chord: chord)
                 }
             }
             let candidate = fromCells?.id ?? level.index.nearestAnywhere(to: query, at: location)?.id
@@ -177,7 +181,7 @@ extension ReverseGeocoder {
         }
         if let found = nearest(
             in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(country: country.packed),
-            withinMetres: reach),
+            withinMetres: reach, chord: localityChords.fallback),
             country.contains(found, records: level.records)
         {
             return (Int32(found), nil)
@@ -245,7 +249,7 @@ extension ReverseGeocoder {
     ) {
         let nameField = PlacesSchema.LocalityField.name.rawValue
         let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
-        let reach = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
+        let reach = localityChords.subLocality
         var excluded: UInt32 = .max
         for _ in 0..<2 {
             guard
@@ -267,14 +271,33 @@ extension ReverseGeocoder {
 
     /// The nearest locality that `filter` accepts within `metres`: from the locality cells (a few cache
     /// misses) when they can filter as asked, else from the k-d tree (one per node); the same answer.
+    /// `chord`: `PointIndex.chord(metres: metres)`, when the caller knows it.
     @inline(__always)
     func nearest(
         in level: PlacesLookup.PointLevel, to coordinate: Coordinate, query: PointIndex.Query,
-        filter: PointIndex.NearestFilter, withinMetres metres: Double
+        filter: PointIndex.NearestFilter, withinMetres metres: Double, chord: Double? = nil
     ) -> UInt32? {
+        let chord = chord ?? PointIndex.chord(metres: metres)
         if let cells = level.cells, filter.group == 0 || cells.knowsGroups {
-            return cells.nearest(to: coordinate, query: query, filter: filter, withinMetres: metres)
+            return cells.nearest(to: coordinate, query: query, filter: filter, withinMetres: metres, chord: chord)
         }
-        return level.index.nearest(to: query, maxChord: PointIndex.chord(metres: metres), filter: filter)?.id
+        return level.index.nearest(to: query, maxChord: chord, filter: filter)?.id
+    }
+
+    /// The chords of the locality rules' distances, which are the same for every point: computed once, not a sine
+    /// per point and rule. The same function of the same numbers, so the same bits.
+    struct LocalityChords: Sendable {
+        /// `nearestFromCellsMetres`'.
+        let nearestFromCells: Double
+        /// `settings.nearestLocalityFallbackMetres`'.
+        let fallback: Double
+        /// `settings.subLocalityRadiusMetres`'.
+        let subLocality: Double
+
+        init(settings: GeocoderSettings) {
+            nearestFromCells = PointIndex.chord(metres: ReverseGeocoder.nearestFromCellsMetres)
+            fallback = PointIndex.chord(metres: settings.nearestLocalityFallbackMetres)
+            subLocality = PointIndex.chord(metres: settings.subLocalityRadiusMetres)
+        }
     }
 }

@@ -34,6 +34,8 @@ public final class ReverseGeocoder: Sendable {
     /// When everything was read up front for a batch printing the district: `noteDistrictFromLocality`'s
     /// comparison as numbers.
     let localityAdminMatch: LocalityAdminMatch?
+    /// The locality rules' distances as chords (`settings`').
+    let localityChords: LocalityChords
 
     /// Everything a lookup touches, held without reference counting when all of it was read up
     /// front: threads sharing one geocoder would otherwise contend on the same counters for every
@@ -80,6 +82,7 @@ public final class ReverseGeocoder: Sendable {
         }
         self.osmRules = rules
         self.settings = settings
+        localityChords = LocalityChords(settings: settings)
         self.nominatimSettings = nominatimSettings
         let lookup = try PlacesLookup(path: databasePath, loading: loading == .everything ? .everything : .onDemand, needs: needs)
         self.lookup = lookup

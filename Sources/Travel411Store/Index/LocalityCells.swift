@@ -220,22 +220,25 @@ package final class LocalityCells: @unchecked Sendable {
 
     /// The nearest place that `filter` accepts within `metres` of the point, exactly as
     /// `PointIndex.nearest(to:maxChord:filter:)` answers it: the same chord distances, equal distances
-    /// to the lower id. (Its group, when wanted, is `group(of:)`: most searches never need it.)
+    /// to the lower id. (Its group, when wanted, is `group(of:)`: most searches never need it.) `chord`:
+    /// `PointIndex.chord(metres: metres)`, when the caller knows it.
     package func nearest(
         to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
-        withinMetres metres: Double
+        withinMetres metres: Double, chord: Double? = nil
     ) -> UInt32? {
-        nearestWithCountry(to: coordinate, query: query, filter: filter, withinMetres: metres)?.id
+        nearestWithCountry(
+            to: coordinate, query: query, filter: filter, withinMetres: metres, chord: chord ?? PointIndex.chord(metres: metres))?.id
     }
 
     /// `nearest(to:query:filter:withinMetres:)` with the place's packed country as its resident entry holds
-    /// it, so that a caller comparing countries need not read the place's record (a cache miss).
+    /// it, so that a caller comparing countries need not read the place's record (a cache miss). `limit` is
+    /// `PointIndex.chord(metres: metres)`, which a caller asking with the same distance for every point computes
+    /// once (it was a sine a point).
     @inline(__always)
     package func nearestWithCountry(
         to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
-        withinMetres metres: Double
+        withinMetres metres: Double, chord limit: Double
     ) -> (id: UInt32, country: UInt16)? {
-        let limit = PointIndex.chord(metres: metres)
         var search = NearestSearch(distance: limit * limit)
         let (row, column) = Self.cell(of: coordinate)
         scanResidents(row: row, column: column, query: query, filter: filter, into: &search)
