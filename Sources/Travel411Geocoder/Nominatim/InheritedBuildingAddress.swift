@@ -45,7 +45,7 @@ extension ReverseGeocoder {
         return namesake?.id ?? parent
     }
 
-    /// The POI node nearest the street's point `near` (within 0.001°, and itself within `reach` of the query) that
+    /// The POI node nearest the street's point `near` (within `radius`, at most 0.001°, and itself within `reach` of the query) that
     /// carries a building's house number and has `street` as its parent: Nominatim sets a node's `placex.housenumber`
     /// from the address it inherits (`placex_indexing_prepare`, then `token_normalized_housenumber` in `placex_update`,
     /// lib-sql/functions/placex_triggers.sql), and "Housenumber to closest result" (`lookup_street_poi`,
@@ -53,13 +53,13 @@ extension ReverseGeocoder {
     /// `place` is no POI), only for a house number and that parent, not to be address points. The node, the
     /// building it carries the address of, and the squared distance from `near`.
     func inheritingNode(
-        on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel,
-        streets: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)?
+        on street: UInt32, near point: Coordinate, radius: Double, within reach: Double, of query: Coordinate,
+        objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)?
     ) -> (node: UInt32, building: UInt32, squared: Double)? {
         let categoryField = PlacesSchema.ObjectField.category.rawValue, numberField = PlacesSchema.ObjectField.houseNumber.rawValue
         var carriers: [UInt32: UInt32] = [:]
         let found = objects.index.nearestInDegrees(
-            to: point, radiusDegrees: Self.streetAddressDegrees, pointsOnly: true,
+            to: point, radiusDegrees: radius, pointsOnly: true,
             accept: { id in
                 guard accepting?(id) ?? true, let centre = Self.centre(of: id, objects: objects) else { return false }
                 let dx = centre.longitude - query.longitude, dy = centre.latitude - query.latitude

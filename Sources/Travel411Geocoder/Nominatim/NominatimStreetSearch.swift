@@ -331,9 +331,13 @@ extension ReverseGeocoder {
     ) -> (object: UInt32, building: UInt32?)? {
         let reach = street.degrees + Self.streetAddressDegrees
         let own = address(on: street.id, near: street.closest, within: reach, of: query, objects: objects)
+        // Only a node nearer the street's point than that address can answer: the search stops there, which spares
+        // asking most POI nodes of a dense centre for the building around them.
+        let radius = own.map { min(Self.streetAddressDegrees, $0.squared.squareRoot()) } ?? Self.streetAddressDegrees
         guard poisToo,
             let node = inheritingNode(
-                on: street.id, near: street.closest, within: reach, of: query, objects: objects, streets: streets, accepting: accepting),
+                on: street.id, near: street.closest, radius: radius, within: reach, of: query, objects: objects, streets: streets,
+                accepting: accepting),
             own.map({ node.squared < $0.squared }) ?? true
         else { return own.map { ($0.id, nil) } }
         return (node.node, node.building)
