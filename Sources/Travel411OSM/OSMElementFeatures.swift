@@ -164,8 +164,10 @@ struct OSMElementFeatures {
                 adminLevel: level,
                 iso3166_1: (value("ISO3166-1") ?? value("ISO3166-1:alpha2"))?.uppercased(),
                 iso3166_2: value("ISO3166-2")?.uppercased(), place: boundaryPlace)
-            // Its `postal_code` names everything inside it (Nominatim's `insert_addresslines`: `OSMPostcodeAreas`).
-            feature.postcode = value("postal_code")
+            // Its postcode names everything inside it (Nominatim's `insert_addresslines`: `OSMPostcodeAreas`) and is its
+            // own; Nominatim's import reads any of the address postcode keys (`ADDRESS_TAGS.core.postcode`,
+            // lib-lua/themes/nominatim/presets.lua): Melun's commune carries `addr:postcode=77000`.
+            feature.postcode = value("postal_code") ?? value("addr:postcode") ?? value("postcode")
             made.append(feature)
         }
         if value("boundary") == "postal_code", let postcode = value("postal_code") ?? value("addr:postcode") {

@@ -168,6 +168,10 @@ package enum OSMFeatureClassifier {
             else { continue }
             return OSMPointOfInterest(key: key, value: value)
         }
+        // The fallback keys make a place only of a named element no other main tag made one of (`process_tags`,
+        // lib-lua/themes/nominatim/init.lua: `fallback` is written when `has_name` and `num_entries == 0`): an unnamed
+        // `junction=roundabout` tertiary in Aguascalientes is a street only, and a highway way is a street already.
+        guard named, tags["highway"] == nil else { return nil }
         if let value = value(tags["tourism"]), value == "attraction" { return OSMPointOfInterest(key: "tourism", value: value) }
         for key in fallbackPointOfInterestKeys {
             guard let value = value(tags[key]), value != "no", value != "yes" || key == "junction" else { continue }

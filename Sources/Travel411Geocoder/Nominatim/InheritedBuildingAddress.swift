@@ -8,8 +8,8 @@ import Travel411Store
 /// Its answer then has the building's house number, the building's street as its parent and the building's
 /// postcode (else that street's), and inside that building it answers in the building's place ("POI near closest
 /// result area", `lookup_street_poi` in nominatim_api/reverse.py, takes a node of the area's house number). It is
-/// still no address point (`IsAddressPoint` leaves inherited addresses out), so the address layer and a street's
-/// nearest house number never take it.
+/// still no address point (`IsAddressPoint` leaves inherited addresses out), so the address layer alone never takes
+/// it; with POIs asked for too (the default), it is one of a nearest street's house numbers (`inheritingNode`).
 ///
 /// Nominatim takes the first such polygon its query finds; of several (a building inside a site), the smallest
 /// here. A node whose only address tag is one travel411 does not keep (`addr:city`) has no address of its own
@@ -43,6 +43,37 @@ extension ReverseGeocoder {
         let namesake = streets.index.nearestInDegrees(
             to: centre, radiusDegrees: Self.namedStreetDegrees, accept: { streets.names.field(Int($0), 0, equals: name) })
         return namesake?.id ?? parent
+    }
+
+    /// The POI node nearest the street's point `near` (within `radius`, at most 0.001°, and itself within `reach` of the query) that
+    /// carries a building's house number and has `street` as its parent: Nominatim sets a node's `placex.housenumber`
+    /// from the address it inherits (`placex_indexing_prepare`, then `token_normalized_housenumber` in `placex_update`,
+    /// lib-sql/functions/placex_triggers.sql), and "Housenumber to closest result" (`lookup_street_poi`,
+    /// nominatim_api/reverse.py) asks its candidates, the address and POI layers' (a node of class `building` or
+    /// `place` is no POI), only for a house number and that parent, not to be address points. The node, the
+    /// building it carries the address of, and the squared distance from `near`.
+    func inheritingNode(
+        on street: UInt32, near point: Coordinate, radius: Double, within reach: Double, of query: Coordinate,
+        objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)?
+    ) -> (node: UInt32, building: UInt32, squared: Double)? {
+        let categoryField = PlacesSchema.ObjectField.category.rawValue, numberField = PlacesSchema.ObjectField.houseNumber.rawValue
+        var carriers: [UInt32: UInt32] = [:]
+        let found = objects.index.nearestInDegrees(
+            to: point, radiusDegrees: radius, pointsOnly: true,
+            accept: { id in
+                guard accepting?(id) ?? true, let centre = Self.centre(of: id, objects: objects) else { return false }
+                let dx = centre.longitude - query.longitude, dy = centre.latitude - query.latitude
+                guard dx * dx + dy * dy <= reach * reach, let category = objects.names.bytes(Int(id), categoryField), !category.isEmpty,
+                    !category.starts(with: "building=".utf8), !category.starts(with: "place=".utf8),
+                    let building = self.inheritedAddress(of: id, objects: objects),
+                    !(objects.names.bytes(Int(building), numberField)?.isEmpty ?? true),
+                    self.inheritedParent(of: id, building: building, objects: objects, streets: streets) == street
+                else { return false }
+                carriers[id] = building
+                return true
+            })
+        guard let found, let building = carriers[found.id] else { return nil }
+        return (found.id, building, found.degrees * found.degrees)
     }
 
     /// The fields of an object that, any one of them set, make it no point without an address: its outline's extent

@@ -16,7 +16,8 @@ import Travel411Store
 ///   is nearest within 0.015°, decided at import by `OSMParentStreets`; else the nearest named street) and,
 ///   without a postcode of its own, that street's postcode (`OSMStreetPostcodes`).
 /// - When a street is nearest at zoom 18, an address of that way whose centre lies within 0.001° of the
-///   street's point nearest to the query answers instead, with its house number.
+///   street's point nearest to the query answers instead, with its house number; so does a POI node carrying a
+///   building's house number on that way.
 extension ReverseGeocoder {
     static let nominatimSearchDegrees = 0.007
     static let streetAddressDegrees = 0.001
@@ -73,10 +74,11 @@ extension ReverseGeocoder {
             record.streetAnswers = true
             record.streetPoint = street.closest
             if maximumRank >= 30,
-                let address = address(
-                    on: street.id, near: street.closest, within: street.degrees + Self.streetAddressDegrees, of: point, objects: objects)
+                let address = houseNumber(
+                    on: street, of: point, objects: objects, streets: streets, poisToo: layers.contains(.poi), accepting: accepted)
             {
-                record.object = Int32(address)
+                record.object = Int32(address.object)
+                if let building = address.building { record.addressObject = Int32(building) }
                 record.streetAnswers = false
             }
         } else {
@@ -319,6 +321,28 @@ extension ReverseGeocoder {
             ?? Self.number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.nearestStreet.rawValue))
     }
 
+    /// What answers with a house number beside the nearest street (`lookup_street_poi`, nominatim_api/reverse.py,
+    /// "Housenumber to closest result"): of the street's address points and, when POIs are asked for too, the POI
+    /// nodes that carry a building's house number on it (`inheritingNode`), the one nearest the street's point; the
+    /// building whose address a node carries.
+    private func houseNumber(
+        on street: (id: UInt32, degrees: Double, closest: Coordinate), of query: Coordinate, objects: PlacesLookup.LineLevel,
+        streets: PlacesLookup.LineLevel, poisToo: Bool, accepting: ((UInt32) -> Bool)?
+    ) -> (object: UInt32, building: UInt32?)? {
+        let reach = street.degrees + Self.streetAddressDegrees
+        let own = address(on: street.id, near: street.closest, within: reach, of: query, objects: objects)
+        // Only a node nearer the street's point than that address can answer: the search stops there, which spares
+        // asking most POI nodes of a dense centre for the building around them.
+        let radius = own.map { min(Self.streetAddressDegrees, $0.squared.squareRoot()) } ?? Self.streetAddressDegrees
+        guard poisToo,
+            let node = inheritingNode(
+                on: street.id, near: street.closest, radius: radius, within: reach, of: query, objects: objects, streets: streets,
+                accepting: accepting),
+            own.map({ node.squared < $0.squared }) ?? true
+        else { return own.map { ($0.id, nil) } }
+        return (node.node, node.building)
+    }
+
     /// The address point of `street` with a house number nearest to the street's point `near`, whose centre
     /// is within 0.001° of it, and which is itself within `reach` of the query (one of the candidates Nominatim
     /// looked at: no farther than the street plus 0.001°). Nearest by its centre, a building's too (`lookup_street_poi`,
@@ -330,7 +354,7 @@ extension ReverseGeocoder {
     /// nearly all, measured every segment in reach: 9 % of a zoom-18 Helsinki batch's CPU).
     private func address(
         on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel
-    ) -> UInt32? {
+    ) -> (id: UInt32, squared: Double)? {
         guard let field = withStreetAddresses({ $0.bytes(Int(street), 0) }) ?? nil, let addresses = StreetAddresses(field) else {
             return nil
         }
@@ -366,7 +390,7 @@ extension ReverseGeocoder {
             }
             best = (squared, id)
         }
-        return best?.id
+        return best.map { ($0.id, $0.squared) }
     }
 
     /// A recorded extent (7 decimals) widened so that it holds the outline it was rounded from.

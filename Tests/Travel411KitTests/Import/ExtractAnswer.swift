@@ -6,16 +6,16 @@ import Testing
 @testable import Travel411Geocoder
 @testable import Travel411NominatimAPI
 
-/// An imported extract's answer at zoom 18 as the server writes it (`format=jsonv2`, the answer's address), parsed:
+/// An imported extract's answer at a zoom (18 unless told) as the server writes it (`format=jsonv2`, the answer's address), parsed:
 /// what the tests that compare an extract's answers with Nominatim's read.
 enum ExtractAnswer {
-    static func jsonv2(in databasePath: String, _ latitude: Double, _ longitude: Double) throws -> [String: Any] {
+    static func jsonv2(in databasePath: String, _ latitude: Double, _ longitude: Double, zoom: Int = 18) throws -> [String: Any] {
         var settings = GeocoderSettings()
         settings.addressOfTheAnswer = true
         let geocoder = try ReverseGeocoder(databasePath: databasePath, settings: settings)
         let record = geocoder.record(
-            for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: 18))
-        let answer = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: 18))
+            for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: zoom))
+        let answer = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: zoom))
         return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
     }
 }

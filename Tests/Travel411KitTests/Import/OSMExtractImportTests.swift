@@ -44,7 +44,7 @@ import Travel411TestSupport
             Self.features(summary) == [
                 "liechtenstein_2013_08_03_streets": 1561, "liechtenstein_2013_08_03_addresses": 200,
                 "liechtenstein_2013_08_03_places": 20, "liechtenstein_2013_08_03_boundaries": 18,
-                "liechtenstein_2013_08_03_pois": 954, "liechtenstein_2013_08_03_postcode_points": 12,
+                "liechtenstein_2013_08_03_pois": 939, "liechtenstein_2013_08_03_postcode_points": 12,
                 "ne_10m_admin_0_countries": 258, "iana_time_zones": 444, "geonames_cities1000": 155_210,
                 "liechtenstein_2013_08_03_country_grid": 3,
             ])
@@ -108,8 +108,8 @@ import Travel411TestSupport
         // The addresses include 2 objects named by `addr:housename` alone (Nominatim's `IsAddressPoint`).
         #expect(
             Self.features(summary) == [
-                "helsinki_streets": 831, "helsinki_addresses": 1472, "helsinki_places": 53, "helsinki_pois": 2184,
-                "helsinki_postcode_points": 1, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
+                "helsinki_streets": 831, "helsinki_addresses": 1472, "helsinki_places": 53, "helsinki_pois": 2183,
+                "helsinki_postcode_points": 2, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
                 "geonames_cities1000": 155_210, "helsinki_country_grid": 1,
             ])
         // No boundary of central Helsinki is whole in the extract: the city and its suburbs come from the place
