@@ -5,7 +5,7 @@ import Testing
 @testable import Travel411Import
 @testable import Travel411Store
 
-/// The place nodes' pages (`PlaceNodePages`) as the import stores them for Liechtenstein (2013): read back, a
+/// The place nodes' pages (`PlaceNodePages`) as the import stores them for real cuts: read back, a
 /// feature gives its node, and the nodes around a point are exactly those of the point's cell and the eight around
 /// it, cell by cell, in the order the import found them.
 @Suite struct PlaceNodePagesTests {
@@ -28,11 +28,16 @@ import Testing
             features: try pages(.placeNodeFeatures, count: PlaceNodePages.featurePageCount(featureCount: features)), isEmpty: false)
     }
 
-    @Test(arguments: [PlacesSchema.AreaLevel.suburb, .city])
-    func theStoredPagesGiveBackTheNodes(level: PlacesSchema.AreaLevel) throws {
-        let database = try SQLiteDatabase(path: try OSMExtractImportTests.liechtensteinImport.get().path, mode: .readOnly)
+    /// Porto and Vila Nova de Gaia's town and suburb nodes (the city and suburb levels), Liechtenstein's hamlets
+    /// and villages (the suburb level).
+    @Test(arguments: [("porto", PlacesSchema.AreaLevel.city), ("porto", .suburb), ("liechtenstein", .suburb)])
+    func theStoredPagesGiveBackTheNodes(extract: String, level: PlacesSchema.AreaLevel) throws {
+        let path =
+            extract == "porto"
+            ? try OSMSuburbOfTownNodeTests.cutImport.get().path : try OSMExtractImportTests.liechtensteinImport.get().path
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
         let nodes = try OSMPlaceNodePages.nodes(level, in: database)
-        #expect(nodes.count > 10, "\(level): \(nodes.count) nodes")
+        #expect(!nodes.isEmpty, "\(extract) \(level)")
         let pages = try Self.storedPages(level, in: database)
         for node in nodes { #expect(pages.node(ofFeature: node.feature) == node) }
         let nodeFeatures = Set(nodes.map(\.feature))
@@ -42,7 +47,7 @@ import Testing
         #expect(pages.node(ofFeature: featureCount) == nil)
 
         func cell(_ degrees: Double) -> Int { Int((degrees / 0.1).rounded(.down)) }
-        for point in nodes.map({ ($0.x, $0.y) }) + [(9.52, 47.14), (9.6, 47.3)] {
+        for point in nodes.flatMap({ [($0.x, $0.y), ($0.x + 0.05, $0.y - 0.1), ($0.x - 0.15, $0.y + 0.2)] }) {
             var found: [PlaceNode] = []
             pages.forEach(near: point.0, point.1) { found.append($0) }
             let column = cell(point.0), row = cell(point.1)
