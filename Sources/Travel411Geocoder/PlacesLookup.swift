@@ -444,43 +444,31 @@ package final class PlacesLookup: Sendable {
         return row?.first?.stringValue?.hasPrefix(PlacesSchema.countryGridDescription) == true
     }
 
-    /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15;
-    /// read once, at the first such answer (a few rows per municipality).
+    /// The suburb-level areas drawn around an extract's place nodes, for Nominatim's answers at zooms 13-15.
     func suburbNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes) { try Self.loadNodeAreas(.suburb, from: $0) } }
 
     /// The city-level areas drawn around an extract's town and village nodes, for the municipality of a street's
-    /// address (`ReverseGeocoder.townNodeOfStreet`); read once, at the first such answer.
+    /// address (`ReverseGeocoder.townNodeOfStreet`).
     func cityNodeSearch() -> PlaceNodeSearch? { loadedOnce(suburbNodes, at: 1) { try Self.loadNodeAreas(.city, from: $0) } }
 
+    /// Read by tile as the searches touch them (`PlaceNodePages`), by a single lookup and a batch alike: a
+    /// search reads the few tiles around its point.
     private static func loadNodeAreas(_ areaLevel: PlacesSchema.AreaLevel, from reader: SharedDatabaseReader) throws -> PlaceNodeSearch {
-        let level = areaLevel.rawValue
-        let layers = try reader.query(
-            "SELECT DISTINCT layer FROM travel411_areas WHERE level = ? AND place_type IS NOT NULL AND centre IS NOT NULL", [.text(level)])
-        var nodes: [PlaceNodeSearch.Node] = []
-        for row in layers {
-            // A shapefile's place layer has no elements: its areas are no nodes of an extract.
-            guard let layer = row[0].stringValue,
-                try !reader.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'osm_type'", [.text(layer)]).isEmpty
-            else { continue }
-            let rows = try reader.query(
-                """
-                SELECT a.feature, a.place_type, a.centre, a.municipality, a.code FROM travel411_areas a
-                JOIN \(GeoPackageSchema.quoted(layer)) p ON p.fid = a.fid
-                WHERE a.level = ? AND a.layer = ? AND p.osm_type = 'node'
-                """, [.text(level), .text(layer)])
-            for row in rows {
-                guard let feature = row[0].int64Value, let type = row[1].stringValue, let rank = NominatimPlaceKinds.nodeRank(type: type),
-                    let centre = row[2].stringValue?.split(separator: " ").compactMap({ Double($0) }), centre.count == 2
-                else { continue }
-                nodes.append(
-                    PlaceNodeSearch.Node(
-                        feature: Int32(truncatingIfNeeded: feature), x: centre[0], y: centre[1], rank: rank,
-                        municipality: row[3].int64Value.map { Int32(truncatingIfNeeded: $0) } ?? -1,
-                        isVillage: type == "village" || type == "town",
-                        boundaryBelow: row[4].stringValue.flatMap { Int32($0) } ?? -1))
-            }
-        }
-        return PlaceNodeSearch(nodes: nodes)
+        let level = areaLevel.ordinal
+        let featureCount =
+            try reader.query("SELECT count(*) FROM travel411_areas WHERE level = ?", [.text(areaLevel.rawValue)])
+            .first?.first?.int64Value ?? 0
+        let featurePages = PlaceNodePages.featurePageCount(featureCount: Int(featureCount))
+        let first = PlacesSchema.PageKind.placeNodeFeatures.key(level: level, page: 0)
+        let isEmpty = try reader.query(
+            "SELECT 1 FROM travel411_pages WHERE key BETWEEN ? AND ? LIMIT 1",
+            [.integer(first), .integer(first + Int64(max(featurePages, 1) - 1))]
+        ).isEmpty
+        return PlaceNodeSearch(
+            pages: PlaceNodePages(
+                tiles: try pages(.placeNodeTiles, level: level, count: PlaceNodePages.tileCount, preloaded: false, from: reader),
+                features: try pages(.placeNodeFeatures, level: level, count: featurePages, preloaded: false, from: reader),
+                isEmpty: isEmpty))
     }
 
     /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.

@@ -173,6 +173,8 @@ final class LookupTablesWriter {
                 .suburb: countryFeaturesByCode(.suburb),
             ],
             adminFirstLevels: adminFirstLevels)
+        try OSMPlaceNodePages.store(from: database, try Self.pageStore(database, deflater: deflater))
+        try deflater?.flush()
         return report
     }
 

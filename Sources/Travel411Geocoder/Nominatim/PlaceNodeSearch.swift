@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411Store
 
 /// Nominatim's answer between the street and the municipality (zooms 13-15) where an extract draws its
 /// suburbs, hamlets and village parts as place nodes only: of the nodes inside the municipality holding
@@ -9,60 +10,40 @@ import Travel411Core
 /// (± 2 km, ± 1 km) answer the streets' addresses; at these zooms Nominatim reaches farther and prefers a
 /// hamlet to a suburb nearer by: Kouvola's zoom-14 answers agreed at 56 % with the cells alone.
 final class PlaceNodeSearch: Sendable {
-    struct Node: Sendable {
-        /// The node's area in the suburb level.
-        var feature: Int32
-        var x: Double
-        var y: Double
-        /// Nominatim's search rank of the node's kind (`NominatimPlaceKinds.nodeRank`).
-        var rank: Int
-        /// The municipality (city level feature) holding the node, -1 for none.
-        var municipality: Int32
-        /// A village or town inside another municipality: a part of it one rank above the hamlets and suburbs
-        /// in Nominatim's address (both can be named: "Steg, Rotenboden, Triesenberg").
-        var isVillage = false
-        /// For a suburb node's area cut to the suburb boundary holding the node (`OSMSubpartNodes`), that boundary's
-        /// feature; -1 otherwise.
-        var boundaryBelow: Int32 = -1
+    typealias Node = PlaceNode
+
+    /// Read by tile as the searches touch them (`PlaceNodePages`).
+    private let pages: PlaceNodePages
+
+    init(pages: PlaceNodePages) {
+        self.pages = pages
     }
 
-    private let nodes: [Node]
-    private let cells: NearbyCells
-    /// The node of each suburb-level feature made from one.
-    private let features: [Int32: Int]
-
-    init(nodes: [Node]) {
-        self.nodes = nodes
-        cells = NearbyCells(nodes.map { ($0.x, $0.y) })
-        features = Dictionary(nodes.enumerated().map { ($1.feature, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    var isEmpty: Bool { features.isEmpty }
+    var isEmpty: Bool { pages.isEmpty }
 
     /// The suburb boundary under a suburb node's area cut to it, which answers at zooms 13-15: Nominatim's area
     /// search takes a place node inside a polygon only when it is of a finer search rank than the polygon
     /// (`_lookup_area_address`, `nominatim_api/reverse.py`), and a suburb node moved below a boundary is not.
     func boundaryBelow(_ feature: Int32) -> Int32? {
-        guard let index = features[feature], nodes[index].boundaryBelow >= 0 else { return nil }
-        return nodes[index].boundaryBelow
+        guard let node = pages.node(ofFeature: feature), node.boundaryBelow >= 0 else { return nil }
+        return node.boundaryBelow
     }
 
     /// Whether a suburb-level feature is one of the nodes' areas (not a polygon of the extract).
-    func isNodeArea(_ feature: Int32) -> Bool { features[feature] != nil }
+    func isNodeArea(_ feature: Int32) -> Bool { pages.node(ofFeature: feature) != nil }
 
     /// The node a suburb-level feature was made from; nil for a polygon of the extract.
-    func node(ofFeature feature: Int32) -> Node? { features[feature].map { nodes[$0] } }
+    func node(ofFeature feature: Int32) -> Node? { pages.node(ofFeature: feature) }
 
-    /// Every node within a cell of `point` (`NearbyCells`).
+    /// Every node within a cell of `point` (`PlaceNodePages`).
     func forEachNode(near point: Coordinate, _ body: (Node) -> Void) {
-        cells.forEach(near: point.longitude, point.latitude) { body(nodes[Int($0)]) }
+        pages.forEach(near: point.longitude, point.latitude, body)
     }
 
     /// Whether a point lies in the box of the node a suburb-level feature was made from; true for a feature
     /// made from none (a polygon). Nominatim names a finer place node only inside it (`current_node_area`).
     func boxHolds(_ feature: Int32, x: Double, y: Double) -> Bool {
-        guard let index = features[feature] else { return true }
-        let node = nodes[index]
+        guard let node = pages.node(ofFeature: feature) else { return true }
         guard let box = Self.boxDegrees(of: node) else { return true }
         return abs(x - node.x) <= box.x && abs(y - node.y) <= box.y
     }
@@ -72,8 +53,7 @@ final class PlaceNodeSearch: Sendable {
     /// nodes whose area was cut to that boundary (`boundaryBelow`) in place of those whose area was not.
     func answer(x: Double, y: Double, maximumRank: Int, municipality: Int32, boundary: Int32 = -1) -> Int32? {
         var best: (rank: Int, distanceSquared: Double, feature: Int32)? = nil
-        cells.forEach(near: x, y) { index in
-            let node = nodes[Int(index)]
+        pages.forEach(near: x, y) { node in
             // A suburb node's area cut to its boundary answers through its whole area, the same node's other feature.
             guard node.rank <= maximumRank, municipality < 0 || node.municipality == municipality,
                 boundary < 0 ? node.boundaryBelow < 0 : node.boundaryBelow == boundary
@@ -129,8 +109,7 @@ final class PlaceNodeSearch: Sendable {
             guard let known else { return true }
             return degrees < known.distance || (degrees == known.distance && feature < known.feature)
         }
-        cells.forEach(near: point.longitude, point.latitude) { index in
-            let node = nodes[Int(index)]
+        pages.forEach(near: point.longitude, point.latitude) { node in
             guard Self.names(node, partOf: municipality, townNode: townNode, cityNodes: cityNodes), let box = Self.boxDegrees(of: node),
                 let degrees = distance(node, box)
             else { return }

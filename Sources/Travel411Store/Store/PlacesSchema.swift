@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "41"
+    public static let version = "42"
     /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
     package static let osmDataTimestampKey = "osm_data_timestamp"
     /// How the description of a table of Nominatim's country grid pieces begins (an extract's countries where it
@@ -65,6 +65,10 @@ public enum PlacesSchema {
         case streetTiles = 6
         /// One 0.1° tile of a point level's `PointTiles` (postcodes, addresses), numbered likewise.
         case pointTiles = 7
+        /// One 1° tile of a level's place nodes (`PlaceNodePages`), the level numbered by `AreaLevel.ordinal`.
+        case placeNodeTiles = 8
+        /// The place nodes of 256 features of a level, by feature (`PlaceNodePages`).
+        case placeNodeFeatures = 9
 
         package func key(level: Int64, page: Int) -> Int64 { rawValue << 40 | level << 32 | Int64(page) }
     }
