@@ -80,8 +80,8 @@ indirect enum NominatimYAML: Equatable, Sendable {
             guard let colon = keyEnd(line.text) else {
                 throw SyntaxError(file: file, line: line.number, reason: "expected `key: value`, found `\(line.text)`")
             }
-            let key = unquoted(line.text[..<colon].trimmingCharacters(in: .whitespaces))
-            let rest = line.text[line.text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let key = unquoted(String(trimmed(line.text[..<colon])))
+            let rest = String(trimmed(line.text[line.text.index(after: colon)...]))
             if rest.isEmpty {
                 if position < lines.count, lines[position].indent > indent {
                     entries.append(Entry(key: key, value: try block(&position, lines, indent: lines[position].indent, file: file)))
@@ -99,6 +99,22 @@ indirect enum NominatimYAML: Equatable, Sendable {
             }
         }
         return .mapping(entries)
+    }
+
+    /// `text` without the blanks around it: tabs and space separators, as Foundation's `CharacterSet.whitespaces`.
+    /// Not `trimmingCharacters`: every process that answers a point of an extract reads this file, and that call was
+    /// a third of reading it.
+    private static func trimmed(_ text: Substring) -> Substring {
+        func isBlank(_ character: Character) -> Bool {
+            guard character != " " else { return true }
+            let scalars = character.unicodeScalars
+            guard scalars.count == 1, let scalar = scalars.first else { return false }
+            return scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else {
+            return text[text.endIndex...]
+        }
+        return text[first...last]
     }
 
     /// The colon ending a mapping key: the first `:` followed by a space or the line's end, outside quotes.
