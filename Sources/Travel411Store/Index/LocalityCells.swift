@@ -233,7 +233,7 @@ package final class LocalityCells: @unchecked Sendable {
     /// `nearest(to:query:filter:withinMetres:)` with the place's packed country as its resident entry holds
     /// it, so that a caller comparing countries need not read the place's record (a cache miss). `limit` is
     /// `PointIndex.chord(metres: metres)`, which a caller asking with the same distance for every point computes
-    /// once (it was a sine a point).
+    /// once (`ReverseGeocoder.LocalityChords`).
     @inline(__always)
     package func nearestWithCountry(
         to coordinate: Coordinate, query: PointIndex.Query, filter: PointIndex.NearestFilter,
