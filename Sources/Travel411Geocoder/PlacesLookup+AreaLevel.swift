@@ -8,10 +8,14 @@ extension PlacesLookup {
     package final class AreaLevel: Sendable {
         let index: AreaIndex
         /// The country feature each polygon belongs to (admin polygons, time zones, an extract's municipalities and
-        /// suburbs), -1 for none; read up front in both loadings, a few kilobytes.
+        /// suburbs), -1 for none; read up front when everything is (a batch, the server), and for the time zones.
         let countryFeatures: [Int32]
-        /// The first-level area number of each admin polygon (`FirstLevelAreas`), 0 unknown; read up front.
+        /// The first-level area number of each admin polygon (`FirstLevelAreas`), 0 unknown; read up front as above.
         let firstLevels: [UInt32]
+        /// Both, read one polygon at a time when they were not read up front: an extract's municipalities and
+        /// suburbs grow with it, and one `where` asks for a few.
+        private let fetchedLinks: LazySlots<FeatureLinks>
+        private let fetchLinks: (@Sendable (Int) -> FeatureLinks?)?
         /// Every polygon's texts, when all were read up front; kept for `texts`' memory.
         private let preloaded: RecordTable?
         private let texts: RecordTableView?
@@ -19,13 +23,27 @@ extension PlacesLookup {
         private let fetched: LazySlots<RecordTable>
         private let fetch: (@Sendable (Int) -> [String?]?)?
 
+        /// A polygon's country feature and first-level area, as `countryFeatures` and `firstLevels` hold them.
+        package final class FeatureLinks: Sendable {
+            let country: Int32
+            let firstLevel: UInt32
+
+            package init(country: Int32, firstLevel: UInt32) {
+                self.country = country
+                self.firstLevel = firstLevel
+            }
+        }
+
         package init(
             index: AreaIndex, preloaded: [[String?]]?, featureCount: Int = 0, countryFeatures: [Int32] = [],
-            firstLevels: [UInt32] = [], fetch: (@Sendable (Int) -> [String?]?)?
+            firstLevels: [UInt32] = [], fetchLinks: (@Sendable (Int) -> FeatureLinks?)? = nil,
+            fetch: (@Sendable (Int) -> [String?]?)?
         ) throws {
             self.index = index
             self.countryFeatures = countryFeatures
             self.firstLevels = firstLevels
+            fetchedLinks = LazySlots(count: fetchLinks == nil ? 0 : featureCount)
+            self.fetchLinks = fetchLinks
             if let preloaded {
                 let table = try RecordTable(
                     storage: BlobStorage(
@@ -47,12 +65,21 @@ extension PlacesLookup {
 
         /// The country feature of a polygon; -1 when it has none.
         @inline(__always) func countryFeature(of feature: Int32) -> Int32 {
-            feature >= 0 && Int(feature) < countryFeatures.count ? countryFeatures[Int(feature)] : -1
+            if feature >= 0 && Int(feature) < countryFeatures.count { return countryFeatures[Int(feature)] }
+            return fetchLinks == nil ? -1 : links(of: feature)?.country ?? -1
         }
 
         /// The first-level area number of an admin polygon; 0 when unknown.
         @inline(__always) func firstLevel(of feature: Int32) -> UInt32 {
-            feature >= 0 && Int(feature) < firstLevels.count ? firstLevels[Int(feature)] : 0
+            if feature >= 0 && Int(feature) < firstLevels.count { return firstLevels[Int(feature)] }
+            return fetchLinks == nil ? 0 : links(of: feature)?.firstLevel ?? 0
+        }
+
+        private func links(of feature: Int32) -> (country: Int32, firstLevel: UInt32)? {
+            let fetchLinks = self.fetchLinks
+            return fetchedLinks.withValue(at: Int(feature), orMake: { fetchLinks?(Int(feature)) }) {
+                ($0.country, $0.firstLevel)
+            }
         }
 
         /// A cache hint for a text printed soon (`RecordTableView.prefetch`); nothing when the texts are

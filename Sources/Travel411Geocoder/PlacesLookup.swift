@@ -222,7 +222,10 @@ package final class PlacesLookup: Sendable {
         }
         var countryFeatures: [Int32] = []
         var firstLevels: [UInt32] = []
-        if level == .admin || level == .timezone || level == .city || level == .suburb {
+        let linked = level == .admin || level == .timezone || level == .city || level == .suburb
+        // The time zones' countries are read whole in both loadings: `soleTimeZones` reads every one.
+        let linksUpFront = linked && (loading == .everything || level == .timezone)
+        if linksUpFront {
             let rows = try reader.query(
                 "SELECT feature, country_feature, first_level_area FROM travel411_areas WHERE level = ? ORDER BY feature",
                 [.text(level.rawValue)])
@@ -242,11 +245,28 @@ package final class PlacesLookup: Sendable {
         case .onDemand:
             return try AreaLevel(
                 index: index, preloaded: nil, featureCount: Int(featureCount), countryFeatures: countryFeatures,
-                firstLevels: firstLevels
+                firstLevels: firstLevels, fetchLinks: linked && !linksUpFront ? Self.linksFetch(level, from: reader) : nil
             ) { feature in
                 (try? reader.query(attributesSQL + " AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]))?.first
                     .map(attributes)
             }
+        }
+    }
+
+    /// One polygon's country feature and first-level area, read when first asked for (`.onDemand`).
+    private static func linksFetch(
+        _ level: PlacesSchema.AreaLevel, from reader: SharedDatabaseReader
+    ) -> @Sendable (Int) -> AreaLevel.FeatureLinks? {
+        { feature in
+            guard
+                let row = try? reader.query(
+                    "SELECT country_feature, first_level_area FROM travel411_areas WHERE level = ? AND feature = ?",
+                    [.text(level.rawValue), .integer(Int64(feature))]
+                ).first
+            else { return AreaLevel.FeatureLinks(country: -1, firstLevel: 0) }
+            let country = row[0].int64Value.flatMap { Int32(exactly: $0) } ?? -1
+            let firstLevel = row[1].int64Value.flatMap { UInt32(exactly: $0) } ?? 0
+            return AreaLevel.FeatureLinks(country: country, firstLevel: firstLevel)
         }
     }
 
