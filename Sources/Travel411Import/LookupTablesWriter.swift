@@ -531,18 +531,28 @@ final class LookupTablesWriter {
                     try records.append(fields)
                 })
             ImportMemoryTrace.note("objects' streets")
-            try storeLineIndex(.objects, directory: objectDirectory, recordPages: try records.finish())
-            let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
-                try storePage(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number), blob)
-            }
-            try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
-            ImportMemoryTrace.note("street addresses")
+            let objectRecordPages = try records.finish()
+            try storeLineIndex(.objects, directory: objectDirectory, recordPages: objectRecordPages)
             if let covers = collector.objectCovers {
                 let coverDirectory = try covers.finish(coding: coding) { number, blob in
                     try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .blob(blob)])
                 }
                 try storeLineIndex(.objectCovers, directory: coverDirectory, recordPages: 0)
+                // The pages just stored, read back: every one written before they are.
+                try deflater?.flush()
+                try OSMInheritedStreetNumbers.add(
+                    to: addresses,
+                    from: .init(
+                        objectDirectory: objectDirectory, objectCount: records.recordCount, objectRecordPages: objectRecordPages,
+                        coverDirectory: coverDirectory, streetDirectory: directory, streetRecordPages: pageCount,
+                        page: { pages.blob(key: $0) }))
+                ImportMemoryTrace.note("inherited street numbers")
             }
+            let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
+                try storePage(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number), blob)
+            }
+            try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
+            ImportMemoryTrace.note("street addresses")
         }
         collector.objects = nil
         collector.objectCovers = nil

@@ -12,6 +12,9 @@ final class StreetAddressesBuilder {
     private struct Pending: BitwiseCopyable {
         var street: UInt32
         var object: UInt32
+        /// The building whose house number a POI node carries, + 1; 0 for the object's own address.
+        var building: UInt32
+        var pad: UInt32 = 0
         var x: Double
         var y: Double
         var minX: Double
@@ -50,8 +53,17 @@ final class StreetAddressesBuilder {
         let extent = field(.extent).flatMap { $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.extent($0) } ?? nil }
         try sorter.append(
             Pending(
-                street: street, object: object, x: centre?.longitude ?? .nan, y: centre?.latitude ?? .nan,
+                street: street, object: object, building: 0, x: centre?.longitude ?? .nan, y: centre?.latitude ?? .nan,
                 minX: extent?.minX ?? .nan, minY: extent?.minY ?? .nan, maxX: extent?.maxX ?? .nan, maxY: extent?.maxY ?? .nan))
+    }
+
+    /// The POI node `node`, at `centre` (its record's, as a lookup parses it), carrying `building`'s house number on
+    /// `street` (`ReverseGeocoder.inheritedStreetNumber`).
+    func add(node: UInt32, centre: Coordinate, carrying building: UInt32, on street: UInt32) throws {
+        try sorter.append(
+            Pending(
+                street: street, object: node, building: building + 1, x: centre.longitude, y: centre.latitude,
+                minX: .nan, minY: .nan, maxX: .nan, maxY: .nan))
     }
 
     /// Stores the pages of the records of streets `0..<streetCount` (`storePage(n, blob)`; an empty field for a
@@ -82,7 +94,8 @@ final class StreetAddressesBuilder {
                 StreetAddresses.Entry(
                     object: pending.object, centre: pending.x.isNaN ? nil : Coordinate(latitude: pending.y, longitude: pending.x),
                     extent: pending.minX.isNaN
-                        ? nil : BoundingBox(minX: pending.minX, minY: pending.minY, maxX: pending.maxX, maxY: pending.maxY)))
+                        ? nil : BoundingBox(minX: pending.minX, minY: pending.minY, maxX: pending.maxX, maxY: pending.maxY),
+                    building: pending.building == 0 ? nil : pending.building - 1))
         }
         while Int(street) < streetCount { try finishStreet() }
         if !page.isEmpty { try flush() }

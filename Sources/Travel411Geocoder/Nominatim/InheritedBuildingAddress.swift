@@ -9,7 +9,9 @@ import Travel411Store
 /// postcode (else that street's), and inside that building it answers in the building's place ("POI near closest
 /// result area", `lookup_street_poi` in nominatim_api/reverse.py, takes a node of the area's house number). It is
 /// still no address point (`IsAddressPoint` leaves inherited addresses out), so the address layer alone never takes
-/// it; with POIs asked for too (the default), it is one of a nearest street's house numbers (`inheritingNode`).
+/// it; with POIs asked for too (the default), it is one of a nearest street's house numbers: the import decides which
+/// nodes carry which building's number on which street once (`inheritedStreetNumber`), into the street's addresses
+/// (`StreetAddresses`), so that an answer does not ask each node near the street for the building around it.
 ///
 /// Nominatim takes the first such polygon its query finds; of several (a building inside a site), the smallest
 /// here. A node whose only address tag is one travel411 does not keep (`addr:city`) has no address of its own
@@ -18,12 +20,17 @@ extension ReverseGeocoder {
     /// The building whose address the object `id` carries: nil unless it is a node without house number, street
     /// and postcode, inside a building or area that has a house number or a street.
     func inheritedAddress(of id: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+        withObjectCovers { Self.inheritedAddress(of: id, objects: objects, covers: $0) } ?? nil
+    }
+
+    /// `inheritedAddress(of:objects:)` with the buildings' covers given (`ObjectCovers`), as the import has them.
+    static func inheritedAddress(of id: UInt32, objects: PlacesLookup.LineLevel, covers: StreetTiles) -> UInt32? {
         let fields = PlacesSchema.ObjectField.self
-        for field in Self.ownAddressFields {
+        for field in ownAddressFields {
             guard objects.names.bytes(Int(id), field.rawValue)?.isEmpty ?? true else { return nil }
         }
-        guard let centre = Self.centre(of: id, objects: objects) else { return nil }
-        return smallestArea(holding: centre, objects: objects) { building in
+        guard let centre = centre(of: id, objects: objects) else { return nil }
+        return smallestArea(holding: centre, objects: objects, covers: covers) { building in
             !(objects.names.bytes(Int(building), fields.houseNumber.rawValue)?.isEmpty ?? true)
                 || !(objects.names.bytes(Int(building), fields.street.rawValue)?.isEmpty ?? true)
         }
@@ -33,47 +40,38 @@ extension ReverseGeocoder {
     /// `addr:street` (`find_parent_for_poi`), so of the ways named as the building's street, the one nearest the node
     /// within 0.015° (`getNearestNamedRoadPlaceId`), which on a street of many ways need not be the building's; a
     /// building without `addr:street` gives none, and the node has its own nearest street.
-    func inheritedParent(of node: UInt32, building: UInt32, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel) -> UInt32? {
+    static func inheritedParent(of node: UInt32, building: UInt32, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel)
+        -> UInt32?
+    {
         let streetField = PlacesSchema.ObjectField.street.rawValue
         guard !(objects.names.bytes(Int(building), streetField)?.isEmpty ?? true), let parent = parentStreet(of: building, objects: objects)
         else { return parentStreet(of: node, objects: objects) }
-        guard let centre = Self.centre(of: node, objects: objects), let name = streets.names.bytes(Int(parent), 0), !name.isEmpty else {
+        guard let centre = centre(of: node, objects: objects), let name = streets.names.bytes(Int(parent), 0), !name.isEmpty else {
             return parent
         }
         let namesake = streets.index.nearestInDegrees(
-            to: centre, radiusDegrees: Self.namedStreetDegrees, accept: { streets.names.field(Int($0), 0, equals: name) })
+            to: centre, radiusDegrees: namedStreetDegrees, accept: { streets.names.field(Int($0), 0, equals: name) })
         return namesake?.id ?? parent
     }
 
-    /// The POI node nearest the street's point `near` (within `radius`, at most 0.001°, and itself within `reach` of the query) that
-    /// carries a building's house number and has `street` as its parent: Nominatim sets a node's `placex.housenumber`
-    /// from the address it inherits (`placex_indexing_prepare`, then `token_normalized_housenumber` in `placex_update`,
+    /// The street on which the object `id` carries a building's house number, and that building: a POI node (a node
+    /// of class `building` or `place` is none) without an address of its own inside a building with a house number,
+    /// parented as Nominatim parents it (`inheritedParent`). Nominatim sets such a node's `placex.housenumber` from the
+    /// address it inherits (`placex_indexing_prepare`, then `token_normalized_housenumber` in `placex_update`,
     /// lib-sql/functions/placex_triggers.sql), and "Housenumber to closest result" (`lookup_street_poi`,
-    /// nominatim_api/reverse.py) asks its candidates, the address and POI layers' (a node of class `building` or
-    /// `place` is no POI), only for a house number and that parent, not to be address points. The node, the
-    /// building it carries the address of, and the squared distance from `near`.
-    func inheritingNode(
-        on street: UInt32, near point: Coordinate, radius: Double, within reach: Double, of query: Coordinate,
-        objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)?
-    ) -> (node: UInt32, building: UInt32, squared: Double)? {
+    /// nominatim_api/reverse.py) asks its candidates, the address and POI layers', only for a house number and that
+    /// parent, not to be address points. Decided by the import for every object (`StreetAddresses`); nil for the rest.
+    package static func inheritedStreetNumber(
+        of id: UInt32, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, covers: StreetTiles
+    ) -> (street: UInt32, building: UInt32)? {
         let categoryField = PlacesSchema.ObjectField.category.rawValue, numberField = PlacesSchema.ObjectField.houseNumber.rawValue
-        var carriers: [UInt32: UInt32] = [:]
-        let found = objects.index.nearestInDegrees(
-            to: point, radiusDegrees: radius, pointsOnly: true,
-            accept: { id in
-                guard accepting?(id) ?? true, let centre = Self.centre(of: id, objects: objects) else { return false }
-                let dx = centre.longitude - query.longitude, dy = centre.latitude - query.latitude
-                guard dx * dx + dy * dy <= reach * reach, let category = objects.names.bytes(Int(id), categoryField), !category.isEmpty,
-                    !category.starts(with: "building=".utf8), !category.starts(with: "place=".utf8),
-                    let building = self.inheritedAddress(of: id, objects: objects),
-                    !(objects.names.bytes(Int(building), numberField)?.isEmpty ?? true),
-                    self.inheritedParent(of: id, building: building, objects: objects, streets: streets) == street
-                else { return false }
-                carriers[id] = building
-                return true
-            })
-        guard let found, let building = carriers[found.id] else { return nil }
-        return (found.id, building, found.degrees * found.degrees)
+        guard let category = objects.names.bytes(Int(id), categoryField), !category.isEmpty,
+            !category.starts(with: "building=".utf8), !category.starts(with: "place=".utf8),
+            let building = inheritedAddress(of: id, objects: objects, covers: covers),
+            !(objects.names.bytes(Int(building), numberField)?.isEmpty ?? true),
+            let street = inheritedParent(of: id, building: building, objects: objects, streets: streets)
+        else { return nil }
+        return (street, building)
     }
 
     /// The fields of an object that, any one of them set, make it no point without an address: its outline's extent

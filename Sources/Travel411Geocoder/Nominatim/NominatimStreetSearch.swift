@@ -66,8 +66,8 @@ extension ReverseGeocoder {
             let building = inheritedAddress(of: object.id, objects: objects)
             if let building { record.addressObject = Int32(building) }
             let parent =
-                building.map { inheritedParent(of: object.id, building: $0, objects: objects, streets: streets) }
-                ?? parentStreet(of: object.id, objects: objects)
+                building.map { Self.inheritedParent(of: object.id, building: $0, objects: objects, streets: streets) }
+                ?? Self.parentStreet(of: object.id, objects: objects)
             if let parent { record.street = Int32(parent) }
         } else if let street {
             record.street = Int32(street.id)
@@ -75,7 +75,7 @@ extension ReverseGeocoder {
             record.streetPoint = street.closest
             if maximumRank >= 30,
                 let address = houseNumber(
-                    on: street, of: point, objects: objects, streets: streets, poisToo: layers.contains(.poi), accepting: accepted)
+                    on: street, of: point, objects: objects, poisToo: layers.contains(.poi), accepting: accepted)
             {
                 record.object = Int32(address.object)
                 if let building = address.building { record.addressObject = Int32(building) }
@@ -116,12 +116,19 @@ extension ReverseGeocoder {
     func smallestArea(
         holding point: Coordinate, objects: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)? = nil
     ) -> UInt32? {
+        withObjectCovers { Self.smallestArea(holding: point, objects: objects, covers: $0, accepting: accepting) } ?? nil
+    }
+
+    /// `smallestArea(holding:objects:accepting:)` with the buildings' covers given (`ObjectCovers`).
+    static func smallestArea(
+        holding point: Coordinate, objects: PlacesLookup.LineLevel, covers: StreetTiles, accepting: ((UInt32) -> Bool)? = nil
+    ) -> UInt32? {
         var best: (id: UInt32, size: Double)?
         // Only the outlines whose extent holds the point (an import writes the covers with the objects), the ray as
         // far as the farthest of them.
-        guard let (lines, lastX) = withObjectCovers({ ObjectCovers.candidates(at: point, covers: $0) }) ?? nil else { return nil }
-        for id in objects.index.outlinesHolding(point, reachDegrees: Self.nominatimSearchDegrees, among: lines, scanningTo: lastX) {
-            guard let extent = Self.extent(of: id, objects: objects), extent.maxX <= point.longitude + Self.nominatimSearchDegrees,
+        guard let (lines, lastX) = ObjectCovers.candidates(at: point, covers: covers) else { return nil }
+        for id in objects.index.outlinesHolding(point, reachDegrees: nominatimSearchDegrees, among: lines, scanningTo: lastX) {
+            guard let extent = extent(of: id, objects: objects), extent.maxX <= point.longitude + nominatimSearchDegrees,
                 accepting?(id) ?? true
             else { continue }
             let size = (extent.maxX - extent.minX) * (extent.maxY - extent.minY)
@@ -316,52 +323,72 @@ extension ReverseGeocoder {
 
     /// The street an address point or POI belongs to: the one the import found for its `addr:street`
     /// (`OSMParentStreets`), else the nearest named street (`ObjectNearestStreets`).
-    func parentStreet(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
-        Self.parent(of: object, objects: objects)
-            ?? Self.number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.nearestStreet.rawValue))
+    static func parentStreet(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+        parent(of: object, objects: objects)
+            ?? number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.nearestStreet.rawValue))
     }
 
     /// What answers with a house number beside the nearest street (`lookup_street_poi`, nominatim_api/reverse.py,
     /// "Housenumber to closest result"): of the street's address points and, when POIs are asked for too, the POI
-    /// nodes that carry a building's house number on it (`inheritingNode`), the one nearest the street's point; the
-    /// building whose address a node carries.
+    /// nodes that carry a building's house number on it (`inheritedStreetNumber`), the one nearest the street's point;
+    /// the building whose address a node carries.
     private func houseNumber(
         on street: (id: UInt32, degrees: Double, closest: Coordinate), of query: Coordinate, objects: PlacesLookup.LineLevel,
-        streets: PlacesLookup.LineLevel, poisToo: Bool, accepting: ((UInt32) -> Bool)?
+        poisToo: Bool, accepting: ((UInt32) -> Bool)?
     ) -> (object: UInt32, building: UInt32?)? {
         let reach = street.degrees + Self.streetAddressDegrees
-        let own = address(on: street.id, near: street.closest, within: reach, of: query, objects: objects)
-        // Only a node nearer the street's point than that address can answer: the search stops there, which spares
-        // asking most POI nodes of a dense centre for the building around them.
+        let found = addresses(
+            on: street.id, near: street.closest, within: reach, of: query, objects: objects, nodes: poisToo, accepting: accepting)
+        let own = found.own
+        // A node answers only when nearer the street's point than that address, measured as a search of the nodes
+        // within that distance (strictly nearer, its distance's square root squared) measured it.
         let radius = own.map { min(Self.streetAddressDegrees, $0.squared.squareRoot()) } ?? Self.streetAddressDegrees
-        guard poisToo,
-            let node = inheritingNode(
-                on: street.id, near: street.closest, radius: radius, within: reach, of: query, objects: objects, streets: streets,
-                accepting: accepting),
-            own.map({ node.squared < $0.squared }) ?? true
-        else { return own.map { ($0.id, nil) } }
-        return (node.node, node.building)
+        guard let node = found.node, node.squared < radius * radius else { return own.map { ($0.id, nil) } }
+        let degrees = node.squared.squareRoot()
+        guard own.map({ degrees * degrees < $0.squared }) ?? true else { return own.map { ($0.id, nil) } }
+        return (node.id, node.building)
+    }
+
+    /// The street's nearest own address and nearest inheriting node (`StreetAddresses`), each with its squared distance.
+    private struct NearestAddresses {
+        var own: (id: UInt32, squared: Double)?
+        var node: (id: UInt32, building: UInt32, squared: Double)?
     }
 
     /// The address point of `street` with a house number nearest to the street's point `near`, whose centre
     /// is within 0.001° of it, and which is itself within `reach` of the query (one of the candidates Nominatim
     /// looked at: no farther than the street plus 0.001°). Nearest by its centre, a building's too (`lookup_street_poi`,
     /// nominatim_api/reverse.py: `distance_from_best` is the distance from the candidate's centroid); ties go to the
-    /// lower object number.
+    /// lower object number. With `nodes`, the same of the POI nodes carrying a building's number on the street (those
+    /// that `accepting` takes, when given), apart: such a node answers only when strictly nearer (`houseNumber`).
     ///
     /// The candidates are the street's own addresses (`StreetAddresses`) whose centre's longitude is within 0.001°:
     /// the same answer as a search of every building and POI within 0.001° filtered to the street's (which, refusing
     /// nearly all, measured every segment in reach: 9 % of a zoom-18 Helsinki batch's CPU).
-    private func address(
-        on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel
-    ) -> (id: UInt32, squared: Double)? {
+    private func addresses(
+        on street: UInt32, near point: Coordinate, within reach: Double, of query: Coordinate, objects: PlacesLookup.LineLevel,
+        nodes: Bool, accepting: ((UInt32) -> Bool)?
+    ) -> NearestAddresses {
         guard let field = withStreetAddresses({ $0.bytes(Int(street), 0) }) ?? nil, let addresses = StreetAddresses(field) else {
-            return nil
+            return NearestAddresses()
         }
         let radius = Self.streetAddressDegrees
         var best: (squared: Double, id: UInt32)?
+        var node: (squared: Double, id: UInt32, building: UInt32)?
         addresses.forEach(nearLongitude: point.longitude, reach: radius) { address in
             let id = address.object
+            if let building = address.building {
+                // A node's centre is its point in the objects' tiles, as a search of them measures it.
+                guard nodes, let centre = address.centre, accepting?(id) ?? true else { return }
+                let dx = centre.longitude - point.longitude, dy = centre.latitude - point.latitude
+                let squared = dx * dx + dy * dy
+                guard squared < radius * radius, node.map({ squared < $0.squared || (squared == $0.squared && id < $0.id) }) ?? true
+                else { return }
+                let qx = centre.longitude - query.longitude, qy = centre.latitude - query.latitude
+                guard qx * qx + qy * qy <= reach * reach else { return }
+                node = (squared, id, building)
+                return
+            }
             // Within 0.001° by its centre, and nearest by it: Nominatim's `distance_from_best` measures from the
             // candidate's centroid (a building's point on its surface), not its outline, so a big building whose wall
             // meets the street loses to a house number whose point is nearer.
@@ -390,7 +417,7 @@ extension ReverseGeocoder {
             }
             best = (squared, id)
         }
-        return best.map { ($0.id, $0.squared) }
+        return NearestAddresses(own: best.map { ($0.id, $0.squared) }, node: node.map { ($0.id, $0.building, $0.squared) })
     }
 
     /// A recorded extent (7 decimals) widened so that it holds the outline it was rounded from.

@@ -7,10 +7,14 @@ import Travel411Core
 /// a zoom-18 lookup tests the street's few addresses near the point instead of searching every building and
 /// POI within 0.001° for those of the street.
 ///
+/// With them, the POI nodes that carry a building's house number on the street (`building` set): the import decides
+/// which once (`ReverseGeocoder.inheritedStreetNumber`), so that an answer reads this one list for both.
+///
 /// A street's record has one field: u32 centrelessCount, u32 pad, then entries of 56 bytes, those without a
-/// centre first, the others by their centre's longitude: u32 object, u32 pad, f64 centreX, centreY, then the
-/// outline's extent minX, minY, maxX, maxY (NaN for a point). Centre and extent are the object record's own
-/// (`ObjectField.centre`, `.extent`) as a lookup parses them, so that both give the same answer.
+/// centre first, the others by their centre's longitude: u32 object, u32 building + 1 (0 for the object's own
+/// address), f64 centreX, centreY, then the outline's extent minX, minY, maxX, maxY (NaN for a point). Centre and
+/// extent are the object record's own (`ObjectField.centre`, `.extent`) as a lookup parses them, so that both give
+/// the same answer.
 package struct StreetAddresses {
     static let headerBytes = 8
     static let entryBytes = 56
@@ -22,11 +26,14 @@ package struct StreetAddresses {
         package var centre: Coordinate?
         /// nil for a point.
         package var extent: BoundingBox?
+        /// The building whose house number a POI node carries; nil for an object's own address.
+        package var building: UInt32?
 
-        package init(object: UInt32, centre: Coordinate?, extent: BoundingBox?) {
+        package init(object: UInt32, centre: Coordinate?, extent: BoundingBox?, building: UInt32? = nil) {
             self.object = object
             self.centre = centre
             self.extent = extent
+            self.building = building
         }
     }
 
@@ -66,11 +73,13 @@ package struct StreetAddresses {
     private func entry(_ index: Int) -> Entry {
         let start = offset(index)
         let object = bytes.loadUnaligned(fromByteOffset: start, as: UInt32.self).littleEndian
+        let building = bytes.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self).littleEndian
         let x = double(start + 8), y = double(start + 16)
         let minX = double(start + 24), minY = double(start + 32), maxX = double(start + 40), maxY = double(start + 48)
         return Entry(
             object: object, centre: x.isNaN ? nil : Coordinate(latitude: y, longitude: x),
-            extent: minX.isNaN ? nil : BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
+            extent: minX.isNaN ? nil : BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY),
+            building: building == 0 ? nil : building - 1)
     }
 
     /// A street's field: `entries` in the order a lookup reads them.
@@ -84,7 +93,7 @@ package struct StreetAddresses {
         writer.append(UInt32(0))
         for entry in centreless + placed {
             writer.append(entry.object)
-            writer.append(UInt32(0))
+            writer.append(entry.building.map { $0 + 1 } ?? 0)
             writer.append(entry.centre?.longitude ?? .nan)
             writer.append(entry.centre?.latitude ?? .nan)
             writer.append(entry.extent?.minX ?? .nan)

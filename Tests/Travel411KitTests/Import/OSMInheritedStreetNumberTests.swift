@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 @testable import Travel411Core
+@testable import Travel411Geocoder
 @testable import Travel411Import
+@testable import Travel411Store
 
 /// Beside the nearest street, a POI node that carries its building's house number answers when its point is nearer
 /// the street's point than the street's own addresses' (`lookup_street_poi`, nominatim_api/reverse.py, "Housenumber
@@ -27,5 +29,40 @@ import Testing
         #expect((object["osm_id"] as? NSNumber)?.int64Value == node, "\(object)")
         #expect(address["house_number"] == number, "\(address)")
         #expect(address["road"] == "Чистопрудный бульвар", "\(address)")
+    }
+
+    /// The import lists on each street exactly the nodes that the rule (`ReverseGeocoder.inheritedStreetNumber`), asked
+    /// of every object of the finished database, gives that street, with their buildings; each at its point in the
+    /// objects' tiles, where the answer-time search of the nodes near a street measured it before.
+    @Test(arguments: ["moscow", "helsinki"])
+    func eachStreetListsTheNodesCarryingItsNumbers(_ extract: String) throws {
+        let path = try (extract == "moscow" ? Self.cutImport : OSMExtractImportTests.helsinkiImport).get().path
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        let objects = try #require(geocoder.lookup.objectLevel()), streets = try #require(geocoder.lookup.streetLevel())
+        let covers = try #require(geocoder.lookup.objectCovers()), addresses = try #require(geocoder.lookup.streetAddresses())
+        // Street → node → building.
+        var expected: [UInt32: [UInt32: UInt32]] = [:]
+        for id in 0..<UInt32(try NominatimStreetSearchTests.objectCount(path)) {
+            guard let (street, building) = ReverseGeocoder.inheritedStreetNumber(of: id, objects: objects, streets: streets, covers: covers)
+            else { continue }
+            expected[street, default: [:]][id] = building
+        }
+        #expect(!expected.isEmpty)
+        let streetCount = try NominatimStreetSearchTests.recordCount(path, of: .thoroughfare, pageLevel: 0)
+        for street in 0..<streetCount {
+            var listed: [UInt32: UInt32] = [:]
+            if let field = addresses.bytes(street, 0), let list = StreetAddresses(field) {
+                list.forEach(nearLongitude: 0, reach: 360) { entry in
+                    guard let building = entry.building else { return }
+                    listed[entry.object] = building
+                    let found = entry.centre.flatMap { centre in
+                        objects.index.nearestInDegrees(to: centre, radiusDegrees: 1e-6, pointsOnly: true, accept: { $0 == entry.object })
+                    }
+                    #expect(found?.degrees == 0, "node \(entry.object) of street \(street)")
+                }
+            }
+            #expect(listed == expected[UInt32(street)] ?? [:], "street \(street)")
+        }
+        withExtendedLifetime(geocoder) {}
     }
 }
