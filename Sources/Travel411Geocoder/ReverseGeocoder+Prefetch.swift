@@ -28,8 +28,11 @@ extension ReverseGeocoder {
                 rows.prefetch(spot)
                 return
             }
-            for ordinal in 0..<PlacesSchema.AreaLevel.count where needs.contains(PlacesSchema.AreaLevel.need(ordinal: ordinal)) {
-                hot.lockstep[ordinal]?.prefetch(spot, stage: stage, reference: rows.reference(spot, ordinal: ordinal))
+            var bits = rows.present & PlacesSchema.AreaLevel.ordinals(readBy: needs)
+            while bits != 0 {
+                let ordinal = bits.trailingZeroBitCount
+                bits &= bits &- 1
+                rows.levels[ordinal].prefetch(spot, stage: stage, reference: rows.reference(spot, ordinal: ordinal))
             }
         }
     }

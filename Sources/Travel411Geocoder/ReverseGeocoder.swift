@@ -262,28 +262,35 @@ public final class ReverseGeocoder: Sendable {
     /// answers as one `feature` call per level, with the cache misses of the levels overlapping.
     @inline(__always)
     func decideAreasTogether(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
-        let start = AreaLookupLockstep.Start(longitude: record.location.longitude, latitude: record.location.latitude)
-        // Set whenever the lockstep levels are (`hot.isComplete`).
-        let references = hot.gridRows?._withUnsafeGuaranteedRef { $0.references + start.tile * AreaLookupLockstep.GridRows.stride }
-        withUnsafeTemporaryAllocation(of: AreaLookupLockstep.Walk.self, capacity: AreaLookupLockstep.capacity) { walks in
-            var ordinals = SIMD8<Int32>(repeating: -1)
-            var count = 0
-            for ordinal in 0..<PlacesSchema.AreaLevel.count where needs.contains(PlacesSchema.AreaLevel.need(ordinal: ordinal)) {
-                guard let level = hot.lockstep[ordinal] else { continue }
-                let walk =
-                    if let references { AreaLookupLockstep.Walk(level: level, start: start, reference: references[ordinal]) } else {
-                        AreaLookupLockstep.Walk(level: level, longitude: record.location.longitude, latitude: record.location.latitude)
-                    }
-                walks.initializeElement(at: count, to: walk)
-                ordinals[count] = Int32(ordinal)
-                count += 1
-            }
-            var answers = SIMD8<Int32>(repeating: -1)
-            withUnsafeMutableBytes(of: &answers) {
-                AreaLookupLockstep.resolve(UnsafeMutableBufferPointer(rebasing: walks[0..<count]), answers: $0.bindMemory(to: Int32.self))
-            }
-            for lane in 0..<count {
-                record.setFeature(answers[lane], of: PlacesSchema.AreaLevel(ordinal: Int(ordinals[lane])))
+        // Set whenever the lockstep levels are (`hot.isComplete`, the only caller's case).
+        hot.gridRows?._withUnsafeGuaranteedRef { rows in
+            let start = AreaLookupLockstep.Start(longitude: record.location.longitude, latitude: record.location.latitude)
+            let references = rows.references + start.tile * AreaLookupLockstep.GridRows.stride
+            // The levels read, lowest ordinal first, as `need(ordinal:)` and the present levels give them.
+            let wanted = rows.present & PlacesSchema.AreaLevel.ordinals(readBy: needs)
+            withUnsafeTemporaryAllocation(of: AreaLookupLockstep.Walk.self, capacity: AreaLookupLockstep.capacity) { walks in
+                var count = 0
+                var bits = wanted
+                while bits != 0 {
+                    let ordinal = bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    walks.initializeElement(
+                        at: count, to: AreaLookupLockstep.Walk(level: rows.levels[ordinal], start: start, reference: references[ordinal]))
+                    count &+= 1
+                }
+                var answers = SIMD8<Int32>(repeating: -1)
+                withUnsafeMutableBytes(of: &answers) {
+                    AreaLookupLockstep.resolve(
+                        UnsafeMutableBufferPointer(rebasing: walks[0..<count]), answers: $0.bindMemory(to: Int32.self))
+                }
+                bits = wanted
+                var lane = 0
+                while bits != 0 {
+                    let ordinal = bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    record.setFeature(answers[lane], of: PlacesSchema.AreaLevel(ordinal: ordinal))
+                    lane &+= 1
+                }
             }
         }
     }

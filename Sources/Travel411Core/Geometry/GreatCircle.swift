@@ -21,7 +21,7 @@ public enum GreatCircle {
         let y = sin(Δλ) * cos(φ2)
         let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(Δλ)
         let θ = atan2(y, x) * 180 / .pi
-        return (θ + 360).truncatingRemainder(dividingBy: 360)
+        return remainderOf360(θ + 360)
     }
 
     /// `distance(from:to:)` and `initialBearing(from:to:)` at once, bit for bit the same numbers: the same
@@ -50,7 +50,7 @@ public enum GreatCircle {
         let y = sin(Δλ) * cosφ2
         let x = cosφ1 * sinφ2 - sin(φ1) * cosφ2 * cos(Δλ)
         let θ = atan2(y, x) * 180 / .pi
-        return (metres, (θ + 360).truncatingRemainder(dividingBy: 360))
+        return (metres, remainderOf360(θ + 360))
     }
 
     /// The point reached by travelling `distance` metres from `start` on initial bearing `bearing`.
@@ -108,9 +108,20 @@ public enum GreatCircle {
 
     /// Wraps any longitude into [-180, 180).
     @inlinable public static func normalizedLongitude(_ longitude: Double) -> Double {
-        var λ = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        var λ = remainderOf360(longitude + 180)
         if λ < 0 { λ += 360 }
         return λ - 180
+    }
+
+    /// `x.truncatingRemainder(dividingBy: 360)`, the same number, without a call of libm's fmod where these formulas
+    /// put their bearings and longitudes (a bearing from atan2 plus 360 is in [180, 540], a destination's longitude
+    /// plus 180 in [-180, 540]; a batch made one or two calls a point): below 360 in magnitude the remainder is x,
+    /// from 360 to 720 it is x − 360, exactly (Sterbenz's lemma: y / 2 ≤ x ≤ 2y makes x − y exact). Elsewhere, and
+    /// for NaN, fmod itself; a negative x is left to it from −360 on, where it keeps the sign of a zero result.
+    @inlinable @inline(__always) public static func remainderOf360(_ x: Double) -> Double {
+        if x >= 0, x < 720 { return x < 360 ? x : x - 360 }
+        if x < 0, x > -360 { return x }
+        return x.truncatingRemainder(dividingBy: 360)
     }
 }
 

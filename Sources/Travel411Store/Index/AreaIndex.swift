@@ -37,7 +37,8 @@ public final class AreaIndex: @unchecked Sendable {
 
     /// The column and row of the 1° tile holding a point already `clampedToWorld`.
     @inlinable @inline(__always) static func tile(_ x: Double, _ y: Double) -> (column: Int, row: Int) {
-        (min(columns - 1, max(0, Int((x + 180).rounded(.down)))), min(rows - 1, max(0, Int((y + 90).rounded(.down)))))
+        // Truncation: after the clamp at 0 it is rounding down (a call of libm's `floor` on the baseline target).
+        (min(columns - 1, max(0, Int(x + 180))), min(rows - 1, max(0, Int(y + 90))))
     }
 
     /// Every tile's reference when all were read up front; otherwise references read one by one.

@@ -36,19 +36,35 @@ public enum AreaLookupLockstep {
     public final class GridRows: @unchecked Sendable {
         @inlinable package static var stride: Int { 8 }
         @usableFromInline package let references: UnsafeMutablePointer<UInt32>
+        /// The levels by ordinal, read through a bare pointer: a point's walks and hints take them from here rather
+        /// than from an array of optionals (a bounds check and a test per level and point). A level without a grid
+        /// holds a placeholder that nothing reads: `present` leaves it out.
+        @usableFromInline package let levels: UnsafeMutablePointer<Level>
+        /// Bit n set when the level of ordinal n has a grid.
+        @usableFromInline package let present: UInt8
 
         /// `levels` by ordinal, at most `stride` of them.
         package init(levels: [Level?]) {
             let tiles = AreaIndex.columns * AreaIndex.rows
             references = .allocate(capacity: tiles * Self.stride)
             references.initialize(repeating: 0, count: tiles * Self.stride)
+            self.levels = .allocate(capacity: Self.stride)
+            let placeholder = Level(grid: UnsafePointer(references), arena: UnsafeRawPointer(references))
+            self.levels.initialize(repeating: placeholder, count: Self.stride)
+            var present: UInt8 = 0
             for (ordinal, level) in levels.prefix(Self.stride).enumerated() {
                 guard let level else { continue }
                 for tile in 0..<tiles { references[tile * Self.stride + ordinal] = level.grid[tile] }
+                self.levels[ordinal] = level
+                present |= 1 << ordinal
             }
+            self.present = present
         }
 
-        deinit { references.deallocate() }
+        deinit {
+            references.deallocate()
+            levels.deallocate()
+        }
     }
 
     /// Where a point lies in the grids every level shares: worked out once for all of its lookups.

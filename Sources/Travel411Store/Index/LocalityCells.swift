@@ -64,9 +64,10 @@ package final class LocalityCells: @unchecked Sendable {
     /// Global cell row (0..<1800 from the south) and column (0..<3600 from 180° W) of a coordinate.
     @inline(__always) package static func cell(of coordinate: Coordinate) -> (row: Int, column: Int) {
         let perDegree = Double(subdivisions)
+        // Truncation: after the clamp at 0 it is rounding down (a call of libm's `floor` on the baseline target).
         return (
-            min(180 * subdivisions - 1, max(0, Int(((coordinate.latitude + 90) * perDegree).rounded(.down)))),
-            min(360 * subdivisions - 1, max(0, Int(((coordinate.longitude + 180) * perDegree).rounded(.down))))
+            min(180 * subdivisions - 1, max(0, Int((coordinate.latitude + 90) * perDegree))),
+            min(360 * subdivisions - 1, max(0, Int((coordinate.longitude + 180) * perDegree)))
         )
     }
 
@@ -247,7 +248,7 @@ package final class LocalityCells: @unchecked Sendable {
         let reach = search.best == nil ? metres : min(metres, Self.metresAtLeast(chord: search.distance.squareRoot()))
         let box = Self.boxHolding(around: coordinate, metres: reach * 1.01 + 10)
         let perDegree = Double(Self.subdivisions), columns = 360 * Self.subdivisions
-        let south = max(0, Int(((box.minY + 90) * perDegree).rounded(.down)))
+        let south = max(0, Int((box.minY + 90) * perDegree))
         let north = min(180 * Self.subdivisions - 1, Int(((box.maxY + 90) * perDegree).rounded(.down)))
         let west = Int(((box.minX + 180) * perDegree).rounded(.down))
         let east = box.maxX - box.minX >= 360 ? west + columns - 1 : Int(((box.maxX + 180) * perDegree).rounded(.down))

@@ -63,11 +63,13 @@ package final class PointTiles: @unchecked Sendable {
         return (cellColumn(longitude), cellRow(latitude))
     }
 
+    // Truncation, here and below: after the clamp at 0 it is rounding down (a call of libm's `floor` on the
+    // baseline target).
     package static func cellColumn(_ longitude: Double) -> Int {
-        min(cellColumns - 1, max(0, Int(((longitude + 180) / cellDegrees).rounded(.down))))
+        min(cellColumns - 1, max(0, Int((longitude + 180) / cellDegrees)))
     }
     package static func cellRow(_ latitude: Double) -> Int {
-        min(cellRows - 1, max(0, Int(((latitude + 90) / cellDegrees).rounded(.down))))
+        min(cellRows - 1, max(0, Int((latitude + 90) / cellDegrees)))
     }
     package static func tileKey(column: Int, row: Int) -> UInt32 {
         UInt32((row / cellsPerTile) * tileColumns + column / cellsPerTile)

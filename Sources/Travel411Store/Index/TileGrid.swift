@@ -18,10 +18,12 @@ package struct TileGrid: Sendable, Equatable {
     var cellColumns: Int { Self.tileColumns * cellsPerTile }
     var cellRows: Int { 1800 * cellsPerTile }
 
+    // Truncation, here and below: after the clamp at 0 it is rounding down (a call of libm's `floor` on the
+    // baseline target).
     @inline(__always) package func cellColumn(_ x: Double) -> Int {
-        min(cellColumns - 1, max(0, Int(((x + 180) / cellDegrees).rounded(.down))))
+        min(cellColumns - 1, max(0, Int((x + 180) / cellDegrees)))
     }
-    @inline(__always) package func cellRow(_ y: Double) -> Int { min(cellRows - 1, max(0, Int(((y + 90) / cellDegrees).rounded(.down)))) }
+    @inline(__always) package func cellRow(_ y: Double) -> Int { min(cellRows - 1, max(0, Int((y + 90) / cellDegrees))) }
     @inline(__always) package func tileKey(cellColumn: Int, cellRow: Int) -> UInt32 {
         UInt32((cellRow / cellsPerTile) * Self.tileColumns + cellColumn / cellsPerTile)
     }
@@ -32,10 +34,10 @@ package struct TileGrid: Sendable, Equatable {
     /// The row of the 0.1° tile holding `latitude`, and the column of the one holding `longitude`, whatever the cells;
     /// a tile's key is `tileRow × tileColumns + tileColumn`.
     @inline(__always) package static func tileRow(_ latitude: Double) -> Int {
-        min(1799, max(0, Int(((latitude + 90) / tileDegrees).rounded(.down))))
+        min(1799, max(0, Int((latitude + 90) / tileDegrees)))
     }
     @inline(__always) package static func tileColumn(_ longitude: Double) -> Int {
-        min(tileColumns - 1, max(0, Int(((longitude + 180) / tileDegrees).rounded(.down))))
+        min(tileColumns - 1, max(0, Int((longitude + 180) / tileDegrees)))
     }
     @inline(__always) package static func tileKey(row: Int, column: Int) -> UInt32 { UInt32(row * tileColumns + column) }
 

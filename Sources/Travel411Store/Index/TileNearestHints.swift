@@ -49,8 +49,9 @@ final class TileNearestHints: @unchecked Sendable {
 
     /// The tile (row-major from 90° S, 180° W) holding a coordinate, and its centre.
     static func tile(of coordinate: Coordinate) -> (number: Int, centre: Coordinate) {
-        let row = min(179, max(0, Int((coordinate.latitude + 90).rounded(.down))))
-        let column = min(359, max(0, Int((coordinate.longitude + 180).rounded(.down))))
+        // Truncation: after the clamp at 0 it is rounding down (a call of libm's `floor` on the baseline target).
+        let row = min(179, max(0, Int(coordinate.latitude + 90)))
+        let column = min(359, max(0, Int(coordinate.longitude + 180)))
         return (row * 360 + column, Coordinate(latitude: Double(row) - 89.5, longitude: Double(column) - 179.5))
     }
 

@@ -54,7 +54,36 @@ final class DelimitedTextWriterTests: XCTestCase {
         }
     }
 
-    /// Rows long enough that the delimiters are counted in several sums (every 31 words).
+    /// One special byte at every position of rows up to three sixteen-byte steps long, each step and the last
+    /// sixteen bytes (which overlap the step before) included.
+    func testASpecialByteIsFoundAtEveryPosition() {
+        for delimiter: UInt8 in [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: "|")] {
+            let writer = DelimitedTextWriter(delimiter: delimiter)
+            for length in 1...48 {
+                let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                plain.withUnsafeBufferPointer { XCTAssertFalse(writer.fieldsNeedQuotes($0.baseAddress!, count: length, delimiters: 0)) }
+                for position in 0..<length {
+                    for special in [UInt8(ascii: "\""), 0x0A, 0x0D, delimiter] {
+                        var row = plain
+                        row[position] = special
+                        row.withUnsafeBufferPointer { bytes in
+                            XCTAssertTrue(
+                                writer.fieldsNeedQuotes(bytes.baseAddress!, count: length, delimiters: 0),
+                                "byte \(special) at \(position) of \(length)")
+                        }
+                        if special == delimiter {
+                            row.withUnsafeBufferPointer { bytes in
+                                XCTAssertFalse(
+                                    writer.fieldsNeedQuotes(bytes.baseAddress!, count: length, delimiters: 1), "\(position) of \(length)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows long enough that the delimiters are counted in several sums (every 15 steps of sixteen bytes).
     func testLongRowsCountEveryDelimiter() {
         let writer = DelimitedTextWriter(delimiter: UInt8(ascii: ","))
         func needsQuotes(_ fields: [String], delimiters: Int) -> Bool? {
@@ -73,8 +102,9 @@ final class DelimitedTextWriterTests: XCTestCase {
                 XCTAssertEqual(needsQuotes(withComma, delimiters: fieldCount - 1), true, "\(fieldCount) × \(text), one comma")
             }
         }
-        // Rows of delimiters alone fill every byte lane's count, around the 255-word blocks they are summed in.
-        for length in [2_039, 2_040, 2_041, 2_047, 4_080, 4_088, 10_000] {
+        // Rows of delimiters alone fill every byte lane's count, around the 15-step blocks they are summed in, and
+        // end at every offset of the last sixteen bytes.
+        for length in Array(8...48) + [239, 240, 241, 255, 256, 479, 480, 481, 2_039, 2_040, 2_041, 2_047, 4_080, 4_088, 10_000] {
             let row = [UInt8](repeating: UInt8(ascii: ","), count: length)
             row.withUnsafeBufferPointer { bytes in
                 guard let base = bytes.baseAddress else { return }

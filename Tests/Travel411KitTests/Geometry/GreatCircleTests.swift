@@ -107,4 +107,19 @@ final class GreatCircleTests: XCTestCase {
             XCTAssertEqual(together.degrees.bitPattern, GreatCircle.initialBearing(from: a, to: b).bitPattern, "\(a) to \(b)")
         }
     }
+
+    /// The bearings' and longitudes' remainder without fmod must be fmod's number, bit for bit (the sign of a zero
+    /// included), at its edges, past them and on random values.
+    func testTheRemainderOf360IsFmods() {
+        var values: [Double] = [0, -0.0, 180, 359.99999999999994, 360, 540, 719.9999999999999, 720, 1_080, -180, -360, -720]
+        values += [.nan, .infinity, -.infinity, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        for edge in [0.0, 360, 720, -360, -720] { values += [edge.nextUp, edge.nextDown] }
+        var generator = SplitMix64(seed: 360)
+        values += (0..<100_000).map { _ in (Double(generator.next() % 4_000_001) / 1_000 - 2_000) + Double(generator.next() % 1_000) / 1e7 }
+        for x in values {
+            let expected = x.truncatingRemainder(dividingBy: 360)
+            let found = GreatCircle.remainderOf360(x)
+            XCTAssertTrue(found.bitPattern == expected.bitPattern || (found.isNaN && expected.isNaN), "\(x): \(found) against \(expected)")
+        }
+    }
 }
