@@ -71,28 +71,33 @@ enum OSMSubpartNodes {
         // `current_boundary`, so Altstadt, in Bezirksteil Kreuzviertel, takes no part of Bezirksteil Graggenau from
         // Graggenauerviertel, the node inside it, however near.
         let cells = OSMPlaceNodeAreas.cells(of: moved, halfWidth: halfWidth)
+        // Each node numbered by its place in `moved` (its `fid` while its cells are drawn), to find its cells again.
+        let numbered = moved.indices.map { index -> OSMPlaceNodeAreas.Node in
+            var node = moved[index]
+            node.fid = Int64(index)
+            return node
+        }
         var holding: [Int: [OSMPlaceNodeAreas.Node]] = [:]
-        for node in moved {
+        for node in numbered {
             if let index = boundaries.first(holding: node.point) { holding[index, default: []].append(node) }
         }
-        var cutCells: [String: (shape: Shape, boundary: Int)] = [:]
+        let everyCell = perBoundary ? [] : OSMPlaceNodeAreas.cells(of: numbered, halfWidth: halfWidth)
+        var cutCells: [Int: (shape: Shape, boundary: Int)] = [:]
         for (index, held) in holding {
-            let heldKeys = Set(held.map(key))
+            let numbers = Set(held.map(\.fid))
             let own =
-                perBoundary ? OSMPlaceNodeAreas.cells(of: held, halfWidth: halfWidth) : cells.filter { heldKeys.contains(key($0.node)) }
+                perBoundary ? OSMPlaceNodeAreas.cells(of: held, halfWidth: halfWidth) : everyCell.filter { numbers.contains($0.node.fid) }
             for cell in own {
                 guard case .polygon(let convex) = cell.shape, let cut = clip(boundaries.shape(index), to: Array(convex.exterior.dropLast()))
                 else { continue }
-                cutCells[key(cell.node)] = (cut, index)
+                cutCells[Int(cell.node.fid)] = (cut, index)
             }
         }
         // In the order `cells(of:halfWidth:)` gives every node (heaviest first, then as they came): the feature numbers.
-        let order = moved.enumerated().sorted { ($0.element.weight, $1.offset) > ($1.element.weight, $0.offset) }.map(\.element)
-        let inside: [CutCell] = order.compactMap { node in cutCells[key(node)].map { (node, $0.shape, $0.boundary) } }
+        let order = moved.indices.sorted { (moved[$0].weight, $1) > (moved[$1].weight, $0) }
+        let inside: [CutCell] = order.compactMap { index in cutCells[index].map { (moved[index], $0.shape, $0.boundary) } }
         return (inside, cells)
     }
-
-    private static func key(_ node: OSMPlaceNodeAreas.Node) -> String { "\(node.layer)\u{1}\(node.fid)" }
 
     /// The part of `shape`'s outer rings inside the convex polygon `convex` (counter-clockwise or clockwise,
     /// without the closing point): Sutherland–Hodgman, each outer ring clipped by each edge; nil when nothing is
