@@ -262,26 +262,42 @@ extension ReverseGeocoder {
         // Place nodes name parts of the street's own municipality, also where the answer is in another
         // ("Schaanwald, Eschen": a path of Mauren's, at its point in Eschen).
         let nodesMunicipality = ownCity >= 0 ? ownCity : record.cityArea
+        // The suburb boundary of the street's centroid confines its nodes (`SuburbBoundaryOfStreet`).
+        var ownBoundary: Int32 = -1
         _ = nodes?._withUnsafeGuaranteedRef { nodes in
-            guard street != nil, !nodes.isEmpty, record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) else { return }
+            guard let street, !nodes.isEmpty else { return }
+            if let centroid = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centroid.rawValue)) {
+                ownBoundary = suburbBoundary(at: centroid, nodes: nodes)
+            }
+            // Without one, a suburb polygon holding the answer's point is the suburb, else the nodes' parts are.
+            guard ownBoundary >= 0 || record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) else { return }
             let parts = nodes.addressParts(
                 near: answer, municipality: nodesMunicipality, townNode: townNode(ofCity: nodesMunicipality),
-                cityNodes: lookup.cityNodeSearch()
+                cityNodes: lookup.cityNodeSearch(), boundary: ownBoundary
             ) { node, box in
                 streetDistance(from: node.x, node.y, within: box)
             }
+            // The node inside the street's boundary is a finer part than the boundary and names the suburb; without
+            // one, the boundary holding the answer's point does (`complete_address_details` takes a street's area
+            // holding the result's point first), else the street's own.
+            let pointBoundary = ownBoundary >= 0 ? suburbBoundary(at: answer, nodes: nodes) : -1
+            let boundary = pointBoundary >= 0 ? pointBoundary : ownBoundary
             // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
-            record.suburbArea = parts.part ?? parts.village ?? -1
+            record.suburbArea = parts.part ?? parts.village ?? boundary
             record.villagePart = parts.part != nil ? parts.village ?? -1 : -1
         }
         if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record, municipality: nodesMunicipality) }
         _ = neighbourhoods?._withUnsafeGuaranteedRef { neighbourhoods in
             guard !neighbourhoods.isEmpty else { return }
             if street != nil {
-                // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`).
+                // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`), and
+                // inside the street's suburb boundary (`current_boundary`).
                 let part = record.suburbArea
                 func insidePart(_ x: Double, _ y: Double) -> Bool {
-                    part < 0 || nodes?._withUnsafeGuaranteedRef { $0.boxHolds(part, x: x, y: y) } ?? true
+                    guard part < 0 || nodes?._withUnsafeGuaranteedRef({ $0.boxHolds(part, x: x, y: y) }) ?? true else { return false }
+                    guard ownBoundary >= 0, let nodes else { return true }
+                    let holder = nodes._withUnsafeGuaranteedRef { suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: $0) }
+                    return holder == ownBoundary
                 }
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in

@@ -10,9 +10,10 @@ import Travel411OSM
 /// `nominatim_api/v1/classtypes.py`), the finer one names the answer (`_write_typed_address`: the first, finest
 /// value of a key wins): München's `place=suburb` node "Altstadt" inside the boundary "Bezirksteil Kreuzviertel".
 ///
-/// A node counts within its area (`place_node_fuzzy_area`, ± 2 km for a suburb: `OSMPlaceNodeAreas`), the
-/// nearest node where areas overlap, and only inside the boundary holding it (`insert_addresslines` skips a
-/// guessed place outside `current_boundary`); where no boundary holds the point, every node's area counts.
+/// A node counts within its area (`place_node_fuzzy_area`, ± 2 km for a suburb: `OSMPlaceNodeAreas`), only inside
+/// the boundary holding it, and the nearest of the nodes that boundary holds where their areas overlap
+/// (`insert_addresslines` skips a guessed place outside `current_boundary`); where no boundary holds the point, every
+/// node's area counts, the nearest node where areas overlap.
 /// So the suburb level takes, in this order (the first polygon holding a point answers): each node's cell cut to
 /// its own boundary, the boundaries, then the nodes' cells uncut, for the points outside every boundary.
 enum OSMSubpartNodes {
@@ -55,23 +56,46 @@ enum OSMSubpartNodes {
     }
 
     /// `areas(of:types:halfWidth:boundaries:excluded:)` with the boundaries' names apart from their outlines.
+    /// `perBoundary`: inside a boundary, only the nodes it holds compete for its points (the suburb nodes); else every
+    /// node's cell is cut as if the boundaries were not there (the town nodes: below).
     static func areas(
         of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?, names: [String],
-        boundaries: Outlines, excluded: Outlines
+        boundaries: Outlines, excluded: Outlines, perBoundary: Bool = true
     ) -> (inside: [CutCell], outside: [Cell]) {
         let linkedNames = Set(names.map { OSMParentStreets.key($0) })
         let moved = nodes.filter { node in
             types.contains(node.type) && !linkedNames.contains(OSMParentStreets.key(node.name))
                 && excluded.first(holding: node.point) == nil
         }
+        // Inside a boundary only the nodes it holds compete: `insert_addresslines` skips a guessed place outside
+        // `current_boundary`, so Altstadt, in Bezirksteil Kreuzviertel, takes no part of Bezirksteil Graggenau from
+        // Graggenauerviertel, the node inside it, however near.
         let cells = OSMPlaceNodeAreas.cells(of: moved, halfWidth: halfWidth)
-        var inside: [CutCell] = []
-        for cell in cells {
-            guard let index = boundaries.first(holding: cell.node.point), case .polygon(let convex) = cell.shape,
-                let cut = clip(boundaries.shape(index), to: Array(convex.exterior.dropLast()))
-            else { continue }
-            inside.append((cell.node, cut, index))
+        // Each node numbered by its place in `moved` (its `fid` while its cells are drawn), to find its cells again.
+        let numbered = moved.indices.map { index -> OSMPlaceNodeAreas.Node in
+            var node = moved[index]
+            node.fid = Int64(index)
+            return node
         }
+        var holding: [Int: [OSMPlaceNodeAreas.Node]] = [:]
+        for node in numbered {
+            if let index = boundaries.first(holding: node.point) { holding[index, default: []].append(node) }
+        }
+        let everyCell = perBoundary ? [] : OSMPlaceNodeAreas.cells(of: numbered, halfWidth: halfWidth)
+        var cutCells: [Int: (shape: Shape, boundary: Int)] = [:]
+        for (index, held) in holding {
+            let numbers = Set(held.map(\.fid))
+            let own =
+                perBoundary ? OSMPlaceNodeAreas.cells(of: held, halfWidth: halfWidth) : everyCell.filter { numbers.contains($0.node.fid) }
+            for cell in own {
+                guard case .polygon(let convex) = cell.shape, let cut = clip(boundaries.shape(index), to: Array(convex.exterior.dropLast()))
+                else { continue }
+                cutCells[Int(cell.node.fid)] = (cut, index)
+            }
+        }
+        // In the order `cells(of:halfWidth:)` gives every node (heaviest first, then as they came): the feature numbers.
+        let order = moved.indices.sorted { (moved[$0].weight, $1) > (moved[$1].weight, $0) }
+        let inside: [CutCell] = order.compactMap { index in cutCells[index].map { (moved[index], $0.shape, $0.boundary) } }
         return (inside, cells)
     }
 
@@ -142,10 +166,14 @@ extension OSMLevelMapping {
     static func withTownNodes(_ boundaries: [PendingArea], townNodes: [OSMPlaceNodeAreas.Node], links: OSMNameLinks) -> [PendingArea] {
         let finer = boundaries.filter { $0.rank >= 16 }, coarser = boundaries.filter { $0.rank < 16 }
         guard !coarser.isEmpty else { return boundaries }
+        // Each node's cell is cut by every other node's, as before the suburb nodes' rule (`perBoundary`): within its
+        // parish alone, a village's cell reaches streets that cross a finer municipality boundary of the parish, which
+        // Nominatim names before any guess (`insert_addresslines`), a rule the streets' municipality does not follow yet
+        // (Andorra's Carretera de la Comella: la Margineda for Nominatim's Andorra la Vella).
         let (inside, _) = OSMSubpartNodes.areas(
             of: townNodes, types: ["city", "town", "village"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) },
             names: coarser.filter { links.node(linkedTo: $0) != nil }.map(\.name), boundaries: OSMSubpartNodes.Outlines(coarser),
-            excluded: OSMSubpartNodes.Outlines(finer))
+            excluded: OSMSubpartNodes.Outlines(finer), perBoundary: false)
         // Each cut area knows the parish under it, which answers where the node is too fine for the zoom
         // (`dropCityNodeAboveRank`).
         return finer

@@ -99,9 +99,10 @@ final class PlaceNodeSearch: Sendable {
     /// once for the village parts and once for the hamlets and suburbs. (Keeping a hamlet only inside the
     /// village's box, as `current_node_area` reads, lost Steg beside Rotenboden, which Nominatim names.)
     /// `distance(node, halfWidthDegrees)` is the street's distance from the node in degrees when the street
-    /// passes through the box, nil otherwise. Candidates lie within 0.1° of `point`.
+    /// passes through the box, nil otherwise. Candidates lie within 0.1° of `point`. With `boundary` (a suburb
+    /// boundary, `suburbBoundary(at:nodes:)`), only the nodes inside it, whose areas were cut to it, are candidates.
     func addressParts(
-        near point: Coordinate, municipality: Int32, townNode: Node? = nil, cityNodes: PlaceNodeSearch? = nil,
+        near point: Coordinate, municipality: Int32, townNode: Node? = nil, cityNodes: PlaceNodeSearch? = nil, boundary: Int32 = -1,
         distance: (Node, (x: Double, y: Double)) -> Double?
     ) -> (part: Int32?, village: Int32?) {
         var part: (distance: Double, feature: Int32)? = nil, village: (distance: Double, feature: Int32)? = nil
@@ -110,7 +111,8 @@ final class PlaceNodeSearch: Sendable {
             return degrees < known.distance || (degrees == known.distance && feature < known.feature)
         }
         pages.forEach(near: point.longitude, point.latitude) { node in
-            guard Self.names(node, partOf: municipality, townNode: townNode, cityNodes: cityNodes), let box = Self.boxDegrees(of: node),
+            guard boundary < 0 || node.boundaryBelow == boundary,
+                Self.names(node, partOf: municipality, townNode: townNode, cityNodes: cityNodes), let box = Self.boxDegrees(of: node),
                 let degrees = distance(node, box)
             else { return }
             if node.isVillage {

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import Travel411Answers
+@testable import Travel411Core
+@testable import Travel411Geocoder
+@testable import Travel411Import
+@testable import Travel411NominatimAPI
+
+/// A suburb node moved below the suburb boundary holding it names only the streets of that boundary: Nominatim's
+/// `insert_addresslines` (placex_triggers.sql) names the boundary nearest a street's centroid first, then skips a
+/// guessed place outside it (`current_boundary`), so of the nodes it holds the one nearest the street is its suburb
+/// (`SuburbBoundaryOfStreet`, `OSMSubpartNodes`). Real data: München's old town, its five Bezirksteile (admin_level
+/// 10, rank 20), its suburb and neighbourhood nodes and four of its streets, cut from valhalla's munchen.osm.pbf.
+@Suite struct OSMSuburbNodeBoundaryTests {
+    static let cut = OSMShapefileImportTests.fixtures.appendingPathComponent("munchen-altstadt-2020.osm.pbf")
+    static let cutImport = Result { try OSMExtractImportTests.importExtract(cut, as: "munchen-altstadt.gpkg") }
+
+    static func address(_ latitude: Double, _ longitude: Double) throws -> [String: String] {
+        let object = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude)
+        return try #require(object["address"] as? [String: String])
+    }
+
+    /// Nominatim 5.3.3 on the whole extract answers these points with objects on these streets, whose address is the
+    /// street's: Neuhauser Straße, of Bezirksteil Kreuzviertel, "Kreuzviertel, Altstadt, Bezirksteil Kreuzviertel"
+    /// (Hackenviertel's node is nearer its west end, but in another Bezirksteil); the others, of Bezirksteil Graggenau,
+    /// "Graggenauerviertel, Bezirksteil Graggenau", without Altstadt, nearer to them but outside it, and without the
+    /// neighbourhood Kreuzviertel, whose node lies outside it too.
+    @Test(arguments: [
+        (48.139117, 11.569463, "Neuhauser Straße", "Altstadt", "Kreuzviertel"),
+        (48.137479, 11.577714, "Burgstraße", "Graggenauerviertel", nil),
+        (48.141809, 11.578021, "Residenzstraße", "Graggenauerviertel", nil),
+    ])
+    func aStreetNamesTheSuburbNodeInsideItsBoundary(
+        latitude: Double, longitude: Double, road: String, suburb: String, neighbourhood: String?
+    ) throws {
+        let address = try Self.address(latitude, longitude)
+        #expect(address["road"] == road, "\(address)")
+        #expect(address["suburb"] == suburb, "\(address)")
+        #expect(address["neighbourhood"] == neighbourhood, "\(address)")
+        #expect(address["city"] == "München", "\(address)")
+    }
+}
