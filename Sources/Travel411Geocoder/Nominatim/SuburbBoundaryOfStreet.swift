@@ -27,6 +27,8 @@ extension ReverseGeocoder {
     /// rather than after them: a boundary of the neighbourhood band (`OSMLevelMapping.withFinerBoundaries`: London's
     /// Inner and Middle Temples, a `quarter`; Porto's parishes, `neighbourhood`) lies over the suburb nodes' parts
     /// and confines none. The import keys each boundary by its place type (`placeType`), whose address rank says which.
+    /// No country is passed: address-levels.json (Nominatim 5.3) has no per-country ranks for these place types
+    /// (borough, suburb, quarter, neighbourhood), only the default entry's.
     private func confinesSuburbNodes(_ feature: Int32) -> Bool {
         guard let bytes = lookup.area(.suburb)?.bytes(Int(feature), .placeType), !bytes.isEmpty,
             let rank = NominatimAddressLevels.embedded?.placeRanks(type: String(decoding: bytes, as: UTF8.self), countryCode: nil)?.address
