@@ -29,13 +29,19 @@ package final class PlacesLookup: Sendable {
         let cells: LocalityCells?
         /// Localities read up front only: their names, which batches print for nearly every row.
         let names: TextColumn?
+        /// Localities read up front only: their latitudes' sines and cosines, as the nearest place's are asked.
+        let latitudes: PlaceLatitudeTrigonometry?
 
-        init(index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
+        init(
+            index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil,
+            latitudes: PlaceLatitudeTrigonometry? = nil
+        ) {
             self.index = index
             self.records = records
             self.bounds = bounds
             self.cells = cells
             self.names = names
+            self.latitudes = latitudes
         }
     }
 
@@ -389,7 +395,8 @@ package final class PlacesLookup: Sendable {
                     pages: try pages(.localityCells, level: 0, count: 360 * 180, preloaded: preloaded, from: reader),
                     groups: preloaded ? try pages(.localityGroups, level: 0, count: 1, preloaded: true, from: reader)[0] : nil) : nil,
             names: isLocality && preloaded
-                ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
+                ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil,
+            latitudes: isLocality && preloaded ? PlaceLatitudeTrigonometry(count: records.preloadedRecordCount) : nil)
     }
 
     /// The first damaged structure a lookup met; `ReverseGeocoder.checkIndex` reports it.
