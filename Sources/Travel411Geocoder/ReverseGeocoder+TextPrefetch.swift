@@ -5,7 +5,7 @@ import Travel411Store
 /// field is printed: every name's offset first, then (the offsets having arrived together) every name's
 /// first bytes, so that printing's misses overlap one another instead of coming one field at a time.
 /// Not for the countries', time zones' and oceans' names: a few hundred short names, printed for nearly every row,
-/// whose lines stay cached; hinting them cost instructions and saved no miss.
+/// whose lines a batch keeps cached anyway: a hint for them costs instructions and can save no miss.
 extension ReverseGeocoder {
     @inline(__always)
     package func prefetchTexts(of record: PlacemarkRecord, needs: PlacemarkNeeds) {

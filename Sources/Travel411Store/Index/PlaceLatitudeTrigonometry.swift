@@ -7,8 +7,9 @@ import Travel411Core
 /// the same bits (the same function of the same latitude).
 ///
 /// Each place has two slots, sine then cosine, zero until made. A cosine of a latitude is never zero (π/2 is no
-/// double), so a non-zero cosine says both are there: it is stored after the sine, releasing, and loaded before it,
-/// acquiring. Two threads missing the same place both compute it and store the same bits.
+/// double; were one zero, it would only be made again), so a non-zero cosine says both are there: it is stored after
+/// the sine, releasing, and loaded before it, acquiring. Two threads missing the same place both compute it and store
+/// the same bits.
 /// Public, its members package: the geocoder's module inlines the reads (see `AreaLookupLockstep`).
 // @unchecked Sendable: the slots are Atomics, allocated in init and freed in deinit, never resized.
 public final class PlaceLatitudeTrigonometry: @unchecked Sendable {
