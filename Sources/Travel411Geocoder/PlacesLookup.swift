@@ -29,13 +29,19 @@ package final class PlacesLookup: Sendable {
         let cells: LocalityCells?
         /// Localities read up front only: their names, which batches print for nearly every row.
         let names: TextColumn?
+        /// Localities read up front for the nearest place's distance only: their latitudes' sines and cosines.
+        let latitudes: PlaceLatitudeTrigonometry?
 
-        init(index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil) {
+        init(
+            index: NearestPoints, records: PagedRecords, bounds: BoundingBox, cells: LocalityCells?, names: TextColumn? = nil,
+            latitudes: PlaceLatitudeTrigonometry? = nil
+        ) {
             self.index = index
             self.records = records
             self.bounds = bounds
             self.cells = cells
             self.names = names
+            self.latitudes = latitudes
         }
     }
 
@@ -151,7 +157,7 @@ package final class PlacesLookup: Sendable {
             streets.fill(1, with: Loaded(nil))
         }
         var results = [Result<LoadedTask, any Error>](repeating: .success(.localities(nil)), count: tasks.count)
-        let loads = tasks
+        let loads = tasks, keep = needs.contains(.nearestLocality)
         results.withUnsafeMutableBufferPointer { results in
             let results = DisjointSlots(results)
             DispatchQueue.concurrentPerform(iterations: loads.count) { i in
@@ -160,8 +166,9 @@ package final class PlacesLookup: Sendable {
                     switch loads[i] {
                     case .area(let level): return .area(try Self.loadArea(level, loading: .everything, from: connection))
                     case .localities:
-                        return .localities(
-                            try Self.loadPointLevel(.locality, loading: .everything, bounds: pointBounds, from: connection))
+                        let level = try Self.loadPointLevel(
+                            .locality, loading: .everything, bounds: pointBounds, from: connection, keepingLatitudes: keep)
+                        return .localities(level)
                     }
                 }
             }
@@ -349,7 +356,7 @@ package final class PlacesLookup: Sendable {
 
     private static func loadPointLevel(
         _ level: PlacesSchema.PointLevel, loading: Loading, bounds: [PlacesSchema.PointLevel: BoundingBox],
-        from reader: SharedDatabaseReader
+        from reader: SharedDatabaseReader, keepingLatitudes: Bool = false
     ) throws -> PointLevel? {
         guard
             let row = try reader.query(
@@ -389,7 +396,8 @@ package final class PlacesLookup: Sendable {
                     pages: try pages(.localityCells, level: 0, count: 360 * 180, preloaded: preloaded, from: reader),
                     groups: preloaded ? try pages(.localityGroups, level: 0, count: 1, preloaded: true, from: reader)[0] : nil) : nil,
             names: isLocality && preloaded
-                ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil)
+                ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil,
+            latitudes: isLocality && preloaded && keepingLatitudes ? PlaceLatitudeTrigonometry(count: records.preloadedRecordCount) : nil)
     }
 
     /// The first damaged structure a lookup met; `ReverseGeocoder.checkIndex` reports it.

@@ -49,6 +49,9 @@ extension ReverseGeocoder {
         private(set) var nearestCountry: UInt16? = nil
         /// The nearest place's latitude and longitude in its record, not read yet (a cache miss, hinted).
         private var pendingCoordinate: UnsafePointer<Double>? = nil
+        /// Where the nearest place's latitude sine and cosine are kept, when they are (hinted as well). The level,
+        /// which owns them, outlives the point's answer.
+        private var pendingLatitudes: UnsafeMutablePointer<Atomic<UInt64>>? = nil
 
         init(location: Coordinate) {
             self.location = location
@@ -82,6 +85,7 @@ extension ReverseGeocoder {
             if let nearest = candidate, let place = level.records.prefetchCoordinate(Int(nearest)) {
                 record.nearest = Int32(nearest)
                 pendingCoordinate = place
+                pendingLatitudes = level.latitudes?.prefetchSlot(Int(nearest))
                 found = nearest
                 nearestCountry = fromCells?.country
             }
@@ -95,9 +99,16 @@ extension ReverseGeocoder {
             guard let pending = pendingCoordinate else { return }
             pendingCoordinate = nil
             let place = Coordinate(latitude: pending[0], longitude: pending[1])
-            // The point's own latitude sine and cosine from the query: the same numbers, two calls of trigonometry fewer.
+            // The point's own latitude sine and cosine from the query, the place's kept per place when they can be:
+            // the same numbers, two or four calls of trigonometry fewer.
+            guard let slot = pendingLatitudes else {
+                (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(
+                    from: place, to: location, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
+                return
+            }
+            let (sinφ1, cosφ1) = PlaceLatitudeTrigonometry.sineAndCosine(at: slot, latitude: place.latitude)
             (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(
-                from: place, to: location, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
+                from: place, to: location, sinφ1: sinφ1, cosφ1: cosφ1, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
         }
     }
 

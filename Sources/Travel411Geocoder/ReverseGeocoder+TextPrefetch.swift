@@ -4,6 +4,8 @@ import Travel411Store
 /// Cache hints for the texts a batch row prints, issued once its record is decided and before its first
 /// field is printed: every name's offset first, then (the offsets having arrived together) every name's
 /// first bytes, so that printing's misses overlap one another instead of coming one field at a time.
+/// Not for the countries', time zones' and oceans' names: a few hundred short names, printed for nearly every row,
+/// whose lines a batch keeps cached anyway: a hint for them costs instructions and can save no miss.
 extension ReverseGeocoder {
     @inline(__always)
     package func prefetchTexts(of record: PlacemarkRecord, needs: PlacemarkNeeds) {
@@ -14,16 +16,14 @@ extension ReverseGeocoder {
                     guard let names = level.names.map(Unmanaged.passUnretained) else { return }
                     names._withUnsafeGuaranteedRef { names in
                         names.prefetch(Int(record.nearest), stage: stage)
-                        names.prefetch(Int(record.locality), stage: stage)
+                        // Most often the nearest place itself: one hint is enough.
+                        if record.locality != record.nearest { names.prefetch(Int(record.locality), stage: stage) }
                         names.prefetch(Int(record.subLocality), stage: stage)
                     }
                 }
             }
-            prefetchAreaText(.country, record.country, .name, stage: stage)
             prefetchAreaText(.admin, record.admin, .administrativeArea, stage: stage)
             prefetchAreaText(.district, record.district, .name, stage: stage)
-            prefetchAreaText(.timezone, record.timeZone, .name, stage: stage)
-            prefetchAreaText(.ocean, record.ocean, .name, stage: stage)
             prefetchAreaText(.inlandWater, record.inlandWater, .name, stage: stage)
         }
     }

@@ -58,10 +58,16 @@ extension BoundingBox {
     /// near the antimeridian `minX` may fall below -180 or `maxX` rise above 180, and callers that
     /// index by longitude wrap them.
     @inlinable public init(around centre: Coordinate, metres: Double) {
-        let dy = metres / (GreatCircle.earthRadiusMetres * .pi / 180)
+        let dy = Self.latitudeDegrees(metres: metres)
         let poleward = min(89.999, abs(centre.latitude) + dy)
         let dx = min(180, dy / cos(poleward * .pi / 180))
         self.init(minX: centre.longitude - dx, minY: centre.latitude - dy, maxX: centre.longitude + dx, maxY: centre.latitude + dy)
+    }
+
+    /// The half-height in degrees of `init(around:metres:)`'s box: a caller can test the latitudes alone, which need
+    /// no cosine, with the very numbers of the box.
+    @inlinable public static func latitudeDegrees(metres: Double) -> Double {
+        metres / (GreatCircle.earthRadiusMetres * .pi / 180)
     }
 
     /// ± `degrees` on both axes, as Nominatim draws a node's box.

@@ -173,7 +173,7 @@ public final class PagedRecords: @unchecked Sendable {
     deinit { views.deallocate() }
 
     /// How many records the pages read up front hold (ids 0..<count; 0 when read one by one).
-    var preloadedRecordCount: Int { preloaded.reduce(0) { $0 + ($1?.recordCount ?? 0) } }
+    package var preloadedRecordCount: Int { preloaded.reduce(0) { $0 + ($1?.recordCount ?? 0) } }
 
     /// The page holding `record`, as bare pointers.
     @inlinable @inline(__always) package func view(_ record: Int) -> RecordTableView? {

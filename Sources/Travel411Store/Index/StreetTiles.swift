@@ -62,12 +62,18 @@ package final class StreetTiles: @unchecked Sendable {
     /// The id of the nearest line within `radiusMetres` that `accept` takes (all when nil), with its
     /// distance in metres; ties go to the lower id.
     package func nearest(to point: Coordinate, radiusMetres: Double, accept: ((UInt32) -> Bool)? = nil) -> (id: UInt32, metres: Double)? {
+        // `run`'s first test, made before any trigonometry: most points of a batch lie far from every street, and
+        // the box's latitudes (the same numbers) need no cosine, its longitudes one.
+        let dy = BoundingBox.latitudeDegrees(metres: radiusMetres)
+        guard tileCount > 0, !(bounds.minY > point.latitude + dy || bounds.maxY < point.latitude - dy) else { return nil }
+        let box = BoundingBox(around: point, metres: radiusMetres)
+        guard box.intersects(bounds) else { return nil }
         let metresPerDegreeY = GreatCircle.earthRadiusMetres * .pi / 180
         let metresPerDegreeX = metresPerDegreeY * max(cos(point.latitude * .pi / 180), 1e-6)
         var search = NearestSearch(
             x: point.longitude, y: point.latitude, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
             bestSquared: radiusMetres * radiusMetres)
-        run(&search, in: BoundingBox(around: point, metres: radiusMetres), accept: accept)
+        run(&search, in: box, accept: accept)
         return search.best.map { ($0.id, $0.distance) }
     }
 
