@@ -81,7 +81,9 @@ extension RecordPageCoding {
                 guard raw > 0 else { continue }
                 let step = Int64(bitPattern: (raw - 1) >> 1) ^ -Int64(bitPattern: (raw - 1) & 1)
                 previous = previous &+ step
-                try set(record, field, Array(String(previous).utf8))
+                var text: [UInt8] = []
+                RecordPageCoding.appendInteger(previous, to: &text)
+                try set(record, field, text)
             }
         }
 
@@ -92,7 +94,9 @@ extension RecordPageCoding {
                 guard kind > 0 else { continue }
                 guard Int(kind) <= RecordPageCoding.elementLetters.count else { throw IndexFormatError.malformed("record page element") }
                 previous = previous &+ (try input.signed())
-                try set(record, field, [RecordPageCoding.elementLetters[Int(kind) - 1]] + Array(String(previous).utf8))
+                var text = [RecordPageCoding.elementLetters[Int(kind) - 1]]
+                RecordPageCoding.appendInteger(previous, to: &text)
+                try set(record, field, text)
             }
         }
 
