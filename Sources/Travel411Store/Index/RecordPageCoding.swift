@@ -91,10 +91,16 @@ package enum RecordPageCoding {
                 result.append(nil)
                 continue
             }
+            // The tokens between single spaces, as `split(omittingEmptySubsequences: false)` gives them, without an
+            // array of them per value.
             var numbers: [Int64] = []
-            for token in value.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false) {
-                guard let number = sevenDecimals(token) else { return nil }
+            var start = value.startIndex
+            while true {
+                let end = value[start...].firstIndex(of: UInt8(ascii: " ")) ?? value.endIndex
+                guard let number = sevenDecimals(value[start..<end]) else { return nil }
                 numbers.append(number)
+                guard end < value.endIndex else { break }
+                start = end + 1
             }
             result.append(numbers)
             any = true
@@ -102,15 +108,25 @@ package enum RecordPageCoding {
         return any ? result : nil
     }
 
-    /// `-12.3456789` as -123456789, when writing it back gives the same bytes.
-    private static func sevenDecimals(_ token: ArraySlice<UInt8>) -> Int64? {
-        guard token.count >= 9, token.count <= maximumDigits + 2, token[token.endIndex - 8] == UInt8(ascii: ".") else { return nil }
-        var digits = token
-        digits.remove(at: digits.endIndex - 8)
-        guard let number = integer(digits) else { return nil }
-        var written: [UInt8] = []
-        appendSevenDecimals(number, to: &written)
-        return written.elementsEqual(token) ? number : nil
+    /// `-12.3456789` as -123456789, when writing it back gives the same bytes: a `-` or none, then digits without a
+    /// leading zero (so no value under 1 in magnitude), a `.` and seven digits, at most 17 digits in all. Read in
+    /// place: the page's every decimal value passes here, and a copy of each token and of its text written back took
+    /// most of the encoder's time.
+    static func sevenDecimals(_ token: ArraySlice<UInt8>) -> Int64? {
+        let negative = token.first == UInt8(ascii: "-")
+        let sign = negative ? 1 : 0
+        guard token.count >= 9, token.count - 1 - sign <= maximumDigits, token[token.endIndex - 8] == UInt8(ascii: ".") else {
+            return nil
+        }
+        let wholeStart = token.startIndex + sign, point = token.endIndex - 8
+        guard wholeStart < point, token[wholeStart] != UInt8(ascii: "0") else { return nil }
+        var value: Int64 = 0
+        for index in wholeStart..<token.endIndex where index != point {
+            let digit = token[index] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return negative ? -value : value
     }
 
     /// A decimal integer written as `String(Int64)` writes it (no `+`, no leading zero, no `-0`).
@@ -215,10 +231,10 @@ package enum RecordPageCoding {
     /// A dictionary when at most half the values are distinct, else plain text.
     private static func writeText(_ values: [ArraySlice<UInt8>], to out: inout VarintWriter) {
         var distinct: [ArraySlice<UInt8>] = []
-        var numbers: [ArraySlice<UInt8>: Int] = [:]
+        var numbers: [Bytes: Int] = [:]
         let indexes = values.map { value in
-            if let known = numbers[value] { return known }
-            numbers[value] = distinct.count
+            if let known = numbers[Bytes(value)] { return known }
+            numbers[Bytes(value)] = distinct.count
             distinct.append(value)
             return distinct.count - 1
         }
@@ -231,18 +247,58 @@ package enum RecordPageCoding {
         if asDictionary { for index in indexes { out.append(UInt64(index)) } }
     }
 
-    /// `number` (1e-7 steps) as seven-decimal text.
+    /// A value as a dictionary key, hashed as one run of bytes: an `ArraySlice`'s own hash combines byte by byte.
+    private struct Bytes: Hashable {
+        let bytes: ArraySlice<UInt8>
+        init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        static func == (a: Bytes, b: Bytes) -> Bool { a.bytes.elementsEqual(b.bytes) }
+    }
+
+    /// `number` (1e-7 steps) as seven-decimal text: `-` when negative, the whole part's digits (`0` for none), a `.`
+    /// and seven digits. Written from the end in a buffer on the stack, without a String or array per number.
     @inline(__always) static func appendSevenDecimals(_ number: Int64, to text: inout [UInt8]) {
-        if number < 0 { text.append(UInt8(ascii: "-")) }
-        let magnitude = number.magnitude
-        text.append(contentsOf: String(magnitude / 10_000_000).utf8)
-        text.append(UInt8(ascii: "."))
-        var fraction = magnitude % 10_000_000, digits = [UInt8](repeating: UInt8(ascii: "0"), count: 7)
-        for n in stride(from: 6, through: 0, by: -1) {
-            digits[n] = UInt8(ascii: "0") + UInt8(fraction % 10)
-            fraction /= 10
+        // 20 digits of UInt64's largest, the `.`, the seven decimals and a `-`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 29) { buffer in
+            var end = buffer.count
+            var magnitude = number.magnitude
+            for _ in 0..<7 {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            end -= 1
+            buffer[end] = UInt8(ascii: ".")
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 {
+                end -= 1
+                buffer[end] = UInt8(ascii: "-")
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[end...]))
         }
-        text.append(contentsOf: digits)
+    }
+
+    /// `number` as `String(number)` writes it, without the String: every integer and element of a page decoded.
+    @inline(__always) static func appendInteger(_ number: Int64, to text: inout [UInt8]) {
+        // 20 digits of UInt64's largest and a `-`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+            var end = buffer.count
+            var magnitude = number.magnitude
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 {
+                end -= 1
+                buffer[end] = UInt8(ascii: "-")
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[end...]))
+        }
     }
 
     /// The plain page's parts (`RecordTable`'s layout), checked.

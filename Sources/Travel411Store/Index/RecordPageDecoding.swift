@@ -26,10 +26,13 @@ extension RecordPageCoding {
         return columns.page(coordinates: coordinates, hasCoordinates: hasCoordinates == 1)
     }
 
-    /// The values read so far, record by record.
+    /// The values read so far, record by record: their bytes back to back in the order read (column by column), and
+    /// where each record's field lies among them, so that no value is an array of its own.
     private struct Columns {
         let recordCount: Int, fieldCount: Int
-        var values: [[UInt8]]
+        var text: [UInt8] = []
+        /// Each value's start and end in `text`, by record then field; an empty range for an empty value.
+        var spans: [(start: Int, end: Int)]
         var textBytes = 0
         /// The numbers of each decimal field, for the fields after it that start from them.
         var decimals: [[[Int64]?]]
@@ -37,14 +40,17 @@ extension RecordPageCoding {
         init(recordCount: Int, fieldCount: Int) {
             self.recordCount = recordCount
             self.fieldCount = fieldCount
-            values = Array(repeating: [], count: recordCount * fieldCount)
+            spans = Array(repeating: (0, 0), count: recordCount * fieldCount)
             decimals = Array(repeating: [], count: fieldCount)
         }
 
-        mutating func set(_ record: Int, _ field: Int, _ value: [UInt8]) throws {
-            textBytes += value.count
+        /// The value `write` appends to `text`.
+        mutating func set(_ record: Int, _ field: Int, _ write: (inout [UInt8]) -> Void) throws {
+            let start = text.count
+            write(&text)
+            textBytes += text.count - start
             guard textBytes <= RecordPageCoding.maximumTextBytes else { throw IndexFormatError.malformed("record page size") }
-            values[record * fieldCount + field] = value
+            spans[record * fieldCount + field] = (start, text.count)
         }
 
         mutating func read(field: Int, from input: inout VarintReader) throws {
@@ -60,17 +66,20 @@ extension RecordPageCoding {
 
         private mutating func readText(field: Int, from input: inout VarintReader) throws {
             let lengths = try (0..<recordCount).map { _ in try input.count() }
-            for (record, length) in lengths.enumerated() { try set(record, field, Array(try input.bytes(length))) }
+            for (record, length) in lengths.enumerated() {
+                let bytes = try input.bytes(length)
+                try set(record, field) { $0.append(contentsOf: bytes) }
+            }
         }
 
         private mutating func readDictionary(field: Int, from input: inout VarintReader) throws {
             let count = try input.count()
             let lengths = try (0..<count).map { _ in try input.count() }
-            let entries = try lengths.map { Array(try input.bytes($0)) }
+            let entries = try lengths.map { try input.bytes($0) }
             for record in 0..<recordCount {
                 let index = try input.count()
                 guard index < entries.count else { throw IndexFormatError.malformed("record page dictionary") }
-                try set(record, field, entries[index])
+                try set(record, field) { $0.append(contentsOf: entries[index]) }
             }
         }
 
@@ -81,7 +90,7 @@ extension RecordPageCoding {
                 guard raw > 0 else { continue }
                 let step = Int64(bitPattern: (raw - 1) >> 1) ^ -Int64(bitPattern: (raw - 1) & 1)
                 previous = previous &+ step
-                try set(record, field, Array(String(previous).utf8))
+                try set(record, field) { RecordPageCoding.appendInteger(previous, to: &$0) }
             }
         }
 
@@ -92,7 +101,10 @@ extension RecordPageCoding {
                 guard kind > 0 else { continue }
                 guard Int(kind) <= RecordPageCoding.elementLetters.count else { throw IndexFormatError.malformed("record page element") }
                 previous = previous &+ (try input.signed())
-                try set(record, field, [RecordPageCoding.elementLetters[Int(kind) - 1]] + Array(String(previous).utf8))
+                try set(record, field) { text in
+                    text.append(RecordPageCoding.elementLetters[Int(kind) - 1])
+                    RecordPageCoding.appendInteger(previous, to: &text)
+                }
             }
         }
 
@@ -107,32 +119,33 @@ extension RecordPageCoding {
                 }
                 let anchor = anchor(record, before: field)
                 var numbers: [Int64] = []
-                var text: [UInt8] = []
                 for n in 0..<count {
                     let base = n >= 2 ? numbers[n - 2] : (anchor?[n] ?? previous[n])
-                    let number = base &+ (try input.signed())
-                    numbers.append(number)
-                    if n > 0 { text.append(UInt8(ascii: " ")) }
-                    RecordPageCoding.appendSevenDecimals(number, to: &text)
+                    numbers.append(base &+ (try input.signed()))
                 }
                 for n in 0..<min(2, count) { previous[n] = numbers[n] }
-                try set(record, field, text)
+                try set(record, field) { text in
+                    for (n, number) in numbers.enumerated() {
+                        if n > 0 { text.append(UInt8(ascii: " ")) }
+                        RecordPageCoding.appendSevenDecimals(number, to: &text)
+                    }
+                }
                 column.append(numbers)
             }
             decimals[field] = column
         }
 
         /// The first two numbers of the record's first earlier decimal field holding two or more (`encode`'s rule).
-        private func anchor(_ record: Int, before field: Int) -> [Int64]? {
+        private func anchor(_ record: Int, before field: Int) -> ArraySlice<Int64>? {
             for earlier in 0..<field where !decimals[earlier].isEmpty {
-                if let numbers = decimals[earlier][record], numbers.count >= 2 { return Array(numbers[0..<2]) }
+                if let numbers = decimals[earlier][record], numbers.count >= 2 { return numbers[0..<2] }
             }
             return nil
         }
 
         /// The page in `RecordTable`'s layout.
         func page(coordinates: UnsafeRawBufferPointer, hasCoordinates: Bool) -> BlobStorage {
-            var writer = ByteWriter(capacity: 16 + coordinates.count + (values.count + 1) * 4 + textBytes)
+            var writer = ByteWriter(capacity: 16 + coordinates.count + (spans.count + 1) * 4 + textBytes)
             writer.append(UInt32(recordCount))
             writer.append(UInt32(fieldCount))
             writer.append(UInt32(hasCoordinates ? 1 : 0))
@@ -140,12 +153,12 @@ extension RecordPageCoding {
             var bytes = writer.bytes
             bytes.append(contentsOf: coordinates)
             var offset: UInt32 = 0
-            for value in values {
+            for span in spans {
                 withUnsafeBytes(of: offset.littleEndian) { bytes.append(contentsOf: $0) }
-                offset += UInt32(value.count)
+                offset += UInt32(span.end - span.start)
             }
             withUnsafeBytes(of: offset.littleEndian) { bytes.append(contentsOf: $0) }
-            for value in values { bytes.append(contentsOf: value) }
+            for span in spans { bytes.append(contentsOf: text[span.start..<span.end]) }
             return BlobStorage(bytes: bytes)
         }
     }

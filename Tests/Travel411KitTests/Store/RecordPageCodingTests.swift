@@ -93,6 +93,71 @@ struct RecordPageCodingTests {
         }
     }
 
+    /// The seven-decimal numbers read in place and written without a String, and the integers written without one
+    /// (session 31), give what the version before gave (kept here: the text written back with a String, then compared), on tokens of every shape near the
+    /// rule's edges and on random ones.
+    @Test func sevenDecimalsAsTheVersionBefore() {
+        func writtenBefore(_ number: Int64) -> [UInt8] {
+            var text: [UInt8] = number < 0 ? [UInt8(ascii: "-")] : []
+            let magnitude = number.magnitude
+            text += Array(String(magnitude / 10_000_000).utf8) + [UInt8(ascii: ".")]
+            let fraction = String(magnitude % 10_000_000)
+            return text + Array(String(repeating: "0", count: 7 - fraction.count).utf8) + Array(fraction.utf8)
+        }
+        func readBefore(_ token: ArraySlice<UInt8>) -> Int64? {
+            guard token.count >= 9, token.count <= 19, token[token.endIndex - 8] == UInt8(ascii: ".") else { return nil }
+            var digits = token
+            digits.remove(at: digits.endIndex - 8)
+            let negative = digits.first == UInt8(ascii: "-")
+            let body = negative ? digits.dropFirst() : digits
+            guard !body.isEmpty, body.count <= 17, body.first != UInt8(ascii: "0") || body.count == 1,
+                body.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else { return nil }
+            let value = body.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+            guard !(negative && value == 0) else { return nil }
+            let number = negative ? -value : value
+            return writtenBefore(number).elementsEqual(token) ? number : nil
+        }
+        var random = SeededGenerator(seed: 31)
+        var numbers: [Int64] = [0, 1, -1, 9_999_999, 10_000_000, -10_000_000, 1_800_000_000, Int64.max, Int64.min, Int64.min + 1]
+        numbers += (0..<20_000).map { _ in Int64.random(in: -100_000_000_000...100_000_000_000, using: &random) }
+        numbers += (0..<2_000).map { _ in Int64.random(in: Int64.min...Int64.max, using: &random) }
+        var tokens: [[UInt8]] = []
+        for number in numbers {
+            var text: [UInt8] = []
+            RecordPageCoding.appendSevenDecimals(number, to: &text)
+            #expect(text == writtenBefore(number))
+            tokens.append(text)
+            var integer: [UInt8] = [UInt8(ascii: "W")]
+            RecordPageCoding.appendInteger(number, to: &integer)
+            #expect(integer == Array("W\(number)".utf8))
+        }
+        let alphabet = Array("-0123456789. 0123456789".utf8)
+        // Written numbers with one byte changed, dropped or added: the shapes next to the rule's edges.
+        for var token in tokens.prefix(6_000) {
+            let at = Int.random(in: 0..<token.count, using: &random), byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: token[at] = byte
+            case 1: token.remove(at: at)
+            default: token.insert(byte, at: at)
+            }
+            tokens.append(token)
+        }
+        for _ in 0..<200_000 {
+            tokens.append(
+                (0..<Int.random(in: 0...21, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })
+        }
+        for edge in [
+            "-.1234567", "0.5000000", "-0.0000001", "-0.0000000", "12345678901.0000000", "1234567890.0000000", "-1234567890.0000000",
+            "-12345678901.0000000", "1.000000", "1.00000000", "+1.0000000", "1.-000000", "01.0000000", "9.4945454",
+        ] {
+            tokens.append(Array(edge.utf8))
+        }
+        for token in tokens {
+            #expect(RecordPageCoding.sevenDecimals(token[...]) == readBefore(token[...]), "\(String(decoding: token, as: UTF8.self))")
+        }
+    }
+
     /// A plain page's numbers in text deflate to about twice what the coded page does.
     @Test func codedPagesAreSmaller() throws {
         let pages = try Self.helsinkiPages()
