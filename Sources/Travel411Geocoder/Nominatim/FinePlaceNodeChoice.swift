@@ -91,6 +91,8 @@ extension ReverseGeocoder {
             record.finePlace = candidate.index
             record.cityArea = municipality(ofPlaceAt: Coordinate(latitude: node.y, longitude: node.x))
             record.suburbArea = feature(.suburb, node.x, node.y)
+            // A part of another municipality is outside `current_boundary` (Vila, Encamp's, at a locality of Engolasters).
+            if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
             // Its postcode: its address areas' (`insert_addresslines`), else the nearest point's (`get_nearest_postcode`).
             let areaPostcode = [(PlacesSchema.AreaLevel.suburb, record.suburbArea), (.city, record.cityArea)].contains { level, area in
                 area >= 0 && !(withArea(level) { $0.bytes(Int(area), .postcode).isEmpty } ?? true)
@@ -122,24 +124,27 @@ extension ReverseGeocoder {
 
     /// The finest polygon of the extract holding a point, as Nominatim's area search finds it: a suburb-level
     /// polygon, else a municipality, each of a node's area the boundary it was cut to (`OSMSubpartNodes`: the
-    /// parish under a village's cell); nil outside every one (then `lookup_country` takes the nodes in reach).
+    /// parish under a village's cell); nil outside every one (then `lookup_country` takes the nodes in reach). A
+    /// town node's area cut to no boundary hides what lies under it: the point and the node must share that area.
     private func finestPolygon(_ x: Double, _ y: Double) -> PolygonAtPoint? {
         let suburb = feature(.suburb, x, y)
         if suburb >= 0 {
             guard let nodes = lookup.suburbNodeSearch(), nodes.isNodeArea(suburb) else {
-                return PolygonAtPoint(suburb: true, feature: suburb)
+                return PolygonAtPoint(level: .suburb, feature: suburb)
             }
-            if let below = nodes.boundaryBelow(suburb) { return PolygonAtPoint(suburb: true, feature: below) }
+            if let below = nodes.boundaryBelow(suburb) { return PolygonAtPoint(level: .suburb, feature: below) }
         }
         let city = feature(.city, x, y)
         guard city >= 0 else { return nil }
-        guard let node = lookup.cityNodeSearch()?.node(ofFeature: city) else { return PolygonAtPoint(suburb: false, feature: city) }
-        return node.boundaryBelow >= 0 ? PolygonAtPoint(suburb: false, feature: node.boundaryBelow) : nil
+        guard let node = lookup.cityNodeSearch()?.node(ofFeature: city) else { return PolygonAtPoint(level: .city, feature: city) }
+        return node.boundaryBelow >= 0
+            ? PolygonAtPoint(level: .city, feature: node.boundaryBelow) : PolygonAtPoint(level: .townNodeArea, feature: city)
     }
 }
 
-/// A polygon of the suburb or the municipality level.
+/// A polygon of the suburb or the municipality level, or a town node's area.
 private struct PolygonAtPoint: Equatable {
-    var suburb: Bool
+    enum Level { case suburb, city, townNodeArea }
+    var level: Level
     var feature: Int32
 }
