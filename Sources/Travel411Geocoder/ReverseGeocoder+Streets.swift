@@ -192,18 +192,20 @@ extension ReverseGeocoder {
         // keeps a guessed suburb or hamlet outside a guessed town's area (`insert_addresslines` checks guesses only
         // against `current_boundary`, a polygon): Weinzierl, Krems's suburb, on the Treppelweg that is Neustift's.
         takeSuburbAndNeighbourhood(
-            &record, answer: answer, street: street, ownCity: ownCity >= 0 ? ownCity : located.city >= 0 ? located.city : pointCity,
-            extent: extent, streets: streets)
+            &record, answer: answer, result: located.result, street: street,
+            ownCity: ownCity >= 0 ? ownCity : located.city >= 0 ? located.city : pointCity, extent: extent, streets: streets)
     }
 
     /// The answer's point and the municipality holding it: a street's centre, or an object's centre moved onto its
     /// street where the street's address decides (below); nil when neither a street nor an object answers.
+    /// `result`: the answering street's or object's own point (Nominatim's result centroid).
     private func answerPointAndCity(
         of record: PlacemarkRecord, street: UInt32?, ownCity: Int32, extent: BoundingBox?,
         objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel
-    ) -> (answer: Coordinate, city: Int32)? {
+    ) -> (answer: Coordinate, city: Int32, result: Coordinate)? {
         var answer: Coordinate
         var city: Int32
+        var result: Coordinate? = nil
         if record.streetAnswers {
             // An area's result point is its centre, a line's its point nearest the query (Nominatim's centroid).
             answer =
@@ -211,6 +213,7 @@ extension ReverseGeocoder {
             city = feature(.city, answer.longitude, answer.latitude)
         } else if record.object >= 0, let centre = Self.centre(of: UInt32(record.object), objects: objects) {
             answer = centre
+            result = centre
             let holding = feature(.city, centre.longitude, centre.latitude)
             city = holding
             // An object's address is its street's: of the areas the street runs through, the one holding the object,
@@ -231,13 +234,13 @@ extension ReverseGeocoder {
         } else {
             return nil
         }
-        return (answer, city)
+        return (answer, city, result ?? answer)
     }
 
     /// The suburb (a polygon holding the answer's point, or the place nodes nearest the street's line) and the
-    /// neighbourhood of an answer whose point and municipality are decided.
+    /// neighbourhood of an answer whose point and municipality are decided; `result`: the answering object's point.
     private func takeSuburbAndNeighbourhood(
-        _ record: inout PlacemarkRecord, answer: Coordinate, street: UInt32?, ownCity: Int32, extent: BoundingBox?,
+        _ record: inout PlacemarkRecord, answer: Coordinate, result: Coordinate, street: UInt32?, ownCity: Int32, extent: BoundingBox?,
         streets: PlacesLookup.LineLevel
     ) {
         // The suburb too: a polygon holding the answer's point; among place nodes, those nearest the street's line
@@ -247,7 +250,7 @@ extension ReverseGeocoder {
         // one search per node and corner was half of this function's time in a Helsinki server's profile. Nil after
         // gathering when the street is too long to gather: then each node searches.
         var segments: LineSegments?, gathered = false
-        func streetDistance(from x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
+        func gatheredSegments() -> LineSegments? {
             guard let street else { return nil }
             if !gathered {
                 gathered = true
@@ -256,19 +259,24 @@ extension ReverseGeocoder {
                         ofLine: street, in: Self.widenedPastRounding($0), maxCells: Self.gatheredCells, maxSegments: Self.gatheredSegments)
                 }
             }
-            return Self.distance(ofLine: street, from: (x, y), within: box, streets: streets, extent: extent, segments: segments)
+            return segments
+        }
+        func streetDistance(from x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
+            guard let street else { return nil }
+            return Self.distance(ofLine: street, from: (x, y), within: box, streets: streets, extent: extent, segments: gatheredSegments())
         }
         record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
         // Place nodes name parts of the street's own municipality, also where the answer is in another
         // ("Schaanwald, Eschen": a path of Mauren's, at its point in Eschen).
         let nodesMunicipality = ownCity >= 0 ? ownCity : record.cityArea
-        // The suburb boundary of the street's centroid confines its nodes (`SuburbBoundaryOfStreet`).
+        // The suburb boundary of the street's centroid, or the one the street passes through nearest it, confines
+        // its nodes (`SuburbBoundaryOfStreet`).
         var ownBoundary: Int32 = -1
         _ = nodes?._withUnsafeGuaranteedRef { nodes in
             guard let street, !nodes.isEmpty else { return }
-            if let centroid = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centroid.rawValue)) {
-                ownBoundary = suburbBoundary(at: centroid, nodes: nodes)
-            }
+            let isLine = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centre.rawValue)) == nil
+            let centroid = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centroid.rawValue))
+            ownBoundary = ownSuburbBoundary(centroid: centroid, isLine: isLine, segments: gatheredSegments, nodes: nodes)
             // Without one, a suburb polygon holding the answer's point is the suburb, else the nodes' parts are.
             guard ownBoundary >= 0 || record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) else { return }
             let parts = nodes.addressParts(
@@ -278,10 +286,12 @@ extension ReverseGeocoder {
                 streetDistance(from: node.x, node.y, within: box)
             }
             // The node inside the street's boundary is a finer part than the boundary and names the suburb; without
-            // one, the boundary holding the answer's point does (`complete_address_details` takes a street's area
-            // holding the result's point first), else the street's own.
-            let pointBoundary = ownBoundary >= 0 ? suburbBoundary(at: answer, nodes: nodes) : -1
-            let boundary = pointBoundary >= 0 ? pointBoundary : ownBoundary
+            // one, the street's boundary holding the result's point does, else the street's own.
+            let boundary =
+                ownBoundary >= 0
+                ? suburbBoundary(
+                    ofResultAt: result, onStreet: record.streetAnswers, own: ownBoundary, centroid: centroid, isLine: isLine,
+                    segments: gatheredSegments, nodes: nodes) : -1
             // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
             record.suburbArea = parts.part ?? parts.village ?? boundary
             record.villagePart = parts.part != nil ? parts.village ?? -1 : -1

@@ -116,8 +116,9 @@ extension ReverseGeocoder {
     /// it; none above city level.
     private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
         guard settings.detail >= .city else { return }
-        if settings.detail >= .suburb, record.finePlace >= 0 {
-            // A place node finer than the suburb answers with its own postcode (`chooseFinePlaceNodeAsNominatim`).
+        if settings.detail >= .suburb, record.finePlace >= 0, settings.detail < .building || record.postcode >= 0 {
+            // A place node finer than the suburb answers with its own postcode (`chooseFinePlaceNodeAsNominatim`); at
+            // street level, where none was found, its areas' (`takeFinePlaceNodeInArea`).
             if record.postcode >= 0 { append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer) }
         } else if settings.detail >= .suburb, record.suburbArea >= 0 {
             append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)

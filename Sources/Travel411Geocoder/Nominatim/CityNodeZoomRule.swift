@@ -29,13 +29,14 @@ extension ReverseGeocoder {
         if record.cityArea < 0 { record.locality = -1 }
     }
 
-    /// Where no area holds the point and nothing answers (no street, no object), the municipality holding the place
+    /// Where nothing answers (no street, no object) at street level, a finer place node inside the point's polygon
+    /// (`takeFinePlaceNodeInArea`). Else where no area holds the point, the municipality holding the place
     /// node that answers (`takeMunicipalityOfAnsweringPlaceNode`), else the town node within its reach
     /// (`takeTownNodeInReach`); then no municipality but an area's (`dropLocalityOutsideMunicipalities`).
     /// Inside a parish that town and village nodes name parts of, the node in reach inside it
     /// (`takeTownNodeInsideParish`), unless a finer place node answers.
     func decideMunicipalityOutsideAreas(_ record: inout PlacemarkRecord, maximumRank: Int) {
-        if record.street < 0, record.object < 0 {
+        if record.street < 0, record.object < 0, maximumRank < 26 || !takeFinePlaceNodeInArea(&record) {
             if record.cityArea < 0 { takeMunicipalityOfAnsweringPlaceNode(&record, maximumRank: maximumRank) }
             if record.cityArea < 0 {
                 takeTownNodeInReach(&record, maximumRank: maximumRank)

@@ -5,9 +5,7 @@ import Travel411Store
 /// Nominatim's answer by a place node finer than the suburbs (`FinePlaceNodes`) at zooms 14-15: its area search
 /// orders the place nodes reaching the point by search rank, highest first, then by distance (`_lookup_area_address`,
 /// `lookup_country`, `nominatim_api/reverse.py` 5.3), so a quarter (20) within 0.02° answers before a suburb node
-/// (19) and a hamlet (20) only when nearer. Not yet beyond every street at zooms 16-18, where Nominatim answers
-/// them too (Andorra's and Liechtenstein's localities): there a node's postcode is first its address area's own
-/// `postal_code` (Andorra's parishes), which only the import knows apart from a computed one (`OSMPostcodeAreas`).
+/// (19) and a hamlet (20) only when nearer. Beyond every street at zoom 18 too (`takeFinePlaceNodeInArea`).
 extension ReverseGeocoder {
     func chooseFinePlaceNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
         guard maximumRank >= 20, let fine = lookup.finePlaceNodes(), !fine.isEmpty else { return }
@@ -72,4 +70,81 @@ extension ReverseGeocoder {
             }.map { Int32($0) }
         } ?? nil
     }
+}
+
+extension ReverseGeocoder {
+    /// At street level where no street or object answers, Nominatim 5.3 searches areas (`lookup` then
+    /// `_lookup_area_address`, `nominatim_api/reverse.py`): the finest polygon holding the point, then the place nodes
+    /// inside that polygon of a finer search rank within their reach, the finest rank first, then the nearest. A
+    /// locality (25) within 0.02° so answers before a village (19): on Andorra's mountainsides "pas del Monjo, Ordino",
+    /// not the village el Serrat 3 km away. The node answers with its own address (`insert_addresslines` from its
+    /// centroid): the municipality and suburb at the node, and their postcode (Andorra's parishes' `postal_code`).
+    /// True when a node answers.
+    func takeFinePlaceNodeInArea(_ record: inout PlacemarkRecord) -> Bool {
+        guard let fine = lookup.finePlaceNodes(), !fine.isEmpty else { return false }
+        let x = record.location.longitude, y = record.location.latitude
+        let area = finestPolygon(x, y)
+        let search = lookup.suburbNodeSearch()
+        for candidate in fine.candidates(x: x, y: y, maximumRank: 25) {
+            let node = fine.nodes[Int(candidate.index)]
+            guard finestPolygon(node.x, node.y) == area, !isLinked(node, search: search) else { continue }
+            record.finePlace = candidate.index
+            record.cityArea = municipality(ofPlaceAt: Coordinate(latitude: node.y, longitude: node.x))
+            record.suburbArea = feature(.suburb, node.x, node.y)
+            // A part of another municipality is outside `current_boundary` (Vila, Encamp's, at a locality of Engolasters).
+            if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
+            // Its postcode: its address areas' (`insert_addresslines`), else the nearest point's (`get_nearest_postcode`).
+            let areaPostcode = [(PlacesSchema.AreaLevel.suburb, record.suburbArea), (.city, record.cityArea)].contains { level, area in
+                area >= 0 && !(withArea(level) { $0.bytes(Int(area), .postcode).isEmpty } ?? true)
+            }
+            record.postcode =
+                areaPostcode ? -1 : postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
+            return true
+        }
+        return false
+    }
+
+    /// A place's municipality from its own point: inside a parish that town and village nodes name parts of
+    /// (`OSMSubpartNodes`), the node whose box holds the point and whose distance, weighted by its rank
+    /// (`PlaceNodeSearch.nearestGuess`: a town's counts half), is least, as `insert_addresslines` orders the guesses
+    /// of a point's address; else the municipality holding it. Canal de la Bova, a locality nearer the village
+    /// Engolasters than the town les Escaldes, is les Escaldes's.
+    private func municipality(ofPlaceAt point: Coordinate) -> Int32 {
+        let holding = feature(.city, point.longitude, point.latitude)
+        guard holding >= 0, let nodes = lookup.cityNodeSearch() else { return holding }
+        let parish = nodes.node(ofFeature: holding)?.boundaryBelow ?? holding
+        guard parish >= 0 else { return holding }
+        return nodes.nearestGuess(near: point) { node, box in
+            guard node.boundaryBelow == parish, abs(node.x - point.longitude) <= box.x, abs(node.y - point.latitude) <= box.y
+            else { return nil }
+            let dx = node.x - point.longitude, dy = node.y - point.latitude
+            return (dx * dx + dy * dy).squareRoot()
+        } ?? holding
+    }
+
+    /// The finest polygon of the extract holding a point, as Nominatim's area search finds it: a suburb-level
+    /// polygon, else a municipality, each of a node's area the boundary it was cut to (`OSMSubpartNodes`: the
+    /// parish under a village's cell); nil outside every one (then `lookup_country` takes the nodes in reach). A
+    /// town node's area cut to no boundary hides what lies under it: the point and the node must share that area.
+    private func finestPolygon(_ x: Double, _ y: Double) -> PolygonAtPoint? {
+        let suburb = feature(.suburb, x, y)
+        if suburb >= 0 {
+            guard let nodes = lookup.suburbNodeSearch(), nodes.isNodeArea(suburb) else {
+                return PolygonAtPoint(level: .suburb, feature: suburb)
+            }
+            if let below = nodes.boundaryBelow(suburb) { return PolygonAtPoint(level: .suburb, feature: below) }
+        }
+        let city = feature(.city, x, y)
+        guard city >= 0 else { return nil }
+        guard let node = lookup.cityNodeSearch()?.node(ofFeature: city) else { return PolygonAtPoint(level: .city, feature: city) }
+        return node.boundaryBelow >= 0
+            ? PolygonAtPoint(level: .city, feature: node.boundaryBelow) : PolygonAtPoint(level: .townNodeArea, feature: city)
+    }
+}
+
+/// A polygon of the suburb or the municipality level, or a town node's area.
+private struct PolygonAtPoint: Equatable {
+    enum Level { case suburb, city, townNodeArea }
+    var level: Level
+    var feature: Int32
 }

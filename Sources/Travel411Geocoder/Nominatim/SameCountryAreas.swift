@@ -37,7 +37,7 @@ extension ReverseGeocoder {
     /// Whether the polygon's country is `country` (or of its code); for a polygon of no known country, true, or with
     /// `byCentre` whether the country polygon holding its centre is (true when it has no centre).
     @inline(__always)
-    private func isArea(_ level: PlacesSchema.AreaLevel, _ area: Int32, ofCountry country: Int32, _ byCentre: Bool) -> Bool {
+    func isArea(_ level: PlacesSchema.AreaLevel, _ area: Int32, ofCountry country: Int32, _ byCentre: Bool) -> Bool {
         let own = withArea(level) { $0.countryFeature(of: area) } ?? -1
         if own >= 0 { return isCountry(own, sameAs: country) }
         guard byCentre, let centre = withArea(level, { Self.point($0.bytes(Int(area), .centre)) }) ?? nil else { return true }

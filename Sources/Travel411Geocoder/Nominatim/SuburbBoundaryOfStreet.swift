@@ -36,3 +36,58 @@ extension ReverseGeocoder {
         return rank < 22
     }
 }
+
+extension ReverseGeocoder {
+    /// The suburb boundary a street's address names (its `isaddress` line at the boundary's rank, which becomes
+    /// `current_boundary`): the one holding its centroid, else, for a line, the one it passes through nearest its
+    /// centroid. `insert_addresslines` gives `getNearFeatures` a line's whole geometry (an area's centroid only:
+    /// `placex_update`), which returns every polygon the line enters, ordered by its distance from the centroid.
+    /// Baaderstraße, whose centroid lies just outside Bezirksteil Gärtnerplatz, names it, and with it none of the
+    /// suburb nodes of the other Bezirksteile. Only the boundaries of the street's country count, as they are the
+    /// ones in its partition (`isOfStreetsCountry`). `segments()`: the street's segments, nil when too long to gather.
+    func ownSuburbBoundary(
+        centroid: Coordinate?, isLine: Bool, segments: () -> LineSegments?, nodes: PlaceNodeSearch
+    ) -> Int32 {
+        guard let centroid else { return -1 }
+        let holding = suburbBoundary(at: centroid, nodes: nodes)
+        guard holding < 0, isLine, let segments = segments() else { return holding }
+        var judged: [Int32: Bool] = [:]
+        return Self.nearestArea(on: segments, to: centroid) { x, y in
+            let found = suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: nodes)
+            guard found >= 0 else { return nil }
+            if judged[found] == nil { judged[found] = isOfStreetsCountry(found, centroid: centroid) }
+            return judged[found] == true ? found : nil
+        } ?? -1
+    }
+
+    /// Whether a suburb boundary the street runs into is of the street's country: `getNearFeatures` looks in the
+    /// street's partition (its country's, `get_partition` of the centroid's `country_code`) only, and a boundary is
+    /// in the partition of the country holding its centroid. Avenue d'Alsace, a street of Beausoleil (France) that
+    /// runs along Monaco's border and into Monte-Carlo's quarter, names no quarter of Monaco. A boundary is judged
+    /// by its centre (`SameCountryAreas`).
+    private func isOfStreetsCountry(_ boundary: Int32, centroid: Coordinate) -> Bool {
+        isArea(.suburb, boundary, ofCountry: feature(.country, centroid.longitude, centroid.latitude), true)
+    }
+
+    /// The suburb boundary of an answer on a street whose own is `own`: of the boundaries the street passes
+    /// through, the one holding the result's point (`point`: a line's point nearest the query, `onStreet`; an area
+    /// street's centre; an object's own point), else the street's own. `complete_address_details`
+    /// (`nominatim_api/results.py`) takes, per rank, the street's address line from an area holding the result's
+    /// centroid before its `isaddress` one; an area street's lines are only those holding its centroid. A shop on
+    /// Müllerstraße inside Bezirksteil Gärtnerplatz names it, though the street's own is Angerviertel; a café by
+    /// Marienplatz, a square of Angerviertel, inside Graggenau, does not name Graggenau.
+    func suburbBoundary(
+        ofResultAt point: Coordinate, onStreet: Bool, own: Int32, centroid: Coordinate?, isLine: Bool,
+        segments: () -> LineSegments?, nodes: PlaceNodeSearch
+    ) -> Int32 {
+        let holding = suburbBoundary(at: point, nodes: nodes)
+        guard holding >= 0, holding != own, isLine, let centroid, isOfStreetsCountry(holding, centroid: centroid) else { return own }
+        if onStreet { return holding }
+        guard let segments = segments() else { return own }
+        let passes =
+            Self.nearestArea(on: segments, to: point) { x, y in
+                suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: nodes) == holding ? holding : nil
+            } != nil
+        return passes ? holding : own
+    }
+}

@@ -49,13 +49,23 @@ extension ReverseGeocoder {
             let segments = streets.index.segments(
                 ofLine: street, in: Self.widenedPastRounding(extent), maxCells: Self.gatheredCells, maxSegments: Self.gatheredSegments)
         else { return nil }
-        let c = segments.coordinates
         let from = centroid ?? Coordinate(latitude: (extent.minY + extent.maxY) / 2, longitude: (extent.minX + extent.maxX) / 2)
+        return Self.nearestArea(on: segments, to: from) { x, y in
+            let found = feature(.city, x, y)
+            return found >= 0 && !isNode(found) ? found : nil
+        }
+    }
+
+    /// Of the areas a street's segments pass through (`area(x, y)` at each segment's ends and middle, nil outside
+    /// every one that counts), the one whose point so found is nearest `from`; the first found of equal distance.
+    /// Nominatim orders the polygons by their distance from the street's centroid (`getNearFeatures`); the nearest
+    /// point found inside each stands for it (never nearer than the polygon itself).
+    static func nearestArea(on segments: LineSegments, to from: Coordinate, area: (Double, Double) -> Int32?) -> Int32? {
+        let c = segments.coordinates
         var best: (distance: Double, feature: Int32)? = nil
         for i in stride(from: 0, to: c.count, by: 4) {
             for (x, y) in [(c[i], c[i + 1]), ((c[i] + c[i + 2]) / 2, (c[i + 1] + c[i + 3]) / 2), (c[i + 2], c[i + 3])] {
-                let found = feature(.city, x, y)
-                guard found >= 0, !isNode(found) else { continue }
+                guard let found = area(x, y) else { continue }
                 let distance = (x - from.longitude) * (x - from.longitude) + (y - from.latitude) * (y - from.latitude)
                 if let known = best, known.distance <= distance { continue }
                 best = (distance, found)
