@@ -14,7 +14,12 @@ extension ReverseGeocoder {
     /// The suburb boundary holding `point` that confines the suburb nodes' parts (a node's area cut to the boundary
     /// holding the node counts as that boundary); -1 for none.
     func suburbBoundary(at point: Coordinate, nodes: PlaceNodeSearch) -> Int32 {
-        var holder = feature(.suburb, point.longitude, point.latitude)
+        suburbBoundary(ofPolygon: feature(.suburb, point.longitude, point.latitude), nodes: nodes)
+    }
+
+    /// `suburbBoundary(at:)` of a point that suburb polygon `polygon` holds (-1: none holds it).
+    func suburbBoundary(ofPolygon polygon: Int32, nodes: PlaceNodeSearch) -> Int32 {
+        var holder = polygon
         guard holder >= 0 else { return -1 }
         if nodes.isNodeArea(holder) {
             guard let below = nodes.boundaryBelow(holder) else { return -1 }
@@ -52,8 +57,9 @@ extension ReverseGeocoder {
         let holding = suburbBoundary(at: centroid, nodes: nodes)
         guard holding < 0, isLine, let segments = segments() else { return holding }
         var judged: [Int32: Bool] = [:]
+        var memo = SuburbPolygonMemo()
         return Self.nearestArea(on: segments, to: centroid) { x, y in
-            let found = suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: nodes)
+            let found = memo.boundary(of: feature(.suburb, x, y)) { suburbBoundary(ofPolygon: $0, nodes: nodes) }
             guard found >= 0 else { return nil }
             if judged[found] == nil { judged[found] = isOfStreetsCountry(found, centroid: centroid) }
             return judged[found] == true ? found : nil
@@ -84,10 +90,26 @@ extension ReverseGeocoder {
         guard holding >= 0, holding != own, isLine, let centroid, isOfStreetsCountry(holding, centroid: centroid) else { return own }
         if onStreet { return holding }
         guard let segments = segments() else { return own }
+        var memo = SuburbPolygonMemo()
         let passes =
             Self.nearestArea(on: segments, to: point) { x, y in
-                suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: nodes) == holding ? holding : nil
+                memo.boundary(of: feature(.suburb, x, y)) { suburbBoundary(ofPolygon: $0, nodes: nodes) } == holding ? holding : nil
             } != nil
         return passes ? holding : own
+    }
+}
+
+/// `suburbBoundary(at:)` for the points sampled along one street: each suburb polygon they fall in is judged once
+/// (whether it is a node's area, the boundary below it, its rank: page reads), not at every sample. The same answers:
+/// the judgement is a function of the polygon alone.
+private struct SuburbPolygonMemo {
+    private var judged: [(polygon: Int32, boundary: Int32)] = []
+
+    mutating func boundary(of polygon: Int32, judging: (Int32) -> Int32) -> Int32 {
+        guard polygon >= 0 else { return -1 }
+        if let known = judged.first(where: { $0.polygon == polygon }) { return known.boundary }
+        let boundary = judging(polygon)
+        judged.append((polygon, boundary))
+        return boundary
     }
 }
