@@ -256,38 +256,33 @@ package enum RecordPageCoding {
     }
 
     /// `number` (1e-7 steps) as seven-decimal text: `-` when negative, the whole part's digits (`0` for none), a `.`
-    /// and seven digits. Written from the end in a buffer on the stack, without a String or array per number.
+    /// and seven digits.
     @inline(__always) static func appendSevenDecimals(_ number: Int64, to text: inout [UInt8]) {
-        // 20 digits of UInt64's largest, the `.`, the seven decimals and a `-`.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 29) { buffer in
-            var end = buffer.count
-            var magnitude = number.magnitude
-            for _ in 0..<7 {
-                end -= 1
-                buffer[end] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-                magnitude /= 10
-            }
-            end -= 1
-            buffer[end] = UInt8(ascii: ".")
-            repeat {
-                end -= 1
-                buffer[end] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if number < 0 {
-                end -= 1
-                buffer[end] = UInt8(ascii: "-")
-            }
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[end...]))
-        }
+        appendDecimal(number, fractionDigits: 7, to: &text)
     }
 
     /// `number` as `String(number)` writes it, without the String: every integer and element of a page decoded.
     @inline(__always) static func appendInteger(_ number: Int64, to text: inout [UInt8]) {
-        // 20 digits of UInt64's largest and a `-`.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+        appendDecimal(number, fractionDigits: 0, to: &text)
+    }
+
+    /// `number` in steps of 10^-`fractionDigits` (at most 7): `-` when negative, the whole part's digits (`0` for
+    /// none), then a `.` and the fraction's digits when there are any. Written from the end in a buffer on the
+    /// stack, without a String or array per number: every number of a page passes here.
+    @inline(__always) private static func appendDecimal(_ number: Int64, fractionDigits: Int, to text: inout [UInt8]) {
+        // 20 digits of UInt64's largest, the `.`, seven decimals and a `-`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 29) { buffer in
             var end = buffer.count
             var magnitude = number.magnitude
+            if fractionDigits > 0 {
+                for _ in 0..<fractionDigits {
+                    end -= 1
+                    buffer[end] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                    magnitude /= 10
+                }
+                end -= 1
+                buffer[end] = UInt8(ascii: ".")
+            }
             repeat {
                 end -= 1
                 buffer[end] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
