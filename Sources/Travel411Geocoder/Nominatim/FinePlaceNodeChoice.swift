@@ -94,9 +94,10 @@ extension ReverseGeocoder {
             // A part of another municipality is outside `current_boundary` (Vila, Encamp's, at a locality of Engolasters).
             if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
             // Its postcode: its address areas' (`insert_addresslines`), else the nearest point's (`get_nearest_postcode`).
-            let areaPostcode = [(PlacesSchema.AreaLevel.suburb, record.suburbArea), (.city, record.cityArea)].contains { level, area in
+            func hasPostcode(_ level: PlacesSchema.AreaLevel, _ area: Int32) -> Bool {
                 area >= 0 && !(withArea(level) { $0.bytes(Int(area), .postcode).isEmpty } ?? true)
             }
+            let areaPostcode = hasPostcode(.suburb, record.suburbArea) || hasPostcode(.city, record.cityArea)
             record.postcode =
                 areaPostcode ? -1 : postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
             return true

@@ -56,13 +56,13 @@ extension ReverseGeocoder {
         guard let centroid else { return -1 }
         let holding = suburbBoundary(at: centroid, nodes: nodes)
         guard holding < 0, isLine, let segments = segments() else { return holding }
-        var judged: [Int32: Bool] = [:]
         var memo = SuburbPolygonMemo()
         return Self.nearestArea(on: segments, to: centroid) { x, y in
-            let found = memo.boundary(of: feature(.suburb, x, y)) { suburbBoundary(ofPolygon: $0, nodes: nodes) }
-            guard found >= 0 else { return nil }
-            if judged[found] == nil { judged[found] = isOfStreetsCountry(found, centroid: centroid) }
-            return judged[found] == true ? found : nil
+            let found = memo.boundary(of: feature(.suburb, x, y)) { polygon in
+                let boundary = suburbBoundary(ofPolygon: polygon, nodes: nodes)
+                return boundary >= 0 && isOfStreetsCountry(boundary, centroid: centroid) ? boundary : -1
+            }
+            return found >= 0 ? found : nil
         } ?? -1
     }
 
@@ -99,9 +99,9 @@ extension ReverseGeocoder {
     }
 }
 
-/// `suburbBoundary(at:)` for the points sampled along one street: each suburb polygon they fall in is judged once
-/// (whether it is a node's area, the boundary below it, its rank: page reads), not at every sample. The same answers:
-/// the judgement is a function of the polygon alone.
+/// A judgement of the suburb polygons a street's sampled points fall in (`suburbBoundary(ofPolygon:)`, with or
+/// without the street's country): each polygon judged once (whether it is a node's area, the boundary below it, its
+/// rank, its country: page reads), not at every sample. The same answers: the judgement is a function of the polygon.
 private struct SuburbPolygonMemo {
     private var judged: [(polygon: Int32, boundary: Int32)] = []
 
