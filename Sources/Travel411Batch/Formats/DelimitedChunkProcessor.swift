@@ -20,7 +20,7 @@ final class DelimitedChunkProcessor: ChunkProcessor {
     /// directly (through `any PlacemarkPrinter`, every field went through a forwarding stub and a record copy).
     private let geocoder: ReverseGeocoder?
     /// The chunk's records split and its points read, before any is answered (`PointsAhead`).
-    private var pointsAhead = PointsAhead()
+    private let pointsAhead = PointsAhead()
 
     init(layout: DelimitedLayout, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.layout = layout
@@ -38,52 +38,47 @@ final class DelimitedChunkProcessor: ChunkProcessor {
 
     private func process<Printer: PlacemarkPrinter>(_ chunk: InputChunk, into output: GrowableByteArray, printer: Printer) -> RowCounts {
         var counts = RowCounts()
-        // Locals, so the loop does not retain shared objects (the closure's context) per row, and works on a
-        // local `PointsAhead`: a class's stored arrays pay an exclusivity check per access.
+        // Locals, so the loop does not retain shared objects (the closure's context) per row.
         let encoder = self.encoder
         let layout = self.layout
         let bytes = UnsafePointer(chunk.buffer.base)
-        var ahead = PointsAhead()
-        swap(&ahead, &pointsAhead)
-        defer { swap(&ahead, &pointsAhead) }
+        let ahead = pointsAhead
         ahead.read(
             bytes, end: chunk.length, firstLine: chunk.unitsBefore + 1, layout: layout, splitter: splitter, coordinates: coordinates)
         let needs = encoder.needs
-        // A constant for the rows' loop: capturing the variable, the loop reloaded and retained its four arrays per row.
-        let read = ahead
-        read.cells.withUnsafeBufferPointer { allCells in
-            for (row, rowFields) in read.rows.enumerated() {
-                let record = rowFields.record
-                let cells = UnsafeBufferPointer(rebasing: allCells[rowFields.firstCell..<rowFields.firstCell + rowFields.cellCount])
-                counts.rows += 1
-                read.prefetch(after: row, printer: printer, needs: needs)
-                let problem: String?
-                var point: RowPoint?
-                if record.isUnterminated {
-                    problem = "a quoted field is not closed before the end of the input"
-                } else if cells.count != layout.columnCount {
-                    problem = "expected \(layout.columnCount) fields, found \(cells.count)"
-                } else if let parsed = read.coordinate(ofRow: row) {
-                    // Read by `PointsAhead` under the same conditions: only a row without a point is read again, for its message.
-                    point = RowPoint(
-                        latitude: parsed.x, longitude: parsed.y, latitudeText: cells[layout.latitudeColumn],
-                        longitudeText: cells[layout.longitudeColumn])
+        let rows = ahead.rows, allCells = ahead.cells
+        for row in 0..<rows.count {
+            let rowFields = rows[row]
+            let record = rowFields.record
+            let cells = UnsafeBufferPointer(rebasing: allCells[rowFields.firstCell..<rowFields.firstCell + rowFields.cellCount])
+            counts.rows += 1
+            PointsAhead.prefetch(after: row, of: rows, printer: printer, needs: needs)
+            let problem: String?
+            var point: RowPoint?
+            if record.isUnterminated {
+                problem = "a quoted field is not closed before the end of the input"
+            } else if cells.count != layout.columnCount {
+                problem = "expected \(layout.columnCount) fields, found \(cells.count)"
+            } else if !rowFields.point.x.isNaN {
+                // Read by `PointsAhead` under the same conditions: only a row without a point is read again, for its message.
+                point = RowPoint(
+                    latitude: rowFields.point.x, longitude: rowFields.point.y, latitudeText: cells[layout.latitudeColumn],
+                    longitudeText: cells[layout.longitudeColumn])
+                problem = nil
+            } else {
+                switch coordinates.read(latitude: cells[layout.latitudeColumn], longitude: cells[layout.longitudeColumn], in: bytes) {
+                case .point(let found):
+                    point = found
                     problem = nil
-                } else {
-                    switch coordinates.read(latitude: cells[layout.latitudeColumn], longitude: cells[layout.longitudeColumn], in: bytes) {
-                    case .point(let found):
-                        point = found
-                        problem = nil
-                    case .problem(let message):
-                        problem = message
-                    }
+                case .problem(let message):
+                    problem = message
                 }
-                if point == nil { counts.errors += 1 }
-                let isWellFormed = !record.isUnterminated && cells.count == layout.columnCount
-                encoder.appendGeocodedRow(
-                    bytes, input: .columns(cells, rawRecord: isWellFormed ? record.start..<record.contentEnd : nil),
-                    point: point, problem: "line \(rowFields.line): \(problem ?? "no coordinate")", printer: printer, to: output)
             }
+            if point == nil { counts.errors += 1 }
+            let isWellFormed = !record.isUnterminated && cells.count == layout.columnCount
+            encoder.appendGeocodedRow(
+                bytes, input: .columns(cells, rawRecord: isWellFormed ? record.start..<record.contentEnd : nil),
+                point: point, problem: "line \(rowFields.line): \(problem ?? "no coordinate")", printer: printer, to: output)
         }
         return counts
     }

@@ -16,6 +16,15 @@ package struct DelimitedRecord {
     var endsWithNewline: Bool
 }
 
+/// Where a record's fields go as they are split: an array, or a chunk's `GrowingBuffer`.
+protocol InputCellSink {
+    mutating func append(_ cell: InputCell)
+}
+
+extension Array: InputCellSink where Element == InputCell {}
+
+extension GrowingBuffer: InputCellSink where Element == InputCell {}
+
 /// Splits CSV and TSV records (RFC 4180): fields that start with a quote may hold delimiters, quotes
 /// (doubled) and line breaks; records end at LF or CRLF outside quotes.
 ///
@@ -40,7 +49,9 @@ package struct DelimitedRecordSplitter: Sendable {
     /// Splits the record starting at `start`, appending its fields after those already in `fields` (a chunk's
     /// records side by side, `PointsAhead`).
     @inline(__always)
-    func split(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, appendingTo fields: inout [InputCell]) -> DelimitedRecord {
+    func split<Fields: InputCellSink>(
+        _ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, appendingTo fields: inout Fields
+    ) -> DelimitedRecord {
         let delimiter = self.delimiter
         var index = start
         var embeddedNewlines = 0
@@ -120,12 +131,12 @@ package struct DelimitedRecordSplitter: Sendable {
 
     /// A record holding nothing at all (an empty line): skipped rather than counted as a row.
     @inline(__always)
-    package static func isBlank(_ fields: [InputCell]) -> Bool { isBlank(fields, from: 0) }
+    package static func isBlank(_ fields: [InputCell]) -> Bool { fields.withUnsafeBufferPointer { isBlank($0) } }
 
-    /// `isBlank` of the record whose fields are `fields[first...]`.
+    /// `isBlank` of a record whose fields are `fields`.
     @inline(__always)
-    static func isBlank(_ fields: [InputCell], from first: Int) -> Bool {
-        fields.count == first &+ 1 && fields[first].kind == .delimitedPlain && fields[first].start == fields[first].end
+    static func isBlank(_ fields: UnsafeBufferPointer<InputCell>) -> Bool {
+        fields.count == 1 && fields[0].kind == .delimitedPlain && fields[0].start == fields[0].end
     }
 
     /// The value of a quoted field: quotes removed, doubled quotes halved, trailing text kept.

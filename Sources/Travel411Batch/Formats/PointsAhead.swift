@@ -7,39 +7,54 @@ import Travel411Store
 /// places after it: the first reads of their lookups then come from the cache instead of each waiting for
 /// memory in turn. The rows are then written from the fields split here (splitting each record a second time
 /// was a tenth of a four-field batch's instructions).
-struct PointsAhead {
+final class PointsAhead {
     /// Rows between two stages of one point's hints: enough for a stage's lines to arrive before the next
     /// stage reads them, few enough that they are still in the cache when the point is answered.
     static let rowsPerStage = 2
 
-    /// A non-blank record: how it was split, the line it starts on, and where its fields are in `cells`.
+    /// A non-blank record: how it was split, the line it starts on, where its fields are in `cells`, and its
+    /// point as `CoordinateReader` read it (NaN, and `spot` none, for a row without a valid point): the rows'
+    /// answers take it from here, so each number is parsed once.
     struct Row {
         var record: DelimitedRecord
         var line: Int
         var firstCell: Int
         var cellCount: Int
+        var point: SIMD2<Double>
+        /// Where the point lies, for its cache hints.
+        var spot: LookupPrefetch.Spot
     }
 
-    /// Where each non-blank row's point lies, in order; `.none` for a row without a valid point.
-    private var points: [LookupPrefetch.Spot] = []
-    /// Each non-blank row's latitude and longitude, as `CoordinateReader` read them; NaN for a row without a
-    /// valid point. The rows' answers take them from here: each number is parsed once.
-    private var values: [SIMD2<Double>] = []
-    /// The non-blank records, in order.
-    private(set) var rows: [Row] = []
-    /// Every record's fields, side by side (a blank record's are dropped again).
-    private(set) var cells: [InputCell] = []
+    /// The non-blank records, in order, and every record's fields side by side (a blank record's are dropped
+    /// again): one allocation each, reused chunk after chunk.
+    private var rowStore = GrowingBuffer<Row>(capacity: 4096)
+    private var cellStore = GrowingBuffer<InputCell>(capacity: 4096 * 4)
+
+    deinit {
+        rowStore.deallocate()
+        cellStore.deallocate()
+    }
+
+    /// The rows of the chunk read last, valid until the next `read`.
+    var rows: UnsafeBufferPointer<Row> { rowStore.elements }
+    /// Their fields, valid until the next `read`.
+    var cells: UnsafeBufferPointer<InputCell> { cellStore.elements }
 
     /// Splits every record of `bytes[..<end]`, the first starting on line `firstLine`, and reads its point as
     /// `DelimitedChunkProcessor.process` will use it; blank lines are no rows.
-    mutating func read(
+    func read(
         _ bytes: UnsafePointer<UInt8>, end: Int, firstLine: Int, layout: DelimitedLayout, splitter: DelimitedRecordSplitter,
         coordinates: CoordinateReader
     ) {
-        points.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-        rows.removeAll(keepingCapacity: true)
-        cells.removeAll(keepingCapacity: true)
+        // Filled as locals: a class's stored buffers paid an exclusivity check at every append.
+        var rows = rowStore
+        var cells = cellStore
+        defer {
+            rowStore = rows
+            cellStore = cells
+        }
+        rows.removeAll()
+        cells.removeAll()
         var index = 0
         var line = firstLine
         while index < end {
@@ -48,41 +63,37 @@ struct PointsAhead {
             let recordLine = line
             line &+= record.lines
             index = record.next
-            if DelimitedRecordSplitter.isBlank(cells, from: firstCell) {
-                cells.removeLast(cells.count &- firstCell)
-                continue
-            }
             let cellCount = cells.count &- firstCell
-            rows.append(Row(record: record, line: recordLine, firstCell: firstCell, cellCount: cellCount))
-            guard !record.isUnterminated, cellCount == layout.columnCount,
-                case .point(let point) = coordinates.read(
-                    latitude: cells[firstCell &+ layout.latitudeColumn], longitude: cells[firstCell &+ layout.longitudeColumn], in: bytes)
-            else {
-                points.append(.none)
-                values.append(SIMD2(repeating: .nan))
+            let fields = UnsafeBufferPointer(start: cells.base + firstCell, count: cellCount)
+            if DelimitedRecordSplitter.isBlank(fields) {
+                cells.truncate(to: firstCell)
                 continue
             }
-            points.append(LookupPrefetch.Spot(Coordinate(latitude: point.latitude, longitude: point.longitude)))
-            values.append(SIMD2(point.latitude, point.longitude))
+            var row = Row(
+                record: record, line: recordLine, firstCell: firstCell, cellCount: cellCount, point: SIMD2(repeating: .nan),
+                spot: .none)
+            if !record.isUnterminated, cellCount == layout.columnCount,
+                case .point(let point) = coordinates.read(
+                    latitude: fields[layout.latitudeColumn], longitude: fields[layout.longitudeColumn], in: bytes)
+            {
+                row.point = SIMD2(point.latitude, point.longitude)
+                row.spot = LookupPrefetch.Spot(Coordinate(latitude: point.latitude, longitude: point.longitude))
+            }
+            rows.append(row)
         }
     }
 
-    /// The valid point of non-blank row `row` (its latitude and longitude), nil when it has none.
-    @inline(__always)
-    func coordinate(ofRow row: Int) -> SIMD2<Double>? {
-        guard row < values.count, !values[row].x.isNaN else { return nil }
-        return values[row]
-    }
-
-    /// The hints due when row `row` is about to be answered: stage `s` for the row `(stages - s) ×
+    /// The hints due when row `row` of `rows` is about to be answered: stage `s` for the row `(stages - s) ×
     /// rowsPerStage` after it.
     @inline(__always)
-    func prefetch<Printer: PlacemarkPrinter>(after row: Int, printer: Printer, needs: PlacemarkNeeds) {
+    static func prefetch<Printer: PlacemarkPrinter>(
+        after row: Int, of rows: UnsafeBufferPointer<Row>, printer: Printer, needs: PlacemarkNeeds
+    ) {
         let stages = ReverseGeocoder.prefetchStages
         for stage in 0..<stages {
-            let target = row + (stages - stage) * Self.rowsPerStage
-            guard target < points.count else { continue }
-            let spot = points[target]
+            let target = row &+ (stages &- stage) &* rowsPerStage
+            guard target < rows.count else { continue }
+            let spot = rows[target].spot
             if !spot.isNone { printer.prefetch(spot, stage: stage, needs: needs) }
         }
     }
