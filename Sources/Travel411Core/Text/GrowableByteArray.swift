@@ -126,7 +126,8 @@ public final class GrowableByteArray {
         text.withUTF8 { append($0) }
     }
 
-    /// Writes an integer in decimal, without going through `String`.
+    /// Writes an integer in decimal, without going through `String`: two digits a step, from a table of the
+    /// hundred pairs (a batch writes two or three of these a row: a distance in metres, a tenth of a kilometre).
     package func appendDecimal(_ value: Int) {
         reserve(20)
         if value < 0 {
@@ -134,20 +135,35 @@ public final class GrowableByteArray {
             count &+= 1
         }
         var magnitude = value.magnitude
-        var digitCount = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
-            digitCount &+= 1
+        if magnitude < 10 {
+            base[count] = UInt8(truncatingIfNeeded: magnitude) &+ 48
+            count &+= 1
+            return
         }
+        var digitCount = 2
+        var probe = magnitude
+        while probe >= 100 {
+            probe /= 100
+            digitCount &+= 2
+        }
+        if probe < 10 { digitCount &-= 1 }
         var index = count &+ digitCount
         count = index
-        repeat {
-            index &-= 1
-            base[index] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
-            magnitude /= 10
-        } while magnitude > 0
+        let pairs = Self.digitPairs.utf8Start
+        while magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+            magnitude /= 100
+            index &-= 2
+            base[index] = pairs[pair]
+            base[index &+ 1] = pairs[pair &+ 1]
+        }
+        // An odd number of digits: the first one is left (a leading digit is never 0).
+        if magnitude > 0 { base[index &- 1] = UInt8(truncatingIfNeeded: magnitude) &+ 48 }
     }
+
+    /// "00" to "99", read in place (a constant, not an array behind a lazy initialiser).
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     @inlinable public func removeAll() { count = 0 }
 

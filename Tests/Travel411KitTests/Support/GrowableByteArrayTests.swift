@@ -18,4 +18,22 @@ final class GrowableByteArrayTests: XCTestCase {
             }
         }
     }
+
+    /// Two digits a step writes what `String(value)` writes: every value up to 100,000, the powers of ten and
+    /// their neighbours, both signs, the extremes, and after text already in the buffer.
+    func testAppendDecimalWritesWhatStringWrites() {
+        var values = Array(0...100_000)
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        values += [Int.max, Int.min, Int.min + 1]
+        for value in values + values.filter({ $0 != Int.min }).map({ -$0 }) {
+            let buffer = GrowableByteArray(capacity: 1)
+            buffer.append(UInt8(ascii: "x"))
+            buffer.appendDecimal(value)
+            XCTAssertEqual(String(decoding: buffer.bytes, as: UTF8.self), "x\(value)")
+        }
+    }
 }
