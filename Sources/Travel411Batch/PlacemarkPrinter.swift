@@ -17,6 +17,9 @@ package protocol PlacemarkPrinter: AnyObject, Sendable {
     /// Cache hints for a point `record(for:needs:)` will be asked about a few rows later, in stages
     /// (`ReverseGeocoder.prefetch`); changes no answer.
     func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds)
+    /// A row's hints at once: stage 0 for `stages.0`, 1 for `stages.1`, 2 for `stages.2` (`.none`: no hint), as
+    /// `prefetch(_:stage:needs:)` gives them one by one (`ReverseGeocoder.prefetch(stages:needs:)`).
+    func prefetch(stages: (LookupPrefetch.Spot, LookupPrefetch.Spot, LookupPrefetch.Spot), needs: PlacemarkNeeds)
     /// Cache hints for the texts of a decided record, before its fields are printed
     /// (`ReverseGeocoder.prefetchTexts`); changes no answer.
     func prefetchTexts(of record: PlacemarkRecord, needs: PlacemarkNeeds)
@@ -33,6 +36,14 @@ extension PlacemarkPrinter {
             needsDelimiter = true
             _ = appendText(field, of: record, to: buffer)
         }
+    }
+}
+
+extension PlacemarkPrinter {
+    func prefetch(stages spots: (LookupPrefetch.Spot, LookupPrefetch.Spot, LookupPrefetch.Spot), needs: PlacemarkNeeds) {
+        if !spots.0.isNone { prefetch(spots.0, stage: 0, needs: needs) }
+        if !spots.1.isNone { prefetch(spots.1, stage: 1, needs: needs) }
+        if !spots.2.isNone { prefetch(spots.2, stage: 2, needs: needs) }
     }
 }
 

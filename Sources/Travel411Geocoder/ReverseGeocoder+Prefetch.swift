@@ -2,9 +2,6 @@ import Travel411Core
 import Travel411Store
 
 extension ReverseGeocoder {
-    /// How many stages of cache hints a point should go through before `record(for:)` answers it.
-    package static var prefetchStages: Int { LookupPrefetch.stages }
-
     /// Cache hints for the first reads `record(for:needs:)` will make for this point: its locality cell and
     /// its area levels' grid references, tile headers and quadtree roots (`LookupPrefetch`). A batch calls
     /// stage 0 for a point some rows ahead, stage 1 for it a few rows later, and so on, so that the reads
@@ -33,6 +30,38 @@ extension ReverseGeocoder {
                 let ordinal = bits.trailingZeroBitCount
                 bits &= bits &- 1
                 rows.levels[ordinal].prefetch(spot, stage: stage, reference: rows.reference(spot, ordinal: ordinal))
+            }
+        }
+    }
+
+    /// A row's hints in one call: `prefetch(_:stage:needs:)` of stage 0 for `stages.0`, stage 1 for `stages.1` and
+    /// stage 2 for `stages.2` (a spot `.none` gets none), in that order. The batch gives every row's three hints at
+    /// once; called stage by stage, each call checked the needs and borrowed the levels again.
+    @inline(__always)
+    package func prefetch(
+        stages spots: (LookupPrefetch.Spot, LookupPrefetch.Spot, LookupPrefetch.Spot), needs: PlacemarkNeeds
+    ) {
+        // The grid rows are made whenever everything was read (`hot.isComplete`).
+        guard hot.isComplete, let gridRows = hot.gridRows else { return }
+        let cells =
+            needs.contains(.localities)
+            ? hot.localities?._withUnsafeGuaranteedRef { $0.cells.map(Unmanaged.passUnretained) } ?? nil : nil
+        gridRows._withUnsafeGuaranteedRef { rows in
+            let wanted = rows.present & PlacesSchema.AreaLevel.ordinals(readBy: needs)
+            if !spots.0.isNone {
+                cells?._withUnsafeGuaranteedRef { $0.prefetch(spots.0, stage: 0) }
+                rows.prefetch(spots.0)
+            }
+            for stage in 1...2 {
+                let spot = stage == 1 ? spots.1 : spots.2
+                guard !spot.isNone else { continue }
+                cells?._withUnsafeGuaranteedRef { $0.prefetch(spot, stage: stage) }
+                var bits = wanted
+                while bits != 0 {
+                    let ordinal = bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    rows.levels[ordinal].prefetch(spot, stage: stage, reference: rows.reference(spot, ordinal: ordinal))
+                }
             }
         }
     }

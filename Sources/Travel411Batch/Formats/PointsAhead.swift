@@ -84,17 +84,14 @@ final class PointsAhead {
     }
 
     /// The hints due when row `row` of `rows` is about to be answered: stage `s` for the row `(stages - s) ×
-    /// rowsPerStage` after it.
+    /// rowsPerStage` after it, all three in one call.
     @inline(__always)
     static func prefetch<Printer: PlacemarkPrinter>(
         after row: Int, of rows: UnsafeBufferPointer<Row>, printer: Printer, needs: PlacemarkNeeds
     ) {
-        let stages = ReverseGeocoder.prefetchStages
-        for stage in 0..<stages {
-            let target = row &+ (stages &- stage) &* rowsPerStage
-            guard target < rows.count else { continue }
-            let spot = rows[target].spot
-            if !spot.isNone { printer.prefetch(spot, stage: stage, needs: needs) }
-        }
+        let count = rows.count
+        @inline(__always) func spot(_ target: Int) -> LookupPrefetch.Spot { target < count ? rows[target].spot : .none }
+        printer.prefetch(
+            stages: (spot(row &+ 3 &* rowsPerStage), spot(row &+ 2 &* rowsPerStage), spot(row &+ rowsPerStage)), needs: needs)
     }
 }
