@@ -59,7 +59,9 @@ final class PointsAhead {
         var line = firstLine
         while index < end {
             let firstCell = cells.count
-            let record = splitter.split(bytes, from: index, to: end, appendingTo: &cells)
+            let record =
+                splitter.splitUnquoted(bytes, from: index, to: end, appendingTo: &cells)
+                ?? splitter.split(bytes, from: index, to: end, appendingTo: &cells)
             let recordLine = line
             line &+= record.lines
             index = record.next
