@@ -62,4 +62,52 @@ final class DelimitedRecordSplitterTests: XCTestCase {
                 ["12345678901234567", "2"], [""], ["open"],
             ])
     }
+
+    /// The one-pass split of a record without quotes reads what `split` reads (fields, next record, lines, the
+    /// content's end, whether a line feed ended it), and gives up at a quote with the fields as they were: random
+    /// records dense in delimiters, CR, LF and quotes, from every offset, to every end.
+    func testUnquotedSplitMatchesSplit() {
+        var generator = SystemRandomNumberGenerator()
+        var differences: [String] = []
+        for delimiter in [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")] {
+            let splitter = DelimitedRecordSplitter(delimiter: delimiter)
+            let alphabet: [UInt8] = [delimiter, delimiter, UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\""), UInt8(ascii: "7")]
+            for round in 0..<400 {
+                let count = Int.random(in: 0...24, using: &generator)
+                let quoteFree = round % 2 == 0
+                let bytes = (0..<count).map { _ -> UInt8 in
+                    guard Int.random(in: 0..<3, using: &generator) == 0 else { return UInt8(ascii: "x") }
+                    let byte = alphabet.randomElement(using: &generator)!
+                    return quoteFree && byte == UInt8(ascii: "\"") ? UInt8(ascii: "y") : byte
+                }
+                var cells = GrowingBuffer<InputCell>(capacity: 1)
+                defer { cells.deallocate() }
+                bytes.withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    for start in 0..<count {
+                        for end in (start + 1)...count {
+                            var expected: [InputCell] = []
+                            let record = splitter.split(base, from: start, to: end, into: &expected)
+                            cells.removeAll()
+                            cells.append(.missing)
+                            guard let fast = splitter.splitUnquoted(base, from: start, to: end, appendingTo: &cells) else {
+                                if cells.count != 1 || !bytes[start..<min(record.next, end)].contains(UInt8(ascii: "\"")) {
+                                    differences.append("gave up without a quote: \(bytes), \(start)..<\(end)")
+                                }
+                                continue
+                            }
+                            let found = Array(cells.elements.dropFirst())
+                            let same =
+                                found.map(\.start) == expected.map(\.start) && found.map(\.end) == expected.map(\.end)
+                                && found.allSatisfy { $0.kind == .delimitedPlain } && expected.allSatisfy { $0.kind == .delimitedPlain }
+                                && fast.next == record.next && fast.lines == record.lines && fast.contentEnd == record.contentEnd
+                                && fast.start == record.start && fast.endsWithNewline == record.endsWithNewline && !record.isUnterminated
+                            if !same { differences.append("\(bytes), \(start)..<\(end)") }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(differences.prefix(5), [])
+    }
 }
