@@ -12,12 +12,25 @@ enum PlacemarkText {
     /// The field's text, except that `.description` stops before the place name, which always
     /// ends it ("in …", "… of …").
     static func appendPrefix(_ field: PlacemarkField, metres: Double, bearing: Double, to output: GrowableByteArray) -> Bool {
+        var compass: CompassText? = nil
+        return appendPrefix(field, metres: metres, bearing: bearing, compass: &compass, to: output)
+    }
+
+    /// A compass point's bytes in `compassPoints`.
+    typealias CompassText = (start: UnsafePointer<UInt8>, count: Int)
+
+    /// `appendPrefix`, with the bearing's compass point kept in `compass` once found (nil: not yet): a row printing
+    /// both the bearing and the description finds it once.
+    @inline(__always)
+    static func appendPrefix(
+        _ field: PlacemarkField, metres: Double, bearing: Double, compass: inout CompassText?, to output: GrowableByteArray
+    ) -> Bool {
         guard metres.isFinite, abs(metres) < 1e15, bearing.isFinite else { return false }
         switch field {
         case .distance:
             output.appendDecimal(roundedToInt(metres))
         case .bearing:
-            appendCompassPoint(bearing, to: output)
+            appendCompassPoint(bearing, memo: &compass, to: output)
         case .description:
             if metres < 100 {
                 output.append("in ")
@@ -37,7 +50,7 @@ enum PlacemarkText {
                 output.appendDecimal(roundedToInt(metres / 1000))
                 output.append(" km ")
             }
-            appendCompassPoint(bearing, to: output)
+            appendCompassPoint(bearing, memo: &compass, to: output)
             output.append(" of ")
         default:
             return false
@@ -45,8 +58,16 @@ enum PlacemarkText {
         return true
     }
 
-    /// The same rounding as `CompassPoint(bearing:)`, without its per-call `allCases` array.
-    static func appendCompassPoint(_ bearing: Double, to output: GrowableByteArray) {
+    @inline(__always)
+    private static func appendCompassPoint(_ bearing: Double, memo: inout CompassText?, to output: GrowableByteArray) {
+        let text = memo ?? compassText(bearing)
+        memo = text
+        output.append(text.start, count: text.count)
+    }
+
+    /// The bearing's compass point, as its bytes in `compassPoints`: the same rounding as `CompassPoint(bearing:)`,
+    /// without its per-call `allCases` array.
+    static func compassText(_ bearing: Double) -> CompassText {
         // Same value as (b % 360 + 360) % 360 without fmod in the usual case: b % 360 is b for |b| < 360
         // (a bearing from atan2 lies in (-180, 180]), and for x in [360, 720) x % 360 is x - 360, exactly (Sterbenz).
         var remainder = bearing
@@ -56,7 +77,7 @@ enum PlacemarkText {
         let index = roundedToInt(normalized / 22.5) & 15
         let start = compassPoints.utf8Start + index &* 3
         let length = start[2] != UInt8(ascii: " ") ? 3 : start[1] != UInt8(ascii: " ") ? 2 : 1
-        output.append(start, count: length)
+        return (start, length)
     }
 
     /// fmod, out of line: written inline, the optimiser computed it for every bearing and then chose.

@@ -10,7 +10,8 @@ extension ReverseGeocoder {
     /// This is how batches print: bytes straight from the text tables, no strings made.
     package func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         let before = buffer.count
-        appendFieldText(field, of: record, detail: settings.detail, to: buffer)
+        var compass: PlacemarkText.CompassText? = nil
+        appendFieldText(field, of: record, detail: settings.detail, compass: &compass, to: buffer)
         return buffer.count > before
     }
 
@@ -23,17 +24,20 @@ extension ReverseGeocoder {
     ) {
         let detail = settings.detail
         var needsDelimiter = delimiterFirst
+        // The bearing's compass point, found for the first field printing it and kept for the row's others.
+        var compass: PlacemarkText.CompassText? = nil
         for field in fields {
             if needsDelimiter { buffer.append(delimiter) }
             needsDelimiter = true
-            appendFieldText(field, of: record, detail: detail, to: buffer)
+            appendFieldText(field, of: record, detail: detail, compass: &compass, to: buffer)
         }
     }
 
     /// `appendText`'s work, with the settings' detail read once by the caller.
     @inline(__always)
     private func appendFieldText(
-        _ field: PlacemarkField, of record: PlacemarkRecord, detail: NominatimDetail, to buffer: GrowableByteArray
+        _ field: PlacemarkField, of record: PlacemarkRecord, detail: NominatimDetail, compass: inout PlacemarkText.CompassText?,
+        to buffer: GrowableByteArray
     ) {
         if field == .postalCode, record.followsNominatim, detail < .street {
             appendAreaPostcode(of: record, to: buffer)
@@ -102,7 +106,8 @@ extension ReverseGeocoder {
         case .nearestLocality: append(localityBytes(record.nearest, .name), to: buffer)
         case .distance, .bearing, .description:
             guard record.nearest >= 0,
-                PlacemarkText.appendPrefix(field, metres: record.nearestDistance, bearing: record.nearestBearing, to: buffer)
+                PlacemarkText.appendPrefix(
+                    field, metres: record.nearestDistance, bearing: record.nearestBearing, compass: &compass, to: buffer)
             else { break }
             if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
         case .osmType, .osmId:
