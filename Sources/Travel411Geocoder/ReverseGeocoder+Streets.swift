@@ -270,8 +270,8 @@ extension ReverseGeocoder {
         // ("Schaanwald, Eschen": a path of Mauren's, at its point in Eschen).
         let nodesMunicipality = ownCity >= 0 ? ownCity : record.cityArea
         // The suburb boundary of the street's centroid, or the one the street passes through nearest it, confines
-        // its nodes (`SuburbBoundaryOfStreet`).
-        var ownBoundary: Int32 = -1
+        // its nodes (`SuburbBoundaryOfStreet`). Parts the nodes name are the municipality's already (`addressParts`).
+        var ownBoundary: Int32 = -1, partsFromNodes = false
         _ = nodes?._withUnsafeGuaranteedRef { nodes in
             guard let street, !nodes.isEmpty else { return }
             let isLine = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centre.rawValue)) == nil
@@ -279,8 +279,10 @@ extension ReverseGeocoder {
             ownBoundary = ownSuburbBoundary(centroid: centroid, isLine: isLine, segments: gatheredSegments, nodes: nodes)
             // Without one, a suburb polygon holding the answer's point is the suburb, else the nodes' parts are.
             guard ownBoundary >= 0 || record.suburbArea < 0 || nodes.isNodeArea(record.suburbArea) else { return }
+            // `current_node_area` is the box of the town named for the street, when that is a guess.
             let parts = nodes.addressParts(
-                near: answer, municipality: nodesMunicipality, townNode: townNode(ofCity: nodesMunicipality),
+                near: answer, along: extent, municipality: nodesMunicipality,
+                townNode: townNode(ofCity: record.cityArea) ?? townNode(ofCity: nodesMunicipality),
                 cityNodes: lookup.cityNodeSearch(), boundary: ownBoundary
             ) { node, box in
                 streetDistance(from: node.x, node.y, within: box)
@@ -295,13 +297,23 @@ extension ReverseGeocoder {
             // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
             record.suburbArea = parts.part ?? parts.village ?? boundary
             record.villagePart = parts.part != nil ? parts.village ?? -1 : -1
+            partsFromNodes = parts.part != nil || parts.village != nil
         }
-        if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record, municipality: nodesMunicipality) }
+        if record.suburbArea >= 0, !partsFromNodes { dropSuburbOfAnotherCity(&record, municipality: nodesMunicipality) }
+        takeNeighbourhood(&record, answer: answer, onStreet: street != nil, ownBoundary: ownBoundary, streetDistance: streetDistance)
+    }
+
+    /// The neighbourhood node of an answer whose suburb is decided: on a street, the one nearest the street's line
+    /// inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`) and inside the street's
+    /// suburb boundary (`current_boundary`); else the one nearest the point.
+    private func takeNeighbourhood(
+        _ record: inout PlacemarkRecord, answer: Coordinate, onStreet: Bool, ownBoundary: Int32,
+        streetDistance: (Double, Double, (x: Double, y: Double)) -> Double?
+    ) {
+        let nodes = suburbNodes
         _ = neighbourhoods?._withUnsafeGuaranteedRef { neighbourhoods in
             guard !neighbourhoods.isEmpty else { return }
-            if street != nil {
-                // Only inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`), and
-                // inside the street's suburb boundary (`current_boundary`).
+            if onStreet {
                 let part = record.suburbArea
                 func insidePart(_ x: Double, _ y: Double) -> Bool {
                     guard part < 0 || nodes?._withUnsafeGuaranteedRef({ $0.boxHolds(part, x: x, y: y) }) ?? true else { return false }
@@ -311,7 +323,7 @@ extension ReverseGeocoder {
                 }
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in
-                        insidePart(node.x, node.y) ? streetDistance(from: node.x, node.y, within: box) : nil
+                        insidePart(node.x, node.y) ? streetDistance(node.x, node.y, box) : nil
                     } ?? -1
             } else {
                 record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1

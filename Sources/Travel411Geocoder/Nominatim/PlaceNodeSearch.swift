@@ -40,6 +40,19 @@ final class PlaceNodeSearch: Sendable {
         pages.forEach(near: point.longitude, point.latitude, body)
     }
 
+    /// Every node within a cell of a street's extent: Nominatim measures a street's address over its whole line
+    /// (`getNearFeatures` in `lib-sql/functions/partition-functions.sql` takes every place whose area the line meets),
+    /// so a node beside one end names the street at its other end too: Neustift an der Donau and Weinzierl name the
+    /// whole Treppelweg, 15 km along the Danube. Within a cell of `point` where the street has no extent or spans
+    /// more than `maxStreetCells` cells.
+    func forEachNode(near point: Coordinate, along extent: BoundingBox?, _ body: (Node) -> Void) {
+        if let extent, pages.forEach(around: extent, maxCells: Self.maxStreetCells, body) { return }
+        pages.forEach(near: point.longitude, point.latitude, body)
+    }
+
+    /// The most 0.1° cells a street's node search reads (a street 1.4° long); a longer one searches near its point.
+    static let maxStreetCells = 256
+
     /// Whether a point lies in the box of the node a suburb-level feature was made from; true for a feature
     /// made from none (a polygon). Nominatim names a finer place node only inside it (`current_node_area`).
     func boxHolds(_ feature: Int32, x: Double, y: Double) -> Bool {
@@ -99,29 +112,49 @@ final class PlaceNodeSearch: Sendable {
     /// once for the village parts and once for the hamlets and suburbs. (Keeping a hamlet only inside the
     /// village's box, as `current_node_area` reads, lost Steg beside Rotenboden, which Nominatim names.)
     /// `distance(node, halfWidthDegrees)` is the street's distance from the node in degrees when the street
-    /// passes through the box, nil otherwise. Candidates lie within 0.1° of `point`. With `boundary` (a suburb
+    /// passes through the box, nil otherwise. Candidates lie within a 0.1° cell of the street's `extent`
+    /// (`forEachNode(near:along:_:)`). With `boundary` (a suburb
     /// boundary, `suburbBoundary(at:nodes:)`), only the nodes inside it, whose areas were cut to it, are candidates.
     func addressParts(
-        near point: Coordinate, municipality: Int32, townNode: Node? = nil, cityNodes: PlaceNodeSearch? = nil, boundary: Int32 = -1,
-        distance: (Node, (x: Double, y: Double)) -> Double?
+        near point: Coordinate, along extent: BoundingBox? = nil, municipality: Int32, townNode: Node? = nil,
+        cityNodes: PlaceNodeSearch? = nil, boundary: Int32 = -1, distance: (Node, (x: Double, y: Double)) -> Double?
     ) -> (part: Int32?, village: Int32?) {
-        var part: (distance: Double, feature: Int32)? = nil, village: (distance: Double, feature: Int32)? = nil
-        func nearer(_ known: (distance: Double, feature: Int32)?, _ degrees: Double, _ feature: Int32) -> Bool {
-            guard let known else { return true }
-            return degrees < known.distance || (degrees == known.distance && feature < known.feature)
-        }
-        pages.forEach(near: point.longitude, point.latitude) { node in
-            guard boundary < 0 || node.boundaryBelow == boundary,
-                Self.names(node, partOf: municipality, townNode: townNode, cityNodes: cityNodes), let box = Self.boxDegrees(of: node),
-                let degrees = distance(node, box)
-            else { return }
+        var part = Choice(), village = Choice()
+        // A node outside a guessed town's box (`current_node_area`) is kept but not the address line
+        // (`insert_addresslines`); Nominatim's answer takes the first line of each rank (`complete_address_details`,
+        // `nominatim_api/results.py`: `isaddress` first, then the greatest distance), so it names the part where no node
+        // inside the box does: Weinzierl, Krems's suburb, on Neustift an der Donau's Treppelweg.
+        let guessedTown = townNode.map { $0.boundaryBelow < 0 } ?? false
+        forEachNode(near: point, along: extent) { node in
+            guard boundary < 0 || node.boundaryBelow == boundary else { return }
+            let named = Self.names(node, partOf: municipality, townNode: townNode, cityNodes: cityNodes)
+            guard named || guessedTown, let box = Self.boxDegrees(of: node), let degrees = distance(node, box) else { return }
             if node.isVillage {
-                if nearer(village, degrees, node.feature) { village = (degrees, node.feature) }
-            } else if nearer(part, degrees, node.feature) {
-                part = (degrees, node.feature)
+                village.offer(degrees, node.feature, inTownBox: named)
+            } else {
+                part.offer(degrees, node.feature, inTownBox: named)
             }
         }
-        return (part?.feature, village?.feature)
+        return (part.feature, village.feature)
+    }
+
+    /// The address line of one rank among the nodes offered: the nearest inside the guessed town's box, else the
+    /// farthest outside it (ties to the lower feature).
+    private struct Choice {
+        var inside: (distance: Double, feature: Int32)? = nil
+        var outside: (distance: Double, feature: Int32)? = nil
+
+        mutating func offer(_ degrees: Double, _ feature: Int32, inTownBox: Bool) {
+            if inTownBox {
+                if let known = inside, known.distance < degrees || (known.distance == degrees && known.feature < feature) { return }
+                inside = (degrees, feature)
+            } else {
+                if let known = outside, known.distance > degrees || (known.distance == degrees && known.feature < feature) { return }
+                outside = (degrees, feature)
+            }
+        }
+
+        var feature: Int32? { inside?.feature ?? outside?.feature }
     }
 
     /// A node's box half-widths in degrees of longitude and latitude (`place_node_fuzzy_area`).

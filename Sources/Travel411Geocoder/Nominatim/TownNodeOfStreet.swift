@@ -16,15 +16,15 @@ extension ReverseGeocoder {
     ///
     /// Only where the municipalities around the answer are node areas (`city`, at the answer's point, and
     /// `ownCity`, at the street's centroid): a boundary the street passes through comes before every guess. The
-    /// nodes are searched around the answer's point (`NearbyCells`: 0.1°), so a city node (± 15 km) farther than
-    /// that is not found. nil when no node's area meets the street.
+    /// nodes are searched within a 0.1° cell of the street's extent (`forEachNode(near:along:_:)`), so a city node
+    /// (± 15 km) farther than that is not found. nil when no node's area meets the street.
     func townNodeOfStreet(
         _ street: UInt32, near answer: Coordinate, city: Int32, ownCity: Int32, extent: BoundingBox?, streets: PlacesLookup.LineLevel
     ) -> Int32? {
         guard let nodes = lookup.cityNodeSearch(), !nodes.isEmpty,
             city < 0 || nodes.isNodeArea(city), ownCity < 0 || nodes.isNodeArea(ownCity)
         else { return nil }
-        return nodes.nearestGuess(near: answer) { node, box in
+        return nodes.nearestGuess(near: answer, along: extent) { node, box in
             Self.distance(ofLine: street, from: (node.x, node.y), within: box, streets: streets, extent: extent)
         }
     }
@@ -113,9 +113,11 @@ extension ReverseGeocoder {
 extension PlaceNodeSearch {
     /// Of the nodes near `point`, the one whose weighted distance (`NominatimPlaceKinds.guessDistanceWeight` at
     /// address rank 16) is least; `distance(node, halfWidthDegrees)` is nil for a node whose box the street misses.
-    func nearestGuess(near point: Coordinate, distance: (Node, (x: Double, y: Double)) -> Double?) -> Int32? {
+    func nearestGuess(
+        near point: Coordinate, along extent: BoundingBox? = nil, distance: (Node, (x: Double, y: Double)) -> Double?
+    ) -> Int32? {
         var best: (weighted: Double, feature: Int32)? = nil
-        forEachNode(near: point) { node in
+        forEachNode(near: point, along: extent) { node in
             guard let box = Self.boxDegrees(of: node), let degrees = distance(node, box) else { return }
             let weighted = degrees * NominatimPlaceKinds.guessDistanceWeight(addressRank: 16, searchRank: node.rank)
             if let known = best, known.weighted < weighted || (known.weighted == weighted && known.feature < node.feature) { return }

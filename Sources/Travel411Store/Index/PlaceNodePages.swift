@@ -78,6 +78,23 @@ package final class PlaceNodePages: @unchecked Sendable {
         }
     }
 
+    /// Every node in the cells a box covers and the ring around them, cell by cell (`forEach(near:_:_:)` for a point's
+    /// box). False, with nothing visited, when that is more than `maxCells` cells.
+    package func forEach(around box: BoundingBox, maxCells: Int, _ body: (PlaceNode) -> Void) -> Bool {
+        let west = Self.cellIndex(box.minX) - 1, east = Self.cellIndex(box.maxX) + 1
+        let south = Self.cellIndex(box.minY) - 1, north = Self.cellIndex(box.maxY) + 1
+        guard east >= west, north >= south, (east - west + 1) * (north - south + 1) <= maxCells else { return false }
+        for r in south...north {
+            for c in west...east {
+                guard let (number, subCell) = Self.tileNumber(column: c, row: r), let page = tiles[number],
+                    let range = Self.records(of: subCell, in: page)
+                else { continue }
+                for index in range { body(Self.node(in: page, at: Self.tileHeaderBytes + index * Self.recordBytes)) }
+            }
+        }
+        return true
+    }
+
     /// The node a feature of the level was made from; nil for a polygon of the extract.
     package func node(ofFeature feature: Int32) -> PlaceNode? {
         guard feature >= 0, let page = features[Int(feature) / Self.featuresPerPage], page.count >= Self.featureHeaderBytes else {
