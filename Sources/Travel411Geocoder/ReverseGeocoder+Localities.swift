@@ -19,7 +19,10 @@ extension ReverseGeocoder {
             }
             // The nearest place's coordinate was sent for while the locality is decided; read now, on every way out.
             defer { candidates.recordDistanceAndBearing(in: &record) }
-            guard var country = pointCountry(of: record) else { return }
+            guard var country = pointCountry(of: record) else {
+                if record.country >= 0 { record.locality = localityInCodelessCountry(record, in: level, candidates: candidates) ?? -1 }
+                return
+            }
             guard
                 let (locality, catchment) = locality(of: &record, in: level, candidates: &candidates, country: &country, needs: needs)
             else {
@@ -198,6 +201,25 @@ extension ReverseGeocoder {
             return (Int32(found), nil)
         }
         return nil
+    }
+
+    /// A country polygon without an ISO 3166-1 code (Somaliland, Northern Cyprus, the Cyprus buffer zone) has
+    /// no places of its own: GeoNames files every place under a code, Hargeisa under Somalia's. Its locality is
+    /// the place of any country whose catchment holds the point deepest (neighbourhoods left out), else the
+    /// nearest place within the fallback distance, when that place lies in the same polygon: a neighbour's
+    /// town never answers. Without a catchment's population and area, it has no subLocality.
+    func localityInCodelessCountry(
+        _ record: PlacemarkRecord, in level: PlacesLookup.PointLevel, candidates: LocalityCandidates
+    ) -> Int32? {
+        let found =
+            level.cells?.localityWithPopulation(containing: record.location, query: candidates.query, country: 0, firstLevel: 0)?.id
+            ?? nearest(
+                in: level, to: record.location, query: candidates.query, filter: PointIndex.NearestFilter(),
+                withinMetres: settings.nearestLocalityFallbackMetres, chord: localityChords.fallback)
+        guard let id = found, let place = level.records.coordinate(Int(id)),
+            feature(.country, place.longitude, place.latitude) == record.country
+        else { return nil }
+        return Int32(id)
     }
 
     @inline(__always)

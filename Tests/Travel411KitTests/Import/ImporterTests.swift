@@ -20,6 +20,7 @@ final class ImporterTests: XCTestCase {
         "ne_10m_admin1": ("admin", 4853),
         "london_boroughs": ("district", 33),
         "geonames_cities1000": ("locality", 155_210),
+        "geonames_cities500_fill": ("locality", 22_531),
         "rutland_gis_osm_places_free_1": ("locality", 301),
         "london_osmplotr_highways": ("thoroughfare", 1133),
         "london_osm2streets_highways": ("thoroughfare", 318),
@@ -129,7 +130,7 @@ final class ImporterTests: XCTestCase {
             $0[0].stringValue
         }
         XCTAssertEqual(Set(tables), Set(Self.expectedLayers.keys))
-        XCTAssertEqual(tables.count, 19)
+        XCTAssertEqual(tables.count, 20)
         for (table, expected) in Self.expectedLayers {
             let count = try database.query("SELECT COUNT(*) FROM \"\(table)\"").first?.first?.int64Value
             XCTAssertEqual(count, Int64(expected.features), table)
@@ -139,7 +140,7 @@ final class ImporterTests: XCTestCase {
     func testEverySourceIsRecordedWithItsChecksumAndCounts() throws {
         let database = try SQLiteDatabase(path: TestPlaces.databasePath, mode: .readOnly)
         let rows = try database.query("SELECT layer, level, path, sha256, feature_count, skipped_count FROM travel411_sources")
-        XCTAssertEqual(rows.count, 19, "one row per shapefile")
+        XCTAssertEqual(rows.count, 20, "one row per shapefile")
         XCTAssertEqual(Set(rows.compactMap { $0[0].stringValue }), Set(Self.expectedLayers.keys))
         let hexDigits = Set("0123456789abcdef")
         for row in rows {
@@ -177,7 +178,7 @@ final class ImporterTests: XCTestCase {
         for (table, expected) in Self.expectedLayers {
             XCTAssertEqual(featureCounts[table], expected.features, table)
         }
-        XCTAssertEqual(featureCounts["travel411_sources"], 19)
+        XCTAssertEqual(featureCounts["travel411_sources"], 20)
     }
 
     /// Each lookup structure is built as soon as its last layer is read, and some wait for others: the

@@ -20,7 +20,7 @@ final class ShapefileRealDataTests: XCTestCase {
     func testEveryShapefileReadsWithoutWarningsOrInvalidRecords() throws {
         let shapefiles = try FileManager.default.subpathsOfDirectory(atPath: ShapefileFixtures.data.path)
             .filter { $0.hasSuffix(".shp") }.sorted()
-        XCTAssertEqual(shapefiles.count, 19)
+        XCTAssertEqual(shapefiles.count, 20)
         let pointFolders: Set = ["localities", "postcodes", "addresses", "airports"]
         for path in shapefiles {
             let reader = try open(path)
@@ -43,6 +43,7 @@ final class ShapefileRealDataTests: XCTestCase {
             ("countries/ne_10m_admin_0_countries.shp", 258),
             ("admin1/ne_10m_admin1.shp", 4853),
             ("localities/geonames_cities1000.shp", 155_210),
+            ("localities/geonames_cities500_fill.shp", 22_531),
             ("postcodes/codepoint_open_london.shp", 227_732),
             ("districts/london_boroughs.shp", 33),
             ("localities/rutland_gis_osm_places_free_1.shp", 301),
