@@ -107,6 +107,8 @@ public struct Importer {
 
     /// The whole database, in the temporary file that replaces the old one once it is complete.
     private func writeDatabase(at temporary: URL, from inputs: inout Inputs) throws -> ([ImportedLayer], LookupTablesWriter.Report) {
+        let freeMemoryReturn = ImportAllocator.releaseFreeMemoryPeriodically()
+        defer { freeMemoryReturn.cancel() }
         let database = try SQLiteDatabase(path: temporary.path)
         let geoPackage = try GeoPackageWriter(database: database)
         let collector = LookupCollector()

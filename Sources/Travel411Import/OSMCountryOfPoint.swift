@@ -47,8 +47,14 @@ struct OSMCountryOfPoint {
         }
         self.codes = codes
         tiles = codes.isEmpty ? nil : try SpilledAreaTiles.build(builder, path: temporaryPrefix + "country-tiles")
-        index = tiles?.lookup()
+        // Only the tiles a border crosses hold a blob, read again once dropped: at the 32 MB default the tiles read
+        // stayed whole at 600 copies of Liechtenstein (a border in every tile) but filled the budget at 2,400, memory
+        // that grew with the extract's area up to the budget.
+        index = tiles?.lookup(budgetBytes: Self.tilesReadBudget)
     }
+
+    /// About the most the tiles read take at once.
+    private static let tilesReadBudget = 8 << 20
 
     /// Throws the first failure to read a tile back from the temporary file.
     func checkReads() throws { try tiles?.checkReads() }

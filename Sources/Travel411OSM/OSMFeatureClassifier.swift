@@ -84,9 +84,11 @@ package enum OSMFeatureClassifier {
 
     /// Nominatim's address rank of a street of this class: 27 for the minor ones, which zoom 16 leaves out.
     package static func streetRank(_ highwayClass: String) -> Int {
-        let minor: Set<String> = ["service", "cycleway", "path", "footway", "steps", "bridleway"]
-        return minor.contains(highwayClass) || highwayClass.hasSuffix("_link") ? 27 : 26
+        minorStreetClasses.contains(highwayClass) || highwayClass.hasSuffix("_link") ? 27 : 26
     }
+
+    /// Built once, not for each street read.
+    private static let minorStreetClasses: Set<String> = ["service", "cycleway", "path", "footway", "steps", "bridleway"]
 
     /// Whether a highway of this class, with these tags, is one of Nominatim's streets.
     static func isStreet(_ highwayClass: String, tags: OSMTags, named: Bool) -> Bool {
