@@ -9,28 +9,11 @@ extension ReverseGeocoder {
     /// answer depends on it.
     @inline(__always)
     package func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds) {
-        guard hot.isComplete else { return }
-        if needs.contains(.localities) {
-            // Borrowed, as `findNearestPlace` borrows them: an optional copy of the cells took a reference per call.
-            hot.localities?._withUnsafeGuaranteedRef { level in
-                if let cells = level.cells.map(Unmanaged.passUnretained) {
-                    cells._withUnsafeGuaranteedRef { $0.prefetch(spot, stage: stage) }
-                }
-            }
-        }
-        // The levels' grid references lie side by side (`AreaLookupLockstep.GridRows`): one hint for all of them.
-        guard let gridRows = hot.gridRows else { return }
-        gridRows._withUnsafeGuaranteedRef { rows in
-            if stage == 0 {
-                rows.prefetch(spot)
-                return
-            }
-            var bits = rows.present & PlacesSchema.AreaLevel.ordinals(readBy: needs)
-            while bits != 0 {
-                let ordinal = bits.trailingZeroBitCount
-                bits &= bits &- 1
-                rows.levels[ordinal].prefetch(spot, stage: stage, reference: rows.reference(spot, ordinal: ordinal))
-            }
+        switch stage {
+        case 0: prefetch(stages: (spot, .none, .none), needs: needs)
+        case 1: prefetch(stages: (.none, spot, .none), needs: needs)
+        case 2: prefetch(stages: (.none, .none, spot), needs: needs)
+        default: break
         }
     }
 
@@ -41,11 +24,13 @@ extension ReverseGeocoder {
     package func prefetch(
         stages spots: (LookupPrefetch.Spot, LookupPrefetch.Spot, LookupPrefetch.Spot), needs: PlacemarkNeeds
     ) {
-        // The grid rows are made whenever everything was read (`hot.isComplete`).
+        // The grid rows are made whenever everything was read (`hot.isComplete`). The cells are borrowed, as
+        // `findNearestPlace` borrows them: an optional copy took a reference per call.
         guard hot.isComplete, let gridRows = hot.gridRows else { return }
         let cells =
             needs.contains(.localities)
             ? hot.localities?._withUnsafeGuaranteedRef { $0.cells.map(Unmanaged.passUnretained) } ?? nil : nil
+        // The levels' grid references lie side by side (`AreaLookupLockstep.GridRows`): stage 0 is one hint for all.
         gridRows._withUnsafeGuaranteedRef { rows in
             let wanted = rows.present & PlacesSchema.AreaLevel.ordinals(readBy: needs)
             if !spots.0.isNone {
