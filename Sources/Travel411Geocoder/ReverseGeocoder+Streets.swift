@@ -188,9 +188,9 @@ extension ReverseGeocoder {
             record.cityArea = city
             if record.subLocality >= 0 { dropSubLocalityOfAnotherCity(&record) }
         }
-        // The parts are those of the municipality holding the answer's point, not of a guessed town node: Nominatim
-        // keeps a guessed suburb or hamlet outside a guessed town's area (`insert_addresslines` checks guesses only
-        // against `current_boundary`, a polygon): Weinzierl, Krems's suburb, on the Treppelweg that is Neustift's.
+        // The parts are confined to the municipality holding the street or the answer's point, not to a guessed town
+        // node: `insert_addresslines` skips guesses only outside `current_boundary`, a polygon; a guessed town's box
+        // (`current_node_area`) only ranks them (`PlaceNodeSearch.addressParts`).
         takeSuburbAndNeighbourhood(
             &record, answer: answer, result: located.result, street: street,
             ownCity: ownCity >= 0 ? ownCity : located.city >= 0 ? located.city : pointCity, extent: extent, streets: streets)

@@ -68,14 +68,7 @@ package final class PlaceNodePages: @unchecked Sendable {
     /// Every node in the cell of (x, y) and the eight around it, cell by cell, in the order given within each cell.
     package func forEach(near x: Double, _ y: Double, _ body: (PlaceNode) -> Void) {
         let column = Self.cellIndex(x), row = Self.cellIndex(y)
-        for r in (row - 1)...(row + 1) {
-            for c in (column - 1)...(column + 1) {
-                guard let (number, subCell) = Self.tileNumber(column: c, row: r), let page = tiles[number],
-                    let range = Self.records(of: subCell, in: page)
-                else { continue }
-                for index in range { body(Self.node(in: page, at: Self.tileHeaderBytes + index * Self.recordBytes)) }
-            }
-        }
+        forEach(columns: (column - 1)...(column + 1), rows: (row - 1)...(row + 1), body)
     }
 
     /// Every node in the cells a box covers and the ring around them, cell by cell (`forEach(near:_:_:)` for a point's
@@ -84,15 +77,20 @@ package final class PlaceNodePages: @unchecked Sendable {
         let west = Self.cellIndex(box.minX) - 1, east = Self.cellIndex(box.maxX) + 1
         let south = Self.cellIndex(box.minY) - 1, north = Self.cellIndex(box.maxY) + 1
         guard east >= west, north >= south, (east - west + 1) * (north - south + 1) <= maxCells else { return false }
-        for r in south...north {
-            for c in west...east {
+        forEach(columns: west...east, rows: south...north, body)
+        return true
+    }
+
+    /// Every node in the cells of these columns and rows, row by row from the south, in the order given within a cell.
+    private func forEach(columns: ClosedRange<Int>, rows: ClosedRange<Int>, _ body: (PlaceNode) -> Void) {
+        for r in rows {
+            for c in columns {
                 guard let (number, subCell) = Self.tileNumber(column: c, row: r), let page = tiles[number],
                     let range = Self.records(of: subCell, in: page)
                 else { continue }
                 for index in range { body(Self.node(in: page, at: Self.tileHeaderBytes + index * Self.recordBytes)) }
             }
         }
-        return true
     }
 
     /// The node a feature of the level was made from; nil for a polygon of the extract.
