@@ -16,8 +16,8 @@ import Travel411TestSupport
     }
 
     static func places() throws -> [Place] {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/localities/naturalearth_populated_places.tsv").path
+        let path = ShapefileFixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/localities/naturalearth_populated_places.tsv")
+            .path
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
         return try lines.map { line in
             // lat, lon, held (1 or 0), and the place's distinct NAME, NAMEASCII, NAME_EN and NAMEALT names, '|' between.
