@@ -265,11 +265,14 @@ final class LookupTablesWriter {
         tileOrder.sort { $0.tile != $1.tile ? $0.tile < $1.tile : $0.locality < $1.locality }
         var localityCountryFeatures = [Int?](repeating: nil, count: localities.count)
         var localityAdmins = [Int?](repeating: nil, count: localities.count)
-        let countries = indexes[.country]?.lookup(), admins = indexes[.admin]?.lookup()
-        for (_, i) in tileOrder {
-            let coordinate = localities[i].coordinate
-            localityCountryFeatures[i] = countries?.featureIndex(longitude: coordinate.longitude, latitude: coordinate.latitude)
-            localityAdmins[i] = admins?.featureIndex(longitude: coordinate.longitude, latitude: coordinate.latitude)
+        // In a block of its own, so that the tiles the two lookups read back are let go before the cells are built.
+        do {
+            let countries = indexes[.country]?.lookup(), admins = indexes[.admin]?.lookup()
+            for (_, i) in tileOrder {
+                let coordinate = localities[i].coordinate
+                localityCountryFeatures[i] = countries?.featureIndex(longitude: coordinate.longitude, latitude: coordinate.latitude)
+                localityAdmins[i] = admins?.featureIndex(longitude: coordinate.longitude, latitude: coordinate.latitude)
+            }
         }
         for tiles in indexes.values { try tiles.checkReads() }
         indexes = [:]
@@ -429,18 +432,15 @@ final class LookupTablesWriter {
             place.group = admins[i].map { UInt32($0 + 1) } ?? 0
             places.append(place)
         }
-        let cellPlaces = places.map {
-            LocalityCellsBuilder.Place(
-                coordinate: $0.coordinate, id: $0.id, catchmentMetres: $0.catchmentMetres,
-                population: $0.population, country: PointIndex.packCountry($0.country), group: $0.group,
-                firstLevel: firstLevels[Int($0.id)])
-        }
         // The cells take longest to build and share nothing with the rest: built on the other core while this
         // thread builds the tree and the records and writes them and the table through the connection.
+        let deflatesPages = deflatesPages
         let (cells, _) = try SideBySide.run(
-            { (pages: LocalityCellsBuilder().build(cellPlaces), groups: LocalityCellsBuilder().groups(cellPlaces)) },
+            { LocalityCellPages(places, firstLevels: firstLevels, deflate: deflatesPages) },
             { try storeLocalityPoints(places, countryCodes: countryCodes) })
-        try storePages(cells.pages, kind: .localityCells, level: 0)
+        // After every page handed to the deflater, so that the rows go in the order they always did.
+        try deflater?.flush()
+        try cells.storeTiles(in: database)
         try storePages([(0, cells.groups)], kind: .localityGroups, level: 0)
         try database.execute(PlacesSchema.localityIndexStatements)
     }
