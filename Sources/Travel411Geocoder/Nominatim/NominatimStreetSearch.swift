@@ -423,7 +423,8 @@ extension ReverseGeocoder {
     /// A recorded extent (7 decimals) widened so that it holds the outline it was rounded from.
     static func widenedPastRounding(_ box: BoundingBox) -> BoundingBox { box.widened(by: 1e-6) }
 
-    private static func parent(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+    /// The street the object's `addr:street` names (`OSMParentStreets`); nil when it names none near.
+    static func parent(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
         number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.parent.rawValue))
     }
 
