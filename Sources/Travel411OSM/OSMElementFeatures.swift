@@ -130,9 +130,13 @@ struct OSMElementFeatures {
             made.append(feature)
         }
         // A pedestrian square mapped as a multipolygon or an area=yes way: its outline is the street
-        // (Rautatientori in Helsinki). Nominatim drops one whose polygon is invalid, as libosmium does, and
-        // an unnamed way's (24 of the 27 unnamed pedestrian areas of the Helsinki sample are not in its placex).
-        if fromRelation || (value("area") == "yes" && name != nil), let highwayClass = value("highway"),
+        // (Rautatientori in Helsinki). Nominatim drops one whose polygon is invalid, as libosmium does, and one
+        // tagged `area=yes` without a name, a way's or a relation's (`placex_insert`,
+        // lib-sql/functions/placex_triggers.sql 5.3: a highway polygon whose `name` is null, `ref` and `name:*` among
+        // its names): 24 of the 27 unnamed pedestrian areas of the Helsinki sample are not in its placex, nor Lund's
+        // station square (relation 4851709), whose points Nominatim answers with the station's objects.
+        let isNamed = name != nil || value("ref") != nil || !OSMFeatureClassifier.names(tags).isEmpty
+        if fromRelation || value("area") == "yes", isNamed || value("area") != "yes", let highwayClass = value("highway"),
             OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: name != nil)
         {
             var feature = feature(.street, .multiLineString(shape.rings))

@@ -38,13 +38,16 @@ extension ReverseGeocoder {
 
     /// The street of a node that carries `building`'s address: Nominatim parents the node itself by the inherited
     /// `addr:street` (`find_parent_for_poi`), so of the ways named as the building's street, the one nearest the node
-    /// within 0.015° (`getNearestNamedRoadPlaceId`), which on a street of many ways need not be the building's; a
-    /// building without `addr:street` gives none, and the node has its own nearest street.
+    /// within 0.015° (`getNearestNamedRoadPlaceId`), which on a street of many ways need not be the building's. A
+    /// building without `addr:street`, or whose `addr:street` names no street near (its parent is then only its nearest
+    /// street), gives none: the node has its own nearest street (`getNearestRoadPlaceId` from the node, not from the
+    /// building's box: Singapore's shops in Marina Square, `addr:street=Raffles Boulevard`, have the footway beside
+    /// them, `Pedestrian Mall`, where the mall has Raffles Avenue).
     static func inheritedParent(of node: UInt32, building: UInt32, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel)
         -> UInt32?
     {
         let streetField = PlacesSchema.ObjectField.street.rawValue
-        guard !(objects.names.bytes(Int(building), streetField)?.isEmpty ?? true), let parent = parentStreet(of: building, objects: objects)
+        guard !(objects.names.bytes(Int(building), streetField)?.isEmpty ?? true), let parent = parent(of: building, objects: objects)
         else { return parentStreet(of: node, objects: objects) }
         guard let centre = centre(of: node, objects: objects), let name = streets.names.bytes(Int(parent), 0), !name.isEmpty else {
             return parent

@@ -22,6 +22,8 @@ extension ReverseGeocoder {
     static let nominatimSearchDegrees = 0.007
     static let streetAddressDegrees = 0.001
     static let objectFirstDegrees = 0.001
+    /// A node this near an area's outline lies on it: a vertex of it is at 0, whatever the rounding of a segment between.
+    static let onOutlineDegrees = 1e-9
 
     /// A search's reach just beyond `degrees`, so that what lies at that distance is found whatever the rounding
     /// of its square root; never beyond Nominatim's.
@@ -137,8 +139,11 @@ extension ReverseGeocoder {
         return best?.id
     }
 
-    /// A POI node within 0.001° of the point and inside the area's extent, with the area's house number or any
-    /// when the area has none.
+    /// The POI node nearest the point within 0.001° that lies inside the area's outline, with the area's house number
+    /// or any when the area has none: Nominatim goes through its candidates by distance and takes the first node whose
+    /// centroid the area covers ("POI near closest result area", `lookup_street_poi`, nominatim_api/reverse.py 5.3:
+    /// `best_inside`, `ST_CoveredBy` of the smallest area at distance 0), passing over nearer nodes outside it: in
+    /// Singapore's Theatres, the toilets inside rather than a kiosk beyond the wall.
     private func node(
         inside area: UInt32, near point: Coordinate, objects: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)? = nil
     ) -> UInt32? {
@@ -146,22 +151,36 @@ extension ReverseGeocoder {
         let numberField = PlacesSchema.ObjectField.houseNumber.rawValue, extentField = PlacesSchema.ObjectField.extent.rawValue
         // Compared in place, not copied into arrays per candidate.
         let areaNumber = objects.names.bytes(Int(area), numberField) ?? UnsafeBufferPointer(start: nil, count: 0)
+        // Inside the area's outline or on it (`ST_CoveredBy`: a shop's entrance node on the building's wall is covered),
+        // its extent asked first; the ray as long as the area reaches east of the node.
+        func isInside(_ id: UInt32) -> Bool {
+            guard let centre = Self.centre(of: id, objects: objects), extent.contains(x: centre.longitude, y: centre.latitude) else {
+                return false
+            }
+            let clip = Self.widenedPastRounding(extent)
+            if let squared = objects.index.squaredDegrees(from: centre, toLine: area, within: Self.onOutlineDegrees, clip: clip),
+                squared <= Self.onOutlineDegrees * Self.onOutlineDegrees
+            {
+                return true
+            }
+            return objects.index.outlinesHolding(
+                centre, reachDegrees: extent.maxX - centre.longitude + Self.onOutlineDegrees, among: [area], scanningTo: extent.maxX
+            ).contains(area)
+        }
         // Points only: asking the records of every building around whether it is one cost 5 % of a zoom-18 Helsinki
         // batch's CPU (its page read for each). A one-segment run of no length that is not a point is still refused.
-        guard
-            let found = objects.index.nearestInDegrees(
-                to: point, radiusDegrees: Self.streetAddressDegrees, pointsOnly: true,
-                accept: { id in
-                    guard objects.names.bytes(Int(id), extentField)?.isEmpty ?? true, accepting?(id) ?? true else { return false }
-                    if areaNumber.isEmpty || objects.names.field(Int(id), numberField, equals: areaNumber) { return true }
-                    // Without an address, it has the number of the building it inherits its address from.
-                    return self.inheritedAddress(of: id, objects: objects).map {
-                        objects.names.field(Int($0), numberField, equals: areaNumber)
-                    } ?? false
-                }),
-            extent.contains(x: found.closest.longitude, y: found.closest.latitude)
-        else { return nil }
-        return found.id
+        let found = objects.index.nearestInDegrees(
+            to: point, radiusDegrees: Self.streetAddressDegrees, pointsOnly: true,
+            accept: { id in
+                guard objects.names.bytes(Int(id), extentField)?.isEmpty ?? true, accepting?(id) ?? true else { return false }
+                // Without an address, it has the number of the building it inherits its address from.
+                let hasNumber =
+                    areaNumber.isEmpty || objects.names.field(Int(id), numberField, equals: areaNumber)
+                    || self.inheritedAddress(of: id, objects: objects).map { objects.names.field(Int($0), numberField, equals: areaNumber) }
+                        ?? false
+                return hasNumber && isInside(id)
+            })
+        return found?.id
     }
 
     /// The OpenStreetMap element of an area level's polygon, named as Nominatim names a municipality or a
@@ -423,7 +442,8 @@ extension ReverseGeocoder {
     /// A recorded extent (7 decimals) widened so that it holds the outline it was rounded from.
     static func widenedPastRounding(_ box: BoundingBox) -> BoundingBox { box.widened(by: 1e-6) }
 
-    private static func parent(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
+    /// The street the object's `addr:street` names (`OSMParentStreets`); nil when it names none near.
+    static func parent(of object: UInt32, objects: PlacesLookup.LineLevel) -> UInt32? {
         number(objects.names.bytes(Int(object), PlacesSchema.ObjectField.parent.rawValue))
     }
 

@@ -108,7 +108,7 @@ import Travel411TestSupport
         // The addresses include 2 objects named by `addr:housename` alone (Nominatim's `IsAddressPoint`).
         #expect(
             Self.features(summary) == [
-                "helsinki_streets": 831, "helsinki_addresses": 1472, "helsinki_places": 53, "helsinki_pois": 2183,
+                "helsinki_streets": 829, "helsinki_addresses": 1472, "helsinki_places": 53, "helsinki_pois": 2183,
                 "helsinki_postcode_points": 2, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
                 "geonames_cities1000": 155_210, "helsinki_country_grid": 1,
             ])
