@@ -40,6 +40,16 @@ import Testing
         #expect(address["postcode"] == "EC2Y 8BB", "\(address)")
     }
 
+    /// The quarter Barbican (a `place=quarter` node, address rank 22) names the streets whose box it reaches, between
+    /// the road and the postcode, as in Nominatim 5.3.3's "29, Finsbury Circus, Barbican, EC2M 7DT".
+    @Test func aQuarterNodeNamesTheStreetsItsBoxReaches() throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, 51.517654, -0.087171)
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["quarter"] == "Barbican", "\(address)")
+        let displayName = try #require(object["display_name"] as? String)
+        #expect(displayName.contains("Finsbury Circus, Barbican, EC2M 7DT"), "\(displayName)")
+    }
+
     /// A closed way whose nodes cross is no polygon, as libosmium's assembler (osm2pgsql's) refuses it; a ring is.
     @Test func aRingIsSimpleAndAFigureEightIsNot() {
         let square = [Point2D(x: 0, y: 0), Point2D(x: 1, y: 0), Point2D(x: 1, y: 1), Point2D(x: 0, y: 1), Point2D(x: 0, y: 0)]
