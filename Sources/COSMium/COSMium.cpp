@@ -361,6 +361,7 @@ namespace {
                     free_pages.after_block();
                 });
             report_progress(3, stream);  // the end, also of a file without ways
+            areas.assemble_the_rest();
             areas.flush();
             stream.close();
 

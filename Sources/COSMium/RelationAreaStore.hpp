@@ -16,6 +16,7 @@
 #include "NodeLocationStore.hpp"
 
 #include <osmium/area/assembler.hpp>
+#include <osmium/builder/osm_object_builder.hpp>
 #include <osmium/handler/check_order.hpp>
 #include <osmium/memory/buffer.hpp>
 #include <osmium/memory/callback_buffer.hpp>
@@ -344,7 +345,11 @@ namespace cosmium {
             ++m_stored_ways;
         }
 
-        /// Assembles the relation when every member way is stored; returns false when one is missing.
+        /// Assembles the relation from its member ways that are stored; returns false when one is missing. A relation
+        /// cut by the extract is assembled from the ways there are, as osm2pgsql (which Nominatim imports with) builds
+        /// a relation's multipolygon from the members its middle holds: a building relation whose closed outer way is
+        /// in the extract is an area, a boundary whose rings the cut leaves open is none. Such an area is made
+        /// without reporting its open rings, since the relation is reported as having members missing already.
         bool complete(const Scheduled& scheduled) {
             osmium::memory::Buffer relation_buffer{static_cast<size_t>(scheduled.size), osmium::memory::Buffer::auto_grow::no};
             m_relations.read(scheduled.offset, static_cast<size_t>(scheduled.size), relation_buffer.reserve_space(scheduled.size));
@@ -356,15 +361,20 @@ namespace cosmium {
             map_way_index();
             std::vector<const StoredWay*> stored;
             size_t bytes = 0;
+            bool every_member = true;
             for (const auto& member : relation.members()) {
                 if (member.ref() != 0) {
                     const StoredWay* way = find_way(id_key(member.ref()));
                     if (way == nullptr) {
-                        return false;
+                        every_member = false;
+                        continue;
                     }
                     stored.push_back(way);
                     bytes += static_cast<size_t>(way->size);
                 }
+            }
+            if (stored.empty()) {
+                return every_member;
             }
             // One buffer of the right size: the ways' addresses stay put while the assembler reads them.
             osmium::memory::Buffer way_buffer{std::max<size_t>(bytes, 64), osmium::memory::Buffer::auto_grow::no};
@@ -383,13 +393,47 @@ namespace cosmium {
                 read.emplace(way->key, ways.back());
             }
             try {
-                osmium::area::Assembler assembler{m_config};
-                assembler(relation, ways, m_output.buffer());
+                if (every_member) {
+                    osmium::area::Assembler assembler{m_config};
+                    assembler(relation, ways, m_output.buffer());
+                } else {
+                    osmium::memory::Buffer partial = relation_without_missing_ways(relation);
+                    osmium::area::Assembler::config_type config = m_config;
+                    config.problem_reporter = nullptr;
+                    config.create_empty_areas = false;
+                    osmium::area::Assembler assembler{config};
+                    assembler(partial.get<osmium::Relation>(0), ways, m_output.buffer());
+                }
             } catch (const osmium::invalid_location&) {
                 // as libosmium's manager: no area
             }
             m_output.possibly_flush();
-            return true;
+            return every_member;
+        }
+
+        /// A copy of the relation naming only the member ways stored, in their order: the assembler pairs the
+        /// relation's way members with the ways it is given, one for one.
+        osmium::memory::Buffer relation_without_missing_ways(const osmium::Relation& relation) {
+            osmium::memory::Buffer buffer{relation.padded_size() + 64, osmium::memory::Buffer::auto_grow::yes};
+            {
+                osmium::builder::RelationBuilder builder{buffer};
+                builder.set_id(relation.id())
+                    .set_version(relation.version())
+                    .set_changeset(relation.changeset())
+                    .set_timestamp(relation.timestamp())
+                    .set_uid(relation.uid())
+                    .set_visible(relation.visible());
+                builder.set_user(relation.user());
+                builder.add_item(relation.tags());
+                osmium::builder::RelationMemberListBuilder members{builder};
+                for (const auto& member : relation.members()) {
+                    if (member.type() != osmium::item_type::way || (member.ref() != 0 && find_way(id_key(member.ref())) != nullptr)) {
+                        members.add_member(member.type(), member.ref(), member.role());
+                    }
+                }
+            }
+            buffer.commit();
+            return buffer;
         }
 
         /// libosmium's MultipolygonManager::after_way: a closed way of interest is an area.
@@ -489,11 +533,23 @@ namespace cosmium {
             while (m_schedule_cursor.valid() && m_schedule_cursor.head().way_key <= key) {
                 const Scheduled scheduled = m_schedule_cursor.head();
                 m_schedule_cursor.next();
-                if (scheduled.way_key < key || !complete(scheduled)) {
+                if (!complete(scheduled)) {  // its largest member way passed and missing, or another
                     m_incomplete.add(Incomplete{scheduled.sequence, scheduled.id});
                 }
             }
             after_way(way);
+            m_output.possibly_flush();
+        }
+
+        /// After the last way: the relations still waiting for a member way beyond the file's last are assembled
+        /// from the ways there are, then counted as incomplete.
+        void assemble_the_rest() {
+            while (m_schedule_cursor.valid()) {
+                const Scheduled scheduled = m_schedule_cursor.head();
+                m_schedule_cursor.next();
+                complete(scheduled);
+                m_incomplete.add(Incomplete{scheduled.sequence, scheduled.id});
+            }
             m_output.possibly_flush();
         }
 

@@ -110,11 +110,13 @@ public struct NominatimPlace: Sendable {
         // A named point of interest or building heads its address, under its main tag's key (`amenity`: Ravintola
         // Bank, `building`: Alma-talo).
         let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" ? f.name : nil }
+        let fineIsCoarser = NominatimFormatter.isCoarserThanANeighbourhood(p.finePlaceFeature)
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
-            (.suburb, p.finePlaceFeature?.addressKey ?? "quarter", finePlace),
+            (.street, "neighbourhood", fineIsCoarser ? neighbourhood : nil),
+            (.suburb, p.finePlaceFeature?.addressKey ?? "quarter", finePlace), (.street, "neighbourhood", neighbourhood),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
-            (.street, "neighbourhood", neighbourhood), (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
+            (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
             (.city, key(p.localityFeature, .city, "city"), city),
             (.county, "county", county), (.state, "state", state),
@@ -128,7 +130,8 @@ public struct NominatimPlace: Sendable {
         for case let (_, key, value?) in parts where !kept.contains(where: { $0.key == key }) { kept.append((key, value)) }
         address = kept
         displayName = Self.displayName([
-            poi, houseNumber, road, finePlace, neighbourhood, suburb, villagePart, city, county, state, postcode, p.country,
+            poi, houseNumber, road, fineIsCoarser ? neighbourhood : nil, finePlace, fineIsCoarser ? nil : neighbourhood, suburb,
+            villagePart, city, county, state, postcode, p.country,
         ])
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
@@ -219,6 +222,10 @@ public struct NominatimPlace: Sendable {
 public enum NominatimFormatter {
     /// The keys an address may give its municipality and its suburb under (`NominatimPlace.address`).
     static let cityKeys: Set<String> = ["city", "town", "village", "hamlet", "municipality"]
+    /// Whether a fine place follows the neighbourhood (24) in the address, ordered by address rank as Nominatim's
+    /// (`settings/address-levels.json`): a quarter or croft (22, 20) does, a locality, farm or city block (25) not.
+    static func isCoarserThanANeighbourhood(_ place: AnsweringFeature?) -> Bool { ["quarter", "croft"].contains(place?.addressKey ?? "") }
+
     static let suburbKeys: Set<String> = ["suburb", "quarter", "neighbourhood", "city_district", "borough"]
     /// `where --format nominatim`, behind the one formatter protocol.
     public struct JSONV2: OutputFormatter {

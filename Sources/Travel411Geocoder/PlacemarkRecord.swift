@@ -52,6 +52,12 @@ public struct PlacemarkRecord: Sendable {
     var streetPoint = Coordinate(latitude: 0, longitude: 0)
     /// The extract's neighbourhood node named in Nominatim's address (`NeighbourhoodNodes`), -1 for none.
     var neighbourhood: Int32 = -1
+    /// The extract's `quarter` node named in Nominatim's address of a street or object (`FinePlaceNodes`), -1 for none.
+    var quarter: Int32 = -1
+    /// The suburb-level boundary named as the quarter or neighbourhood instead of a node (a boundary linked to such a
+    /// node: `ReverseGeocoder.finerBoundary`), -1 for none.
+    var quarterArea: Int32 = -1
+    var neighbourhoodArea: Int32 = -1
     /// The extract's place node finer than a suburb that answers at zooms 14-15 (`FinePlaceNodes`), -1 for none;
     /// `postcode` is then its own.
     var finePlace: Int32 = -1

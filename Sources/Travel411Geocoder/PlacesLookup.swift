@@ -500,29 +500,11 @@ package final class PlacesLookup: Sendable {
     }
 
     /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.
-    func neighbourhoodNodes() -> NeighbourhoodNodes? { loadedOnce(neighbourhoods, Self.loadNeighbourhoods) }
+    func neighbourhoodNodes() -> NeighbourhoodNodes? { loadedOnce(neighbourhoods, NeighbourhoodNodes.load) }
 
     /// The extracts' place nodes finer than the suburbs (`FinePlaceNodes`), read once at the first answer at
     /// zoom 14 or 15.
     func finePlaceNodes() -> FinePlaceNodes? { loadedOnce(finePlaces, FinePlaceNodes.load) }
-
-    private static func loadNeighbourhoods(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
-        var nodes: [NeighbourhoodNodes.Node] = []
-        for layer in try extractPlaceLayers(reader) {
-            let rows = try reader.query(
-                """
-                SELECT p.osm_id, p.name, r.minx, r.miny FROM \(GeoPackageSchema.quoted(layer)) p
-                JOIN \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) r ON r.id = p.fid
-                WHERE p.place = 'neighbourhood' AND p.osm_type = 'node' AND p.name IS NOT NULL ORDER BY p.fid
-                """)
-            for row in rows {
-                guard let id = row[0].int64Value, let name = row[1].stringValue, let x = row[2].doubleValue, let y = row[3].doubleValue
-                else { continue }
-                nodes.append(NeighbourhoodNodes.Node(elementID: id, name: name, x: x, y: y))
-            }
-        }
-        return NeighbourhoodNodes(nodes: nodes)
-    }
 
     /// The licence of the database's layers, read once.
     func licence() -> DataLicence {

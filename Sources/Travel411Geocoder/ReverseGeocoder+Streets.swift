@@ -303,32 +303,66 @@ extension ReverseGeocoder {
         takeNeighbourhood(&record, answer: answer, onStreet: street != nil, ownBoundary: ownBoundary, streetDistance: streetDistance)
     }
 
-    /// The neighbourhood node of an answer whose suburb is decided: on a street, the one nearest the street's line
-    /// inside the box of the hamlet or suburb node named (Nominatim's `current_node_area`) and inside the street's
-    /// suburb boundary (`current_boundary`); else the one nearest the point.
+    /// The quarter and neighbourhood nodes of an answer whose suburb is decided: on a street, the one nearest the
+    /// street's line inside the box of the hamlet or suburb node named, and the neighbourhood inside the quarter's
+    /// (Nominatim's `current_node_area`), and inside the street's suburb boundary (`current_boundary`); else the
+    /// neighbourhood nearest the point.
     private func takeNeighbourhood(
         _ record: inout PlacemarkRecord, answer: Coordinate, onStreet: Bool, ownBoundary: Int32,
         streetDistance: (Double, Double, (x: Double, y: Double)) -> Double?
     ) {
         let nodes = suburbNodes
+        let part = record.suburbArea
+        func insidePart(_ x: Double, _ y: Double) -> Bool {
+            guard part < 0 || nodes?._withUnsafeGuaranteedRef({ $0.boxHolds(part, x: x, y: y) }) ?? true else { return false }
+            guard ownBoundary >= 0, let nodes else { return true }
+            let holder = nodes._withUnsafeGuaranteedRef { suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: $0) }
+            return holder == ownBoundary
+        }
+        // A boundary of the rank holding the answer's point comes before the nodes (`insert_addresslines` orders each
+        // rank's candidates `isguess asc`): London's Inner and Middle Temples (a quarter), Porto's parishes
+        // (neighbourhoods), which their linked nodes no longer stand in for (`LinkedPlaceNodesSchema`).
+        let finer = finerBoundary(at: answer, nodes: nodes)
+        if finer?.rank == 24 { record.neighbourhoodArea = finer?.feature ?? -1 }
+        // The quarter (rank 22) comes before the neighbourhood (24), which must then lie in its box.
+        let fine = onStreet ? lookup.finePlaceNodes() : nil
+        if finer?.rank == 22 {
+            record.quarterArea = finer?.feature ?? -1
+        } else if let fine, !fine.isEmpty {
+            record.quarter =
+                fine.nearestQuarter(near: answer) { node, box in
+                    insidePart(node.x, node.y) ? streetDistance(node.x, node.y, box) : nil
+                } ?? -1
+        }
         _ = neighbourhoods?._withUnsafeGuaranteedRef { neighbourhoods in
-            guard !neighbourhoods.isEmpty else { return }
+            guard !neighbourhoods.isEmpty, record.neighbourhoodArea < 0 else { return }
             if onStreet {
-                let part = record.suburbArea
-                func insidePart(_ x: Double, _ y: Double) -> Bool {
-                    guard part < 0 || nodes?._withUnsafeGuaranteedRef({ $0.boxHolds(part, x: x, y: y) }) ?? true else { return false }
-                    guard ownBoundary >= 0, let nodes else { return true }
-                    let holder = nodes._withUnsafeGuaranteedRef { suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: $0) }
-                    return holder == ownBoundary
-                }
+                let quarter = record.quarter
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in
-                        insidePart(node.x, node.y) ? streetDistance(node.x, node.y, box) : nil
+                        guard insidePart(node.x, node.y), fine?.quarterBoxHolds(quarter, x: node.x, y: node.y) ?? true else { return nil }
+                        return streetDistance(node.x, node.y, box)
                     } ?? -1
             } else {
                 record.neighbourhood = neighbourhoods.nearest(to: answer) ?? -1
             }
         }
+    }
+
+    /// The boundary of the neighbourhood band holding the point, a quarter's (address rank 22) or a neighbourhood's
+    /// (24) by its place type (`OSMLevelMapping.withFinerBoundaries`), under a suburb node's area cut to it or alone.
+    private func finerBoundary(at point: Coordinate, nodes: Unmanaged<PlaceNodeSearch>?) -> (feature: Int32, rank: Int)? {
+        var holder = feature(.suburb, point.longitude, point.latitude)
+        guard holder >= 0 else { return nil }
+        if let nodes, nodes._withUnsafeGuaranteedRef({ $0.isNodeArea(holder) }) {
+            guard let below = nodes._withUnsafeGuaranteedRef({ $0.boundaryBelow(holder) }) else { return nil }
+            holder = below
+        }
+        guard let bytes = lookup.area(.suburb)?.bytes(Int(holder), .placeType), !bytes.isEmpty,
+            let rank = NominatimAddressLevels.embedded?.placeRanks(type: String(decoding: bytes, as: UTF8.self), countryCode: nil)?.address,
+            rank == 22 || rank == 24
+        else { return nil }
+        return (holder, rank)
     }
 
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.

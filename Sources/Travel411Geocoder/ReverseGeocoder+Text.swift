@@ -230,12 +230,18 @@ extension ReverseGeocoder {
         if record.followsNominatim {
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
-            if record.neighbourhood >= 0 {
+            if record.neighbourhoodArea >= 0 {
+                placemark.neighbourhoodFeature = areaFeature(.suburb, record.neighbourhoodArea, rank: 24, location: record.location)
+            } else if record.neighbourhood >= 0 {
                 placemark.neighbourhoodFeature = neighbourhoods?._withUnsafeGuaranteedRef { $0.feature(record.neighbourhood) }
             }
             placemark.villagePartFeature = areaFeature(.suburb, record.villagePart, rank: 20, location: record.location)
             if record.finePlace >= 0, settings.detail >= .suburb {
                 placemark.finePlaceFeature = lookup.finePlaceNodes()?.feature(record.finePlace, postcode: placemark.postalCode)
+            } else if record.quarterArea >= 0, settings.detail >= .suburb {
+                placemark.finePlaceFeature = areaFeature(.suburb, record.quarterArea, rank: 22, location: record.location)
+            } else if record.quarter >= 0, settings.detail >= .suburb {
+                placemark.finePlaceFeature = lookup.finePlaceNodes()?.feature(record.quarter, postcode: nil)
             }
             // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
             placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)

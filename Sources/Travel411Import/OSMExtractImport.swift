@@ -101,6 +101,7 @@ package struct OSMExtractImport {
         let grid = try OSMCountryGridLayer.write(meeting: mapping.extent, into: geoPackage, stem: tables.base, usedTables: &usedTables)
         grid?.collect(into: collector)
         try mapping.finish(countryGrid: grid?.pieces.map(\.piece) ?? [])
+        try mapping.linkedPlaces.writeLinkedFineNodes(into: geoPackage.database)
         ImportMemoryTrace.note("placed")
         try mapping.checkPendingShapes()
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 1, total: 1))

@@ -59,7 +59,7 @@ struct OSMLevelMapping {
     /// The named streets by their centres, which the addresses and POIs find their street among.
     private var parentStreets: OSMParentStreets
     /// Place nodes with a `wikidata` item, which boundaries link to (`OSMLinkedPlaces`).
-    private var linkedPlaces = OSMLinkedPlaces()
+    private(set) var linkedPlaces = OSMLinkedPlaces()
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
@@ -184,7 +184,8 @@ struct OSMLevelMapping {
         if case .point(let point) = feature.shape {
             extent.extend(x: point.x, y: point.y)
             if let wikidata = feature.wikidata {
-                linkedPlaces.add(wikidata: wikidata, .init(point: point, type: place.type, isCapital: place.isCapital))
+                linkedPlaces.add(
+                    wikidata: wikidata, .init(elementID: feature.element.id, point: point, type: place.type, isCapital: place.isCapital))
             }
             let node = OSMPlaceNodeAreas.Node(
                 name: name, type: place.type, point: point, layer: layer, fid: fid, isCapital: place.isCapital)
@@ -246,6 +247,7 @@ struct OSMLevelMapping {
                 let parentRank = parents?.parentRank(adminLevel: adminLevel, at: centre) ?? 3
                 rank = OSMLinkedPlaces.rank(of: rank, linkedTo: node, parentRank: parentRank, countryCode: country, levels: levels)
                 area.placeType = node.type
+                linkedPlaces.noteLinked(node)
             } else if rank > 0, let levels, let place = area.boundaryPlace, !hasNodeOfItsName(area, rank: rank) {
                 parents = parents ?? boundaryParents(levels, countries)
                 let parentRank = parents?.parentRank(adminLevel: adminLevel, at: area.shape.pointOnSurface) ?? 3

@@ -1,6 +1,7 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
+import Travel411Store
 
 /// The place nodes a boundary links to by its `wikidata` item, as Nominatim 5.3 links them (GPL-2.0; its rules,
 /// not its code): `find_linked_place` (`lib-sql/functions/placex_triggers.sql`) takes a place node (search rank
@@ -11,6 +12,7 @@ import Travel411Geocoder
 /// (Carregal, Centro Histórico) name the suburbs.
 struct OSMLinkedPlaces {
     struct Node {
+        var elementID: Int64
         var point: Point2D
         var type: String
         var isCapital: Bool
@@ -20,6 +22,21 @@ struct OSMLinkedPlaces {
     private var nodes: [String: [Node]] = [:]
 
     var isEmpty: Bool { nodes.isEmpty }
+
+    /// The nodes finer than a suburb that boundaries link to (`LinkedPlaceNodesSchema`), by their ids.
+    private(set) var linkedFineNodes: Set<Int64> = []
+
+    /// Notes that a boundary links `node`: a fine node is then no address part of its own.
+    mutating func noteLinked(_ node: Node) {
+        if LinkedPlaceNodesSchema.fineTypes.contains(node.type) { linkedFineNodes.insert(node.elementID) }
+    }
+
+    /// Writes the linked fine nodes' ids (`LinkedPlaceNodesSchema`).
+    func writeLinkedFineNodes(into database: SQLiteDatabase) throws {
+        try database.execute(LinkedPlaceNodesSchema.createStatement)
+        let insert = try database.prepare("INSERT OR IGNORE INTO \(LinkedPlaceNodesSchema.tableName) (osm_id) VALUES (?)")
+        for id in linkedFineNodes.sorted() { try insert.run([.integer(id)]) }
+    }
 
     mutating func add(wikidata: String, _ node: Node) { nodes[wikidata, default: []].append(node) }
 

@@ -89,6 +89,12 @@ struct OSMElementFeatures {
             if OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: name != nil || ref != nil) {
                 var feature = feature(.street, .lineString(points))
                 feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref)
+                // Any closed way that makes a valid polygon is stored as one by Nominatim's style, whatever its tags
+                // (`process_way`: `as_polygon()` first), so its centroid is a point on its surface
+                // (`get_center_point`), where its postcode and address are found: a ring street (Finsbury Circus).
+                if isClosed, points.count >= 4, SimpleRing.isSimple(points) {
+                    feature.areaCentre = Shape.polygon(Polygon(exterior: points)).pointOnSurface
+                }
                 made.append(feature)
             }
         }

@@ -4,7 +4,8 @@ import Travel411Core
 /// A fault in an extract that the reader counts and goes past: each one costs at most the feature it concerns.
 public enum OSMReadWarning: String, CaseIterable, Hashable, Sendable, Comparable, CustomStringConvertible {
     /// A multipolygon or boundary relation with members missing from the extract: normal at an extract's edge,
-    /// where boundaries are cut. It gives no polygon.
+    /// where boundaries are cut. It is assembled from the member ways there are, as osm2pgsql does: a polygon where
+    /// they close their rings (a building's outer way), none where the cut leaves them open.
     case relationMembersMissing
     /// An area whose rings do not close: no polygon.
     case ringNotClosed

@@ -22,7 +22,7 @@ final class FinePlaceNodes: Sendable {
     }
 
     /// The kinds whose search rank is 20 or finer and that `PlaceNodeSearch` does not hold (hamlets it does).
-    static let types: Set<String> = ["quarter", "croft", "isolated_dwelling", "farm", "neighbourhood", "city_block", "locality"]
+    static let types = LinkedPlaceNodesSchema.fineTypes
     let nodes: [Node]
     private let cells: NearbyCells
 
@@ -49,15 +49,47 @@ final class FinePlaceNodes: Sendable {
         return found.sorted { ($1.rank, $0.distanceSquared, $0.index) < ($0.rank, $1.distanceSquared, $1.index) }
     }
 
-    /// The named place nodes of these kinds in the extracts' place layers, in their layers' order.
+    /// The `quarter` node a street's or object's address names (address rank 22, Nominatim's `address-levels.json`):
+    /// of the quarters whose box (`place_node_fuzzy_area` of search rank 20: ± 1 km) the street passes through, the
+    /// nearest, as `insert_addresslines` takes the first candidate of each rank. `distance(node, halfWidthDegrees)`
+    /// is the street's distance from the node in degrees when it passes within the box and the node may be named
+    /// (`current_node_area`, `current_boundary`), nil otherwise. Candidates lie within reach of `point`.
+    func nearestQuarter(near point: Coordinate, distance: (Node, (x: Double, y: Double)) -> Double?) -> Int32? {
+        let halfY = Self.quarterHalfWidthMetres / 111_320
+        var best: (index: Int32, distance: Double)? = nil
+        cells.forEach(near: point.longitude, point.latitude) { index in
+            let node = nodes[Int(index)]
+            guard node.type == "quarter" else { return }
+            guard let degrees = distance(node, (halfY / max(cos(node.y * .pi / 180), 0.01), halfY)) else { return }
+            if let known = best, known.distance < degrees || (known.distance == degrees && known.index < index) { return }
+            best = (index, degrees)
+        }
+        return best?.index
+    }
+
+    /// Whether the box of the quarter `index` (± 1 km) holds the point: a finer node must lie in it to be named
+    /// after it (`current_node_area`).
+    func quarterBoxHolds(_ index: Int32, x: Double, y: Double) -> Bool {
+        guard index >= 0, Int(index) < nodes.count else { return true }
+        let node = nodes[Int(index)]
+        let halfY = Self.quarterHalfWidthMetres / 111_320
+        return abs(node.x - x) <= halfY / max(cos(node.y * .pi / 180), 0.01) && abs(node.y - y) <= halfY
+    }
+
+    static let quarterHalfWidthMetres = 1_000.0
+
+    /// The named place nodes of these kinds in the extracts' place layers, in their layers' order, but those a boundary
+    /// links to.
     static func load(from reader: SharedDatabaseReader) throws -> FinePlaceNodes {
         var nodes: [Node] = []
         let kinds = types.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        // A node a boundary links to is no place of its own: the boundary answers instead (Nominatim's).
+        let unlinked = try LinkedPlaceNodesSchema.unlinked(reader)
         for layer in try PlacesLookup.extractPlaceLayers(reader) {
             let rows = try reader.query(
                 """
                 SELECT p.osm_id, p.name, p.place, p.geom FROM \(GeoPackageSchema.quoted(layer)) p
-                WHERE p.place IN (\(kinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL ORDER BY p.fid
+                WHERE p.place IN (\(kinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
                 """)
             for row in rows {
                 // The point as stored, in doubles: the R-tree's boxes are floats, 0.15 m off (Nominatim prints 7 decimals).

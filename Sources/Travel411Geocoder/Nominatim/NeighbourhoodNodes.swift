@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411Store
 
 /// An extract's `place=neighbourhood` nodes, for the `neighbourhood` of Nominatim's address (the server,
 /// `where --format nominatim`): Nominatim makes each node an area of ± 500 m and names in a street's address
@@ -59,6 +60,27 @@ final class NeighbourhoodNodes: Sendable {
             best = (index, degrees)
         }
         return best?.index
+    }
+
+    /// The named `neighbourhood` nodes of the extracts' place layers, in their layers' order, but those a boundary
+    /// links to (`LinkedPlaceNodesSchema`).
+    static func load(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
+        var nodes: [NeighbourhoodNodes.Node] = []
+        let unlinked = try LinkedPlaceNodesSchema.unlinked(reader)
+        for layer in try PlacesLookup.extractPlaceLayers(reader) {
+            let rows = try reader.query(
+                """
+                SELECT p.osm_id, p.name, r.minx, r.miny FROM \(GeoPackageSchema.quoted(layer)) p
+                JOIN \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) r ON r.id = p.fid
+                WHERE p.place = 'neighbourhood' AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
+                """)
+            for row in rows {
+                guard let id = row[0].int64Value, let name = row[1].stringValue, let x = row[2].doubleValue, let y = row[3].doubleValue
+                else { continue }
+                nodes.append(NeighbourhoodNodes.Node(elementID: id, name: name, x: x, y: y))
+            }
+        }
+        return NeighbourhoodNodes(nodes: nodes)
     }
 
     /// The node as the answer's address part.

@@ -3,7 +3,7 @@ import Travel411Core
 import Travel411Store
 
 /// The areas of an answer below its country (the municipality, the suburb or city district and the village part,
-/// the neighbourhood) are of the answered country only. Nominatim gathers a place's address areas within its own
+/// the quarter and neighbourhood) are of the answered country only. Nominatim gathers a place's address areas within its own
 /// country's partition (`insert_addresslines` in `lib-sql/functions/placex_triggers.sql` asks `getNearFeatures`,
 /// `lib-sql/functions/partition-functions.sql`, of the place's `partition`, one per country), and its reverse search,
 /// where no area holds the point, takes place nodes of the point's country only (`lookup_country` in
@@ -23,6 +23,11 @@ extension ReverseGeocoder {
         {
             record.neighbourhood = -1
         }
+        if record.quarter >= 0, let node = lookup.finePlaceNodes()?.nodes[Int(record.quarter)],
+            !isCountry(feature(.country, node.x, node.y), sameAs: country)
+        {
+            record.quarter = -1
+        }
     }
 
     /// Drops the municipality, suburb and village part that are not of `country`. An area of no stored country (a
@@ -32,6 +37,10 @@ extension ReverseGeocoder {
         if record.cityArea >= 0, !isArea(.city, record.cityArea, ofCountry: country, byCentre) { record.cityArea = -1 }
         if record.suburbArea >= 0, !isArea(.suburb, record.suburbArea, ofCountry: country, byCentre) { record.suburbArea = -1 }
         if record.villagePart >= 0, !isArea(.suburb, record.villagePart, ofCountry: country, byCentre) { record.villagePart = -1 }
+        if record.quarterArea >= 0, !isArea(.suburb, record.quarterArea, ofCountry: country, byCentre) { record.quarterArea = -1 }
+        if record.neighbourhoodArea >= 0, !isArea(.suburb, record.neighbourhoodArea, ofCountry: country, byCentre) {
+            record.neighbourhoodArea = -1
+        }
     }
 
     /// Whether the polygon's country is `country` (or of its code); for a polygon of no known country, true, or with

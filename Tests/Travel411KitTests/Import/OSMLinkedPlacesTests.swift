@@ -61,7 +61,8 @@ import Testing
     @Test func aBoundaryLinkedToAQuarterIsBelowTheSuburbAroundIt() throws {
         let levels = try #require(NominatimAddressLevels.embedded)
         var links = OSMLinkedPlaces()
-        links.add(wikidata: "Q3624241", .init(point: Point2D(x: -0.1100526, y: 51.5128303), type: "quarter", isCapital: false))
+        links.add(
+            wikidata: "Q3624241", .init(elementID: 1, point: Point2D(x: -0.1100526, y: 51.5128303), type: "quarter", isCapital: false))
         let temples = OSMPostcodeAreasTests.square(-0.113, 51.510, 0.004)
         let node = try #require(links.node(wikidata: "Q3624241", inside: temples))
         #expect(links.node(wikidata: "Q1", inside: temples) == nil)

@@ -1,0 +1,20 @@
+import Foundation
+
+/// `travel411_linked_place_nodes`: the place nodes finer than a suburb (a quarter, a neighbourhood, a locality) that a
+/// boundary links to (`OSMLinkedPlaces`). Nominatim 5.3 gives a linked node a `linked_place_id` and leaves it out of
+/// every address and reverse search (`nominatim_api/reverse.py`: `linked_place_id == None`); the boundary answers
+/// in its stead. Optional: a database without it links none.
+package enum LinkedPlaceNodesSchema {
+    package static let tableName = "travel411_linked_place_nodes"
+    /// The place kinds finer than a suburb and hamlet, whose nodes answer at zooms 14-15 and name quarters and
+    /// neighbourhoods in addresses (`FinePlaceNodes`, `NeighbourhoodNodes`).
+    package static let fineTypes: Set<String> = [
+        "quarter", "croft", "isolated_dwelling", "farm", "neighbourhood", "city_block", "locality",
+    ]
+    package static let createStatement = "CREATE TABLE IF NOT EXISTS \(tableName) (osm_id INTEGER PRIMARY KEY)"
+    /// The condition leaving a linked node out of a query of a place layer aliased `p`, when the table exists.
+    package static func unlinked(_ reader: SharedDatabaseReader) throws -> String {
+        let exists = try reader.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(tableName)])
+        return exists.isEmpty ? "" : " AND p.osm_id NOT IN (SELECT osm_id FROM \(tableName))"
+    }
+}
