@@ -289,10 +289,8 @@ package final class PlacesLookup: Sendable {
             let tile = Int(statement.int64(0) - level.tileKey(0))
             guard grid.indices.contains(tile) else { continue }
             grid[tile] = UInt32(truncatingIfNeeded: statement.int64(1))
-            if !statement.isNull(2) {
-                let page = try statement.withBlob(2) { try PageCompression.page($0) }
-                try arena.append(tile: tile, bytes: UnsafeRawBufferPointer(start: page.base, count: page.count))
-            }
+            guard !statement.isNull(2) else { continue }
+            try statement.withBlob(2) { try PageCompression.page($0) { try arena.append(tile: tile, count: $0, fill: $1) } }
         }
         return try AreaIndex(grid: grid, arena: arena)
     }

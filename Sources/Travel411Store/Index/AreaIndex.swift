@@ -296,14 +296,21 @@ public final class TileArena: @unchecked Sendable {
 
     package func append(tile: Int, bytes: UnsafeRawBufferPointer) throws {
         try AreaTile.validate(bytes)
+        guard let source = bytes.baseAddress else { throw IndexFormatError.malformed("area tiles too large") }
+        try append(tile: tile, count: bytes.count) { $0.baseAddress?.copyMemory(from: source, byteCount: bytes.count) }
+    }
+
+    /// Appends a tile of `count` bytes that `fill` writes in place (`PageCompression.page(_:into:)` inflating it
+    /// straight into the arena); a tile that `fill` or the layout check rejects is not kept.
+    package func append(tile: Int, count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws {
         let offset = (used + Self.alignment - 1) & ~(Self.alignment - 1)
-        guard offset / Self.alignment < 1 << 30, let source = bytes.baseAddress else {
-            throw IndexFormatError.malformed("area tiles too large")
-        }
-        if offset + bytes.count > capacity { grow(toHold: offset + bytes.count) }
-        (base + offset).copyMemory(from: source, byteCount: bytes.count)
+        guard offset / Self.alignment < 1 << 30 else { throw IndexFormatError.malformed("area tiles too large") }
+        if offset + count > capacity { grow(toHold: offset + count) }
+        let destination = UnsafeMutableRawBufferPointer(start: base + offset, count: count)
+        try fill(destination)
+        try AreaTile.validate(UnsafeRawBufferPointer(destination))
         offsets.append((tile, offset))
-        used = offset + bytes.count
+        used = offset + count
     }
 
     private func grow(toHold size: Int) {

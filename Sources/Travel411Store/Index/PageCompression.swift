@@ -64,27 +64,46 @@ package enum PageCompression {
 
     /// The page a stored blob holds, in aligned memory of its own.
     package static func page(_ blob: UnsafeRawBufferPointer) throws -> BlobStorage {
+        var made: BlobStorage?
+        try page(blob) { size, fill in
+            made = try BlobStorage(count: size) { try fill(UnsafeMutableRawBufferPointer(start: $0, count: size)) }
+        }
+        guard let made else { throw IndexFormatError.malformed("page") }
+        return made
+    }
+
+    /// The page a stored blob holds, written where `place` says: `place` is given the page's size and a function
+    /// that writes the page into memory of that size, and calls it once. A batch's start-up inflates the area
+    /// tiles straight into their arena this way, rather than into memory of their own that is then copied.
+    package static func page(
+        _ blob: UnsafeRawBufferPointer,
+        into place: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         let size = try pageSize(blob)
         let body = UnsafeRawBufferPointer(rebasing: blob[headerSize...])
         if blob[0] == codedAreaTile {
             guard body.first != codedAreaTile else { throw IndexFormatError.malformed("area tile header") }
             let tile = try AreaTileCoding.decode(try page(body))
             guard tile.count == size else { throw IndexFormatError.malformed("area tile size") }
-            return tile
+            try place(size) { destination in
+                if let to = destination.baseAddress, size > 0 { to.copyMemory(from: tile.base, byteCount: size) }
+            }
+            return
         }
         // Deflate shrinks at most about 1,032 times: a larger size is a damaged header, not a page to allocate.
         guard size <= max(body.count, 1) * 1032 else { throw IndexFormatError.malformed("page size") }
-        return try BlobStorage(count: size) { destination in
-            if blob[0] == stored {
+        let method = blob[0]
+        try place(size) { destination in
+            guard let to = destination.baseAddress else { return }
+            if method == stored {
                 guard body.count == size else { throw IndexFormatError.malformed("page size") }
-                if let from = body.baseAddress, size > 0 { destination.copyMemory(from: from, byteCount: size) }
+                if let from = body.baseAddress, size > 0 { to.copyMemory(from: from, byteCount: size) }
                 return
             }
             guard let from = body.baseAddress else { throw IndexFormatError.malformed("deflated page") }
             var inflated = uLongf(size)
             let status = uncompress(
-                destination.assumingMemoryBound(to: Bytef.self), &inflated, from.assumingMemoryBound(to: Bytef.self),
-                uLong(body.count))
+                to.assumingMemoryBound(to: Bytef.self), &inflated, from.assumingMemoryBound(to: Bytef.self), uLong(body.count))
             guard status == Z_OK, Int(inflated) == size else { throw IndexFormatError.malformed("deflated page") }
         }
     }
