@@ -1,3 +1,4 @@
+import Foundation
 import Travel411Core
 import Travel411Store
 
@@ -20,14 +21,10 @@ final class LocalityAdminMatch: Sendable {
     init?(admins: PlacesLookup.AreaLevel, localities: PlacesLookup.PointLevel) {
         let adminCount = admins.preloadedCount
         guard adminCount > 0, let localityCount = localities.names?.count, localityCount > 0 else { return nil }
-        var numbers: [TextKey: UInt32] = [:]
+        var numbers = TextNumbers(capacity: adminCount)
         adminNumbers = (0..<adminCount).map { feature in
             guard admins.bytes(feature, .subAdministrativeArea).isEmpty else { return Self.noMatch }
-            let key = TextKey(bytes: admins.bytes(feature, .administrativeArea))
-            if let known = numbers[key] { return known }
-            let number = UInt32(numbers.count)
-            numbers[key] = number
-            return number
+            return numbers.number(of: admins.bytes(feature, .administrativeArea))
         }
         let admin1 = PlacesSchema.LocalityField.admin1.rawValue
         let records = localities.records
@@ -35,7 +32,7 @@ final class LocalityAdminMatch: Sendable {
         // record that cannot be read equals nothing.
         localityNumbers = (0..<localityCount).map { locality in
             guard let text = records.bytes(locality, admin1) else { return Self.unknown }
-            return numbers[TextKey(bytes: text)] ?? Self.unknown
+            return numbers.existingNumber(of: text) ?? Self.unknown
         }
     }
 
@@ -48,12 +45,62 @@ final class LocalityAdminMatch: Sendable {
         return number != Self.noMatch && localityNumbers[Int(locality)] == number
     }
 
-    /// A text compared and hashed by its bytes, read in place while the tables are built.
-    private struct TextKey: Hashable {
-        let bytes: UnsafeBufferPointer<UInt8>
+    /// Texts numbered in the order first met, read in place while the tables are built: open addressing over an
+    /// FNV-1a hash of the bytes, the bytes compared when the hashes are equal. Equal texts get equal numbers, as
+    /// with a dictionary of the texts, whose hashing (SipHash, per locality) was most of a batch's start-up
+    /// after the levels were read.
+    private struct TextNumbers {
+        private var slots: [Int32]
+        private var texts: [UnsafeBufferPointer<UInt8>] = []
+        private var hashes: [UInt64] = []
+        private let mask: Int
 
-        static func == (a: TextKey, b: TextKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
+        /// `capacity`: at most this many texts are numbered.
+        init(capacity: Int) {
+            var size = 16
+            while size < 2 * capacity { size *= 2 }
+            slots = Array(repeating: -1, count: size)
+            mask = size - 1
+        }
 
-        func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
+        private static func hash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+
+        private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard a.count == b.count else { return false }
+            guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+            return memcmp(x, y, a.count) == 0
+        }
+
+        /// The slot holding `text`, or the empty slot where it would go.
+        private func slot(of text: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
+            var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
+            while slots[slot] >= 0 {
+                let known = Int(slots[slot])
+                if hashes[known] == hash, Self.equal(texts[known], text) { return slot }
+                slot = (slot + 1) & mask
+            }
+            return slot
+        }
+
+        /// The text's number, given it now when it has none.
+        mutating func number(of text: UnsafeBufferPointer<UInt8>) -> UInt32 {
+            let hash = Self.hash(text)
+            let slot = slot(of: text, hash: hash)
+            if slots[slot] >= 0 { return UInt32(slots[slot]) }
+            slots[slot] = Int32(texts.count)
+            texts.append(text)
+            hashes.append(hash)
+            return UInt32(texts.count - 1)
+        }
+
+        /// The text's number; nil when it has none.
+        func existingNumber(of text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+            let slot = slot(of: text, hash: Self.hash(text))
+            return slots[slot] >= 0 ? UInt32(slots[slot]) : nil
+        }
     }
 }
