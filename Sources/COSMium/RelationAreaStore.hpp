@@ -360,13 +360,16 @@ namespace cosmium {
             m_way_index.flush();
             map_way_index();
             std::vector<const StoredWay*> stored;
+            std::vector<bool> present;  // by member: a way member whose way is stored, or another member
             size_t bytes = 0;
             bool every_member = true;
             for (const auto& member : relation.members()) {
+                present.push_back(member.type() != osmium::item_type::way || member.ref() != 0);
                 if (member.ref() != 0) {
                     const StoredWay* way = find_way(id_key(member.ref()));
                     if (way == nullptr) {
                         every_member = false;
+                        present.back() = false;  // only way members have a ref here
                         continue;
                     }
                     stored.push_back(way);
@@ -397,7 +400,7 @@ namespace cosmium {
                     osmium::area::Assembler assembler{m_config};
                     assembler(relation, ways, m_output.buffer());
                 } else {
-                    osmium::memory::Buffer partial = relation_without_missing_ways(relation);
+                    osmium::memory::Buffer partial = relation_without_missing_ways(relation, present);
                     osmium::area::Assembler::config_type config = m_config;
                     config.problem_reporter = nullptr;
                     config.create_empty_areas = false;
@@ -413,7 +416,7 @@ namespace cosmium {
 
         /// A copy of the relation naming only the member ways stored, in their order: the assembler pairs the
         /// relation's way members with the ways it is given, one for one.
-        osmium::memory::Buffer relation_without_missing_ways(const osmium::Relation& relation) {
+        osmium::memory::Buffer relation_without_missing_ways(const osmium::Relation& relation, const std::vector<bool>& present) {
             osmium::memory::Buffer buffer{relation.padded_size() + 64, osmium::memory::Buffer::auto_grow::yes};
             {
                 osmium::builder::RelationBuilder builder{buffer};
@@ -426,8 +429,9 @@ namespace cosmium {
                 builder.set_user(relation.user());
                 builder.add_item(relation.tags());
                 osmium::builder::RelationMemberListBuilder members{builder};
+                size_t number = 0;
                 for (const auto& member : relation.members()) {
-                    if (member.type() != osmium::item_type::way || (member.ref() != 0 && find_way(id_key(member.ref())) != nullptr)) {
+                    if (present[number++]) {
                         members.add_member(member.type(), member.ref(), member.role());
                     }
                 }
