@@ -18,4 +18,9 @@ enum ExtractAnswer {
         let answer = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: zoom))
         return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
     }
+
+    /// The `address` of that answer.
+    static func address(in databasePath: String, _ latitude: Double, _ longitude: Double, zoom: Int = 18) throws -> [String: String] {
+        try #require(try jsonv2(in: databasePath, latitude, longitude, zoom: zoom)["address"] as? [String: String])
+    }
 }

@@ -18,8 +18,7 @@ import Testing
     static let cutImport = Result { try OSMExtractImportTests.importExtract(cut, as: "krems-treppelweg.gpkg") }
 
     static func address(_ latitude: Double, _ longitude: Double) throws -> [String: String] {
-        let object = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude)
-        return try #require(object["address"] as? [String: String])
+        try ExtractAnswer.address(in: try Self.cutImport.get().path, latitude, longitude)
     }
 
     /// Nominatim 5.3.3 on the whole extract answers "Treppelweg, Weinzierl, Neustift an der Donau" along the whole

@@ -17,8 +17,7 @@ import Testing
     static let cutImport = Result { try OSMExtractImportTests.importExtract(cut, as: "munchen-altstadt.gpkg") }
 
     static func address(_ latitude: Double, _ longitude: Double) throws -> [String: String] {
-        let object = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude)
-        return try #require(object["address"] as? [String: String])
+        try ExtractAnswer.address(in: try Self.cutImport.get().path, latitude, longitude)
     }
 
     /// Nominatim 5.3.3 on the whole extract answers these points with objects on these streets, whose address is the
