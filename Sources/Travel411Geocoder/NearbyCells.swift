@@ -52,6 +52,17 @@ final class NearbyCells: @unchecked Sendable {
         }
     }
 
+    /// The index near (x, y) of the smallest `measure`, nil where it gives none; the lowest index on a tie.
+    func nearest(near x: Double, _ y: Double, measure: (Int32) -> Double?) -> Int32? {
+        var best: (index: Int32, measure: Double)? = nil
+        forEach(near: x, y) { index in
+            guard let value = measure(index) else { return }
+            if let known = best, known.measure < value || (known.measure == value && known.index < index) { return }
+            best = (index, value)
+        }
+        return best?.index
+    }
+
     private static func index(_ degrees: Double) -> Int { Int((degrees / cellDegrees).rounded(.down)) }
     private static func cell(column: Int, row: Int) -> Int64 { Int64(row) << 32 | Int64(column) & 0xFFFF_FFFF }
 }

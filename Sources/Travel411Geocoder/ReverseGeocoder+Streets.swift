@@ -266,6 +266,7 @@ extension ReverseGeocoder {
             return Self.distance(ofLine: street, from: (x, y), within: box, streets: streets, extent: extent, segments: gatheredSegments())
         }
         record.suburbArea = feature(.suburb, answer.longitude, answer.latitude)
+        let suburbAtAnswer = record.suburbArea
         // Place nodes name parts of the street's own municipality, also where the answer is in another
         // ("Schaanwald, Eschen": a path of Mauren's, at its point in Eschen).
         let nodesMunicipality = ownCity >= 0 ? ownCity : record.cityArea
@@ -300,7 +301,9 @@ extension ReverseGeocoder {
             partsFromNodes = parts.part != nil || parts.village != nil
         }
         if record.suburbArea >= 0, !partsFromNodes { dropSuburbOfAnotherCity(&record, municipality: nodesMunicipality) }
-        takeNeighbourhood(&record, answer: answer, onStreet: street != nil, ownBoundary: ownBoundary, streetDistance: streetDistance)
+        takeNeighbourhood(
+            &record, answer: answer, suburbAtAnswer: suburbAtAnswer, onStreet: street != nil, ownBoundary: ownBoundary,
+            streetDistance: streetDistance)
     }
 
     /// The quarter and neighbourhood nodes of an answer whose suburb is decided: on a street, the one nearest the
@@ -308,7 +311,7 @@ extension ReverseGeocoder {
     /// (Nominatim's `current_node_area`), and inside the street's suburb boundary (`current_boundary`); else the
     /// neighbourhood nearest the point.
     private func takeNeighbourhood(
-        _ record: inout PlacemarkRecord, answer: Coordinate, onStreet: Bool, ownBoundary: Int32,
+        _ record: inout PlacemarkRecord, answer: Coordinate, suburbAtAnswer: Int32, onStreet: Bool, ownBoundary: Int32,
         streetDistance: (Double, Double, (x: Double, y: Double)) -> Double?
     ) {
         let nodes = suburbNodes
@@ -322,7 +325,7 @@ extension ReverseGeocoder {
         // A boundary of the rank holding the answer's point comes before the nodes (`insert_addresslines` orders each
         // rank's candidates `isguess asc`): London's Inner and Middle Temples (a quarter), Porto's parishes
         // (neighbourhoods), which their linked nodes no longer stand in for (`LinkedPlaceNodesSchema`).
-        let finer = finerBoundary(at: answer, nodes: nodes)
+        let finer = finerBoundary(ofPolygon: suburbAtAnswer, nodes: nodes)
         if finer?.rank == 24 { record.neighbourhoodArea = finer?.feature ?? -1 }
         // The quarter (rank 22) comes before the neighbourhood (24), which must then lie in its box.
         let fine = onStreet ? lookup.finePlaceNodes() : nil
@@ -340,7 +343,7 @@ extension ReverseGeocoder {
                 let quarter = record.quarter
                 record.neighbourhood =
                     neighbourhoods.nearest(near: answer) { node, box in
-                        guard insidePart(node.x, node.y), fine?.quarterBoxHolds(quarter, x: node.x, y: node.y) ?? true else { return nil }
+                        guard insidePart(node.x, node.y), fine?.boxHolds(quarter, x: node.x, y: node.y) ?? true else { return nil }
                         return streetDistance(node.x, node.y, box)
                     } ?? -1
             } else {
@@ -349,19 +352,17 @@ extension ReverseGeocoder {
         }
     }
 
-    /// The boundary of the neighbourhood band holding the point, a quarter's (address rank 22) or a neighbourhood's
-    /// (24) by its place type (`OSMLevelMapping.withFinerBoundaries`), under a suburb node's area cut to it or alone.
-    private func finerBoundary(at point: Coordinate, nodes: Unmanaged<PlaceNodeSearch>?) -> (feature: Int32, rank: Int)? {
-        var holder = feature(.suburb, point.longitude, point.latitude)
+    /// The boundary of the neighbourhood band holding the answer's point (`polygon`, the suburb-level polygon found
+    /// there), a quarter's (address rank 22) or a neighbourhood's (24) by its place type
+    /// (`OSMLevelMapping.withFinerBoundaries`), under a suburb node's area cut to it or alone.
+    private func finerBoundary(ofPolygon polygon: Int32, nodes: Unmanaged<PlaceNodeSearch>?) -> (feature: Int32, rank: Int)? {
+        var holder = polygon
         guard holder >= 0 else { return nil }
         if let nodes, nodes._withUnsafeGuaranteedRef({ $0.isNodeArea(holder) }) {
             guard let below = nodes._withUnsafeGuaranteedRef({ $0.boundaryBelow(holder) }) else { return nil }
             holder = below
         }
-        guard let bytes = lookup.area(.suburb)?.bytes(Int(holder), .placeType), !bytes.isEmpty,
-            let rank = NominatimAddressLevels.embedded?.placeRanks(type: String(decoding: bytes, as: UTF8.self), countryCode: nil)?.address,
-            rank == 22 || rank == 24
-        else { return nil }
+        guard let rank = placeTypeRank(ofSuburbPolygon: holder), rank == 22 || rank == 24 else { return nil }
         return (holder, rank)
     }
 

@@ -27,7 +27,9 @@ extension ReverseGeocoder {
                 }
             }
             let node = fine.nodes[Int(candidate.index)]
-            guard !isLinked(node, search: search), record.cityArea < 0 || feature(.city, node.x, node.y) == record.cityArea else {
+            guard fine.linksKnown || !isLinked(node, search: search),
+                record.cityArea < 0 || feature(.city, node.x, node.y) == record.cityArea
+            else {
                 continue
             }
             record.finePlace = candidate.index
@@ -39,6 +41,8 @@ extension ReverseGeocoder {
     /// Whether a boundary took the node as its linked place (`find_linked_place`, placex_triggers.sql): Nominatim
     /// then answers with the boundary, never the node (`linked_place_id is null`). The import keys such a boundary by
     /// its node's type (`OSMLinkedPlaces`): London's Inner and Middle Temples, a `quarter`, around the node Temple.
+    /// Only for a database imported before the import listed the linked nodes (`FinePlaceNodes.linksKnown`), which
+    /// leaves them out of the fine nodes already.
     private func isLinked(_ node: FinePlaceNodes.Node, search: PlaceNodeSearch?) -> Bool {
         var holder = feature(.suburb, node.x, node.y)
         // A suburb node's area cut to a finer boundary lies over it (`OSMLevelMapping.withFinerBoundaries`).

@@ -24,10 +24,13 @@ final class FinePlaceNodes: Sendable {
     /// The kinds whose search rank is 20 or finer and that `PlaceNodeSearch` does not hold (hamlets it does).
     static let types = LinkedPlaceNodesSchema.fineTypes
     let nodes: [Node]
+    /// Whether the database lists the nodes boundaries link to (`LinkedPlaceNodesSchema`), which are then not here.
+    let linksKnown: Bool
     private let cells: NearbyCells
 
-    init(nodes: [Node]) {
+    init(nodes: [Node], linksKnown: Bool) {
         self.nodes = nodes
+        self.linksKnown = linksKnown
         cells = NearbyCells(nodes.map { ($0.x, $0.y) })
     }
 
@@ -55,28 +58,20 @@ final class FinePlaceNodes: Sendable {
     /// is the street's distance from the node in degrees when it passes within the box and the node may be named
     /// (`current_node_area`, `current_boundary`), nil otherwise. Candidates lie within reach of `point`.
     func nearestQuarter(near point: Coordinate, distance: (Node, (x: Double, y: Double)) -> Double?) -> Int32? {
-        let halfY = Self.quarterHalfWidthMetres / 111_320
-        var best: (index: Int32, distance: Double)? = nil
-        cells.forEach(near: point.longitude, point.latitude) { index in
+        cells.nearest(near: point.longitude, point.latitude) { index in
             let node = nodes[Int(index)]
-            guard node.type == "quarter" else { return }
-            guard let degrees = distance(node, (halfY / max(cos(node.y * .pi / 180), 0.01), halfY)) else { return }
-            if let known = best, known.distance < degrees || (known.distance == degrees && known.index < index) { return }
-            best = (index, degrees)
+            return node.type == "quarter" ? distance(node, PlaceNodeSearch.boxDegrees(searchRank: node.rank, latitude: node.y)) : nil
         }
-        return best?.index
     }
 
-    /// Whether the box of the quarter `index` (± 1 km) holds the point: a finer node must lie in it to be named
-    /// after it (`current_node_area`).
-    func quarterBoxHolds(_ index: Int32, x: Double, y: Double) -> Bool {
+    /// Whether the box of the node `index` (`place_node_fuzzy_area`) holds the point: a finer node must lie in it to
+    /// be named after it (`current_node_area`).
+    func boxHolds(_ index: Int32, x: Double, y: Double) -> Bool {
         guard index >= 0, Int(index) < nodes.count else { return true }
         let node = nodes[Int(index)]
-        let halfY = Self.quarterHalfWidthMetres / 111_320
-        return abs(node.x - x) <= halfY / max(cos(node.y * .pi / 180), 0.01) && abs(node.y - y) <= halfY
+        let box = PlaceNodeSearch.boxDegrees(searchRank: node.rank, latitude: node.y)
+        return abs(node.x - x) <= box.x && abs(node.y - y) <= box.y
     }
-
-    static let quarterHalfWidthMetres = 1_000.0
 
     /// The named place nodes of these kinds in the extracts' place layers, in their layers' order, but those a boundary
     /// links to.
@@ -84,7 +79,8 @@ final class FinePlaceNodes: Sendable {
         var nodes: [Node] = []
         let kinds = types.sorted().map { "'\($0)'" }.joined(separator: ", ")
         // A node a boundary links to is no place of its own: the boundary answers instead (Nominatim's).
-        let unlinked = try LinkedPlaceNodesSchema.unlinked(reader)
+        let linksKnown = try LinkedPlaceNodesSchema.isPresent(in: reader)
+        let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: linksKnown)
         for layer in try PlacesLookup.extractPlaceLayers(reader) {
             let rows = try reader.query(
                 """
@@ -100,7 +96,7 @@ final class FinePlaceNodes: Sendable {
                 nodes.append(Node(elementID: id, name: name, type: type, x: point.x, y: point.y, rank: rank))
             }
         }
-        return FinePlaceNodes(nodes: nodes)
+        return FinePlaceNodes(nodes: nodes, linksKnown: linksKnown)
     }
 
     /// The node as the answer: a place node of its kind, keyed by it in the address, with its own postcode.

@@ -15,7 +15,8 @@ final class NeighbourhoodNodes: Sendable {
         var y: Double
     }
 
-    static let halfWidthMetres = 500.0
+    /// A neighbourhood's search rank, whose box `place_node_fuzzy_area` makes ± 500 m.
+    static let searchRank = 24
     let nodes: [Node]
     private let cells: NearbyCells
 
@@ -29,44 +30,29 @@ final class NeighbourhoodNodes: Sendable {
     /// The node whose area holds the point, the nearest in degrees when several do (the first on a tie).
     package func nearest(to point: Coordinate) -> Int32? {
         let x = point.longitude, y = point.latitude
-        let halfY = Self.halfWidthMetres / 111_320
-        var best: (index: Int32, distanceSquared: Double)? = nil
-        cells.forEach(near: x, y) { index in
+        return cells.nearest(near: x, y) { index in
             let node = nodes[Int(index)]
-            let halfX = halfY / max(cos(node.y * .pi / 180), 0.01)
+            let box = PlaceNodeSearch.boxDegrees(searchRank: Self.searchRank, latitude: node.y)
             let dx = node.x - x, dy = node.y - y
-            guard abs(dx) <= halfX, abs(dy) <= halfY else { return }
-            let distanceSquared = dx * dx + dy * dy
-            if let known = best,
-                known.distanceSquared < distanceSquared || (known.distanceSquared == distanceSquared && known.index < index)
-            {
-                return
-            }
-            best = (index, distanceSquared)
+            return abs(dx) <= box.x && abs(dy) <= box.y ? dx * dx + dy * dy : nil
         }
-        return best?.index
     }
 
     /// The node nearest a street among those whose box the street passes through, as Nominatim's address picks
     /// it: `distance(node, halfWidthDegrees)` is the street's distance from the node when it passes within the
     /// box, nil otherwise. Candidates lie within 0.1° of `point`.
     package func nearest(near point: Coordinate, distance: (Node, (x: Double, y: Double)) -> Double?) -> Int32? {
-        let halfY = Self.halfWidthMetres / 111_320
-        var best: (index: Int32, distance: Double)? = nil
-        cells.forEach(near: point.longitude, point.latitude) { index in
+        cells.nearest(near: point.longitude, point.latitude) { index in
             let node = nodes[Int(index)]
-            guard let degrees = distance(node, (halfY / max(cos(node.y * .pi / 180), 0.01), halfY)) else { return }
-            if let known = best, known.distance < degrees || (known.distance == degrees && known.index < index) { return }
-            best = (index, degrees)
+            return distance(node, PlaceNodeSearch.boxDegrees(searchRank: Self.searchRank, latitude: node.y))
         }
-        return best?.index
     }
 
     /// The named `neighbourhood` nodes of the extracts' place layers, in their layers' order, but those a boundary
     /// links to (`LinkedPlaceNodesSchema`).
     static func load(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
         var nodes: [NeighbourhoodNodes.Node] = []
-        let unlinked = try LinkedPlaceNodesSchema.unlinked(reader)
+        let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: try LinkedPlaceNodesSchema.isPresent(in: reader))
         for layer in try PlacesLookup.extractPlaceLayers(reader) {
             let rows = try reader.query(
                 """

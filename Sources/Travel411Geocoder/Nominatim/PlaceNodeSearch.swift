@@ -158,9 +158,14 @@ final class PlaceNodeSearch: Sendable {
     }
 
     /// A node's box half-widths in degrees of longitude and latitude (`place_node_fuzzy_area`).
-    static func boxDegrees(of node: Node) -> (x: Double, y: Double)? {
+    static func boxDegrees(of node: Node) -> (x: Double, y: Double)? { boxDegrees(searchRank: node.rank, latitude: node.y) }
+
+    /// The half-widths of the box `place_node_fuzzy_area` (lib-sql/functions/utils.sql) gives a place node of
+    /// `searchRank` at `latitude`: ± 15 km for a city, 4 km for a town, 2 km for a village, 1 km for a hamlet or
+    /// quarter, 500 m finer.
+    static func boxDegrees(searchRank: Int, latitude: Double) -> (x: Double, y: Double) {
         let metres: Double
-        switch node.rank {
+        switch searchRank {
         case ...16: metres = 15_000
         case 17...18: metres = 4_000
         case 19: metres = 2_000
@@ -168,6 +173,6 @@ final class PlaceNodeSearch: Sendable {
         default: metres = 500
         }
         let y = metres / 111_320
-        return (y / max(cos(node.y * .pi / 180), 0.01), y)
+        return (y / max(cos(latitude * .pi / 180), 0.01), y)
     }
 }

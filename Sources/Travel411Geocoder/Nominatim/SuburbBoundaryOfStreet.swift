@@ -34,11 +34,12 @@ extension ReverseGeocoder {
     /// and confines none. The import keys each boundary by its place type (`placeType`), whose address rank says which.
     /// No country is passed: address-levels.json (Nominatim 5.3) has no per-country ranks for these place types
     /// (borough, suburb, quarter, neighbourhood), only the default entry's.
-    private func confinesSuburbNodes(_ feature: Int32) -> Bool {
-        guard let bytes = lookup.area(.suburb)?.bytes(Int(feature), .placeType), !bytes.isEmpty,
-            let rank = NominatimAddressLevels.embedded?.placeRanks(type: String(decoding: bytes, as: UTF8.self), countryCode: nil)?.address
-        else { return true }
-        return rank < 22
+    private func confinesSuburbNodes(_ feature: Int32) -> Bool { placeTypeRank(ofSuburbPolygon: feature).map { $0 < 22 } ?? true }
+
+    /// The address rank of a suburb-level polygon's place type (its linked node's, `OSMLevelMapping`); nil without one.
+    func placeTypeRank(ofSuburbPolygon feature: Int32) -> Int? {
+        guard let bytes = lookup.area(.suburb)?.bytes(Int(feature), .placeType), !bytes.isEmpty else { return nil }
+        return NominatimAddressLevels.embedded?.placeRanks(type: String(decoding: bytes, as: UTF8.self), countryCode: nil)?.address
     }
 }
 

@@ -12,9 +12,13 @@ package enum LinkedPlaceNodesSchema {
         "quarter", "croft", "isolated_dwelling", "farm", "neighbourhood", "city_block", "locality",
     ]
     package static let createStatement = "CREATE TABLE IF NOT EXISTS \(tableName) (osm_id INTEGER PRIMARY KEY)"
-    /// The condition leaving a linked node out of a query of a place layer aliased `p`, when the table exists.
-    package static func unlinked(_ reader: SharedDatabaseReader) throws -> String {
-        let exists = try reader.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(tableName)])
-        return exists.isEmpty ? "" : " AND p.osm_id NOT IN (SELECT osm_id FROM \(tableName))"
+    /// Whether the database has the table (an extract imported before it existed has not).
+    package static func isPresent(in reader: SharedDatabaseReader) throws -> Bool {
+        try !reader.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(tableName)]).isEmpty
+    }
+
+    /// The condition leaving a linked node out of a query of a place layer aliased `p`, when the table is present.
+    package static func unlinkedCondition(present: Bool) -> String {
+        present ? " AND p.osm_id NOT IN (SELECT osm_id FROM \(tableName))" : ""
     }
 }
