@@ -17,19 +17,46 @@ extension ReverseGeocoder {
 
     /// Appends the fields' texts one after another, each preceded by `delimiter` (the first only when
     /// `delimiterFirst`), an absent field as nothing: the bytes of `appendText` field by field. How a batch writes
-    /// a CSV/TSV row: one call per row pays the call and the settings' checks once, not once per field.
+    /// a CSV/TSV row: one call per row pays the call and the settings' checks once, not once per field. `memo`, made
+    /// for these fields and this delimiter, gives its run of fields when it holds their numbers' text and keeps it
+    /// when it did not.
     package func appendTexts(
         _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
-        to buffer: GrowableByteArray
+        memo: PlacemarkTextMemo? = nil, to buffer: GrowableByteArray
+    ) {
+        // The bearing's compass point, found for the first field printing it and kept for the row's others.
+        var compass: PlacemarkText.CompassText? = nil
+        guard let memo else {
+            appendFieldTexts(
+                fields, 0..<fields.count, of: record, delimiter: delimiter, delimiterFirst: delimiterFirst, compass: &compass, to: buffer)
+            return
+        }
+        let run = memo.run
+        appendFieldTexts(
+            fields, 0..<run.lowerBound, of: record, delimiter: delimiter, delimiterFirst: delimiterFirst, compass: &compass, to: buffer)
+        if run.lowerBound > 0 || delimiterFirst { buffer.append(delimiter) }
+        let key = memo.key(of: record)
+        let slot = memo.slot(of: key)
+        if !memo.append(key, from: slot, to: buffer) {
+            let start = buffer.count
+            appendFieldTexts(fields, run, of: record, delimiter: delimiter, delimiterFirst: false, compass: &compass, to: buffer)
+            memo.keep(buffer.base + start, count: buffer.count &- start, for: key, in: slot)
+        }
+        appendFieldTexts(
+            fields, run.upperBound..<fields.count, of: record, delimiter: delimiter, delimiterFirst: true, compass: &compass, to: buffer)
+    }
+
+    /// The texts of `fields[range]`, as `appendTexts` writes them.
+    private func appendFieldTexts(
+        _ fields: UnsafeBufferPointer<PlacemarkField>, _ range: Range<Int>, of record: PlacemarkRecord, delimiter: UInt8,
+        delimiterFirst: Bool, compass: inout PlacemarkText.CompassText?, to buffer: GrowableByteArray
     ) {
         let detail = settings.detail
         var needsDelimiter = delimiterFirst
-        // The bearing's compass point, found for the first field printing it and kept for the row's others.
-        var compass: PlacemarkText.CompassText? = nil
-        for field in fields {
+        for index in range {
             if needsDelimiter { buffer.append(delimiter) }
             needsDelimiter = true
-            appendFieldText(field, of: record, detail: detail, compass: &compass, to: buffer)
+            appendFieldText(fields[index], of: record, detail: detail, compass: &compass, to: buffer)
         }
     }
 

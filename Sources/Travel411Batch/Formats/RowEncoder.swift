@@ -66,6 +66,8 @@ final class RowEncoder {
     private let inputColumnKeys: PackedByteStrings
     /// The lookups those fields need: a batch asking for fewer fields does less work per row.
     let needs: PlacemarkNeeds
+    /// This worker's texts of the CSV or TSV row's run of country, time zone and water fields, by their numbers.
+    private let memo: PlacemarkTextMemo?
 
     init(layout: OutputLayout, inputDelimiter: UInt8?) {
         self.layout = layout
@@ -77,12 +79,14 @@ final class RowEncoder {
         table = DelimitedTextWriter(delimiter: layout.tableDelimiter)
         verbatimDelimiter = inputDelimiter == layout.tableDelimiter ? inputDelimiter : nil
         columnSlots = Array(repeating: .missing, count: layout.inputColumnNames.count)
+        memo = layout.format == .csv || layout.format == .tsv ? PlacemarkTextMemo(fields: UnsafeBufferPointer(fields)) : nil
     }
 
     deinit {
         fields.deallocate()
         fieldKeys.deallocate()
         inputColumnKeys.deallocate()
+        memo?.deallocate()
     }
 
     /// Appends one row: the input's values, then the placemark of `point` (geocoded here) or, when
@@ -374,7 +378,8 @@ final class RowEncoder {
         let fieldsStart = output.count
         let delimiters = startsWithDelimiter ? fields.count : max(0, fields.count &- 1)
         printer.appendTexts(
-            UnsafeBufferPointer(fields), of: record, delimiter: table.delimiter, delimiterFirst: startsWithDelimiter, to: output)
+            UnsafeBufferPointer(fields), of: record, delimiter: table.delimiter, delimiterFirst: startsWithDelimiter, memo: memo,
+            to: output)
         guard table.fieldsNeedQuotes(output.base + fieldsStart, count: output.count &- fieldsStart, delimiters: delimiters) else { return }
         output.count = fieldsStart
         appendTableFieldsQuoted(of: record, printer: printer, needsDelimiter: startsWithDelimiter, to: output)

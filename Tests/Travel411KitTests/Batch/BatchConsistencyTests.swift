@@ -21,6 +21,27 @@ final class BatchConsistencyTests: XCTestCase {
         try compareBatchWithSingleLookups(fields: [.subLocality, .postalCode, .ocean])
     }
 
+    /// A worker copies a run of country, time zone and water fields from its memo of their texts
+    /// (`PlacemarkTextMemo`): first, last or between other fields, in any order, the texts are the field-by-field ones.
+    func testRunsOfCountryAndWaterFieldsAnswerAsFieldByField() throws {
+        try compareBatchWithSingleLookups(fields: [.ocean, .timeZone, .countryFromTerritorialWaters, .name, .isoCountryCode])
+        try compareBatchWithSingleLookups(fields: [.locality, .inlandWater, .country])
+    }
+
+    /// The memo's run: the first of two or more such fields one after another; none for the four fields.
+    func testTheMemoTakesTheFirstRunOfTwoOrMore() {
+        func run(_ fields: [PlacemarkField]) -> Range<Int>? {
+            fields.withUnsafeBufferPointer { buffer in
+                guard let memo = PlacemarkTextMemo(fields: buffer) else { return nil }
+                defer { memo.deallocate() }
+                return memo.run
+            }
+        }
+        XCTAssertEqual(run(PlacemarkField.standard), 9..<15)
+        XCTAssertNil(run([.country, .administrativeArea, .locality, .timeZone]))
+        XCTAssertEqual(run([.timeZone, .name, .ocean, .country, .inlandWater]), 2..<5)
+    }
+
     private func compareBatchWithSingleLookups(fields: [PlacemarkField]) throws {
         let points = try seededPoints()
         var csv = "id,lat,lon\n"
