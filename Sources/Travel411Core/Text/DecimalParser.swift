@@ -16,6 +16,7 @@
 package enum DecimalParser {
     /// The value of `bytes[start..<end]`, or nil when it is not a decimal number.
     package static func parse(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Double? {
+        if let value = parseWords(bytes, from: start, to: end) { return value }
         var index = start
         var limit = end
         while index < limit, isBlank(bytes[index]) { index &+= 1 }
@@ -215,7 +216,7 @@ package enum DecimalParser {
     }
 
     /// 10^0 … 10^22, each exactly representable as a Double.
-    private static let exactPowersOfTen: [Double] = [
+    static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]

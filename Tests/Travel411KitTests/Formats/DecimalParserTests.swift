@@ -54,6 +54,30 @@ final class DecimalParserTests: XCTestCase {
         }
     }
 
+    /// The common shape is read a word at a time (`parseWords`), the rest byte by byte: both give `Double(text)`'s
+    /// value, the word path only for `[-]D.D` with 1-7 and 1-8 digits, no blanks, eight bytes after the sign.
+    func testWordsReadTheCommonShapeAsDoubleDoes() {
+        func words(_ text: String) -> Double? {
+            var text = text
+            return text.withUTF8 { utf8 in utf8.baseAddress.flatMap { DecimalParser.parseWords($0, from: 0, to: utf8.count) } }
+        }
+        for text in ["48.653089", "1.805986", "-0.000000", "-179.9999999", "1234567.12345678", "0.1234567", "-1.0000000", "9.00000001"] {
+            XCTAssertEqual(words(text)?.bitPattern, Double(text)?.bitPattern, text)
+            XCTAssertEqual(parse(text)?.bitPattern, Double(text)?.bitPattern, text)
+        }
+        XCTAssertEqual(words("-0.000000")?.sign, .minus)
+        for other in [
+            "-0.45", "12345678.1", "1.234567890", " 48.653089", "48.65308 ", "48.6530e9", "+48.653089", ".6530891", "4865308.", "48,653089",
+        ] {
+            XCTAssertNil(words(other), "'\(other)' is not the word path's")
+            XCTAssertEqual(parse(other)?.bitPattern, Double(other)?.bitPattern, other)
+        }
+        // A number inside a longer line: the fraction's word ends at its end, the line's bytes after it unread.
+        let line = Array("x,-12.3456789,7".utf8)
+        let inLine = line.withUnsafeBufferPointer { $0.baseAddress.flatMap { DecimalParser.parse($0, from: 2, to: 13) } }
+        XCTAssertEqual(inLine, -12.3456789)
+    }
+
     private func randomDecimal(using generator: inout SystemRandomNumberGenerator) -> String {
         func digits(_ count: Int) -> String {
             String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
