@@ -10,11 +10,15 @@ package protocol PlacemarkPrinter: AnyObject, Sendable {
     /// Appends the field's UTF-8 text; false, with nothing appended, when the field is absent.
     func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool
     /// Appends the fields' texts, each preceded by `delimiter` (the first only when `delimiterFirst`), unquoted:
-    /// `appendText` field by field. The geocoder writes them in one call (`ReverseGeocoder.appendTexts`), its run
-    /// of country, time zone and water fields from `memo` (made for these fields) when that holds it.
+    /// `appendText` field by field. The geocoder writes them in one call (`ReverseGeocoder.appendTexts`).
     func appendTexts(
         _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
-        memo: PlacemarkTextMemo?, to buffer: GrowableByteArray)
+        to buffer: GrowableByteArray)
+    /// The same bytes, the geocoder's run of country, time zone and water fields copied from `memo` (made for these
+    /// fields) when that holds it.
+    func appendTexts(
+        _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
+        memo: PlacemarkTextMemo, to buffer: GrowableByteArray)
     /// Cache hints for a point `record(for:needs:)` will be asked about a few rows later, in stages
     /// (`ReverseGeocoder.prefetch`); changes no answer.
     func prefetch(_ spot: LookupPrefetch.Spot, stage: Int, needs: PlacemarkNeeds)
@@ -27,10 +31,9 @@ package protocol PlacemarkPrinter: AnyObject, Sendable {
 }
 
 extension PlacemarkPrinter {
-    /// Field by field, `memo` unused: a printer's texts may follow more than the record's numbers.
     func appendTexts(
         _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
-        memo: PlacemarkTextMemo?, to buffer: GrowableByteArray
+        to buffer: GrowableByteArray
     ) {
         var needsDelimiter = delimiterFirst
         for field in fields {
@@ -38,6 +41,14 @@ extension PlacemarkPrinter {
             needsDelimiter = true
             _ = appendText(field, of: record, to: buffer)
         }
+    }
+
+    /// Field by field, `memo` unused: a printer's texts may follow more than the record's numbers.
+    func appendTexts(
+        _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
+        memo: PlacemarkTextMemo, to buffer: GrowableByteArray
+    ) {
+        appendTexts(fields, of: record, delimiter: delimiter, delimiterFirst: delimiterFirst, to: buffer)
     }
 }
 

@@ -17,20 +17,29 @@ extension ReverseGeocoder {
 
     /// Appends the fields' texts one after another, each preceded by `delimiter` (the first only when
     /// `delimiterFirst`), an absent field as nothing: the bytes of `appendText` field by field. How a batch writes
-    /// a CSV/TSV row: one call per row pays the call and the settings' checks once, not once per field. `memo`, made
-    /// for these fields and this delimiter, gives its run of fields when it holds their numbers' text and keeps it
-    /// when it did not.
+    /// a CSV/TSV row: one call per row pays the call and the settings' checks once, not once per field.
     package func appendTexts(
         _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
-        memo: PlacemarkTextMemo? = nil, to buffer: GrowableByteArray
+        to buffer: GrowableByteArray
     ) {
+        let detail = settings.detail
+        var needsDelimiter = delimiterFirst
         // The bearing's compass point, found for the first field printing it and kept for the row's others.
         var compass: PlacemarkText.CompassText? = nil
-        guard let memo else {
-            appendFieldTexts(
-                fields, 0..<fields.count, of: record, delimiter: delimiter, delimiterFirst: delimiterFirst, compass: &compass, to: buffer)
-            return
+        for field in fields {
+            if needsDelimiter { buffer.append(delimiter) }
+            needsDelimiter = true
+            appendFieldText(field, of: record, detail: detail, compass: &compass, to: buffer)
         }
+    }
+
+    /// `appendTexts`, the run of fields that `memo` (made for these fields and this delimiter) keeps copied from it
+    /// when it holds their numbers' text, and kept in it when it did not.
+    package func appendTexts(
+        _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
+        memo: PlacemarkTextMemo, to buffer: GrowableByteArray
+    ) {
+        var compass: PlacemarkText.CompassText? = nil
         let run = memo.run
         appendFieldTexts(
             fields, 0..<run.lowerBound, of: record, delimiter: delimiter, delimiterFirst: delimiterFirst, compass: &compass, to: buffer)

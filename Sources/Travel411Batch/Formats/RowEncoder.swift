@@ -377,9 +377,14 @@ final class RowEncoder {
         // that needs quotes (a name holding the delimiter, a quote or a line break, rare) is printed again below.
         let fieldsStart = output.count
         let delimiters = startsWithDelimiter ? fields.count : max(0, fields.count &- 1)
-        printer.appendTexts(
-            UnsafeBufferPointer(fields), of: record, delimiter: table.delimiter, delimiterFirst: startsWithDelimiter, memo: memo,
-            to: output)
+        if let memo {
+            printer.appendTexts(
+                UnsafeBufferPointer(fields), of: record, delimiter: table.delimiter, delimiterFirst: startsWithDelimiter, memo: memo,
+                to: output)
+        } else {
+            printer.appendTexts(
+                UnsafeBufferPointer(fields), of: record, delimiter: table.delimiter, delimiterFirst: startsWithDelimiter, to: output)
+        }
         guard table.fieldsNeedQuotes(output.base + fieldsStart, count: output.count &- fieldsStart, delimiters: delimiters) else { return }
         output.count = fieldsStart
         appendTableFieldsQuoted(of: record, printer: printer, needsDelimiter: startsWithDelimiter, to: output)
