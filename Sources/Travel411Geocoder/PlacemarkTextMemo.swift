@@ -22,7 +22,7 @@ package struct PlacemarkTextMemo {
     private static let keyBytes = MemoryLayout<SIMD4<Int32>>.size
     private static let textOffset = keyBytes + 4
     private static let textCapacity = slotBytes - textOffset
-    /// An empty slot's key: no lane of a record's key is Int32.min but the first, and the second is never.
+    /// An empty slot's key, which no record's is: its second lane, the time zone (at least -1) or 0, is never Int32.min.
     private static let emptyKey = SIMD4<Int32>(repeating: .min)
 
     /// Nil when no two such fields are printed one after another.
