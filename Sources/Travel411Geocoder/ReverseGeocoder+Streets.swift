@@ -96,11 +96,41 @@ extension ReverseGeocoder {
         _ = suburbNodes?._withUnsafeGuaranteedRef { search in
             if let below = search.boundaryBelow(record.suburbArea) { return record.suburbArea = below }
             guard !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea) else { return }
-            record.suburbArea =
-                search.answer(
-                    x: record.location.longitude, y: record.location.latitude, maximumRank: maximumRank, municipality: record.cityArea)
-                ?? -1
+            let x = record.location.longitude, y = record.location.latitude
+            if let across = nodeAcrossTownArea(record, search: search, maximumRank: maximumRank) {
+                record.suburbArea = across.feature
+                record.cityArea = across.municipality
+                return
+            }
+            record.suburbArea = search.answer(x: x, y: y, maximumRank: maximumRank, municipality: record.cityArea) ?? -1
         }
+    }
+
+    /// A place node of another municipality that answers a point inside a town or village node's area. That area is
+    /// travel411's, not a polygon of Nominatim 5.3, whose area search (`_lookup_area_address`, then `lookup_country`,
+    /// `nominatim_api/reverse.py`) finds no polygon there and takes the place nodes of the point's country within
+    /// their reach (`reverse_place_diameter`), the highest search rank first, then the nearest: the town node itself
+    /// or a suburb node across the river. Centro Histórico (a suburb, 19) answers Vila Nova de Gaia's riverside at
+    /// zoom 14 before Gaia's town node (18), with its own address, Porto. Nil where the town node or a node of its
+    /// area answers, as the confined search (`PlaceNodeSearch.answer`) finds.
+    private func nodeAcrossTownArea(
+        _ record: PlacemarkRecord, search: PlaceNodeSearch, maximumRank: Int
+    ) -> (feature: Int32, municipality: Int32)? {
+        guard let town = townNode(ofCity: record.cityArea), town.boundaryBelow < 0 else { return nil }
+        let x = record.location.longitude, y = record.location.latitude
+        guard let answering = search.answer(x: x, y: y, maximumRank: maximumRank, municipality: -1),
+            let node = search.node(ofFeature: answering), node.municipality != record.cityArea,
+            record.country < 0 || isCountry(feature(.country, node.x, node.y), sameAs: record.country)
+        else { return nil }
+        func distanceSquared(_ other: PlaceNodeSearch.Node) -> Double {
+            let dx = other.x - x, dy = other.y - y
+            return dx * dx + dy * dy
+        }
+        let townReach = NominatimPlaceKinds.reversePlaceDiameter(searchRank: town.rank)
+        let townAnswers =
+            town.rank <= maximumRank && distanceSquared(town) < townReach * townReach
+            && (town.rank > node.rank || (town.rank == node.rank && distanceSquared(town) <= distanceSquared(node)))
+        return townAnswers ? nil : (answering, node.municipality)
     }
 
     /// How far `street` passes from a place node, in degrees, when it passes through the node's box (half-widths

@@ -210,7 +210,10 @@ public final class ReverseGeocoder: Sendable {
         if record.followsNominatim, needs.contains(.localities) { dropCityNodeAboveRank(&record, maximumRank: maximumRank) }
         if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) { decideStreets(&record, needs: needs, maximumRank: maximumRank, layers: layers) }
-        if record.followsNominatim, needs.contains(.localities) { decideMunicipalityOutsideAreas(&record, maximumRank: maximumRank) }
+        if record.followsNominatim, needs.contains(.localities) {
+            decideMunicipalityOutsideAreas(&record, maximumRank: maximumRank)
+            dropPlaceNodesFromBoundaryAnswer(&record, maximumRank: maximumRank)
+        }
         // Decided last, over every rule above that names an area: none of another country (`SameCountryAreas`).
         // Outside the extract's data tiles too: the area drawn around a city node reaches 15 km, past them and
         // into the next country (Monaco's into France). Only an extract's import gives areas a country: a

@@ -23,6 +23,7 @@ struct OSMPostcodeAreas {
         var shape: Shape
         /// The boundary's `admin_level` for an address area (the finer the higher), 0 for a postal_code polygon.
         var adminLevel: Int
+        /// A postal_code polygon's centroid, an address area's point on its surface.
         var centre: Point2D
     }
 
@@ -59,8 +60,12 @@ struct OSMPostcodeAreas {
         postal: [(code: String, shape: Shape)], boundaries: [(code: String, shape: Shape, adminLevel: Int)],
         carriers: OSMPostcodeCarriers, postcodes: OSMPostcodes, countryOf: @escaping (Point2D) -> String?
     ) throws -> ([OSMPostcodeCentroid], OSMPostcodeAreas) {
+        // A postal_code polygon's point is its centroid (`place_postcode.centroid`, `o.geometry:centroid()` in
+        // Nominatim 5.3's lib-lua/themes/nominatim/init.lua), which `get_nearest_postcode` measures from and counts
+        // inside an area; its country, the one holding a point on its surface.
         func area(_ written: String, _ shape: Shape, adminLevel: Int) -> Area? {
-            let centre = shape.pointOnSurface, country = countryOf(centre)
+            let surface = shape.pointOnSurface, country = countryOf(surface)
+            let centre = adminLevel == 0 ? shape.areaCentroid ?? surface : surface
             return postcodes.normalised(written, countryCode: country).map {
                 Area(code: $0, countryCode: country, shape: shape, adminLevel: adminLevel, centre: centre)
             }

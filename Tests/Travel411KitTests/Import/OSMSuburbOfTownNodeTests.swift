@@ -32,4 +32,17 @@ import Testing
         #expect(address["town"] == "Vila Nova de Gaia", "\(address)")
         #expect(address["suburb"] == "Centro Histórico", "\(address)")
     }
+
+    /// At zoom 14 no polygon holds these points for Nominatim (the town's area is travel411's), so it takes the place
+    /// nodes of the country in reach, the highest search rank first (`lookup_country`, reverse.py): the suburb node
+    /// (19) before Gaia's town node (18), answered with its own address (Nominatim 5.3.3 on the whole extract:
+    /// "Centro Histórico, Porto, 4050-417, Portugal"; the cut has no postcodes).
+    @Test(arguments: [(41.128943, -8.597885), (41.135417, -8.604285)])
+    func aSuburbNodeOfAnotherCityAnswersInsideTheTownNodesArea(latitude: Double, longitude: Double) throws {
+        let answer = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude, zoom: 14)
+        #expect(answer["name"] as? String == "Centro Histórico", "\(answer)")
+        let address = try #require(answer["address"] as? [String: String])
+        #expect(address["city"] == "Porto", "\(address)")
+        #expect(address["town"] == nil, "\(address)")
+    }
 }
