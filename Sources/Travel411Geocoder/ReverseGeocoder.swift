@@ -219,6 +219,10 @@ public final class ReverseGeocoder: Sendable {
         // into the next country (Monaco's into France). Only an extract's import gives areas a country: a
         // database without one (the default's batch) skips the check.
         if osmRules != nil, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
+        // The state and county of the answering place, not the point's (`UpperAreasOfTheAnswer`).
+        if record.followsNominatim, settings.addressOfTheAnswer, needs.contains(.admin) || needs.contains(.district) {
+            takeUpperAreasOfTheAnswer(&record, objects: lookup.objectLevel(), streets: lookup.streetLevel(), needs: needs)
+        }
         // A POI or nothing: Nominatim looks for no area or country without the address layer.
         if poisAlone, record.object < 0 {
             record = PlacemarkRecord(location: coordinate)

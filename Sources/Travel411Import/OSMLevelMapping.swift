@@ -117,7 +117,7 @@ struct OSMLevelMapping {
             let point = Self.coordinate(feature.representativePoint)
             extent.extend(x: point.longitude, y: point.latitude)
             // A house name without a number is an object to answer with, not a numbered address point.
-            if let number = address.housenumber {
+            if let number = address.housenumber, !address.housenumberIsName {
                 let pending = PendingAddress(
                     houseNumber: number, street: address.street ?? address.place, postcode: address.postcode, coordinate: point)
                 try pendingAddresses.append { $0.write(pending) }

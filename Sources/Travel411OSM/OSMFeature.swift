@@ -56,6 +56,8 @@ public struct OSMAddress: Hashable, Sendable {
     public var city: String?
     /// `addr:housename`: a building named in its address (`The Johnson Building`).
     public var housename: String?
+    /// The house number is a name to Nominatim (`OSMFeatureClassifier.isName(houseNumber:)`): printed, but no address point.
+    public var housenumberIsName = false
 
     public init(
         housenumber: String? = nil, street: String? = nil, place: String? = nil, postcode: String? = nil, city: String? = nil,
@@ -74,7 +76,7 @@ public struct OSMAddress: Hashable, Sendable {
     /// An address point as Nominatim 5.3's reverse search takes one (`IsAddressPoint`,
     /// nominatim_api/sql/sqlalchemy_functions.py): a house number, or a house name (its import style keeps
     /// `addr:housename` as a name: `NAME_TAGS.address`, lib-lua/themes/nominatim/presets.lua).
-    public var isAddressPoint: Bool { housenumber != nil || housename != nil }
+    public var isAddressPoint: Bool { (housenumber != nil && !housenumberIsName) || housename != nil }
 }
 
 /// A street's `highway` class (`residential`, `primary`, `footway` …) and `ref` (`A 1`, `E 77`).

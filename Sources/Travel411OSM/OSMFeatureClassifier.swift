@@ -131,9 +131,24 @@ package enum OSMFeatureClassifier {
     }
 
     package static func address(_ tags: OSMTags) -> OSMAddress {
-        OSMAddress(
-            housenumber: value(tags["addr:housenumber"]), street: value(tags["addr:street"]), place: value(tags["addr:place"]),
+        let housenumber = value(tags["addr:housenumber"])
+        var address = OSMAddress(
+            housenumber: housenumber, street: value(tags["addr:street"]), place: value(tags["addr:place"]),
             postcode: postcode(tags), city: value(tags["addr:city"]), housename: value(tags["addr:housename"]))
+        address.housenumberIsName = isName(houseNumber: housenumber)
+        return address
+    }
+
+    /// Whether an `addr:housenumber` is a name to Nominatim 5.3, not a house number: one of its comma-separated parts
+    /// is three or more characters without a digit (`Nelson's View`, `s/n`, `7 B, sisäpiha`; the `clean-housenumbers`
+    /// sanitizer's `convert-to-name: (\A|.*,)[^\d,]{3,}(,.*|\Z)` in `settings/icu_tokenizer.yaml`,
+    /// `tokenizer/sanitizers/clean_housenumbers.py`). Its place then has no `housenumber` column, which makes it no
+    /// address point (`IsAddressPoint`); the answer still prints the tag (`address->'housenumber'`).
+    static func isName(houseNumber raw: String?) -> Bool {
+        guard let raw else { return false }
+        return raw.split(separator: ",", omittingEmptySubsequences: false).contains { part in
+            part.unicodeScalars.count >= 3 && !part.unicodeScalars.contains { $0.properties.generalCategory == .decimalNumber }
+        }
     }
 
     /// The keys Nominatim 5.3 reads an object's postcode from (`ADDRESS_TAGS.core.postcode`,

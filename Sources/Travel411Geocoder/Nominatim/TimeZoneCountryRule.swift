@@ -12,8 +12,21 @@ extension ReverseGeocoder {
         guard record.country >= 0, record.timeZone >= 0, let zones = lookup.area(.timezone) else { return }
         let zoneCountry = zones.countryFeature(of: record.timeZone)
         guard zoneCountry >= 0, zoneCountry != record.country, Int(record.country) < soleTimeZones.count else { return }
+        guard !isFoldedTerritory(zoneCountry) else { return }
         let own = soleTimeZones[Int(record.country)]
         if own >= 0 { record.timeZone = own }
+    }
+
+    /// Whether the zone's country is a territory Nominatim has no country of its own for (no entry in
+    /// `settings/country_settings.yaml`: Saint-Barthélemy, Réunion, Puerto Rico, Aruba, Hong Kong, Åland, ...): its
+    /// `country_osm_grid` gives such a territory its sovereign's code (`fr` for Saint-Barthélemy), so an extract's
+    /// point there answers that country, and the territory's zone is the country's own, not another country's
+    /// (Gustavia is America/St_Barthelemy, not Europe/Paris).
+    func isFoldedTerritory(_ country: Int32) -> Bool {
+        guard let nominatim = NominatimCountrySettings.embedded,
+            let code = withArea(.country, { String(decoding: $0.bytes(Int(country), .code), as: UTF8.self) }), code.utf8.count == 2
+        else { return false }
+        return nominatim.countries[code.lowercased()] == nil
     }
 
     /// `soleTimeZones` from the zones' country features: the zone of each country that has exactly one.
