@@ -449,10 +449,14 @@ final class LookupTablesWriter {
     /// --city`).
     private func storeLocalityPoints(_ places: [PointIndexBuilder.Place], countryCodes: [String?]) throws {
         let localities = collector.localities
-        let records = PagedRecords.build(
-            coordinates: localities.map(\.coordinate),
-            fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
-            fieldCount: PlacesSchema.LocalityField.allCases.count)
+        // A page's fields at a time (`PagedRecords.build`'s pages): every locality's at once held 100 bytes each.
+        let records = stride(from: 0, to: localities.count, by: PagedRecords.pageSize).map { start in
+            let page = start..<min(start + PagedRecords.pageSize, localities.count)
+            return RecordTable.build(
+                coordinates: localities[page].map(\.coordinate),
+                fields: page.map { [localities[$0].name, localities[$0].admin1, localities[$0].admin2, countryCodes[$0]] },
+                fieldCount: PlacesSchema.LocalityField.allCases.count)
+        }
         try storePoints(
             .locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true),
             records: records)
