@@ -449,13 +449,19 @@ final class LookupTablesWriter {
     /// --city`).
     private func storeLocalityPoints(_ places: [PointIndexBuilder.Place], countryCodes: [String?]) throws {
         let localities = collector.localities
-        let records = PagedRecords.build(
-            coordinates: localities.map(\.coordinate),
-            fields: localities.enumerated().map { i, l in [l.name, l.admin1, l.admin2, countryCodes[i]] },
-            fieldCount: PlacesSchema.LocalityField.allCases.count)
+        // Each page built as it is stored: all at once (and every locality's fields) held ~200 bytes a locality.
+        let pageSize = PagedRecords.pageSize
+        let records = (0..<(localities.count + pageSize - 1) / pageSize).lazy.map { number in
+            let page = number * pageSize..<min((number + 1) * pageSize, localities.count)
+            return RecordTable.build(
+                coordinates: localities[page].map(\.coordinate),
+                fields: page.map { [localities[$0].name, localities[$0].admin1, localities[$0].admin2, countryCodes[$0]] },
+                fieldCount: PlacesSchema.LocalityField.allCases.count)
+        }
         try storePoints(
             .locality, coordinates: localities.map(\.coordinate), tree: PointIndexBuilder().build(places, withGroups: true),
-            records: records)
+            recordPages: records.count)
+        try storePages(records.enumerated().lazy.map { ($0, $1) }, kind: .pointRecords, level: PlacesSchema.PointLevel.locality.ordinal)
         let insert = try database.prepare(
             """
             INSERT INTO travel411_localities (id, name, admin1, admin2, cc, population, latitude, longitude)
@@ -471,7 +477,7 @@ final class LookupTablesWriter {
     }
 
     private func storePoints(
-        _ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: PointIndexBuilder.Output, records: [[UInt8]]
+        _ level: PlacesSchema.PointLevel, coordinates: [Coordinate], tree: PointIndexBuilder.Output, recordPages: Int
     ) throws {
         var box = BoundingBox.empty
         for c in coordinates { box.extend(x: c.longitude, y: c.latitude) }
@@ -479,12 +485,11 @@ final class LookupTablesWriter {
             box.isEmpty ? [.null, .null, .null, .null] : [.real(box.minX), .real(box.minY), .real(box.maxX), .real(box.maxY)]
         try database.run(
             "INSERT INTO travel411_point_indexes (level, min_x, min_y, max_x, max_y, tree, record_pages) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [.text(level.rawValue)] + bounds + [.blob(tree.top), .integer(Int64(records.count))])
+            [.text(level.rawValue)] + bounds + [.blob(tree.top), .integer(Int64(recordPages))])
         try storePages(tree.pages, kind: .pointNodes, level: level.ordinal)
-        try storePages(records.enumerated().map { ($0, $1) }, kind: .pointRecords, level: level.ordinal)
     }
 
-    private func storePages(_ pages: [(number: Int, blob: [UInt8])], kind: PlacesSchema.PageKind, level: Int64) throws {
+    private func storePages(_ pages: some Sequence<(number: Int, blob: [UInt8])>, kind: PlacesSchema.PageKind, level: Int64) throws {
         let storePage = try Self.pageStore(database, deflater: deflater)
         for page in pages { try storePage(kind.key(level: level, page: page.number), page.blob) }
     }

@@ -100,3 +100,16 @@ struct OSMCountryOfPoint {
         )
     }
 }
+
+extension OSMLevelMapping {
+    /// 5 × 5 points spread over `box`, its corners included: where an extract without place nodes takes its
+    /// countries' majority (`OSMCountryOfPoint.setFallback(byMajorityOf:)`).
+    static func grid(over box: BoundingBox) -> [Point2D] {
+        guard !box.isEmpty else { return [] }
+        return (0...4).flatMap { i in
+            (0...4).map { j in
+                Point2D(x: box.minX + (box.maxX - box.minX) * Double(i) / 4, y: box.minY + (box.maxY - box.minY) * Double(j) / 4)
+            }
+        }
+    }
+}

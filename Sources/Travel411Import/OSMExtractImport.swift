@@ -78,7 +78,7 @@ package struct OSMExtractImport {
         try tables.reserveNames(&usedTables)
         // Beside the database being built, as the lookups' sort runs: on its disk, and named after it.
         var mapping = try OSMLevelMapping(collector: collector, temporaryPrefix: geoPackage.database.path + "-osm-")
-        var translations = try OSMNamesTable(database: geoPackage.database)
+        var translations = try OSMNamesTable(database: geoPackage.database, temporaryPath: geoPackage.database.path + "-osm-place-names")
         let name = fileNames
         // The bar follows the files' bytes over both passes, in thousandths.
         let summary = try reader.read(

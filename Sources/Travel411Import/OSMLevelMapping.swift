@@ -34,6 +34,8 @@ struct OSMLevelMapping {
     /// answers (`withTownNodes`, `withSubpartNodes`).
     private var cityBoundaries: [PendingArea] = []
     private var cityPlaceAreas: [PendingArea] = []
+    /// The lists filled while the extract is read, on disk until it is (`PendingPlaces`).
+    private var pendingPlaces: PendingPlaces
     /// Suburb-band boundaries by their address rank (`NominatimAddressLevels`).
     private var suburbBoundaries: [Int: [PendingArea]] = [:]
     /// The boundaries below the country's, ranked once the extract's countries are known (`placeBoundaries`).
@@ -81,6 +83,7 @@ struct OSMLevelMapping {
         pendingObjects = try OSMSpillFile(path: temporaryPrefix + "objects")
         streetMidpoints = try OSMSpillFile(path: temporaryPrefix + "street-midpoints")
         pendingShapes = try OSMShapeFile(path: temporaryPrefix + "pending-shapes")
+        pendingPlaces = try PendingPlaces(path: temporaryPrefix + "pending-places", shapes: pendingShapes)
     }
 
     /// Place types that name a locality or a part of one, with the population assumed when the node has
@@ -178,8 +181,7 @@ struct OSMLevelMapping {
         // suburbs the city ("Ristinkallio, Ristinkallio").
         if Self.localityTypes.contains(place.type) {
             let population = place.population.map(Double.init) ?? typical
-            collector.collectLocality(
-                name: name, population: population, countryCode: nil, at: Self.coordinate(feature.representativePoint))
+            try pendingPlaces.addLocality(name: name, population: population, at: Self.coordinate(feature.representativePoint))
         }
         if case .point(let point) = feature.shape {
             extent.extend(x: point.x, y: point.y)
@@ -191,16 +193,15 @@ struct OSMLevelMapping {
                 name: name, type: place.type, point: point, layer: layer, fid: fid, isCapital: place.isCapital)
             // A village or town is a municipality's, or a part of another's: `finish` decides.
             if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil {
-                townNodes.append(node)
+                try pendingPlaces.addNode(node, isTown: true)
             } else if OSMPlaceNodeAreas.halfWidthMetres(suburbType: place.type) != nil {
-                suburbNodes.append(node)
+                try pendingPlaces.addNode(node, isTown: false)
             }
             return
         }
         guard Self.townTypes.contains(place.type) || Self.suburbTypes.contains(place.type) else { return }
         let area = PendingArea(stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, placeType: place.type)
-        if Self.townTypes.contains(place.type) { cityPlaceAreas.append(area) }
-        if Self.suburbTypes.contains(place.type) { suburbPlaceAreas.append(area) }
+        try pendingPlaces.addPlaceArea(area, isCity: Self.townTypes.contains(place.type), isSuburb: Self.suburbTypes.contains(place.type))
     }
 
     private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) throws {
@@ -213,7 +214,7 @@ struct OSMLevelMapping {
                 stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, postcode: feature.postcode)
             area.wikidata = feature.wikidata
             area.boundaryPlace = boundary.place
-            return rankedBoundaries.append((area, boundary.adminLevel, boundary.iso3166_2))
+            return try pendingPlaces.addBoundary(area, adminLevel: boundary.adminLevel, subdivision: boundary.iso3166_2)
         }
         guard let code = boundary.iso3166_1 else { return note(.adminBoundary, "a country without ISO3166-1") }
         _ = collector.collectArea(
@@ -345,12 +346,23 @@ struct OSMLevelMapping {
             })
     }
 
+    /// The lists the read filled on disk (`PendingPlaces`); the extract's localities go to the collector in their order.
+    private mutating func readBackPendingPlaces() throws {
+        let lists = try pendingPlaces.readBack()
+        for locality in lists.localities {
+            collector.collectLocality(name: locality.name, population: locality.population, countryCode: nil, at: locality.coordinate)
+        }
+        (townNodes, suburbNodes, rankedBoundaries) = (lists.townNodes, lists.suburbNodes, lists.rankedBoundaries)
+        (cityPlaceAreas, suburbPlaceAreas) = (lists.cityPlaceAreas, lists.suburbPlaceAreas)
+    }
+
     /// Throws the first failure to read a waiting outline back from disk (`OSMShapeFile`), once `finish` is done.
     func checkPendingShapes() throws { try pendingShapes.checkReads() }
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     package mutating func finish(countryGrid: [NominatimCountryGrid.Piece] = []) throws {
         let settings = NominatimCountrySettings.embedded
+        try readBackPendingPlaces()
         var countries = try OSMCountryOfPoint(
             extractCountries: extractCountries.lazy.map { ($0.code, $0.shape.shape) }, grid: countryGrid, box: extent,
             temporaryPrefix: temporaryPrefix)
@@ -413,16 +425,6 @@ struct OSMLevelMapping {
         townNodes = []
         suburbNodes = []
         try countries.checkReads()
-    }
-
-    /// 5 × 5 points spread over `box`, its corners included.
-    static func grid(over box: BoundingBox) -> [Point2D] {
-        guard !box.isEmpty else { return [] }
-        return (0...4).flatMap { i in
-            (0...4).map { j in
-                Point2D(x: box.minX + (box.maxX - box.minX) * Double(i) / 4, y: box.minY + (box.maxY - box.minY) * Double(j) / 4)
-            }
-        }
     }
 
     /// The municipalities: their boundaries, else the place polygons, then cells around the town nodes outside them.

@@ -61,3 +61,45 @@ extension OSMLevelMapping {
         return nodes.indices.filter { !inside[$0] }.map { nodes[$0] }
     }
 }
+
+extension OSMLevelMapping.PendingArea {
+    /// Every field, the outline as where it is stored (or the cell's points), the layer as `layer`, its index
+    /// in the caller's list (`PendingPlaces`).
+    func write(to writer: inout OSMSpillWriter, layer: UInt32) {
+        if let stored {
+            writer.write(UInt32(1))
+            writer.write(stored)
+        } else {
+            writer.write(UInt32(0))
+            writer.write(cell ?? .multiPolygon([]))
+        }
+        writer.write(layer)
+        writer.write(fid)
+        writer.write(name)
+        writer.write(UInt32(node == nil ? 0 : 1))
+        if let node { writer.write(node) }
+        for text in [placeType, postcode, wikidata, boundaryPlace, unlinkedKey] { writer.write(text) }
+        writer.write(Int64(rank))
+        writer.write(below.map { Int64($0) } ?? -1)
+    }
+
+    /// An area `write(to:layer:)` wrote, its outline in `shapes`, its layer's name from `layers`.
+    init(reading reader: inout OSMSpillReader, shapes: OSMShapeFile, layers: [String]) throws {
+        if try reader.uint32() == 1 {
+            (stored, cell) = (try reader.storedShape(in: shapes), nil)
+        } else {
+            (stored, cell) = (nil, try reader.shape())
+        }
+        let layer = Int(try reader.uint32())
+        guard layers.indices.contains(layer) else { throw ImportError("a place's layer missing from a temporary file") }
+        self.layer = layers[layer]
+        fid = try reader.int64()
+        name = try reader.presentText()
+        node = try reader.uint32() == 0 ? nil : try reader.point()
+        (placeType, postcode, wikidata) = (try reader.text(), try reader.text(), try reader.text())
+        (boundaryPlace, unlinkedKey) = (try reader.text(), try reader.text())
+        rank = Int(try reader.int64())
+        let below = try reader.int64()
+        self.below = below < 0 ? nil : Int(below)
+    }
+}

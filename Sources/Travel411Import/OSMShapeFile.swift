@@ -69,6 +69,20 @@ struct OSMStoredShape {
 }
 
 extension OSMSpillWriter {
+    /// Where a stored outline is in its file (`OSMSpillReader.storedShape(in:)` reads it back).
+    mutating func write(_ stored: OSMStoredShape) {
+        write(stored.offset)
+        write(Int64(stored.length))
+    }
+}
+
+extension OSMSpillReader {
+    mutating func storedShape(in file: OSMShapeFile) throws -> OSMStoredShape {
+        OSMStoredShape(file: file, offset: try int64(), length: Int(try int64()))
+    }
+}
+
+extension OSMSpillWriter {
     /// A shape: its case, then its points (`write(_ rings:)` for each run of points).
     mutating func write(_ shape: Shape) {
         switch shape {

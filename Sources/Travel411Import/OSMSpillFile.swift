@@ -133,6 +133,7 @@ struct OSMSpillWriter {
 
     mutating func write(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func write(_ value: Double) { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func write(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
 
     mutating func write(_ point: Point2D) {
         write(point.x)
@@ -191,6 +192,7 @@ struct OSMSpillReader {
 
     mutating func uint32() throws -> UInt32 { UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)) }
     mutating func double() throws -> Double { Double(bitPattern: UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))) }
+    mutating func int64() throws -> Int64 { Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self)) }
     package mutating func point() throws -> Point2D { Point2D(x: try double(), y: try double()) }
 
     package mutating func text() throws -> String? {

@@ -23,21 +23,20 @@ package enum PageCompression {
     package static func compressed(_ page: [UInt8], deflate: Bool = true) -> [UInt8] {
         guard !page.isEmpty else { return header(stored, 0) }
         guard deflate else { return header(stored, page.count) + page }
-        var bound = Int(compressBound(uLong(page.count)))
-        var output = [UInt8](repeating: 0, count: headerSize + bound)
-        let status = output.withUnsafeMutableBufferPointer { out in
-            page.withUnsafeBufferPointer { source in
+        // Deflated into room for the worst case, left uninitialized, then copied out at its size: the blob kept that
+        // room before, zeroed and so resident, and blobs that wait (the localities' cell tiles, issue 35) held it.
+        let bound = Int(compressBound(uLong(page.count)))
+        var status = Z_MEM_ERROR
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { out, initialized in
+            var size = uLongf(bound)
+            status = page.withUnsafeBufferPointer { source in
                 guard let destination = out.baseAddress, let from = source.baseAddress else { return Z_MEM_ERROR }
-                var size = uLongf(bound)
-                let status = compress2(destination + headerSize, &size, from, uLong(page.count), level)
-                bound = Int(size)
-                return status
+                return compress2(destination, &size, from, uLong(page.count), level)
             }
+            initialized = status == Z_OK ? Int(size) : 0
         }
-        guard status == Z_OK, bound < page.count else { return header(stored, page.count) + page }
-        output.replaceSubrange(0..<headerSize, with: header(deflated, page.count))
-        output.removeLast(output.count - headerSize - bound)
-        return output
+        guard status == Z_OK, output.count < page.count else { return header(stored, page.count) + page }
+        return header(deflated, page.count) + output
     }
 
     /// The blob to store for an extract's area tile: its coded form (`AreaTileCoding`), deflated, behind a header
