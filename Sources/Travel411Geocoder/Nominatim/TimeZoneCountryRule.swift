@@ -12,7 +12,10 @@ extension ReverseGeocoder {
         guard record.country >= 0, record.timeZone >= 0, let zones = lookup.area(.timezone) else { return }
         let zoneCountry = zones.countryFeature(of: record.timeZone)
         guard zoneCountry >= 0, zoneCountry != record.country, Int(record.country) < soleTimeZones.count else { return }
-        guard !isFoldedTerritory(zoneCountry) else { return }
+        // Only where an extract's rules answer the country from Nominatim's grid: elsewhere (the embedded default)
+        // every territory has its own country, and a folded territory's zone by its border (Saint-Martin's beside
+        // Sint Maarten, French Guiana's beside Suriname) is still another country's.
+        guard !(record.followsNominatim && isFoldedTerritory(zoneCountry)) else { return }
         let own = soleTimeZones[Int(record.country)]
         if own >= 0 { record.timeZone = own }
     }
