@@ -243,8 +243,13 @@ public final class AreaIndex: @unchecked Sendable {
         }
     }
 
+    /// The first polygon of the leaf's record that contains (x, y): each one's state at the reference point c,
+    /// toggled by every border segment that `pathCrossesSegment` says crosses the path c→(x, y). A vertex's
+    /// side of that path is worked out once for the two segments it ends, and only a segment whose ends lie on
+    /// either side (a few a chain) pays for the rest of the test.
     @inline(__always)
     func leafFeature(_ record: Int, centreX cx: Double, centreY cy: Double, x: Double, y: Double) -> Int? {
+        let dx = x - cx, dy = y - cy
         var cursor = records + record
         let entryCount = Int(cursor[0])
         cursor += 1
@@ -258,12 +263,15 @@ public final class AreaIndex: @unchecked Sendable {
                 cursor += 2
                 var v = vertices + first * 2
                 var ax = v[0], ay = v[1]
+                var aLeft = vertexLeftOfPath(cx, cy, dx, dy, ax, ay)
                 for _ in 1..<count {
                     v += 2
                     let bx = v[0], by = v[1]
-                    if pathCrossesSegment(cx, cy, x, y, ax, ay, bx, by) { inside.toggle() }
+                    let bLeft = vertexLeftOfPath(cx, cy, dx, dy, bx, by)
+                    if aLeft != bLeft, segmentSeparates(cx, cy, x, y, ax, ay, bx, by) { inside.toggle() }
                     ax = bx
                     ay = by
+                    aLeft = bLeft
                 }
             }
             if inside { return Int(feature) }
