@@ -264,12 +264,19 @@ public final class AreaIndex: @unchecked Sendable {
                 cursor += 2
                 var v = vertices + first * 2
                 let end = v + count * 2
-                var aLeft = vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1])
+                var left = vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1])
                 v += 2
                 while v < end {
-                    let bLeft = vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1])
-                    if aLeft != bLeft, AreaTile.separates(cx, cy, x, y, segmentEndingAt: v) { inside.toggle() }
-                    aLeft = bLeft
+                    // The run of vertices on the side of the one before: each costs its side and one branch.
+                    if left {
+                        while v < end, vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1]) { v += 2 }
+                    } else {
+                        while v < end, !vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1]) { v += 2 }
+                    }
+                    guard v < end else { break }
+                    // The segment ending at v has its ends on either side of the path's line.
+                    if AreaTile.separates(cx, cy, x, y, segmentEndingAt: v) { inside.toggle() }
+                    left.toggle()
                     v += 2
                 }
             }
