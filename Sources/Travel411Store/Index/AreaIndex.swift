@@ -243,8 +243,14 @@ public final class AreaIndex: @unchecked Sendable {
         }
     }
 
+    /// The first polygon of the leaf's record that contains (x, y): each one's state at the reference point c,
+    /// toggled by every border segment that `pathCrossesSegment` says crosses the path c→(x, y). A vertex's
+    /// side of that path is worked out once for the two segments it ends, and only a segment whose ends lie on
+    /// either side (a few a chain) pays for the rest of the test, out of line: inlined, the optimiser worked it
+    /// out for every segment, two at a time, to save the branch.
     @inline(__always)
     func leafFeature(_ record: Int, centreX cx: Double, centreY cy: Double, x: Double, y: Double) -> Int? {
+        let dx = x - cx, dy = y - cy
         var cursor = records + record
         let entryCount = Int(cursor[0])
         cursor += 1
@@ -257,18 +263,32 @@ public final class AreaIndex: @unchecked Sendable {
                 let first = Int(cursor[0]), count = Int(cursor[1])
                 cursor += 2
                 var v = vertices + first * 2
-                var ax = v[0], ay = v[1]
-                for _ in 1..<count {
+                let end = v + count * 2
+                var left = vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1])
+                v += 2
+                while v < end {
+                    // The run of vertices on the side of the one before: each costs its side and one branch.
+                    if left {
+                        while v < end, vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1]) { v += 2 }
+                    } else {
+                        while v < end, !vertexLeftOfPath(cx, cy, dx, dy, v[0], v[1]) { v += 2 }
+                    }
+                    guard v < end else { break }
+                    // The segment ending at v has its ends on either side of the path's line.
+                    if AreaTile.separates(cx, cy, x, y, segmentEndingAt: v) { inside.toggle() }
+                    left.toggle()
                     v += 2
-                    let bx = v[0], by = v[1]
-                    if pathCrossesSegment(cx, cy, x, y, ax, ay, bx, by) { inside.toggle() }
-                    ax = bx
-                    ay = by
                 }
             }
             if inside { return Int(feature) }
         }
         return nil
+    }
+
+    /// `segmentSeparates` for the segment from the vertex before `end` to `end`.
+    @inline(never)
+    static func separates(_ cx: Double, _ cy: Double, _ x: Double, _ y: Double, segmentEndingAt end: UnsafePointer<Double>) -> Bool {
+        segmentSeparates(cx, cy, x, y, end[-2], end[-1], end[0], end[1])
     }
 }
 

@@ -111,39 +111,50 @@ public enum AreaLookupLockstep {
     @inline(__always)
     package static func resolve(_ walks: UnsafeMutableBufferPointer<Walk>, answers: UnsafeMutableBufferPointer<Int32>) {
         let inProgress: Int32 = -2
-        var active = 0
-        // The headers of crossed tiles, whose first line holds the root; other references are answers.
-        for i in walks.indices {
-            let ref = walks[i].ref
-            switch AreaIndex.tag(ref) {
-            case AreaIndex.Tag.uniform.rawValue: answers[i] = Int32(AreaIndex.payload(ref))
-            case AreaIndex.Tag.leafOrTile.rawValue:
-                walks[i].tileBase = walks[i].level.arena + Int(AreaIndex.payload(ref)) * TileArena.alignment
-                walks[i].ref = AreaTile.root(atBase: walks[i].tileBase)
-                answers[i] = inProgress
-                active += 1
-            default: answers[i] = -1
+        // The walks still at an internal node, by index: each round steps only them, and drops those it
+        // brought to a leaf, rather than scanning every walk round after round.
+        precondition(walks.count <= capacity, "more area walks than the lockstep's list holds")
+        var descending: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &descending) { list in
+            var active = 0
+            // The headers of crossed tiles, whose first line holds the root; other references are answers.
+            for i in walks.indices {
+                let ref = walks[i].ref
+                switch AreaIndex.tag(ref) {
+                case AreaIndex.Tag.uniform.rawValue: answers[i] = Int32(AreaIndex.payload(ref))
+                case AreaIndex.Tag.leafOrTile.rawValue:
+                    walks[i].tileBase = walks[i].level.arena + Int(AreaIndex.payload(ref)) * TileArena.alignment
+                    walks[i].ref = AreaTile.root(atBase: walks[i].tileBase)
+                    answers[i] = inProgress
+                    if AreaIndex.tag(walks[i].ref) == AreaIndex.Tag.internalNode.rawValue {
+                        list[active] = UInt8(truncatingIfNeeded: i)
+                        active += 1
+                    }
+                default: answers[i] = -1
+                }
             }
-        }
-        guard active > 0 else { return }
-        // One quadtree level of every walk still at an internal node, round after round.
-        var descending = true
-        while descending {
-            descending = false
-            for i in walks.indices where answers[i] == inProgress && AreaIndex.tag(walks[i].ref) == AreaIndex.Tag.internalNode.rawValue {
-                walks[i].size *= 0.5
-                let size = walks[i].size
-                var quadrant = 0
-                if walks[i].x >= walks[i].cellX + size {
-                    quadrant |= 1
-                    walks[i].cellX += size
+            // One quadtree level of every walk still at an internal node, round after round.
+            while active > 0 {
+                var kept = 0
+                for k in 0..<active {
+                    let i = Int(list[k])
+                    walks[i].size *= 0.5
+                    let size = walks[i].size
+                    var quadrant = 0
+                    if walks[i].x >= walks[i].cellX + size {
+                        quadrant |= 1
+                        walks[i].cellX += size
+                    }
+                    if walks[i].y >= walks[i].cellY + size {
+                        quadrant |= 2
+                        walks[i].cellY += size
+                    }
+                    let ref = AreaTile.nodes(atBase: walks[i].tileBase)[Int(AreaIndex.payload(walks[i].ref)) + quadrant]
+                    walks[i].ref = ref
+                    list[kept] = UInt8(truncatingIfNeeded: i)
+                    kept += AreaIndex.tag(ref) == AreaIndex.Tag.internalNode.rawValue ? 1 : 0
                 }
-                if walks[i].y >= walks[i].cellY + size {
-                    quadrant |= 2
-                    walks[i].cellY += size
-                }
-                walks[i].ref = AreaTile.nodes(atBase: walks[i].tileBase)[Int(AreaIndex.payload(walks[i].ref)) + quadrant]
-                descending = true
+                active = kept
             }
         }
         // Every leaf's record and first vertex together, then the crossing counts, which now mostly
