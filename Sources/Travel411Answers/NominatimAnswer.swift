@@ -91,7 +91,7 @@ public struct NominatimPlace: Sendable {
     public init?(_ p: Placemark, detail: NominatimDetail = .building) {
         guard let subject = p.nominatimSubject(detail: detail) else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
-        let houseNumber = p.thoroughfare != nil ? upTo(.building, p.subThoroughfare) : nil
+        let houseNumber = p.printsHouseNumber ? upTo(.building, p.subThoroughfare) : nil
         let road = upTo(.street, p.thoroughfare)
         let neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
         let finePlace = upTo(.suburb, p.finePlaceFeature?.name)

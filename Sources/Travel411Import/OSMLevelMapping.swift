@@ -157,9 +157,9 @@ struct OSMLevelMapping {
         let category = feature.pointOfInterest.map { "\($0.key)=\($0.value)" } ?? feature.building.map { "building=\($0)" }
         let object = PendingObject(
             fields: [
-                feature.name, address?.housenumber, address?.street ?? address?.place, address?.postcode,
+                feature.name, address?.housenumber, address?.street, address?.postcode,
                 Self.elementText(feature.element), category, Self.extentText(feature.outline),
-                Self.pointText(feature.representativePoint), nil, nil, nil, address?.city,
+                Self.pointText(feature.representativePoint), address.flatMap(ObjectNearestStreets.parentMark), nil, nil, address?.city,
             ],
             point: feature.representativePoint, outline: feature.outline)
         try addObject(object)
@@ -571,6 +571,7 @@ struct OSMLevelMapping {
             }
             let country = countryOf(object.point)
             object.fields[countryField] = country
+            ObjectNearestStreets.settleParentMark(&object.fields, countryCode: country)
             // Its `addr:city` as read, replaced by the municipality it names (`OSMAddressCity`), none when it names none.
             if let value = object.fields[cityField] ?? nil { object.fields[cityField] = addressCity(value, object.point, country) }
             try collector.collectObject(object.fields, at: object.point, outline: object.outline)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Travel411Core
 import Travel411Geocoder
+import Travel411OSM
 import Travel411Store
 import Travel411StoreWriters
 
@@ -18,6 +19,30 @@ import Travel411StoreWriters
 /// and the answers sorted back into the objects' order, so memory does not grow with the extract.
 final class ObjectNearestStreets {
     static let reachesDegrees = [OSMParentStreets.reachDegrees, 0.0512]
+    /// The parent field of an object numbered in a place (`addr:place`) and on no street (`addr:street`): Nominatim 5.3
+    /// looks for a parent among the places only (`find_parent_for_address`, lib-sql/functions/utils.sql: ranks 16-25)
+    /// and never for the nearest street (`find_parent_for_poi`, placex_triggers.sql: when `is_place_addr`, the area
+    /// holding it or none), so its answer names no road, nor does a node that inherits its address. No street number.
+    static let placeAddress = ReverseGeocoder.placeAddressParent
+
+    /// The parent field of an object on no street whose address names a place in Japan's way (`hasJapanesePlace`):
+    /// `placeAddress` once its country is known to be Japan (`settleParentMark`), else nothing.
+    static let japanesePlaceAddress = "place-jp"
+
+    /// `placeAddress` for an address numbered in a place and on no street, `japanesePlaceAddress` for one that may
+    /// be in Japan, else nil.
+    static func parentMark(_ address: OSMAddress) -> String? {
+        guard address.street == nil else { return nil }
+        return address.place != nil ? placeAddress : address.hasJapanesePlace ? japanesePlaceAddress : nil
+    }
+
+    /// An object's record once its country is known: `tag-japanese` reads `addr:quarter` and `addr:neighbourhood` as
+    /// `addr:place` only for objects of Japan (`country_code` `jp`).
+    static func settleParentMark(_ fields: inout [String?], countryCode: String?) {
+        let field = PlacesSchema.ObjectField.parent.rawValue
+        guard field < fields.count, fields[field] == japanesePlaceAddress else { return }
+        fields[field] = countryCode?.lowercased() == "jp" ? placeAddress : nil
+    }
 
     /// An object without a parent, at its centre; or, with `count` candidates, one whose `addr:street` names several
     /// streets near (`OSMParentStreets`), nearest centre first.
@@ -99,7 +124,8 @@ final class ObjectNearestStreets {
         try records.append { $0.write(fields) }
         let parent = fields[PlacesSchema.ObjectField.parent.rawValue] ?? nil
         let candidates = parent.map { $0.split(separator: " ").compactMap { UInt32($0) } } ?? []
-        guard candidates.count != 1, let centre = fields[PlacesSchema.ObjectField.centre.rawValue] ?? nil else { return }
+        guard candidates.count != 1, parent != Self.placeAddress, let centre = fields[PlacesSchema.ObjectField.centre.rawValue] ?? nil
+        else { return }
         // Read as the lookup reads a record's point, so that the import measures from the same centre.
         let point = centre.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.point($0) } ?? nil
         guard let point else { return }

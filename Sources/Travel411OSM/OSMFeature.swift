@@ -58,6 +58,9 @@ public struct OSMAddress: Hashable, Sendable {
     public var housename: String?
     /// The house number is a name to Nominatim (`OSMFeatureClassifier.isName(houseNumber:)`): printed, but no address point.
     public var housenumberIsName = false
+    /// `addr:quarter` or `addr:neighbourhood`: in Japan's block addressing, the place the house is numbered in, which
+    /// Nominatim 5.3 takes as `addr:place` there (`tag-japanese`, tokenizer/sanitizers/tag_japanese.py).
+    public var hasJapanesePlace = false
 
     public init(
         housenumber: String? = nil, street: String? = nil, place: String? = nil, postcode: String? = nil, city: String? = nil,

@@ -43,15 +43,20 @@ package enum OSMFeatureClassifier {
     /// Which elements libosmium hands over at all (the rest never crosses into Swift). `highway` on areas: a
     /// pedestrian square mapped as a multipolygon is a street.
     package static let nodeKeys =
-        ["addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode", "place"] + pointOfInterestKeys
+        houseNumberKeys + ["addr:housename", "addr:postcode", "postal_code", "postcode", "place"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
     package static let lineKeys =
-        ["highway", "addr:interpolation", "addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode"]
+        ["highway", "addr:interpolation"] + houseNumberKeys + ["addr:housename", "addr:postcode", "postal_code", "postcode"]
         + pointOfInterestKeys
         + fallbackPointOfInterestKeys
     package static let areaKeys =
-        ["addr:housenumber", "addr:housename", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
+        houseNumberKeys + ["addr:housename", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
         + fallbackPointOfInterestKeys
+    /// The keys that make a house to Nominatim 5.3 (`ADDRESS_TAGS.houses.main`, lib-lua/themes/nominatim/presets.lua;
+    /// GPL-2.0), in the order its answer prints the first present (`_setup_address_details`, nominatim_api/results.py):
+    /// Czech and Slovak houses have a conscription number (`addr:conscriptionnumber`, súpisné číslo) and a number on
+    /// their street (`addr:streetnumber`, orientačné číslo), and `addr:housenumber` is usually both (`3706/1A`).
+    static let houseNumberKeys = ["addr:housenumber", "addr:streetnumber", "addr:conscriptionnumber"]
 
     /// Every key the features are made of (`OSMElementFeatures` and the functions below), with `keyPrefixesRead`:
     /// libosmium hands over only these tags, so that the reading thread makes no string of the others (`source`,
@@ -60,9 +65,9 @@ package enum OSMFeatureClassifier {
     package static let keysRead = Array(
         Set(
             nodeKeys + lineKeys + areaKeys + postcodeKeys + [
-                "name", "addr:street", "addr:place", "addr:city", "tourism", "building", "wikidata", "area", "ref", "footway",
-                "admin_level", "ISO3166-1", "ISO3166-1:alpha2", "ISO3166-2", "population", "capital", "natural", "water",
-                "waterway",
+                "name", "addr:street", "addr:place", "addr:quarter", "addr:neighbourhood", "addr:city", "tourism", "building",
+                "wikidata", "area", "ref", "footway", "admin_level", "ISO3166-1", "ISO3166-1:alpha2", "ISO3166-2", "population",
+                "capital", "natural", "water", "waterway",
             ])
     ).sorted()
     /// The prefixes of the keys read beyond `keysRead`: the names in other languages (`names(_:)`).
@@ -131,11 +136,14 @@ package enum OSMFeatureClassifier {
     }
 
     package static func address(_ tags: OSMTags) -> OSMAddress {
-        let housenumber = value(tags["addr:housenumber"])
+        let numbers = houseNumberKeys.compactMap { value(tags[$0]) }
         var address = OSMAddress(
-            housenumber: housenumber, street: value(tags["addr:street"]), place: value(tags["addr:place"]),
+            housenumber: numbers.first, street: value(tags["addr:street"]), place: value(tags["addr:place"]),
             postcode: postcode(tags), city: value(tags["addr:city"]), housename: value(tags["addr:housename"]))
-        address.housenumberIsName = isName(houseNumber: housenumber)
+        // The sanitizer takes each of the three keys as a house number (`filter-kind`, settings/icu_tokenizer.yaml):
+        // the place has a house number unless every one of them is a name.
+        address.housenumberIsName = !numbers.isEmpty && numbers.allSatisfy { isName(houseNumber: $0) }
+        address.hasJapanesePlace = value(tags["addr:quarter"]) != nil || value(tags["addr:neighbourhood"]) != nil
         return address
     }
 

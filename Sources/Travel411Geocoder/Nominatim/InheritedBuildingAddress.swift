@@ -33,8 +33,22 @@ extension ReverseGeocoder {
         return smallestArea(holding: centre, objects: objects, covers: covers) { building in
             !(objects.names.bytes(Int(building), fields.houseNumber.rawValue)?.isEmpty ?? true)
                 || !(objects.names.bytes(Int(building), fields.street.rawValue)?.isEmpty ?? true)
+                || isPlaceAddress(building, objects: objects)
         }
     }
+
+    /// What the import writes as the parent street of an object numbered in a place and on no street
+    /// (`addr:place`, no `addr:street`), which has none (`ObjectNearestStreets.placeAddress`).
+    package static let placeAddressParent = "place"
+
+    /// Whether the object is numbered in a place and on no street: Nominatim 5.3 parents it, and a node inheriting
+    /// its address, by no street (`find_parent_for_poi`, lib-sql/functions/placex_triggers.sql, `is_place_addr`).
+    static func isPlaceAddress(_ object: UInt32, objects: PlacesLookup.LineLevel) -> Bool {
+        placeAddressParentBytes.withUnsafeBufferPointer {
+            objects.names.field(Int(object), PlacesSchema.ObjectField.parent.rawValue, equals: $0)
+        }
+    }
+    private static let placeAddressParentBytes = Array(placeAddressParent.utf8)
 
     /// The street of a node that carries `building`'s address: Nominatim parents the node itself by the inherited
     /// `addr:street` (`find_parent_for_poi`), so of the ways named as the building's street, the one nearest the node
@@ -47,6 +61,7 @@ extension ReverseGeocoder {
         -> UInt32?
     {
         let streetField = PlacesSchema.ObjectField.street.rawValue
+        if isPlaceAddress(building, objects: objects) { return nil }
         guard !(objects.names.bytes(Int(building), streetField)?.isEmpty ?? true), let parent = parent(of: building, objects: objects)
         else { return parentStreet(of: node, objects: objects) }
         guard let centre = centre(of: node, objects: objects), let name = streets.names.bytes(Int(parent), 0), !name.isEmpty else {

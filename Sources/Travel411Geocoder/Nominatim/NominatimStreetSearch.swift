@@ -98,6 +98,13 @@ extension ReverseGeocoder {
         if !ownPostcode, record.street >= 0, !(withStreetPostcodes { $0.bytes(Int(record.street), 0)?.isEmpty ?? true } ?? true) {
             record.streetPostcode = true
         }
+        // A node on no street (numbered in a place) has its country's postcode nearest it (`get_nearest_postcode`,
+        // lib-sql/functions/utils.sql, from `placex_update`); an area's is the one postcode inside it, not looked for.
+        if !ownPostcode, record.street < 0, record.object >= 0, Self.extent(of: UInt32(record.object), objects: objects) == nil,
+            let centre = Self.centre(of: UInt32(record.object), objects: objects)
+        {
+            takeNearestPostcodeOfTheCountry(&record, near: centre)
+        }
     }
 
     /// Which objects the layers let answer: with only addresses asked for, those with a house number (Nominatim's

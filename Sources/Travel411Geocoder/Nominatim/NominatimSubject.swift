@@ -15,11 +15,16 @@ package struct NominatimSubject {
 }
 
 extension Placemark {
+    /// Whether a Nominatim answer prints the house number: beside its street, or as an OpenStreetMap object's own
+    /// without one (a house numbered in a place, `addr:place`: `_setup_address_details`, nominatim_api/results.py,
+    /// adds the object's number whatever its parent).
+    package var printsHouseNumber: Bool { thoroughfare != nil || (feature?.rank ?? 0) >= 30 }
+
     /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode".
     package func nominatimSubject(detail: NominatimDetail) -> NominatimSubject? {
         guard namesAPlace else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
-        let houseNumber = thoroughfare != nil ? upTo(.building, subThoroughfare) : nil
+        let houseNumber = printsHouseNumber ? upTo(.building, subThoroughfare) : nil
         let named: [(NominatimDetail, String?)] = [
             (.building, houseNumber), (.street, upTo(.street, thoroughfare)),
             (.suburb, upTo(.suburb, finePlaceFeature?.name ?? subLocality)),

@@ -10,16 +10,18 @@ import Travel411Store
 /// `postcode: pattern` (`settings/country_settings.yaml`) is passed over too: a point in Monaco never answers
 /// France's `06320`, and a Swiss point by the Rhine never Liechtenstein's `9495`, though both are four digits.
 extension ReverseGeocoder {
-    func takeNearestPostcodeOfTheCountry(_ record: inout PlacemarkRecord) {
+    /// Measured from `point`, the query's location unless given (an object's node: `decideAsNominatim`).
+    func takeNearestPostcodeOfTheCountry(_ record: inout PlacemarkRecord, near point: Coordinate? = nil) {
         guard let settings = NominatimCountrySettings.embedded, record.country >= 0,
             let codeBytes = withArea(.country, { $0.bytes(Int(record.country), .code) }) ?? nil, !codeBytes.isEmpty
-        else { return takeNearestPostcodePoint(&record) }
+        else { return point == nil ? takeNearestPostcodePoint(&record) : () }
         let country = String(decoding: codeBytes, as: UTF8.self)
         let countryBytes = Array(codeBytes)
-        let query = PointIndex.Query(record.location)
+        let location = point ?? record.location
+        let query = PointIndex.Query(location)
         let radius = self.settings(for: record).postcodeRadiusMetres
         if let found = withPoints(
-            .postcode, near: record.location, within: radius,
+            .postcode, near: location, within: radius,
             { points in
                 points.index.nearest(to: query, maxChord: PointIndex.chord(metres: radius)) { id in
                     guard let bytes = points.records.bytes(Int(id), 0) else { return false }

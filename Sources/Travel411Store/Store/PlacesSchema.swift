@@ -83,10 +83,11 @@ public enum PlacesSchema {
     /// places the street in its own municipality.
     package enum StreetField: Int, CaseIterable { case name, rank, element, kind, extent, centre, centroid }
     /// An OpenStreetMap address point or point of interest (`OSMObjects`): its name, house number, the
-    /// street or place its address names, postcode, element (`N123`), main tag (`amenity=bench`) and, for
+    /// street its address names (`addr:street`), postcode, element (`N123`), main tag (`amenity=bench`) and, for
     /// one on a building or area, the extent of its outline (`minX minY maxX maxY`), and the point that stands
     /// for it (`x y`: its node, or a point on its surface), and its parent street's number (`OSMParentStreets`;
-    /// empty when its `addr:street` names no street near), and its country (upper-case ISO 3166-1, of its point:
+    /// empty when its `addr:street` names no street near; `place` when it is numbered in a place and on no street,
+    /// which has none: `ObjectNearestStreets.placeAddress`), and its country (upper-case ISO 3166-1, of its point:
     /// Nominatim's `placex.country_code`, which a Nominatim answer takes; `OSMCountryOfPoint`), and the municipality
     /// its own `addr:city` names (the city level's feature number, `OSMAddressCity`; empty for none).
     package enum ObjectField: Int, CaseIterable {
