@@ -96,7 +96,8 @@ extension ReverseGeocoder {
         }
 
         /// Writes the nearest place's distance and bearing into the record, if it was found and they are not
-        /// written yet: the numbers `GreatCircle.distance` and `initialBearing` give.
+        /// written yet: the numbers `GreatCircle.distance` and `initialBearing` give, the bearing as the two numbers
+        /// its arctangent takes (`PlacemarkRecord.nearestBearing` gives its degrees).
         @inline(__always)
         mutating func recordDistanceAndBearing(in record: inout PlacemarkRecord) {
             guard let pending = pendingCoordinate else { return }
@@ -104,13 +105,13 @@ extension ReverseGeocoder {
             let place = Coordinate(latitude: pending[0], longitude: pending[1])
             // The point's own latitude sine and cosine from the query, the place's kept per place when they can be:
             // the same numbers, two or four calls of trigonometry fewer.
-            guard let slot = pendingLatitudes else {
-                (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(
-                    from: place, to: location, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
-                return
-            }
-            let (sinφ1, cosφ1) = PlaceLatitudeTrigonometry.sineAndCosine(at: slot, latitude: place.latitude)
-            (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(
+            let (sinφ1, cosφ1) =
+                if let slot = pendingLatitudes {
+                    PlaceLatitudeTrigonometry.sineAndCosine(at: slot, latitude: place.latitude)
+                } else {
+                    GreatCircle.latitudeSineAndCosine(place.latitude)
+                }
+            (record.nearestDistance, record.nearestEast, record.nearestNorth) = GreatCircle.distanceAndBearingComponents(
                 from: place, to: location, sinφ1: sinφ1, cosφ1: cosφ1, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
         }
     }
