@@ -74,14 +74,14 @@ extension ReverseGeocoder {
         ) {
             if nearestFound != nil { return }
             var found: UInt32? = nil
-            // The cells answer exactly when a place lies within their reach; the tree beyond it. Borrowed, as the
-            // level is: an optional copy of the cells took a reference per point.
+            // The cells answer exactly when a place lies within their reach (or the point's 1° tile names its nearest
+            // place, the open sea's mostly); the tree beyond it. Borrowed, as the level is: an optional copy of the
+            // cells took a reference per point.
             let fromCells = level.cells.flatMap { cells in
-                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, country: UInt16)? in
+                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, country: UInt16?)? in
                     guard cells.knowsGroups else { return nil }
-                    return cells.nearestWithCountry(
-                        to: location, query: query, filter: PointIndex.NearestFilter(),
-                        withinMetres: ReverseGeocoder.nearestFromCellsMetres, chord: chord)
+                    return cells.nearestPlace(
+                        to: location, query: query, withinMetres: ReverseGeocoder.nearestFromCellsMetres, chord: chord)
                 }
             }
             let candidate = fromCells?.id ?? level.index.nearestAnywhere(to: query, at: location)?.id
@@ -90,7 +90,7 @@ extension ReverseGeocoder {
                 pendingCoordinate = place
                 pendingLatitudes = level.latitudes?.prefetchSlot(Int(nearest))
                 found = nearest
-                nearestCountry = fromCells?.country
+                nearestCountry = fromCells?.country ?? nil
             }
             nearestFound = .some(found)
         }
