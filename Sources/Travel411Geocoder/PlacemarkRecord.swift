@@ -23,7 +23,16 @@ public struct PlacemarkRecord: Sendable {
     var locality: Int32 = -1
     var subLocality: Int32 = -1
     var nearestDistance = 0.0
-    var nearestBearing = 0.0
+    /// The bearing from the nearest place to the point as the two numbers its arctangent takes
+    /// (`GreatCircle.bearing(east:north:)`): a batch's text needs only its compass point, which they mostly decide
+    /// alone (`PlacemarkText.compassText(east:north:)`).
+    var nearestEast = 0.0, nearestNorth = 0.0
+    /// The bearing from the nearest place to the point in degrees (0 when there is none, as atan2(0, 0) gives it).
+    var nearestBearing: Double { GreatCircle.bearing(east: nearestEast, north: nearestNorth) }
+    var nearestBearingParts: (east: Double, north: Double) {
+        // Inlined: outlined, the getter cost 18 instructions a row.
+        @inline(__always) get { (nearestEast, nearestNorth) }
+    }
     /// The point lies outside every country polygon, and `country` is that of the land time zone whose
     /// territorial waters it is in.
     var countryFromTerritorialWaters = false

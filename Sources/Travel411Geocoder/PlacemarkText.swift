@@ -58,6 +58,20 @@ enum PlacemarkText {
         return true
     }
 
+    /// `appendPrefix` given the bearing as the two numbers its arctangent takes (`GreatCircle.bearing(east:north:)`):
+    /// the compass point mostly decided from them (`compassText(east:north:)`), the degrees only where they cannot
+    /// tell it. A bearing decided so is finite, as the prefix asks, and its degrees are not read again.
+    @inline(__always)
+    static func appendPrefix(
+        _ field: PlacemarkField, of bearingParts: (east: Double, north: Double), metres: Double, compass: inout CompassText?,
+        to output: GrowableByteArray
+    ) -> Bool {
+        let (east, north) = bearingParts
+        if compass == nil { compass = compassText(east: east, north: north) }
+        let bearing = compass == nil ? GreatCircle.bearing(east: east, north: north) : 0
+        return appendPrefix(field, metres: metres, bearing: bearing, compass: &compass, to: output)
+    }
+
     @inline(__always)
     private static func appendCompassPoint(_ bearing: Double, memo: inout CompassText?, to output: GrowableByteArray) {
         let text = memo ?? compassText(bearing)
@@ -79,6 +93,42 @@ enum PlacemarkText {
         let length = start[2] != UInt8(ascii: " ") ? 3 : start[1] != UInt8(ascii: " ") ? 2 : 1
         return (start, length)
     }
+
+    /// The compass point of the bearing `GreatCircle.bearing(east:north:)` gives for these two numbers, without its
+    /// arctangent: the direction folded into a quadrant (its angle β from the north-south axis, tan β = |east| / |north|)
+    /// is compared with the tangents of the points' boundaries there (11.25°, 33.75°, 56.25°, 78.75°), then unfolded
+    /// by the signs. nil where the direction lies within `compassMargin` of a boundary, or a number is zero (signed
+    /// zeros), NaN, infinite or so small that a product loses digits: there `compassText(_:)` of the degrees decides.
+    ///
+    /// Elsewhere it is the point the degrees give. Each computed bound `tan θ · |north| · (1 ± margin)` is within four
+    /// units in the 16th place of the exact one, so a number beyond it puts β at least `margin · sin θ cos θ` ≥ 1.8e-10
+    /// radians (1e-8°) from the boundary; the degrees' own arithmetic (atan2 within an ulp or two, then five roundings
+    /// of numbers below 720: under 1e-12° in all) cannot carry a direction that far across it.
+    static func compassText(east: Double, north: Double) -> CompassText? {
+        let a = abs(north), b = abs(east)
+        guard b > 0, b.isFinite, a.isFinite, a == 0 || a >= 0x1p-1000 else { return nil }
+        // How many boundaries β lies beyond: 0...4; nil when near one.
+        let tangents = compassTangents
+        var fold = 0
+        while fold < 4 {
+            let bound = (fold == 0 ? tangents.0 : fold == 1 ? tangents.1 : fold == 2 ? tangents.2 : tangents.3) * a
+            if b < bound * (1 - compassMargin) { break }
+            guard b > bound * (1 + compassMargin) else { return nil }
+            fold += 1
+        }
+        // N and E of the quadrant's points: 0...4 clockwise from north; from the south, 8 back or on.
+        let index =
+            north.sign == .minus ? (east.sign == .minus ? 8 + fold : 8 - fold) : (east.sign == .minus ? (16 - fold) & 15 : fold)
+        let start = compassPoints.utf8Start + index &* 3
+        let length = start[2] != UInt8(ascii: " ") ? 3 : start[1] != UInt8(ascii: " ") ? 2 : 1
+        return (start, length)
+    }
+
+    /// tan 11.25°, tan 33.75°, tan 56.25° and tan 78.75°.
+    private static let compassTangents = (0.198912367379658, 0.6681786379192989, 1.496605762665489, 5.027339492125846)
+
+    /// How near a boundary, relatively in tan β, `compassText(east:north:)` leaves the compass point to the degrees.
+    private static let compassMargin = 0x1p-30
 
     /// fmod, out of line: written inline, the optimiser computed it for every bearing and then chose.
     @inline(never)

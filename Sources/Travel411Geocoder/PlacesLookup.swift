@@ -381,18 +381,18 @@ package final class PlacesLookup: Sendable {
         let preloaded = loading == .everything
         let records = try records(.pointRecords, level: level.ordinal, count: recordPages, preloaded: preloaded, from: reader)
         let isLocality = level == .locality
+        let pointIndex = try PointIndex(
+            topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, preloaded: preloaded, from: reader))
         return PointLevel(
-            index: .tree(
-                try PointIndex(
-                    topBlob: top, pages: try pages(.pointNodes, level: level.ordinal, count: slotLimit, preloaded: preloaded, from: reader))
-            ),
+            index: .tree(pointIndex),
             records: records,
             bounds: bounds[level] ?? .empty,
             // The groups (620 KB) only for batches: a single lookup asks the k-d tree, reading a few pages.
             cells: isLocality
                 ? LocalityCells(
                     pages: try pages(.localityCells, level: 0, count: 360 * 180, preloaded: preloaded, from: reader),
-                    groups: preloaded ? try pages(.localityGroups, level: 0, count: 1, preloaded: true, from: reader)[0] : nil) : nil,
+                    groups: preloaded ? try pages(.localityGroups, level: 0, count: 1, preloaded: true, from: reader)[0] : nil,
+                    tree: pointIndex) : nil,
             names: isLocality && preloaded
                 ? TextColumn(field: PlacesSchema.LocalityField.name.rawValue, of: records) : nil,
             latitudes: isLocality && preloaded && keepingLatitudes ? PlaceLatitudeTrigonometry(count: records.preloadedRecordCount) : nil)

@@ -74,14 +74,14 @@ extension ReverseGeocoder {
         ) {
             if nearestFound != nil { return }
             var found: UInt32? = nil
-            // The cells answer exactly when a place lies within their reach; the tree beyond it. Borrowed, as the
-            // level is: an optional copy of the cells took a reference per point.
+            // The cells answer exactly when a place lies within their reach (or the point's 1° tile names its nearest
+            // place, the open sea's mostly); the tree beyond it. Borrowed, as the level is: an optional copy of the
+            // cells took a reference per point.
             let fromCells = level.cells.flatMap { cells in
-                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, country: UInt16)? in
+                Unmanaged.passUnretained(cells)._withUnsafeGuaranteedRef { cells -> (id: UInt32, country: UInt16?)? in
                     guard cells.knowsGroups else { return nil }
-                    return cells.nearestWithCountry(
-                        to: location, query: query, filter: PointIndex.NearestFilter(),
-                        withinMetres: ReverseGeocoder.nearestFromCellsMetres, chord: chord)
+                    return cells.nearestPlace(
+                        to: location, query: query, withinMetres: ReverseGeocoder.nearestFromCellsMetres, chord: chord)
                 }
             }
             let candidate = fromCells?.id ?? level.index.nearestAnywhere(to: query, at: location)?.id
@@ -90,13 +90,14 @@ extension ReverseGeocoder {
                 pendingCoordinate = place
                 pendingLatitudes = level.latitudes?.prefetchSlot(Int(nearest))
                 found = nearest
-                nearestCountry = fromCells?.country
+                nearestCountry = fromCells?.country ?? nil
             }
             nearestFound = .some(found)
         }
 
         /// Writes the nearest place's distance and bearing into the record, if it was found and they are not
-        /// written yet: the numbers `GreatCircle.distance` and `initialBearing` give.
+        /// written yet: the numbers `GreatCircle.distance` and `initialBearing` give, the bearing as the two numbers
+        /// its arctangent takes (`PlacemarkRecord.nearestBearing` gives its degrees).
         @inline(__always)
         mutating func recordDistanceAndBearing(in record: inout PlacemarkRecord) {
             guard let pending = pendingCoordinate else { return }
@@ -104,13 +105,13 @@ extension ReverseGeocoder {
             let place = Coordinate(latitude: pending[0], longitude: pending[1])
             // The point's own latitude sine and cosine from the query, the place's kept per place when they can be:
             // the same numbers, two or four calls of trigonometry fewer.
-            guard let slot = pendingLatitudes else {
-                (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(
-                    from: place, to: location, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
-                return
-            }
-            let (sinφ1, cosφ1) = PlaceLatitudeTrigonometry.sineAndCosine(at: slot, latitude: place.latitude)
-            (record.nearestDistance, record.nearestBearing) = GreatCircle.distanceAndInitialBearing(
+            let (sinφ1, cosφ1) =
+                if let slot = pendingLatitudes {
+                    PlaceLatitudeTrigonometry.sineAndCosine(at: slot, latitude: place.latitude)
+                } else {
+                    GreatCircle.latitudeSineAndCosine(place.latitude)
+                }
+            (record.nearestDistance, record.nearestEast, record.nearestNorth) = GreatCircle.distanceAndBearingComponents(
                 from: place, to: location, sinφ1: sinφ1, cosφ1: cosφ1, sinφ2: query.sinLatitude, cosφ2: query.cosLatitude)
         }
     }

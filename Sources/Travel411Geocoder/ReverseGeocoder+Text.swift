@@ -143,7 +143,7 @@ extension ReverseGeocoder {
         case .distance, .bearing, .description:
             guard record.nearest >= 0,
                 PlacemarkText.appendPrefix(
-                    field, metres: record.nearestDistance, bearing: record.nearestBearing, compass: &compass, to: buffer)
+                    field, of: record.nearestBearingParts, metres: record.nearestDistance, compass: &compass, to: buffer)
             else { break }
             if field == .description { append(localityBytes(record.nearest, .name), to: buffer) }
         case .osmType, .osmId:

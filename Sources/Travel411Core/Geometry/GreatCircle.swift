@@ -50,6 +50,17 @@ public enum GreatCircle {
     public static func distanceAndInitialBearing(
         from a: Coordinate, to b: Coordinate, sinφ1: Double, cosφ1: Double, sinφ2: Double, cosφ2: Double
     ) -> (metres: Double, degrees: Double) {
+        let (metres, east, north) = distanceAndBearingComponents(from: a, to: b, sinφ1: sinφ1, cosφ1: cosφ1, sinφ2: sinφ2, cosφ2: cosφ2)
+        return (metres, bearing(east: east, north: north))
+    }
+
+    /// `distanceAndInitialBearing(from:to:sinφ1:cosφ1:sinφ2:cosφ2:)` with the bearing as the two numbers its arctangent
+    /// takes (`bearing(east:north:)` gives its degrees): a caller printing only its compass point mostly needs no
+    /// arctangent (`PlacemarkText.compassText(east:north:)`).
+    @inlinable @inline(__always)
+    public static func distanceAndBearingComponents(
+        from a: Coordinate, to b: Coordinate, sinφ1: Double, cosφ1: Double, sinφ2: Double, cosφ2: Double
+    ) -> (metres: Double, east: Double, north: Double) {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let Δφ = φ2 - φ1
         let Δλ = (b.longitude - a.longitude) * .pi / 180
@@ -58,8 +69,15 @@ public enum GreatCircle {
         let metres = 2 * earthRadiusMetres * asin(min(1, sqrt(h)))
         let y = sin(Δλ) * cosφ2
         let x = cosφ1 * sinφ2 - sinφ1 * cosφ2 * cos(Δλ)
+        return (metres, y, x)
+    }
+
+    /// The initial bearing in degrees, in [0, 360), of the direction whose east and north parts are given, as
+    /// `distanceAndInitialBearing` computes it.
+    @inlinable @inline(__always)
+    public static func bearing(east y: Double, north x: Double) -> Double {
         let θ = atan2(y, x) * 180 / .pi
-        return (metres, remainderOf360(θ + 360))
+        return remainderOf360(θ + 360)
     }
 
     /// The sine and cosine of a latitude in degrees, in radians as `distanceAndInitialBearing` takes them.

@@ -38,10 +38,17 @@ package final class LocalityCells: @unchecked Sendable {
     /// Every tile's blob as a bare pointer when all were read up front, so that threads sharing
     /// the cells never touch reference counts (`pages` keeps the memory alive).
     private let preloaded: UnsafeMutablePointer<UnsafeRawPointer?>?
+    /// The 1° tiles whose nearest place the k-d tree has proven for every point in them (`TileNearestHints`), read
+    /// without a reference count per point (a strong or unowned optional took and dropped one); `tree` keeps them.
+    private let provenTiles: Unmanaged<TileNearestHints>?
+    private let tree: PointIndex?
 
-    /// `groups`: the u32 group of every record id (nil: every group 0).
-    package init(pages: PagedBlobs, groups: BlobStorage? = nil) {
+    /// `groups`: the u32 group of every record id (nil: every group 0). `tree`: the same places' k-d tree, whose
+    /// proven tiles `nearestPlace` answers from.
+    package init(pages: PagedBlobs, groups: BlobStorage? = nil, tree: PointIndex? = nil) {
         self.pages = pages
+        self.tree = tree
+        provenTiles = tree.map { Unmanaged.passUnretained($0.tileHints) }
         groupStorage = groups
         self.groups = groups.map { $0.pointer(at: 0, as: UInt32.self) }
         groupCount = (groups?.count ?? 0) / 4
@@ -262,6 +269,26 @@ package final class LocalityCells: @unchecked Sendable {
             }
         }
         return search.best.map { ($0, search.country) }
+    }
+
+    /// The nearest place overall when the point's 1° tile names it for every point in it (the open sea: the tree
+    /// proves it, `NearestTileProof`), with a nil country; else `nearestWithCountry` with the standard filter within
+    /// `metres`. The same place either way: the proven place is strictly nearer than any other to every point of the
+    /// tile, by the same squared chords of the same stored numbers, so within the reach the cells find it too, and
+    /// beyond it nothing is found here and the tree answers it.
+    @inline(__always)
+    package func nearestPlace(to coordinate: Coordinate, query: PointIndex.Query, withinMetres metres: Double, chord limit: Double)
+        -> (id: UInt32, country: UInt16?)?
+    {
+        if let provenTiles, NearestTileProof.isInWorld(coordinate) {
+            // `TileNearestHints.tile(of:)`'s number.
+            let row = min(179, max(0, Int(coordinate.latitude + 90))), column = min(359, max(0, Int(coordinate.longitude + 180)))
+            if let proven = provenTiles._withUnsafeGuaranteedRef({ $0.provenNearest(ofTile: row * 360 + column) }) {
+                return (proven.id, nil)
+            }
+        }
+        return nearestWithCountry(to: coordinate, query: query, filter: PointIndex.NearestFilter(), withinMetres: metres, chord: limit)
+            .map { ($0.id, $0.country) }
     }
 
     /// Whether searches learn the places' groups here; without them, ask the k-d tree for those.

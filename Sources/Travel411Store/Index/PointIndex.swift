@@ -239,7 +239,8 @@ public final class PointIndex: @unchecked Sendable {
         if inTile, let listed = tileHints.listedCandidates(ofTile: tile) { return listed.nearest(to: q) }
         var hint = tileHints.vector(ofTile: tile)
         if hint == nil {
-            var fromCentre = NearestSearch(query: Query(centre), filter: NearestFilter(), bestDistance: 2.0001 * 2.0001)
+            let centreQuery = Query(centre)
+            var fromCentre = NearestSearch(query: centreQuery, filter: NearestFilter(), bestDistance: neighboursBound(tile, centreQuery))
             run(&fromCentre)
             if let p = fromCentre.bestCoordinates, let best = fromCentre.best {
                 hint = (p[0], p[1], p[2])
@@ -261,6 +262,23 @@ public final class PointIndex: @unchecked Sendable {
         var search = NearestSearch(query: q, filter: NearestFilter(), bestDistance: bound)
         run(&search)
         return search.best.map { ($0, search.bestGroup) }
+    }
+
+    /// A bound for the search from a tile's centre: the squared chord to the nearest of the points kept by the tiles
+    /// around it, a hair wider, as the search from a query is bounded by its tile's; without one, the whole sphere.
+    /// Far from every point, the centre's search was a tenth of an every-field batch's tree work: bounded, it skips
+    /// the subtrees beyond a point known to exist, and finds the same point (the lower id among equal distances).
+    private func neighboursBound(_ tile: Int, _ q: Query) -> Double {
+        var bound = 2.0001 * 2.0001
+        let row = tile / 360, column = tile % 360
+        for neighbourRow in max(0, row - 1)...min(179, row + 1) {
+            for step in -1...1 {
+                guard let (x, y, z) = tileHints.vector(ofTile: neighbourRow * 360 + (column + step + 360) % 360) else { continue }
+                let dx = q.x - x, dy = q.y - y, dz = q.z - z
+                bound = min(bound, (dx * dx + dy * dy + dz * dz) * (1 + 1e-9) + 1e-18)
+            }
+        }
+        return bound
     }
 
     /// Whether `nearest` (at `vector`, the point nearest to the tile's centre) is the nearest point of every

@@ -133,6 +133,39 @@ final class PlacemarkTextTests: XCTestCase {
         }
     }
 
+    /// The compass point from the bearing's two numbers is the one its degrees give, wherever it answers: random
+    /// directions, directions on and a hair off every boundary, the axes, signed zeros, tiny and non-finite numbers.
+    func testCompassFromComponentsIsTheDegreesCompass() {
+        func text(_ compass: PlacemarkText.CompassText) -> String {
+            String(decoding: UnsafeBufferPointer(start: compass.start, count: compass.count), as: UTF8.self)
+        }
+        var pairs: [(Double, Double)] = []
+        for _ in 0..<200_000 {
+            let scale = pow(10, Double.random(in: -9...0))
+            pairs.append((Double.random(in: -1...1) * scale, Double.random(in: -1...1) * scale))
+        }
+        for k in 0..<32 {
+            let θ = (11.25 + 22.5 * Double(k / 2)) * .pi / 180
+            for nudge in [0, 1e-13, -1e-13, 1e-9, -1e-9, 1e-8, -1e-8, 1e-6, -1e-6] {
+                let scale = k % 2 == 0 ? 1 : 3e-7
+                pairs.append((sin(θ + nudge) * scale, cos(θ + nudge) * scale))
+            }
+        }
+        for a in [0.0, -0.0, 1, -1, 1e-310, -1e-310, .infinity, -.infinity, .nan, 0x1p-1000, 0x1p-1001] {
+            for b in [0.0, -0.0, 1, -1, 1e-310, 0.5, -2, .infinity, .nan] { pairs.append((a, b)) }
+        }
+        var answered = 0
+        for (east, north) in pairs {
+            guard let fast = PlacemarkText.compassText(east: east, north: north) else { continue }
+            answered += 1
+            let degrees = GreatCircle.bearing(east: east, north: north)
+            XCTAssertTrue(degrees.isFinite, "\(east), \(north)")
+            XCTAssertEqual(text(fast), text(PlacemarkText.compassText(degrees)), "\(east), \(north): \(degrees)°")
+        }
+        // Nearly every direction is decided without the degrees.
+        XCTAssertGreaterThan(answered, 199_000)
+    }
+
     func testNonFiniteDistanceIsAbsentRatherThanACrash() {
         let nearby = NearbyPlace(
             name: "Nowhere", coordinate: Coordinate(latitude: 0, longitude: 0), distanceMetres: .nan, bearingDegrees: 0)

@@ -183,6 +183,52 @@ final class LocalityCellsTests: XCTestCase {
         XCTAssertGreaterThan(found, 6000)
     }
 
+    /// Where the tree has proven a 1° tile's nearest place (`NearestTileProof`), the cells' nearest place answers it
+    /// without a country, and it is the tree's nearest anywhere; elsewhere the cells answer within their reach, as the
+    /// tree does: a sparse world, a town's cluster, and every tile searched from twice first, as the batch does.
+    func testNearestPlaceAnswersProvenTilesAsTheTree() throws {
+        var generator = SplitMix64(seed: 35)
+        func unit() -> Double { Double(generator.next() % 1_000_000) / 1_000_000 }
+        var places = (0..<300).map { i in
+            PointIndexBuilder.Place(coordinate: Coordinate(latitude: unit() * 160 - 80, longitude: unit() * 360 - 180), id: UInt32(i))
+        }
+        for i in 0..<200 {
+            let coordinate = GreatCircle.destination(
+                from: Coordinate(latitude: 43.3, longitude: 5.4), distance: unit() * 30_000, bearing: unit() * 360)
+            places.append(PointIndexBuilder.Place(coordinate: coordinate, id: UInt32(300 + i)))
+        }
+        let tree = try PointIndex(built: PointIndexBuilder().build(places, withGroups: true))
+        var blobs = [BlobStorage?](repeating: nil, count: LocalityCells.tileCount)
+        let cellPlaces = places.map {
+            LocalityCellsBuilder.Place(coordinate: $0.coordinate, id: $0.id, catchmentMetres: 1000, population: 1, country: 0, group: 0)
+        }
+        for tile in LocalityCellsBuilder().build(cellPlaces) { blobs[tile.number] = BlobStorage(bytes: tile.blob) }
+        let cells = LocalityCells(
+            pages: PagedBlobs(preloaded: blobs), groups: BlobStorage(bytes: LocalityCellsBuilder().groups(cellPlaces)), tree: tree)
+        let chord = PointIndex.chord(metres: 10_000)
+        var fromTiles = 0, fromCells = 0
+        for i in 0..<3000 {
+            let q =
+                i % 3 == 0
+                ? GreatCircle.destination(from: places[300 + i % 200].coordinate, distance: unit() * 15_000, bearing: unit() * 360)
+                : GreatCircle.destination(from: places[i % 300].coordinate, distance: unit() * 100_000, bearing: unit() * 360)
+            let query = PointIndex.Query(q)
+            for _ in 0..<2 { _ = tree.nearestAnywhere(to: query, at: q) }
+            let anywhere = tree.nearest(to: query)?.id
+            let within = tree.nearest(to: query, maxChord: chord)?.id
+            let answer = cells.nearestPlace(to: q, query: query, withinMetres: 10_000, chord: chord)
+            if let answer, answer.country == nil {
+                XCTAssertEqual(answer.id, anywhere, "proven at \(q)")
+                fromTiles += 1
+            } else {
+                XCTAssertEqual(answer?.id, within, "within reach of \(q)")
+                if answer != nil { fromCells += 1 }
+            }
+        }
+        XCTAssertGreaterThan(fromTiles, 500)
+        XCTAssertGreaterThan(fromCells, 500)
+    }
+
     /// The search's cheaper box holds the exact one everywhere (so it only adds cells whose places are farther than
     /// the best), and its reach is never below the exact arc: at every latitude, pole and antimeridian included.
     func testSearchBoxHoldsTheExactBox() {
