@@ -21,9 +21,9 @@ struct OSMAddressCity {
         var centre: Point2D
         var country: String?
         var rank: Int
+        var outline: OSMLevelMapping.PendingArea.Outline
     }
 
-    private let areas: [OSMLevelMapping.PendingArea]
     private var byName: [[UInt8]: [Candidate]] = [:]
     /// Outlines read for the containment test, dropped when many: a country's municipalities do not all stay in memory.
     private var outlines: [Int: Shape] = [:]
@@ -32,8 +32,8 @@ struct OSMAddressCity {
 
     /// `areas`: the city level's, in their order (`collectMunicipalities`), each's address rank its boundary's (`rank`)
     /// or its `place` type's.
+    /// Keeps of each area only what matching a name needs, not the areas: those grew with the extract (issue 35).
     init(areas: [OSMLevelMapping.PendingArea], countryOf: (Point2D) -> String?) {
-        self.areas = areas
         let levels = NominatimAddressLevels.embedded
         self.levels = levels
         for (index, area) in areas.enumerated() {
@@ -45,7 +45,8 @@ struct OSMAddressCity {
             guard NominatimAddressLevels.Band(addressRank: rank) == .city else { continue }
             let key = NameKey.of(area.name)
             guard !key.isEmpty else { continue }
-            let candidate = Candidate(index: index, box: area.shape.boundingBox, centre: centre, country: country, rank: rank)
+            let candidate = Candidate(
+                index: index, box: area.shape.boundingBox, centre: centre, country: country, rank: rank, outline: area.outline)
             byName[key, default: []].append(candidate)
         }
     }
@@ -81,7 +82,7 @@ struct OSMAddressCity {
         guard box.minX <= point.x, box.maxX >= point.x, box.minY <= point.y, box.maxY >= point.y else { return false }
         if let outline = outlines[candidate.index] { return outline.contains(x: point.x, y: point.y) }
         if outlines.count >= Self.keptOutlines { outlines.removeAll(keepingCapacity: true) }
-        let outline = areas[candidate.index].shape
+        let outline = candidate.outline.shape
         outlines[candidate.index] = outline
         return outline.contains(x: point.x, y: point.y)
     }

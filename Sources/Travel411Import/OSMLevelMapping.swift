@@ -384,11 +384,14 @@ struct OSMLevelMapping {
             area.postcode.flatMap { postcodes.normalised($0, countryCode: countryOf(area.shape.pointOnSurface)) }
         }
         ImportMemoryTrace.note("postcode areas")
-        let cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode, countryOf: countryOf)
+        var cities = collectMunicipalities(areaPostcodes, ownPostcode: ownPostcode, countryOf: countryOf)
         var addressCities = OSMAddressCity(areas: cities.areas, countryOf: countryOf)
         try collector.sealSorters()
         ImportMemoryTrace.note("municipalities")
         collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities, countryOf: countryOf)
+        // What placed them is done with: the objects' step that follows held it all, growing with the extract (issue 35).
+        (cityBoundaries, cityPlaceAreas, suburbBoundaries, suburbPlaceAreas, finerBoundaries) = ([], [], [:], [], [])
+        (townNodes, suburbNodes, cities.areas) = ([], [], [])
         try collector.sealSorters()
         ImportMemoryTrace.note("suburbs")
         try pendingAddresses.drain { reader in
@@ -417,13 +420,6 @@ struct OSMLevelMapping {
             // The street's country, of its centroid (`get_country_code` in `placex_update`): a Nominatim answer's.
             try streetPostcodes.set(postcode: own ?? postcodeAreas.postcode(at: midpoint), country: country, forStreet: id)
         }
-        cityBoundaries = []
-        cityPlaceAreas = []
-        suburbBoundaries = [:]
-        suburbPlaceAreas = []
-        finerBoundaries = []
-        townNodes = []
-        suburbNodes = []
         try countries.checkReads()
     }
 

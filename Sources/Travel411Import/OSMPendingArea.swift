@@ -7,7 +7,15 @@ extension OSMLevelMapping {
         /// The outline: on disk for a polygon of the extract (`OSMShapeFile`), in memory for a cell drawn around a place node.
         private var stored: OSMStoredShape?
         private var cell: Shape?
-        var shape: Shape { stored?.shape ?? cell ?? .multiPolygon([]) }
+        var shape: Shape { outline.shape }
+        /// The outline alone, for a reader that keeps nothing else of the area (`OSMAddressCity`).
+        var outline: Outline { Outline(stored: stored, cell: cell) }
+
+        struct Outline {
+            fileprivate var stored: OSMStoredShape?
+            fileprivate var cell: Shape?
+            var shape: Shape { stored?.shape ?? cell ?? .multiPolygon([]) }
+        }
 
         /// Draws the area as `shape` in memory, in place of its outline.
         mutating func setCell(_ shape: Shape) { (stored, cell) = (nil, shape) }

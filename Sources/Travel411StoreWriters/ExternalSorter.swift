@@ -31,16 +31,27 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
     /// Runs created so far, which names the next.
     @usableFromInline var runsMade = 0
     @usableFromInline let fanIn: Int
+    /// Whether the buffer grows past its first step only once the sorter has taken as many records as the grown
+    /// buffer holds, writing runs at its size until then (`init`).
+    @usableFromInline let growsWithCount: Bool
     @usableFromInline var count = 0
+    /// The records the buffer first takes room for.
+    @inlinable static var firstBufferRecords: Int { 4096 }
     /// What the merge's blocks take together, a block at most 256 KB.
     @inlinable static var mergeBytes: Int { 16 << 20 }
 
     /// Runs are created as `runPrefix` followed by a number (beside the database being built, so that they
     /// use its disk), and unlinked at once.
-    /// `fanIn`: how many runs of one length are merged into a longer one.
-    @inlinable package init(runPrefix: String, bufferBytes: Int = 32 << 20, fanIn: Int = 64, key: @escaping (Record) -> UInt64) {
+    /// `fanIn`: how many runs of one length are merged into a longer one. `growsWithCount`: past its first step, the
+    /// buffer takes its next size (four times its size) only once the sorter has taken that many records, and writes
+    /// runs at its size until then: one of many sorters filled at once (the feature tables' R-trees) holds no more for a table of 50,000
+    /// records than for one of 10,000, and reaches its full size only for a table a few times larger than it.
+    @inlinable package init(
+        runPrefix: String, bufferBytes: Int = 32 << 20, fanIn: Int = 64, growsWithCount: Bool = false, key: @escaping (Record) -> UInt64
+    ) {
         self.runPrefix = runPrefix
         self.fanIn = max(2, fanIn)
+        self.growsWithCount = growsWithCount
         bufferRecords = max(1024, bufferBytes / max(1, MemoryLayout<Record>.stride))
         self.key = key
     }
@@ -61,11 +72,15 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
         // only; after a spill the buffer is reused at full size. The step to the whole buffer writes a buffer of a
         // megabyte or more out first (`seal`) rather than copying it: the copy held a quarter of the whole buffer
         // beside it (issue 35).
-        if buffer.capacity == 0 { buffer.reserveCapacity(count == 0 ? min(bufferRecords, 4096) : bufferRecords) }
+        if buffer.capacity == 0 { buffer.reserveCapacity(count == 0 ? min(bufferRecords, Self.firstBufferRecords) : bufferRecords) }
         if buffer.count == buffer.capacity, buffer.capacity < bufferRecords {
             let grown = min(bufferRecords, buffer.capacity * 4)
-            if grown == bufferRecords { try seal() }
-            buffer.reserveCapacity(grown)
+            if growsWithCount, buffer.capacity >= 4 * Self.firstBufferRecords, count < grown {
+                try spill()
+            } else {
+                if grown == bufferRecords { try seal() }
+                buffer.reserveCapacity(grown)
+            }
         }
         buffer.append(record)
         count += 1

@@ -74,6 +74,32 @@ struct ExternalSorterTests {
         #expect(contents(folder).isEmpty)
     }
 
+    /// A sorter that grows with its count keeps its buffer at its second size (16,384 records) until it has taken 65,536
+    /// records, writing runs meanwhile, and gives the same order as one that grows at once.
+    @Test(arguments: [10_000, 50_000, 300_000])
+    func aSorterGrowingWithItsCountGivesTheSameOrder(count: Int) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sorter = ExternalSorter<(key: UInt64, value: Int32)>(
+            runPrefix: folder.appendingPathComponent("run-").path, bufferBytes: 4 << 20, growsWithCount: true
+        ) { $0.key }
+        var state: UInt64 = 36
+        var expected: [UInt64] = []
+        var largest = 0
+        for index in 0..<count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let key = (state >> 20) << 20 | UInt64(index)
+            expected.append(key)
+            try sorter.append((key, Int32(index)))
+            largest = max(largest, sorter.buffer.capacity)
+        }
+        #expect((largest < 65_536) == (count < 65_536))
+        var keys: [UInt64] = []
+        try sorter.drain { keys.append($0.key) }
+        #expect(keys == expected.sorted())
+        #expect(contents(folder).isEmpty)
+    }
+
     /// Equal keys in several runs come out run by run, as the merge always gave them: the import's output stays
     /// the same whichever way the merge finds the smallest head.
     @Test func equalKeysComeOutInTheOrderOfTheirRuns() throws {
