@@ -98,11 +98,11 @@ extension ReverseGeocoder {
         if !ownPostcode, record.street >= 0, !(withStreetPostcodes { $0.bytes(Int(record.street), 0)?.isEmpty ?? true } ?? true) {
             record.streetPostcode = true
         }
-        // A node on no street (numbered in a place) has its country's postcode nearest it (`get_nearest_postcode`,
-        // lib-sql/functions/utils.sql, from `placex_update`); an area's is the one postcode inside it, not looked for.
-        if !ownPostcode, record.street < 0, record.object >= 0, Self.extent(of: UInt32(record.object), objects: objects) == nil,
-            let centre = Self.centre(of: UInt32(record.object), objects: objects)
-        {
+        // An object on no street (numbered in a place) has its country's postcode nearest its centre: `placex_update`
+        // (lib-sql/functions/placex_triggers.sql) passes `get_nearest_postcode` (lib-sql/functions/utils.sql) the
+        // centroid of any place above address rank 25, a building's area too; only areas of rank 25 and coarser take
+        // the one postcode inside them. Bratislava's dormitory (a multipolygon with `addr:place`) answers 841 07 so.
+        if !ownPostcode, record.street < 0, record.object >= 0, let centre = Self.centre(of: UInt32(record.object), objects: objects) {
             takeNearestPostcodeOfTheCountry(&record, near: centre)
         }
     }

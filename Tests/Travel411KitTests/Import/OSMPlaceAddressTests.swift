@@ -35,6 +35,16 @@ import Testing
         #expect(address["road"] == nil)
     }
 
+    /// The dormitory, an area on no street with no postcode of its own, has its country's postcode nearest its centre:
+    /// `placex_update` gives `get_nearest_postcode` the centroid of any place above address rank 25 (before: none).
+    /// On this cut that is 841 04; on the whole extract Nominatim 5.3.3 and travel411 both answer 841 07.
+    @Test func anAreaOnNoStreetHasThePostcodeNearestItsCentre() throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.karlovaVes.get(), 48.161514, 17.066812)
+        #expect("\(object["osm_type"] ?? "") \(object["osm_id"] ?? "")" == "relation 13678034")
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["postcode"] == "841 04")
+    }
+
     /// Blue Bottle Coffee (`addr:quarter=中目黒`, `addr:neighbourhood=3丁目`, `addr:block_number=23`,
     /// `addr:housenumber=16`, no `addr:street`) is no house number of 駒沢通り: the street answers, without a
     /// number (before: the café's 16).
