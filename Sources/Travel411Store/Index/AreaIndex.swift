@@ -215,8 +215,11 @@ public final class AreaIndex: @unchecked Sendable {
         }
     }
 
+    /// The node the quadtree's descent ends at for (x, y) in the tile whose south-west corner is (minX, minY), and
+    /// that node's cell: a uniform node, a leaf (its record and the cell's reference point answer the crossing
+    /// test), or an empty one.
     @inline(__always)
-    func featureIndex(x: Double, y: Double, minX: Double, minY: Double) -> Int? {
+    func descend(x: Double, y: Double, minX: Double, minY: Double) -> (ref: UInt32, cellX: Double, cellY: Double, size: Double) {
         var cellX = minX, cellY = minY, size = 1.0
         var ref = root
         while AreaIndex.tag(ref) == AreaIndex.Tag.internalNode.rawValue {
@@ -232,6 +235,12 @@ public final class AreaIndex: @unchecked Sendable {
             }
             ref = nodes[Int(AreaIndex.payload(ref)) + quadrant]
         }
+        return (ref, cellX, cellY, size)
+    }
+
+    @inline(__always)
+    func featureIndex(x: Double, y: Double, minX: Double, minY: Double) -> Int? {
+        let (ref, cellX, cellY, size) = descend(x: x, y: y, minX: minX, minY: minY)
         switch AreaIndex.tag(ref) {
         case AreaIndex.Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
         case AreaIndex.Tag.leafOrTile.rawValue:

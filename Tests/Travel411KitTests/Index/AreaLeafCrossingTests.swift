@@ -57,24 +57,10 @@ final class AreaLeafCrossingTests: XCTestCase {
         XCTAssertGreaterThan(compared, 30000)
     }
 
-    /// `AreaTile.featureIndex` as it was before session 35: the same descent, then every segment of the leaf's
-    /// chains through `pathCrossesSegment`.
+    /// `AreaTile.featureIndex` as it was before session 35: the same descent (`AreaTile.descend`), then every segment
+    /// of the leaf's chains through `pathCrossesSegment`.
     private func segmentBySegment(_ tile: AreaTile, x: Double, y: Double, minX: Double, minY: Double) -> Int? {
-        var cellX = minX, cellY = minY, size = 1.0
-        var ref = tile.root
-        while AreaIndex.tag(ref) == AreaIndex.Tag.internalNode.rawValue {
-            size *= 0.5
-            var quadrant = 0
-            if x >= cellX + size {
-                quadrant |= 1
-                cellX += size
-            }
-            if y >= cellY + size {
-                quadrant |= 2
-                cellY += size
-            }
-            ref = tile.nodes[Int(AreaIndex.payload(ref)) + quadrant]
-        }
+        let (ref, cellX, cellY, size) = tile.descend(x: x, y: y, minX: minX, minY: minY)
         switch AreaIndex.tag(ref) {
         case AreaIndex.Tag.uniform.rawValue: return Int(AreaIndex.payload(ref))
         case AreaIndex.Tag.leafOrTile.rawValue: break
