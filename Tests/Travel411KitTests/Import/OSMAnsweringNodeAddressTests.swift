@@ -33,4 +33,15 @@ import Testing
         if hamlet != nil { #expect(address["hamlet"] == hamlet, "\(address)") }
         #expect(address["village"] == village, "\(address)")
     }
+
+    /// Where the point and the node lie in different village node areas (travel411's, no polygon of Nominatim's), the
+    /// finer node within its reach answers: the dwelling Oberkeil (search rank 22, 0.02°) before the hamlet
+    /// Obergräfenthal (20), as Nominatim's `lookup_country` orders them (before: Obergräfenthal, Sandreuth).
+    @Test func aDwellingAnswersAPointOfAnotherVillagesArea() throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.extractImport.get().path, 50.001678, 11.552450, zoom: 14)
+        let address = try #require(object["address"] as? [String: String])
+        #expect((object["osm_id"] as? NSNumber)?.int64Value == 1_365_591_832, "\(object)")
+        #expect(address["hamlet"] == "Eselslohe", "\(address)")
+        #expect(address["village"] == "Harsdorf", "\(address)")
+    }
 }
