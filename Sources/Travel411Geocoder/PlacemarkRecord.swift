@@ -53,7 +53,7 @@ public struct PlacemarkRecord: Sendable {
     /// The postcode is the street's (`OSMStreetPostcodes`).
     var streetPostcode = false
     /// No street or object within reach: the postcode is that of the suburb or municipality answering (the code
-    /// of its `suburbArea`, else of its `cityArea`), none when the country answers.
+    /// of its `suburbArea`, else of its `cityArea`, else the county's or state's own), none when the country answers.
     var postcodeFromAnsweringArea = false
     /// Whether the street answers (rather than the object, or the street of the object), and its point
     /// nearest to the query: Nominatim's lat/lon for a street.

@@ -154,9 +154,9 @@ extension ReverseGeocoder {
 
     /// Above street level on an OpenStreetMap database, or at street level with no street or object within reach,
     /// the answering suburb's or municipality's own postcode (`OSMAreaPostcodes`), as the server's answer carries
-    /// it; none above city level.
+    /// it; where none is named, the county's or state's own (`OSMLevelMapping.placeBoundaries`).
     private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
-        guard settings.detail >= .city else { return }
+        guard settings.detail >= .city else { return appendUpperAreaPostcode(of: record, to: buffer) }
         if settings.detail >= .suburb, record.finePlace >= 0, settings.detail < .building || record.postcode >= 0 {
             // A place node finer than the suburb answers with its own postcode (`chooseFinePlaceNodeAsNominatim`); at
             // street level, where none was found, its areas' (`takeFinePlaceNodeInArea`).
@@ -165,6 +165,19 @@ extension ReverseGeocoder {
             append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
         } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
             append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
+        } else if record.cityArea < 0, record.locality < 0, record.suburbArea < 0, record.subLocality < 0, record.finePlace < 0 {
+            appendUpperAreaPostcode(of: record, to: buffer)
+        }
+    }
+
+    /// The answering county's or state's own postcode: Nominatim's answer of such an area carries its `placex.postcode`,
+    /// which `placex_update` (lib-sql/functions/placex_triggers.sql) sets to its own `addr:postcode` and, at search
+    /// rank 8 and coarser, to nothing else (Saint-Barthélemy's boundary, admin_level 3: 97133).
+    private func appendUpperAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
+        if settings.detail >= .county, record.district >= 0 {
+            append(areaBytes(.district, record.district, .postcode), to: buffer)
+        } else if settings.detail >= .state, record.admin >= 0 {
+            append(areaBytes(.admin, record.admin, .postcode), to: buffer)
         }
     }
 

@@ -231,7 +231,7 @@ struct OSMLevelMapping {
     /// overlap. A rank of 0 (the Netherlands' admin_level 7) or outside the bands names nothing. The rank is
     /// chosen per country, as the ranks are: Andorra's parishes (admin_level 7, rank 14) are its municipalities
     /// beside the French communes (admin_level 8, rank 16) of the same extract.
-    private mutating func placeBoundaries(_ countries: OSMCountryOfPoint) {
+    private mutating func placeBoundaries(_ countries: OSMCountryOfPoint, postcodes: OSMPostcodes) {
         let levels = NominatimAddressLevels.embedded
         var bands: [BandOfCountry: [Int: [(PendingArea, String?, String?)]]] = [:]
         var parents: OSMBoundaryParents?
@@ -284,15 +284,18 @@ struct OSMLevelMapping {
             }
             for rank in kept {
                 for (area, subdivision, country) in ranks[rank] ?? [] {
+                    // A state's or county's own `addr:postcode`, which Nominatim's answer of that area carries
+                    // (`token_get_postcode` in `placex_update`): Saint-Barthélemy's 97133.
+                    let own = area.postcode.flatMap { postcodes.normalised($0, countryCode: country) }
                     switch band {
                     case .state:
                         _ = collector.collectArea(
                             .admin, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: subdivision, countryCode: country,
-                            centre: area.shape.pointOnSurface)
+                            postcode: own, centre: area.shape.pointOnSurface)
                     case .county:
                         _ = collector.collectArea(
                             .district, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                            centre: area.shape.pointOnSurface)
+                            postcode: own, centre: area.shape.pointOnSurface)
                     case .city:
                         // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
                         var area = area
@@ -371,11 +374,11 @@ struct OSMLevelMapping {
         let places = (townNodes + suburbNodes).map(\.point)
         countries.setFallback(byMajorityOf: places.isEmpty ? Self.grid(over: extent) : places)
         extractCountries = []
-        placeBoundaries(countries)
+        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
+        placeBoundaries(countries, postcodes: postcodes)
         try collector.sealSorters()
         ImportMemoryTrace.note("boundaries placed")
         let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
-        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
         let (centroids, postcodeAreas) = try OSMPostcodeAreas.build(
             postal: postalCodeAreas, boundaries: postcodeBoundaries, carriers: postcodeCarriers, postcodes: postcodes, countryOf: countryOf)
         let areaPostcodes = OSMAreaPostcodes(centroids: centroids, areas: postcodeAreas, countryOf: countryOf)

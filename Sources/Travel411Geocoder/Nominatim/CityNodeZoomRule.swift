@@ -44,6 +44,7 @@ extension ReverseGeocoder {
                 takeTownNodeInsideParish(&record, maximumRank: maximumRank)
             }
         }
+        takeOwnAddressOfAnsweringNode(&record, maximumRank: maximumRank)
         dropLocalityOutsideMunicipalities(&record)
     }
 

@@ -27,15 +27,23 @@ extension ReverseGeocoder {
                 }
             }
             let node = fine.nodes[Int(candidate.index)]
-            guard fine.linksKnown || !isLinked(node, search: search),
-                record.cityArea < 0 || feature(.city, node.x, node.y) == record.cityArea
-            else {
-                continue
-            }
+            guard fine.linksKnown || !isLinked(node, search: search), sharesMunicipality(node, record.cityArea) else { continue }
             record.finePlace = candidate.index
             record.postcode = postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
             return
         }
+    }
+
+    /// Whether a fine node may answer a point of `city`: inside the same municipality; or, where the point and the
+    /// node both lie in town node areas cut to no boundary (travel411's, not Nominatim's polygons), anywhere: there
+    /// Nominatim's area search finds no polygon and takes the place nodes of the country within their reach
+    /// (`lookup_country`, `nominatim_api/reverse.py` 5.3). North of Bayreuth the dwelling Oberkeil (search rank 22,
+    /// reach 0.02°) answers points of Waldau's and Sandreuth's areas before the hamlets there.
+    private func sharesMunicipality(_ node: FinePlaceNodes.Node, _ city: Int32) -> Bool {
+        let nodeCity = feature(.city, node.x, node.y)
+        if city < 0 || nodeCity == city { return true }
+        guard let towns = lookup.cityNodeSearch(), let town = towns.node(ofFeature: city), town.boundaryBelow < 0 else { return false }
+        return nodeCity < 0 || (towns.node(ofFeature: nodeCity).map { $0.boundaryBelow < 0 } ?? false)
     }
 
     /// Whether a boundary took the node as its linked place (`find_linked_place`, placex_triggers.sql): Nominatim
