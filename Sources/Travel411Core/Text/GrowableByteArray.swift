@@ -121,6 +121,9 @@ public final class GrowableByteArray {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
+    /// Disfavoured, so that a literal (`append(" km ")`) takes the `StaticString` overload, copied inline, rather
+    /// than this call, which builds a `String` first.
+    @_disfavoredOverload
     package func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }
