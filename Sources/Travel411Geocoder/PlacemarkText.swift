@@ -6,8 +6,9 @@ enum PlacemarkText {
     static let trueBytes: StaticString = "true"
     static let falseBytes: StaticString = "false"
     /// The sixteen compass points (`CompassPoint`), three bytes each, padded with spaces: one constant read in
-    /// place, not a global array reached through its lazy initialiser per field.
-    private static let compassPoints: StaticString = "N  NNENE ENEE  ESESE SSES  SSWSW WSWW  WNWNW NNW"
+    /// place, not a global array reached through its lazy initialiser per field. One more space at the end, so that
+    /// four bytes may be read at every point (`appendCompassPoint` copies them as one word).
+    private static let compassPoints: StaticString = "N  NNENE ENEE  ESESE SSES  SSWSW WSWW  WNWNW NNW "
 
     /// The field's text, except that `.description` stops before the place name, which always
     /// ends it ("in …", "… of …").
@@ -76,7 +77,11 @@ enum PlacemarkText {
     private static func appendCompassPoint(_ bearing: Double, memo: inout CompassText?, to output: GrowableByteArray) {
         let text = memo ?? compassText(bearing)
         memo = text
-        output.append(text.start, count: text.count)
+        // Four bytes stored at once, the count moved by the point's one to three: no loop over its bytes.
+        output.reserve(4)
+        let word = UnsafeRawPointer(text.start).loadUnaligned(as: UInt32.self)
+        UnsafeMutableRawPointer(output.base + output.count).storeBytes(of: word, as: UInt32.self)
+        output.count &+= text.count
     }
 
     /// The bearing's compass point, as its bytes in `compassPoints`: the same rounding as `CompassPoint(bearing:)`,

@@ -53,33 +53,50 @@ final class DelimitedChunkProcessor: ChunkProcessor {
             let cells = UnsafeBufferPointer(rebasing: allCells[rowFields.firstCell..<rowFields.firstCell + rowFields.cellCount])
             counts.rows += 1
             PointsAhead.prefetch(after: row, of: rows, printer: printer, needs: needs)
-            let problem: String?
-            var point: RowPoint?
-            if record.isUnterminated {
-                problem = "a quoted field is not closed before the end of the input"
-            } else if cells.count != layout.columnCount {
-                problem = "expected \(layout.columnCount) fields, found \(cells.count)"
-            } else if !rowFields.point.x.isNaN {
-                // Read by `PointsAhead` under the same conditions: only a row without a point is read again, for its message.
-                point = RowPoint(
-                    latitude: rowFields.point.x, longitude: rowFields.point.y, latitudeText: cells[layout.latitudeColumn],
-                    longitudeText: cells[layout.longitudeColumn])
-                problem = nil
-            } else {
-                switch coordinates.read(latitude: cells[layout.latitudeColumn], longitude: cells[layout.longitudeColumn], in: bytes) {
-                case .point(let found):
-                    point = found
-                    problem = nil
-                case .problem(let message):
-                    problem = message
-                }
-            }
-            if point == nil { counts.errors += 1 }
             let isWellFormed = !record.isUnterminated && cells.count == layout.columnCount
+            guard isWellFormed, !rowFields.point.x.isNaN else {
+                // Read by `PointsAhead` under the same conditions: only a row without a point is read again, for its
+                // message, here, out of the loop's way (its optional message was released on every row).
+                if !appendRowWithoutPoint(rowFields, cells: cells, bytes, printer: printer, to: output) { counts.errors += 1 }
+                continue
+            }
+            let point = RowPoint(
+                latitude: rowFields.point.x, longitude: rowFields.point.y, latitudeText: cells[layout.latitudeColumn],
+                longitudeText: cells[layout.longitudeColumn])
             encoder.appendGeocodedRow(
-                bytes, input: .columns(cells, rawRecord: isWellFormed ? record.start..<record.contentEnd : nil),
-                point: point, problem: "line \(rowFields.line): \(problem ?? "no coordinate")", printer: printer, to: output)
+                bytes, input: .columns(cells, rawRecord: record.start..<record.contentEnd), point: point, problem: "",
+                printer: printer, to: output)
         }
         return counts
+    }
+
+    /// A row that `PointsAhead` found no point in: its point read again (it finds none) or its problem told, and the
+    /// row written; false when it has no point.
+    @inline(never)
+    private func appendRowWithoutPoint<Printer: PlacemarkPrinter>(
+        _ rowFields: PointsAhead.Row, cells: UnsafeBufferPointer<InputCell>, _ bytes: UnsafePointer<UInt8>, printer: Printer,
+        to output: GrowableByteArray
+    ) -> Bool {
+        let record = rowFields.record
+        let problem: String?
+        var point: RowPoint?
+        if record.isUnterminated {
+            problem = "a quoted field is not closed before the end of the input"
+        } else if cells.count != layout.columnCount {
+            problem = "expected \(layout.columnCount) fields, found \(cells.count)"
+        } else {
+            switch coordinates.read(latitude: cells[layout.latitudeColumn], longitude: cells[layout.longitudeColumn], in: bytes) {
+            case .point(let found):
+                point = found
+                problem = nil
+            case .problem(let message):
+                problem = message
+            }
+        }
+        let isWellFormed = !record.isUnterminated && cells.count == layout.columnCount
+        encoder.appendGeocodedRow(
+            bytes, input: .columns(cells, rawRecord: isWellFormed ? record.start..<record.contentEnd : nil), point: point,
+            problem: "line \(rowFields.line): \(problem ?? "no coordinate")", printer: printer, to: output)
+        return point != nil
     }
 }

@@ -34,43 +34,44 @@ package struct DelimitedTextWriter: Sendable {
     ///
     /// A row's printed fields are checked at once, sixteen bytes a step (SSE2's byte compares, in the baseline
     /// x86-64 target), rather than field by field (most are shorter than eight bytes). Each step's delimiters are
-    /// counted per lane and summed every 15 steps, before a lane's count could pass 255 in the sum. The last bytes
-    /// are the last sixteen, the lanes already checked left out: a row's check costs its steps and no byte-by-byte
-    /// tail.
+    /// counted per lane, in blocks of at most 15 steps and the last one (a lane then counts at most 16, and the
+    /// eight lanes of a word at most 128: its bytes are summed by one multiplication without carrying past its top
+    /// byte). The last bytes are the last sixteen, the lanes already checked left out: a row's check costs its steps
+    /// and no byte-by-byte tail.
     func fieldsNeedQuotes(_ bytes: UnsafePointer<UInt8>, count: Int, delimiters: Int) -> Bool {
         typealias Lanes = SIMD16<UInt8>
         guard count >= Lanes.scalarCount else { return wordFieldsNeedQuotes(bytes, count: count, delimiters: delimiters) }
         let delimiterLanes = Lanes(repeating: delimiter)
         let quotes = Lanes(repeating: UInt8(ascii: "\"")), lineFeeds = Lanes(repeating: 0x0A), returns = Lanes(repeating: 0x0D)
         var breaks = SIMDMask<SIMD16<Int8>>(repeating: false)
-        var laneCounts = Lanes(repeating: 0)
-        var steps = 0
         var delimitersFound = 0
-        @inline(__always) func check(_ lanes: Lanes, among checked: SIMDMask<SIMD16<Int8>>) {
-            breaks .|= checked .& (lanes .== quotes .| lanes .== lineFeeds .| lanes .== returns)
-            laneCounts &+= Lanes(repeating: 0).replacing(with: 1, where: checked .& (lanes .== delimiterLanes))
-            steps &+= 1
-            if steps == 15 {
-                delimitersFound &+= Int(laneCounts.wrappedSum())
-                laneCounts = Lanes(repeating: 0)
-                steps = 0
-            }
-        }
-        let every = SIMDMask<SIMD16<Int8>>(repeating: true)
         var index = 0
-        while index &+ Lanes.scalarCount <= count {
-            check(UnsafeRawPointer(bytes + index).loadUnaligned(as: Lanes.self), among: every)
-            index &+= Lanes.scalarCount
+        while true {
+            var laneCounts = Lanes(repeating: 0)
+            let blockEnd = min(count, index &+ 15 &* Lanes.scalarCount)
+            while index &+ Lanes.scalarCount <= blockEnd {
+                let lanes = UnsafeRawPointer(bytes + index).loadUnaligned(as: Lanes.self)
+                breaks .|= lanes .== quotes .| lanes .== lineFeeds .| lanes .== returns
+                laneCounts &+= Lanes(repeating: 0).replacing(with: 1, where: lanes .== delimiterLanes)
+                index &+= Lanes.scalarCount
+            }
+            let left = count &- index
+            let isLast = left < Lanes.scalarCount
+            if isLast, left > 0 {
+                // The last sixteen bytes, of which the first 16 - left were checked above.
+                let positions = Lanes(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+                let unchecked = positions .>= Lanes(repeating: UInt8(truncatingIfNeeded: Lanes.scalarCount &- left))
+                let lanes = UnsafeRawPointer(bytes + (count &- Lanes.scalarCount)).loadUnaligned(as: Lanes.self)
+                breaks .|= unchecked .& (lanes .== quotes .| lanes .== lineFeeds .| lanes .== returns)
+                laneCounts &+= Lanes(repeating: 0).replacing(with: 1, where: unchecked .& (lanes .== delimiterLanes))
+            }
+            let words = unsafeBitCast(laneCounts, to: SIMD2<UInt64>.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            delimitersFound &+= Int(truncatingIfNeeded: (words[0] &* ones) >> 56) &+ Int(truncatingIfNeeded: (words[1] &* ones) >> 56)
+            if isLast { break }
         }
-        let left = count &- index
-        if left > 0 {
-            // The last sixteen bytes, of which the first 16 - left were checked above.
-            let positions = Lanes(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-            let unchecked = positions .>= Lanes(repeating: UInt8(truncatingIfNeeded: Lanes.scalarCount &- left))
-            check(UnsafeRawPointer(bytes + (count &- Lanes.scalarCount)).loadUnaligned(as: Lanes.self), among: unchecked)
-        }
-        delimitersFound &+= Int(laneCounts.wrappedSum())
-        return any(breaks) || delimitersFound != delimiters
+        let broken = unsafeBitCast(breaks, to: SIMD2<UInt64>.self)
+        return broken[0] | broken[1] != 0 || delimitersFound != delimiters
     }
 
     /// `fieldsNeedQuotes` for 8 to 15 bytes (fewer: `shortFieldsNeedQuotes`), eight bytes a step. A byte equal to

@@ -74,12 +74,16 @@ final class PointsAhead {
             var row = Row(
                 record: record, line: recordLine, firstCell: firstCell, cellCount: cellCount, point: SIMD2(repeating: .nan),
                 spot: .none)
-            if !record.isUnterminated, cellCount == layout.columnCount,
-                case .point(let point) = coordinates.read(
-                    latitude: fields[layout.latitudeColumn], longitude: fields[layout.longitudeColumn], in: bytes)
-            {
-                row.point = SIMD2(point.latitude, point.longitude)
-                row.spot = LookupPrefetch.Spot(Coordinate(latitude: point.latitude, longitude: point.longitude))
+            if !record.isUnterminated, cellCount == layout.columnCount {
+                let latitude = fields[layout.latitudeColumn], longitude = fields[layout.longitudeColumn]
+                var point = coordinates.plainPoint(latitude: latitude, longitude: longitude, in: bytes)
+                if point == nil, case .point(let found) = coordinates.read(latitude: latitude, longitude: longitude, in: bytes) {
+                    point = SIMD2(found.latitude, found.longitude)
+                }
+                if let point {
+                    row.point = point
+                    row.spot = LookupPrefetch.Spot(Coordinate(latitude: point.x, longitude: point.y))
+                }
             }
             rows.append(row)
         }

@@ -87,6 +87,13 @@ public final class GrowableByteArray {
             } else {
                 for index in 0..<length { destination[index] = start[index] }
             }
+        } else if length <= 32 {
+            // A row's input record, a run of kept texts, a long name: two sixteen-byte words, no call to memcpy.
+            typealias Lanes = SIMD16<UInt8>
+            let first = UnsafeRawPointer(start).loadUnaligned(as: Lanes.self)
+            let last = UnsafeRawPointer(start + (length &- 16)).loadUnaligned(as: Lanes.self)
+            UnsafeMutableRawPointer(destination).storeBytes(of: first, as: Lanes.self)
+            UnsafeMutableRawPointer(destination + (length &- 16)).storeBytes(of: last, as: Lanes.self)
         } else {
             destination.update(from: start, count: length)
         }
@@ -121,6 +128,9 @@ public final class GrowableByteArray {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
+    /// Disfavoured, so that a literal (`append(" km ")`) takes the `StaticString` overload, copied inline, rather
+    /// than this call, which builds a `String` first.
+    @_disfavoredOverload
     package func append(_ text: String) {
         var text = text
         text.withUTF8 { append($0) }

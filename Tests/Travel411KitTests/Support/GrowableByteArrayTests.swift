@@ -3,7 +3,7 @@ import XCTest
 @testable import Travel411Core
 
 final class GrowableByteArrayTests: XCTestCase {
-    /// Every length the short-copy paths take (bytes, overlapping 4- and 8-byte words) and a few past them, at
+    /// Every length the short-copy paths take (bytes, overlapping 4-, 8- and 16-byte words) and a few past them, at
     /// every offset in the buffer a word could straddle.
     func testAppendCopiesEveryLengthExactly() {
         let source = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
