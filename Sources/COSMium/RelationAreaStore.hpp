@@ -128,6 +128,8 @@ namespace cosmium {
         std::vector<TRecord> m_buffer;
         std::unique_ptr<SpillFile> m_file;
         std::vector<std::pair<uint64_t, uint64_t>> m_runs;  // first record, count
+        /// What a cursor reads of a run at a time.
+        static constexpr size_t block_records = std::max<size_t>(64, (size_t{64} << 10U) / sizeof(TRecord));
 
         void spill() {
             std::sort(m_buffer.begin(), m_buffer.end());
@@ -174,7 +176,6 @@ namespace cosmium {
                 bool operator()(const Head& a, const Head& b) const { return b.first < a.first; }
             };
             std::priority_queue<Head, std::vector<Head>, Later> m_heads;
-            static constexpr size_t block_records = std::max<size_t>(64, (size_t{64} << 10U) / sizeof(TRecord));
 
             bool refill(size_t run) {
                 Run& r = m_runs[run];
@@ -219,9 +220,12 @@ namespace cosmium {
             }
         };
 
-        /// The sorted records; the buffer's last records are written as a run first, unless nothing was spilled.
+        /// The sorted records; the buffer's last records are written as a run first, unless nothing was spilled and
+        /// they fit one block. A cursor lives through the whole second pass: one holding a buffer of records kept
+        /// it all that time, more of it the larger the file until the buffer's first spill (the relations'
+        /// schedule, 8 MB at 2,400 copies of Liechtenstein against about 1 MB at 600).
         Cursor finish() {
-            if (m_runs.empty()) {
+            if (m_runs.empty() && m_buffer.size() <= block_records) {
                 return Cursor{nullptr, std::move(m_buffer), {}};
             }
             if (!m_buffer.empty()) {
