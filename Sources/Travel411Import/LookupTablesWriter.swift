@@ -258,15 +258,16 @@ final class LookupTablesWriter {
     /// The country and admin polygon of every locality, what they tell about the admin polygons, and the
     /// localities' own structures; nothing looks points up in the area levels after this.
     private func placeLocalities() throws {
+        // What the steps before freed (the countries', on the other core) waits for the periodic trim: not in this peak.
+        ImportAllocator.releaseFreeMemory()
         progress(ImportProgress(stage: "indexing places", completed: 0, total: 1))
         let localities = collector.localities
-        // Looked up a tile at a time (the levels are read back by tile), the answers kept in the localities' order.
-        var tileOrder: [(tile: Int, locality: Int)] = localities.indices.map { (Self.areaTile(localities[$0].coordinate), $0) }
-        tileOrder.sort { $0.tile != $1.tile ? $0.tile < $1.tile : $0.locality < $1.locality }
-        var localityCountryFeatures = [Int?](repeating: nil, count: localities.count)
-        var localityAdmins = [Int?](repeating: nil, count: localities.count)
-        // In a block of its own, so that the tiles the two lookups read back are let go before the cells are built.
+        var localityCountryFeatures = [Int?](repeating: nil, count: localities.count), localityAdmins = localityCountryFeatures
+        // In a block of its own, so that the tiles the two lookups read back and their order go before the cells are
+        // built; looked up a tile at a time (the levels are read back by tile), the answers kept in the localities' order.
         do {
+            var tileOrder: [(tile: Int, locality: Int)] = localities.indices.map { (Self.areaTile(localities[$0].coordinate), $0) }
+            tileOrder.sort { $0.tile != $1.tile ? $0.tile < $1.tile : $0.locality < $1.locality }
             let countries = indexes[.country]?.lookup(), admins = indexes[.admin]?.lookup()
             for (_, i) in tileOrder {
                 let coordinate = localities[i].coordinate
@@ -434,7 +435,6 @@ final class LookupTablesWriter {
         }
         // The cells take longest to build and share nothing with the rest: built on the other core while this
         // thread builds the tree and the records and writes them and the table through the connection.
-        let deflatesPages = deflatesPages
         let (cells, _) = try SideBySide.run(
             { LocalityCellPages(places, firstLevels: firstLevels, deflate: deflatesPages) },
             { try storeLocalityPoints(places, countryCodes: countryCodes) })
