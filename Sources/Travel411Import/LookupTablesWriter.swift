@@ -298,8 +298,7 @@ final class LookupTablesWriter {
         adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
         // An admin polygon's area is its decided name in the country it belongs to (the answer's country).
         adminFirstLevels = naming.decisions.indices.map { f in
-            let country =
-                f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
+            let country = f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
             return firstLevels.number(country: country, name: naming.decisions[f].area)
         }
         try storeLocalities(countryCodes: countryCodes, admins: localityAdmins, firstLevels: firstLevels.localities)
@@ -325,8 +324,7 @@ final class LookupTablesWriter {
             if let code = country.code, firstWithCode[code] == nil { firstWithCode[code] = f }
         }
         var tallies = [[Int: Int]](repeating: [:], count: admins.count)
-        for (admin, country) in zip(localityAdmins, localityCountries) {
-            guard let admin, let country, admin < admins.count else { continue }
+        for case let (admin?, country?) in zip(localityAdmins, localityCountries) where admin < admins.count {
             tallies[admin][country, default: 0] += 1
         }
         return admins.enumerated().map { f, admin in
@@ -434,7 +432,9 @@ final class LookupTablesWriter {
             places.append(place)
         }
         // The cells take longest to build and share nothing with the rest: built on the other core while this
-        // thread builds the tree and the records and writes them and the table through the connection.
+        // thread builds the tree and the records and writes them and the table through the connection. What the
+        // lookups freed here (the tiles read back) is handed back first: the other core's heap cannot reuse it.
+        ImportAllocator.releaseFreeMemory()
         let (cells, _) = try SideBySide.run(
             { LocalityCellPages(places, firstLevels: firstLevels, deflate: deflatesPages) },
             { try storeLocalityPoints(places, countryCodes: countryCodes) })
