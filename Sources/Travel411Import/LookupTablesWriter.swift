@@ -258,15 +258,16 @@ final class LookupTablesWriter {
     /// The country and admin polygon of every locality, what they tell about the admin polygons, and the
     /// localities' own structures; nothing looks points up in the area levels after this.
     private func placeLocalities() throws {
+        // What the steps before freed (the countries', on the other core) waits for the periodic trim: not in this peak.
+        ImportAllocator.releaseFreeMemory()
         progress(ImportProgress(stage: "indexing places", completed: 0, total: 1))
         let localities = collector.localities
-        // Looked up a tile at a time (the levels are read back by tile), the answers kept in the localities' order.
-        var tileOrder: [(tile: Int, locality: Int)] = localities.indices.map { (Self.areaTile(localities[$0].coordinate), $0) }
-        tileOrder.sort { $0.tile != $1.tile ? $0.tile < $1.tile : $0.locality < $1.locality }
-        var localityCountryFeatures = [Int?](repeating: nil, count: localities.count)
-        var localityAdmins = [Int?](repeating: nil, count: localities.count)
-        // In a block of its own, so that the tiles the two lookups read back are let go before the cells are built.
+        var localityCountryFeatures = [Int?](repeating: nil, count: localities.count), localityAdmins = localityCountryFeatures
+        // In a block of its own, so that the tiles the two lookups read back and their order go before the cells are
+        // built; looked up a tile at a time (the levels are read back by tile), the answers kept in the localities' order.
         do {
+            var tileOrder: [(tile: Int, locality: Int)] = localities.indices.map { (Self.areaTile(localities[$0].coordinate), $0) }
+            tileOrder.sort { $0.tile != $1.tile ? $0.tile < $1.tile : $0.locality < $1.locality }
             let countries = indexes[.country]?.lookup(), admins = indexes[.admin]?.lookup()
             for (_, i) in tileOrder {
                 let coordinate = localities[i].coordinate
@@ -297,8 +298,7 @@ final class LookupTablesWriter {
         adminCountries = adminCountryFeatures(localityAdmins: localityAdmins, localityCountries: localityCountryFeatures)
         // An admin polygon's area is its decided name in the country it belongs to (the answer's country).
         adminFirstLevels = naming.decisions.indices.map { f in
-            let country =
-                f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
+            let country = f < adminCountries.count && adminCountries[f] >= 0 ? countryFeatures[Int(adminCountries[f])].code : nil
             return firstLevels.number(country: country, name: naming.decisions[f].area)
         }
         try storeLocalities(countryCodes: countryCodes, admins: localityAdmins, firstLevels: firstLevels.localities)
@@ -324,8 +324,7 @@ final class LookupTablesWriter {
             if let code = country.code, firstWithCode[code] == nil { firstWithCode[code] = f }
         }
         var tallies = [[Int: Int]](repeating: [:], count: admins.count)
-        for (admin, country) in zip(localityAdmins, localityCountries) {
-            guard let admin, let country, admin < admins.count else { continue }
+        for case let (admin?, country?) in zip(localityAdmins, localityCountries) where admin < admins.count {
             tallies[admin][country, default: 0] += 1
         }
         return admins.enumerated().map { f, admin in
@@ -433,8 +432,9 @@ final class LookupTablesWriter {
             places.append(place)
         }
         // The cells take longest to build and share nothing with the rest: built on the other core while this
-        // thread builds the tree and the records and writes them and the table through the connection.
-        let deflatesPages = deflatesPages
+        // thread builds the tree and the records and writes them and the table through the connection. What the
+        // lookups freed here (the tiles read back) is handed back first: the other core's heap cannot reuse it.
+        ImportAllocator.releaseFreeMemory()
         let (cells, _) = try SideBySide.run(
             { LocalityCellPages(places, firstLevels: firstLevels, deflate: deflatesPages) },
             { try storeLocalityPoints(places, countryCodes: countryCodes) })
