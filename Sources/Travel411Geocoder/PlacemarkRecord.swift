@@ -29,6 +29,15 @@ public struct PlacemarkRecord: Sendable {
     var nearestEast = 0.0, nearestNorth = 0.0
     /// The bearing from the nearest place to the point in degrees (0 when there is none, as atan2(0, 0) gives it).
     var nearestBearing: Double { GreatCircle.bearing(east: nearestEast, north: nearestNorth) }
+    /// No municipality, locality, suburb, subLocality or finer place node is named: the answer stops above them.
+    var namesNoPlace: Bool { cityArea < 0 && locality < 0 && suburbArea < 0 && subLocality < 0 && finePlace < 0 }
+    /// The county, else the state, that answers at `detail` when no place below it is named: the area whose own
+    /// postcode the answer then carries (`placex_update` sets it at search rank 8 and coarser from the area's own tag).
+    func upperArea(at detail: NominatimDetail) -> (level: PlacesSchema.AreaLevel, feature: Int32)? {
+        if detail >= .county, district >= 0 { return (.district, district) }
+        if detail >= .state, admin >= 0 { return (.admin, admin) }
+        return nil
+    }
     var nearestBearingParts: (east: Double, north: Double) {
         // Inlined: outlined, the getter cost 18 instructions a row.
         @inline(__always) get { (nearestEast, nearestNorth) }

@@ -157,15 +157,9 @@ extension ReverseGeocoder {
         let placeNode = "the answering place node's own postcode (the nearest of its country around the node: get_nearest_postcode)"
         if record.postcodeFromAnsweringArea {
             let beyond = "no street or object within reach, so the answering area's own postcode"
-            if detail < .city
-                || (record.cityArea < 0 && record.locality < 0 && record.suburbArea < 0 && record.subLocality < 0 && record.finePlace < 0)
-            {
-                if detail >= .county, record.district >= 0 {
-                    return ("\(beyond): the county \(text(.district, record.district, .name) ?? "?")'s", false)
-                }
-                if detail >= .state, record.admin >= 0 {
-                    return ("\(beyond): the state \(text(.admin, record.admin, .name) ?? "?")'s", false)
-                }
+            if detail < .city || record.namesNoPlace, let area = record.upperArea(at: detail) {
+                let kind = area.level == .district ? "county" : "state"
+                return ("\(beyond): the \(kind) \(text(area.level, area.feature, .name) ?? "?")'s", false)
             }
             if detail < .city { return ("\(beyond), which this zoom does not show", false) }
             if detail >= .suburb, record.finePlace >= 0 { return ("no street or object within reach, so \(placeNode)", false) }

@@ -165,7 +165,7 @@ extension ReverseGeocoder {
             append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
         } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
             append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
-        } else if record.cityArea < 0, record.locality < 0, record.suburbArea < 0, record.subLocality < 0, record.finePlace < 0 {
+        } else if record.namesNoPlace {
             appendUpperAreaPostcode(of: record, to: buffer)
         }
     }
@@ -174,11 +174,8 @@ extension ReverseGeocoder {
     /// which `placex_update` (lib-sql/functions/placex_triggers.sql) sets to its own `addr:postcode` and, at search
     /// rank 8 and coarser, to nothing else (Saint-Barthélemy's boundary, admin_level 3: 97133).
     private func appendUpperAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
-        if settings.detail >= .county, record.district >= 0 {
-            append(areaBytes(.district, record.district, .postcode), to: buffer)
-        } else if settings.detail >= .state, record.admin >= 0 {
-            append(areaBytes(.admin, record.admin, .postcode), to: buffer)
-        }
+        guard let area = record.upperArea(at: settings.detail) else { return }
+        append(areaBytes(area.level, area.feature, .postcode), to: buffer)
     }
 
     /// The coarsest detail (Nominatim's zoom levels) at which a field is part of the answer.
