@@ -234,6 +234,10 @@ namespace {
         /// The end nodes of addr:interpolation ways (found in the first pass) and their house numbers (second).
         std::unordered_set<osmium::object_id_type> m_interpolation_ends;
         std::unordered_map<osmium::object_id_type, std::string> m_end_housenumbers;
+        /// Administrative boundaries' `label` node members (first pass), by relation, until the area is delivered:
+        /// Nominatim links a boundary to its label node first (`find_linked_place`).
+        std::unordered_map<osmium::object_id_type, osmium::object_id_type> m_label_of_relation;
+        std::unordered_set<osmium::object_id_type> m_label_nodes;
 
         std::vector<const char*> m_keys;
         std::vector<const char*> m_values;
@@ -298,7 +302,9 @@ namespace {
                         note_timestamp(item);
                         if (item.type() == osmium::item_type::relation) {
                             ++m_counts.relations;
-                            areas.relation(static_cast<const osmium::Relation&>(item));
+                            const auto& relation = static_cast<const osmium::Relation&>(item);
+                            note_label_member(relation);
+                            areas.relation(relation);
                         } else if (item.type() == osmium::item_type::way) {
                             const auto& way = static_cast<const osmium::Way&>(item);
                             references.add(way);
@@ -457,7 +463,24 @@ namespace {
             m_coordinates.clear();
             m_coordinates.push_back(node.location().lon_without_check());
             m_coordinates.push_back(node.location().lat_without_check());
-            deliver(make_element(COSM_NODE, node.id(), COSM_GEOMETRY_POINT));
+            cosm_element element = make_element(COSM_NODE, node.id(), COSM_GEOMETRY_POINT);
+            element.is_label_member = !m_label_nodes.empty() && m_label_nodes.count(node.id()) != 0 ? 1 : 0;
+            deliver(element);
+        }
+
+        /// An administrative boundary's first node member with the role `label`.
+        void note_label_member(const osmium::Relation& relation) {
+            const char* boundary = relation.tags().get_value_by_key("boundary");
+            if (boundary == nullptr || std::strcmp(boundary, "administrative") != 0) {
+                return;
+            }
+            for (const auto& member : relation.members()) {
+                if (member.type() == osmium::item_type::node && std::strcmp(member.role(), "label") == 0) {
+                    m_label_of_relation[relation.id()] = member.ref();
+                    m_label_nodes.insert(member.ref());
+                    return;
+                }
+            }
         }
 
         const char* end_housenumber(osmium::object_id_type id) const {
@@ -537,6 +560,13 @@ namespace {
             element.ring_count = m_ring_ends.size();
             element.ring_ends = m_ring_ends.data();
             element.ring_is_outer = m_ring_is_outer.data();
+            if (!area.from_way() && !m_label_of_relation.empty()) {
+                const auto label = m_label_of_relation.find(id);
+                if (label != m_label_of_relation.end()) {
+                    element.label_node_id = label->second;
+                    m_label_of_relation.erase(label);
+                }
+            }
             deliver(element);
         }
     };

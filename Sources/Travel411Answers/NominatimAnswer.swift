@@ -67,6 +67,8 @@ public struct NominatimPlace: Sendable {
     public let level: NominatimDetail
     /// Address parts in Nominatim's order, finest first, only those present.
     public let address: [(key: String, value: String)]
+    /// The keys `address` names the county and the state under (`island` where Nominatim labels them so).
+    let upperKeys: (county: String, state: String)
     public let displayName: String
     public let name: String
     /// The answering OpenStreetMap object's names by tag, when the placemark carries them (`AnsweringFeature.names`).
@@ -95,11 +97,9 @@ public struct NominatimPlace: Sendable {
         let road = upTo(.street, p.thoroughfare)
         let neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
         let finePlace = upTo(.suburb, p.finePlaceFeature?.name)
-        let suburb = upTo(.suburb, p.subLocality)
-        let villagePart = upTo(.suburb, p.villagePartFeature?.name)
+        let suburb = upTo(.suburb, p.subLocality), villagePart = upTo(.suburb, p.villagePartFeature?.name)
         let city = upTo(.city, p.locality)
-        let county = upTo(.county, p.subAdministrativeArea)
-        let state = upTo(.state, p.administrativeArea)
+        let county = upTo(.county, p.subAdministrativeArea), state = upTo(.state, p.administrativeArea)
         level = subject.level
         let feature = subject.feature, area = subject.area
         let key = { (part: AnsweringFeature?, level: NominatimDetail, otherwise: String) in Self.key(part, level, otherwise, subject) }
@@ -111,6 +111,8 @@ public struct NominatimPlace: Sendable {
         // Bank, `building`: Alma-talo).
         let poi = feature.flatMap { f in f.rank >= 30 && f.category != "place" ? f.name : nil }
         let fineIsCoarser = NominatimFormatter.isCoarserThanANeighbourhood(p.finePlaceFeature)
+        // A boundary that is an island, or is linked to one, is the address's `island` (`get_label_tag`).
+        upperKeys = (key(p.subAdministrativeAreaFeature, .county, "county"), key(p.administrativeAreaFeature, .state, "state"))
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
             (.street, "neighbourhood", fineIsCoarser ? neighbourhood : nil),
@@ -119,7 +121,7 @@ public struct NominatimPlace: Sendable {
             (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
             (.city, key(p.localityFeature, .city, "city"), city),
-            (.county, "county", county), (.state, "state", state),
+            (.county, upperKeys.county, county), (.state, upperKeys.state, state),
             // Nominatim's key for the ISO 3166-2 code of the first-level area.
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
             (.country, "country", p.country), (.country, "country_code", p.isoCountryCode?.lowercased()),
@@ -453,7 +455,8 @@ public enum NominatimFormatter {
 
     /// The `admin` levels of GeocodeJSON's address parts.
     private static let geocodeJSONAdminLevels: [String: String] = {
-        var levels = ["country": "level2", "state": "level4", "county": "level6"]
+        // No `level2`: Nominatim's country is an address line of its own (`place`/`country`), no boundary's.
+        var levels = ["state": "level4", "county": "level6"]
         for key in cityKeys { levels[key] = "level8" }
         return levels
     }()
@@ -469,6 +472,8 @@ public enum NominatimFormatter {
             "\"osm_key\":\(str(place.category))",
             "\"osm_value\":\(str(place.type))",
             "\"type\":\(str(place.level.geocodeJSONType))",
+            // The answer's distance from the point in degrees, as an integer (`format_base_geocodejson`): 0.
+            "\"accuracy\":0",
             "\"label\":\(str(place.displayName))",
         ]
         // Nominatim leaves the name out when the place has none (a house).
@@ -476,13 +481,27 @@ public enum NominatimFormatter {
         if options.addressDetails {
             // A key once, the first (finest) part's: `_write_geocodejson_address` of Nominatim's
             // `nominatim_api/v1/format_json.py` keeps a rank name it has (a suburb and a city_district are one `district`).
+            let upperLevel = { (key: String) in key == place.upperKeys.state ? "state" : key == place.upperKeys.county ? "county" : nil }
+            let geocodeJSONKey = { (key: String) in Self.geocodeJSONKeys[key] ?? upperLevel(key) }
+            // The answer's own line is no part of its address (`obj_place_id`), only its name: a street's `street`, a
+            // town's `city`. Its finest part of rank 5-27 when it names the answer (a country's is its own line).
+            let own =
+                (5...27).contains(place.placeRank)
+                ? place.address.firstIndex { !["postcode", "house_number"].contains($0.key) && geocodeJSONKey($0.key) != nil } : nil
+            let skipped = own.flatMap { index in
+                place.address[index].value == place.name && geocodeJSONKey(place.address[index].key) != "country" ? index : nil
+            }
             var written: Set<String> = []
-            geocoding += place.address.compactMap { part in
-                Self.geocodeJSONKeys[part.key].flatMap { written.insert($0).inserted ? "\(str($0)):\(str(part.value))" : nil }
+            geocoding += place.address.indices.compactMap { index in
+                let part = place.address[index]
+                return index == skipped
+                    ? nil : geocodeJSONKey(part.key).flatMap { written.insert($0).inserted ? "\(str($0)):\(str(part.value))" : nil }
             }
             var levels: Set<String> = []
             let admin = place.address.compactMap { part in
-                Self.geocodeJSONAdminLevels[part.key].flatMap { levels.insert($0).inserted ? "\(str($0)):\(str(part.value))" : nil }
+                (Self.geocodeJSONAdminLevels[part.key] ?? upperLevel(part.key).flatMap { Self.geocodeJSONAdminLevels[$0] }).flatMap {
+                    levels.insert($0).inserted ? "\(str($0)):\(str(part.value))" : nil
+                }
             }
             geocoding.append("\"admin\":{" + admin.joined(separator: ",") + "}")
         }
@@ -560,40 +579,4 @@ public enum NominatimFormatter {
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-}
-
-/// Text and attribute values inside XML: &, <, > and " are escaped (attributes are always written in
-/// double quotes, so ' may stay), and control
-/// characters XML 1.0 cannot carry at all are dropped.
-public enum XMLText {
-    public static func escaped(_ text: String) -> String {
-        // Most names need nothing: walking every scalar into a new String was 13 % of an XML answer's samples.
-        if !text.utf8.contains(where: mayNeedEscape) { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// Whether a UTF-8 byte may start something `escaped` changes: a markup character, a control character
-    /// other than tab and line ends, or the first byte of U+FFFE / U+FFFF (0xEF, which also starts others).
-    @inline(__always)
-    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), 0xEF: return true
-        case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): return false
-        default: return byte < 0x20
-        }
-    }
 }

@@ -175,6 +175,7 @@ struct OSMLevelMapping {
 
     private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         guard let place = feature.place, let name = feature.name else { return note(.place, "no name") }
+        if case .point(let point) = feature.shape { linkedPlaces.add(feature, place, at: point) }
         guard let typical = Self.typicalPopulation[place.type] else { return note(.place, "place=\(place.type) names no locality") }
         // A hamlet, suburb, quarter or neighbourhood is a part of a municipality (Nominatim's address rank 20
         // and finer), never the town itself: an extract holding only a town's parts (Kouvola's) made its
@@ -185,10 +186,6 @@ struct OSMLevelMapping {
         }
         if case .point(let point) = feature.shape {
             extent.extend(x: point.x, y: point.y)
-            if let wikidata = feature.wikidata {
-                linkedPlaces.add(
-                    wikidata: wikidata, .init(elementID: feature.element.id, point: point, type: place.type, isCapital: place.isCapital))
-            }
             let node = OSMPlaceNodeAreas.Node(
                 name: name, type: place.type, point: point, layer: layer, fid: fid, isCapital: place.isCapital)
             // A village or town is a municipality's, or a part of another's: `finish` decides.
@@ -212,7 +209,7 @@ struct OSMLevelMapping {
         guard boundary.adminLevel == 2 else {
             var area = PendingArea(
                 stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, postcode: feature.postcode)
-            area.wikidata = feature.wikidata
+            (area.wikidata, area.labelNode) = (feature.wikidata, feature.labelNode)
             area.boundaryPlace = boundary.place
             return try pendingPlaces.addBoundary(area, adminLevel: boundary.adminLevel, subdivision: boundary.iso3166_2)
         }
@@ -242,7 +239,7 @@ struct OSMLevelMapping {
             // Without the settings file, Nominatim's default entry: rank twice the admin_level.
             var rank = levels.map { $0.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0 } ?? adminLevel * 2
             var area = area
-            if rank > 0, let levels, let node = linkedPlaces.node(wikidata: area.wikidata, inside: area.shape) {
+            if rank > 0, let levels, let node = linkedPlaces.node(label: area.labelNode, wikidata: area.wikidata, inside: area.shape) {
                 let centre = area.shape.pointOnSurface
                 parents = parents ?? boundaryParents(levels, countries)
                 let parentRank = parents?.parentRank(adminLevel: adminLevel, at: centre) ?? 3
@@ -288,14 +285,8 @@ struct OSMLevelMapping {
                     // (`token_get_postcode` in `placex_update`): Saint-Barthélemy's 97133.
                     let own = area.postcode.flatMap { postcodes.normalised($0, countryCode: country) }
                     switch band {
-                    case .state:
-                        _ = collector.collectArea(
-                            .admin, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: subdivision, countryCode: country,
-                            postcode: own, centre: area.shape.pointOnSurface)
-                    case .county:
-                        _ = collector.collectArea(
-                            .district, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: nil, countryCode: nil,
-                            postcode: own, centre: area.shape.pointOnSurface)
+                    case .state, .county:
+                        collectUpperArea(area, isState: band == .state, subdivision: subdivision, country: country, postcode: own)
                     case .city:
                         // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
                         var area = area
@@ -310,6 +301,15 @@ struct OSMLevelMapping {
                 }
             }
         }
+    }
+
+    /// A state's or a county's area, keyed by its linked node's type, else by its own `place` (`get_label_tag`): Gozo,
+    /// linked to its island node, is Malta's `island`; else by its rank, `state` or `county`.
+    private mutating func collectUpperArea(_ area: PendingArea, isState: Bool, subdivision: String?, country: String?, postcode: String?) {
+        _ = collector.collectArea(
+            isState ? .admin : .district, area.shape, layer: area.layer, fid: area.fid, name: area.name,
+            code: isState ? subdivision : nil, countryCode: isState ? country : nil, postcode: postcode,
+            placeType: area.placeType ?? area.boundaryPlace, centre: area.shape.pointOnSurface)
     }
 
     /// Whether a town node (for a boundary of the city band) or a suburb node (the suburb band) of the boundary's

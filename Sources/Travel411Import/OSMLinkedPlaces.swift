@@ -1,6 +1,7 @@
 import Foundation
 import Travel411Core
 import Travel411Geocoder
+import Travel411OSM
 import Travel411Store
 
 /// The place nodes a boundary links to by its `wikidata` item, as Nominatim 5.3 links them (GPL-2.0; its rules,
@@ -20,8 +21,10 @@ struct OSMLinkedPlaces {
 
     /// The place nodes with a `wikidata` item, by it.
     private var nodes: [String: [Node]] = [:]
+    /// The place nodes a boundary names as its `label` member, by id.
+    private var labels: [Int64: Node] = [:]
 
-    var isEmpty: Bool { nodes.isEmpty }
+    var isEmpty: Bool { nodes.isEmpty && labels.isEmpty }
 
     /// The nodes finer than a suburb that boundaries link to (`LinkedPlaceNodesSchema`), by their ids.
     private(set) var linkedFineNodes: Set<Int64> = []
@@ -38,10 +41,19 @@ struct OSMLinkedPlaces {
         for id in linkedFineNodes.sorted() { try insert.run([.integer(id)]) }
     }
 
-    mutating func add(wikidata: String, _ node: Node) { nodes[wikidata, default: []].append(node) }
+    /// Keeps a place node a boundary may link to, of any type (an island too, which names no locality):
+    /// `find_linked_place` takes the label member whatever it is, and a node of the boundary's `wikidata` of search
+    /// rank below 26.
+    mutating func add(_ feature: OSMFeature, _ place: OSMPlace, at point: Point2D) {
+        let node = Node(elementID: feature.element.id, point: point, type: place.type, isCapital: place.isCapital)
+        if let wikidata = feature.wikidata { nodes[wikidata, default: []].append(node) }
+        if feature.isLabelMember { labels[node.elementID] = node }
+    }
 
-    /// The node linked to a boundary with `wikidata` and `shape`: the first with that item inside it.
-    func node(wikidata: String?, inside shape: Shape) -> Node? {
+    /// The node linked to a boundary with `label`, `wikidata` and `shape`: its label member, wherever it lies and
+    /// whatever its type; else the first node with that item inside it (`find_linked_place`, in that order).
+    func node(label: Int64?, wikidata: String?, inside shape: Shape) -> Node? {
+        if let label, let node = labels[label] { return node }
         guard let wikidata else { return nil }
         return nodes[wikidata]?.first { shape.contains(x: $0.point.x, y: $0.point.y) }
     }

@@ -30,6 +30,8 @@ extension OSMLevelMapping {
         var postcode: String? = nil
         /// A boundary's `wikidata` item, which links it to a place node (`OSMLinkedPlaces`).
         var wikidata: String? = nil
+        /// A boundary's `label` node member (`OSMLinkedPlaces`).
+        var labelNode: Int64? = nil
         /// A boundary's own `place` tag (`OSMAdministrativeBoundary.place`).
         var boundaryPlace: String? = nil
         /// The key of a city-level boundary without a linked place node: its rank's label (`placeBoundaries`).
@@ -89,6 +91,7 @@ extension OSMLevelMapping.PendingArea {
         for text in [placeType, postcode, wikidata, boundaryPlace, unlinkedKey] { writer.write(text) }
         writer.write(Int64(rank))
         writer.write(below.map { Int64($0) } ?? -1)
+        writer.write(labelNode ?? 0)
     }
 
     /// An area `write(to:layer:)` wrote, its outline in `shapes`, its layer's name from `layers`.
@@ -109,5 +112,7 @@ extension OSMLevelMapping.PendingArea {
         rank = Int(try reader.int64())
         let below = try reader.int64()
         self.below = below < 0 ? nil : Int(below)
+        let label = try reader.int64()
+        labelNode = label == 0 ? nil : label
     }
 }

@@ -29,10 +29,13 @@ struct OSMElementFeatures {
         // An administrative boundary's `place` tag is only an extra tag of the boundary, no place of its own, unless
         // it is an island: Nominatim 5.3's import style (`process_tags`, lib-lua/themes/nominatim/init.lua, GPL-2.0;
         // its rule, not its code), "exception for boundary/place double tagging". Its address then names the boundary
-        // under that tag's value (`get_label_tag`, nominatim_api/v1/classtypes.py): Highspire's `place=borough`.
+        // under that tag's value (`get_label_tag`, nominatim_api/v1/classtypes.py): Highspire's `place=borough`. An
+        // island is both, and its boundary row keeps the tag too (an extra tag of the row), so Malta's admin_level 4
+        // island answers under `island`, not `state`.
         let placeValue = OSMFeatureClassifier.value(tags["place"])
-        let isBoundaryTag = tags["boundary"] == "administrative" && !(placeValue?.hasPrefix("isl") ?? true)
-        boundaryPlace = isBoundaryTag ? placeValue : nil
+        let isAdministrative = tags["boundary"] == "administrative"
+        let isBoundaryTag = isAdministrative && !(placeValue?.hasPrefix("isl") ?? true)
+        boundaryPlace = isAdministrative ? placeValue : nil
         place =
             name == nil || isBoundaryTag
             ? nil
@@ -58,6 +61,8 @@ struct OSMElementFeatures {
         feature.answersAtBuildingLevel = answersAtBuildingLevel
         feature.building = value("building").flatMap { $0 == "no" ? nil : $0 }
         if kind == .place || kind == .adminBoundary { feature.wikidata = value("wikidata") }
+        if kind == .place { feature.isLabelMember = element.isLabelMember }
+        if kind == .adminBoundary, element.labelNode != 0 { feature.labelNode = element.labelNode }
         return feature
     }
 
@@ -166,8 +171,10 @@ struct OSMElementFeatures {
 
     /// An administrative boundary of levels 2 to 10, a postal code boundary.
     private mutating func addBoundaries(of shape: Shape) {
+        // A closed way of admin_level 4 or coarser is no boundary (`placex_insert`, lib-sql/functions/
+        // placex_triggers.sql): Comino's coastline way tagged as its admin_level 4 beside its relation.
         if value("boundary") == "administrative", let level = value("admin_level").flatMap({ Int($0) }),
-            (2...10).contains(level)
+            (2...10).contains(level), element.element.type != .way || level > 4
         {
             var feature = feature(.adminBoundary, shape)
             feature.adminBoundary = OSMAdministrativeBoundary(

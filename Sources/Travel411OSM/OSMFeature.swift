@@ -191,6 +191,10 @@ public struct OSMFeature: Hashable, Sendable {
     /// A place's or a boundary's `wikidata` item ("Q1916043"), by which Nominatim links a boundary to its place
     /// node (`find_linked_place`).
     public var wikidata: String?
+    /// A boundary's `label` node member's id, the place node Nominatim links it to first (`find_linked_place`); for a
+    /// place node, whether a boundary names it so (`labelNode` of that boundary).
+    public var labelNode: Int64?
+    public var isLabelMember = false
 
     public init(kind: OSMFeatureKind, element: OSMElementID, name: String? = nil, names: [String: String] = [:], shape: Shape) {
         self.kind = kind

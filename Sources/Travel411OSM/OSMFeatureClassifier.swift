@@ -17,6 +17,9 @@ package struct OSMTaggedElement {
     package var lastNode: Int64 = 0
     package var firstHousenumber: String?
     package var lastHousenumber: String?
+    /// A boundary relation's `label` node member (0 for none); a node's being one (`OSMFeature.labelNode`).
+    package var labelNode: Int64 = 0
+    package var isLabelMember = false
 
     package init(element: OSMElementID, tags: OSMTags, geometry: Geometry) {
         self.element = element

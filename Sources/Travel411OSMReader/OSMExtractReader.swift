@@ -325,6 +325,8 @@ private let deliverElement: cosm_element_callback = { element, context in
     tagged.lastNode = element.last_node_id
     tagged.firstHousenumber = string(element.first_node_housenumber)
     tagged.lastHousenumber = string(element.last_node_housenumber)
+    tagged.labelNode = element.label_node_id
+    tagged.isLabelMember = element.is_label_member != 0
     return session.deliver(tagged) ? 0 : 1
 }
 

@@ -53,6 +53,10 @@ typedef struct cosm_element {
     const char *last_node_housenumber;
     /// Lines: how many of the way's nodes had no location (absent from the extract).
     size_t missing_nodes;
+    /// Areas of an administrative boundary relation: its first node member with the role `label`, else 0.
+    int64_t label_node_id;
+    /// Nodes: 1 when an administrative boundary relation names the node as its `label` member.
+    unsigned char is_label_member;
 } cosm_element;
 
 typedef enum cosm_warning {

@@ -395,8 +395,9 @@ import Testing
     }
 
     /// A municipality is keyed in the address as Nominatim keys it: by its linked place node's type (Vaduz's
-    /// `town`, Gamprin's `village`), `city` when no node of its name lies inside it (Mauren); GeocodeJSON
-    /// names it `city` whatever the key, as Nominatim's does.
+    /// `town`, Gamprin's `village`), `city` when no node of its name lies inside it (Mauren); GeocodeJSON names it
+    /// only as the answer's `name` and `level8`, as Nominatim's leaves the answer's own line out of the address
+    /// (`obj_place_id` in `_write_geocodejson_address`).
     @Test(arguments: [
         (47.158490, 9.545307, "town", "Vaduz"), (47.216644, 9.512290, "village", "Gamprin"), (47.204898, 9.582462, "city", "Mauren"),
     ])
@@ -409,7 +410,9 @@ import Testing
         #expect(jsonv2.contains(#""addresstype":"\#(key)","name":"\#(name)""#))
         #expect(jsonv2.contains(#""address":{"\#(key)":"\#(name)""#))
         let geocodeJSON = NominatimFormatter.answer(placemark, options: NominatimOptions(format: .geocodejson, zoom: 10))
-        #expect(geocodeJSON.contains(#""city":"\#(name)""#))
+        #expect(geocodeJSON.contains(#""name":"\#(name)""#))
+        #expect(geocodeJSON.contains(#""admin":{"level8":"\#(name)""#))
+        #expect(!geocodeJSON.contains(#""city":"#))
     }
 
     /// The extract gave Liechtenstein's boundary, so its subdivisions come from the extract alone: Natural

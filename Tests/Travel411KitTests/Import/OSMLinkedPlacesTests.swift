@@ -4,6 +4,7 @@ import Testing
 @testable import Travel411Core
 @testable import Travel411Geocoder
 @testable import Travel411Import
+@testable import Travel411OSM
 @testable import Travel411Store
 @testable import Travel411StoreWriters
 
@@ -55,17 +56,38 @@ import Testing
         #expect(towns.featureIndex(longitude: 15.6636, latitude: 48.405) == 0)
     }
 
+    /// A boundary's `label` member is its linked node first, whatever its type and wherever it lies; a node of its
+    /// `wikidata` only inside it (`find_linked_place`). Gozo's label member is its island node.
+    @Test func aLabelMemberLinksBeforeTheWikidataItem() throws {
+        var links = OSMLinkedPlaces()
+        var island = Self.placeNode(60_796_225, wikidata: nil)
+        island.isLabelMember = true
+        links.add(island, OSMPlace(type: "island"), at: Point2D(x: 14.25, y: 36.05))
+        links.add(Self.placeNode(2, wikidata: "Q170488"), OSMPlace(type: "town"), at: Point2D(x: 14.24, y: 36.04))
+        let elsewhere = OSMPostcodeAreasTests.square(14.0, 35.0, 0.1)
+        #expect(links.node(label: 60_796_225, wikidata: "Q170488", inside: elsewhere)?.type == "island")
+        #expect(links.node(label: nil, wikidata: "Q170488", inside: elsewhere) == nil)
+        let gozo = OSMPostcodeAreasTests.square(14.2, 36.0, 0.1)
+        #expect(links.node(label: nil, wikidata: "Q170488", inside: gozo)?.type == "town")
+        #expect(links.node(label: 7, wikidata: "Q170488", inside: gozo)?.type == "town")
+    }
+
+    static func placeNode(_ id: Int64, wikidata: String?) -> OSMFeature {
+        var feature = OSMFeature(kind: .place, element: OSMElementID(.node, id), name: "a place", shape: .point(Point2D(x: 0, y: 0)))
+        feature.wikidata = wikidata
+        return feature
+    }
+
     /// London: the Inner and Middle Temples (admin_level 9, rank 18) share their `wikidata` with the `quarter`
     /// node Temple (rank 22), and the node's box does not hold the boundary's parent's centre: the boundary is a
     /// quarter, below the suburb node Clerkenwell around it; Clerkenwell's area cut to it answers below it.
     @Test func aBoundaryLinkedToAQuarterIsBelowTheSuburbAroundIt() throws {
         let levels = try #require(NominatimAddressLevels.embedded)
         var links = OSMLinkedPlaces()
-        links.add(
-            wikidata: "Q3624241", .init(elementID: 1, point: Point2D(x: -0.1100526, y: 51.5128303), type: "quarter", isCapital: false))
+        links.add(Self.placeNode(1, wikidata: "Q3624241"), OSMPlace(type: "quarter"), at: Point2D(x: -0.1100526, y: 51.5128303))
         let temples = OSMPostcodeAreasTests.square(-0.113, 51.510, 0.004)
-        let node = try #require(links.node(wikidata: "Q3624241", inside: temples))
-        #expect(links.node(wikidata: "Q1", inside: temples) == nil)
+        let node = try #require(links.node(label: nil, wikidata: "Q3624241", inside: temples))
+        #expect(links.node(label: nil, wikidata: "Q1", inside: temples) == nil)
         #expect(OSMLinkedPlaces.rank(of: 18, linkedTo: node, parentRank: 3, countryCode: "gb", levels: levels) == 22)
         // A linked node no finer than the parent leaves the boundary's rank.
         #expect(OSMLinkedPlaces.rank(of: 18, linkedTo: node, parentRank: 22, countryCode: "gb", levels: levels) == 18)
