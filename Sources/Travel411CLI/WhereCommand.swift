@@ -294,6 +294,8 @@ package struct WhereCommand: ParsableCommand {
                 try batch.run(inputPath: input, standardInput: standardInput?.source, outputFD: STDOUT_FILENO)
             }
         try geocoder.checkIndex()
+        // Left to the process's exit, which follows: freeing the tables object by object only made the batch's end later.
+        _ = Unmanaged.passRetained(geocoder)
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 

@@ -35,7 +35,7 @@ extension PlacesLookup {
         }
 
         package init(
-            index: AreaIndex, preloaded: [[String?]]?, featureCount: Int = 0, countryFeatures: [Int32] = [],
+            index: AreaIndex, preloaded: RecordTable?, featureCount: Int = 0, countryFeatures: [Int32] = [],
             firstLevels: [UInt32] = [], fetchLinks: (@Sendable (Int) -> FeatureLinks?)? = nil,
             fetch: (@Sendable (Int) -> [String?]?)?
         ) throws {
@@ -44,18 +44,8 @@ extension PlacesLookup {
             self.firstLevels = firstLevels
             fetchedLinks = LazySlots(count: fetchLinks == nil ? 0 : featureCount)
             self.fetchLinks = fetchLinks
-            if let preloaded {
-                let table = try RecordTable(
-                    storage: BlobStorage(
-                        bytes: RecordTable.build(
-                            coordinates: nil,
-                            fields: preloaded, fieldCount: AreaText.allCases.count)))
-                self.preloaded = table
-                texts = table.view
-            } else {
-                self.preloaded = nil
-                texts = nil
-            }
+            self.preloaded = preloaded
+            texts = preloaded?.view
             fetched = LazySlots(count: preloaded == nil ? featureCount : 0)
             self.fetch = fetch
         }

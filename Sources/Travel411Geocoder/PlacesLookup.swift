@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import Travel411Core
 import Travel411Store
 
@@ -158,11 +159,14 @@ package final class PlacesLookup: Sendable {
         }
         var results = [Result<LoadedTask, any Error>](repeating: .success(.localities(nil)), count: tasks.count)
         let loads = tasks, keep = needs.contains(.nearestLocality)
+        // A connection a thread, not a task: opening one reads the database's whole schema.
+        let connections = Mutex<[SharedDatabaseReader]>([])
         results.withUnsafeMutableBufferPointer { results in
             let results = DisjointSlots(results)
             DispatchQueue.concurrentPerform(iterations: loads.count) { i in
                 results[i] = Result {
-                    let connection = try SharedDatabaseReader(path: path, mapped: false)
+                    let connection = try connections.withLock { $0.popLast() } ?? SharedDatabaseReader(path: path, mapped: false)
+                    defer { connections.withLock { $0.append(connection) } }
                     switch loads[i] {
                     case .area(let level): return .area(try Self.loadArea(level, loading: .everything, from: connection))
                     case .localities:
@@ -246,9 +250,8 @@ package final class PlacesLookup: Sendable {
         }
         switch loading {
         case .everything:
-            let rows = try reader.query(attributesSQL + " ORDER BY feature", [.text(level.rawValue)])
-            return try AreaLevel(
-                index: index, preloaded: rows.map(attributes), countryFeatures: countryFeatures, firstLevels: firstLevels, fetch: nil)
+            let texts = try reader.withDatabase { try Self.areaTexts(level, sql: attributesSQL + " ORDER BY feature", from: $0) }
+            return try AreaLevel(index: index, preloaded: texts, countryFeatures: countryFeatures, firstLevels: firstLevels, fetch: nil)
         case .onDemand:
             return try AreaLevel(
                 index: index, preloaded: nil, featureCount: Int(featureCount), countryFeatures: countryFeatures,

@@ -97,6 +97,37 @@ public final class RecordTable: @unchecked Sendable {
     }
 }
 
+/// A record table without coordinates, built a field at a time: `RecordTable.build(coordinates: nil, fields:fieldCount:)`'s
+/// bytes for the same texts, without first holding every record's texts as strings (a batch's start-up reads the
+/// area levels' texts from their rows this way).
+package struct RecordTableBuilder {
+    private let fieldCount: Int
+    private var offsets: [UInt32] = []
+    private var text: [UInt8] = []
+
+    package init(fieldCount: Int) { self.fieldCount = fieldCount }
+
+    /// The next field of the record being built, in field order; empty reads as absent, as nil does in `build`.
+    package mutating func append(_ field: UnsafeRawBufferPointer) {
+        offsets.append(UInt32(text.count))
+        text.append(contentsOf: field)
+    }
+
+    /// The table's bytes, once each record's `fieldCount` fields were appended.
+    package func bytes() -> [UInt8] {
+        var writer = ByteWriter(capacity: 16 + (offsets.count + 1) * 4 + text.count)
+        writer.append(UInt32(fieldCount > 0 ? offsets.count / fieldCount : 0))
+        writer.append(UInt32(fieldCount))
+        writer.append(UInt32(0))
+        writer.append(UInt32(0))
+        writer.append(contentsOf: offsets)
+        writer.append(UInt32(text.count))
+        var result = writer.bytes
+        result.append(contentsOf: text)
+        return result
+    }
+}
+
 /// A record table's memory as bare pointers (its `RecordTable` keeps it alive).
 // @unchecked Sendable: pointers into a table that is never written after it is built.
 @usableFromInline package struct RecordTableView: @unchecked Sendable {

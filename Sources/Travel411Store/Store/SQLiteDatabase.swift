@@ -222,6 +222,18 @@ public final class SQLiteStatement {
 
     public func blob(_ column: Int32) -> [UInt8] { withBlob(column) { Array($0) } }
 
+    /// Calls `body` with the UTF-8 bytes of `value(column).stringValue` (none for nil), valid only during the
+    /// call; an ASCII text's own bytes, without making a string of them.
+    public func withStringBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        if sqlite3_column_type(handle, column) == SQLITE_TEXT, let text = sqlite3_column_text(handle, column) {
+            let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))
+            // `String(cString:)` ends a text at a NUL and repairs invalid UTF-8: ASCII without a NUL it keeps as it is.
+            if !bytes.contains(where: { $0 == 0 || $0 >= 0x80 }) { return try body(bytes) }
+        }
+        var string = value(column).stringValue ?? ""
+        return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+
     public func value(_ column: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(int64(column))
