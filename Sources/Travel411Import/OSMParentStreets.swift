@@ -14,7 +14,7 @@ import Travel411StoreWriters
 /// Streets and objects grow with the extract, so both wait in sort runs on disk, by column of `reachDegrees`:
 /// each column's streets come before the objects of the column to their left, and a sweep holds only the
 /// streets of the three columns around the objects it answers. The answers are sorted back into the objects'
-/// order. What stays in memory is a number for each distinct name.
+/// order. Names are compared by a hash of their key (`NameKeyHash`), so nothing in memory grows with their number.
 struct OSMParentStreets {
     static let reachDegrees = 0.015
 
@@ -22,13 +22,14 @@ struct OSMParentStreets {
     private struct Entry: BitwiseCopyable {
         var column: Int32
         var row: Int32
-        var name: UInt32
         var number: UInt32
+        var isObject: Bool
+        /// The name key's hash (`NameKeyHash`); after `isObject`, in the padding before it, the entry stays 40 bytes.
+        var name: UInt64
         var x: Double
         var y: Double
-        var isObject: Bool
 
-        init(_ point: Point2D, name: UInt32, number: UInt32, isObject: Bool) {
+        init(_ point: Point2D, name: UInt64, number: UInt32, isObject: Bool) {
             // Far inside Int32 (a longitude makes ±12,000), so that a neighbour's column is one too.
             let limit = Double(1 << 30)
             column = Int32(max(-limit, min(limit, floor(point.x / OSMParentStreets.reachDegrees))))
@@ -60,19 +61,17 @@ struct OSMParentStreets {
     /// where Nominatim measures every way of the name in reach by its line (`getNearestNamedRoadPlaceId`).
     static let maximumCandidates = 16
 
-    /// Each distinct name key's number.
-    private var names: [[UInt8]: UInt32] = [:]
     private let entries: ExternalSorter<Entry>
     private let runPrefix: String
     private let bufferBytes: Int
     /// The abbreviation variants a street is also named by; nil: by its name as written only.
     private let variants: NominatimNameVariants?
     private let partitions: NominatimPartitions
-    /// The name numbers of the latest street names' spellings (`add`): a name comes back street after street (a long
+    /// The name hashes of the latest street names' spellings (`add`): a name comes back street after street (a long
     /// street is many ways), and its variants took half of the read's features thread. Emptied when full, so that
-    /// it stays small; a name's numbers never change once given, so the entries are the same either way.
+    /// it stays small; a name's hashes are the same each time, so the entries are the same either way.
     /// Kept with the name's own bytes: a String key matches a canonically equivalent spelling too.
-    private var spellingNumbers: [String: (name: String, numbers: [UInt32])] = [:]
+    private var spellingNumbers: [String: (name: String, numbers: [UInt64])] = [:]
     private static let spellingNumbersKept = 1 << 14
     /// How many streets' partitions `answers` keeps: a street is asked about by each of its addresses, which come
     /// together (the sweep is by column), so a small cache, emptied when full, answers most of them.
@@ -98,11 +97,11 @@ struct OSMParentStreets {
         }
     }
 
-    /// The numbers of the name's spellings (itself and its variants), each once, in the variants' order.
-    private mutating func spellingNumbers(of name: String) -> [UInt32] {
+    /// The hashes of the name's spellings (itself and its variants), each once, in the variants' order.
+    private mutating func spellingNumbers(of name: String) -> [UInt64] {
         if let known = spellingNumbers[name], known.name.utf8.elementsEqual(name.utf8) { return known.numbers }
-        var added: Set<UInt32> = []
-        var numbers: [UInt32] = []
+        var added: Set<UInt64> = []
+        var numbers: [UInt64] = []
         for spelling in variants?.variants(of: name) ?? [name] {
             guard let number = number(of: spelling), added.insert(number).inserted else { continue }
             numbers.append(number)
@@ -113,18 +112,18 @@ struct OSMParentStreets {
     }
 
     /// The object numbered `object`, at `point`, names its street `name`: `answers` gives the street.
-    mutating func ask(object: UInt32, named name: String, at point: Point2D) throws {
+    func ask(object: UInt32, named name: String, at point: Point2D) throws {
         guard let name = number(of: name) else { return }
         try entries.append(Entry(point, name: name, number: object, isObject: true))
     }
 
-    private mutating func number(of name: String) -> UInt32? {
+    /// The name's match key by its hash (`NameKeyHash`), nil for a name without letters or digits. A number per
+    /// distinct key, given in a dictionary, grew with the extract's distinct names (about 80 bytes a name, tens of
+    /// millions of them in the planet; issue 35); the hash needs no memory.
+    private func number(of name: String) -> UInt64? {
         let key = Self.matchKey(name)
         guard !key.isEmpty else { return nil }
-        if let known = names[key] { return known }
-        let number = UInt32(names.count)
-        names[key] = number
-        return number
+        return NameKeyHash.of(key)
     }
 
     /// The streets of each object that asked, in the objects' order: those of its name whose centre is within reach

@@ -48,4 +48,24 @@ import Travel411OSMReader
         #expect(NameKey.of("Äulestrasse") == Array("äulestrasse".utf8))
         #expect(NameKey.of(" - ").isEmpty)
     }
+
+    /// The parent streets compare names by `NameKeyHash`: the same on every run (FNV-1a's published values), and
+    /// different for every two distinct keys of the committed extracts' names and their abbreviation variants.
+    @Test func keysHashAsFNV1aAndApartForEveryNameOfTheExtracts() throws {
+        #expect(NameKeyHash.of([]) == 0xcbf2_9ce4_8422_2325)
+        #expect(NameKeyHash.of(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
+        #expect(NameKeyHash.of(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
+        var keys = Set<[UInt8]>()
+        for extract in [OSMExtractImportTests.liechtenstein, OSMExtractImportTests.helsinki, OSMExtractImportTests.kouvola] {
+            try OSMExtractReader(path: extract.path).read { feature in
+                for name in [feature.name, feature.address?.street, feature.address?.place].compactMap({ $0 }) {
+                    for spelling in NominatimNameVariants.embedded?.variants(of: name) ?? [name] {
+                        keys.insert(OSMParentStreets.matchKey(spelling))
+                    }
+                }
+            }
+        }
+        #expect(keys.count > 1_000)
+        #expect(Set(keys.map(NameKeyHash.of)).count == keys.count)
+    }
 }
