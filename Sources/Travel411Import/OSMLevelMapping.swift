@@ -65,12 +65,11 @@ struct OSMLevelMapping {
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
-    /// The `boundary=postal_code` polygons and the administrative boundaries with a `postal_code`, as written
-    /// (`OSMPostcodeAreas`).
+    /// The `boundary=postal_code` polygons and the administrative boundaries with a `postal_code` (`OSMPostcodeAreas`).
     private var postalCodeAreas: [(code: String, shape: Shape)] = []
     private var postcodeBoundaries: [(code: String, shape: Shape, adminLevel: Int)] = []
 
-    /// Where the temporary files go: the start of their paths, beside the database being built.
+    /// The start of the temporary files' paths, beside the database being built.
     private let temporaryPrefix: String
 
     /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
@@ -165,12 +164,15 @@ struct OSMLevelMapping {
         try addObject(object)
     }
 
-    /// Keeps an object until the extract is read, asking for its parent street.
-    mutating func addObject(_ object: PendingObject) throws {
+    /// Keeps an object until the extract is read, asking for its parent street; its number. Not `indexed`: a record only.
+    @discardableResult mutating func addObject(_ object: PendingObject, indexed: Bool = true) throws -> UInt32 {
+        let number = UInt32(pendingObjects.count)
         if let street = object.fields[PlacesSchema.ObjectField.street.rawValue] ?? nil {
-            try parentStreets.ask(object: UInt32(pendingObjects.count), named: street, at: object.point)
+            try parentStreets.ask(object: number, named: street, at: object.point)
         }
+        if !indexed { collector.interpolations.addUnindexed(pendingObject: number) }
         try pendingObjects.append { $0.write(object) }
+        return number
     }
 
     private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) throws {
@@ -554,6 +556,7 @@ struct OSMLevelMapping {
         let countryField = PlacesSchema.ObjectField.country.rawValue, cityField = PlacesSchema.ObjectField.city.rawValue
         let (collector, pendingObjects) = (self.collector, self.pendingObjects)
         var number: UInt32 = 0
+        defer { collector.interpolations.settle(base: (collector.objectRecords?.objectCount ?? number) - number) }
         /// Collects the next object; false when none is left.
         func collectNext(parent: [UInt32]?) throws -> Bool {
             guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
@@ -573,7 +576,8 @@ struct OSMLevelMapping {
             ObjectNearestStreets.settleParentMark(&object.fields, countryCode: country)
             // Its `addr:city` as read, replaced by the municipality it names (`OSMAddressCity`), none when it names none.
             if let value = object.fields[cityField] ?? nil { object.fields[cityField] = addressCity(value, object.point, country) }
-            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
+            let indexed = !collector.interpolations.isUnindexed(pendingObject: number)
+            try collector.collectObject(object.fields, at: object.point, outline: object.outline, indexed: indexed)
             number += 1
             return true
         }

@@ -17,6 +17,10 @@ package struct OSMTaggedElement {
     package var lastNode: Int64 = 0
     package var firstHousenumber: String?
     package var lastHousenumber: String?
+    /// An `addr:interpolation` line's house numbers, one for each of its points (nil where the node has none).
+    package var nodeHousenumbers: [String?] = []
+    /// The `addr:street` (else `addr:place`) of the first of an interpolation line's nodes that has one.
+    package var nodeStreet: String?
 
     package init(element: OSMElementID, tags: OSMTags, geometry: Geometry) {
         self.element = element

@@ -325,6 +325,10 @@ private let deliverElement: cosm_element_callback = { element, context in
     tagged.lastNode = element.last_node_id
     tagged.firstHousenumber = string(element.first_node_housenumber)
     tagged.lastHousenumber = string(element.last_node_housenumber)
+    if let numbers = element.node_housenumbers {
+        tagged.nodeHousenumbers = (0..<element.point_count).map { string(numbers[$0]) }
+        tagged.nodeStreet = string(element.node_street)
+    }
     return session.deliver(tagged) ? 0 : 1
 }
 
