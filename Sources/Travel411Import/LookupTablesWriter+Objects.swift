@@ -24,7 +24,7 @@ extension LookupTablesWriter {
         let pages = SQLitePages(database: database), streetDirectory = BlobStorage(bytes: directory)
         let addresses = StreetAddressesBuilder(temporaryPrefix: database.path + "-")
         let interpolations = collector.interpolations
-        let parentField = PlacesSchema.ObjectField.parent.rawValue, nearestField = PlacesSchema.ObjectField.nearestStreet.rawValue
+        let parentField = PlacesSchema.ObjectField.parent.rawValue
         var parents: [UInt32: UInt32] = [:]
         defer { addresses.discard() }
         let makeStreets = {
@@ -35,12 +35,12 @@ extension LookupTablesWriter {
         try pending.finish(
             makeStreets: makeStreets, streetPartitions: collector.streetPostcodes?.partitions ?? StreetPartitions(),
             { fields in
-                // An interpolation line's records are no street's addresses; its way's record gives its parent
-                // (`OSMInterpolationLines.parent`): the street its name finds, else the nearest named one.
+                // An interpolation line's records are no street's addresses; its way's record gives the street its
+                // `addr:street` names (`OSMInterpolationLines.parent`).
                 let id = UInt32(records.recordCount)
                 if !interpolations.unindexed.contains(id) {
                     try addresses.add(object: id, fields: fields)
-                } else if let parent = (fields[parentField] ?? fields[nearestField]).flatMap({ UInt32($0) }) {
+                } else if let parent = fields[parentField].flatMap({ UInt32($0) }) {
                     parents[id] = parent
                 }
                 try records.append(fields)

@@ -52,13 +52,10 @@ struct OSMInterpolationLines {
 
     /// The line's parent street (`get_interpolation_parent`, lib-sql/functions/interpolation.sql): the street its
     /// `addr:street` names (`find_parent_for_address` at the way's centre: the parent the import found for the way's
-    /// record, `parents`). Where travel411's names find none, `parents` holds the named street nearest the way's centre
-    /// (`ObjectNearestStreets`), as for an object: Nominatim's tokens match names that `OSMParentStreets` does not
-    /// (Cotonou's nodes' `12.168` parent its lines to Rue 12.168), and Nominatim's own fallback, the rank-26 street
-    /// nearest the whole way within 0.001°, gave the cross streets such a line meets (at 0°) there. That fallback
-    /// (its ORDER BY tests `ST_GeometryType = 'ST_Line'`, never true in PostGIS: the plain `ST_Distance`; rank 26: not
-    /// `isMinor`; measured from points along the way 0.00001° apart) answers only without any named street near.
-    /// A line with no parent is never cut into pieces (`osmline_update`) and answers nothing.
+    /// record, `parents`), else the rank-26 way nearest the whole way within 0.001°, named or not (its ORDER BY tests
+    /// `ST_GeometryType = 'ST_Line'`, which PostGIS never gives: the plain `ST_Distance`; rank 26: not `isMinor`),
+    /// measured from points along the way no more than 0.00001° apart. A line with no parent is never cut into pieces
+    /// (`osmline_update`) and answers nothing.
     static func parent(
         of line: OSMInterpolationLine, parents: [UInt32: UInt32], streets: StreetTiles, isMinor: @escaping (UInt32) -> Bool
     ) -> UInt32? {

@@ -10,10 +10,10 @@ extension OSMLevelMapping {
     /// an object that only the line answers with (`place=house` on the way, as Nominatim's `create_from_osmline_row`);
     /// a record at the way's centre (`get_center_point`: halfway along it) asks for the way's parent street by name.
     mutating func interpolate(_ feature: OSMFeature) throws -> Int {
-        // A line without a street of its own takes its nodes' (get_interpolation_address).
-        guard let line = feature.interpolation,
-            let street = feature.address?.street ?? feature.address?.place ?? line.nodeStreet
-        else { return 0 }
+        // A line without a street of its own takes its nodes' (get_interpolation_address); one with none at all finds its
+        // parent street by its place alone (`OSMInterpolationLines.parent`).
+        guard let line = feature.interpolation else { return 0 }
+        let street = feature.address?.street ?? feature.address?.place ?? line.nodeStreet
         let way = feature.shape.lines.first ?? []
         let pieces = Self.interpolatedPieces(line, along: way)
         guard !pieces.isEmpty else { return 0 }

@@ -7,8 +7,8 @@ import Travel411Store
 /// What each OpenStreetMap feature gives the lookups, after Nominatim's rules (docs/osm.md):
 ///
 /// - a named highway is a thoroughfare (its `ref` when it has no name);
-/// - an address (a node's, or a point on a building's surface) is an address point, its street `addr:street`,
-///   else `addr:place`; `addr:interpolation` lines add the numbers between their end nodes;
+/// - an address (a node's, or a point on a building's surface) is an address point, its street `addr:street`, else
+///   `addr:place`; an `addr:interpolation` line's pieces are lines (`OSMInterpolationLines`);
 /// - `boundary=administrative`: `admin_level` 2 is the country; the others take the placemark level of their
 ///   address rank in their country (`placeBoundaries`, after Nominatim's address-levels.json): by default 4
 ///   the administrativeArea, 6 the subAdministrativeArea, 8 the municipality (the locality of every point
@@ -40,8 +40,7 @@ struct OSMLevelMapping {
     private var suburbBoundaries: [Int: [PendingArea]] = [:]
     /// The boundaries below the country's, ranked once the extract's countries are known (`placeBoundaries`).
     private var rankedBoundaries: [(area: PendingArea, adminLevel: Int, subdivision: String?)] = []
-    /// The extract's own country polygons, which decide the country of its objects first (`OSMCountryOfPoint`): on
-    /// disk, as the other outlines waiting for the end of the read.
+    /// The extract's own country polygons, which decide its objects' country first (`OSMCountryOfPoint`), on disk.
     private var extractCountries: [(code: String, shape: OSMStoredShape)] = []
     /// The part of the world the extract's streets, addresses and places cover.
     private(set) var extent = BoundingBox.empty
@@ -58,7 +57,7 @@ struct OSMLevelMapping {
     let pendingAddresses: OSMSpillFile
     private let pendingObjects: OSMSpillFile
     private let streetMidpoints: OSMSpillFile
-    /// The named streets by their centres, which the addresses and POIs find their street among.
+    /// The named streets by their centres, which the addresses, POIs and interpolation lines find their street among.
     private var parentStreets: OSMParentStreets
     /// Place nodes with a `wikidata` item, which boundaries link to (`OSMLinkedPlaces`).
     private(set) var linkedPlaces = OSMLinkedPlaces()
@@ -112,7 +111,8 @@ struct OSMLevelMapping {
                 kind: feature.highway?.highwayClass, lines: lines, centre: centre, centroid: midpoint), let midpoint
             {
                 try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint, postcode: feature.address?.postcode) }
-                if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
+                let names = [feature.name, feature.highway?.ref].compactMap { $0 }
+                if !names.isEmpty { try parentStreets.add(street: id, names: names, midpoint: midpoint) }
             }
         case .address:
             guard let address = feature.address, address.isAddressPoint else { return note(feature.kind, "no house number") }

@@ -90,11 +90,15 @@ struct OSMParentStreets {
         entries = ExternalSorter(runPrefix: runPrefix + "sweep-", bufferBytes: bufferBytes) { $0.sweepKey }
     }
 
-    /// A street by its name and each of the name's abbreviation variants (`NominatimNameVariants`): an `addr:street`
-    /// that spells one of them names it.
-    mutating func add(street id: UInt32, name: String, midpoint: Point2D) throws {
-        for number in spellingNumbers(of: name) {
-            try entries.append(Entry(midpoint, name: number, number: id, isObject: false))
+    /// A street by its names (its `name`, and its `ref`: Nominatim's `NAME_TAGS.core` extra names, lib-lua/themes/
+    /// nominatim/presets.lua, which its `name_vector` holds) and each of their abbreviation variants
+    /// (`NominatimNameVariants`): an `addr:street` that spells one of them names it (Cotonou's `12.168`, Rue 12.168's ref).
+    mutating func add(street id: UInt32, names: [String], midpoint: Point2D) throws {
+        var added: Set<UInt32> = []
+        for name in names {
+            for number in spellingNumbers(of: name) where added.insert(number).inserted {
+                try entries.append(Entry(midpoint, name: number, number: id, isObject: false))
+            }
         }
     }
 

@@ -73,4 +73,26 @@ extension ReverseGeocoder {
         }
         return reached > 0 ? best.along / reached : 0
     }
+
+    /// The explanation's lines for an answer an interpolation line gave (`where --explain`, the server's `debug=1`):
+    /// none for any other answer.
+    func interpolationExplanation(_ record: PlacemarkRecord) -> [String] {
+        guard record.interpolation >= 0 else { return [] }
+        let text = withInterpolations { lines -> String? in
+            func field(_ field: PlacesSchema.InterpolationField) -> String {
+                lines.names.bytes(Int(record.interpolation), field.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+            }
+            return "\(field(.start))-\(field(.end)), step \(field(.step))"
+        }
+        let number = placemark(from: record).subThoroughfare ?? "?"
+        let element =
+            withObjects { $0.names.bytes(Int(record.object), PlacesSchema.ObjectField.element.rawValue) }
+            .flatMap { $0.map { String(decoding: $0, as: UTF8.self) } } ?? "?"
+        return [
+            "house number: \(number)",
+            "  decided by: the addr:interpolation line \(element) (its piece \((text ?? nil) ?? "?")), the nearest line within reach of the",
+            "  street or object found first, its number at the point's place along it (lookup_street_poi:",
+            "  _find_interpolation_for_street, _interpolated_housenumber); the road is the line's parent street",
+        ]
+    }
 }
