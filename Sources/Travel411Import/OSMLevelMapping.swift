@@ -58,7 +58,7 @@ struct OSMLevelMapping {
     private let pendingObjects: OSMSpillFile
     private let streetMidpoints: OSMSpillFile
     /// The named streets by their centres, which the addresses, POIs and interpolation lines find their street among.
-    private var parentStreets: OSMParentStreets
+    var parentStreets: OSMParentStreets
     /// Place nodes with a `wikidata` item, which boundaries link to (`OSMLinkedPlaces`).
     private(set) var linkedPlaces = OSMLinkedPlaces()
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
@@ -111,8 +111,8 @@ struct OSMLevelMapping {
                 kind: feature.highway?.highwayClass, lines: lines, centre: centre, centroid: midpoint), let midpoint
             {
                 try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint, postcode: feature.address?.postcode) }
-                let names = [feature.name, feature.highway?.ref].compactMap { $0 }
-                if !names.isEmpty { try parentStreets.add(street: id, names: names, midpoint: midpoint) }
+                if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
+                if let ref = feature.highway?.ref { try parentStreets.add(street: id, ref: ref, midpoint: midpoint) }
             }
         case .address:
             guard let address = feature.address, address.isAddressPoint else { return note(feature.kind, "no house number") }

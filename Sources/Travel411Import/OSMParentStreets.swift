@@ -90,16 +90,36 @@ struct OSMParentStreets {
         entries = ExternalSorter(runPrefix: runPrefix + "sweep-", bufferBytes: bufferBytes) { $0.sweepKey }
     }
 
-    /// A street by its names (its `name`, and its `ref`: Nominatim's `NAME_TAGS.core` extra names, lib-lua/themes/
-    /// nominatim/presets.lua, which its `name_vector` holds) and each of their abbreviation variants
-    /// (`NominatimNameVariants`): an `addr:street` that spells one of them names it (Cotonou's `12.168`, Rue 12.168's ref).
-    mutating func add(street id: UInt32, names: [String], midpoint: Point2D) throws {
-        var added: Set<UInt32> = []
-        for name in names {
-            for number in spellingNumbers(of: name) where added.insert(number).inserted {
-                try entries.append(Entry(midpoint, name: number, number: id, isObject: false))
-            }
+    /// A street by its name and each of the name's abbreviation variants (`NominatimNameVariants`): an `addr:street`
+    /// that spells one of them names it.
+    mutating func add(street id: UInt32, name: String, midpoint: Point2D) throws {
+        for number in spellingNumbers(of: name) {
+            try entries.append(Entry(midpoint, name: number, number: id, isObject: false))
         }
+    }
+
+    /// A street by its `ref`, one of its names in Nominatim (`NAME_TAGS.core`'s extra names, lib-lua/themes/nominatim/
+    /// presets.lua, which its `name_vector` holds), matched word by word as Nominatim's normalisation splits them
+    /// (`refKey`) by the records that ask by ref (`ask(object:ref:at:)`): the ways of interpolation lines, whose nodes'
+    /// `12.168` is Rue 12.168's ref in Cotonou. Objects do not ask so: `NameKey` joins the words, and "U.S. 95" would
+    /// name the `US 95` that Nominatim keeps apart ("u s 95", Beatty's diner).
+    mutating func add(street id: UInt32, ref: String, midpoint: Point2D) throws {
+        guard let name = number(ofKey: Self.refKey(ref)) else { return }
+        try entries.append(Entry(midpoint, name: name, number: id, isObject: false))
+    }
+
+    /// The record numbered `object`, at `point`, names its street by `ref`: `answers` gives the street of that ref.
+    mutating func ask(object: UInt32, ref: String, at point: Point2D) throws {
+        guard let name = number(ofKey: Self.refKey(ref)) else { return }
+        try entries.append(Entry(point, name: name, number: object, isObject: true))
+    }
+
+    /// A ref's words (split at anything but letters and digits, as Nominatim's normalisation makes punctuation a
+    /// space), each its `NameKey`, apart, after a byte no name's key holds.
+    static func refKey(_ ref: String) -> [UInt8] {
+        let words = ref.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map { NameKey.of(String($0)) }.filter { !$0.isEmpty }
+        guard !words.isEmpty else { return [] }
+        return [1] + Array(words.joined(separator: [UInt8(ascii: " ")]))
     }
 
     /// The numbers of the name's spellings (itself and its variants), each once, in the variants' order.
@@ -122,8 +142,9 @@ struct OSMParentStreets {
         try entries.append(Entry(point, name: name, number: object, isObject: true))
     }
 
-    private mutating func number(of name: String) -> UInt32? {
-        let key = Self.matchKey(name)
+    private mutating func number(of name: String) -> UInt32? { number(ofKey: Self.matchKey(name)) }
+
+    private mutating func number(ofKey key: [UInt8]) -> UInt32? {
         guard !key.isEmpty else { return nil }
         if let known = names[key] { return known }
         let number = UInt32(names.count)

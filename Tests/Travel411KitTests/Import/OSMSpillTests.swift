@@ -146,7 +146,7 @@ import Travel411OSMReader
             var parents = OSMParentStreets(runPrefix: folder.url.appendingPathComponent("parent-").path, bufferBytes: 1)
             // As an import does: the address nodes before the street ways.
             for (index, object) in objects.enumerated() { try parents.ask(object: UInt32(index), named: object.street, at: object.point) }
-            for street in streets { try parents.add(street: street.id, names: [street.name], midpoint: street.midpoint) }
+            for street in streets { try parents.add(street: street.id, name: street.name, midpoint: street.midpoint) }
             var found: [(object: UInt32, street: UInt32)] = []
             // The first of an object's candidates is the street whose centre is nearest (`ObjectNearestStreets` then
             // measures the lines of several).
