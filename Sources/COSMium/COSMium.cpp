@@ -231,13 +231,18 @@ namespace {
         KeySet m_area_keys;
         KeptKeys m_kept_keys;
 
-        /// The end nodes of addr:interpolation ways (found in the first pass) and their house numbers (second).
-        std::unordered_set<osmium::object_id_type> m_interpolation_ends;
+        /// The nodes of addr:interpolation ways (found in the first pass) and their house numbers (second): the ends
+        /// and any numbered node between them, where Nominatim splits the line (osmline_update).
+        std::unordered_set<osmium::object_id_type> m_interpolation_nodes;
         std::unordered_map<osmium::object_id_type, std::string> m_end_housenumbers;
         /// Administrative boundaries' `label` node members (first pass), by relation, until the area is delivered:
         /// Nominatim links a boundary to its label node first (`find_linked_place`).
         std::unordered_map<osmium::object_id_type, osmium::object_id_type> m_label_of_relation;
         std::unordered_set<osmium::object_id_type> m_label_nodes;
+        std::vector<const char*> m_node_housenumbers;
+        /// The addr:street (else addr:place) of the nodes of addr:interpolation ways, which a line without its own
+        /// inherits (Nominatim's get_interpolation_address).
+        std::unordered_map<osmium::object_id_type, std::string> m_node_streets;
 
         std::vector<const char*> m_keys;
         std::vector<const char*> m_values;
@@ -308,9 +313,10 @@ namespace {
                         } else if (item.type() == osmium::item_type::way) {
                             const auto& way = static_cast<const osmium::Way&>(item);
                             references.add(way);
-                            if (way.tags().has_key("addr:interpolation") && !way.nodes().empty()) {
-                                m_interpolation_ends.insert(way.nodes().front().ref());
-                                m_interpolation_ends.insert(way.nodes().back().ref());
+                            if (way.tags().has_key("addr:interpolation")) {
+                                for (const auto& node_ref : way.nodes()) {
+                                    m_interpolation_nodes.insert(node_ref.ref());
+                                }
                             }
                         }
                     },
@@ -451,9 +457,16 @@ namespace {
             if (node.tags().empty()) {
                 return;
             }
-            if (!m_interpolation_ends.empty() && m_interpolation_ends.count(node.id()) != 0) {
+            if (!m_interpolation_nodes.empty() && m_interpolation_nodes.count(node.id()) != 0) {
                 if (const char* housenumber = node.tags().get_value_by_key("addr:housenumber")) {
                     m_end_housenumbers[node.id()] = housenumber;
+                }
+                const char* street = node.tags().get_value_by_key("addr:street");
+                if (street == nullptr) {
+                    street = node.tags().get_value_by_key("addr:place");
+                }
+                if (street != nullptr) {
+                    m_node_streets[node.id()] = street;
                 }
             }
             if (!node.location().valid() || !m_node_keys.matches(node.tags())) {
@@ -502,12 +515,22 @@ namespace {
                 return;
             }
             m_coordinates.clear();
+            m_node_housenumbers.clear();
+            const bool interpolation = line && way.tags().has_key("addr:interpolation");
+            const char* node_street = nullptr;
             size_t missing = 0;
             for (const auto& node_ref : way.nodes()) {
                 const osmium::Location location = node_ref.location();
                 if (location.valid()) {
                     m_coordinates.push_back(location.lon_without_check());
                     m_coordinates.push_back(location.lat_without_check());
+                    if (interpolation) {
+                        m_node_housenumbers.push_back(end_housenumber(node_ref.ref()));
+                        const auto street = m_node_streets.find(node_ref.ref());
+                        if (node_street == nullptr && street != m_node_streets.end()) {
+                            node_street = street->second.c_str();
+                        }
+                    }
                 } else {
                     ++missing;
                 }
@@ -524,6 +547,8 @@ namespace {
             element.last_node_id = way.nodes().back().ref();
             element.first_node_housenumber = end_housenumber(element.first_node_id);
             element.last_node_housenumber = end_housenumber(element.last_node_id);
+            element.node_housenumbers = interpolation ? m_node_housenumbers.data() : nullptr;
+            element.node_street = node_street;
             element.missing_nodes = missing;
             deliver(element);
         }

@@ -59,6 +59,8 @@ public struct PlacemarkRecord: Sendable {
     /// The building whose house number, street and postcode the answering object carries, having none of its own
     /// (`inheritedAddress`); -1 when the object's own answer.
     package var addressObject: Int32 = -1
+    /// The piece of an interpolation line whose number `object` is (`answerFromInterpolationLine`); -1 when none.
+    var interpolation: Int32 = -1
     /// The postcode is the street's (`OSMStreetPostcodes`).
     var streetPostcode = false
     /// No street or object within reach: the postcode is that of the suburb or municipality answering (the code

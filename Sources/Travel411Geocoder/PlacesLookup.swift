@@ -112,7 +112,7 @@ package final class PlacesLookup: Sendable {
         self.pointBounds = pointBounds
         let reader = try SharedDatabaseReader(path: path)
         let points = LazySlots<Loaded<PointLevel>>(count: PlacesSchema.PointLevel.allCases.count)
-        let streets = LazySlots<Loaded<LineLevel>>(count: 2)
+        let streets = LazySlots<Loaded<LineLevel>>(count: 3)
         switch loading {
         case .onDemand:
             areaLevels = try PlacesSchema.AreaLevel.allCases.map { try Self.loadArea($0, loading: loading, from: reader) }
@@ -156,6 +156,7 @@ package final class PlacesLookup: Sendable {
             points.fill(Int(PlacesSchema.PointLevel.address.ordinal), with: Loaded(nil))
             streets.fill(0, with: Loaded(nil))
             streets.fill(1, with: Loaded(nil))
+            streets.fill(2, with: Loaded(nil))
         }
         var results = [Result<LoadedTask, any Error>](repeating: .success(.localities(nil)), count: tasks.count)
         let loads = tasks, keep = needs.contains(.nearestLocality)
@@ -522,6 +523,9 @@ package final class PlacesLookup: Sendable {
     /// without an extract.
     func objectLevel() -> LineLevel? { lineLevel(.objects, slot: 1) }
 
+    /// The pieces of the extracts' `addr:interpolation` lines (`PlacesSchema.InterpolationField`); nil without any.
+    func interpolationLevel() -> LineLevel? { lineLevel(.interpolations, slot: 2) }
+
     private func lineLevel(_ index: PlacesSchema.LineIndex, slot: Int) -> LineLevel? {
         loadedOnce(streets, at: slot) { try Self.loadLineLevel(index, from: $0) }
     }
@@ -558,14 +562,14 @@ package final class PlacesLookup: Sendable {
     }
 
     private static func loadLineLevel(_ index: PlacesSchema.LineIndex, from reader: SharedDatabaseReader) throws -> LineLevel? {
-        let level: Int64 = index == .thoroughfare ? 0 : 1
+        let level: Int64 = index == .thoroughfare ? 0 : index == .interpolations ? 4 : 1
         guard
             let row = try reader.query(
                 "SELECT lines, record_pages FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
             ).first, case .blob(let directory) = row[0], let recordPages = row[1].int64Value.map(Int.init)
         else { return nil }
         return LineLevel(
-            index: try tiles(directory: directory, grid: index == .thoroughfare ? .streets : .objects, level: level, from: reader),
+            index: try tiles(directory: directory, grid: index == .objects ? .objects : .streets, level: level, from: reader),
             names: try records(.streetRecords, level: level, count: recordPages, preloaded: false, from: reader))
     }
 

@@ -23,6 +23,7 @@ extension ReverseGeocoder {
         let unchecked = record(for: coordinate, needs: .all, maximumRank: maximumRank, layers: layers, otherCountriesAreas: true)
         return explainCountry(answered) + explainCity(answered, unchecked, detail: detail)
             + explainSuburb(answered, unchecked, detail: detail) + explainPostcode(answered, detail: detail)
+            + interpolationExplanation(answered)
     }
 
     private func text(_ level: PlacesSchema.AreaLevel, _ feature: Int32, _ field: PlacesLookup.AreaText) -> String? {
@@ -147,7 +148,9 @@ extension ReverseGeocoder {
     private func postcodeRule(_ record: PlacemarkRecord, detail: NominatimDetail) -> (rule: String, nearestDecides: Bool) {
         let objectField = PlacesSchema.ObjectField.postcode.rawValue, addressField = PlacesSchema.AddressField.postcode.rawValue
         if record.object >= 0, !(withObjects({ $0.names.bytes(Int(record.object), objectField)?.isEmpty ?? true }) ?? true) {
-            return ("the answering object's own addr:postcode", false)
+            return (
+                record.interpolation >= 0 ? "the interpolation line's own addr:postcode" : "the answering object's own addr:postcode", false
+            )
         }
         if record.addressObject >= 0,
             !(withObjects({ $0.names.bytes(Int(record.addressObject), objectField)?.isEmpty ?? true }) ?? true)
@@ -172,7 +175,10 @@ extension ReverseGeocoder {
             return ("\(beyond): the answer is the country alone, which has none", false)
         }
         if record.streetPostcode {
-            let street = record.streetAnswers ? "the answering street's" : "the answering object's parent street's"
+            let street =
+                record.streetAnswers
+                ? "the answering street's"
+                : record.interpolation >= 0 ? "the interpolation line's parent street's" : "the answering object's parent street's"
             return ("\(street) postcode (its postal_code area, else the nearest postcode of its country)", false)
         }
         if record.postcode >= 0 {

@@ -56,6 +56,7 @@ public final class ReverseGeocoder: Sendable {
         var streetPostcodes: Unmanaged<PagedRecords>?
         var streetAddresses: Unmanaged<PagedRecords>?
         var objectCovers: Unmanaged<StreetTiles>?
+        var interpolations: Unmanaged<PlacesLookup.LineLevel>?
         /// The extract's place nodes of the suburb level and its neighbourhoods.
         var suburbNodes: Unmanaged<PlaceNodeSearch>?
         var neighbourhoods: Unmanaged<NeighbourhoodNodes>?
@@ -99,6 +100,7 @@ public final class ReverseGeocoder: Sendable {
                 hot.streetPostcodes = lookup.streetPostcodes().map(Unmanaged.passUnretained)
                 hot.streetAddresses = lookup.streetAddresses().map(Unmanaged.passUnretained)
                 hot.objectCovers = lookup.objectCovers().map(Unmanaged.passUnretained)
+                hot.interpolations = lookup.interpolationLevel().map(Unmanaged.passUnretained)
                 hot.suburbNodes = lookup.suburbNodeSearch().map(Unmanaged.passUnretained)
                 hot.neighbourhoods = lookup.neighbourhoodNodes().map(Unmanaged.passUnretained)
             }
@@ -353,6 +355,13 @@ public final class ReverseGeocoder: Sendable {
     func withObjectCovers<R>(_ body: (StreetTiles) -> R) -> R? {
         if hot.isComplete { return hot.objectCovers?._withUnsafeGuaranteedRef(body) }
         return lookup.objectCovers().map(body)
+    }
+
+    /// The pieces of the extracts' interpolation lines, borrowed as `withObjects`.
+    @inline(__always)
+    func withInterpolations<R>(_ body: (PlacesLookup.LineLevel) -> R) -> R? {
+        if hot.isComplete { return hot.interpolations?._withUnsafeGuaranteedRef(body) }
+        return lookup.interpolationLevel().map(body)
     }
 
     func withStreetPostcodes<R>(_ body: (PagedRecords) -> R) -> R? {

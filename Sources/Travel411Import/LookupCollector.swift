@@ -82,6 +82,8 @@ final class LookupCollector {
     var objectCovers: StreetTilesBuilder?
     /// Their records wait here for the streets' tiles, which find the nearest street of those without a parent.
     var objectRecords: ObjectNearestStreets?
+    /// The `addr:interpolation` lines and the records of their numbers.
+    var interpolations = OSMInterpolationLines()
     /// The postcode (`OSMStreetPostcodes`) and country (its centroid's: `OSMCountryOfPoint`) of each OpenStreetMap
     /// street, by street number, on disk until the streets' records are stored.
     var streetPostcodes: StreetPostcodeTable?

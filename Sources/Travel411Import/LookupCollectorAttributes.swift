@@ -80,9 +80,11 @@ extension LookupCollector {
     }
 
     /// Adds an address point or POI: its point, or the rings it stands on. `fields` as `PlacesSchema.ObjectField`.
-    func collectObject(_ fields: [String?], at point: Point2D, outline: [[Point2D]]) throws {
+    /// One not `indexed` is a record only (`OSMInterpolationLines`).
+    func collectObject(_ fields: [String?], at point: Point2D, outline: [[Point2D]], indexed: Bool = true) throws {
         guard let objects, let records = objectRecords else { return }
         let id = records.objectCount
+        guard indexed else { return try records.addObject(fields) }
         try objects.add(line: id, lines: outline.isEmpty ? [[point, point]] : outline)
         // The outline's box, widened a little: a crossing computed at its very edge stays inside the covered cells.
         let extent = OSMLevelMapping.extent(of: outline)

@@ -39,14 +39,14 @@ final class LookupTablesWriter {
         }
     }
 
-    private let collector: LookupCollector
-    private let database: SQLiteDatabase
+    let collector: LookupCollector
+    let database: SQLiteDatabase
     /// Whether pages and area tiles are deflated (`PageCompression`): with an extract, whose database grows with
     /// the data. The embedded default's stay as they are: a batch loads the whole world's area tiles at its start,
     /// and inflating them made a 1 M-point batch of four fields a third slower (1.03 → 1.40 s), for 57 MB of 247.
     private let deflatesPages: Bool
     /// Deflates the pages and tiles stored from this thread on the other core, when they are deflated.
-    private let deflater: BackgroundDeflate?
+    let deflater: BackgroundDeflate?
     private let progress: (ImportProgress) -> Void
     /// Layers not yet read, by what they feed.
     private var unreadLayers: [LookupCollector.Input: Int] = [:]
@@ -149,7 +149,7 @@ final class LookupTablesWriter {
 
     /// Stores a page of `travel411_pages` under its key: deflated on the other core by `deflater`, in the order
     /// given, else as it is; `recordPages`, pages of records, coded (`RecordPageCoding`) before they are deflated.
-    private static func pageStore(_ database: SQLiteDatabase, deflater: BackgroundDeflate?, recordPages: Bool = false) throws -> (
+    static func pageStore(_ database: SQLiteDatabase, deflater: BackgroundDeflate?, recordPages: Bool = false) throws -> (
         Int64, [UInt8]
     ) throws -> Void {
         let insert = try database.prepare("INSERT INTO travel411_pages (key, blob) VALUES (?, ?)")
@@ -513,55 +513,12 @@ final class LookupTablesWriter {
         let pageCount = try names.finish()
         try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
         if let objects = collector.objects, let pending = collector.objectRecords, pending.objectCount > 0 {
-            let objectDirectory = try objects.finish(coding: coding) { number, blob in
-                try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 1, page: number)), .blob(blob)])
-            }
-            let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
-            var records = PagedRecordsWriter(fieldCount: PlacesSchema.ObjectField.allCases.count) { number, blob in
-                try storePage(PlacesSchema.PageKind.streetRecords.key(level: 1, page: number), blob)
-            }
-            // The streets' tiles as just written, read back through this connection (`SQLitePages`), each page once
-            // (`ObjectNearestStreets` keeps the rows of tiles still in reach).
-            let pages = SQLitePages(database: database), streetDirectory = BlobStorage(bytes: directory)
-            let addresses = StreetAddressesBuilder(temporaryPrefix: database.path + "-")
-            defer { addresses.discard() }
-            try pending.finish(
-                makeStreets: {
-                    try StreetTiles(directory: streetDirectory, grid: .streets) { number in
-                        pages.blob(key: PlacesSchema.PageKind.streetTiles.key(level: 0, page: number))
-                    }
-                }, streetPartitions: collector.streetPostcodes?.partitions ?? StreetPartitions(),
-                { fields in
-                    try addresses.add(object: UInt32(records.recordCount), fields: fields)
-                    try records.append(fields)
-                })
-            ImportMemoryTrace.note("objects' streets")
-            let objectRecordPages = try records.finish()
-            try storeLineIndex(.objects, directory: objectDirectory, recordPages: objectRecordPages)
-            if let covers = collector.objectCovers {
-                let coverDirectory = try covers.finish(coding: coding) { number, blob in
-                    try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 2, page: number)), .blob(blob)])
-                }
-                try storeLineIndex(.objectCovers, directory: coverDirectory, recordPages: 0)
-                // The pages just stored, read back: every one written before they are.
-                try deflater?.flush()
-                try OSMInheritedStreetNumbers.add(
-                    to: addresses,
-                    from: .init(
-                        objectDirectory: objectDirectory, objectCount: records.recordCount, objectRecordPages: objectRecordPages,
-                        coverDirectory: coverDirectory, streetDirectory: directory, streetRecordPages: pageCount,
-                        page: { pages.blob(key: $0) }))
-                ImportMemoryTrace.note("inherited street numbers")
-            }
-            let addressPages = try addresses.finish(streetCount: streetCount) { number, blob in
-                try storePage(PlacesSchema.PageKind.streetRecords.key(level: 3, page: number), blob)
-            }
-            try storeLineIndex(.streetAddresses, directory: [], recordPages: addressPages)
-            ImportMemoryTrace.note("street addresses")
+            try storeObjects(objects, pending, streets: (directory, pageCount, streetCount), insert: insert, coding: coding)
         }
         collector.objects = nil
         collector.objectCovers = nil
         collector.objectRecords = nil
+        collector.interpolations = OSMInterpolationLines()
         if let table = collector.streetPostcodes, !table.isEmpty {
             let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
             var postcodes = PagedRecordsWriter(fieldCount: PlacesSchema.StreetPostcodeField.allCases.count) { number, blob in
@@ -574,27 +531,9 @@ final class LookupTablesWriter {
         progress(ImportProgress(stage: "indexing streets", completed: 1, total: 1))
     }
 
-    private func storeLineIndex(_ index: PlacesSchema.LineIndex, directory: [UInt8], recordPages: Int) throws {
+    func storeLineIndex(_ index: PlacesSchema.LineIndex, directory: [UInt8], recordPages: Int) throws {
         try database.run(
             "INSERT INTO travel411_line_indexes (level, lines, record_pages) VALUES (?, ?, ?)",
             [.text(index.rawValue), .blob(directory), .integer(Int64(recordPages))])
-    }
-}
-
-/// Pages of `travel411_pages` read back through the import's own connection, which alone sees them before the
-/// import commits, and inflated on the caller's thread.
-// @unchecked Sendable: the connection is read under `lock`, by the threads that search the objects' nearest streets
-// (`ObjectNearestStreets.Search`); the import's thread, its only other user, is one of them until they are all done
-// (`DispatchQueue.concurrentPerform`), so no write comes between.
-private final class SQLitePages: @unchecked Sendable {
-    private let database: SQLiteDatabase
-    private let lock = NSLock()
-
-    init(database: SQLiteDatabase) { self.database = database }
-
-    func blob(key: Int64) -> BlobStorage? {
-        let stored = lock.withLock { database.blobStorage(table: "travel411_pages", column: "blob", rowID: key) }
-        guard let stored else { return nil }
-        return try? PageCompression.page(UnsafeRawBufferPointer(start: stored.base, count: stored.count))
     }
 }

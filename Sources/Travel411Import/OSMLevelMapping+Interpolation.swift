@@ -4,42 +4,143 @@ import Travel411Geocoder
 import Travel411OSM
 import Travel411Store
 
-/// `addr:interpolation` lines: their numbers as addresses and objects of their own.
+/// `addr:interpolation` lines: each piece a line of its own (`OSMInterpolationLines`), its numbers records the line names.
 extension OSMLevelMapping {
-    /// The house numbers between an interpolation line's two numbered ends, spread evenly along it.
+    /// The pieces of an interpolation line (`interpolatedPieces`): each a line, and each of its numbers an address and
+    /// an object that only the line answers with (`place=house` on the way, as Nominatim's `create_from_osmline_row`);
+    /// a record at the way's centre (`get_center_point`: halfway along it) asks for the way's parent street by name.
     mutating func interpolate(_ feature: OSMFeature) throws -> Int {
-        guard let line = feature.interpolation, let street = feature.address?.street ?? feature.address?.place,
-            let first = line.firstHousenumber.flatMap(Int.init), let last = line.lastHousenumber.flatMap(Int.init), first != last
-        else { return 0 }
+        // A line without a street of its own takes its nodes' (get_interpolation_address); one with none at all finds its
+        // parent street by its place alone (`OSMInterpolationLines.parent`).
+        guard let line = feature.interpolation else { return 0 }
+        let street = feature.address?.street ?? feature.address?.place ?? line.nodeStreet
+        let way = feature.shape.lines.first ?? []
+        let pieces = Self.interpolatedPieces(line, along: way)
+        guard !pieces.isEmpty else { return 0 }
+        let element = Self.elementText(feature.element), postcode = feature.address?.postcode
+        func object(_ number: Int?, at point: Point2D) throws -> UInt32 {
+            let fields = [
+                nil, number.map(String.init), street, postcode, element, "place=house", nil, Self.pointText(point), nil, nil,
+            ]
+            return try addObject(PendingObject(fields: fields, point: point, outline: []), indexed: false)
+        }
+        let centre = Self.point(along: way, fraction: 0.5)
+        let wayObject = try object(nil, at: centre)
+        // A second record asks for the street whose `ref` the line's street is (`OSMParentStreets.add(street:ref:midpoint:)`).
+        var refObject: UInt32?
+        if let street {
+            let fields = [nil, nil, nil, nil, element, "place=house", nil, Self.pointText(centre), nil, nil]
+            let asking = try addObject(PendingObject(fields: fields, point: centre, outline: []), indexed: false)
+            try parentStreets.ask(object: asking, ref: street, at: centre)
+            refObject = asking
+        }
+        var count = 0
+        for piece in pieces {
+            var first: UInt32?
+            for (number, point) in piece.numbers {
+                let address = PendingAddress(
+                    houseNumber: String(number), street: street, postcode: postcode, coordinate: Self.coordinate(point))
+                try pendingAddresses.append { $0.write(address) }
+                let made = try object(number, at: point)
+                if first == nil { first = made }
+            }
+            guard let first, let start = piece.numbers.first?.0, let end = piece.numbers.last?.0 else { continue }
+            count += piece.numbers.count
+            collector.interpolations.add(
+                OSMInterpolationLine(
+                    start: start, end: end, step: piece.step, firstObject: first, wayObject: wayObject, refObject: refObject,
+                    piece: piece.line,
+                    way: way))
+        }
+        return count
+    }
+
+    /// A piece of an interpolation line: its numbers and their points, its step, and the line from its first number
+    /// to its last.
+    struct InterpolationPiece {
+        var numbers: [(Int, Point2D)]
+        var step: Int
+        var line: [Point2D]
+    }
+
+    /// The numbers of the pieces (`interpolatedPieces`), in order.
+    static func interpolatedNumbers(_ line: OSMInterpolation, along points: [Point2D]) -> [(Int, Point2D)] {
+        interpolatedPieces(line, along: points).flatMap(\.numbers)
+    }
+
+    /// The numbers Nominatim 5.3 gives an interpolation line and where: the line is cut at each node whose house number
+    /// is a number, and each piece between two such nodes more than a step apart holds the numbers strictly between
+    /// them, of the scheme's parity (`odd`, `even`) or every step (`all`, a number), spread evenly along the piece by
+    /// length (lib-sql/functions/interpolation.sql, `osmline_update`). An answer near the piece names the number at
+    /// the point's place along it (nominatim_api/reverse.py, `_interpolated_housenumber`): the nearest of these.
+    static func interpolatedPieces(_ line: OSMInterpolation, along points: [Point2D]) -> [InterpolationPiece] {
         let step: Int
+        let parity: Int?
         switch line.scheme {
-        case "odd", "even": step = 2
-        case "all": step = 1
-        default: step = Int(line.scheme) ?? 0
+        case "odd": (step, parity) = (2, 1)
+        case "even": (step, parity) = (2, 0)
+        case "all": (step, parity) = (1, nil)
+        // Nominatim takes no other scheme (`place_interpolation_insert`: `[1-9]`).
+        default: (step, parity) = (line.scheme.count == 1 ? Int(line.scheme) ?? 0 : 0, nil)
         }
-        let points = feature.shape.lines.first ?? []
-        // A line of a few hundred numbers at most: anything longer is a tagging error.
-        guard step > 0, abs(last - first) / step <= 500, points.count >= 2 else { return 0 }
-        let direction = last > first ? step : -step
-        var added = 0
-        var number = first + direction
-        while direction > 0 ? number < last : number > last {
-            let fraction = Double(number - first) / Double(last - first)
-            let point = Self.point(along: points, fraction: fraction)
-            let address = PendingAddress(
-                houseNumber: String(number), street: street, postcode: feature.address?.postcode, coordinate: Self.coordinate(point))
-            try pendingAddresses.append { $0.write(address) }
-            let object = PendingObject(
-                fields: [
-                    nil, String(number), street, feature.address?.postcode, Self.elementText(feature.element), nil, nil,
-                    Self.pointText(point), nil, nil,
-                ],
-                point: point,
-                outline: [])
-            try addObject(object)
-            added += 1
-            number += direction
+        guard step > 0, points.count >= 2 else { return [] }
+        var made: [InterpolationPiece] = []
+        var previous: (number: Int, index: Int)?
+        var sectionStart = 0
+        for (index, number) in numberedNodes(line, count: points.count) {
+            defer { previous = (number, index) }
+            guard let before = previous else { continue }
+            let section = Array(points[sectionStart...index])
+            sectionStart = index
+            // A piece of no length (two numbered nodes at one place) holds no number, as in `osmline_update`.
+            guard abs(before.number - number) > step, section.contains(where: { $0 != section[0] }) else { continue }
+            let (start, end) = (min(before.number, number), max(before.number, number))
+            let piece = before.number < number ? section : section.reversed()
+            var first = start + (parity == nil ? step : 1)
+            if let parity {
+                let difference = first % step - parity
+                first += difference < 0 ? step + difference : difference
+            }
+            let last = first + ((end - 1 - first) / step) * step
+            // A piece of a few hundred numbers at most: anything longer is a tagging error.
+            guard first <= last, (last - first) / step <= 500 else { continue }
+            let fraction = { (value: Int) in Double(value - start) / Double(end - start) }
+            made.append(
+                InterpolationPiece(
+                    numbers: stride(from: first, through: last, by: step).map { ($0, Self.point(along: piece, fraction: fraction($0))) },
+                    step: step, line: Self.substring(of: piece, from: fraction(first), to: fraction(last))))
         }
-        return added
+        return made
+    }
+
+    /// The line's nodes whose house number is a number of at most six digits (as `osmline_update` takes them), in
+    /// order along it: from the reader's numbers of each point, else the end nodes'.
+    private static func numberedNodes(_ line: OSMInterpolation, count: Int) -> [(index: Int, number: Int)] {
+        let numbers =
+            line.housenumbers.count == count
+            ? line.housenumbers : [line.firstHousenumber] + Array(repeating: nil, count: count - 2) + [line.lastHousenumber]
+        return numbers.enumerated().compactMap { index, text in
+            guard let text, (1...6).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) else {
+                return nil
+            }
+            return (index, number)
+        }
+    }
+
+    /// The part of `line` from `from` to `to` of its length in degrees (`ST_LineSubstring`): a single point when they
+    /// are the same.
+    static func substring(of line: [Point2D], from: Double, to: Double) -> [Point2D] {
+        let first = point(along: line, fraction: from)
+        guard to > from else { return [first] }
+        let lengths = zip(line, line.dropFirst()).map { ((($1.x - $0.x) * ($1.x - $0.x)) + (($1.y - $0.y) * ($1.y - $0.y))).squareRoot() }
+        let total = lengths.reduce(0, +)
+        var made = [first], reached = 0.0
+        for (i, length) in lengths.enumerated().dropLast() {
+            reached += length
+            let fraction = reached / total
+            if fraction > from, fraction < to { made.append(line[i + 1]) }
+        }
+        made.append(point(along: line, fraction: to))
+        return made
     }
 }

@@ -7,8 +7,8 @@ import Travel411Store
 /// What each OpenStreetMap feature gives the lookups, after Nominatim's rules (docs/osm.md):
 ///
 /// - a named highway is a thoroughfare (its `ref` when it has no name);
-/// - an address (a node's, or a point on a building's surface) is an address point, its street `addr:street`,
-///   else `addr:place`; `addr:interpolation` lines add the numbers between their end nodes;
+/// - an address (a node's, or a point on a building's surface) is an address point, its street `addr:street`, else
+///   `addr:place`; an `addr:interpolation` line's pieces are lines (`OSMInterpolationLines`);
 /// - `boundary=administrative`: `admin_level` 2 is the country; the others take the placemark level of their
 ///   address rank in their country (`placeBoundaries`, after Nominatim's address-levels.json): by default 4
 ///   the administrativeArea, 6 the subAdministrativeArea, 8 the municipality (the locality of every point
@@ -40,8 +40,7 @@ struct OSMLevelMapping {
     private var suburbBoundaries: [Int: [PendingArea]] = [:]
     /// The boundaries below the country's, ranked once the extract's countries are known (`placeBoundaries`).
     private var rankedBoundaries: [(area: PendingArea, adminLevel: Int, subdivision: String?)] = []
-    /// The extract's own country polygons, which decide the country of its objects first (`OSMCountryOfPoint`): on
-    /// disk, as the other outlines waiting for the end of the read.
+    /// The extract's own country polygons, which decide its objects' country first (`OSMCountryOfPoint`), on disk.
     private var extractCountries: [(code: String, shape: OSMStoredShape)] = []
     /// The part of the world the extract's streets, addresses and places cover.
     private(set) var extent = BoundingBox.empty
@@ -58,19 +57,18 @@ struct OSMLevelMapping {
     let pendingAddresses: OSMSpillFile
     private let pendingObjects: OSMSpillFile
     private let streetMidpoints: OSMSpillFile
-    /// The named streets by their centres, which the addresses and POIs find their street among.
-    private var parentStreets: OSMParentStreets
+    /// The named streets by their centres, which the addresses, POIs and interpolation lines find their street among.
+    var parentStreets: OSMParentStreets
     /// Place nodes with a `wikidata` item, which boundaries link to (`OSMLinkedPlaces`).
     private(set) var linkedPlaces = OSMLinkedPlaces()
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
     private var townNodes: [OSMPlaceNodeAreas.Node] = []
     private var suburbNodes: [OSMPlaceNodeAreas.Node] = []
-    /// The `boundary=postal_code` polygons and the administrative boundaries with a `postal_code`, as written
-    /// (`OSMPostcodeAreas`).
+    /// The `boundary=postal_code` polygons and the administrative boundaries with a `postal_code` (`OSMPostcodeAreas`).
     private var postalCodeAreas: [(code: String, shape: Shape)] = []
     private var postcodeBoundaries: [(code: String, shape: Shape, adminLevel: Int)] = []
 
-    /// Where the temporary files go: the start of their paths, beside the database being built.
+    /// The start of the temporary files' paths, beside the database being built.
     private let temporaryPrefix: String
 
     /// `temporaryPrefix`: the start of the paths of the temporary files, beside the database being built.
@@ -114,6 +112,7 @@ struct OSMLevelMapping {
             {
                 try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint, postcode: feature.address?.postcode) }
                 if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
+                if let ref = feature.highway?.ref { try parentStreets.add(street: id, ref: ref, midpoint: midpoint) }
             }
         case .address:
             guard let address = feature.address, address.isAddressPoint else { return note(feature.kind, "no house number") }
@@ -165,12 +164,15 @@ struct OSMLevelMapping {
         try addObject(object)
     }
 
-    /// Keeps an object until the extract is read, asking for its parent street.
-    mutating func addObject(_ object: PendingObject) throws {
+    /// Keeps an object until the extract is read, asking for its parent street; its number. Not `indexed`: a record only.
+    @discardableResult mutating func addObject(_ object: PendingObject, indexed: Bool = true) throws -> UInt32 {
+        let number = UInt32(pendingObjects.count)
         if let street = object.fields[PlacesSchema.ObjectField.street.rawValue] ?? nil {
-            try parentStreets.ask(object: UInt32(pendingObjects.count), named: street, at: object.point)
+            try parentStreets.ask(object: number, named: street, at: object.point)
         }
+        if !indexed { collector.interpolations.addUnindexed(pendingObject: number) }
         try pendingObjects.append { $0.write(object) }
+        return number
     }
 
     private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) throws {
@@ -554,6 +556,7 @@ struct OSMLevelMapping {
         let countryField = PlacesSchema.ObjectField.country.rawValue, cityField = PlacesSchema.ObjectField.city.rawValue
         let (collector, pendingObjects) = (self.collector, self.pendingObjects)
         var number: UInt32 = 0
+        defer { collector.interpolations.settle(base: (collector.objectRecords?.objectCount ?? number) - number) }
         /// Collects the next object; false when none is left.
         func collectNext(parent: [UInt32]?) throws -> Bool {
             guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
@@ -573,7 +576,8 @@ struct OSMLevelMapping {
             ObjectNearestStreets.settleParentMark(&object.fields, countryCode: country)
             // Its `addr:city` as read, replaced by the municipality it names (`OSMAddressCity`), none when it names none.
             if let value = object.fields[cityField] ?? nil { object.fields[cityField] = addressCity(value, object.point, country) }
-            try collector.collectObject(object.fields, at: object.point, outline: object.outline)
+            let indexed = !collector.interpolations.isUnindexed(pendingObject: number)
+            try collector.collectObject(object.fields, at: object.point, outline: object.outline, indexed: indexed)
             number += 1
             return true
         }

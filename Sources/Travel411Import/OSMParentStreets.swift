@@ -97,6 +97,30 @@ struct OSMParentStreets {
         }
     }
 
+    /// A street by its `ref`, one of its names in Nominatim (`NAME_TAGS.core`'s extra names, lib-lua/themes/nominatim/
+    /// presets.lua, which its `name_vector` holds), matched word by word as Nominatim's normalisation splits them
+    /// (`refKey`) by the records that ask by ref (`ask(object:ref:at:)`): the ways of interpolation lines, whose nodes'
+    /// `12.168` is Rue 12.168's ref in Cotonou. Objects do not ask so: `NameKey` joins the words, and "U.S. 95" would
+    /// name the `US 95` that Nominatim keeps apart ("u s 95", Beatty's diner).
+    mutating func add(street id: UInt32, ref: String, midpoint: Point2D) throws {
+        guard let name = number(ofKey: Self.refKey(ref)) else { return }
+        try entries.append(Entry(midpoint, name: name, number: id, isObject: false))
+    }
+
+    /// The record numbered `object`, at `point`, names its street by `ref`: `answers` gives the street of that ref.
+    mutating func ask(object: UInt32, ref: String, at point: Point2D) throws {
+        guard let name = number(ofKey: Self.refKey(ref)) else { return }
+        try entries.append(Entry(point, name: name, number: object, isObject: true))
+    }
+
+    /// A ref's words (split at anything but letters and digits, as Nominatim's normalisation makes punctuation a
+    /// space), each its `NameKey`, apart, after a byte no name's key holds.
+    static func refKey(_ ref: String) -> [UInt8] {
+        let words = ref.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map { NameKey.of(String($0)) }.filter { !$0.isEmpty }
+        guard !words.isEmpty else { return [] }
+        return [1] + Array(words.joined(separator: [UInt8(ascii: " ")]))
+    }
+
     /// The hashes of the name's spellings (itself and its variants), each once, in the variants' order.
     private mutating func spellingNumbers(of name: String) -> [UInt64] {
         if let known = spellingNumbers[name], known.name.utf8.elementsEqual(name.utf8) { return known.numbers }
@@ -120,8 +144,9 @@ struct OSMParentStreets {
     /// The name's match key by its hash (`NameKeyHash`), nil for a name without letters or digits. A number per
     /// distinct key, given in a dictionary, grew with the extract's distinct names (about 80 bytes a name, tens of
     /// millions of them in the planet; issue 35); the hash needs no memory.
-    private func number(of name: String) -> UInt64? {
-        let key = Self.matchKey(name)
+    private func number(of name: String) -> UInt64? { number(ofKey: Self.matchKey(name)) }
+
+    private func number(ofKey key: [UInt8]) -> UInt64? {
         guard !key.isEmpty else { return nil }
         return NameKeyHash.of(key)
     }

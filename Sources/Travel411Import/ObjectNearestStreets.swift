@@ -117,6 +117,11 @@ final class ObjectNearestStreets {
         streetCount += 1
     }
 
+    /// Whether street `street` is of rank 27.
+    func isMinor(_ street: UInt32) -> Bool {
+        Int(street) < streetCount && minor[Int(street) / 64] & (1 << UInt64(street % 64)) != 0
+    }
+
     /// An object's record (`PlacesSchema.ObjectField`), in the objects' order.
     func addObject(_ fields: [String?]) throws {
         let object = objectCount

@@ -107,7 +107,8 @@ struct OSMElementFeatures {
             var feature = feature(.addressInterpolation, .lineString(points))
             feature.interpolation = OSMInterpolation(
                 scheme: scheme, firstNode: element.firstNode, lastNode: element.lastNode,
-                firstHousenumber: element.firstHousenumber, lastHousenumber: element.lastHousenumber)
+                firstHousenumber: element.firstHousenumber, lastHousenumber: element.lastHousenumber,
+                housenumbers: element.nodeHousenumbers, nodeStreet: element.nodeStreet)
             made.append(feature)
         }
         let isArea = isClosed && points.count >= 4

@@ -101,13 +101,24 @@ public struct OSMInterpolation: Hashable, Sendable {
     public var lastNode: Int64
     public var firstHousenumber: String?
     public var lastHousenumber: String?
+    /// The house number of each point of the line (nil where its node has none), numbered nodes between the ends
+    /// included; empty when the reader did not give them (then only the ends count).
+    public var housenumbers: [String?]
+    /// The `addr:street` (else `addr:place`) of the first of its nodes that has one: the street of a line without
+    /// its own (Nominatim's `get_interpolation_address`).
+    public var nodeStreet: String?
 
-    public init(scheme: String, firstNode: Int64, lastNode: Int64, firstHousenumber: String? = nil, lastHousenumber: String? = nil) {
+    public init(
+        scheme: String, firstNode: Int64, lastNode: Int64, firstHousenumber: String? = nil, lastHousenumber: String? = nil,
+        housenumbers: [String?] = [], nodeStreet: String? = nil
+    ) {
         self.scheme = scheme
         self.firstNode = firstNode
         self.lastNode = lastNode
         self.firstHousenumber = firstHousenumber
         self.lastHousenumber = lastHousenumber
+        self.housenumbers = housenumbers
+        self.nodeStreet = nodeStreet
     }
 }
 

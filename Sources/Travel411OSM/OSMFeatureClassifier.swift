@@ -20,6 +20,10 @@ package struct OSMTaggedElement {
     /// A boundary relation's `label` node member (0 for none); a node's being one (`OSMFeature.labelNode`).
     package var labelNode: Int64 = 0
     package var isLabelMember = false
+    /// An `addr:interpolation` line's house numbers, one for each of its points (nil where the node has none).
+    package var nodeHousenumbers: [String?] = []
+    /// The `addr:street` (else `addr:place`) of the first of an interpolation line's nodes that has one.
+    package var nodeStreet: String?
 
     package init(element: OSMElementID, tags: OSMTags, geometry: Geometry) {
         self.element = element

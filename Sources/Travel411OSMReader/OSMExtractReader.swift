@@ -327,6 +327,10 @@ private let deliverElement: cosm_element_callback = { element, context in
     tagged.lastHousenumber = string(element.last_node_housenumber)
     tagged.labelNode = element.label_node_id
     tagged.isLabelMember = element.is_label_member != 0
+    if let numbers = element.node_housenumbers {
+        tagged.nodeHousenumbers = (0..<element.point_count).map { string(numbers[$0]) }
+        tagged.nodeStreet = string(element.node_street)
+    }
     return session.deliver(tagged) ? 0 : 1
 }
 

@@ -51,6 +51,11 @@ typedef struct cosm_element {
     int64_t last_node_id;
     const char *first_node_housenumber;
     const char *last_node_housenumber;
+    /// addr:interpolation lines: for each of the point_count points, its node's addr:housenumber (else NULL); NULL
+    /// for other lines.
+    const char *const *node_housenumbers;
+    /// addr:interpolation lines: the addr:street (else addr:place) of the first of its nodes that has one, else NULL.
+    const char *node_street;
     /// Lines: how many of the way's nodes had no location (absent from the extract).
     size_t missing_nodes;
     /// Areas of an administrative boundary relation: its first node member with the role `label`, else 0.

@@ -22,12 +22,14 @@ extension ReverseGeocoder {
     static let nominatimSearchDegrees = 0.007
     static let streetAddressDegrees = 0.001
     static let objectFirstDegrees = 0.001
+    /// How far an interpolation line answers when nothing nearer did (`lookup_street_poi`'s first `distance`).
+    static let interpolationDegrees = 0.006
     /// A node this near an area's outline lies on it: a vertex of it is at 0, whatever the rounding of a segment between.
     static let onOutlineDegrees = 1e-9
 
     /// A search's reach just beyond `degrees`, so that what lies at that distance is found whatever the rounding
     /// of its square root; never beyond Nominatim's.
-    private static func justBeyond(_ degrees: Double) -> Double { min(degrees * (1 + 1e-9) + 1e-12, nominatimSearchDegrees) }
+    static func justBeyond(_ degrees: Double) -> Double { min(degrees * (1 + 1e-9) + 1e-12, nominatimSearchDegrees) }
 
     func decideAsNominatim(
         _ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, maximumRank: Int,
@@ -62,7 +64,11 @@ extension ReverseGeocoder {
             object = objects.index.nearestInDegrees(
                 to: point, radiusDegrees: street.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees, accept: accepted)
         }
+        // Where an interpolation line may answer instead (`lookup_street_poi`): as near as the object, else within 0.001°
+        // of a street answering and on it, or 0.001° beyond that street's house number (`distance`, `parent_street`).
+        var lineReach: (degrees: Double, parent: UInt32?) = (Self.interpolationDegrees, nil)
         if let object, street.map({ object.degrees <= $0.degrees }) ?? true {
+            lineReach.degrees = object.degrees
             record.object = Int32(object.id)
             // A POI node without an address of its own carries the building's around it, street included.
             let building = inheritedAddress(of: object.id, objects: objects)
@@ -75,15 +81,22 @@ extension ReverseGeocoder {
             record.street = Int32(street.id)
             record.streetAnswers = true
             record.streetPoint = street.closest
+            lineReach = (Self.streetAddressDegrees, street.id)
             if maximumRank >= 30,
                 let address = houseNumber(
                     on: street, of: point, objects: objects, poisToo: layers.contains(.poi), accepting: accepted)
             {
+                lineReach.degrees =
+                    objects.index.nearestInDegrees(to: point, radiusDegrees: Self.nominatimSearchDegrees, onlyLine: address.object)?.degrees
+                    ?? 0
                 record.object = Int32(address.object)
                 if let building = address.building { record.addressObject = Int32(building) }
                 record.streetAnswers = false
             }
-        } else {
+        }
+        let fromLine = answerFromInterpolationLine(
+            &record, within: lineReach.degrees, parent: lineReach.parent, maximumRank: maximumRank, layers: layers)
+        if !fromLine, record.object < 0, record.street < 0 {
             // No street or building within reach: Nominatim answers with the area or place node its area search finds
             // (`lookup_area`, nominatim_api/reverse.py 5.3), whose postcode is its own (`placex.postcode`): a suburb's or
             // municipality's (`OSMAreaPostcodes`), read once the suburb node is chosen; none when only the country is
@@ -92,6 +105,12 @@ extension ReverseGeocoder {
             record.postcodeFromAnsweringArea = true
             return
         }
+        settleObjectPostcode(&record, objects: objects)
+    }
+
+    /// The postcode of the answer an object or street gives: the object's own, else its street's, else for an object on
+    /// no street the nearest of its country.
+    private func settleObjectPostcode(_ record: inout PlacemarkRecord, objects: PlacesLookup.LineLevel) {
         let addressObject = record.addressObject >= 0 ? record.addressObject : record.object
         let ownPostcode =
             addressObject >= 0 && !(objects.names.bytes(Int(addressObject), PlacesSchema.ObjectField.postcode.rawValue)?.isEmpty ?? true)

@@ -93,6 +93,10 @@ public enum PlacesSchema {
     package enum ObjectField: Int, CaseIterable {
         case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet, country, city
     }
+    /// A piece of an `addr:interpolation` line (`LineIndex.interpolations`, Nominatim's `location_property_osmline` row):
+    /// its first and last house number and step, the object record of its first number (the others follow, a step
+    /// each: records only, in no nearest search), its parent street's number, and its points (`x y x y ...`).
+    package enum InterpolationField: Int, CaseIterable { case start, end, step, firstObject, parent, line }
     /// A street's fields in the street postcodes' records (`LineIndex.streetPostcodes`): its postcode and its country
     /// (upper-case ISO 3166-1, of its centroid, as `ObjectField.country`).
     package enum StreetPostcodeField: Int, CaseIterable { case postcode, country }
@@ -105,6 +109,8 @@ public enum PlacesSchema {
         case objectCovers = "osm_object_covers"
         /// The address points and buildings of each street, by street number (`StreetAddresses`; records only).
         case streetAddresses = "osm_street_addresses"
+        /// The pieces of `addr:interpolation` lines (`InterpolationField`), by tile as the streets; none without any.
+        case interpolations = "osm_interpolations"
     }
 
     /// Created after the rows are in, which is faster than maintaining them during the insert.

@@ -281,7 +281,9 @@ import Travel411OSMReader
             let line = try #require(features.first { $0.kind == .addressInterpolation })
             #expect(
                 line.interpolation
-                    == OSMInterpolation(scheme: "even", firstNode: 1, lastNode: 3, firstHousenumber: "2", lastHousenumber: "12"))
+                    == OSMInterpolation(
+                        scheme: "even", firstNode: 1, lastNode: 3, firstHousenumber: "2", lastHousenumber: "12",
+                        housenumbers: ["2", nil, "12"], nodeStreet: "Städtle"))
             #expect(line.address?.street == "Städtle")
             #expect(line.shape == .lineString([Point2D(x: 9.52, y: 47.14), Point2D(x: 9.521, y: 47.14), Point2D(x: 9.522, y: 47.141)]))
             #expect(try folder.contents(except: ["interpolation.osm"]).isEmpty)
