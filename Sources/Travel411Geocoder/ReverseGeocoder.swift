@@ -206,6 +206,7 @@ public final class ReverseGeocoder: Sendable {
         if record.followsNominatim, Self.placeNodeRanks.contains(maximumRank), needs.contains(.subLocality) {
             chooseSuburbNodeAsNominatim(&record, maximumRank: maximumRank)
             chooseFinePlaceNodeAsNominatim(&record, maximumRank: maximumRank)
+            chooseSubpartNodeAsNominatim(&record, maximumRank: maximumRank)
         }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if record.followsNominatim, needs.contains(.subLocality) { dropSubLocalityFromBeyondTheExtract(&record) }

@@ -31,7 +31,9 @@ struct OSMLinkedPlaces {
 
     /// Notes that a boundary links `node`: a fine node is then no address part of its own.
     mutating func noteLinked(_ node: Node) {
-        if LinkedPlaceNodesSchema.fineTypes.contains(node.type) { linkedFineNodes.insert(node.elementID) }
+        if LinkedPlaceNodesSchema.fineTypes.contains(node.type) || LinkedPlaceNodesSchema.subpartTypes.contains(node.type) {
+            linkedFineNodes.insert(node.elementID)
+        }
     }
 
     /// Writes the linked fine nodes' ids (`LinkedPlaceNodesSchema`).

@@ -19,10 +19,20 @@ final class FinePlaceNodes: Sendable {
         var y: Double
         /// Nominatim's search rank of the node's kind (`NominatimPlaceKinds.nodeRank`).
         var rank: Int
+        /// A town, village or hamlet node the import made no area of (`subpartTypes`), a candidate of
+        /// `chooseSubpartNodeAsNominatim` and `takeFinePlaceNodeInArea` only.
+        var isSubpart = false
     }
+
+    /// Which nodes `candidates` takes: the fine kinds, the subpart nodes, or both.
+    enum Kinds { case fine, subparts, all }
 
     /// The kinds whose search rank is 20 or finer and that `PlaceNodeSearch` does not hold (hamlets it does).
     static let types = LinkedPlaceNodesSchema.fineTypes
+    /// The coarser kinds whose nodes answer inside a municipality polygon (`_lookup_area_address`, reverse.py) where the
+    /// import made them no area of their own: a village or hamlet inside a boundary, where the extract's suburbs are
+    /// polygons (Malta's councils and its four suburb polygons), is in no place-node search.
+    static let subpartTypes = LinkedPlaceNodesSchema.subpartTypes
     let nodes: [Node]
     /// Whether the database lists the nodes boundaries link to (`LinkedPlaceNodesSchema`), which are then not here.
     let linksKnown: Bool
@@ -38,11 +48,11 @@ final class FinePlaceNodes: Sendable {
 
     /// The nodes within reach of the point (`NominatimPlaceKinds.reversePlaceDiameter`, in degrees of longitude and latitude
     /// alike) of a search rank up to `maximumRank`, best first: the highest rank, then the nearest, then the first.
-    func candidates(x: Double, y: Double, maximumRank: Int) -> [(index: Int32, rank: Int, distanceSquared: Double)] {
+    func candidates(x: Double, y: Double, maximumRank: Int, kinds: Kinds = .fine) -> [(index: Int32, rank: Int, distanceSquared: Double)] {
         var found: [(index: Int32, rank: Int, distanceSquared: Double)] = []
         cells.forEach(near: x, y) { index in
             let node = nodes[Int(index)]
-            guard node.rank <= maximumRank else { return }
+            guard node.rank <= maximumRank, kinds == .all || (kinds == .subparts) == node.isSubpart else { return }
             let dx = node.x - x, dy = node.y - y
             let distanceSquared = dx * dx + dy * dy
             let reach = NominatimPlaceKinds.reversePlaceDiameter(searchRank: node.rank)
@@ -74,29 +84,44 @@ final class FinePlaceNodes: Sendable {
     }
 
     /// The named place nodes of these kinds in the extracts' place layers, in their layers' order, but those a boundary
-    /// links to.
+    /// links to; then the subpart nodes (`subpartTypes`) of no area.
     static func load(from reader: SharedDatabaseReader) throws -> FinePlaceNodes {
         var nodes: [Node] = []
         let kinds = types.sorted().map { "'\($0)'" }.joined(separator: ", ")
         // A node a boundary links to is no place of its own: the boundary answers instead (Nominatim's).
         let linksKnown = try LinkedPlaceNodesSchema.isPresent(in: reader)
         let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: linksKnown)
+        let subpartKinds = subpartTypes.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        let areasKnown = try !reader.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'travel411_areas'").isEmpty
         for layer in try PlacesLookup.extractPlaceLayers(reader) {
-            let rows = try reader.query(
+            let quoted = GeoPackageSchema.quoted(layer)
+            let fine = try reader.query(
                 """
-                SELECT p.osm_id, p.name, p.place, p.geom FROM \(GeoPackageSchema.quoted(layer)) p
+                SELECT p.osm_id, p.name, p.place, p.geom FROM \(quoted) p
                 WHERE p.place IN (\(kinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
                 """)
-            for row in rows {
-                // The point as stored, in doubles: the R-tree's boxes are floats, 0.15 m off (Nominatim prints 7 decimals).
-                guard let id = row[0].int64Value, let name = row[1].stringValue, let type = row[2].stringValue,
-                    let rank = NominatimPlaceKinds.nodeRank(type: type), case .blob(let blob) = row[3],
-                    case .point(let point)? = try? GeoPackageGeometryCodec.decode(blob)
-                else { continue }
-                nodes.append(Node(elementID: id, name: name, type: type, x: point.x, y: point.y, rank: rank))
-            }
+            nodes += fine.compactMap { node(from: $0, isSubpart: false) }
+            // A node with an area of its own answers through the place-node searches (`PlaceNodeSearch`).
+            guard areasKnown else { continue }
+            let subparts = try reader.query(
+                """
+                SELECT p.osm_id, p.name, p.place, p.geom FROM \(quoted) p
+                WHERE p.place IN (\(subpartKinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked)
+                AND p.fid NOT IN (SELECT fid FROM travel411_areas WHERE layer = ? AND fid IS NOT NULL) ORDER BY p.fid
+                """, [.text(layer)])
+            nodes += subparts.compactMap { node(from: $0, isSubpart: true) }
         }
         return FinePlaceNodes(nodes: nodes, linksKnown: linksKnown)
+    }
+
+    /// A node of a place layer's row (`osm_id`, `name`, `place`, `geom`); nil for one of no known kind or no point.
+    private static func node(from row: [SQLValue], isSubpart: Bool) -> Node? {
+        // The point as stored, in doubles: the R-tree's boxes are floats, 0.15 m off (Nominatim prints 7 decimals).
+        guard let id = row[0].int64Value, let name = row[1].stringValue, let type = row[2].stringValue,
+            let rank = NominatimPlaceKinds.nodeRank(type: type), case .blob(let blob) = row[3],
+            case .point(let point)? = try? GeoPackageGeometryCodec.decode(blob)
+        else { return nil }
+        return Node(elementID: id, name: name, type: type, x: point.x, y: point.y, rank: rank, isSubpart: isSubpart)
     }
 
     /// The node as the answer: a place node of its kind, keyed by it in the address, with its own postcode.

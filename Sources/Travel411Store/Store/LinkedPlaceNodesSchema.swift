@@ -1,7 +1,7 @@
 import Foundation
 
-/// `travel411_linked_place_nodes`: the place nodes finer than a suburb (a quarter, a neighbourhood, a locality) that a
-/// boundary links to (`OSMLinkedPlaces`). Nominatim 5.3 gives a linked node a `linked_place_id` and leaves it out of
+/// `travel411_linked_place_nodes`: the place nodes finer than a suburb (a quarter, a neighbourhood, a locality), and
+/// the town, village and hamlet nodes (`subpartTypes`), that a boundary links to (`OSMLinkedPlaces`). Nominatim 5.3 gives a linked node a `linked_place_id` and leaves it out of
 /// every address and reverse search (`nominatim_api/reverse.py`: `linked_place_id == None`); the boundary answers
 /// in its stead. Optional: a database without it links none.
 package enum LinkedPlaceNodesSchema {
@@ -11,6 +11,9 @@ package enum LinkedPlaceNodesSchema {
     package static let fineTypes: Set<String> = [
         "quarter", "croft", "isolated_dwelling", "farm", "neighbourhood", "city_block", "locality",
     ]
+    /// The coarser kinds whose linked nodes the table also lists: a town, village or hamlet node inside a boundary
+    /// answers where the import made it no area (`FinePlaceNodes.subpartTypes`), unless the boundary links it.
+    package static let subpartTypes: Set<String> = ["town", "village", "hamlet"]
     package static let createStatement = "CREATE TABLE IF NOT EXISTS \(tableName) (osm_id INTEGER PRIMARY KEY)"
     /// Whether the database has the table (an extract imported before it existed has not).
     package static func isPresent(in reader: SharedDatabaseReader) throws -> Bool {
