@@ -471,7 +471,9 @@ public enum NominatimFormatter {
         geocoding += [
             "\"osm_key\":\(str(place.category))",
             "\"osm_value\":\(str(place.type))",
-            "\"type\":\(str(place.level.geocodeJSONType))",
+            // By the answer's address rank (`GEOCODEJSON_RANKS`, 28 and finer a `house`): a point of interest without a
+            // number too, which travel411 answers at street level.
+            "\"type\":\(str(place.element != nil && place.placeRank >= 28 ? "house" : place.level.geocodeJSONType))",
             // The answer's distance from the point in degrees, as an integer (`format_base_geocodejson`): 0.
             "\"accuracy\":0",
             "\"label\":\(str(place.displayName))",

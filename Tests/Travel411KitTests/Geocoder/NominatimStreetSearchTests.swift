@@ -331,6 +331,12 @@ import Testing
         #expect(answer.contains(#""boundingbox":["60.1661695","60.1662695","24.9509331","24.9510331"]"#))
         #expect(answer.contains(#""address":{"amenity":"Ravintola Bank","house_number":"20","road":"Unioninkatu""#))
         #expect(answer.contains(#""display_name":"Ravintola Bank, 20, Unioninkatu, Kaartinkaupunki, Helsinki,"#))
+        // GeocodeJSON types the answer by its address rank: a point of interest is a `house`, with a number or without
+        // (the statue of Aleksis Kivi, node 60131847), as Nominatim's `GEOCODEJSON_RANKS` has it.
+        let statue = geocoder.placemark(for: Coordinate(latitude: 60.1716805, longitude: 24.9439182))
+        let statueJSON = NominatimFormatter.answer(statue, options: NominatimOptions(format: .geocodejson))
+        #expect(statueJSON.contains(#""osm_id":60131847,"osm_key":"amenity","osm_value":"#), "\(statueJSON)")
+        #expect(statueJSON.contains(#""type":"house""#), "\(statueJSON)")
 
         // A named building heads its address too, as Nominatim's (`building`: Alma-talo).
         let building = NominatimFormatter.answer(
