@@ -28,6 +28,15 @@ import Travel411TestSupport
         return (path, try Importer(options: ImportOptions(paths: [url], databasePath: path, extractReader: .libosmium)).run())
     }
 
+    /// A fixture of Tests/Fixtures/osm imported alone into a database named after it (`malta-islands-2018.gpkg`), for a
+    /// suite to keep in a `static let`: one import a run, its error rethrown by each test that asks.
+    static func importFixture(_ name: String) -> Result<(path: String, summary: ImportSummary), any Error> {
+        Result {
+            try importExtract(
+                OSMShapefileImportTests.fixtures.appendingPathComponent(name), as: name.replacingOccurrences(of: ".osm.pbf", with: ".gpkg"))
+        }
+    }
+
     static func count(_ sql: String, in path: String) throws -> Int {
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         return Int(try database.query(sql).first?.first?.int64Value ?? -1)

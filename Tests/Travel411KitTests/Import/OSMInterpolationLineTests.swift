@@ -11,8 +11,7 @@ import Testing
 /// a point near the line answers the number at its place along it (nominatim_api/reverse.py,
 /// `_find_interpolation_for_street`, `_interpolated_housenumber`).
 @Suite struct OSMInterpolationLineTests {
-    static let extract = OSMShapefileImportTests.fixtures.appendingPathComponent("cotonou-interpolations-2020.osm.pbf")
-    static let extractImport = Result { try OSMExtractImportTests.importExtract(extract, as: "cotonou-interpolations.gpkg") }
+    static let extractImport = OSMExtractImportTests.importFixture("cotonou-interpolations-2020.osm.pbf")
 
     static func numbers(_ scheme: String, _ housenumbers: [String?]) -> [Int] {
         let line = OSMInterpolation(scheme: scheme, firstNode: 1, lastNode: 2, housenumbers: housenumbers)

@@ -12,8 +12,7 @@ import Testing
 /// label member first), else its rank's (`state`, Comino). A closed way tagged as an admin_level 4 boundary (Comino's
 /// coastline) is none (`placex_insert`). The answers below are Nominatim 5.3.3's on the same fixture, at zoom 10.
 @Suite struct OSMIslandLabelTests {
-    static let extract = OSMShapefileImportTests.fixtures.appendingPathComponent("malta-islands-2018.osm.pbf")
-    static let extractImport = Result { try OSMExtractImportTests.importExtract(extract, as: "malta-islands.gpkg") }
+    static let extractImport = OSMExtractImportTests.importFixture("malta-islands-2018.osm.pbf")
 
     @Test(arguments: [
         (36.045475, 14.249029, Int64(2_101_121), "island", "Għawdex"),

@@ -11,8 +11,7 @@ import Testing
 /// snodnipper/gdal-ubuntu): three councils, the island's boundary, the place nodes around them and every object
 /// carrying a postcode. Each point as Nominatim 5.3.3 answers it on the whole extract.
 @Suite struct OSMSubpartNodeAnswerTests {
-    static let extract = OSMShapefileImportTests.fixtures.appendingPathComponent("malta-councils-2018.osm.pbf")
-    static let extractImport = Result { try OSMExtractImportTests.importExtract(extract, as: "malta-councils.gpkg") }
+    static let extractImport = OSMExtractImportTests.importFixture("malta-councils-2018.osm.pbf")
 
     /// Before: the council (In-Naxxar, L-Imġarr) answered with no postcode; outside every council, the country alone.
     @Test(
