@@ -71,8 +71,8 @@ struct OSMParentStreets {
     /// street is many ways), and its variants took half of the read's features thread. Emptied when full, so that
     /// it stays small; a name's hashes are the same each time, so the entries are the same either way.
     /// Kept with the name's own bytes: a String key matches a canonically equivalent spelling too.
-    private var spellingNumbers: [String: (name: String, numbers: [UInt64])] = [:]
-    private static let spellingNumbersKept = 1 << 14
+    private var spellingHashes: [String: (name: String, hashes: [UInt64])] = [:]
+    private static let spellingHashesKept = 1 << 14
     /// How many streets' partitions `answers` keeps: a street is asked about by each of its addresses, which come
     /// together (the sweep is by column), so a small cache, emptied when full, answers most of them.
     private static let streetPartitionsKept = 1 << 14
@@ -92,8 +92,8 @@ struct OSMParentStreets {
     /// A street by its name and each of the name's abbreviation variants (`NominatimNameVariants`): an `addr:street`
     /// that spells one of them names it.
     mutating func add(street id: UInt32, name: String, midpoint: Point2D) throws {
-        for number in spellingNumbers(of: name) {
-            try entries.append(Entry(midpoint, name: number, number: id, isObject: false))
+        for hash in spellingHashes(of: name) {
+            try entries.append(Entry(midpoint, name: hash, number: id, isObject: false))
         }
     }
 
@@ -102,14 +102,14 @@ struct OSMParentStreets {
     /// (`refKey`) by the records that ask by ref (`ask(object:ref:at:)`): the ways of interpolation lines, whose nodes'
     /// `12.168` is Rue 12.168's ref in Cotonou. Objects do not ask so: `NameKey` joins the words, and "U.S. 95" would
     /// name the `US 95` that Nominatim keeps apart ("u s 95", Beatty's diner).
-    mutating func add(street id: UInt32, ref: String, midpoint: Point2D) throws {
-        guard let name = number(ofKey: Self.refKey(ref)) else { return }
+    func add(street id: UInt32, ref: String, midpoint: Point2D) throws {
+        guard let name = nameHash(ofKey: Self.refKey(ref)) else { return }
         try entries.append(Entry(midpoint, name: name, number: id, isObject: false))
     }
 
     /// The record numbered `object`, at `point`, names its street by `ref`: `answers` gives the street of that ref.
-    mutating func ask(object: UInt32, ref: String, at point: Point2D) throws {
-        guard let name = number(ofKey: Self.refKey(ref)) else { return }
+    func ask(object: UInt32, ref: String, at point: Point2D) throws {
+        guard let name = nameHash(ofKey: Self.refKey(ref)) else { return }
         try entries.append(Entry(point, name: name, number: object, isObject: true))
     }
 
@@ -122,31 +122,31 @@ struct OSMParentStreets {
     }
 
     /// The hashes of the name's spellings (itself and its variants), each once, in the variants' order.
-    private mutating func spellingNumbers(of name: String) -> [UInt64] {
-        if let known = spellingNumbers[name], known.name.utf8.elementsEqual(name.utf8) { return known.numbers }
+    private mutating func spellingHashes(of name: String) -> [UInt64] {
+        if let known = spellingHashes[name], known.name.utf8.elementsEqual(name.utf8) { return known.hashes }
         var added: Set<UInt64> = []
-        var numbers: [UInt64] = []
+        var hashes: [UInt64] = []
         for spelling in variants?.variants(of: name) ?? [name] {
-            guard let number = number(of: spelling), added.insert(number).inserted else { continue }
-            numbers.append(number)
+            guard let hash = nameHash(of: spelling), added.insert(hash).inserted else { continue }
+            hashes.append(hash)
         }
-        if spellingNumbers.count >= Self.spellingNumbersKept { spellingNumbers.removeAll(keepingCapacity: true) }
-        spellingNumbers[name] = (name, numbers)
-        return numbers
+        if spellingHashes.count >= Self.spellingHashesKept { spellingHashes.removeAll(keepingCapacity: true) }
+        spellingHashes[name] = (name, hashes)
+        return hashes
     }
 
     /// The object numbered `object`, at `point`, names its street `name`: `answers` gives the street.
     func ask(object: UInt32, named name: String, at point: Point2D) throws {
-        guard let name = number(of: name) else { return }
+        guard let name = nameHash(of: name) else { return }
         try entries.append(Entry(point, name: name, number: object, isObject: true))
     }
 
     /// The name's match key by its hash (`NameKeyHash`), nil for a name without letters or digits. A number per
-    /// distinct key, given in a dictionary, grew with the extract's distinct names (about 80 bytes a name, tens of
+    /// distinct key, given in a dictionary, grew with the extract's distinct names (about 200 bytes a name, tens of
     /// millions of them in the planet; issue 35); the hash needs no memory.
-    private func number(of name: String) -> UInt64? { number(ofKey: Self.matchKey(name)) }
+    private func nameHash(of name: String) -> UInt64? { nameHash(ofKey: Self.matchKey(name)) }
 
-    private func number(ofKey key: [UInt8]) -> UInt64? {
+    private func nameHash(ofKey key: [UInt8]) -> UInt64? {
         guard !key.isEmpty else { return nil }
         return NameKeyHash.of(key)
     }

@@ -86,9 +86,12 @@ extension ReverseGeocoder {
                 let address = houseNumber(
                     on: street, of: point, objects: objects, poisToo: layers.contains(.poi), accepting: accepted)
             {
-                lineReach.degrees =
-                    objects.index.nearestInDegrees(to: point, radiusDegrees: Self.nominatimSearchDegrees, onlyLine: address.object)?.degrees
-                    ?? 0
+                // The number's distance, searched again, only where a line may use it: most databases have none.
+                if withInterpolations({ _ in true }) ?? false {
+                    lineReach.degrees =
+                        objects.index.nearestInDegrees(to: point, radiusDegrees: Self.nominatimSearchDegrees, onlyLine: address.object)?
+                        .degrees ?? 0
+                }
                 record.object = Int32(address.object)
                 if let building = address.building { record.addressObject = Int32(building) }
                 record.streetAnswers = false
