@@ -88,6 +88,8 @@ let package = Package(
         .target(name: "CInterruptCleanup"),
         // The cache-prefetch hint the batch's lookups ask for a few points ahead (`LookupPrefetch`).
         .target(name: "CPrefetch"),
+        // glibc's `sincos`, which the per-point distances and unit vectors ask for (`SineCosine`).
+        .target(name: "CSineCosine"),
         // libosmium (header-only C++, Debian libosmium2-dev + libprotozero-dev) behind a C interface: the
         // OpenStreetMap extract reader (Travel411OSM). One translation unit, optimised: see docs/import.md. Line
         // tables only: full debug information cost a quarter of its compile in every clean debug build. Not `-g0`:
@@ -108,7 +110,7 @@ let package = Package(
         // The read side has no unsafe flags, so that the Travel411Kit product can be a versioned dependency.
         .target(
             name: "Travel411Core",
-            dependencies: ["CInterruptCleanup"],
+            dependencies: ["CInterruptCleanup", "CSineCosine"],
             swiftSettings: swiftSettings
         ),
         .target(

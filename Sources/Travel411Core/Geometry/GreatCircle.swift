@@ -29,8 +29,8 @@ public enum GreatCircle {
     /// trigonometry instead of eleven; a batch asks both for every point).
     @inline(__always)
     public static func distanceAndInitialBearing(from a: Coordinate, to b: Coordinate) -> (metres: Double, degrees: Double) {
-        let φ2 = b.latitude * .pi / 180
-        return distanceAndInitialBearing(from: a, to: b, sinφ2: sin(φ2), cosφ2: cos(φ2))
+        let (sinφ2, cosφ2) = sineAndCosine(b.latitude * .pi / 180)
+        return distanceAndInitialBearing(from: a, to: b, sinφ2: sinφ2, cosφ2: cosφ2)
     }
 
     /// `distanceAndInitialBearing(from:to:)` given the sine and cosine of `b`'s latitude in radians
@@ -67,8 +67,9 @@ public enum GreatCircle {
         let sinHalfΔφ = sin(Δφ / 2), sinHalfΔλ = sin(Δλ / 2)
         let h = sinHalfΔφ * sinHalfΔφ + cosφ1 * cosφ2 * sinHalfΔλ * sinHalfΔλ
         let metres = 2 * earthRadiusMetres * asin(min(1, sqrt(h)))
-        let y = sin(Δλ) * cosφ2
-        let x = cosφ1 * sinφ2 - sinφ1 * cosφ2 * cos(Δλ)
+        let (sinΔλ, cosΔλ) = sineAndCosine(Δλ)
+        let y = sinΔλ * cosφ2
+        let x = cosφ1 * sinφ2 - sinφ1 * cosφ2 * cosΔλ
         return (metres, y, x)
     }
 
@@ -83,8 +84,7 @@ public enum GreatCircle {
     /// The sine and cosine of a latitude in degrees, in radians as `distanceAndInitialBearing` takes them.
     @inlinable @inline(__always)
     public static func latitudeSineAndCosine(_ latitude: Double) -> (sin: Double, cos: Double) {
-        let φ = latitude * .pi / 180
-        return (sin(φ), cos(φ))
+        sineAndCosine(latitude * .pi / 180)
     }
 
     /// The point reached by travelling `distance` metres from `start` on initial bearing `bearing`.
@@ -101,8 +101,7 @@ public enum GreatCircle {
         @inlinable public init(_ start: Coordinate) {
             let φ1 = start.latitude * .pi / 180
             λ1 = start.longitude * .pi / 180
-            sinφ1 = sin(φ1)
-            cosφ1 = cos(φ1)
+            (sinφ1, cosφ1) = sineAndCosine(φ1)
         }
 
         @inlinable public func destination(_ step: Step, _ heading: Heading) -> Coordinate {
@@ -117,8 +116,7 @@ public enum GreatCircle {
         @usableFromInline package let sinδ: Double, cosδ: Double
         @inlinable public init(distance: Double) {
             let δ = distance / earthRadiusMetres
-            sinδ = sin(δ)
-            cosδ = cos(δ)
+            (sinδ, cosδ) = sineAndCosine(δ)
         }
         package init(sinδ: Double, cosδ: Double) {
             self.sinδ = sinδ
@@ -131,8 +129,7 @@ public enum GreatCircle {
         @usableFromInline package let sinθ: Double, cosθ: Double
         @inlinable public init(_ bearing: Double) {
             let θ = bearing * .pi / 180
-            sinθ = sin(θ)
-            cosθ = cos(θ)
+            (sinθ, cosθ) = sineAndCosine(θ)
         }
         package init(sinθ: Double, cosθ: Double) {
             self.sinθ = sinθ

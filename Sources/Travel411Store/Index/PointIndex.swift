@@ -121,16 +121,16 @@ public final class PointIndex: @unchecked Sendable {
         /// two a point.
         @inlinable public init(_ coordinate: Coordinate) {
             let φ = coordinate.latitude * .pi / 180, λ = coordinate.longitude * .pi / 180
-            let c = cos(φ)
-            (x, y, z, cosLatitude) = (c * cos(λ), c * sin(λ), sin(φ), c)
+            let (sinφ, c) = sineAndCosine(φ), (sinλ, cosλ) = sineAndCosine(λ)
+            (x, y, z, cosLatitude) = (c * cosλ, c * sinλ, sinφ, c)
         }
         @inline(__always) subscript(axis: Int) -> Double { axis == 0 ? x : (axis == 1 ? y : z) }
     }
 
     @inline(__always) package static func unitVector(latitude: Double, longitude: Double) -> (Double, Double, Double) {
         let φ = latitude * .pi / 180, λ = longitude * .pi / 180
-        let c = cos(φ)
-        return (c * cos(λ), c * sin(λ), sin(φ))
+        let (sinφ, c) = sineAndCosine(φ), (sinλ, cosλ) = sineAndCosine(λ)
+        return (c * cosλ, c * sinλ, sinφ)
     }
 
     /// Chord length on the unit sphere for a great-circle distance in metres.
