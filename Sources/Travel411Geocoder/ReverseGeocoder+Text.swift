@@ -125,7 +125,8 @@ extension ReverseGeocoder {
         case .postalCode:
             if let own = objectAddressBytes(record, .postcode), !own.isEmpty {
                 buffer.append(own)
-            } else if record.postcodeFromAnsweringArea {
+            } else if record.postcodeFromAnsweringArea || record.finePlace >= 0 {
+                // A place node answering has its own postcode, found even where the database has no streets.
                 appendAreaPostcode(of: record, to: buffer)
             } else if record.streetPostcode {
                 append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
@@ -157,10 +158,14 @@ extension ReverseGeocoder {
     /// it; where none is named, the county's or state's own (`OSMLevelMapping.placeBoundaries`).
     private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
         guard settings.detail >= .city else { return appendUpperAreaPostcode(of: record, to: buffer) }
-        if settings.detail >= .suburb, record.finePlace >= 0, settings.detail < .building || record.postcode >= 0 {
-            // A place node finer than the suburb answers with its own postcode (`chooseFinePlaceNodeAsNominatim`); at
-            // street level, where none was found, its areas' (`takeFinePlaceNodeInArea`).
-            if record.postcode >= 0 { append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer) }
+        if settings.detail >= .suburb, record.finePlace >= 0 {
+            // A place node finer than the suburb answers with its own postcode: the tagged one of its address areas,
+            // else its nearest point's (`taggedPostcodeArea`).
+            if let area = taggedPostcodeArea(of: record) {
+                append(areaBytes(area.level, area.feature, .taggedPostcode), to: buffer)
+            } else if record.postcode >= 0 {
+                append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
+            }
         } else if settings.detail >= .suburb, record.suburbArea >= 0 {
             append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
         } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
