@@ -200,12 +200,15 @@ extension ReverseGeocoder {
             case .district: kind = "county"
             default: kind = "state"
             }
-            return "the answering place node's postcode: the tag (addr:postcode or postal_code) of its \(kind) "
-                + "\(text(area.level, area.feature, .name) ?? "?"), the finest of its address areas carrying one, which a place "
-                + "inherits before any nearest postcode (insert_addresslines in placex_update)"
+            let name = text(area.level, area.feature, .name) ?? "?"
+            return "the answering place node's postcode: the tagged postcode (addr:postcode or postal_code, its own or, for an area "
+                + "drawn around a place node, the boundary's holding the node) of its \(kind) \(name), the finest of its address "
+                + "areas with one, which a place inherits before any nearest postcode (insert_addresslines in placex_update)"
         }
         let none = "no address area of it (suburb, municipality, county, state) has a tagged postcode"
-        guard record.postcode >= 0 else { return "the answering place node has none: \(none), and no postcode point of its country is around it" }
+        guard record.postcode >= 0 else {
+            return "the answering place node has none: \(none), and no postcode point of its country is around it"
+        }
         return "the answering place node's own postcode, the nearest of its country around the node (get_nearest_postcode): \(none)"
             + " (an area's postcode computed from the postcode points is not passed on)"
     }
