@@ -126,7 +126,6 @@ extension ReverseGeocoder {
             if let own = objectAddressBytes(record, .postcode), !own.isEmpty {
                 buffer.append(own)
             } else if record.postcodeFromAnsweringArea || record.finePlace >= 0 {
-                // A place node answering has its own postcode, found even where the database has no streets.
                 appendAreaPostcode(of: record, to: buffer)
             } else if record.streetPostcode {
                 append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
@@ -155,7 +154,8 @@ extension ReverseGeocoder {
 
     /// Above street level on an OpenStreetMap database, or at street level with no street or object within reach,
     /// the answering suburb's or municipality's own postcode (`OSMAreaPostcodes`), as the server's answer carries
-    /// it; where none is named, the county's or state's own (`OSMLevelMapping.placeBoundaries`).
+    /// it; where none is named, the county's or state's own (`OSMLevelMapping.placeBoundaries`). An answering place
+    /// node's own at any zoom, also where the database has no streets (then no street search marks the record).
     private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
         guard settings.detail >= .city else { return appendUpperAreaPostcode(of: record, to: buffer) }
         if settings.detail >= .suburb, record.finePlace >= 0 {
