@@ -79,7 +79,8 @@ public struct PlacemarkRecord: Sendable {
     var quarterArea: Int32 = -1
     var neighbourhoodArea: Int32 = -1
     /// The extract's place node finer than a suburb that answers at zooms 14-15 (`FinePlaceNodes`), -1 for none;
-    /// `postcode` is then its own.
+    /// `postcode` is then its nearest postcode point's, which the answer carries unless an address area of it has a tagged
+    /// postcode (`ReverseGeocoder.taggedPostcodeArea`).
     var finePlace: Int32 = -1
     /// A village part named in Nominatim's address above a hamlet or suburb (`PlaceNodeSearch.addressParts`),
     /// a suburb-level feature; -1 for none.

@@ -16,10 +16,12 @@ package final class PlacesLookup: Sendable {
 
     /// What the geocoder reports of one polygon, by column of `texts`.
     /// `postcode`, `municipality` (a number), `placeType` and `centre` (`x y`) are OpenStreetMap municipalities'
-    /// and suburbs' only.
+    /// and suburbs' only; `taggedPostcode`, the postcode an extract's area carries as a tag (`addr:postcode`,
+    /// `postal_code`), which a place node inside inherits (`ReverseGeocoder.taggedPostcodeArea`), also states' and
+    /// counties'.
     package enum AreaText: Int, CaseIterable {
         case name, code, administrativeArea, subAdministrativeArea, administrativeAreaCode, postcode, municipality, placeType,
-            centre
+            centre, taggedPostcode
     }
 
     final class PointLevel: Sendable {
@@ -209,7 +211,7 @@ package final class PlacesLookup: Sendable {
         let attributesSQL =
             """
             SELECT name, code, administrative_area, sub_administrative_area, administrative_area_code, postcode, municipality,
-                   place_type, centre
+                   place_type, centre, tagged_postcode
             FROM travel411_areas WHERE level = ?
             """
         @Sendable func attributes(_ row: [SQLValue]) -> [String?] { row.map(\.stringValue) }

@@ -157,7 +157,10 @@ extension ReverseGeocoder {
         {
             return ("the addr:postcode of the building whose address the answering node inherits (placex_indexing_prepare)", false)
         }
-        let placeNode = "the answering place node's own postcode (the nearest of its country around the node: get_nearest_postcode)"
+        if detail >= .suburb, record.finePlace >= 0 {
+            let beyond = record.postcodeFromAnsweringArea ? "no street or object within reach, so " : ""
+            return (beyond + placeNodePostcodeRule(record), false)
+        }
         if record.postcodeFromAnsweringArea {
             let beyond = "no street or object within reach, so the answering area's own postcode"
             if detail < .city || record.namesNoPlace, let area = record.upperArea(at: detail) {
@@ -165,7 +168,6 @@ extension ReverseGeocoder {
                 return ("\(beyond): the \(kind) \(text(area.level, area.feature, .name) ?? "?")'s", false)
             }
             if detail < .city { return ("\(beyond), which this zoom does not show", false) }
-            if detail >= .suburb, record.finePlace >= 0 { return ("no street or object within reach, so \(placeNode)", false) }
             if detail >= .suburb, record.suburbArea >= 0 {
                 return ("\(beyond): the suburb \(text(.suburb, record.suburbArea, .name) ?? "?")'s", false)
             }
@@ -181,13 +183,34 @@ extension ReverseGeocoder {
                 : record.interpolation >= 0 ? "the interpolation line's parent street's" : "the answering object's parent street's"
             return ("\(street) postcode (its postal_code area, else the nearest postcode of its country)", false)
         }
-        if record.postcode >= 0 {
-            return record.finePlace >= 0 ? (placeNode, false) : ("the nearest postcode point the answered country may take", true)
-        }
+        if record.postcode >= 0 { return ("the nearest postcode point the answered country may take", true) }
         if record.address >= 0, !(withPoints(.address, { $0.records.bytes(Int(record.address), addressField)?.isEmpty ?? true }) ?? true) {
             return ("the answering address point's own postcode", false)
         }
         return ("the nearest postcode point the answered country may take: none within reach", true)
+    }
+
+    /// How the answering place node's postcode was chosen, as `appendAreaPostcode` writes it (`taggedPostcodeArea`).
+    private func placeNodePostcodeRule(_ record: PlacemarkRecord) -> String {
+        if let area = taggedPostcodeArea(of: record) {
+            let kind: String
+            switch area.level {
+            case .suburb: kind = "suburb"
+            case .city: kind = "municipality"
+            case .district: kind = "county"
+            default: kind = "state"
+            }
+            let name = text(area.level, area.feature, .name) ?? "?"
+            return "the answering place node's postcode: the tagged postcode (addr:postcode or postal_code, its own or, for an area "
+                + "drawn around a place node, the boundary's holding the node) of its \(kind) \(name), the finest of its address "
+                + "areas with one, which a place inherits before any nearest postcode (insert_addresslines in placex_update)"
+        }
+        let none = "no address area of it (suburb, municipality, county, state) has a tagged postcode"
+        guard record.postcode >= 0 else {
+            return "the answering place node has none: \(none), and no postcode point of its country is around it"
+        }
+        return "the answering place node's own postcode, the nearest of its country around the node (get_nearest_postcode): \(none)"
+            + " (an area's postcode computed from the postcode points is not passed on)"
     }
 
     /// The four nearest postcode points within the postcode radius, each with its distance, its country and

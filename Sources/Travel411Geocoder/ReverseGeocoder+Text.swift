@@ -125,7 +125,7 @@ extension ReverseGeocoder {
         case .postalCode:
             if let own = objectAddressBytes(record, .postcode), !own.isEmpty {
                 buffer.append(own)
-            } else if record.postcodeFromAnsweringArea {
+            } else if record.postcodeFromAnsweringArea || record.finePlace >= 0 {
                 appendAreaPostcode(of: record, to: buffer)
             } else if record.streetPostcode {
                 append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
@@ -154,13 +154,18 @@ extension ReverseGeocoder {
 
     /// Above street level on an OpenStreetMap database, or at street level with no street or object within reach,
     /// the answering suburb's or municipality's own postcode (`OSMAreaPostcodes`), as the server's answer carries
-    /// it; where none is named, the county's or state's own (`OSMLevelMapping.placeBoundaries`).
+    /// it; where none is named, the county's or state's own (`OSMLevelMapping.placeBoundaries`). An answering place
+    /// node's own at any zoom, also where the database has no streets (then no street search marks the record).
     private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
         guard settings.detail >= .city else { return appendUpperAreaPostcode(of: record, to: buffer) }
-        if settings.detail >= .suburb, record.finePlace >= 0, settings.detail < .building || record.postcode >= 0 {
-            // A place node finer than the suburb answers with its own postcode (`chooseFinePlaceNodeAsNominatim`); at
-            // street level, where none was found, its areas' (`takeFinePlaceNodeInArea`).
-            if record.postcode >= 0 { append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer) }
+        if settings.detail >= .suburb, record.finePlace >= 0 {
+            // A place node finer than the suburb answers with its own postcode: the tagged one of its address areas,
+            // else its nearest point's (`taggedPostcodeArea`).
+            if let area = taggedPostcodeArea(of: record) {
+                append(areaBytes(area.level, area.feature, .taggedPostcode), to: buffer)
+            } else if record.postcode >= 0 {
+                append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
+            }
         } else if settings.detail >= .suburb, record.suburbArea >= 0 {
             append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
         } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {

@@ -43,6 +43,9 @@ final class LookupCollector {
         var placeType: String? = nil
         /// The point Nominatim gives its answer: the place node, a boundary's linked node, else a point on its surface.
         var centre: Point2D? = nil
+        /// An extract's area's own tagged postcode (`addr:postcode`, `postal_code`), normalised: of `postcode`, the part
+        /// a place inside it inherits (`ReverseGeocoder.taggedPostcodeArea`), not one computed from the postcode points.
+        var taggedPostcode: String? = nil
     }
 
     final class AreaLevelData {

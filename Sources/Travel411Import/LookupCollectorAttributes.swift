@@ -12,7 +12,7 @@ extension LookupCollector {
     func collectArea(
         _ level: PlacesSchema.AreaLevel, _ shape: Shape, layer: String, fid: Int64, name: String?, code: String?,
         countryCode: String?, postcode: String? = nil, municipality: Int? = nil, placeType: String? = nil,
-        centre: Point2D? = nil
+        centre: Point2D? = nil, taggedPostcode: String? = nil
     ) -> String? {
         let rings = shape.rings
         guard !rings.isEmpty else { return "not a polygon" }
@@ -31,7 +31,7 @@ extension LookupCollector {
         data.features.append(
             AreaFeature(
                 layer: layer, fid: fid, name: name, code: code, countryCode: countryCode?.uppercased(), postcode: postcode,
-                municipality: municipality, placeType: placeType, centre: centre))
+                municipality: municipality, placeType: placeType, centre: centre, taggedPostcode: taggedPostcode))
         return nil
     }
 

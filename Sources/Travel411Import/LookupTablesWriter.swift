@@ -397,8 +397,8 @@ final class LookupTablesWriter {
             """
             INSERT INTO travel411_areas (level, feature, layer, fid, name, code, country_code, administrative_area,
                                          sub_administrative_area, administrative_area_code, country_feature,
-                                         first_level_area, postcode, municipality, place_type, centre)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         first_level_area, postcode, municipality, place_type, centre, tagged_postcode)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
         for (level, data) in collector.areas {
@@ -413,7 +413,7 @@ final class LookupTablesWriter {
                     level == .admin && f < adminFirstLevels.count && adminFirstLevels[f] != 0
                         ? .integer(Int64(adminFirstLevels[f])) : .null,
                     text(feature.postcode), feature.municipality.map { .integer(Int64($0)) } ?? .null, text(feature.placeType),
-                    text(feature.centre.map(OSMLevelMapping.pointText)),
+                    text(feature.centre.map(OSMLevelMapping.pointText)), text(feature.taggedPostcode),
                 ])
             }
         }

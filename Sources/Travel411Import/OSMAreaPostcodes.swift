@@ -25,6 +25,15 @@ struct OSMAreaPostcodes {
         self.areas = areas
     }
 
+    /// The postcode a place inside the area inherits (`AreaText.taggedPostcode`): Nominatim keeps in `location_area` only
+    /// a tagged one (`placex_update` passes `add_location` the postcode it has before `get_nearest_postcode`): the area's
+    /// own, else, for a place node's area, that of the finest boundary with a `postal_code` holding the node
+    /// (`insert_addresslines`): the village el Tarter's area, cut to the parish Canillo, passes on AD100. A polygon's
+    /// coarser areas are the answer's own levels (`ReverseGeocoder.taggedPostcodeArea`).
+    func taggedPostcode(node: Point2D?, own: String?) -> String? {
+        own ?? node.flatMap { areas.addressAreaPostcode(at: $0) }
+    }
+
     /// `node`: the place node an area was drawn around (`OSMPlaceNodeAreas`), nil for a real polygon; `own`: the
     /// boundary's own postcode, normalised.
     func postcode(of shape: Shape, node: Point2D?, own: String? = nil) -> String? {

@@ -188,8 +188,9 @@ struct OSMLevelMapping {
         }
         if case .point(let point) = feature.shape {
             extent.extend(x: point.x, y: point.y)
-            let node = OSMPlaceNodeAreas.Node(
+            var node = OSMPlaceNodeAreas.Node(
                 name: name, type: place.type, point: point, layer: layer, fid: fid, isCapital: place.isCapital)
+            node.postcode = feature.address?.postcode
             // A village or town is a municipality's, or a part of another's: `finish` decides.
             if OSMPlaceNodeAreas.halfWidthMetres(townType: place.type) != nil {
                 try pendingPlaces.addNode(node, isTown: true)
@@ -311,7 +312,7 @@ struct OSMLevelMapping {
         _ = collector.collectArea(
             isState ? .admin : .district, area.shape, layer: area.layer, fid: area.fid, name: area.name,
             code: isState ? subdivision : nil, countryCode: isState ? country : nil, postcode: postcode,
-            placeType: area.placeType ?? area.boundaryPlace, centre: area.shape.pointOnSurface)
+            placeType: area.placeType ?? area.boundaryPlace, centre: area.shape.pointOnSurface, taggedPostcode: postcode)
     }
 
     /// Whether a town node (for a boundary of the city band) or a suburb node (the suburb band) of the boundary's
@@ -444,15 +445,16 @@ struct OSMLevelMapping {
         let firstCity = collector.areas[.city]?.features.count ?? 0
         for area in cities {
             let linked = area.node == nil ? links.node(linkedTo: area) : nil
+            let own = ownPostcode(area)
             _ = collector.collectArea(
                 .city, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstCity + $0) },
-                countryCode: area.node.flatMap(countryOf),
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
+                countryCode: area.node.flatMap(countryOf), postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: own),
                 // An address names a boundary by its linked node's type, else by its own `place` (`get_label_tag`,
                 // `nominatim_api/v1/classtypes.py`; `_result_row_to_address_row` in `results.py` puts `linked_place`
                 // first): Colonial Park's boundary (`place=locality`) is the `town` of its node.
                 placeType: area.placeType ?? linked?.type ?? area.boundaryPlace ?? area.unlinkedKey ?? "city",
-                centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
+                centre: area.node ?? linked?.point ?? area.shape.pointOnSurface,
+                taggedPostcode: areaPostcodes.taggedPostcode(node: area.node, own: own))
         }
         return (cities, firstCity)
     }
@@ -468,9 +470,7 @@ struct OSMLevelMapping {
             return node
         }
         return OSMPlaceNodeAreas.cells(of: weighted, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) }).map {
-            PendingArea(
-                shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
-                placeType: $0.node.type)
+            PendingArea(cell: $0.shape, around: $0.node)
         }
     }
 
@@ -512,9 +512,7 @@ struct OSMLevelMapping {
                 }
             }
             suburbs = OSMPlaceNodeAreas.cells(of: suburbNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
-                PendingArea(
-                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
-                    placeType: $0.node.type)
+                PendingArea(cell: $0.shape, around: $0.node)
             }
         }
         if !finerBoundaries.isEmpty { suburbs = Self.withFinerBoundaries(suburbs, finer: finerBoundaries) }
@@ -536,13 +534,14 @@ struct OSMLevelMapping {
                 cityBoxes.holding(x: node.x, y: node.y).first { cities[$0].shape.contains(x: node.x, y: node.y) }
             }
             let linked = area.node == nil ? suburbLinks.node(linkedTo: area) : nil
+            let own = ownPostcode(area)
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstSuburb + $0) },
-                countryCode: area.node.flatMap(countryOf),
-                postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: ownPostcode(area)),
+                countryCode: area.node.flatMap(countryOf), postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: own),
                 municipality: municipality.map { firstCity + $0 },
                 placeType: area.placeType ?? linked?.type ?? area.boundaryPlace ?? suburbLevel,
-                centre: area.node ?? linked?.point ?? area.shape.pointOnSurface)
+                centre: area.node ?? linked?.point ?? area.shape.pointOnSurface,
+                taggedPostcode: areaPostcodes.taggedPostcode(node: area.node, own: own))
         }
     }
 

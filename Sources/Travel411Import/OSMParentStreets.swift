@@ -107,6 +107,16 @@ struct OSMParentStreets {
         try entries.append(Entry(midpoint, name: name, number: id, isObject: false))
     }
 
+    /// A name's variant without its brace addendum, which Nominatim 5.3 adds to a place's names before matching them
+    /// (the `strip-brace-terms` step of settings/icu_tokenizer.yaml, `strip_brace_terms.py`'s `create`): the part before
+    /// the first `(`, trimmed, for a name whose `(` opens a term that ends it or is not closed. Volos's side street
+    /// "Νικοτσάρα (πάροδος)" is also "Νικοτσάρα", and the addresses on "Νικοτσάρα" nearer it are its. nil for none.
+    static func withoutBraceTerm(_ name: String) -> String? {
+        guard let brace = name.firstIndex(of: "("), !name.contains(")") || name.hasSuffix(")") else { return nil }
+        let stripped = name[..<brace].trimmingCharacters(in: .whitespaces)
+        return stripped.isEmpty ? nil : stripped
+    }
+
     /// The record numbered `object`, at `point`, names its street by `ref`: `answers` gives the street of that ref.
     func ask(object: UInt32, ref: String, at point: Point2D) throws {
         guard let name = nameHash(ofKey: Self.refKey(ref)) else { return }
@@ -121,14 +131,17 @@ struct OSMParentStreets {
         return [1] + Array(words.joined(separator: [UInt8(ascii: " ")]))
     }
 
-    /// The hashes of the name's spellings (itself and its variants), each once, in the variants' order.
+    /// The hashes of the name's spellings (itself and its variants, then its name without a brace term and that name's
+    /// variants), each once, in the variants' order.
     private mutating func spellingHashes(of name: String) -> [UInt64] {
         if let known = spellingHashes[name], known.name.utf8.elementsEqual(name.utf8) { return known.hashes }
         var added: Set<UInt64> = []
         var hashes: [UInt64] = []
-        for spelling in variants?.variants(of: name) ?? [name] {
-            guard let hash = nameHash(of: spelling), added.insert(hash).inserted else { continue }
-            hashes.append(hash)
+        for written in [name] + (Self.withoutBraceTerm(name).map { [$0] } ?? []) {
+            for spelling in variants?.variants(of: written) ?? [written] {
+                guard let hash = nameHash(of: spelling), added.insert(hash).inserted else { continue }
+                hashes.append(hash)
+            }
         }
         if spellingHashes.count >= Self.spellingHashesKept { spellingHashes.removeAll(keepingCapacity: true) }
         spellingHashes[name] = (name, hashes)

@@ -26,7 +26,7 @@ extension OSMLevelMapping {
         var node: Point2D? = nil
         /// Its `place` type (a place area's or node's); for a boundary, its linked node's, decided at the end.
         var placeType: String? = nil
-        /// A boundary's own `postal_code`, as written.
+        /// A boundary's or a place node's own `postal_code` (or `addr:postcode`), as written.
         var postcode: String? = nil
         /// A boundary's `wikidata` item, which links it to a place node (`OSMLinkedPlaces`).
         var wikidata: String? = nil
@@ -47,6 +47,13 @@ extension OSMLevelMapping {
         ) {
             (stored, cell) = (nil, shape)
             (self.layer, self.fid, self.name, self.node, self.placeType, self.below) = (layer, fid, name, node, placeType, below)
+        }
+
+        /// The area drawn around a place node (`cell`), named and typed as the node, with the node's own postcode.
+        init(cell: Shape, around node: OSMPlaceNodeAreas.Node, below: Int? = nil) {
+            self.init(
+                shape: cell, layer: node.layer, fid: node.fid, name: node.name, node: node.point, placeType: node.type, below: below)
+            postcode = node.postcode
         }
 
         init(stored: OSMStoredShape, layer: String, fid: Int64, name: String, placeType: String? = nil, postcode: String? = nil) {

@@ -55,6 +55,7 @@ extension OSMLevelMapping {
                 writer.write(node.fid)
                 writer.write(UInt32(node.isCapital ? 1 : 0))
                 writer.write(node.weight)
+                writer.write(node.postcode)
             }
         }
 
@@ -113,6 +114,7 @@ extension OSMLevelMapping {
             var node = OSMPlaceNodeAreas.Node(
                 name: name, type: type, point: point, layer: layers[layer], fid: try reader.int64(), isCapital: try reader.uint32() != 0)
             node.weight = try reader.double()
+            node.postcode = try reader.text()
             return node
         }
 

@@ -26,6 +26,9 @@ enum OSMPlaceNodeAreas {
         var isCapital = false
         /// The factor its distances are multiplied by (`distanceWeight`); 1 for all but towns and cities.
         var weight: Double = 1
+        /// Its own `postal_code` or `addr:postcode`, as written: an unlinked place's own postcode, which Nominatim keeps
+        /// for its area (`token_get_postcode` in `placex_update`) and a place inside inherits (Nendeln's 9485).
+        var postcode: String? = nil
     }
 
     /// The factor `insert_addresslines` multiplies a guessed place's distance by (`NominatimPlaceKinds`).

@@ -151,9 +151,7 @@ extension OSMLevelMapping {
             of: suburbNodes, types: ["suburb"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) },
             names: boundaries.map(\.name), boundaries: OSMSubpartNodes.Outlines(boundaries), excluded: OSMSubpartNodes.Outlines([Shape]()))
         func area(_ cell: (node: OSMPlaceNodeAreas.Node, shape: Shape), below: Int? = nil) -> PendingArea {
-            PendingArea(
-                shape: cell.shape, layer: cell.node.layer, fid: cell.node.fid, name: cell.node.name, node: cell.node.point,
-                placeType: cell.node.type, below: below)
+            PendingArea(cell: cell.shape, around: cell.node, below: below)
         }
         return inside.map { area(($0.node, $0.shape), below: inside.count + $0.boundary) } + boundaries + outside.map { area($0) }
     }
@@ -177,11 +175,7 @@ extension OSMLevelMapping {
         // Each cut area knows the parish under it, which answers where the node is too fine for the zoom
         // (`dropCityNodeAboveRank`).
         return finer
-            + inside.map {
-                PendingArea(
-                    shape: $0.shape, layer: $0.node.layer, fid: $0.node.fid, name: $0.node.name, node: $0.node.point,
-                    placeType: $0.node.type, below: finer.count + inside.count + $0.boundary)
-            } + coarser
+            + inside.map { PendingArea(cell: $0.shape, around: $0.node, below: finer.count + inside.count + $0.boundary) } + coarser
     }
 
     /// The suburbs with the boundaries of the neighbourhood band after them, and each node's area cut by each

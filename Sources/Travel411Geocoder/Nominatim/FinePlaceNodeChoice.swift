@@ -61,6 +61,24 @@ extension ReverseGeocoder {
         return type.elementsEqual(node.type.utf8)
     }
 
+    /// The address area whose tagged postcode a place node answering carries (`AreaText.taggedPostcode`): the finest of
+    /// its suburb, municipality, county and state that has one. Nominatim keeps in each area's `location_area` row only
+    /// the postcode the area had before `get_nearest_postcode` ran (`placex_update`, lib-sql/functions/placex_triggers.sql,
+    /// passes `add_location` its own `addr:postcode` or the one `insert_addresslines` inherited from its address areas),
+    /// and a place inherits the finest such postcode of its address lines, else computes its own nearest point's
+    /// (`postcodeOfPlaceNode`). An area's postcode computed from the one postcode point inside it (`OSMAreaPostcodes`)
+    /// passes on nothing: Waslerheuberg, a locality in Triesenberg, is 9497 (nearest), not the 9495 computed for
+    /// the village Wangerberg's area holding it. nil when no area has a tagged postcode.
+    func taggedPostcodeArea(of record: PlacemarkRecord) -> (level: PlacesSchema.AreaLevel, feature: Int32)? {
+        func tagged(_ level: PlacesSchema.AreaLevel, _ feature: Int32) -> Bool {
+            feature >= 0 && !(withArea(level) { $0.bytes(Int(feature), .taggedPostcode).isEmpty } ?? true)
+        }
+        if tagged(.suburb, record.suburbArea) { return (.suburb, record.suburbArea) }
+        if tagged(.city, record.cityArea) { return (.city, record.cityArea) }
+        if tagged(.district, record.district) { return (.district, record.district) }
+        return tagged(.admin, record.admin) ? (.admin, record.admin) : nil
+    }
+
     /// The postcode Nominatim computes for a place node (`get_nearest_postcode`, `lib-sql/functions/utils.sql`): of
     /// the answered country's postcode points whose box (± the country's postcode `extent`, settings/country_settings.yaml)
     /// holds the node, the nearest in degrees (`ST_Distance` of SRID 4326 geometries), not in metres: around Malta's
@@ -123,13 +141,9 @@ extension ReverseGeocoder {
             record.suburbArea = feature(.suburb, node.x, node.y)
             // A part of another municipality is outside `current_boundary` (Vila, Encamp's, at a locality of Engolasters).
             if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
-            // Its postcode: its address areas' (`insert_addresslines`), else the nearest point's (`get_nearest_postcode`).
-            func hasPostcode(_ level: PlacesSchema.AreaLevel, _ area: Int32) -> Bool {
-                area >= 0 && !(withArea(level) { $0.bytes(Int(area), .postcode).isEmpty } ?? true)
-            }
-            let areaPostcode = hasPostcode(.suburb, record.suburbArea) || hasPostcode(.city, record.cityArea)
-            record.postcode =
-                areaPostcode ? -1 : postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
+            // The nearest point's postcode, which stands where no address area of the node has a tagged one
+            // (`taggedPostcodeArea`, decided when the answer is written, once its areas are final).
+            record.postcode = postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
             return true
         }
         return false

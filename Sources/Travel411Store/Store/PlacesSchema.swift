@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "43"
+    public static let version = "44"
     /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
     package static let osmDataTimestampKey = "osm_data_timestamp"
     /// How the description of a table of Nominatim's country grid pieces begins (an extract's countries where it
@@ -126,7 +126,7 @@ public enum PlacesSchema {
             level TEXT NOT NULL, feature INTEGER NOT NULL, layer TEXT NOT NULL, fid INTEGER NOT NULL,
             name TEXT, code TEXT, country_code TEXT, administrative_area TEXT, sub_administrative_area TEXT,
             administrative_area_code TEXT, country_feature INTEGER, first_level_area INTEGER, postcode TEXT,
-            municipality INTEGER, place_type TEXT, centre TEXT, PRIMARY KEY (level, feature));
+            municipality INTEGER, place_type TEXT, centre TEXT, tagged_postcode TEXT, PRIMARY KEY (level, feature));
         CREATE TABLE travel411_area_tiles (key INTEGER PRIMARY KEY, reference INTEGER NOT NULL, blob BLOB);
         CREATE TABLE travel411_point_indexes (
             level TEXT PRIMARY KEY, min_x REAL, min_y REAL, max_x REAL, max_y REAL, tree BLOB NOT NULL, record_pages INTEGER NOT NULL);
