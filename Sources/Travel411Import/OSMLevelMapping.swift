@@ -367,7 +367,6 @@ struct OSMLevelMapping {
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
     package mutating func finish(countryGrid: [NominatimCountryGrid.Piece] = []) throws {
-        let settings = NominatimCountrySettings.embedded
         try readBackPendingPlaces()
         var countries = try OSMCountryOfPoint(
             extractCountries: extractCountries.lazy.map { ($0.code, $0.shape.shape) }, grid: countryGrid, box: extent,
@@ -377,13 +376,14 @@ struct OSMLevelMapping {
         let places = (townNodes + suburbNodes).map(\.point)
         countries.setFallback(byMajorityOf: places.isEmpty ? Self.grid(over: extent) : places)
         extractCountries = []
-        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: settings)
+        let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: NominatimCountrySettings.embedded)
         placeBoundaries(countries, postcodes: postcodes)
         try collector.sealSorters()
         ImportMemoryTrace.note("boundaries placed")
         let countryOf = { (point: Point2D) in countries.countryCode(at: point) }
         let (centroids, postcodeAreas) = try OSMPostcodeAreas.build(
-            postal: postalCodeAreas, boundaries: postcodeBoundaries, carriers: postcodeCarriers, postcodes: postcodes, countryOf: countryOf)
+            postal: postalCodeAreas, boundaries: postcodeBoundaries, carriers: postcodeCarriers.taken(), postcodes: postcodes,
+            countryOf: countryOf)
         let areaPostcodes = OSMAreaPostcodes(centroids: centroids, areas: postcodeAreas, countryOf: countryOf)
         // An area's own `postal_code`, if it fits its country's pattern.
         let ownPostcode = { (area: PendingArea) in

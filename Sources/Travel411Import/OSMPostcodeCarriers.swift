@@ -53,6 +53,17 @@ struct OSMPostcodeCarriers {
         Dictionary(uniqueKeysWithValues: zip(written, carrierCounts))
     }
 
+    /// These carriers for `centroids`, once the read is done; this value keeps none of its per-value tables, which
+    /// grow with the extract's distinct values (a large country's or the planet's millions of postcodes, issue 35),
+    /// so that they go when the centroids are made rather than with the whole import.
+    mutating func taken() -> OSMPostcodeCarriers {
+        var taken = self
+        taken.indexes = [:]
+        taken.carrierCounts = []
+        (indexes, written, carrierCounts) = ([:], [], [])
+        return taken
+    }
+
     /// Each postcode's point, the mean of its carriers' distinct points, in the postcodes' order. The carriers
     /// are gone afterwards.
     func centroids(_ postcodes: OSMPostcodes) throws -> [(code: String, coordinate: Coordinate)] {

@@ -17,7 +17,10 @@ struct OSMPostcodes {
     /// Nominatim's country settings; nil to infer the forms from the extract.
     let settings: NominatimCountrySettings?
     /// Each value's answer per country, as an extract repeats a few thousand values over millions of objects.
+    /// Emptied when it holds `memoLimit` answers: a large country's or the planet's millions of distinct postcodes
+    /// would otherwise all stay in memory to the end of the import (issue 35); the answers are the same.
     private let memo = Memo()
+    static let memoLimit = 1 << 16
 
     private final class Memo {
         var answers: [String: String?] = [:]
@@ -39,6 +42,7 @@ struct OSMPostcodes {
         let key = (countryCode ?? "") + "\u{0}" + written
         if let known = memo.answers[key] { return known }
         let answer = settings.postcode(written, countryCode: countryCode)
+        if memo.answers.count >= Self.memoLimit { memo.answers.removeAll() }
         memo.answers[key] = answer
         return answer
     }
