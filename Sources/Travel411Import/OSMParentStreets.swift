@@ -109,10 +109,10 @@ struct OSMParentStreets {
 
     /// A name's variant without its brace addendum, which Nominatim 5.3 adds to a place's names before matching them
     /// (the `strip-brace-terms` step of settings/icu_tokenizer.yaml, `strip_brace_terms.py`'s `create`): the part before
-    /// the first `(`, trimmed, for a name whose `(` opens a term that ends it or is not closed. Volos's side street
+    /// the first `(`, trimmed, whatever follows it (`split('(')[0].strip()`). Volos's side street
     /// "Νικοτσάρα (πάροδος)" is also "Νικοτσάρα", and the addresses on "Νικοτσάρα" nearer it are its. nil for none.
     static func withoutBraceTerm(_ name: String) -> String? {
-        guard let brace = name.firstIndex(of: "("), !name.contains(")") || name.hasSuffix(")") else { return nil }
+        guard let brace = name.firstIndex(of: "(") else { return nil }
         let stripped = name[..<brace].trimmingCharacters(in: .whitespaces)
         return stripped.isEmpty ? nil : stripped
     }
