@@ -159,7 +159,9 @@
                     received += buffer[0..<count]
                     continue
                 }
-                return (String(decoding: received, as: UTF8.self), count == 0 || errno == ECONNRESET)
+                // errno first: building the String may allocate, and an allocation may set errno.
+                let closed = count == 0 || errno == ECONNRESET || errno == EPIPE
+                return (String(decoding: received, as: UTF8.self), closed)
             }
         }
 
