@@ -109,6 +109,21 @@ import Travel411TestSupport
         }
     }
 
+    /// A French street by Monaco's border, in a database of Monaco's and Andorra's extracts, answers France and France's
+    /// time zone, as in Monaco's alone: the country grid then has several pieces of France, and the zones name the first
+    /// of them (`ReverseGeocoder.soleTimeZone(ofCountry:zones:)`), not the one by Monaco; it answered Europe/Monaco.
+    @Test func aCountryOfSeveralPiecesKeepsItsOwnTimeZone() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
+        let andorra = OSMShapefileImportTests.fixtures.appendingPathComponent("andorra-localities-2020-05.osm.pbf")
+        let options = ImportOptions(paths: [monaco, andorra], databasePath: scratch.path("both.gpkg"), extractReader: .libosmium)
+        _ = try Importer(options: options).run()
+        let placemark = try ReverseGeocoder(databasePath: scratch.path("both.gpkg"))
+            .placemark(for: Coordinate(latitude: 43.749440, longitude: 7.438433))
+        #expect(placemark.thoroughfare == "Avenue Princesse Grace")
+        #expect(placemark.isoCountryCode == "FR" && placemark.timeZone == "Europe/Paris")
+    }
+
     /// A fault in the second file names that file.
     @Test func aBrokenSecondExtractIsNamed() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
