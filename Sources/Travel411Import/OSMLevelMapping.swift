@@ -16,7 +16,8 @@ import Travel411Store
 /// - a city, town or village node is a locality point, with its `population` or, lacking one, a typical
 ///   population of its type (the catchment rule needs one); a place area of the suburb kind is a suburb where no boundary
 ///   gives one, of the town kind a locality where no municipality boundary does; where no polygon gives
-///   suburbs, the suburb, hamlet and (inside a municipality not their own) village nodes do, by area;
+///   suburbs, the suburb, hamlet and (inside a municipality not their own) village nodes do, by area; each country
+///   decides for itself, as Nominatim ranks places per country (`OSMLevelSources`);
 /// - every `addr:postcode` makes a postcode point: the mean of the objects that carry it, as Nominatim computes
 ///   its postcode points, once `OSMPostcodes` has dropped the typos; a `boundary=postal_code` polygon and an
 ///   administrative boundary's `postal_code` are postcode areas (`OSMPostcodeAreas`).
@@ -284,6 +285,8 @@ struct OSMLevelMapping {
             }
             for rank in kept {
                 for (area, subdivision, country) in ranks[rank] ?? [] {
+                    var area = area
+                    area.country = country
                     // A state's or county's own `addr:postcode`, which Nominatim's answer of that area carries
                     // (`token_get_postcode` in `placex_update`): Saint-Barthélemy's 97133.
                     let own = area.postcode.flatMap { postcodes.normalised($0, countryCode: country) }
@@ -292,7 +295,6 @@ struct OSMLevelMapping {
                         collectUpperArea(area, isState: band == .state, subdivision: subdivision, country: country, postcode: own)
                     case .city:
                         // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
-                        var area = area
                         if rank < 16 { area.unlinkedKey = "municipality" }
                         // Linked by its `wikidata` (above), a boundary took its node's address rank (Encamp's parish
                         // is its town); a node linked by name has the boundary's own rank (`OSMNameLinks`), so a parish of
@@ -432,10 +434,12 @@ struct OSMLevelMapping {
     /// The municipalities: their boundaries, else the place polygons, then cells around the town nodes outside them.
     /// Returns them with the city level's number of the first.
     private mutating func collectMunicipalities(
-        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, countryOf: (Point2D) -> String?
+        _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, countryOf: @escaping (Point2D) -> String?
     ) -> (areas: [PendingArea], first: Int) {
         let links = OSMNameLinks(townNodes, countryOf: countryOf)
-        var cities = cityBoundaries.isEmpty ? cityPlaceAreas : Self.withTownNodes(cityBoundaries, townNodes: townNodes, links: links)
+        // A country's place polygons where it has no municipality boundary (`OSMLevelSources`).
+        let placeAreas = OSMLevelSources(countryOf: countryOf).placeAreas(cityPlaceAreas, besides: cityBoundaries)
+        var cities = Self.withTownNodes(cityBoundaries, townNodes: townNodes, links: links) + placeAreas
         // A town or village node in no municipality polygon is a guessed municipality wherever its area reaches, as
         // where the extract has no polygon at all (`insert_addresslines` takes guessed places of rank 16 outside every
         // boundary; a node inside one is linked to it or a part of it). After the polygons: the first polygon of a
@@ -478,10 +482,12 @@ struct OSMLevelMapping {
     /// around the suburb nodes (and the town nodes inside a municipality of another name).
     private mutating func collectSuburbs(
         _ areaPostcodes: OSMAreaPostcodes, ownPostcode: (PendingArea) -> String?, cities municipalities: (areas: [PendingArea], first: Int),
-        countryOf: (Point2D) -> String?
+        countryOf: @escaping (Point2D) -> String?
     ) {
         let (cities, firstCity) = municipalities
-        let suburbRank = suburbBoundaries.keys.max()
+        // Each country's own (`OSMLevelSources`): its boundaries of its finest rank, else its place polygons.
+        let sources = OSMLevelSources(countryOf: countryOf)
+        let (boundaries, suburbRanks) = sources.finestSuburbBoundaries(suburbBoundaries)
         // A place area answers in the suburb band only if its type's address rank is in it (17-21, `Band`): a
         // `neighbourhood` (24) or `quarter` (22) polygon is finer (London's Golden Lane Estate).
         let levels = NominatimAddressLevels.embedded
@@ -490,28 +496,18 @@ struct OSMLevelMapping {
             return levels.placeRanks(type: type, countryCode: nil).map { NominatimAddressLevels.Band(addressRank: $0.address) == .suburb }
                 ?? false
         }
-        var suburbs = suburbRank.flatMap { suburbBoundaries[$0] } ?? placeAreas
+        var suburbs = boundaries + sources.placeAreas(placeAreas, besides: boundaries)
+        let polygonCountries = Set(suburbs.map { sources.country(of: $0) })
+        let (besidePolygons, alone) = sources.split(suburbNodes, countries: polygonCountries)
         // Suburb nodes answer beside suburb polygons of any rank: moved below one of their own rank (20), kept
         // above a coarser one (London's Inner and Middle Temples, rank 18), and outside every polygon where their
         // area reaches (`insert_addresslines` skips a guessed place only outside the finest boundary found).
-        if !suburbs.isEmpty { suburbs = Self.withSubpartNodes(suburbs, suburbNodes: suburbNodes) }
-        if suburbs.isEmpty {
-            // A village or town node inside a municipality boundary of another name is a part of it: Nominatim
-            // ranks it below the municipality and names it in the address (Rotenboden in Triesenberg, Nendeln in
-            // Eschen), where a linked one (Gamprin's own node) is the municipality itself.
-            if !cityBoundaries.isEmpty {
-                let boxes = BoxBuckets(cityBoundaries.map(\.shape.boundingBox))
-                let keys = cityBoundaries.map { OSMParentStreets.key($0.name) }
-                suburbNodes += townNodes.filter { node in
-                    guard node.type != "city" else { return false }
-                    let key = OSMParentStreets.key(node.name)
-                    return boxes.holding(x: node.point.x, y: node.point.y).contains { index in
-                        cityBoundaries[index].rank >= 16 && cityBoundaries[index].shape.contains(x: node.point.x, y: node.point.y)
-                            && keys[index] != key
-                    }
-                }
-            }
-            suburbs = OSMPlaceNodeAreas.cells(of: suburbNodes, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
+        if !suburbs.isEmpty { suburbs = Self.withSubpartNodes(suburbs, suburbNodes: besidePolygons) }
+        // In a country without suburb polygons, the suburb nodes' cells, and its village nodes' inside a municipality.
+        let parts = sources.townNodesAsParts(townNodes, of: cityBoundaries, polygonCountries: polygonCountries)
+        suburbNodes += parts
+        if !(alone + parts).isEmpty {
+            suburbs += OSMPlaceNodeAreas.cells(of: alone + parts, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {
                 PendingArea(cell: $0.shape, around: $0.node)
             }
         }
@@ -525,7 +521,6 @@ struct OSMLevelMapping {
         // (Gamprin-Bendern's over the Rhine); a boundary's outline is OpenStreetMap's own, exact where Natural Earth's
         // countries are coarse, so it keeps none: Monaco's Larvotto, whose point on its surface lies in Natural Earth's
         // France, still names the points of Monaco it holds.
-        let suburbLevel = (suburbRank ?? 20) >= 20 ? "suburb" : "city_district"
         let cityBoxes = BoxBuckets(cities.map(\.shape.boundingBox))
         let firstSuburb = collector.areas[.suburb]?.features.count ?? 0
         let suburbLinks = OSMNameLinks(suburbNodes, countryOf: countryOf)
@@ -539,7 +534,8 @@ struct OSMLevelMapping {
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstSuburb + $0) },
                 countryCode: area.node.flatMap(countryOf), postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: own),
                 municipality: municipality.map { firstCity + $0 },
-                placeType: area.placeType ?? linked?.type ?? area.boundaryPlace ?? suburbLevel,
+                placeType: area.placeType ?? linked?.type ?? area.boundaryPlace
+                    ?? ((suburbRanks[sources.country(of: area)] ?? 20) >= 20 ? "suburb" : "city_district"),
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface,
                 taggedPostcode: areaPostcodes.taggedPostcode(node: area.node, own: own))
         }

@@ -40,6 +40,9 @@ extension OSMLevelMapping {
         var rank = 0
         /// For a node's area cut to the boundary holding the node, that boundary's place in its level's list.
         var below: Int? = nil
+        /// A boundary's country, the one `placeBoundaries` ranked it in (`OSMLevelSources`); set once the extract is
+        /// read, so never on disk.
+        var country: String? = nil
 
         init(
             shape: Shape, layer: String, fid: Int64, name: String, node: Point2D? = nil, placeType: String? = nil,

@@ -11,13 +11,29 @@ extension ReverseGeocoder {
     func reconcileTimeZoneAndCountry(_ record: inout PlacemarkRecord) {
         guard record.country >= 0, record.timeZone >= 0, let zones = lookup.area(.timezone) else { return }
         let zoneCountry = zones.countryFeature(of: record.timeZone)
-        guard zoneCountry >= 0, zoneCountry != record.country, Int(record.country) < soleTimeZones.count else { return }
+        guard zoneCountry >= 0, zoneCountry != record.country else { return }
         // Only where an extract's rules answer the country from Nominatim's grid: elsewhere (the embedded default)
         // every territory has its own country, and a folded territory's zone by its border (Saint-Martin's beside
         // Sint Maarten, French Guiana's beside Suriname) is still another country's.
         guard !(record.followsNominatim && isFoldedTerritory(zoneCountry)) else { return }
-        let own = soleTimeZones[Int(record.country)]
+        let own = soleTimeZone(ofCountry: record.country, zones: zones)
         if own >= 0 { record.timeZone = own }
+    }
+
+    /// The only zone of the country of a country feature, -1 where it has none or several. The zones name the first
+    /// feature of each code (`LookupTablesWriter.countryFeaturesByCode`); a country of several features (the grid's
+    /// pieces of France by Monaco, by Andorra and on Saint-Barthélemy, once their extracts share a database) is
+    /// looked up by its code, so that each piece's points answer as the first's (issue 35).
+    private func soleTimeZone(ofCountry country: Int32, zones: PlacesLookup.AreaLevel) -> Int32 {
+        if Int(country) < soleTimeZones.count, soleTimeZones[Int(country)] >= 0 { return soleTimeZones[Int(country)] }
+        guard let code = withArea(.country, { Array($0.bytes(Int(country), .code)) }), !code.isEmpty else { return -1 }
+        var sole: Int32 = -1
+        for (zone, linked) in zones.countryFeatures.enumerated() where linked >= 0 {
+            guard withArea(.country, { Self.equalCodes($0.bytes(Int(linked), .code), code) }) ?? false else { continue }
+            if sole >= 0 { return -1 }
+            sole = Int32(zone)
+        }
+        return sole
     }
 
     /// Whether the zone's country is a territory Nominatim has no country of its own for (no entry in

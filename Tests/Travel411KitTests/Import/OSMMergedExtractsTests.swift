@@ -77,6 +77,53 @@ import Travel411TestSupport
         #expect(compared > 100)
     }
 
+    /// Extracts of two countries in one database answer each as alone: a country's suburbs come from its own
+    /// boundaries or place nodes (`OSMLevelSources`), so München's suburb boundaries leave Liechtenstein's suburbs
+    /// drawn around its place nodes (Masescha's, in Triesenberg) as they are (issue 35); they left it none.
+    @Test func extractsOfTwoCountriesAnswerEachAsAlone() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let triesenberg = OSMShapefileImportTests.fixtures.appendingPathComponent("liechtenstein-triesenberg-2021.osm.pbf")
+        let munchen = OSMShapefileImportTests.fixtures.appendingPathComponent("munchen-bezirksteile-2020.osm.pbf")
+        func geocoder(_ paths: [URL], _ name: String) throws -> ReverseGeocoder {
+            _ = try Importer(options: ImportOptions(paths: paths, databasePath: scratch.path(name), extractReader: .libosmium)).run()
+            return try ReverseGeocoder(databasePath: scratch.path(name))
+        }
+        let both = try geocoder([triesenberg, munchen], "both.gpkg")
+        /// Every field `where` prints, `osmType` and `osmId` too, at a zoom.
+        func fields(_ geocoder: ReverseGeocoder, _ point: Coordinate, zoom: Int) -> [String?] {
+            let placemark = geocoder.placemark(from: geocoder.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
+            return PlacemarkField.allCases.map { $0.text(in: placemark) }
+        }
+        let masescha = Coordinate(latitude: 47.131501, longitude: 9.543568)
+        #expect(both.placemark(for: masescha).subLocality == "Masescha")
+        let cases = [
+            (try geocoder([triesenberg], "triesenberg.gpkg"), [masescha]),
+            (try geocoder([munchen], "munchen.gpkg"), [Coordinate(latitude: 48.1374, longitude: 11.5755)]),
+        ]
+        for (alone, points) in cases {
+            for point in points {
+                for zoom in [18, 14, 10] {
+                    #expect(fields(both, point, zoom: zoom) == fields(alone, point, zoom: zoom), "at \(point), zoom \(zoom)")
+                }
+            }
+        }
+    }
+
+    /// A French street by Monaco's border, in a database of Monaco's and Andorra's extracts, answers France and France's
+    /// time zone, as in Monaco's alone: the country grid then has several pieces of France, and the zones name the first
+    /// of them (`ReverseGeocoder.soleTimeZone(ofCountry:zones:)`), not the one by Monaco; it answered Europe/Monaco.
+    @Test func aCountryOfSeveralPiecesKeepsItsOwnTimeZone() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
+        let andorra = OSMShapefileImportTests.fixtures.appendingPathComponent("andorra-localities-2020-05.osm.pbf")
+        let options = ImportOptions(paths: [monaco, andorra], databasePath: scratch.path("both.gpkg"), extractReader: .libosmium)
+        _ = try Importer(options: options).run()
+        let placemark = try ReverseGeocoder(databasePath: scratch.path("both.gpkg"))
+            .placemark(for: Coordinate(latitude: 43.749440, longitude: 7.438433))
+        #expect(placemark.thoroughfare == "Avenue Princesse Grace")
+        #expect(placemark.isoCountryCode == "FR" && placemark.timeZone == "Europe/Paris")
+    }
+
     /// A fault in the second file names that file.
     @Test func aBrokenSecondExtractIsNamed() throws {
         let scratch = try OSMShapefileImportTests.Scratch()

@@ -1,0 +1,71 @@
+import Foundation
+import Travel411Core
+import Travel411OSM
+
+/// Where each country's municipalities and suburbs come from, decided country by country: a municipality from the
+/// country's boundaries, else its place polygons; a suburb from its boundaries of its finest rank, else its place
+/// polygons, else the cells around its suburb nodes (and its village nodes inside a municipality of another name).
+/// Nominatim 5.3 ranks places and boundaries per country (`settings/address-levels.json`, each entry's `countries`;
+/// GPL-2.0, its rules, not its code), so a country is the unit of these choices. Decided for the whole import, one
+/// country's boundaries switched off another's node-drawn suburbs when extracts of both were imported together
+/// (Liechtenstein's Rotenboden and Nendeln beside Malta, issue 35). An area's country is the one `placeBoundaries`
+/// ranked it in (a boundary), else its node's, else the one on its surface (`OSMCountryOfPoint`).
+struct OSMLevelSources {
+    typealias PendingArea = OSMLevelMapping.PendingArea
+    typealias Node = OSMPlaceNodeAreas.Node
+    let countryOf: (Point2D) -> String?
+
+    /// An area's country as a key, "" for none.
+    func country(of area: PendingArea) -> String {
+        Self.key(area.country ?? countryOf(area.node ?? area.shape.pointOnSurface))
+    }
+
+    func country(of node: Node) -> String { Self.key(countryOf(node.point)) }
+
+    private static func key(_ code: String?) -> String { code?.uppercased() ?? "" }
+
+    /// The place polygons of the countries that have none of `boundaries`, in their order.
+    func placeAreas(_ areas: [PendingArea], besides boundaries: [PendingArea]) -> [PendingArea] {
+        guard !areas.isEmpty, !boundaries.isEmpty else { return areas }
+        let covered = Set(boundaries.map { country(of: $0) })
+        return areas.filter { !covered.contains(country(of: $0)) }
+    }
+
+    /// The suburb boundaries of their country's finest rank (`placeBoundaries` keeps one rank of the band per
+    /// country), finest rank first, each rank's in their order; and each country's rank.
+    func finestSuburbBoundaries(_ byRank: [Int: [PendingArea]]) -> (areas: [PendingArea], ranks: [String: Int]) {
+        var ranks: [String: Int] = [:]
+        for (rank, areas) in byRank {
+            for area in areas { ranks[country(of: area)] = max(ranks[country(of: area)] ?? rank, rank) }
+        }
+        let areas = byRank.keys.sorted(by: >).flatMap { rank in (byRank[rank] ?? []).filter { ranks[country(of: $0)] == rank } }
+        return (areas, ranks)
+    }
+
+    /// The nodes of the countries in `countries` (`inside`) and of the others (`outside`), each in their order.
+    func split(_ nodes: [Node], countries: Set<String>) -> (inside: [Node], outside: [Node]) {
+        var (inside, outside): ([Node], [Node]) = ([], [])
+        for node in nodes {
+            if countries.contains(country(of: node)) { inside.append(node) } else { outside.append(node) }
+        }
+        return (inside, outside)
+    }
+
+    /// The village and town nodes, of a country without suburb polygons (none of `polygonCountries`), inside a
+    /// municipality boundary of another name: Nominatim ranks such a node below the municipality and names it in the
+    /// address (Rotenboden in Triesenberg, Nendeln in Eschen), where a linked one (Gamprin's own node) is the
+    /// municipality itself.
+    func townNodesAsParts(_ townNodes: [Node], of cityBoundaries: [PendingArea], polygonCountries: Set<String>) -> [Node] {
+        guard !cityBoundaries.isEmpty else { return [] }
+        let boxes = BoxBuckets(cityBoundaries.map(\.shape.boundingBox))
+        let keys = cityBoundaries.map { OSMParentStreets.key($0.name) }
+        return townNodes.filter { node in
+            guard node.type != "city", !polygonCountries.contains(country(of: node)) else { return false }
+            let key = OSMParentStreets.key(node.name)
+            return boxes.holding(x: node.point.x, y: node.point.y).contains { index in
+                cityBoundaries[index].rank >= 16 && cityBoundaries[index].shape.contains(x: node.point.x, y: node.point.y)
+                    && keys[index] != key
+            }
+        }
+    }
+}
