@@ -150,16 +150,20 @@ extension ReverseGeocoder {
         withObjectCovers { Self.smallestArea(holding: point, objects: objects, covers: $0, accepting: accepting) } ?? nil
     }
 
-    /// `smallestArea(holding:objects:accepting:)` with the buildings' covers given (`ObjectCovers`).
+    /// `smallestArea(holding:objects:accepting:)` with the buildings' covers given (`ObjectCovers`). `reachDegrees`:
+    /// how far east of the point an outline may reach (the search's reach); nil for no limit, as for the area whose
+    /// address a node inherits (`inheritedAddress`).
     static func smallestArea(
-        holding point: Coordinate, objects: PlacesLookup.LineLevel, covers: StreetTiles, accepting: ((UInt32) -> Bool)? = nil
+        holding point: Coordinate, objects: PlacesLookup.LineLevel, covers: StreetTiles,
+        reachDegrees: Double? = nominatimSearchDegrees, accepting: ((UInt32) -> Bool)? = nil
     ) -> UInt32? {
         var best: (id: UInt32, size: Double)?
         // Only the outlines whose extent holds the point (an import writes the covers with the objects), the ray as
         // far as the farthest of them.
         guard let (lines, lastX) = ObjectCovers.candidates(at: point, covers: covers) else { return nil }
-        for id in objects.index.outlinesHolding(point, reachDegrees: nominatimSearchDegrees, among: lines, scanningTo: lastX) {
-            guard let extent = extent(of: id, objects: objects), extent.maxX <= point.longitude + nominatimSearchDegrees,
+        let reach = reachDegrees ?? max(nominatimSearchDegrees, lastX - point.longitude + ObjectCovers.slackDegrees)
+        for id in objects.index.outlinesHolding(point, reachDegrees: reach, among: lines, scanningTo: lastX) {
+            guard let extent = extent(of: id, objects: objects), extent.maxX <= point.longitude + reach,
                 accepting?(id) ?? true
             else { continue }
             let size = (extent.maxX - extent.minX) * (extent.maxY - extent.minY)

@@ -33,10 +33,13 @@ extension ReverseGeocoder {
 extension ReverseGeocoder {
     /// The municipality polygon a street runs through where neither its centroid nor its answer point lies in any
     /// municipality area (`city`, `ownCity`: -1): `insert_addresslines` orders a street's address places by rank, then
-    /// polygons before guessed nodes, then by distance from the centroid (`getNearFeatures`), so a boundary the street
-    /// only crosses names it before any town node. Its segments within its extent are tried at their ends and middles;
-    /// of the polygons found, the one nearest the centroid. Rheindamm, outside Ruggell's boundary at the query and at
-    /// its centroid, runs into it. nil when none is found or the street is too long to gather (`gatheredCells`).
+    /// polygons before guessed nodes, then by distance from the centroid (`getNearFeatures`: every polygon the whole
+    /// line enters), so a boundary the street only crosses names it before any town node. Its segments within its
+    /// extent are tried at their ends and middles; of the polygons found, the one nearest the centroid. Rheindamm,
+    /// outside Ruggell's boundary at the query and at its centroid, runs into it. A street too long to gather
+    /// (`gatheredCells`, `gatheredSegments`) is walked too: Youssoufia's roads, kept whole in a Moroccan
+    /// export (way 136599117, 30 km), enter its boundary from far outside it. nil when none is found or the street's
+    /// extent spans more than `walkedCells`.
     /// Not where a town node's area holds the street: Andorra's shops on Avinguda Carlemany, in les Escaldes's area
     /// inside its parish, are les Escaldes's in Nominatim's answers, not Andorra la Vella's, whose boundary the avenue
     /// enters (5 of the 300 zoom-18 points there took Andorra la Vella when node areas were overruled too).
@@ -45,33 +48,67 @@ extension ReverseGeocoder {
     ) -> Int32? {
         let nodes = lookup.cityNodeSearch()
         func isNode(_ feature: Int32) -> Bool { nodes?.isNodeArea(feature) ?? false }
-        guard city < 0, ownCity < 0, let extent,
-            let segments = streets.index.segments(
-                ofLine: street, in: Self.widenedPastRounding(extent), maxCells: Self.gatheredCells, maxSegments: Self.gatheredSegments)
-        else { return nil }
+        guard city < 0, ownCity < 0, let extent else { return nil }
+        let box = Self.widenedPastRounding(extent)
         let from = centroid ?? Coordinate(latitude: (extent.minY + extent.maxY) / 2, longitude: (extent.minX + extent.maxX) / 2)
-        return Self.nearestArea(on: segments, to: from) { x, y in
+        var nearest = NearestArea(from: from)
+        func area(_ x: Double, _ y: Double) -> Int32? {
             let found = feature(.city, x, y)
             return found >= 0 && !isNode(found) ? found : nil
         }
+        // Walked, not gathered: the same segments in the same order as `segments(ofLine:)` lists them, in constant
+        // memory; only the cells the street occupies are read.
+        guard Self.cellCount(of: box) <= Self.walkedCells else { return nil }
+        streets.index.forEachSegment(ofLine: street, in: box) { ax, ay, bx, by in nearest.visit(ax, ay, bx, by, area: area) }
+        return nearest.feature
     }
 
     /// Of the areas a street's segments pass through (`area(x, y)` at each segment's ends and middle, nil outside
     /// every one that counts), the one whose point so found is nearest `from`; the first found of equal distance.
     /// Nominatim orders the polygons by their distance from the street's centroid (`getNearFeatures`); the nearest
     /// point found inside each stands for it (never nearer than the polygon itself).
+    struct NearestArea {
+        let from: Coordinate
+        private(set) var feature: Int32? = nil
+        private var distance = Double.infinity
+        /// The point tried last: a segment's start is mostly the previous one's end, asked once.
+        private var last: (x: Double, y: Double) = (.nan, .nan)
+
+        init(from: Coordinate) { self.from = from }
+
+        mutating func visit(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, area: (Double, Double) -> Int32?) {
+            tryPoint(ax, ay, area)
+            tryPoint((ax + bx) / 2, (ay + by) / 2, area)
+            tryPoint(bx, by, area)
+        }
+
+        private mutating func tryPoint(_ x: Double, _ y: Double, _ area: (Double, Double) -> Int32?) {
+            if x == last.x && y == last.y { return }
+            last = (x, y)
+            let d = (x - from.longitude) * (x - from.longitude) + (y - from.latitude) * (y - from.latitude)
+            // Only a nearer point can change the answer: the area lookup is skipped for the others.
+            guard d < distance, let found = area(x, y) else { return }
+            distance = d
+            feature = found
+        }
+    }
+
+    /// At most this many 0.0025° cells of a street's extent are walked for the polygons it enters (0.64° square,
+    /// 70 km): a 30 km road spans about 5,000; the cells without the street cost a bit test each.
+    static let walkedCells = 65_536
+
+    /// The 0.0025° street cells `box` touches.
+    static func cellCount(of box: BoundingBox) -> Int {
+        let grid = TileGrid.streets
+        return (grid.cellColumn(box.maxX) - grid.cellColumn(box.minX) + 1) * (grid.cellRow(box.maxY) - grid.cellRow(box.minY) + 1)
+    }
+
+    /// `NearestArea` over gathered segments.
     static func nearestArea(on segments: LineSegments, to from: Coordinate, area: (Double, Double) -> Int32?) -> Int32? {
         let c = segments.coordinates
-        var best: (distance: Double, feature: Int32)? = nil
-        for i in stride(from: 0, to: c.count, by: 4) {
-            for (x, y) in [(c[i], c[i + 1]), ((c[i] + c[i + 2]) / 2, (c[i + 1] + c[i + 3]) / 2), (c[i + 2], c[i + 3])] {
-                guard let found = area(x, y) else { continue }
-                let distance = (x - from.longitude) * (x - from.longitude) + (y - from.latitude) * (y - from.latitude)
-                if let known = best, known.distance <= distance { continue }
-                best = (distance, found)
-            }
-        }
-        return best?.feature
+        var nearest = NearestArea(from: from)
+        for i in stride(from: 0, to: c.count, by: 4) { nearest.visit(c[i], c[i + 1], c[i + 2], c[i + 3], area: area) }
+        return nearest.feature
     }
 
     /// Where no street or object answers and no municipality area holds the point, Nominatim 5.3's reverse search
