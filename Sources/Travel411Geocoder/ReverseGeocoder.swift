@@ -23,7 +23,7 @@ public final class ReverseGeocoder: Sendable {
     /// Set for a database imported from OpenStreetMap extracts.
     let osmRules: OSMAnswerRules?
     let lookup: PlacesLookup
-    /// Each country's only time zone, by country feature; -1 where it has none or several
+    /// Each country's only time zone, by country feature; -1 where it has several, `noZoneOfItsOwn` where none
     /// (`reconcileTimeZoneAndCountry` reads it for every point, so it is made once here).
     let soleTimeZones: [Int32]
     /// The OpenStreetMap elements behind area polygons, read once each (a server asks per answer).

@@ -23,9 +23,12 @@ extension ReverseGeocoder {
     /// The only zone of the country of a country feature, -1 where it has none or several. The zones name the first
     /// feature of each code (`LookupTablesWriter.countryFeaturesByCode`); a country of several features (the grid's
     /// pieces of France by Monaco, by Andorra and on Saint-Barthélemy, once their extracts share a database) is
-    /// looked up by its code, so that each piece's points answer as the first's (issue 35).
+    /// looked up by its code, so that each piece's points answer as the first's (issue 35). Only a feature no zone
+    /// names is looked up so: one that several zones name (the United States) has none, at no cost per point.
     private func soleTimeZone(ofCountry country: Int32, zones: PlacesLookup.AreaLevel) -> Int32 {
-        if Int(country) < soleTimeZones.count, soleTimeZones[Int(country)] >= 0 { return soleTimeZones[Int(country)] }
+        if Int(country) < soleTimeZones.count, soleTimeZones[Int(country)] != Self.noZoneOfItsOwn {
+            return max(soleTimeZones[Int(country)], -1)
+        }
         guard let code = withArea(.country, { Array($0.bytes(Int(country), .code)) }), !code.isEmpty else { return -1 }
         var sole: Int32 = -1
         for (zone, linked) in zones.countryFeatures.enumerated() where linked >= 0 {
@@ -48,9 +51,13 @@ extension ReverseGeocoder {
         return nominatim.countries[code.lowercased()] == nil
     }
 
-    /// `soleTimeZones` from the zones' country features: the zone of each country that has exactly one.
+    /// In `soleTimeZones`, a country feature that no zone names (`soleTimeZone(ofCountry:zones:)` asks its code).
+    static let noZoneOfItsOwn: Int32 = -2
+
+    /// `soleTimeZones` from the zones' country features: the zone of each country that has exactly one, -1 for one
+    /// of several zones, `noZoneOfItsOwn` for none.
     static func soleTimeZones(of countryFeatures: [Int32]) -> [Int32] {
-        var sole = [Int32](repeating: -1, count: Int(countryFeatures.max() ?? -1) + 1)
+        var sole = [Int32](repeating: noZoneOfItsOwn, count: Int(countryFeatures.max() ?? -1) + 1)
         var zoneCount = [Int](repeating: 0, count: sole.count)
         for (zone, country) in countryFeatures.enumerated() where country >= 0 {
             zoneCount[Int(country)] += 1
