@@ -34,11 +34,15 @@ struct OSMLevelSources {
     /// The suburb boundaries of their country's finest rank (`placeBoundaries` keeps one rank of the band per
     /// country), finest rank first, each rank's in their order; and each country's rank.
     func finestSuburbBoundaries(_ byRank: [Int: [PendingArea]]) -> (areas: [PendingArea], ranks: [String: Int]) {
+        // Each area's country once: for a place polygon it is a point-in-country search at its point on surface.
+        let countries = byRank.mapValues { $0.map(country(of:)) }
         var ranks: [String: Int] = [:]
-        for (rank, areas) in byRank {
-            for area in areas { ranks[country(of: area)] = max(ranks[country(of: area)] ?? rank, rank) }
+        for (rank, codes) in countries {
+            for code in codes { ranks[code] = max(ranks[code] ?? rank, rank) }
         }
-        let areas = byRank.keys.sorted(by: >).flatMap { rank in (byRank[rank] ?? []).filter { ranks[country(of: $0)] == rank } }
+        let areas = byRank.keys.sorted(by: >).flatMap { rank in
+            zip(byRank[rank] ?? [], countries[rank] ?? []).filter { ranks[$0.1] == rank }.map(\.0)
+        }
         return (areas, ranks)
     }
 
