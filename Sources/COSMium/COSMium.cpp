@@ -344,6 +344,9 @@ namespace {
             // 2 % more CPU, the same peak memory.
             cosmium::ObjectStream stream{files, osmium::osm_entity_bits::node | osmium::osm_entity_bits::way, osmium::io::read_meta::yes,
                                          pool, m_file_in_use};
+            if (m_options.node_extents != nullptr) {
+                stream.track_node_extents();
+            }
             int phase = 2;  // 3 once ways come: their blocks take longer than the nodes'
             stream.for_each(
                 [&](osmium::OSMObject& item) {
@@ -376,6 +379,16 @@ namespace {
             areas.assemble_the_rest();
             areas.flush();
             stream.close();
+
+            for (size_t i = 0; m_options.node_extents != nullptr && i < files.size(); ++i) {
+                const osmium::Box& box = stream.node_extent(i);
+                const bool valid = box.valid();
+                const double nan = std::numeric_limits<double>::quiet_NaN();
+                m_options.node_extents[4 * i] = valid ? box.bottom_left().lon() : nan;
+                m_options.node_extents[4 * i + 1] = valid ? box.bottom_left().lat() : nan;
+                m_options.node_extents[4 * i + 2] = valid ? box.top_right().lon() : nan;
+                m_options.node_extents[4 * i + 3] = valid ? box.top_right().lat() : nan;
+            }
 
             areas.for_each_incomplete_relation(
                 [&](osmium::object_id_type id) { warn(COSM_WARNING_RELATION_MEMBERS_MISSING, COSM_RELATION, id); });

@@ -9,6 +9,8 @@
 
 #include <osmium/io/reader.hpp>
 #include <osmium/memory/buffer.hpp>
+#include <osmium/osm/box.hpp>
+#include <osmium/osm/node.hpp>
 #include <osmium/osm/object.hpp>
 #include <osmium/osm/object_comparisons.hpp>
 #include <osmium/handler/check_order.hpp>
@@ -37,11 +39,14 @@ namespace cosmium {
             bool started = false;
             osmium::item_type last_type = osmium::item_type::undefined;
             osmium::object_id_type last_id = 0;
+            /// The extent of the file's node locations read so far (`track_node_extents`).
+            osmium::Box node_extent;
         };
 
         std::vector<Input> m_inputs;
         /// The file being read when something throws, for the error message.
         size_t& m_file_in_use;
+        bool m_track_node_extents = false;
 
     public:
         ObjectStream(const std::vector<InputFile>& files, osmium::osm_entity_bits::type entities, osmium::io::read_meta meta,
@@ -53,6 +58,16 @@ namespace cosmium {
                 const osmium::io::File file{files[i].path, files[i].format};
                 m_inputs[i].reader = std::make_unique<osmium::io::Reader>(file, entities, meta, pool);
             }
+        }
+
+        /// Keeps each file's `node_extent` from here on (before `for_each`).
+        void track_node_extents() noexcept {
+            m_track_node_extents = true;
+        }
+
+        /// The extent of file i's node locations (invalid when it had none or they were not tracked).
+        const osmium::Box& node_extent(size_t i) const noexcept {
+            return m_inputs[i].node_extent;
         }
 
         /// Bytes read so far over all files, and their total size.
@@ -76,6 +91,7 @@ namespace cosmium {
                 while (osmium::memory::Buffer buffer = reader.read()) {
                     block();
                     for (auto& item : buffer.select<osmium::OSMObject>()) {
+                        note_extent(m_inputs.front(), item);
                         object(item);
                     }
                 }
@@ -129,6 +145,12 @@ namespace cosmium {
             return osmium::id_order{}(lhs.id(), rhs.id());
         }
 
+        void note_extent(Input& input, const osmium::OSMObject& object) const noexcept {
+            if (m_track_node_extents && object.type() == osmium::item_type::node) {
+                input.node_extent.extend(static_cast<const osmium::Node&>(object).location());
+            }
+        }
+
         static bool same(const osmium::OSMObject& lhs, const osmium::OSMObject& rhs) noexcept {
             return lhs.type() == rhs.type() && lhs.id() == rhs.id();
         }
@@ -160,6 +182,7 @@ namespace cosmium {
                                                      osmium::item_type_to_name(input.last_type) + " " + std::to_string(input.last_id),
                                                  next.id()};
             }
+            note_extent(input, next);
             input.started = true;
             input.last_type = next.type();
             input.last_id = next.id();

@@ -124,8 +124,8 @@ public struct Importer {
         // level, and a lookup answers the first polygon holding the point.
         let extracts = try importExtracts(&inputs, into: geoPackage, collector: collector, lookupTables: lookupTables)
         var layers = extracts.layers
-        let extractExtents = try zip(extracts.tables, extracts.unwritten).compactMap {
-            try Self.extent(of: $0, in: database, adding: $1.extent)
+        let extractExtents = try zip(extracts.tables, extracts.unwritten).flatMap {
+            try ExtractCoverage(tables: $0, unwritten: $1.extent, fileExtents: extracts.fileExtents).boxes(in: database)
         }
         // The extracts' layers are all the layers so far; those not written give their tiles themselves.
         let written = layers.filter { !extracts.unwrittenTables.contains($0.table) }
@@ -171,6 +171,8 @@ public struct Importer {
         /// What each extract's layers that were not written (`--layers lookups`) covered, and their tables.
         var unwritten: [UnwrittenCoverage] = []
         var unwrittenTables = Set<String>()
+        /// Each extract file's extent of node locations (`OSMReadSummary.fileExtents`).
+        var fileExtents: [BoundingBox?] = []
     }
 
     private func importExtracts(
@@ -195,6 +197,7 @@ public struct Importer {
         inputs.warnings += outcome.warnings
         imported.countries.formUnion(outcome.countryCodes)
         imported.dates += outcome.dataTimestamp.map { [$0] } ?? []
+        imported.fileExtents = outcome.fileExtents
         for input in OSMExtractImport.inputs.dropFirst(OSMExtractImport.areaInputs.count) { try lookupTables.layerRead(feeding: input) }
         return imported
     }
@@ -274,25 +277,6 @@ public struct Importer {
             extractPlaces.contains(Coordinate(latitude: point.y, longitude: point.x))
         else { return nil }
         return "an OpenStreetMap extract gave the places here"
-    }
-
-    /// The extent of `tables` together, from gpkg_contents; nil when none has features.
-    private static func extent(of tables: [String], in database: SQLiteDatabase, adding unwritten: BoundingBox) throws
-        -> BoundingBox?
-    {
-        var extent = unwritten
-        for table in tables {
-            guard
-                let row = try database.query(
-                    "SELECT min_x, min_y, max_x, max_y FROM gpkg_contents WHERE table_name = ?", [.text(table)]
-                ).first,
-                let minX = row[0].doubleValue, let minY = row[1].doubleValue, let maxX = row[2].doubleValue,
-                let maxY = row[3].doubleValue
-            else { continue }
-            extent.extend(x: minX, y: minY)
-            extent.extend(x: maxX, y: maxY)
-        }
-        return extent.isEmpty ? nil : extent
     }
 
     /// Why a country of Natural Earth is left out of the lookups: an extract gave its own polygon.

@@ -35,6 +35,8 @@ package struct OSMExtractImport {
         var countryCodes: Set<String> = []
         /// When the extract's data was current (`OSMReadSummary.dataTimestamp`).
         var dataTimestamp: Date?
+        /// Each file's extent of node locations (`OSMReadSummary.fileExtents`).
+        var fileExtents: [BoundingBox?] = []
         /// What its layers that were not written covered.
         var unwritten = UnwrittenCoverage()
         /// The tables of those layers, listed in `layers` but not in the GeoPackage.
@@ -109,6 +111,7 @@ package struct OSMExtractImport {
         var outcome = Outcome()
         outcome.countryCodes = mapping.countryCodes
         outcome.dataTimestamp = summary.dataTimestamp
+        outcome.fileExtents = summary.fileExtents
         outcome.unwritten = tables.unwritten
         try beside { try finishTables(tables, unused: mapping.unused, grid: grid, seconds: seconds, into: geoPackage, outcome: &outcome) }
         for (warning, count) in summary.warnings.sorted(by: { $0.key < $1.key }) {

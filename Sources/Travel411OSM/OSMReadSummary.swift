@@ -46,6 +46,8 @@ public struct OSMReadSummary: Hashable, Sendable {
     /// When the data was current: the newest element's timestamp (osm2pgsql's `current_timestamp`, which
     /// Nominatim's /status gives as `data_updated`); nil when the elements carry none.
     public var dataTimestamp: Date?
+    /// Each file's extent of node locations, in the order of the paths read (nil for a file without any).
+    public var fileExtents: [BoundingBox?] = []
 
     public static let exampleLimit = 5
 

@@ -74,32 +74,44 @@ public struct OSMExtractReader: Sendable {
         return try withoutActuallyEscaping(body) { body in
             let session = ReadSession(body: body, progress: progress, pipelined: bodyOnOwnThread)
             let totalSize = formats.reduce(0) { $0 &+ $1.size }
+            var nodeExtents = [Double](repeating: .nan, count: 4 * paths.count)
             let status = withCOptions(format: formats[0].name, fileSize: totalSize, progress: progress != nil) { options in
                 var counts = cosm_counts()
                 var message = [CChar](repeating: 0, count: 1024)
                 let context = Unmanaged.passUnretained(session).toOpaque()
-                let status =
-                    paths.count == 1
-                    ? cosm_read(path, &options, deliverElement, deliverWarning, context, &counts, &message, message.count)
-                    : Self.withCStrings(paths) { cPaths in
-                        Self.withCStrings(formats.map(\.name)) { cFormats in
-                            cosm_read_files(
-                                cPaths, cFormats, paths.count, &options, deliverElement, deliverWarning, context, &counts, &message,
-                                message.count)
+                let status = nodeExtents.withUnsafeMutableBufferPointer { extents in
+                    options.node_extents = extents.baseAddress
+                    defer { options.node_extents = nil }
+                    return paths.count == 1
+                        ? cosm_read(path, &options, deliverElement, deliverWarning, context, &counts, &message, message.count)
+                        : Self.withCStrings(paths) { cPaths in
+                            Self.withCStrings(formats.map(\.name)) { cFormats in
+                                cosm_read_files(
+                                    cPaths, cFormats, paths.count, &options, deliverElement, deliverWarning, context, &counts, &message,
+                                    message.count)
+                            }
                         }
-                    }
+                }
                 session.finishBody()
                 session.summary.nodes = Int(counts.nodes)
                 session.summary.ways = Int(counts.ways)
                 session.summary.relations = Int(counts.relations)
                 session.summary.nodeStore = OSMNodeStore(counts.node_store)
                 session.summary.dataTimestamp = counts.data_timestamp > 0 ? Date(timeIntervalSince1970: Double(counts.data_timestamp)) : nil
+                session.summary.fileExtents = (0..<paths.count).map { Self.extent(nodeExtents[4 * $0..<4 * $0 + 4]) }
                 return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), counts)
             }
             if let error = session.error { throw error }
             try check(status.0, message: status.1, counts: status.2)
             return session.summary
         }
+    }
+
+    /// West, south, east, north as the read wrote them; nil for NaN (a file without node locations).
+    private static func extent(_ values: ArraySlice<Double>) -> BoundingBox? {
+        let edges = Array(values)
+        guard edges.count == 4, !edges.contains(where: \.isNaN) else { return nil }
+        return BoundingBox(minX: edges[0], minY: edges[1], maxX: edges[2], maxY: edges[3])
     }
 
     /// `strings` as a C array of C strings, valid during `body`.

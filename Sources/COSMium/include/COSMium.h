@@ -131,6 +131,10 @@ typedef struct cosm_options {
     uint64_t resident_node_bytes;
     /// Threads decoding PBF blocks: 0 for libosmium's default pool, else a pool of this many for this read.
     int decoding_threads;
+    /// When not NULL: 4 doubles per file read (west, south, east, north, in degrees), which the read fills with the
+    /// extent of each file's node locations (a node several files hold counts in each); NaN for a file without
+    /// one. An import of several extracts keeps each one's extent apart: the space between them is none of theirs.
+    double *node_extents;
     /// Called with the callbacks' context; may be NULL.
     cosm_progress_callback progress;
 } cosm_options;

@@ -37,6 +37,11 @@ public struct BoundingBox: Hashable, Sendable {
         !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
     }
 
+    /// The part both boxes cover (`isEmpty` when they do not meet).
+    package func intersection(_ other: BoundingBox) -> BoundingBox {
+        BoundingBox(minX: max(minX, other.minX), minY: max(minY, other.minY), maxX: min(maxX, other.maxX), maxY: min(maxY, other.maxY))
+    }
+
     public func contains(x: Double, y: Double) -> Bool {
         x >= minX && x <= maxX && y >= minY && y <= maxY
     }

@@ -124,6 +124,47 @@ import Travel411TestSupport
         #expect(placemark.isoCountryCode == "FR" && placemark.timeZone == "Europe/Paris")
     }
 
+    /// Each file's extent is its own when several are read as one: the reader reports every file's node extent.
+    @Test func eachFileKeepsItsExtent() throws {
+        let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
+        let andorra = OSMShapefileImportTests.fixtures.appendingPathComponent("andorra-localities-2020-05.osm.pbf")
+        let summary = try OSMExtractReader(paths: [monaco.path, andorra.path]).read { _ in }
+        let extents = summary.fileExtents.compactMap { $0 }
+        #expect(extents.count == 2)
+        #expect(extents.first.map { $0.minY > 43.5 && $0.maxY < 43.8 && $0.minX > 7.3 && $0.maxX < 7.55 } == true)
+        #expect(extents.last.map { $0.minY > 42.3 && $0.maxY < 42.8 && $0.minX > 1.3 && $0.maxX < 1.9 } == true)
+    }
+
+    /// Points near Monaco's extract but outside it answer as with Monaco's extract alone when Andorra's shares the
+    /// database: the extracts' rules hold in each file's extent (`osm_coverage`, one box per file), not in one box
+    /// from Andorra to Monaco, which took in the French coast beside Monaco (issue 35).
+    @Test func theSpaceBetweenTwoExtractsIsNeitherOnes() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
+        let andorra = OSMShapefileImportTests.fixtures.appendingPathComponent("andorra-localities-2020-05.osm.pbf")
+        func geocoder(_ paths: [URL], _ name: String) throws -> ReverseGeocoder {
+            _ = try Importer(options: ImportOptions(paths: paths, databasePath: scratch.path(name), extractReader: .libosmium)).run()
+            return try ReverseGeocoder(databasePath: scratch.path(name))
+        }
+        let both = try geocoder([monaco, andorra], "both.gpkg")
+        let alone = try geocoder([monaco], "monaco.gpkg")
+        let coverage = try #require(OSMAnswerRules.read(databasePath: scratch.path("both.gpkg"))?.coverage)
+        #expect(coverage.count == 2)
+        #expect(!coverage.contains { $0.contains(x: 4.5, y: 43.2) })  // between the two, in the Camargue
+        for point in [
+            Coordinate(latitude: 43.70, longitude: 7.30), Coordinate(latitude: 43.66, longitude: 7.45),
+            Coordinate(latitude: 43.79, longitude: 7.52), Coordinate(latitude: 43.76, longitude: 7.36),
+        ] {
+            for zoom in [18, 14, 10] {
+                let rank = NominatimDetail.maximumRank(zoom: zoom)
+                let fields = { (geocoder: ReverseGeocoder) in
+                    PlacemarkField.allCases.map { $0.text(in: geocoder.placemark(from: geocoder.record(for: point, maximumRank: rank))) }
+                }
+                #expect(fields(both) == fields(alone), "at \(point), zoom \(zoom)")
+            }
+        }
+    }
+
     /// A fault in the second file names that file.
     @Test func aBrokenSecondExtractIsNamed() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
