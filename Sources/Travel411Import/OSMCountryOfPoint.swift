@@ -14,7 +14,9 @@ import Travel411StoreWriters
 /// polygon of a country the extract gave, as the import's country lookup does.
 ///
 /// Natural Earth draws coasts tighter than Nominatim's grid, which reaches into the sea: a point in no
-/// polygon (a pier, a skerry) takes `fallback`, the country most of the extract's places lie in.
+/// polygon (a pier, a skerry) takes `fallback`, the country most of the extract's places lie in, where it is near
+/// them (`fallbackReach`). Far from them it takes none: Malta's regions, read with Liechtenstein's extract, were
+/// Liechtenstein's.
 struct OSMCountryOfPoint {
     private let codes: [String]
     /// The polygons' tiles, read back from a temporary file as points need them (`SpilledAreaTiles`).
@@ -22,6 +24,11 @@ struct OSMCountryOfPoint {
     private let index: TiledAreaLookup?
     /// The country of points no polygon holds; nil when the extract has no place in any country.
     private(set) var fallback: String?
+    /// Where the fallback holds: the extract's box, widened by `fallbackReach`.
+    private let fallbackBox: BoundingBox
+    /// Territorial waters reach 12 nautical miles from the coast (UNCLOS article 3), 0.2° of latitude, as far as
+    /// Nominatim's grid reaches into the sea beyond Natural Earth's coast.
+    private static let fallbackReach = 0.2
 
     /// `extractCountries`: the extract's own country polygons with their ISO codes; `box`: the part of the
     /// world the extract covers, outside which Natural Earth's countries are not read; `temporaryPrefix`: where the
@@ -46,6 +53,7 @@ struct OSMCountryOfPoint {
             codes.append(code)
         }
         self.codes = codes
+        fallbackBox = box.isEmpty ? box : box.widened(by: Self.fallbackReach)
         tiles = codes.isEmpty ? nil : try SpilledAreaTiles.build(builder, path: temporaryPrefix + "country-tiles")
         // Only the tiles a border crosses hold a blob, read again once dropped: at the 32 MB default the tiles read
         // stayed whole at 600 copies of Liechtenstein (a border in every tile) but filled the budget at 2,400, memory
@@ -61,7 +69,8 @@ struct OSMCountryOfPoint {
 
     /// The country of the point, as an upper-case ISO 3166-1 code; the fallback where no polygon holds it.
     func countryCode(at point: Point2D) -> String? {
-        index?.featureIndex(longitude: point.x, latitude: point.y).map { codes[$0] } ?? fallback
+        index?.featureIndex(longitude: point.x, latitude: point.y).map { codes[$0] }
+            ?? (fallbackBox.contains(x: point.x, y: point.y) ? fallback : nil)
     }
 
     /// Sets the fallback: the country holding most of `points` (the extract's place nodes).
