@@ -281,6 +281,10 @@ namespace {
             osmium::area::Assembler::config_type assembler_config;
             assembler_config.problem_reporter = &ring_problems;
             assembler_config.create_empty_areas = true;
+            // Left false (`check_roles`): libosmium's assembler decides which ring is outer and which inner by their
+            // nesting alone and reads the members' roles only to report them (AssemblerConfig::check_roles,
+            // docs.osmcode.org/libosmium), as in osm2pgsql, which Nominatim imports with: a boundary the extract cut
+            // to its `inner` ring is a polygon of that ring (Youssoufia's cercle; OSMInnerRingBoundaryTests).
             // A member way's nodes missing at the extract's edge are passed over, the ring closed over the gap, as
             // osm2pgsql (which Nominatim imports with) builds a way from the nodes it has: a boundary cut by the
             // extract's box is still a polygon there (North Vancouver City in a Vancouver extract).

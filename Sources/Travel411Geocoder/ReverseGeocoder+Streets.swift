@@ -209,6 +209,11 @@ extension ReverseGeocoder {
                 city = crossed
             } else if let guess = townNodeOfStreet(street, near: answer, city: city, ownCity: ownCity, extent: extent, streets: streets) {
                 city = guess
+            } else if city < 0, record.streetAnswers {
+                // A street's point outside every municipality: its own (`isaddress`) one, as for an object above;
+                // `complete_address_details` (nominatim_api/results.py) ranks a street's `isaddress` lines before
+                // those not holding the result's point. Youssoufia's roads running out of the town name the town.
+                city = ownCity
             }
         }
         // The object's own `addr:city` before the street's municipality (`ObjectAddressCity`).
