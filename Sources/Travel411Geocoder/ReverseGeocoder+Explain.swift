@@ -176,6 +176,11 @@ extension ReverseGeocoder {
             }
             return ("\(beyond): the answer is the country alone, which has none", false)
         }
+        if record.streetPostcode, let node = placeNodePostcodeOfStreet(record) {
+            let name = text(.suburb, node, .name) ?? "?"
+            let rule = "the finest place node of the street's address with one (insert_addresslines in placex_update)"
+            return ("the tagged postcode of \(name), \(rule)", false)
+        }
         if record.streetPostcode {
             let street =
                 record.streetAnswers

@@ -122,18 +122,7 @@ extension ReverseGeocoder {
             } else {
                 append(areaBytes(.admin, record.admin, .subAdministrativeArea), to: buffer)
             }
-        case .postalCode:
-            if let own = objectAddressBytes(record, .postcode), !own.isEmpty {
-                buffer.append(own)
-            } else if record.postcodeFromAnsweringArea || record.finePlace >= 0 {
-                appendAreaPostcode(of: record, to: buffer)
-            } else if record.streetPostcode {
-                append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
-            } else if record.postcode >= 0 {
-                append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
-            } else {
-                append(addressBytes(record, .postcode), to: buffer)
-            }
+        case .postalCode: appendPostcode(of: record, to: buffer)
         case .country: append(areaBytes(.country, record.country, .name), to: buffer)
         case .isoCountryCode: append(areaBytes(.country, record.country, .code), to: buffer)
         case .timeZone: append(areaBytes(.timezone, record.timeZone, .name), to: buffer)
@@ -149,6 +138,24 @@ extension ReverseGeocoder {
         case .osmType, .osmId:
             guard let element = record.osmElement else { break }
             buffer.append(field == .osmType ? element.type.rawValue : String(element.id))
+        }
+    }
+
+    /// The answer's postcode: the object's own, else the answering area's or place node's, else the street's (the tagged
+    /// one of a place node its address names: `placeNodePostcodeOfStreet`), else the nearest point's or the address's.
+    private func appendPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
+        if let own = objectAddressBytes(record, .postcode), !own.isEmpty {
+            buffer.append(own)
+        } else if record.postcodeFromAnsweringArea || record.finePlace >= 0 {
+            appendAreaPostcode(of: record, to: buffer)
+        } else if record.streetPostcode, let node = placeNodePostcodeOfStreet(record) {
+            append(areaBytes(.suburb, node, .taggedPostcode), to: buffer)
+        } else if record.streetPostcode {
+            append(withStreetPostcodes { $0.bytes(Int(record.street), 0) } ?? nil, to: buffer)
+        } else if record.postcode >= 0 {
+            append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
+        } else {
+            append(addressBytes(record, .postcode), to: buffer)
         }
     }
 

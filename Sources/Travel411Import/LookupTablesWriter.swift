@@ -524,7 +524,7 @@ final class LookupTablesWriter {
             var postcodes = PagedRecordsWriter(fieldCount: PlacesSchema.StreetPostcodeField.allCases.count) { number, blob in
                 try storePage(PlacesSchema.PageKind.streetRecords.key(level: 2, page: number), blob)
             }
-            try table.forEach(streetCount: streetCount) { try postcodes.append([$0, $1]) }
+            try table.forEach(streetCount: streetCount) { try postcodes.append([$0, $1, $2 ? "1" : nil]) }
             try storeLineIndex(.streetPostcodes, directory: [], recordPages: try postcodes.finish())
         }
         collector.streetPostcodes = nil

@@ -426,7 +426,8 @@ struct OSMLevelMapping {
             let country = countryOf(midpoint)
             let own = written.flatMap { postcodes.normalised($0, countryCode: country) }
             // The street's country, of its centroid (`get_country_code` in `placex_update`): a Nominatim answer's.
-            try streetPostcodes.set(postcode: own ?? postcodeAreas.postcode(at: midpoint), country: country, forStreet: id)
+            try streetPostcodes.set(
+                postcode: own ?? postcodeAreas.postcode(at: midpoint), country: country, own: own != nil, forStreet: id)
         }
         try countries.checkReads()
     }

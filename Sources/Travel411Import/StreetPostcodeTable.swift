@@ -26,8 +26,12 @@ final class StreetPostcodeTable {
         partitionOfCountry = partitions
     }
 
-    /// Street `street`'s postcode and country; the streets come in increasing order.
-    func set(postcode: String?, country: String?, forStreet street: UInt32) throws {
+    /// The postcode's number's top bit: the postcode is the street's own tag (`StreetPostcodeField.own`).
+    private static let ownBit: UInt32 = 1 << 31
+
+    /// Street `street`'s postcode and country; the streets come in increasing order. `own`: the postcode is the
+    /// street's own `addr:postcode`, not one computed for it.
+    func set(postcode: String?, country: String?, own: Bool = false, forStreet street: UInt32) throws {
         guard postcode != nil || country != nil else { return }
         guard Int64(street) > lastStreet else {
             throw ImportError("street \(street) came after street \(lastStreet) to the streets' postcodes")
@@ -37,7 +41,7 @@ final class StreetPostcodeTable {
         let (postcode, country) = (number(postcode), number(country))
         try file.append {
             $0.write(street)
-            $0.write(postcode)
+            $0.write(own && postcode != 0 ? postcode | Self.ownBit : postcode)
             $0.write(country)
         }
     }
@@ -52,9 +56,9 @@ final class StreetPostcodeTable {
 
     private func text(_ number: UInt32) -> String? { number == 0 ? nil : texts[Int(number) - 1] }
 
-    /// Each street's postcode and country, nil where it has none, from street 0 to `streetCount - 1`; the file is
-    /// gone afterwards.
-    func forEach(streetCount: Int, _ body: (_ postcode: String?, _ country: String?) throws -> Void) throws {
+    /// Each street's postcode and country, nil where it has none, and whether the postcode is its own, from street 0
+    /// to `streetCount - 1`; the file is gone afterwards.
+    func forEach(streetCount: Int, _ body: (_ postcode: String?, _ country: String?, _ own: Bool) throws -> Void) throws {
         defer { file.discard() }
         let read = { (reader: inout OSMSpillReader) in
             (street: try reader.uint32(), postcode: try reader.uint32(), country: try reader.uint32())
@@ -62,10 +66,10 @@ final class StreetPostcodeTable {
         var next = try file.next(read)
         for street in 0..<streetCount {
             guard let entry = next, entry.street == street else {
-                try body(nil, nil)
+                try body(nil, nil, false)
                 continue
             }
-            try body(text(entry.postcode), text(entry.country))
+            try body(text(entry.postcode & ~Self.ownBit), text(entry.country), entry.postcode & Self.ownBit != 0)
             next = try file.next(read)
         }
         guard next == nil else { throw ImportError("the streets' postcodes name street \(next?.street ?? 0) of \(streetCount)") }

@@ -83,11 +83,12 @@ extension ReverseGeocoder {
     /// the answered country's postcode points whose box (± the country's postcode `extent`, settings/country_settings.yaml)
     /// holds the node, the nearest in degrees (`ST_Distance` of SRID 4326 geometries), not in metres: around Malta's
     /// hamlet Iż-Żebbiegħ, MLH 2317 (0.0365°, 4.0 km north) before MST 9072 (0.0380°, 3.4 km east).
-    func postcodeOfPlaceNode(at node: Coordinate, record: PlacemarkRecord) -> Int32? {
+    /// `pointsOfTheCountry`: only points the answered country's polygon holds too (`isInCountry`), as for an object.
+    func postcodeOfPlaceNode(at node: Coordinate, record: PlacemarkRecord, pointsOfTheCountry: Bool = false) -> Int32? {
         guard let settings = NominatimCountrySettings.embedded, record.country >= 0,
             let codeBytes = withArea(.country, { $0.bytes(Int(record.country), .code) }) ?? nil, !codeBytes.isEmpty
         else { return nil }
-        let country = String(decoding: codeBytes, as: UTF8.self)
+        let country = String(decoding: codeBytes, as: UTF8.self), countryBytes = Array(codeBytes)
         let extent = settings.postcodeExtentMetres(countryCode: country)
         let halfHeight = extent / 111_320, radius = extent * 2.0.squareRoot()
         let query = PointIndex.Query(node)
@@ -99,7 +100,9 @@ extension ReverseGeocoder {
                 let halfWidth = halfHeight / max(cos(at.latitude * .pi / 180), 0.01)
                 guard abs(at.latitude - node.latitude) <= halfHeight, abs(at.longitude - node.longitude) <= halfWidth else { return false }
                 let code = String(decoding: bytes, as: UTF8.self)
-                guard settings.postcode(code, countryCode: country) == code else { return false }
+                guard settings.postcode(code, countryCode: country) == code,
+                    !pointsOfTheCountry || self.isInCountry(at, countryCode: countryBytes)
+                else { return false }
                 let dx = at.longitude - node.longitude, dy = at.latitude - node.latitude
                 let degreesSquared = dx * dx + dy * dy
                 if best.map({ ($0.degreesSquared, $0.id) > (degreesSquared, id) }) ?? true { best = (degreesSquared, id) }

@@ -124,8 +124,11 @@ extension ReverseGeocoder {
         // (lib-sql/functions/placex_triggers.sql) passes `get_nearest_postcode` (lib-sql/functions/utils.sql) the
         // centroid of any place above address rank 25, a building's area too; only areas of rank 25 and coarser take
         // the one postcode inside them. Bratislava's dormitory (a multipolygon with `addr:place`) answers 841 07 so.
+        // Nearest in degrees (`ST_Distance` of SRID 4326 points), among the points whose box holds the centre, as for
+        // a place node (`postcodeOfPlaceNode`): Poznań's house 3 of Osiedle Wichrowe Wzgórze is 61-655 (0.0016°,
+        // 157 m), not 61-624 (0.0021°, 145 m).
         if !ownPostcode, record.street < 0, record.object >= 0, let centre = Self.centre(of: UInt32(record.object), objects: objects) {
-            takeNearestPostcodeOfTheCountry(&record, near: centre)
+            record.postcode = postcodeOfPlaceNode(at: centre, record: record, pointsOfTheCountry: true) ?? -1
         }
     }
 

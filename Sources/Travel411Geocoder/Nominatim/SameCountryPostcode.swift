@@ -37,7 +37,7 @@ extension ReverseGeocoder {
 
     /// Whether the country polygon holding `coordinate` has the ISO code `countryCode`; true where none holds it
     /// (a point offshore keeps the pattern's test alone).
-    private func isInCountry(_ coordinate: Coordinate, countryCode: [UInt8]) -> Bool {
+    func isInCountry(_ coordinate: Coordinate, countryCode: [UInt8]) -> Bool {
         let holder = feature(.country, coordinate.longitude, coordinate.latitude)
         guard holder >= 0 else { return true }
         return withArea(.country, { $0.bytes(Int(holder), .code).elementsEqual(countryCode) }) ?? true

@@ -97,9 +97,10 @@ public enum PlacesSchema {
     /// its first and last house number and step, the object record of its first number (the others follow, a step
     /// each: records only, in no nearest search), its parent street's number, and its points (`x y x y ...`).
     package enum InterpolationField: Int, CaseIterable { case start, end, step, firstObject, parent, line }
-    /// A street's fields in the street postcodes' records (`LineIndex.streetPostcodes`): its postcode and its country
-    /// (upper-case ISO 3166-1, of its centroid, as `ObjectField.country`).
-    package enum StreetPostcodeField: Int, CaseIterable { case postcode, country }
+    /// A street's fields in the street postcodes' records (`LineIndex.streetPostcodes`): its postcode, its country
+    /// (upper-case ISO 3166-1, of its centroid, as `ObjectField.country`) and `1` when the postcode is its own tag
+    /// (empty when computed: a place node named in its address may give another, `ReverseGeocoder.placeNodePostcode`).
+    package enum StreetPostcodeField: Int, CaseIterable { case postcode, country, own }
     /// The rows of `travel411_line_indexes`: the streets, OpenStreetMap's addresses and POIs, and the
     /// streets' postcodes and addresses (records only).
     package enum LineIndex: String {

@@ -45,6 +45,24 @@ import Testing
         #expect(address["postcode"] == "841 04")
     }
 
+    static let poznan = Result {
+        try OSMExtractImportTests.importExtract(
+            OSMShapefileImportTests.fixtures.appendingPathComponent("poznan-osiedle-2025.osm.pbf"), as: "poznan-osiedle.gpkg"
+        ).path
+    }
+
+    /// House 3 of Osiedle Wichrowe Wzgórze in Poznań (way 34158292, `addr:place`, on no street, no postcode of its own)
+    /// has the postcode point nearest its centroid in degrees, as `get_nearest_postcode` (lib-sql/functions/utils.sql)
+    /// orders them (`ST_Distance` of SRID 4326 points): 61-655, 0.0016° (157 m) away, not 61-624, 0.0021° (145 m).
+    /// Nominatim 5.3.3 answers so on the whole export and on this cut (before: 61-624, nearest in metres).
+    @Test func aHouseOnNoStreetHasThePostcodeNearestInDegrees() throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.poznan.get(), 52.435381, 16.938001)
+        #expect("\(object["osm_type"] ?? "") \(object["osm_id"] ?? "")" == "way 34158292")
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["house_number"] == "3")
+        #expect(address["postcode"] == "61-655")
+    }
+
     /// Blue Bottle Coffee (`addr:quarter=中目黒`, `addr:neighbourhood=3丁目`, `addr:block_number=23`,
     /// `addr:housenumber=16`, no `addr:street`) is no house number of 駒沢通り: the street answers, without a
     /// number (before: the café's 16).

@@ -19,14 +19,16 @@ struct StreetPostcodeTableTests {
         try table.set(postcode: "00100", country: "FI", forStreet: 7)
         try table.set(postcode: nil, country: "EE", forStreet: 8)
         try table.set(postcode: "00100", country: nil, forStreet: 12)
+        try table.set(postcode: "9486", country: "LI", own: true, forStreet: 13)
         #expect(!table.isEmpty)
         var read: [[String?]] = []
-        try table.forEach(streetCount: 14) { read.append([$0, $1]) }
-        var expected = [[String?]](repeating: [nil, nil], count: 14)
-        expected[2] = ["00130", "FI"]
-        expected[7] = ["00100", "FI"]
-        expected[8] = [nil, "EE"]
-        expected[12] = ["00100", nil]
+        try table.forEach(streetCount: 14) { read.append([$0, $1, $2 ? "own" : nil]) }
+        var expected = [[String?]](repeating: [nil, nil, nil], count: 14)
+        expected[2] = ["00130", "FI", nil]
+        expected[7] = ["00100", "FI", nil]
+        expected[8] = [nil, "EE", nil]
+        expected[12] = ["00100", nil, nil]
+        expected[13] = ["9486", "LI", "own"]
         #expect(read == expected)
     }
 
@@ -40,6 +42,6 @@ struct StreetPostcodeTableTests {
     @Test func aStreetBeyondTheCountIsAnError() throws {
         let table = try table()
         try table.set(postcode: "9490", country: "LI", forStreet: 5)
-        #expect(throws: ImportError.self) { try table.forEach(streetCount: 3) { _, _ in } }
+        #expect(throws: ImportError.self) { try table.forEach(streetCount: 3) { _, _, _ in } }
     }
 }
