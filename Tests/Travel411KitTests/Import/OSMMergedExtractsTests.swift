@@ -24,6 +24,18 @@ import Travel411TestSupport
         return features
     }
 
+    /// A geocoder on the database of `paths` imported together, as `name` in `scratch`.
+    static func geocoder(_ paths: [URL], _ name: String, in scratch: OSMShapefileImportTests.Scratch) throws -> ReverseGeocoder {
+        _ = try Importer(options: ImportOptions(paths: paths, databasePath: scratch.path(name), extractReader: .libosmium)).run()
+        return try ReverseGeocoder(databasePath: scratch.path(name))
+    }
+
+    /// Every field `where` prints, `osmType` and `osmId` too, at a zoom.
+    static func fields(_ geocoder: ReverseGeocoder, _ point: Coordinate, zoom: Int) -> [String?] {
+        let placemark = geocoder.placemark(from: geocoder.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
+        return PlacemarkField.allCases.map { $0.text(in: placemark) }
+    }
+
     @Test func twoExtractsReadAsOneAreOsmiumsMerge() throws {
         let both = try Self.features([Self.west, Self.east])
         let reference = try Self.features([Self.merged])
@@ -84,16 +96,8 @@ import Travel411TestSupport
         let scratch = try OSMShapefileImportTests.Scratch()
         let triesenberg = OSMShapefileImportTests.fixtures.appendingPathComponent("liechtenstein-triesenberg-2021.osm.pbf")
         let munchen = OSMShapefileImportTests.fixtures.appendingPathComponent("munchen-bezirksteile-2020.osm.pbf")
-        func geocoder(_ paths: [URL], _ name: String) throws -> ReverseGeocoder {
-            _ = try Importer(options: ImportOptions(paths: paths, databasePath: scratch.path(name), extractReader: .libosmium)).run()
-            return try ReverseGeocoder(databasePath: scratch.path(name))
-        }
+        let geocoder = { (paths: [URL], name: String) in try Self.geocoder(paths, name, in: scratch) }
         let both = try geocoder([triesenberg, munchen], "both.gpkg")
-        /// Every field `where` prints, `osmType` and `osmId` too, at a zoom.
-        func fields(_ geocoder: ReverseGeocoder, _ point: Coordinate, zoom: Int) -> [String?] {
-            let placemark = geocoder.placemark(from: geocoder.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
-            return PlacemarkField.allCases.map { $0.text(in: placemark) }
-        }
         let masescha = Coordinate(latitude: 47.131501, longitude: 9.543568)
         #expect(both.placemark(for: masescha).subLocality == "Masescha")
         let cases = [
@@ -103,7 +107,7 @@ import Travel411TestSupport
         for (alone, points) in cases {
             for point in points {
                 for zoom in [18, 14, 10] {
-                    #expect(fields(both, point, zoom: zoom) == fields(alone, point, zoom: zoom), "at \(point), zoom \(zoom)")
+                    #expect(Self.fields(both, point, zoom: zoom) == Self.fields(alone, point, zoom: zoom), "at \(point), zoom \(zoom)")
                 }
             }
         }
@@ -142,10 +146,7 @@ import Travel411TestSupport
         let scratch = try OSMShapefileImportTests.Scratch()
         let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
         let andorra = OSMShapefileImportTests.fixtures.appendingPathComponent("andorra-localities-2020-05.osm.pbf")
-        func geocoder(_ paths: [URL], _ name: String) throws -> ReverseGeocoder {
-            _ = try Importer(options: ImportOptions(paths: paths, databasePath: scratch.path(name), extractReader: .libosmium)).run()
-            return try ReverseGeocoder(databasePath: scratch.path(name))
-        }
+        let geocoder = { (paths: [URL], name: String) in try Self.geocoder(paths, name, in: scratch) }
         let both = try geocoder([monaco, andorra], "both.gpkg")
         let alone = try geocoder([monaco], "monaco.gpkg")
         let coverage = try #require(OSMAnswerRules.read(databasePath: scratch.path("both.gpkg"))?.coverage)
@@ -156,11 +157,7 @@ import Travel411TestSupport
             Coordinate(latitude: 43.79, longitude: 7.52), Coordinate(latitude: 43.76, longitude: 7.36),
         ] {
             for zoom in [18, 14, 10] {
-                let rank = NominatimDetail.maximumRank(zoom: zoom)
-                let fields = { (geocoder: ReverseGeocoder) in
-                    PlacemarkField.allCases.map { $0.text(in: geocoder.placemark(from: geocoder.record(for: point, maximumRank: rank))) }
-                }
-                #expect(fields(both) == fields(alone), "at \(point), zoom \(zoom)")
+                #expect(Self.fields(both, point, zoom: zoom) == Self.fields(alone, point, zoom: zoom), "at \(point), zoom \(zoom)")
             }
         }
     }
