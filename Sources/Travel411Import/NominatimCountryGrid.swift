@@ -38,7 +38,13 @@ struct NominatimCountryGrid {
 
     /// The pieces whose boxes meet `box`, smallest first (ties in the file's order).
     static func pieces(meeting box: BoundingBox, file: URL) throws -> [Piece] {
-        guard !box.isEmpty else { return [] }
+        try pieces(meetingAny: [box], file: file)
+    }
+
+    /// The pieces whose boxes meet any of `boxes`, each once, smallest first (ties in the file's order).
+    static func pieces(meetingAny boxes: [BoundingBox], file: URL) throws -> [Piece] {
+        let boxes = boxes.filter { !$0.isEmpty }
+        guard !boxes.isEmpty else { return [] }
         var pieces: [Piece] = []
         var inData = false
         try GzipLines(path: file.path).forEach { line, number in
@@ -50,14 +56,14 @@ struct NominatimCountryGrid {
                 inData = false
                 return
             }
-            if let piece = try piece(line, meeting: box, file: file.lastPathComponent, line: number) { pieces.append(piece) }
+            if let piece = try piece(line, meeting: boxes, file: file.lastPathComponent, line: number) { pieces.append(piece) }
         }
         return pieces.enumerated().sorted { $0.element.area != $1.element.area ? $0.element.area < $1.element.area : $0.offset < $1.offset }
             .map(\.element)
     }
 
     /// One row of the dump's `COPY … FROM stdin` block: code, area and hex EWKB, tab-separated.
-    private static func piece(_ row: [UInt8], meeting box: BoundingBox, file: String, line: Int) throws -> Piece? {
+    private static func piece(_ row: [UInt8], meeting boxes: [BoundingBox], file: String, line: Int) throws -> Piece? {
         let fields = row.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
         guard fields.count == 3, fields[0].count == 2, let area = Double(String(decoding: fields[1], as: UTF8.self)) else {
             throw ReadError.malformedRow(file: file, line: line, reason: "not a row of country code, area and geometry")
@@ -71,7 +77,7 @@ struct NominatimCountryGrid {
         } catch {
             throw ReadError.malformedRow(file: file, line: line, reason: "the geometry: \(error)")
         }
-        guard !shape.rings.isEmpty, shape.boundingBox.intersects(box) else { return nil }
+        guard !shape.rings.isEmpty, boxes.contains(where: shape.boundingBox.intersects) else { return nil }
         return Piece(code: String(decoding: fields[0], as: UTF8.self).uppercased(), area: area, shape: shape)
     }
 

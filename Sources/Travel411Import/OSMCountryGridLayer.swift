@@ -19,13 +19,13 @@ struct OSMCountryGridLayer {
     /// How the table's description begins: `import --append` reads the grid again with the extracts, not as a source.
     static let descriptionPrefix = PlacesSchema.countryGridDescription
 
-    /// Writes the pieces meeting `box` into a table named after `stem`; nil without embedded data or pieces.
+    /// Writes the pieces meeting any of `boxes` into a table named after `stem`; nil without embedded data or pieces.
     static func write(
-        meeting box: BoundingBox, into geoPackage: GeoPackageWriter, stem: String, usedTables: inout Set<String>
+        meeting boxes: [BoundingBox], into geoPackage: GeoPackageWriter, stem: String, usedTables: inout Set<String>
     ) throws -> OSMCountryGridLayer? {
         guard let file = NominatimCountryGrid.embeddedFile else { return nil }
         let started = Date()
-        let found = try NominatimCountryGrid.pieces(meeting: box, file: file)
+        let found = try NominatimCountryGrid.pieces(meetingAny: boxes, file: file)
         guard !found.isEmpty else { return nil }
         var name = "\(stem)_country_grid"
         var suffix = 2
@@ -42,6 +42,17 @@ struct OSMCountryGridLayer {
         }
         try writer.finish()
         return OSMCountryGridLayer(table: name, pieces: pieces, seconds: Date().timeIntervalSince(started), file: file)
+    }
+
+    /// The boxes the pieces must meet: the extract's extent (`OSMLevelMapping.extent`) for one file, as always; for
+    /// several read as one, each file's extent of node locations cut to it, so that a piece between the extracts comes
+    /// in only when it would with one of them alone. Their one extent from Andorra to Monaco took in Llívia's piece
+    /// (Spain, inside France), and a point there answered Spain with Monaco's extract and France with Andorra's alone
+    /// (issue 35). The nodes' extent may reach a little beyond the file's features (`ExtractCoverage`).
+    static func boxes(extent: BoundingBox, fileExtents: [BoundingBox?]) -> [BoundingBox] {
+        guard fileExtents.count > 1 else { return [extent] }
+        let boxes = fileExtents.compactMap { $0?.intersection(extent) }.filter { !$0.isEmpty }
+        return boxes.isEmpty ? [extent] : boxes
     }
 
     /// Gives the lookups each piece as a country polygon, named as Natural Earth names its country.

@@ -100,7 +100,9 @@ package struct OSMExtractImport {
         ImportAllocator.releaseFreeMemory()
         ImportMemoryTrace.note("read")
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
-        let grid = try OSMCountryGridLayer.write(meeting: mapping.extent, into: geoPackage, stem: tables.base, usedTables: &usedTables)
+        let grid = try OSMCountryGridLayer.write(
+            meeting: OSMCountryGridLayer.boxes(extent: mapping.extent, fileExtents: summary.fileExtents), into: geoPackage,
+            stem: tables.base, usedTables: &usedTables)
         grid?.collect(into: collector)
         try mapping.finish(countryGrid: grid?.pieces.map(\.piece) ?? [])
         try mapping.linkedPlaces.writeLinkedFineNodes(into: geoPackage.database)
