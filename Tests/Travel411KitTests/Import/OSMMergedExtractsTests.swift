@@ -162,6 +162,21 @@ import Travel411TestSupport
         }
     }
 
+    /// Llívia (Spain's exclave in France, east of Andorra) answers as with Andorra's extract alone when Monaco's shares
+    /// the database: Nominatim's country grid is read for the pieces meeting each file's extent, not the one box from
+    /// Andorra to Monaco, which took in Llívia's piece (Spain, where Andorra's alone answers Natural Earth's France).
+    @Test func theCountryGridIsEachFilesOwn() throws {
+        let scratch = try OSMShapefileImportTests.Scratch()
+        let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
+        let andorra = OSMShapefileImportTests.fixtures.appendingPathComponent("andorra-localities-2020-05.osm.pbf")
+        let both = try Self.geocoder([monaco, andorra], "both.gpkg", in: scratch)
+        let alone = try Self.geocoder([andorra], "andorra.gpkg", in: scratch)
+        let llivia = Coordinate(latitude: 42.485127, longitude: 1.987750)
+        for zoom in [18, 14, 10] {
+            #expect(Self.fields(both, llivia, zoom: zoom) == Self.fields(alone, llivia, zoom: zoom), "zoom \(zoom)")
+        }
+    }
+
     /// A fault in the second file names that file.
     @Test func aBrokenSecondExtractIsNamed() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
