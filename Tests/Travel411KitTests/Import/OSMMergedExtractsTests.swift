@@ -141,7 +141,9 @@ import Travel411TestSupport
 
     /// Points near Monaco's extract but outside it answer as with Monaco's extract alone when Andorra's shares the
     /// database: the extracts' rules hold in each file's extent (`osm_coverage`, one box per file), not in one box
-    /// from Andorra to Monaco, which took in the French coast beside Monaco (issue 35).
+    /// from Andorra to Monaco, which took in the French coast beside Monaco (issue 35). And Llívia (Spain's exclave in
+    /// France, east of Andorra) answers as with Andorra's alone: the country grid's pieces are those meeting each
+    /// file's extent; the one box took in Llívia's piece (Spain, where Andorra's alone answers Natural Earth's France).
     @Test func theSpaceBetweenTwoExtractsIsNeitherOnes() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
         let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
@@ -149,6 +151,11 @@ import Travel411TestSupport
         let geocoder = { (paths: [URL], name: String) in try Self.geocoder(paths, name, in: scratch) }
         let both = try geocoder([monaco, andorra], "both.gpkg")
         let alone = try geocoder([monaco], "monaco.gpkg")
+        let llivia = Coordinate(latitude: 42.485127, longitude: 1.987750)
+        let andorraAlone = try geocoder([andorra], "andorra.gpkg")
+        for zoom in [18, 14, 10] {
+            #expect(Self.fields(both, llivia, zoom: zoom) == Self.fields(andorraAlone, llivia, zoom: zoom), "Llívia, zoom \(zoom)")
+        }
         let coverage = try #require(OSMAnswerRules.read(databasePath: scratch.path("both.gpkg"))?.coverage)
         #expect(coverage.count == 2)
         #expect(!coverage.contains { $0.contains(x: 4.5, y: 43.2) })  // between the two, in the Camargue
@@ -159,21 +166,6 @@ import Travel411TestSupport
             for zoom in [18, 14, 10] {
                 #expect(Self.fields(both, point, zoom: zoom) == Self.fields(alone, point, zoom: zoom), "at \(point), zoom \(zoom)")
             }
-        }
-    }
-
-    /// Llívia (Spain's exclave in France, east of Andorra) answers as with Andorra's extract alone when Monaco's shares
-    /// the database: Nominatim's country grid is read for the pieces meeting each file's extent, not the one box from
-    /// Andorra to Monaco, which took in Llívia's piece (Spain, where Andorra's alone answers Natural Earth's France).
-    @Test func theCountryGridIsEachFilesOwn() throws {
-        let scratch = try OSMShapefileImportTests.Scratch()
-        let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
-        let andorra = OSMShapefileImportTests.fixtures.appendingPathComponent("andorra-localities-2020-05.osm.pbf")
-        let both = try Self.geocoder([monaco, andorra], "both.gpkg", in: scratch)
-        let alone = try Self.geocoder([andorra], "andorra.gpkg", in: scratch)
-        let llivia = Coordinate(latitude: 42.485127, longitude: 1.987750)
-        for zoom in [18, 14, 10] {
-            #expect(Self.fields(both, llivia, zoom: zoom) == Self.fields(alone, llivia, zoom: zoom), "zoom \(zoom)")
         }
     }
 
