@@ -16,14 +16,21 @@ struct ExtractCoverage {
 
     func boxes(in database: SQLiteDatabase) throws -> [BoundingBox] {
         guard let whole = try extent(in: database, within: nil) else { return [] }
-        guard fileExtents.count > 1 else { return [whole] }
         // A file's nodes reach beyond its features (the untagged ways an extract keeps whole across its edge:
         // Liechtenstein's reach 46.8 N, its streets 47.05 N), so each file's box is the extent of the features
         // its nodes' extent meets, cut to that extent: what its tables' extent would be alone.
+        return try Self.eachFile(whole, fileExtents: fileExtents) { try extent(in: database, within: $0) }
+    }
+
+    /// `whole` for one file; for several read as one, each file's `extent(nodes)` cut to its nodes' extent (those
+    /// that are not empty), else `whole`.
+    static func eachFile(
+        _ whole: BoundingBox, fileExtents: [BoundingBox?], extent: (_ nodes: BoundingBox) throws -> BoundingBox?
+    ) rethrows -> [BoundingBox] {
+        guard fileExtents.count > 1 else { return [whole] }
         let boxes = try fileExtents.compactMap { nodes -> BoundingBox? in
-            guard let nodes, let features = try extent(in: database, within: nodes) else { return nil }
-            let box = features.intersection(nodes)
-            return box.isEmpty ? nil : box
+            guard let nodes, let box = try extent(nodes)?.intersection(nodes), !box.isEmpty else { return nil }
+            return box
         }
         return boxes.isEmpty ? [whole] : boxes
     }

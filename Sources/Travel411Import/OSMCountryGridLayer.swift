@@ -50,9 +50,7 @@ struct OSMCountryGridLayer {
     /// (Spain, inside France), and a point there answered Spain with Monaco's extract and France with Andorra's alone
     /// (issue 35). The nodes' extent may reach a little beyond the file's features (`ExtractCoverage`).
     static func boxes(extent: BoundingBox, fileExtents: [BoundingBox?]) -> [BoundingBox] {
-        guard fileExtents.count > 1 else { return [extent] }
-        let boxes = fileExtents.compactMap { $0?.intersection(extent) }.filter { !$0.isEmpty }
-        return boxes.isEmpty ? [extent] : boxes
+        ExtractCoverage.eachFile(extent, fileExtents: fileExtents) { _ in extent }
     }
 
     /// Gives the lookups each piece as a country polygon, named as Natural Earth names its country.
