@@ -512,7 +512,9 @@ final class LookupTablesWriter {
         let streetCount = names.recordCount
         let pageCount = try names.finish()
         try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
-        if let objects = collector.objects, let pending = collector.objectRecords, pending.objectCount > 0 {
+        // Written even without an object: a level that is absent makes a point answer by the nearby-feature
+        // rules, so an extract's cut without objects answered unlike the same cut beside another extract.
+        if let objects = collector.objects, let pending = collector.objectRecords {
             try storeObjects(objects, pending, streets: (directory, pageCount, streetCount), insert: insert, coding: coding)
         }
         collector.objects = nil

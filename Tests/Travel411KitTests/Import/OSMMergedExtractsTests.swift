@@ -144,6 +144,7 @@ import Travel411TestSupport
     /// from Andorra to Monaco, which took in the French coast beside Monaco (issue 35). And Llívia (Spain's exclave in
     /// France, east of Andorra) answers as with Andorra's alone: the country grid's pieces are those meeting each
     /// file's extent; the one box took in Llívia's piece (Spain, where Andorra's alone answers Natural Earth's France).
+    /// Andorra's own points, from an extract without objects, answer as with it alone.
     @Test func theSpaceBetweenTwoExtractsIsNeitherOnes() throws {
         let scratch = try OSMShapefileImportTests.Scratch()
         let monaco = OSMShapefileImportTests.fixtures.appendingPathComponent("monaco-2020-07-19.osm.pbf")
@@ -156,6 +157,16 @@ import Travel411TestSupport
         for zoom in [18, 14, 10] {
             #expect(Self.fields(both, llivia, zoom: zoom) == Self.fields(andorraAlone, llivia, zoom: zoom), "Llívia, zoom \(zoom)")
         }
+        // Andorra's extract holds no address or POI: alone, its points answered by the nearby-feature rules (no
+        // postcode), and beside Monaco's, whose objects made the objects' level, as Nominatim. Every extract's import
+        // now writes the level, empty or not.
+        let segudet = Coordinate(latitude: 42.553253, longitude: 1.548962)
+        for point in [segudet, Coordinate(latitude: 42.471567, longitude: 1.631008)] {
+            for zoom in [18, 14, 10] {
+                #expect(Self.fields(both, point, zoom: zoom) == Self.fields(andorraAlone, point, zoom: zoom), "at \(point), zoom \(zoom)")
+            }
+        }
+        #expect(andorraAlone.placemark(for: segudet).postalCode == "AD300")
         let coverage = try #require(OSMAnswerRules.read(databasePath: scratch.path("both.gpkg"))?.coverage)
         #expect(coverage.count == 2)
         #expect(!coverage.contains { $0.contains(x: 4.5, y: 43.2) })  // between the two, in the Camargue
