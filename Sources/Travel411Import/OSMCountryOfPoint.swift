@@ -14,28 +14,29 @@ import Travel411StoreWriters
 /// polygon of a country the extract gave, as the import's country lookup does.
 ///
 /// Natural Earth draws coasts tighter than Nominatim's grid, which reaches into the sea: a point in no
-/// polygon (a pier, a skerry) takes `fallback`, the country most of the extract's places lie in, where it is near
+/// polygon (a pier, a skerry) takes the country most of its extract file's places lie in, where it is near
 /// them (`fallbackReach`). Far from them it takes none: Malta's regions, read with Liechtenstein's extract, were
-/// Liechtenstein's.
+/// Liechtenstein's. Each file of several read as one has its own (`ExtractCoverage.eachFile`'s boxes): a pier of
+/// the smaller of two countries' extracts took the larger's country.
 struct OSMCountryOfPoint {
     private let codes: [String]
     /// The polygons' tiles, read back from a temporary file as points need them (`SpilledAreaTiles`).
     private let tiles: SpilledAreaTiles?
     private let index: TiledAreaLookup?
-    /// The country of points no polygon holds; nil when the extract has no place in any country.
-    private(set) var fallback: String?
-    /// Where the fallback holds: the extract's box, widened by `fallbackReach`.
-    private let fallbackBox: BoundingBox
+    /// Each file's box, and the country of the points no polygon holds within `fallbackReach` of it (nil when the
+    /// file has no place in any country).
+    private(set) var fallbacks: [(box: BoundingBox, code: String?)]
     /// Territorial waters reach 12 nautical miles from the coast (UNCLOS article 3), 0.2° of latitude, as far as
     /// Nominatim's grid reaches into the sea beyond Natural Earth's coast.
     private static let fallbackReach = 0.2
 
     /// `extractCountries`: the extract's own country polygons with their ISO codes; `box`: the part of the
-    /// world the extract covers, outside which Natural Earth's countries are not read; `temporaryPrefix`: where the
-    /// tiles' file goes (beside the database being built).
+    /// world the extract covers, outside which Natural Earth's countries are not read; `fileBoxes`: each extract
+    /// file's part of it (`box` when not given); `temporaryPrefix`: where the tiles' file goes (beside the database
+    /// being built).
     init(
         extractCountries: some Sequence<(code: String, shape: Shape)>, grid: [NominatimCountryGrid.Piece] = [], box: BoundingBox,
-        temporaryPrefix: String = NSTemporaryDirectory() + "travel411-\(getpid())-"
+        fileBoxes: [BoundingBox]? = nil, temporaryPrefix: String = NSTemporaryDirectory() + "travel411-\(getpid())-"
     ) throws {
         var codes: [String] = []
         var builder = AreaIndexBuilder(runPrefix: temporaryPrefix + "country-run-")
@@ -53,7 +54,7 @@ struct OSMCountryOfPoint {
             codes.append(code)
         }
         self.codes = codes
-        fallbackBox = box.isEmpty ? box : box.widened(by: Self.fallbackReach)
+        fallbacks = (fileBoxes ?? [box]).filter { !$0.isEmpty }.map { ($0, nil) }
         tiles = codes.isEmpty ? nil : try SpilledAreaTiles.build(builder, path: temporaryPrefix + "country-tiles")
         // Only the tiles a border crosses hold a blob, read again once dropped: at the 32 MB default the tiles read
         // stayed whole at 600 copies of Liechtenstein (a border in every tile) but filled the budget at 2,400, memory
@@ -70,16 +71,26 @@ struct OSMCountryOfPoint {
     /// The country of the point, as an upper-case ISO 3166-1 code; the fallback where no polygon holds it.
     func countryCode(at point: Point2D) -> String? {
         index?.featureIndex(longitude: point.x, latitude: point.y).map { codes[$0] }
-            ?? (fallbackBox.contains(x: point.x, y: point.y) ? fallback : nil)
+            ?? fallbacks.first { $0.code != nil && $0.box.widened(by: Self.fallbackReach).contains(x: point.x, y: point.y) }?.code
     }
 
-    /// Sets the fallback: the country holding most of `points` (the extract's place nodes).
-    mutating func setFallback(byMajorityOf points: [Point2D]) {
+    /// Sets each file's fallback: the country holding most of `points` (the extract's place nodes) inside the file's
+    /// box, or of a grid over the box where none lies in it.
+    mutating func setFallbacks(byMajorityOf points: [Point2D]) {
+        for number in fallbacks.indices {
+            let box = fallbacks[number].box
+            let inside = points.filter { box.contains(x: $0.x, y: $0.y) }
+            fallbacks[number].code = majority(of: inside.isEmpty ? OSMLevelMapping.grid(over: box) : inside)
+        }
+    }
+
+    /// The country holding most of `points`; of equal counts, the first code in alphabetical order.
+    private func majority(of points: [Point2D]) -> String? {
         var counts: [String: Int] = [:]
         for point in points {
             if let code = index?.featureIndex(longitude: point.x, latitude: point.y).map({ codes[$0] }) { counts[code, default: 0] += 1 }
         }
-        fallback = counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
+        return counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key
     }
 
     /// Natural Earth's countries whose boxes meet `box`; none without embedded data.
@@ -112,7 +123,7 @@ struct OSMCountryOfPoint {
 
 extension OSMLevelMapping {
     /// 5 × 5 points spread over `box`, its corners included: where an extract without place nodes takes its
-    /// countries' majority (`OSMCountryOfPoint.setFallback(byMajorityOf:)`).
+    /// countries' majority (`OSMCountryOfPoint.setFallbacks(byMajorityOf:)`).
     static func grid(over box: BoundingBox) -> [Point2D] {
         guard !box.isEmpty else { return [] }
         return (0...4).flatMap { i in

@@ -100,11 +100,10 @@ package struct OSMExtractImport {
         ImportAllocator.releaseFreeMemory()
         ImportMemoryTrace.note("read")
         progress(ImportProgress(stage: "placing \(name)'s addresses and places", completed: 0, total: 1))
-        let grid = try OSMCountryGridLayer.write(
-            meeting: OSMCountryGridLayer.boxes(extent: mapping.extent, fileExtents: summary.fileExtents), into: geoPackage,
-            stem: tables.base, usedTables: &usedTables)
+        let fileBoxes = OSMCountryGridLayer.boxes(extent: mapping.extent, fileExtents: summary.fileExtents)
+        let grid = try OSMCountryGridLayer.write(meeting: fileBoxes, into: geoPackage, stem: tables.base, usedTables: &usedTables)
         grid?.collect(into: collector)
-        try mapping.finish(countryGrid: grid?.pieces.map(\.piece) ?? [])
+        try mapping.finish(countryGrid: grid?.pieces.map(\.piece) ?? [], fileBoxes: fileBoxes)
         try mapping.linkedPlaces.writeLinkedFineNodes(into: geoPackage.database)
         ImportMemoryTrace.note("placed")
         try mapping.checkPendingShapes()

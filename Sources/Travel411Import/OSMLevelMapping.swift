@@ -368,15 +368,15 @@ struct OSMLevelMapping {
     func checkPendingShapes() throws { try pendingShapes.checkReads() }
 
     /// Adds what waited for the whole extract: the municipalities and suburbs, and the postcode centroids.
-    package mutating func finish(countryGrid: [NominatimCountryGrid.Piece] = []) throws {
+    /// `fileBoxes`: each extract file's box when several are read as one (`OSMCountryGridLayer.boxes`).
+    package mutating func finish(countryGrid: [NominatimCountryGrid.Piece] = [], fileBoxes: [BoundingBox]? = nil) throws {
         try readBackPendingPlaces()
         var countries = try OSMCountryOfPoint(
             extractCountries: extractCountries.lazy.map { ($0.code, $0.shape.shape) }, grid: countryGrid, box: extent,
-            temporaryPrefix: temporaryPrefix)
+            fileBoxes: fileBoxes, temporaryPrefix: temporaryPrefix)
         // Without place nodes (a few blocks of a city), the extract's own extent decides: Nominatim's `country_osm_grid`
         // gives a country to reclaimed land and piers that Natural Earth's coast leaves out (Singapore's Marina Bay).
-        let places = (townNodes + suburbNodes).map(\.point)
-        countries.setFallback(byMajorityOf: places.isEmpty ? Self.grid(over: extent) : places)
+        countries.setFallbacks(byMajorityOf: (townNodes + suburbNodes).map(\.point))
         extractCountries = []
         let postcodes = OSMPostcodes(counts: postcodeCarriers.counts, settings: NominatimCountrySettings.embedded)
         placeBoundaries(countries, postcodes: postcodes)

@@ -167,4 +167,20 @@ import Travel411TestSupport
         #expect(countries.countryCode(at: Point2D(x: 8.6, y: 47.2)) == "CH")
         #expect(countries.countryCode(at: Point2D(x: 10.45, y: 47.1)) == "AT")
     }
+
+    /// A point in no polygon takes the country of its own file's places, near that file only: with Liechtenstein's
+    /// places and Malta's extract (no town node) read as one, the sea by Malta took Liechtenstein, as did the
+    /// Tyrrhenian Sea between them.
+    @Test func aPointInNoPolygonTakesItsOwnFilesCountry() throws {
+        let liechtenstein = BoundingBox(minX: 9.47, minY: 47.04, maxX: 9.64, maxY: 47.27)
+        let malta = BoundingBox(minX: 14.18, minY: 35.78, maxX: 14.58, maxY: 36.09)
+        var both = liechtenstein
+        both.extend(malta)
+        var countries = try OSMCountryOfPoint(
+            extractCountries: [(code: String, shape: Shape)](), box: both, fileBoxes: [liechtenstein, malta])
+        countries.setFallbacks(byMajorityOf: [Point2D(x: 9.52, y: 47.14), Point2D(x: 9.56, y: 47.24)])
+        #expect(countries.countryCode(at: Point2D(x: 14.7, y: 35.9)) == "MT")
+        #expect(countries.countryCode(at: Point2D(x: 12.5, y: 38.5)) == nil)
+        #expect(countries.countryCode(at: Point2D(x: 9.52, y: 47.14)) == "LI")
+    }
 }
