@@ -244,10 +244,13 @@ public final class ReverseGeocoder: Sendable {
                     _ = withStreets { streets in
                         decideAsNominatim(&record, objects: objects, streets: streets, maximumRank: maximumRank, layers: layers)
                         // No street or object within reach: Nominatim's area search then looks for place nodes
-                        // inside the municipality as at zooms 13-15 (`_lookup_area_address`, ranks up to 25).
-                        // Without it, Liechtenstein's object, suburb and city agreed less often with Nominatim.
+                        // inside the municipality as at zooms 13-15 (`_lookup_area_address`). Without it,
+                        // Liechtenstein's object, suburb and city agreed less often with Nominatim. Its nodes are
+                        // of a search rank up to the zoom's (`max_rank`, `zoom_to_rank` in `nominatim_api/v1/helpers.py`)
+                        // and an address rank up to 25 (`IntersectsReverseDistance`): below zoom 16 no street is
+                        // looked for, and at zoom 10 no suburb node answers.
                         if record.street < 0, record.object < 0, needs.contains(.subLocality) {
-                            chooseSuburbNodeAsNominatim(&record, maximumRank: 25)
+                            chooseSuburbNodeAsNominatim(&record, maximumRank: min(maximumRank, Self.placeNodeRanks.upperBound))
                         }
                         if settings.addressOfTheAnswer {
                             if needs.contains(.localities) { takeAreasOfTheAnswer(&record, objects: objects, streets: streets) }
