@@ -23,9 +23,9 @@ struct OSMCountryOfPoint {
     /// The polygons' tiles, read back from a temporary file as points need them (`SpilledAreaTiles`).
     private let tiles: SpilledAreaTiles?
     private let index: TiledAreaLookup?
-    /// Each file's box, and the country of the points no polygon holds within `fallbackReach` of it (nil when the
-    /// file has no place in any country).
-    private(set) var fallbacks: [(box: BoundingBox, code: String?)]
+    /// Each file's box, that box widened by `fallbackReach`, and the country of the points no polygon holds within
+    /// the widened box (nil when the file has no place in any country).
+    private(set) var fallbacks: [(box: BoundingBox, reach: BoundingBox, code: String?)]
     /// Territorial waters reach 12 nautical miles from the coast (UNCLOS article 3), 0.2° of latitude, as far as
     /// Nominatim's grid reaches into the sea beyond Natural Earth's coast.
     private static let fallbackReach = 0.2
@@ -54,7 +54,7 @@ struct OSMCountryOfPoint {
             codes.append(code)
         }
         self.codes = codes
-        fallbacks = (fileBoxes ?? [box]).filter { !$0.isEmpty }.map { ($0, nil) }
+        fallbacks = (fileBoxes ?? [box]).filter { !$0.isEmpty }.map { ($0, $0.widened(by: Self.fallbackReach), nil) }
         tiles = codes.isEmpty ? nil : try SpilledAreaTiles.build(builder, path: temporaryPrefix + "country-tiles")
         // Only the tiles a border crosses hold a blob, read again once dropped: at the 32 MB default the tiles read
         // stayed whole at 600 copies of Liechtenstein (a border in every tile) but filled the budget at 2,400, memory
@@ -71,7 +71,7 @@ struct OSMCountryOfPoint {
     /// The country of the point, as an upper-case ISO 3166-1 code; the fallback where no polygon holds it.
     func countryCode(at point: Point2D) -> String? {
         index?.featureIndex(longitude: point.x, latitude: point.y).map { codes[$0] }
-            ?? fallbacks.first { $0.code != nil && $0.box.widened(by: Self.fallbackReach).contains(x: point.x, y: point.y) }?.code
+            ?? fallbacks.first { $0.code != nil && $0.reach.contains(x: point.x, y: point.y) }?.code
     }
 
     /// Sets each file's fallback: the country holding most of `points` (the extract's place nodes) inside the file's
@@ -80,7 +80,7 @@ struct OSMCountryOfPoint {
         for number in fallbacks.indices {
             let box = fallbacks[number].box
             let inside = points.filter { box.contains(x: $0.x, y: $0.y) }
-            fallbacks[number].code = majority(of: inside.isEmpty ? OSMLevelMapping.grid(over: box) : inside)
+            fallbacks[number].code = majority(of: inside.isEmpty ? Self.grid(over: box) : inside)
         }
     }
 
@@ -119,12 +119,10 @@ struct OSMCountryOfPoint {
             }
         )
     }
-}
 
-extension OSMLevelMapping {
-    /// 5 × 5 points spread over `box`, its corners included: where an extract without place nodes takes its
-    /// countries' majority (`OSMCountryOfPoint.setFallbacks(byMajorityOf:)`).
-    static func grid(over box: BoundingBox) -> [Point2D] {
+    /// 5 × 5 points spread over `box`, its corners included: where a file without place nodes takes its countries'
+    /// majority (`setFallbacks(byMajorityOf:)`).
+    private static func grid(over box: BoundingBox) -> [Point2D] {
         guard !box.isEmpty else { return [] }
         return (0...4).flatMap { i in
             (0...4).map { j in
