@@ -89,15 +89,16 @@ public struct NominatimPlace: Sendable {
     /// The outline to print with `polygon_*`, already simplified; nil prints the point.
     public var geometry: Shape?
 
-    /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode".
-    public init?(_ p: Placemark, detail: NominatimDetail = .building) {
-        guard let subject = p.nominatimSubject(detail: detail) else { return nil }
+    /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode". `maximumRank`,
+    /// the zoom's (`NominatimDetail.maximumRank(zoom:)`), lets a suburb or village node answer at zooms 12-13.
+    public init?(_ p: Placemark, detail: NominatimDetail = .building, maximumRank: Int = 30) {
+        guard let subject = p.nominatimSubject(detail: detail, maximumRank: maximumRank) else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
         let houseNumber = p.printsHouseNumber ? upTo(.building, p.subThoroughfare) : nil
-        let road = upTo(.street, p.thoroughfare)
-        let neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
+        let road = upTo(.street, p.thoroughfare), neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
         let finePlace = upTo(.suburb, p.finePlaceFeature?.name)
-        let suburb = upTo(.suburb, p.subLocality), villagePart = upTo(.suburb, p.villagePartFeature?.name)
+        let suburb = detail.includesSuburbLevel(rank: p.subLocalityFeature?.rank, maximumRank: maximumRank) ? p.subLocality : nil
+        let villagePart = upTo(.suburb, p.villagePartFeature?.name)
         let city = upTo(.city, p.locality)
         let county = upTo(.county, p.subAdministrativeArea), state = upTo(.state, p.administrativeArea)
         level = subject.level
@@ -254,7 +255,9 @@ public enum NominatimFormatter {
     public static func answerBytes(
         _ p: Placemark, options: NominatimOptions, outline: ((NominatimPlace) -> Shape?)? = nil
     ) -> [UInt8] {
-        guard var place = NominatimPlace(p, detail: options.detail) else { return Array(unableToGeocode(options).utf8) }
+        guard var place = NominatimPlace(p, detail: options.detail, maximumRank: NominatimDetail.maximumRank(zoom: options.zoom)) else {
+            return Array(unableToGeocode(options).utf8)
+        }
         if options.geometryOutput != nil {
             place.geometry = outline?(place)
             // A polygon answer's box is its polygon's, as Nominatim's `boundingbox` is the geometry's

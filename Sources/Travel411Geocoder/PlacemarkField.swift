@@ -86,8 +86,8 @@ public enum PlacemarkField: String, CaseIterable, Sendable {
         case .bearing: return placemark.nearestLocality?.compassPoint.rawValue
         case .description: return placemark.nearestLocality?.phrase
         case .nearestLocality: return placemark.nearestLocality?.name
-        case .osmType: return placemark.nominatimSubject(detail: .building)?.element?.type
-        case .osmId: return placemark.nominatimSubject(detail: .building)?.element.map { String($0.id) }
+        case .osmType: return placemark.nominatimSubject(detail: .building, maximumRank: 30)?.element?.type
+        case .osmId: return placemark.nominatimSubject(detail: .building, maximumRank: 30)?.element.map { String($0.id) }
         }
     }
 }

@@ -21,6 +21,7 @@ extension ReverseGeocoder {
         let answered = record(for: coordinate, needs: .all, maximumRank: maximumRank, layers: layers, otherCountriesAreas: false)
         // The same answer with the areas of other countries kept: what the country rule left out.
         let unchecked = record(for: coordinate, needs: .all, maximumRank: maximumRank, layers: layers, otherCountriesAreas: true)
+        let detail = answerDetail(of: answered, detail: detail, maximumRank: maximumRank)
         return explainCountry(answered) + explainCity(answered, unchecked, detail: detail)
             + explainSuburb(answered, unchecked, detail: detail) + explainPostcode(answered, detail: detail)
             + interpolationExplanation(answered)
@@ -101,7 +102,9 @@ extension ReverseGeocoder {
     /// and the suburb or neighbourhood of another country left out.
     private func explainSuburb(_ record: PlacemarkRecord, _ unchecked: PlacemarkRecord, detail: NominatimDetail) -> [String] {
         guard record.followsNominatim else { return [] }
-        guard detail >= .suburb else { return ["suburb: not part of an answer at this zoom (Nominatim names a suburb from zoom 14)"] }
+        guard detail >= .suburb else {
+            return ["suburb: not part of an answer at this zoom (Nominatim names a suburb from zoom 14, a suburb or village node from 13)"]
+        }
         var lines = ["suburb: none"]
         if record.suburbArea >= 0, let suburb = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location) {
             let key = suburb.addressKey ?? "suburb"

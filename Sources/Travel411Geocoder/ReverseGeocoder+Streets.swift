@@ -91,10 +91,18 @@ extension ReverseGeocoder {
     static let placeNodeRanks = 19...25
 
     /// Where the extract's suburbs are place nodes, the one Nominatim answers with at this zoom (`PlaceNodeSearch`),
-    /// else none; a suburb polygon holding the point stays.
+    /// else none; a suburb polygon holding the point stays. At zoom 13 a suburb polygon is beyond the zoom's rank
+    /// (19 < 20, `suburbAreaRank`): Nominatim's area search passes over it to the nodes inside the municipality.
+    /// Below 13 no suburb answers at all (`NominatimDetail.includesSuburbLevel`), and the polygon stays.
     func chooseSuburbNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
         _ = suburbNodes?._withUnsafeGuaranteedRef { search in
-            if let below = search.boundaryBelow(record.suburbArea) { return record.suburbArea = below }
+            if (Self.placeNodeRanks.lowerBound..<Self.suburbAreaRank).contains(maximumRank) {
+                if record.suburbArea >= 0, !search.isNodeArea(record.suburbArea) || search.boundaryBelow(record.suburbArea) != nil {
+                    record.suburbArea = -1
+                }
+            } else if let below = search.boundaryBelow(record.suburbArea) {
+                return record.suburbArea = below
+            }
             guard !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea) else { return }
             let x = record.location.longitude, y = record.location.latitude
             if let across = nodeAcrossTownArea(record, search: search, maximumRank: maximumRank) {

@@ -11,7 +11,7 @@ extension ReverseGeocoder {
     package func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
         let before = buffer.count
         var compass: PlacemarkText.CompassText? = nil
-        appendFieldText(field, of: record, detail: settings.detail, compass: &compass, to: buffer)
+        appendFieldText(field, of: record, detail: answerDetail(of: record), compass: &compass, to: buffer)
         return buffer.count > before
     }
 
@@ -22,7 +22,7 @@ extension ReverseGeocoder {
         _ fields: UnsafeBufferPointer<PlacemarkField>, of record: PlacemarkRecord, delimiter: UInt8, delimiterFirst: Bool,
         to buffer: GrowableByteArray
     ) {
-        let detail = settings.detail
+        let detail = answerDetail(of: record)
         var needsDelimiter = delimiterFirst
         // The bearing's compass point, found for the first field printing it and kept for the row's others.
         var compass: PlacemarkText.CompassText? = nil
@@ -60,7 +60,7 @@ extension ReverseGeocoder {
         _ fields: UnsafeBufferPointer<PlacemarkField>, _ range: Range<Int>, of record: PlacemarkRecord, delimiter: UInt8,
         delimiterFirst: Bool, compass: inout PlacemarkText.CompassText?, to buffer: GrowableByteArray
     ) {
-        let detail = settings.detail
+        let detail = answerDetail(of: record)
         var needsDelimiter = delimiterFirst
         for index in range {
             if needsDelimiter { buffer.append(delimiter) }
@@ -164,8 +164,9 @@ extension ReverseGeocoder {
     /// it; where none is named, the county's or state's own (`OSMLevelMapping.placeBoundaries`). An answering place
     /// node's own at any zoom, also where the database has no streets (then no street search marks the record).
     private func appendAreaPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
-        guard settings.detail >= .city else { return appendUpperAreaPostcode(of: record, to: buffer) }
-        if settings.detail >= .suburb, record.finePlace >= 0 {
+        let detail = answerDetail(of: record)
+        guard detail >= .city else { return appendUpperAreaPostcode(of: record, to: buffer) }
+        if detail >= .suburb, record.finePlace >= 0 {
             // A place node finer than the suburb answers with its own postcode: the tagged one of its address areas,
             // else its nearest point's (`taggedPostcodeArea`).
             if let area = taggedPostcodeArea(of: record) {
@@ -173,9 +174,9 @@ extension ReverseGeocoder {
             } else if record.postcode >= 0 {
                 append(withPoints(.postcode) { $0.records.bytes(Int(record.postcode), 0) } ?? nil, to: buffer)
             }
-        } else if settings.detail >= .suburb, record.suburbArea >= 0 {
+        } else if detail >= .suburb, record.suburbArea >= 0 {
             append(areaBytes(.suburb, record.suburbArea, .postcode), to: buffer)
-        } else if settings.detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
+        } else if detail < .suburb || record.subLocality < 0, record.cityArea >= 0 {
             append(areaBytes(.city, record.cityArea, .postcode), to: buffer)
         } else if record.namesNoPlace {
             appendUpperAreaPostcode(of: record, to: buffer)

@@ -266,7 +266,7 @@ public final class ReverseGeocoder: Sendable {
     /// The OpenStreetMap element of the record's Nominatim place. Both fields from one Nominatim place: making it per
     /// field cost 3.8 µs a field (100,000 Helsinki points).
     private func osmElement(of record: PlacemarkRecord) -> (AnsweringFeature.ElementType, Int64)? {
-        placemark(from: record).nominatimSubject(detail: settings.detail)?.element.flatMap { element in
+        placemark(from: record).nominatimSubject(detail: settings.detail, maximumRank: settings.maximumRank)?.element.flatMap { element in
             AnsweringFeature.ElementType(rawValue: element.type).map { ($0, element.id) }
         }
     }

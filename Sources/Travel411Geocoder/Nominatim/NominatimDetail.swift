@@ -19,6 +19,14 @@ public enum NominatimDetail: Int, Comparable, CaseIterable, Sendable {
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Whether a place of the suburb level with search rank `rank` (nil: unknown) is part of an answer at this detail.
+    /// From zoom 14 every one is. At zooms 12 and 13, whose levels stop at the city, those the zoom's highest rank
+    /// reaches: Nominatim's area search takes every place up to it (`_lookup_area_address`, nominatim_api/reverse.py
+    /// 5.3), so a suburb or village node (search rank 19, settings/address-levels.json) answers at zoom 13.
+    public func includesSuburbLevel(rank: Int?, maximumRank: Int) -> Bool {
+        self >= .suburb || (self == .city && (rank.map { $0 <= maximumRank } ?? false))
+    }
+
     /// The highest rank Nominatim's reverse search answers with at a zoom (its `REVERSE_MAX_RANKS`): 26
     /// major streets at 16, 27 every street at 17, 30 addresses and points of interest at 18.
     public static func maximumRank(zoom: Int) -> Int {

@@ -20,14 +20,15 @@ extension Placemark {
     /// adds the object's number whatever its parent).
     package var printsHouseNumber: Bool { thoroughfare != nil || (feature?.rank ?? 0) >= 30 }
 
-    /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode".
-    package func nominatimSubject(detail: NominatimDetail) -> NominatimSubject? {
+    /// nil when the point has no answer at this detail (at sea, or nothing known): "Unable to geocode". `maximumRank`,
+    /// the zoom's (`NominatimDetail.maximumRank(zoom:)`), lets a suburb or village node answer at zooms 12-13.
+    package func nominatimSubject(detail: NominatimDetail, maximumRank: Int) -> NominatimSubject? {
         guard namesAPlace else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
         let houseNumber = printsHouseNumber ? upTo(.building, subThoroughfare) : nil
         let named: [(NominatimDetail, String?)] = [
             (.building, houseNumber), (.street, upTo(.street, thoroughfare)),
-            (.suburb, upTo(.suburb, finePlaceFeature?.name ?? subLocality)),
+            (.suburb, suburbLevelName(detail: detail, maximumRank: maximumRank)),
             (.city, upTo(.city, locality)), (.county, upTo(.county, subAdministrativeArea)),
             (.state, upTo(.state, administrativeArea)), (.country, country),
         ]
@@ -38,7 +39,7 @@ extension Placemark {
         var area: AnsweringFeature?
         if feature == nil {
             switch finest.0 {
-            case .suburb: area = finePlaceFeature ?? subLocalityFeature
+            case .suburb: area = detail >= .suburb ? finePlaceFeature ?? subLocalityFeature : subLocalityFeature
             case .city: area = localityFeature
             case .county: area = subAdministrativeAreaFeature
             case .state: area = administrativeAreaFeature
@@ -47,5 +48,12 @@ extension Placemark {
             }
         }
         return NominatimSubject(level: finest.0, finestName: finest.1, feature: feature, area: area)
+    }
+
+    /// The answer's name at the suburb level: the finer place node's, else the suburb's, each where the detail
+    /// includes it (`NominatimDetail.includesSuburbLevel`): below zoom 14 the suburb of a rank the zoom reaches alone.
+    package func suburbLevelName(detail: NominatimDetail, maximumRank: Int) -> String? {
+        if detail >= .suburb { return finePlaceFeature?.name ?? subLocality }
+        return detail.includesSuburbLevel(rank: subLocalityFeature?.rank, maximumRank: maximumRank) ? subLocality : nil
     }
 }

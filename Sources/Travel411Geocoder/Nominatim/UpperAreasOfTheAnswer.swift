@@ -85,13 +85,14 @@ extension ReverseGeocoder {
     /// from the places layer, or none is named.
     private func answeringPlaceNode(of record: PlacemarkRecord) -> AnsweringFeature? {
         let answer: AnsweringFeature?
-        if record.finePlace >= 0, settings.detail >= .suburb {
+        let detail = answerDetail(of: record)
+        if record.finePlace >= 0, detail >= .suburb {
             answer = lookup.finePlaceNodes()?.feature(record.finePlace, postcode: nil)
-        } else if record.suburbArea >= 0, settings.detail >= .suburb {
-            answer = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
-        } else if record.subLocality >= 0, settings.detail >= .suburb {
+        } else if record.suburbArea >= 0, detail >= .suburb {
+            answer = areaFeature(.suburb, record.suburbArea, rank: Self.suburbAreaRank, location: record.location)
+        } else if record.subLocality >= 0, detail >= .suburb {
             answer = nil
-        } else if record.cityArea >= 0, settings.detail >= .city {
+        } else if record.cityArea >= 0, detail >= .city {
             answer = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
         } else {
             answer = nil

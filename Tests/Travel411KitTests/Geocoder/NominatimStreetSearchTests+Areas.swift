@@ -101,7 +101,8 @@ extension NominatimStreetSearchTests {
         // `serve`: the whole placemark, cut to the zoom's detail by the answer.
         let full = try ReverseGeocoder(databasePath: path)
         let whole = full.placemark(from: full.record(for: point, maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
-        let answer = try #require(NominatimPlace(whole, detail: NominatimDetail(zoom: zoom)))
+        let answer = try #require(
+            NominatimPlace(whole, detail: NominatimDetail(zoom: zoom), maximumRank: NominatimDetail.maximumRank(zoom: zoom)))
         #expect(answer.address.first { $0.key == "postcode" }?.value == postcode)
         if let name { #expect(answer.name == name) }
     }

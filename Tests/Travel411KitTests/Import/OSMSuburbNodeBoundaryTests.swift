@@ -39,4 +39,25 @@ import Testing
         #expect(address["neighbourhood"] == neighbourhood, "\(address)")
         #expect(address["city"] == "München", "\(address)")
     }
+
+    /// Zoom 13 reaches search rank 19, below the Bezirksteile's 20: Nominatim 5.3.3 passes over the boundary holding
+    /// the point (Kreuzviertel, which answers at zoom 14) to the suburb node within reach, Hackenviertel (node
+    /// 1700532830, its postcode 80333), both as the server answers and as `where --zoom 13` prints it.
+    @Test func atZoom13TheSuburbNodeAnswersInsideABoundaryOfRank20() throws {
+        let path = try Self.cutImport.get().path
+        let atThirteen = try ExtractAnswer.jsonv2(in: path, 48.140469, 11.569927, zoom: 13)
+        #expect(atThirteen["osm_id"] as? Int == 1_700_532_830, "\(atThirteen)")
+        #expect(atThirteen["place_rank"] as? Int == 19, "\(atThirteen)")
+        let address = try #require(atThirteen["address"] as? [String: String])
+        #expect(address["suburb"] == "Hackenviertel" && address["city"] == "München" && address["postcode"] == "80333", "\(address)")
+        let atFourteen = try ExtractAnswer.address(in: path, 48.140469, 11.569927, zoom: 14)
+        #expect(atFourteen["suburb"] == "Bezirksteil Kreuzviertel", "\(atFourteen)")
+
+        var settings = GeocoderSettings()
+        settings.detail = NominatimDetail(zoom: 13)
+        settings.maximumRank = NominatimDetail.maximumRank(zoom: 13)
+        let printed = try ReverseGeocoder(databasePath: path, settings: settings).placemark(
+            for: Coordinate(latitude: 48.140469, longitude: 11.569927))
+        #expect(printed.name == "Hackenviertel" && printed.subLocality == "Hackenviertel" && printed.postalCode == "80333", "\(printed)")
+    }
 }
