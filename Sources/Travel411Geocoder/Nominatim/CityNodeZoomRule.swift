@@ -34,7 +34,8 @@ extension ReverseGeocoder {
     /// node that answers (`takeMunicipalityOfAnsweringPlaceNode`), else the town node within its reach
     /// (`takeTownNodeInReach`); then no municipality but an area's (`dropLocalityOutsideMunicipalities`).
     /// Inside a parish that town and village nodes name parts of, the node in reach inside it
-    /// (`takeTownNodeInsideParish`), unless a finer place node answers.
+    /// (`takeTownNodeInsideParish`), unless a finer place node answers; over a town node's area up to zoom 13, the
+    /// node of a finer rank in reach (`takeFinerNodeOverTownArea`).
     func decideMunicipalityOutsideAreas(_ record: inout PlacemarkRecord, maximumRank: Int) {
         if record.street < 0, record.object < 0, maximumRank < 26 || !takeFinePlaceNodeInArea(&record) {
             if record.cityArea < 0 { takeMunicipalityOfAnsweringPlaceNode(&record, maximumRank: maximumRank) }
@@ -42,6 +43,7 @@ extension ReverseGeocoder {
                 takeTownNodeInReach(&record, maximumRank: maximumRank)
             } else if record.suburbArea < 0 {
                 takeTownNodeInsideParish(&record, maximumRank: maximumRank)
+                takeFinerNodeOverTownArea(&record, maximumRank: maximumRank)
             }
         }
         takeOwnAddressOfAnsweringNode(&record, maximumRank: maximumRank)

@@ -63,13 +63,14 @@ final class PlaceNodeSearch: Sendable {
 
     /// The suburb-level feature Nominatim answers with at `maximumRank`, nil when no node reaches the point.
     /// `municipality` (-1 for none) restricts the nodes to those inside it. `boundary` (-1 for none) takes the
-    /// nodes whose area was cut to that boundary (`boundaryBelow`) in place of those whose area was not.
-    func answer(x: Double, y: Double, maximumRank: Int, municipality: Int32, boundary: Int32 = -1) -> Int32? {
+    /// nodes whose area was cut to that boundary (`boundaryBelow`) in place of those whose area was not;
+    /// `everyArea`, the nodes whatever their area was cut to.
+    func answer(x: Double, y: Double, maximumRank: Int, municipality: Int32, boundary: Int32 = -1, everyArea: Bool = false) -> Int32? {
         var best: (rank: Int, distanceSquared: Double, feature: Int32)? = nil
         pages.forEach(near: x, y) { node in
             // A suburb node's area cut to its boundary answers through its whole area, the same node's other feature.
             guard node.rank <= maximumRank, municipality < 0 || node.municipality == municipality,
-                boundary < 0 ? node.boundaryBelow < 0 : node.boundaryBelow == boundary
+                everyArea || (boundary < 0 ? node.boundaryBelow < 0 : node.boundaryBelow == boundary)
             else { return }
             let dx = node.x - x, dy = node.y - y
             let distanceSquared = dx * dx + dy * dy

@@ -125,6 +125,23 @@ extension ReverseGeocoder {
         }
     }
 
+    /// The same search where the municipality holding the point is a town or city node's area (travel411's, no
+    /// polygon of Nominatim's) at zooms up to 13, where no suburb node answers: Nominatim's search finds no polygon and
+    /// answers the node of the finest search rank within reach, where `place_node_fuzzy_area`'s weighted distance
+    /// chose the town for the address. 1.1 km from the village node Meritxell (19), inside Encamp's town area (18),
+    /// zoom 13 answers Meritxell; zoom 12, whose rank stops at 18, Encamp. Only a node of the point's country.
+    func takeFinerNodeOverTownArea(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        guard maximumRank < Self.suburbAreaRank, record.cityArea >= 0, let nodes = lookup.cityNodeSearch(),
+            let town = nodes.node(ofFeature: record.cityArea), town.boundaryBelow < 0
+        else { return }
+        let point = record.location
+        guard let found = nodes.answer(x: point.longitude, y: point.latitude, maximumRank: maximumRank, municipality: -1, everyArea: true),
+            let node = nodes.node(ofFeature: found), node.rank > town.rank,
+            record.country < 0 || isCountry(feature(.country, node.x, node.y), sameAs: record.country)
+        else { return }
+        record.cityArea = found
+    }
+
     /// The same search inside a coarser municipality that town and village nodes name parts of (Andorra's parishes,
     /// rank 14: `OSMSubpartNodes`): where no street, object or finer place node answers, `_lookup_area_address` finds
     /// the parish holding the point, then the place nodes inside it of a finer search rank, the finest rank within

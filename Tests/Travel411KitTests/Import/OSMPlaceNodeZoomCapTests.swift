@@ -17,6 +17,9 @@ import Testing
     @Test(arguments: [
         (42.558277, 1.488135, 13, 64_954_521, "Xixerella"), (42.553570, 1.615558, 13, 64_954_409, "Prats"),
         (42.527081, 1.472487, 12, 64_954_563, "La Massana"),
+        // Inside the area travel411 draws around Encamp's town node (18), the nearest village node within reach (19).
+        (42.541343, 1.581277, 13, 64_954_601, "Meritxell"), (42.435419, 1.496288, 13, 64_954_593, "Aixirivall"),
+        (42.541343, 1.581277, 12, 64_954_584, "Encamp"),
     ])
     func theZoomsRankCapsThePlaceNodeSearch(latitude: Double, longitude: Double, zoom: Int, osmID: Int, name: String) throws {
         let path = try OSMLocalityBeyondStreetsTests.cutImport.get().path
