@@ -116,11 +116,13 @@ extension ReverseGeocoder {
     /// (`lookup_country` and `_lookup_area_address` in `nominatim_api/reverse.py`: `rank_search <= max_rank`,
     /// `IsBelowReverseDistance`, finest rank then nearest), and a town or village node so found names the
     /// municipality (`PlaceNodeSearch.answer`): 2.2 km south of Neustift an der Donau's node (Krems), beyond its
-    /// ± 2 km area but within a village's 0.04°, zooms 14 and 18 answer Neustift.
+    /// ± 2 km area but within a village's 0.04°, zooms 14 and 18 answer Neustift. Every node, whatever boundary its
+    /// area was cut to: the node answers, not its area (Ransol, of Canillo, 0.038° from a point in no parish of
+    /// Andorra's cut, where the uncut nodes alone gave Encamp's town node).
     func takeTownNodeInReach(_ record: inout PlacemarkRecord, maximumRank: Int) {
         guard let nodes = lookup.cityNodeSearch(), !nodes.isEmpty else { return }
         let point = record.location
-        if let found = nodes.answer(x: point.longitude, y: point.latitude, maximumRank: maximumRank, municipality: -1) {
+        if let found = nodes.answer(x: point.longitude, y: point.latitude, maximumRank: maximumRank, municipality: -1, everyArea: true) {
             record.cityArea = found
         }
     }

@@ -20,6 +20,9 @@ import Testing
         // Inside the area travel411 draws around Encamp's town node (18), the nearest village node within reach (19).
         (42.541343, 1.581277, 13, 64_954_601, "Meritxell"), (42.435419, 1.496288, 13, 64_954_593, "Aixirivall"),
         (42.541343, 1.581277, 12, 64_954_584, "Encamp"),
+        // In no parish of the cut: the finest node in reach whatever parish its area was cut to (Ransol's and
+        // Canillo's to Canillo's), where the uncut nodes alone gave Encamp's town node.
+        (42.543580, 1.633327, 13, 64_954_457, "Ransol"), (42.543580, 1.633327, 12, 64_954_433, "Canillo"),
     ])
     func theZoomsRankCapsThePlaceNodeSearch(latitude: Double, longitude: Double, zoom: Int, osmID: Int, name: String) throws {
         let path = try OSMLocalityBeyondStreetsTests.cutImport.get().path
