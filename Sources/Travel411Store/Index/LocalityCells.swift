@@ -142,12 +142,12 @@ package final class LocalityCells: @unchecked Sendable {
         localityWithPopulation(containing: coordinate, query: query, country: country, firstLevel: firstLevel)?.id
     }
 
-    /// `locality(containing:)` with the winner's population and first-level area, and whether the
-    /// catchments holding the point are of more than one known area (only then can the point's own
-    /// area change the answer).
+    /// `locality(containing:)` with the winner's population, first-level area and squared chord distance from the
+    /// point, and whether the catchments holding the point are of more than one known area (only then can the point's
+    /// own area change the answer).
     @inline(__always)
     package func localityWithPopulation(containing coordinate: Coordinate, query: PointIndex.Query, country: UInt16, firstLevel: UInt32)
-        -> (id: UInt32, population: UInt32, firstLevel: UInt32, areasDiffer: Bool)?
+        -> (id: UInt32, population: UInt32, firstLevel: UInt32, chordSquared: Double, areasDiffer: Bool)?
     {
         let (row, column) = Self.cell(of: coordinate)
         guard let (page, cell) = page(row: row, column: column) else { return nil }
@@ -157,7 +157,7 @@ package final class LocalityCells: @unchecked Sendable {
         // The best so far as its squared distance and squared radius: depths compare cross-multiplied.
         // A place of another first-level area counts its distance two radii deeper, behind every place of
         // the point's own (whose depth is at most 1).
-        var best: (entry: UnsafeRawPointer, distance: Double, radius: Double)? = nil
+        var best: (entry: UnsafeRawPointer, distance: Double, radius: Double, chordSquared: Double)? = nil
         var knownArea: UInt32 = 0, areasDiffer = false
         for e in start..<end {
             let entry = entries + e * Self.candidateStride
@@ -178,12 +178,12 @@ package final class LocalityCells: @unchecked Sendable {
             let ranked = FirstLevelAreas.compatible(area, firstLevel) ? d : d + 2 * radius
             // Listed most populous, then lowest id, first: only a strictly deeper place replaces the best.
             if let current = best, ranked * current.radius >= current.distance * radius { continue }
-            best = (entry, ranked, radius)
+            best = (entry, ranked, radius, d)
         }
         return best.map {
             (
                 $0.entry.load(fromByteOffset: 20, as: UInt32.self), $0.entry.load(fromByteOffset: 16, as: UInt32.self),
-                $0.entry.load(fromByteOffset: 28, as: UInt32.self), areasDiffer
+                $0.entry.load(fromByteOffset: 28, as: UInt32.self), $0.chordSquared, areasDiffer
             )
         }
     }

@@ -43,6 +43,18 @@ final class AccuracyTests: XCTestCase {
         XCTAssertNotEqual(eiffel.subLocality, "Neuilly-sur-Seine")
     }
 
+    /// GeoNames has Paris's 10th to 20th arrondissements, not the 1st to 9th. Notre-Dame (4th) lies 92 m from
+    /// Paris's point and 2.3 km from the 11th's, the Louvre (1st) 1.1 km and 2.4 km from the 10th's: both cores
+    /// reach them, but a neighbourhood farther than the city's own point is not where the point is.
+    func testACityCentreIsNoFartherNeighbourhoodsSubLocality() {
+        for (lat, lon) in [(48.8530, 2.3499), (48.8606, 2.3376)] {
+            let centre = placemark(lat, lon)
+            XCTAssertEqual(centre.locality, "Paris")
+            XCTAssertNil(centre.subLocality, "\(lat), \(lon)")
+        }
+        XCTAssertEqual(placemark(48.8763, 2.3590).subLocality, "Paris 10e Arrondissement", "at the 10th's own point")
+    }
+
     /// Every airport in the catalogue's Maldives entries that lies outside the 1:10m coastline gets MV
     /// from the territorial waters, flagged.
     func testMaldivesAtollAirportFromTerritorialWaters() throws {
