@@ -431,7 +431,10 @@ package final class PlacesLookup: Sendable {
     /// shapefile or an unreadable row. Asked once per answer by a server, not by batches.
     func osmElement(
         ofArea level: PlacesSchema.AreaLevel, feature: Int
-    ) -> (type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool, ownPlace: String?)? {
+    ) -> (
+        type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool, ownPlace: String?,
+        adminLevel: Int?
+    )? {
         guard
             let row = try? reader.query(
                 "SELECT layer, fid FROM travel411_areas WHERE level = ? AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]
@@ -439,12 +442,15 @@ package final class PlacesLookup: Sendable {
         else { return nil }
         let table = GeoPackageSchema.quoted(layer)
         let isPlace = layer.hasSuffix("_places")
-        // A place's `capital` too (the places layer keeps it since lookup tables 24), a boundary's own `place` (33).
-        let hasOwnPlace =
-            !isPlace && !((try? reader.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'place'", [.text(layer)])) ?? []).isEmpty
+        // A place's `capital` too (the places layer keeps it since lookup tables 24), a boundary's own `place` (33) and
+        // `admin_level`.
+        let columns = Set(
+            ((try? reader.query("SELECT name FROM pragma_table_info(?)", [.text(layer)])) ?? []).compactMap { $0.first?.stringValue })
+        let (ownPlace, adminLevel) = (!isPlace && columns.contains("place"), !isPlace && columns.contains("admin_level"))
         guard
             let first = try? reader.query(
-                "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0"), \(hasOwnPlace ? "place" : "NULL") FROM \(table) WHERE fid = ?",
+                "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0"), \(ownPlace ? "place" : "NULL"), "
+                    + "\(adminLevel ? "admin_level" : "NULL") FROM \(table) WHERE fid = ?",
                 [.integer(fid)]
             ).first, let type = first[0].stringValue, let id = first[1].int64Value
         else { return nil }
@@ -461,7 +467,7 @@ package final class PlacesLookup: Sendable {
             }
         return (
             type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1,
-            first[4].stringValue
+            first[4].stringValue, first[5].int64Value.map(Int.init)
         )
     }
 

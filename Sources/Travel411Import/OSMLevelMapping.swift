@@ -499,7 +499,8 @@ struct OSMLevelMapping {
         }
         var suburbs = boundaries + sources.placeAreas(placeAreas, besides: boundaries)
         let polygonCountries = Set(suburbs.map { sources.country(of: $0) })
-        let (besidePolygons, alone) = sources.split(suburbNodes, countries: polygonCountries)
+        let linked = linkedPlaces.linkedSuburbPoints
+        let (besidePolygons, alone) = sources.split(suburbNodes.filter { !linked.contains($0.point) }, countries: polygonCountries)
         // Suburb nodes answer beside suburb polygons of any rank: moved below one of their own rank (20), kept
         // above a coarser one (London's Inner and Middle Temples, rank 18), and outside every polygon where their
         // area reaches (`insert_addresslines` skips a guessed place only outside the finest boundary found).

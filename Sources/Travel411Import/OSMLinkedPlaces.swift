@@ -29,11 +29,18 @@ struct OSMLinkedPlaces {
     /// The nodes finer than a suburb that boundaries link to (`LinkedPlaceNodesSchema`), by their ids.
     private(set) var linkedFineNodes: Set<Int64> = []
 
-    /// Notes that a boundary links `node`: a fine node is then no address part of its own.
+    /// Where the suburb nodes that boundaries link lie: such a node answers nowhere of its own, the boundary in its
+    /// stead, under the boundary's name (`placex_update` sets the node's `linked_place_id`, which every reverse
+    /// search skips; the boundary's names come before the node's). Ankara's Bahçelievler Mahallesi (admin_level 8)
+    /// has its `place=suburb` node "Bahçelievler Mah." as its `label`.
+    private(set) var linkedSuburbPoints: Set<Point2D> = []
+
+    /// Notes that a boundary links `node`: a fine node is then no address part of its own, a suburb node no area.
     mutating func noteLinked(_ node: Node) {
         if LinkedPlaceNodesSchema.fineTypes.contains(node.type) || LinkedPlaceNodesSchema.subpartTypes.contains(node.type) {
             linkedFineNodes.insert(node.elementID)
         }
+        if OSMPlaceNodeAreas.halfWidthMetres(suburbType: node.type) != nil { linkedSuburbPoints.insert(node.point) }
     }
 
     /// Writes the linked fine nodes' ids (`LinkedPlaceNodesSchema`).
