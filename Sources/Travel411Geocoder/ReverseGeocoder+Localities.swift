@@ -9,8 +9,8 @@ extension ReverseGeocoder {
     /// of more populous places left out, the one the point lies deepest in, preferring the places of the
     /// point's own first-level area; else the nearest place of that country within the fallback distance
     /// (10 km). subLocality: a less populous neighbourhood of the locality's first-level area nearby
-    /// whose core disc holds the point, no farther from it than the locality's own point. At sea there is no locality, only the nearest one, unless the
-    /// coast is close enough to snap to (see settings).
+    /// whose core disc holds the point, no farther from it than the locality's own point. At sea there is no
+    /// locality, only the nearest one, unless the coast is close enough to snap to (see settings).
     func decideLocalities(_ record: inout PlacemarkRecord, needs: PlacemarkNeeds) {
         _ = withPoints(.locality) { level in
             var candidates = LocalityCandidates(location: record.location)
@@ -34,7 +34,7 @@ extension ReverseGeocoder {
             if needs.contains(.subLocality), let catchment {
                 decideSubLocality(
                     &record, locality: locality, population: catchment.population, firstLevel: catchment.firstLevel,
-                    localityChord: catchment.chord, in: level, candidates: candidates, country: &country)
+                    localityChordSquared: catchment.chordSquared, in: level, candidates: candidates, country: &country)
             }
         }
     }
@@ -165,12 +165,12 @@ extension ReverseGeocoder {
     /// those of the point's first-level area first (`LocalityCells.locality(containing:)`); else the
     /// nearest place of that country within the fallback distance (the nearest overall when it qualifies
     /// and is already known, else the nearest from the cells around the point). With a catchment, also
-    /// the locality's population, first-level area and chord distance from the point.
+    /// the locality's population, first-level area and squared chord distance from the point.
     @inline(__always)
     func locality(
         of record: inout PlacemarkRecord, in level: PlacesLookup.PointLevel, candidates: inout LocalityCandidates,
         country: inout PointCountry, needs: PlacemarkNeeds
-    ) -> (Int32, (population: UInt32, firstLevel: UInt32, chord: Double)?)? {
+    ) -> (Int32, (population: UInt32, firstLevel: UInt32, chordSquared: Double)?)? {
         // Without the admin polygon (a batch not printing it), it is looked up only where the catchments
         // holding the point are of several first-level areas: the same answer, one lookup saved mostly.
         let knowsAdmin = needs.contains(.admin)
@@ -184,7 +184,7 @@ extension ReverseGeocoder {
             {
                 found = preferred
             }
-            return (Int32(found.id), (found.population, found.firstLevel, found.chordSquared.squareRoot()))
+            return (Int32(found.id), (found.population, found.firstLevel, found.chordSquared))
         }
         let reach = settings.nearestLocalityFallbackMetres
         candidates.recordDistanceAndBearing(in: &record)
@@ -260,33 +260,34 @@ extension ReverseGeocoder {
     /// first-level area that is a neighbourhood of a more populous place (`NeighbourhoodRule`), less
     /// populous than the locality and not its namesake, whose own core disc (3,000 people per km², at
     /// least 1 km) holds the point, and which lies no farther from the point than the locality's own point
-    /// (`localityChord`). A separate town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far
+    /// (`localityChordSquared`). A separate town next door (Neuilly-sur-Seine beside the Eiffel Tower) is too far
     /// from the point for its core to hold it, and a town of its own is never one: then there is no
     /// subLocality at all. The locality's point stands for its centre, whose district GeoNames often lacks
     /// (Paris's 1st to 9th arrondissements): at Notre-Dame, 92 m from Paris's point, the 11th's, 2.3 km
     /// away, is not where the point is.
     @inline(__always)
     func decideSubLocality(
-        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, localityChord: Double,
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, localityChordSquared: Double,
         in level: PlacesLookup.PointLevel, candidates: LocalityCandidates, country: inout PointCountry
     ) {
         guard let cells = level.cells else { return }
         // Borrowed: a local reference was taken and dropped per point by each thread.
         Unmanaged.passUnretained(level.records)._withUnsafeGuaranteedRef { records in
             decideSubLocality(
-                &record, locality: locality, population: population, firstLevel: firstLevel, localityChord: localityChord,
-                records: records, cells: cells, candidates: candidates, country: &country)
+                &record, locality: locality, population: population, firstLevel: firstLevel,
+                localityChordSquared: localityChordSquared, records: records, cells: cells, candidates: candidates, country: &country)
         }
     }
 
     @inline(__always)
     func decideSubLocality(
-        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, localityChord: Double,
+        _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, localityChordSquared: Double,
         records: PagedRecords, cells: LocalityCells, candidates: LocalityCandidates, country: inout PointCountry
     ) {
         let nameField = PlacesSchema.LocalityField.name.rawValue
         let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
-        let reach = min(localityChords.subLocality, localityChord)
+        // Only a point that asks for its subLocality pays the square root.
+        let reach = min(localityChords.subLocality, localityChordSquared.squareRoot())
         var excluded: UInt32 = .max
         for _ in 0..<2 {
             guard

@@ -316,11 +316,10 @@ extension ReverseGeocoder {
         // The suburb boundary of the street's centroid, or the one the street passes through nearest it, confines
         // its nodes (`SuburbBoundaryOfStreet`). Parts the nodes name are the municipality's already (`addressParts`).
         var ownBoundary: Int32 = -1, partsFromNodes = false
-        // Without suburb nodes (a suburb node linked to its boundary is none), the boundaries a street enters still
-        // name its suburb: Ankara's 6. Cadde, whose centroid lies outside Bahçelievler Mahallesi.
-        let hasSuburbPolygons = withArea(.suburb) { _ in true } ?? false
         _ = nodes?._withUnsafeGuaranteedRef { nodes in
-            guard let street, !nodes.isEmpty || hasSuburbPolygons else { return }
+            // Without suburb nodes (a suburb node linked to its boundary is none), the suburb boundaries a street enters
+            // still name its suburb: Ankara's 6. Cadde, whose centroid lies outside Bahçelievler Mahallesi.
+            guard let street, !nodes.isEmpty || withArea(.suburb, { _ in true }) != nil else { return }
             let isLine = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centre.rawValue)) == nil
             let centroid = Self.point(streets.names.bytes(Int(street), PlacesSchema.StreetField.centroid.rawValue))
             ownBoundary = ownSuburbBoundary(centroid: centroid, isLine: isLine, segments: gatheredSegments, nodes: nodes)
