@@ -133,8 +133,14 @@ public struct Importer {
             .union(extracts.unwritten.flatMap(\.streetTiles))
         let extractDataTiles = try ExtractTiles.data(of: written, in: database).union(extracts.unwritten.flatMap(\.dataTiles))
         // The places of every locality layer, the user's, Data/'s or the fallback, give way to the extracts' where
-        // these have data (`extractPlacesReason`): Data/ and an extract answer there as the extract alone.
-        let extractPlaces = inputs.extractsToRead.isEmpty ? nil : DataTiles(keys: extractDataTiles)
+        // these have data and a town of theirs reaches (`ExtractPlaces`): Data/ and an extract answer there as the
+        // extract alone.
+        let extractPlaces =
+            inputs.extractsToRead.isEmpty
+            ? nil
+            : ExtractPlaces(
+                tiles: DataTiles(keys: extractDataTiles), localities: collector.localities, reaches: collector.extractLocalityReaches)
+        let extractLocalityCount = collector.extractLocalityReaches.count
         ImportMemoryTrace.note("extract tiles")
         layers += try importShapefiles(
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,
@@ -152,6 +158,7 @@ public struct Importer {
                 key: OSMAnswerRules.coverageKey,
                 value: OSMAnswerRules.coverageText(extractExtents))
             try geoPackage.setMetadata(key: OSMAnswerRules.coverageTilesKey, value: DataTiles(keys: extractDataTiles).text)
+            try geoPackage.setMetadata(key: OSMAnswerRules.extractLocalitiesKey, value: String(extractLocalityCount))
             try geoPackage.setMetadata(key: FeatureLayers.metadataKey, value: (inputs.options.featureLayers ?? .all).rawValue)
         }
         if let newest = extracts.dates.max() {
@@ -204,7 +211,7 @@ public struct Importer {
 
     private func importShapefiles(
         _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter,
-        replacedCountries: Set<String>, extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>), extractPlaces: DataTiles?
+        replacedCountries: Set<String>, extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>), extractPlaces: ExtractPlaces?
     ) throws -> [ImportedLayer] {
         // Each plan is let go once read, closing its files (a DBF's pages, mapped, stay resident while it
         // is open), before the lookup structures it completes are built.
@@ -236,7 +243,7 @@ public struct Importer {
     /// Data/'s time zones, countries and places where the extracts leave them out (checkedInputs()).
     private func importFallbacks(
         _ inputs: inout Inputs, into geoPackage: GeoPackageWriter, collector: LookupCollector, lookupTables: LookupTablesWriter,
-        replacedCountries: Set<String>, extractPlaces: DataTiles?
+        replacedCountries: Set<String>, extractPlaces: ExtractPlaces?
     ) throws -> [ImportedLayer] {
         var layers: [ImportedLayer] = []
         if let fallbackTimeZones = inputs.fallbackTimeZones {
@@ -269,12 +276,13 @@ public struct Importer {
     }
 
     /// A place of a locality layer (Data/'s GeoNames, embedded or imported with the extract, or the user's) where an
-    /// extract has data (`DataTiles`, the tiles where Nominatim's rules answer): there the extract's own places answer,
-    /// as Nominatim's on that extract would, whether the import has other layers or not; GeoNames' point of the same
-    /// town (often hundreds of metres from OpenStreetMap's) would only move the distances and the nearest place.
-    private static func extractPlacesReason(_ plan: LayerPlan, _ shape: Shape, _ extractPlaces: DataTiles?) -> String? {
+    /// extract has data (`DataTiles`, the tiles where Nominatim's rules answer) and one of its towns reaches
+    /// (`ExtractPlaces`): there the extract's own places answer, as Nominatim's on that extract would, whether the
+    /// import has other layers or not; GeoNames' point of the same town (often hundreds of metres from
+    /// OpenStreetMap's) would only move the distances and the nearest place.
+    private static func extractPlacesReason(_ plan: LayerPlan, _ shape: Shape, _ extractPlaces: ExtractPlaces?) -> String? {
         guard plan.profile.level == .locality, let extractPlaces, case .point(let point) = shape,
-            extractPlaces.contains(Coordinate(latitude: point.y, longitude: point.x))
+            extractPlaces.replace(Coordinate(latitude: point.y, longitude: point.x))
         else { return nil }
         return "an OpenStreetMap extract gave the places here"
     }
@@ -328,7 +336,7 @@ public struct Importer {
     private func importLayer(
         _ plan: LayerPlan, checksum: String?, into geoPackage: GeoPackageWriter, collector: LookupCollector,
         replacedCountries: Set<String> = [], extractStreets: (extents: [BoundingBox], tiles: Set<UInt32>) = ([], []),
-        extractPlaces: DataTiles? = nil, progress: (Int) -> Void
+        extractPlaces: ExtractPlaces? = nil, progress: (Int) -> Void
     ) throws -> ImportedLayer {
         let started = Date()
         let reader = plan.reader

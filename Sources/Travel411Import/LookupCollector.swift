@@ -67,6 +67,8 @@ final class LookupCollector {
 
     var areas: [PlacesSchema.AreaLevel: AreaLevelData] = [:]
     package var localities: [Locality] = []
+    /// The reach of each of the extracts' localities, the first of `localities` (`ExtractPlaces`).
+    var extractLocalityReaches: [Double] = []
     /// The postcode and address points, written as they arrive (records a page at a time, points to
     /// sorted runs on disk): made by `LookupTablesWriter`, which knows the database.
     var postcodes: PointLevelWriter?

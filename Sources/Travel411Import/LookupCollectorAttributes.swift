@@ -35,11 +35,13 @@ extension LookupCollector {
         return nil
     }
 
-    func collectLocality(name: String, population: Double, countryCode: String?, at coordinate: Coordinate) {
+    /// An extract's locality, whose place node reaches `reach` degrees (`ExtractPlaces`).
+    func collectExtractLocality(_ locality: (name: String, population: Double, reach: Double, coordinate: Coordinate)) {
         localities.append(
             Locality(
-                name: name, admin1: nil, admin2: nil, countryCode: countryCode?.uppercased(), population: max(0, population),
-                coordinate: coordinate))
+                name: locality.name, admin1: nil, admin2: nil, countryCode: nil, population: max(0, locality.population),
+                coordinate: locality.coordinate))
+        extractLocalityReaches.append(locality.reach)
     }
 
     func collectAddress(houseNumber: String, street: String?, postcode: String?, at coordinate: Coordinate) {

@@ -185,7 +185,7 @@ struct OSMLevelMapping {
         // suburbs the city ("Ristinkallio, Ristinkallio").
         if Self.localityTypes.contains(place.type) {
             let population = place.population.map(Double.init) ?? typical
-            try pendingPlaces.addLocality(name: name, population: population, at: Self.coordinate(feature.representativePoint))
+            try pendingPlaces.addLocality(name, type: place.type, population, at: Self.coordinate(feature.representativePoint))
         }
         if case .point(let point) = feature.shape {
             extent.extend(x: point.x, y: point.y)
@@ -358,7 +358,7 @@ struct OSMLevelMapping {
     private mutating func readBackPendingPlaces() throws {
         let lists = try pendingPlaces.readBack()
         for locality in lists.localities {
-            collector.collectLocality(name: locality.name, population: locality.population, countryCode: nil, at: locality.coordinate)
+            collector.collectExtractLocality(locality)
         }
         (townNodes, suburbNodes, rankedBoundaries) = (lists.townNodes, lists.suburbNodes, lists.rankedBoundaries)
         (cityPlaceAreas, suburbPlaceAreas) = (lists.cityPlaceAreas, lists.suburbPlaceAreas)

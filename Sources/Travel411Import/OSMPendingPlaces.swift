@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411Geocoder
 
 extension OSMLevelMapping {
     /// The extract's localities, place nodes, place areas and boundaries below the country's, which wait for the
@@ -10,7 +11,7 @@ extension OSMLevelMapping {
     struct PendingPlaces {
         /// The lists as `OSMLevelMapping` keeps them, read back.
         struct Lists {
-            var localities: [(name: String, population: Double, coordinate: Coordinate)] = []
+            var localities: [(name: String, population: Double, reach: Double, coordinate: Coordinate)] = []
             var townNodes: [OSMPlaceNodeAreas.Node] = []
             var suburbNodes: [OSMPlaceNodeAreas.Node] = []
             var cityPlaceAreas: [PendingArea] = []
@@ -34,11 +35,14 @@ extension OSMLevelMapping {
             self.shapes = shapes
         }
 
-        mutating func addLocality(name: String, population: Double, at coordinate: Coordinate) throws {
+        /// A locality of `place=type`, with the reach of Nominatim's search for such a node (`ExtractPlaces`).
+        mutating func addLocality(_ name: String, type: String, _ population: Double, at coordinate: Coordinate) throws {
+            let rank = NominatimAddressLevels.embedded?.placeRanks(type: type, countryCode: nil)?.search ?? 19
             try file.append { writer in
                 writer.write(Record.locality.rawValue)
                 writer.write(name)
                 writer.write(population)
+                writer.write(NominatimPlaceKinds.reversePlaceDiameter(searchRank: rank))
                 writer.write(coordinate.latitude)
                 writer.write(coordinate.longitude)
             }
@@ -88,8 +92,9 @@ extension OSMLevelMapping {
                 }
                 switch record {
                 case .locality:
-                    let name = try reader.presentText(), population = try reader.double()
-                    lists.localities.append((name, population, Coordinate(latitude: try reader.double(), longitude: try reader.double())))
+                    let name = try reader.presentText(), population = try reader.double(), reach = try reader.double()
+                    lists.localities.append(
+                        (name, population, reach, Coordinate(latitude: try reader.double(), longitude: try reader.double())))
                 case .townNode, .suburbNode:
                     let node = try Self.node(&reader, layers: layers)
                     if record == .townNode { lists.townNodes.append(node) } else { lists.suburbNodes.append(node) }

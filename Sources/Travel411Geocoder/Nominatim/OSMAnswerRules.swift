@@ -35,6 +35,12 @@ package struct OSMAnswerRules: Sendable, Equatable {
 
     /// The entry of the tiles near the extracts' data (`DataTiles.text`).
     package static let coverageTilesKey = "osm_coverage_tiles"
+    /// The entry of `extractLocalityCount`.
+    package static let extractLocalitiesKey = "osm_extract_localities"
+    /// How many of the locality level's places are the extracts' own, the first ones; the others (GeoNames', kept
+    /// where no town of the extract reaches) only describe a point, and name no town or suburb where the rules
+    /// hold. Nil in a database imported before it was recorded.
+    var extractLocalityCount: Int?
 
     /// Whether the rules hold at `point`: inside an extract's extent, and in a tile holding or beside its data (a
     /// Norway extract's box holds Helsinki, where the extract has nothing and other layers answer by their rules).
@@ -68,6 +74,7 @@ package struct OSMAnswerRules: Sendable, Equatable {
         var rules = OSMAnswerRules()
         rules.coverage = value(coverageKey).map(Self.coverage(fromText:)) ?? []
         rules.coverageTiles = value(coverageTilesKey).flatMap(DataTiles.init(text:))
+        rules.extractLocalityCount = value(extractLocalitiesKey).flatMap { Int($0) }
         return rules
     }
 }

@@ -61,7 +61,7 @@ import Travel411TestSupport
 
     /// The extract with Data/'s places, countries and time zones as layers of their own (as `travel411 import Data/
     /// extract.osm.pbf` has them) answers as the extract alone: inside the extract's data GeoNames' places give way
-    /// to the extract's in both (`extractPlacesReason`), so the nearest place and its distance are the same.
+    /// to the extract's in both where its towns reach (`ExtractPlaces`), so the nearest place and its distance are the same.
     @Test func dataAndTheExtractAnswerAsTheExtractAlone() throws {
         let data = try EmbeddedData.locate()
         let layers = ["countries/ne_10m_admin_0_countries.shp", "timezones/iana_time_zones.shp", "localities/geonames_cities1000.shp"]
@@ -71,7 +71,7 @@ import Travel411TestSupport
             options: ImportOptions(paths: layers + [OSMExtractImportTests.liechtenstein], databasePath: path, extractReader: .libosmium)
         ).run()
         let places = try #require(summary.layers.first { $0.table == "geonames_cities1000" })
-        #expect(places.skipReasons["kept in the layer but not used for lookups: an OpenStreetMap extract gave the places here"] == 77)
+        #expect(places.skipReasons["kept in the layer but not used for lookups: an OpenStreetMap extract gave the places here"] == 17)
         let withData = try ReverseGeocoder(databasePath: path)
         let alone = try ReverseGeocoder(databasePath: try OSMExtractImportTests.liechtensteinImport.get().path)
         var compared = 0
