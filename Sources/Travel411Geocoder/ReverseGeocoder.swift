@@ -209,7 +209,7 @@ public final class ReverseGeocoder: Sendable {
             chooseSubpartNodeAsNominatim(&record, maximumRank: maximumRank)
         }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
-        if osmRules != nil, !record.followsNominatim, needs.contains(.localities) { dropTownsDescribingOnly(&record) }
+        if osmRules != nil, needs.contains(.localities) { dropTownsDescribingOnly(&record) }
         if record.followsNominatim, needs.contains(.subLocality) { dropSubLocalityFromBeyondTheExtract(&record) }
         if record.followsNominatim, needs.contains(.localities) { dropCityNodeAboveRank(&record, maximumRank: maximumRank) }
         if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }

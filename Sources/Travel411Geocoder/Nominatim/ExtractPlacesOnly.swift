@@ -13,28 +13,26 @@ import Travel411Store
 /// nearest place still describes the point.
 extension ReverseGeocoder {
     func dropSubLocalityFromBeyondTheExtract(_ record: inout PlacemarkRecord) {
-        guard let rules = osmRules, record.subLocality >= 0 else { return }
-        if let count = rules.extractLocalityCount {
-            if Int(record.subLocality) >= count { record.subLocality = -1 }
-            return
-        }
+        // A database recording its extracts' own places has dropped the others' (`dropTownsDescribingOnly`).
+        guard let rules = osmRules, rules.extractLocalityCount == nil, record.subLocality >= 0 else { return }
         _ = withPoints(.locality) { level in
             if let place = level.records.coordinate(Int(record.subLocality)), !rules.covers(place) { record.subLocality = -1 }
         }
     }
 
-    /// Beside the extract's data, where the embedded data's rules answer, an embedded place inside that data (kept
-    /// where no town of the extract reaches, `ExtractPlaces`) names no town or suburb either, nor does one farther out
-    /// whose catchment the kept one would have held: Nominatim on the extract names none there (Lund's station
-    /// extract, "Sverige" where the kept Lund answered "Lund, Sverige"; its compared city 96.3 % before, when
-    /// "Södra Sandby" reached in, 100 % now). The kept place still describes the point.
+    /// An embedded place kept where no town of the extract reaches (`ExtractPlaces`) only describes the point: where
+    /// the extract's rules answer it names no town or suburb (Nominatim names only what it imported), and beside
+    /// them neither does one inside the extract's tiles, nor one farther out whose catchment the kept one would have
+    /// held: Nominatim on the extract names none there (Lund's station extract: "Sverige" where the kept Lund
+    /// answered "Lund, Sverige"; its compared city 96.3 % before, when "Södra Sandby" reached in, 100 % now).
     func dropTownsDescribingOnly(_ record: inout PlacemarkRecord) {
         guard let rules = osmRules, let extractCount = rules.extractLocalityCount, let tiles = rules.coverageTiles else { return }
         let count = Int32(clamping: extractCount)
         guard record.locality >= count || record.subLocality >= count else { return }
+        let everywhere = record.followsNominatim
         _ = withPoints(.locality) { level in
             for keyPath in [\PlacemarkRecord.locality, \PlacemarkRecord.subLocality] where record[keyPath: keyPath] >= count {
-                if let place = level.records.coordinate(Int(record[keyPath: keyPath])), tiles.contains(place) {
+                if everywhere || level.records.coordinate(Int(record[keyPath: keyPath])).map(tiles.contains) == true {
                     record[keyPath: keyPath] = -1
                 }
             }
