@@ -7,6 +7,9 @@ struct OSMElementFeatures {
     private let element: OSMTaggedElement
     private let tags: OSMTags
     private let name: String?
+    /// A main or house name makes the element named (`OSMNameTags.hasName`); `ref` and the other extra names name
+    /// it (`name`) but do not.
+    private let isNamed: Bool
     private let address: OSMAddress
     private let pointOfInterest: OSMPointOfInterest?
     private let answersAtBuildingLevel: Bool
@@ -18,11 +21,12 @@ struct OSMElementFeatures {
     init(_ element: OSMTaggedElement) {
         self.element = element
         tags = element.tags
-        name = OSMFeatureClassifier.value(tags["name"])
+        name = OSMNameTags.displayName(tags)
+        isNamed = OSMNameTags.hasName(tags)
         address = OSMFeatureClassifier.address(tags)
         let isNode: Bool
         if case .point = element.geometry { isNode = true } else { isNode = false }
-        pointOfInterest = OSMFeatureClassifier.pointOfInterest(tags, named: name != nil, isNode: isNode)
+        pointOfInterest = OSMFeatureClassifier.pointOfInterest(tags, named: isNamed, isNode: isNode)
         answersAtBuildingLevel =
             pointOfInterest.map(OSMFeatureClassifier.isBuildingLevel) ?? !OSMFeatureClassifier.hasCoarserMainTag(tags)
         let tags = tags
@@ -54,7 +58,11 @@ struct OSMElementFeatures {
     /// A feature of this element with what every kind shares.
     private func feature(_ kind: OSMFeatureKind, _ shape: Shape) -> OSMFeature {
         // An address with a house name and no number is named by it, as Nominatim's answer names it.
-        let named = kind == .address && address.housenumber == nil ? name ?? address.housename : name
+        // A boundary named only by an extra name (`ISO3166-2`) is none to Nominatim (`boundary` is `named`); one is kept
+        // here unnamed, as before.
+        let named =
+            kind == .address && address.housenumber == nil
+            ? name ?? address.housename : kind == .adminBoundary && !isNamed ? nil : name
         var feature = OSMFeature(
             kind: kind, element: element.element, name: named, names: OSMFeatureClassifier.names(tags), shape: shape)
         if !address.isEmpty { feature.address = address }
@@ -91,7 +99,7 @@ struct OSMElementFeatures {
         // A closed way with area=yes is a square: a street if it makes a valid polygon (addAreaFeatures).
         if let highwayClass = value("highway"), points.count >= 2, !(isClosed && value("area") == "yes") {
             let ref = value("ref")
-            if OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: name != nil || ref != nil) {
+            if OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: isNamed) {
                 var feature = feature(.street, .lineString(points))
                 feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref)
                 // Any closed way that makes a valid polygon is stored as one by Nominatim's style, whatever its tags
@@ -147,9 +155,8 @@ struct OSMElementFeatures {
         // lib-sql/functions/placex_triggers.sql 5.3: a highway polygon whose `name` is null, `ref` and `name:*` among
         // its names): 24 of the 27 unnamed pedestrian areas of the Helsinki sample are not in its placex, nor Lund's
         // station square (relation 4851709), whose points Nominatim answers with the station's objects.
-        let isNamed = name != nil || value("ref") != nil || !OSMFeatureClassifier.names(tags).isEmpty
-        if fromRelation || value("area") == "yes", isNamed || value("area") != "yes", let highwayClass = value("highway"),
-            OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: name != nil)
+        if fromRelation || value("area") == "yes", name != nil || value("area") != "yes", let highwayClass = value("highway"),
+            OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: isNamed)
         {
             var feature = feature(.street, .multiLineString(shape.rings))
             feature.highway = OSMHighway(highwayClass: highwayClass, ref: value("ref"))

@@ -42,7 +42,7 @@ package enum OSMFeatureClassifier {
     /// says which values count and which need a name.
     static let pointOfInterestKeys = [
         "amenity", "shop", "tourism", "leisure", "office", "craft", "club", "emergency", "aeroway", "aerialway", "military",
-        "man_made", "railway", "highway", "landuse",
+        "man_made", "railway", "highway", "landuse", "natural",
     ]
     /// Keys that make a POI only when no key above does.
     static let fallbackPointOfInterestKeys = ["historic", "healthcare", "junction"]
@@ -54,11 +54,14 @@ package enum OSMFeatureClassifier {
         + fallbackPointOfInterestKeys
     package static let lineKeys =
         ["highway", "addr:interpolation"] + houseNumberKeys + ["addr:housename", "addr:postcode", "postal_code", "postcode"]
-        + pointOfInterestKeys
+        + wayPointOfInterestKeys
         + fallbackPointOfInterestKeys
     package static let areaKeys =
-        houseNumberKeys + ["addr:housename", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + pointOfInterestKeys
+        houseNumberKeys + ["addr:housename", "addr:postcode", "postal_code", "postcode", "place", "boundary"] + wayPointOfInterestKeys
         + fallbackPointOfInterestKeys
+    /// `natural` makes a POI of a node (a named tree); its ways and areas (woods, lakes, coastlines) are not handed
+    /// over for it: assembling them cost the import, for the rare named rock drawn as an area.
+    static let wayPointOfInterestKeys = pointOfInterestKeys.filter { $0 != "natural" }
     /// The keys that make a house to Nominatim 5.3 (`ADDRESS_TAGS.houses.main`, lib-lua/themes/nominatim/presets.lua;
     /// GPL-2.0), in the order its answer prints the first present (`_setup_address_details`, nominatim_api/results.py):
     /// Czech and Slovak houses have a conscription number (`addr:conscriptionnumber`, súpisné číslo) and a number on
@@ -75,10 +78,11 @@ package enum OSMFeatureClassifier {
                 "name", "addr:street", "addr:place", "addr:quarter", "addr:neighbourhood", "addr:city", "tourism", "building",
                 "wikidata", "area", "ref", "footway", "admin_level", "ISO3166-1", "ISO3166-1:alpha2", "ISO3166-2", "population",
                 "capital", "natural", "water", "waterway",
-            ])
+            ] + OSMNameTags.keysRead)
     ).sorted()
-    /// The prefixes of the keys read beyond `keysRead`: the names in other languages (`names(_:)`).
-    package static let keyPrefixesRead = ["name:"]
+    /// The prefixes of the keys read beyond `keysRead`: the names in other languages (`names(_:)`), the other names
+    /// with a suffix (`OSMNameTags`).
+    package static let keyPrefixesRead = ["name:"] + OSMNameTags.keyPrefixesRead
 
     /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
     /// `namedStreetClasses` only with a name. Its address levels rank the first 26, the second 27: zoom 16
@@ -98,6 +102,8 @@ package enum OSMFeatureClassifier {
     package static func streetRank(_ highwayClass: String) -> Int {
         minorStreetClasses.contains(highwayClass) || highwayClass.hasSuffix("_link") ? 27 : 26
     }
+
+    static let rank30NaturalValues: Set<String> = ["tree", "spring", "cave_entrance", "geyser", "hot_spring", "rock", "stone"]
 
     /// Built once, not for each street read.
     private static let minorStreetClasses: Set<String> = ["service", "cycleway", "path", "footway", "steps", "bridleway"]
@@ -203,13 +209,26 @@ package enum OSMFeatureClassifier {
         // The fallback keys make a place only of a named element no other main tag made one of (`process_tags`,
         // lib-lua/themes/nominatim/init.lua: `fallback` is written when `has_name` and `num_entries == 0`): an unnamed
         // `junction=roundabout` tertiary in Aguascalientes is a street only, and a highway way is a street already.
-        guard named, tags["highway"] == nil else { return nil }
+        guard named, !hasMainTagBeyondPointsOfInterest(tags) else { return nil }
         if let value = value(tags["tourism"]), value == "attraction" { return OSMPointOfInterest(key: "tourism", value: value) }
         for key in fallbackPointOfInterestKeys {
             guard let value = value(tags[key]), value != "no", value != "yes" || key == "junction" else { continue }
             return OSMPointOfInterest(key: key, value: value)
         }
         return nil
+    }
+
+    /// Whether a named element has a main tag of Nominatim's full style other than a POI key (`MAIN_TAGS.all_boundaries`,
+    /// `MAIN_TAGS.natural`, `MAIN_TAGS_STREETS`, presets.lua): then it makes a place of that, and a fallback key makes
+    /// none (`process_tags`: `num_entries == 0`). Cuenca's city node N9911249241 is tagged
+    /// `historic=unesco_world_heritage` too, and is only the city.
+    static func hasMainTagBeyondPointsOfInterest(_ tags: OSMTags) -> Bool {
+        if tags["highway"] != nil || tags["place"] != nil { return true }
+        if let boundary = value(tags["boundary"]), !["protected_area", "place", "land_area", "postal_code"].contains(boundary) {
+            return true
+        }
+        if let natural = value(tags["natural"]), !["yes", "no", "coastline", "saddle"].contains(natural) { return true }
+        return value(tags["waterway"]).map { $0 != "riverbank" } ?? false
     }
 
     /// Whether Nominatim ranks a POI of this kind 30 (its address levels), which makes it an answer at zoom 18:
@@ -253,6 +272,9 @@ package enum OSMFeatureClassifier {
                 "turning_circle", "mini_roundabout", "noexit", "crossing", "give_way", "stop", "turning_loop", "passing_place",
             ].contains(value)
         case "landuse": return value == "cemetery"
+        // `natural` is `named` (`MAIN_TAGS.natural`), and only these values are rank 30 (settings/address-levels.json),
+        // answered like any POI; a named wood or water (rank 22) is an area, no answer: Chișinău's tree "Paducel".
+        case "natural": return named && rank30NaturalValues.contains(value)
         default: return true
         }
     }

@@ -51,9 +51,9 @@ import Travel411TestSupport
         // The addresses include 2 buildings named by `addr:housename` alone (Nominatim's `IsAddressPoint`).
         #expect(
             Self.features(summary) == [
-                "liechtenstein_2013_08_03_streets": 1561, "liechtenstein_2013_08_03_addresses": 200,
+                "liechtenstein_2013_08_03_streets": 1562, "liechtenstein_2013_08_03_addresses": 200,
                 "liechtenstein_2013_08_03_places": 20, "liechtenstein_2013_08_03_boundaries": 18,
-                "liechtenstein_2013_08_03_pois": 939, "liechtenstein_2013_08_03_postcode_points": 12,
+                "liechtenstein_2013_08_03_pois": 940, "liechtenstein_2013_08_03_postcode_points": 12,
                 "ne_10m_admin_0_countries": 258, "iana_time_zones": 444, "geonames_cities1000": 155_210,
                 "liechtenstein_2013_08_03_country_grid": 3,
             ])
@@ -120,7 +120,7 @@ import Travel411TestSupport
         // whose house number is a name (`OSMFeatureClassifier.isName(houseNumber:)`).
         #expect(
             Self.features(summary) == [
-                "helsinki_streets": 829, "helsinki_addresses": 1469, "helsinki_places": 53, "helsinki_pois": 2183,
+                "helsinki_streets": 833, "helsinki_addresses": 1469, "helsinki_places": 53, "helsinki_pois": 2184,
                 "helsinki_postcode_points": 2, "ne_10m_admin_0_countries": 258, "iana_time_zones": 444,
                 "geonames_cities1000": 155_210, "helsinki_country_grid": 1,
             ])
