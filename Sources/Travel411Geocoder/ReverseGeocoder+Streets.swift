@@ -414,15 +414,23 @@ extension ReverseGeocoder {
     /// A place node names a part of the municipality holding it only: Planken's village node is no part of Eschen.
     /// Nor is it a part of the municipality drawn around itself: Nominatim's address holds each place once (one
     /// `place_addressline` row per place, `insert_addresslines`), so Aixirivall, a village node naming the city
-    /// part of Sant Julià de Lòria's parish around it (`OSMSubpartNodes`), is not its suburb too.
+    /// part of Sant Julià de Lòria's parish around it (`OSMSubpartNodes`), is not its suburb too. Nor is the node of a
+    /// municipality boundary's name inside it: the boundary links it (`find_linked_place`, placex_triggers.sql) and the
+    /// node names nothing of its own (`linked_place_id`): Stauceni's village node in Stauceni's boundary.
     func dropSubLocalityOfAnotherCity(_ record: inout PlacemarkRecord) {
         guard let place = withPoints(.locality, { $0.records.coordinate(Int(record.subLocality)) }) ?? nil else { return }
         if feature(.city, place.longitude, place.latitude) != record.cityArea {
             record.subLocality = -1
-        } else if let city = areaFeature(.city, record.cityArea, rank: 16, location: record.location), city.elementType == .node,
-            abs(city.location.latitude - place.latitude) < 1e-5, abs(city.location.longitude - place.longitude) < 1e-5
-        {
-            record.subLocality = -1
+        } else if let city = areaFeature(.city, record.cityArea, rank: 16, location: record.location) {
+            let ownPoint =
+                city.elementType == .node && abs(city.location.latitude - place.latitude) < 1e-5
+                && abs(city.location.longitude - place.longitude) < 1e-5
+            let field = PlacesSchema.LocalityField.name.rawValue
+            let name = withPoints(.locality) {
+                $0.records.bytes(Int(record.subLocality), field).map { String(decoding: $0, as: UTF8.self) }
+            }
+            let linked = city.elementType != .node && (name ?? nil).map { $0.lowercased() == city.name?.lowercased() } ?? false
+            if ownPoint || linked { record.subLocality = -1 }
         }
     }
 

@@ -243,7 +243,7 @@ struct OSMLevelMapping {
             // Without the settings file, Nominatim's default entry: rank twice the admin_level.
             var rank = levels.map { $0.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.address ?? 0 } ?? adminLevel * 2
             var area = area
-            if rank > 0, let levels, let node = linkedPlaces.node(label: area.labelNode, wikidata: area.wikidata, inside: area.shape) {
+            if rank > 0, let levels, let node = linkedPlaces.node(linkedTo: area) {
                 let centre = area.shape.pointOnSurface
                 parents = parents ?? boundaryParents(levels, countries)
                 let parentRank = parents?.parentRank(adminLevel: adminLevel, at: centre) ?? 3
@@ -505,8 +505,9 @@ struct OSMLevelMapping {
         // above a coarser one (London's Inner and Middle Temples, rank 18), and outside every polygon where their
         // area reaches (`insert_addresslines` skips a guessed place only outside the finest boundary found).
         if !suburbs.isEmpty { suburbs = Self.withSubpartNodes(suburbs, suburbNodes: besidePolygons) }
-        // In a country without suburb polygons, the suburb nodes' cells, and its village nodes' inside a municipality.
-        let parts = sources.townNodesAsParts(townNodes, of: cityBoundaries, polygonCountries: polygonCountries)
+        // In a country without suburb polygons, the suburb nodes' cells; in every country, the village nodes' inside a
+        // municipality of another name, after the suburb polygons.
+        let parts = sources.townNodesAsParts(townNodes, of: cityBoundaries)
         suburbNodes += parts
         if !(alone + parts).isEmpty {
             suburbs += OSMPlaceNodeAreas.cells(of: alone + parts, halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(suburbType: $0) }).map {

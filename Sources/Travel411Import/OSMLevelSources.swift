@@ -55,16 +55,18 @@ struct OSMLevelSources {
         return (inside, outside)
     }
 
-    /// The village and town nodes, of a country without suburb polygons (none of `polygonCountries`), inside a
-    /// municipality boundary of another name: Nominatim ranks such a node below the municipality and names it in the
-    /// address (Rotenboden in Triesenberg, Nendeln in Eschen), where a linked one (Gamprin's own node) is the
+    /// The village and town nodes inside a municipality boundary of another name: Nominatim ranks such a node two
+    /// ranks below the municipality ("make the node a subpart", `placex_update`) and names it in the address under
+    /// its own type (`get_label_tag`), so a village node is the address's `village` before the municipality's
+    /// (`_write_typed_address` keeps a key's first, finest value): Rotenboden in Triesenberg, Nendeln in Eschen, and
+    /// in Moldova, whose sectors are suburb polygons, Buneti in Tohatin. A linked one (Gamprin's own node) is the
     /// municipality itself.
-    func townNodesAsParts(_ townNodes: [Node], of cityBoundaries: [PendingArea], polygonCountries: Set<String>) -> [Node] {
+    func townNodesAsParts(_ townNodes: [Node], of cityBoundaries: [PendingArea]) -> [Node] {
         guard !cityBoundaries.isEmpty else { return [] }
         let boxes = BoxBuckets(cityBoundaries.map(\.shape.boundingBox))
         let keys = cityBoundaries.map { OSMParentStreets.key($0.name) }
         return townNodes.filter { node in
-            guard node.type != "city", !polygonCountries.contains(country(of: node)) else { return false }
+            guard node.type != "city" else { return false }
             let key = OSMParentStreets.key(node.name)
             return boxes.holding(x: node.point.x, y: node.point.y).contains { index in
                 cityBoundaries[index].rank >= 16 && cityBoundaries[index].shape.contains(x: node.point.x, y: node.point.y)

@@ -23,6 +23,11 @@ struct OSMLinkedPlaces {
     private var nodes: [String: [Node]] = [:]
     /// The place nodes a boundary names as its `label` member, by id.
     private var labels: [Int64: Node] = [:]
+    /// The named place nodes by their type, with their lower-cased names and `wikidata`, in the order they came
+    /// (`node(ofType:named:wikidata:inside:)`).
+    private var byType: [String: [(node: Node, name: String, wikidata: String?)]] = [:]
+    /// Every node a boundary links: `find_linked_place` takes only a node not linked yet.
+    private var linkedIDs: Set<Int64> = []
 
     var isEmpty: Bool { nodes.isEmpty && labels.isEmpty }
 
@@ -37,6 +42,7 @@ struct OSMLinkedPlaces {
 
     /// Notes that a boundary links `node`: a fine node is then no address part of its own, a suburb node no area.
     mutating func noteLinked(_ node: Node) {
+        linkedIDs.insert(node.elementID)
         if LinkedPlaceNodesSchema.fineTypes.contains(node.type) || LinkedPlaceNodesSchema.subpartTypes.contains(node.type) {
             linkedFineNodes.insert(node.elementID)
         }
@@ -57,6 +63,33 @@ struct OSMLinkedPlaces {
         let node = Node(elementID: feature.element.id, point: point, type: place.type, isCapital: place.isCapital)
         if let wikidata = feature.wikidata { nodes[wikidata, default: []].append(node) }
         if feature.isLabelMember { labels[node.elementID] = node }
+        if let name = feature.name?.lowercased(), !name.isEmpty {
+            byType[place.type, default: []].append((node, name, feature.wikidata))
+        }
+    }
+
+    /// The node linked to a boundary, by `find_linked_place`'s rules in order: its `label` member, its `wikidata`
+    /// item, its own `place` type (`node(ofType:named:wikidata:inside:)`).
+    func node(linkedTo area: OSMLevelMapping.PendingArea) -> Node? {
+        let shape = area.shape
+        return node(label: area.labelNode, wikidata: area.wikidata, inside: shape)
+            ?? area.boundaryPlace.flatMap { node(ofType: $0, named: area.name, wikidata: area.wikidata, inside: shape) }
+    }
+
+    /// The node a boundary tagged `place=type` links by its type, the third rule of `find_linked_place`: a node of
+    /// that type inside the boundary, not linked yet, whose lower-cased name contains the boundary's or is contained
+    /// in it, of the boundary's `wikidata` where both have one; the first that came. So Stauceni's boundary
+    /// (admin_level 10, `place=village`) is its village node, and Codru's (admin_level 8, `place=town`) its town node.
+    func node(ofType type: String, named boundaryName: String, wikidata: String?, inside shape: Shape) -> Node? {
+        let name = boundaryName.lowercased()
+        guard !name.isEmpty, let candidates = byType[type] else { return nil }
+        let box = shape.boundingBox
+        return candidates.first { candidate in
+            !linkedIDs.contains(candidate.node.elementID) && (name.contains(candidate.name) || candidate.name.contains(name))
+                && (candidate.wikidata == nil || wikidata == nil || candidate.wikidata == wikidata)
+                && box.contains(x: candidate.node.point.x, y: candidate.node.point.y)
+                && shape.contains(x: candidate.node.point.x, y: candidate.node.point.y)
+        }?.node
     }
 
     /// The node linked to a boundary with `label`, `wikidata` and `shape`: its label member, wherever it lies and
