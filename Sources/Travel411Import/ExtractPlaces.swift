@@ -14,7 +14,7 @@ import Travel411Geocoder
 struct ExtractPlaces {
     /// Cells of 0.2°, more than the widest reach, so that a place is reached only from its own cell or a neighbour.
     private static let cellDegrees = 0.2
-    private let tiles: DataTiles
+    let tiles: DataTiles
     private let keys: [Int64]
     private let places: [(latitude: Double, longitude: Double, reach: Double)]
 

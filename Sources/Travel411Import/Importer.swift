@@ -141,6 +141,7 @@ public struct Importer {
             : ExtractPlaces(
                 tiles: DataTiles(keys: extractDataTiles), localities: collector.localities, reaches: collector.extractLocalityReaches)
         let extractLocalityCount = collector.extractLocalityReaches.count
+        if let tiles = extractPlaces?.tiles { collector.describingOnly = { $0 >= extractLocalityCount && tiles.contains($1) } }
         ImportMemoryTrace.note("extract tiles")
         layers += try importShapefiles(
             &inputs, into: geoPackage, collector: collector, lookupTables: lookupTables, replacedCountries: extracts.countries,

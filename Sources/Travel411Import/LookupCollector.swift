@@ -69,6 +69,9 @@ final class LookupCollector {
     package var localities: [Locality] = []
     /// The reach of each of the extracts' localities, the first of `localities` (`ExtractPlaces`).
     var extractLocalityReaches: [Double] = []
+    /// Whether the locality with this number and point only describes (a GeoNames place kept inside an extract's
+    /// data, `ExtractPlaces`): it names nothing, its admin polygon included.
+    var describingOnly: ((Int, Coordinate) -> Bool)?
     /// The postcode and address points, written as they arrive (records a page at a time, points to
     /// sorted runs on disk): made by `LookupTablesWriter`, which knows the database.
     var postcodes: PointLevelWriter?

@@ -280,9 +280,12 @@ final class LookupTablesWriter {
         let countryCodes = fillMissingCountryCodes(countryFeatures: localityCountryFeatures)
         let countryFeatures = collector.areas[.country]?.features ?? []
         // A locality votes for its admin polygon's name when it is of the country it lies in: places just
-        // over a border would vote for the other country's names.
+        // over a border would vote for the other country's names. A GeoNames place kept inside an extract's data only
+        // describes (`ExtractPlaces`): the Maldives' atolls kept their OpenStreetMap names only while none stayed.
         let votes = localities.indices.map { i in
-            guard let f = localityCountryFeatures[i] else { return false }
+            guard let f = localityCountryFeatures[i], !(collector.describingOnly?(i, localities[i].coordinate) ?? false) else {
+                return false
+            }
             return countryCodes[i] == countryFeatures[f].code
         }
         let adminFeatures = collector.areas[.admin]?.features ?? []
