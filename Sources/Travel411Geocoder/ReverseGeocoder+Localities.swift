@@ -175,9 +175,10 @@ extension ReverseGeocoder {
         // holding the point are of several first-level areas: the same answer, one lookup saved mostly.
         let knowsAdmin = needs.contains(.admin)
         let pointArea = knowsAdmin ? firstLevel(ofAdmin: record.admin) : 0
-        if var found = level.cells?.localityWithPopulation(
-            containing: record.location, query: candidates.query, country: country.packed, firstLevel: pointArea)
-        {
+        // Borrowed: `level.cells?.` took and dropped a reference per point, on a count both of a batch's threads share.
+        if var found = level.cells.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef({
+            $0.localityWithPopulation(containing: record.location, query: candidates.query, country: country.packed, firstLevel: pointArea)
+        }) {
             if !knowsAdmin, found.areasDiffer, case let area = firstLevel(ofAdminAt: record), area != 0,
                 let preferred = level.cells?.localityWithPopulation(
                     containing: record.location, query: candidates.query, country: country.packed, firstLevel: area)
@@ -270,12 +271,14 @@ extension ReverseGeocoder {
         _ record: inout PlacemarkRecord, locality: Int32, population: UInt32, firstLevel: UInt32, localityChordSquared: Double,
         in level: PlacesLookup.PointLevel, candidates: LocalityCandidates, country: inout PointCountry
     ) {
-        guard let cells = level.cells else { return }
-        // Borrowed: a local reference was taken and dropped per point by each thread.
+        // Borrowed, both: a local reference was taken and dropped per point by each thread.
+        guard let cells = level.cells.map(Unmanaged.passUnretained) else { return }
         Unmanaged.passUnretained(level.records)._withUnsafeGuaranteedRef { records in
-            decideSubLocality(
-                &record, locality: locality, population: population, firstLevel: firstLevel,
-                localityChordSquared: localityChordSquared, records: records, cells: cells, candidates: candidates, country: &country)
+            cells._withUnsafeGuaranteedRef { cells in
+                decideSubLocality(
+                    &record, locality: locality, population: population, firstLevel: firstLevel,
+                    localityChordSquared: localityChordSquared, records: records, cells: cells, candidates: candidates, country: &country)
+            }
         }
     }
 

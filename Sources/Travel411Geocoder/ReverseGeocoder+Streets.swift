@@ -46,7 +46,7 @@ extension ReverseGeocoder {
     /// The postcode of the nearest postcode point within the postcode radius; on a database with an extract, of
     /// the answered country only (`takeNearestPostcodeOfTheCountry`), outside the extract's streets too.
     func takeNearestPostcode(_ record: inout PlacemarkRecord) {
-        if osmRules != nil { return takeNearestPostcodeOfTheCountry(&record) }
+        if hasOSMRules { return takeNearestPostcodeOfTheCountry(&record) }
         takeNearestPostcodePoint(&record)
     }
 

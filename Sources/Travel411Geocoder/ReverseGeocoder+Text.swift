@@ -9,9 +9,16 @@ extension ReverseGeocoder {
     /// Appends the field's UTF-8 text to `buffer`; false (and nothing appended) when the field is absent.
     /// This is how batches print: bytes straight from the text tables, no strings made.
     package func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, to buffer: GrowableByteArray) -> Bool {
+        appendText(field, of: record, detail: answerDetail(of: record), to: buffer)
+    }
+
+    /// `appendText`, with the settings' detail read once by the caller (the name tries up to eight fields).
+    private func appendText(_ field: PlacemarkField, of record: PlacemarkRecord, detail: NominatimDetail, to buffer: GrowableByteArray)
+        -> Bool
+    {
         let before = buffer.count
         var compass: PlacemarkText.CompassText? = nil
-        appendFieldText(field, of: record, detail: answerDetail(of: record), compass: &compass, to: buffer)
+        appendFieldText(field, of: record, detail: detail, compass: &compass, to: buffer)
         return buffer.count > before
     }
 
@@ -41,26 +48,29 @@ extension ReverseGeocoder {
     ) {
         var compass: PlacemarkText.CompassText? = nil
         let run = memo.run
+        let detail = answerDetail(of: record)
         appendFieldTexts(
-            fields, 0..<run.lowerBound, of: record, delimiter: delimiter, delimiterFirst: delimiterFirst, compass: &compass, to: buffer)
+            fields, 0..<run.lowerBound, of: record, detail: detail, delimiter: delimiter, delimiterFirst: delimiterFirst,
+            compass: &compass, to: buffer)
         if run.lowerBound > 0 || delimiterFirst { buffer.append(delimiter) }
         let key = memo.key(of: record)
         let slot = memo.slot(of: key)
         if !memo.append(key, from: slot, to: buffer) {
             let start = buffer.count
-            appendFieldTexts(fields, run, of: record, delimiter: delimiter, delimiterFirst: false, compass: &compass, to: buffer)
+            appendFieldTexts(
+                fields, run, of: record, detail: detail, delimiter: delimiter, delimiterFirst: false, compass: &compass, to: buffer)
             memo.keep(buffer.base + start, count: buffer.count &- start, for: key, in: slot)
         }
         appendFieldTexts(
-            fields, run.upperBound..<fields.count, of: record, delimiter: delimiter, delimiterFirst: true, compass: &compass, to: buffer)
+            fields, run.upperBound..<fields.count, of: record, detail: detail, delimiter: delimiter, delimiterFirst: true,
+            compass: &compass, to: buffer)
     }
 
     /// The texts of `fields[range]`, as `appendTexts` writes them.
     private func appendFieldTexts(
-        _ fields: UnsafeBufferPointer<PlacemarkField>, _ range: Range<Int>, of record: PlacemarkRecord, delimiter: UInt8,
-        delimiterFirst: Bool, compass: inout PlacemarkText.CompassText?, to buffer: GrowableByteArray
+        _ fields: UnsafeBufferPointer<PlacemarkField>, _ range: Range<Int>, of record: PlacemarkRecord, detail: NominatimDetail,
+        delimiter: UInt8, delimiterFirst: Bool, compass: inout PlacemarkText.CompassText?, to buffer: GrowableByteArray
     ) {
-        let detail = answerDetail(of: record)
         var needsDelimiter = delimiterFirst
         for index in range {
             if needsDelimiter { buffer.append(delimiter) }
@@ -81,7 +91,7 @@ extension ReverseGeocoder {
         }
         if detail < .building, detail < Self.detailNeeded(for: field) { return }
         switch field {
-        case .name: appendName(of: record, to: buffer)
+        case .name: appendName(of: record, detail: detail, to: buffer)
         case .thoroughfare:
             if record.street >= 0 {
                 append(withStreets { $0.names.bytes(Int(record.street), 0) } ?? nil, to: buffer)
@@ -205,7 +215,7 @@ extension ReverseGeocoder {
     }
 
     /// CLPlacemark's `name`: the most specific thing there is to call the spot.
-    private func appendName(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
+    private func appendName(of record: PlacemarkRecord, detail: NominatimDetail, to buffer: GrowableByteArray) {
         // A shop, a café, a museum: its own name, as CLPlacemark's.
         if let name = objectBytes(record, .name), !name.isEmpty {
             buffer.append(name)
@@ -213,19 +223,22 @@ extension ReverseGeocoder {
         }
         // "77 Wells Street", or "Wells Street"; a house number without a street names nothing.
         let start = buffer.count
-        if appendText(.subThoroughfare, of: record, to: buffer) {
+        if appendText(.subThoroughfare, of: record, detail: detail, to: buffer) {
             buffer.append(UInt8(ascii: " "))
-            if appendText(.thoroughfare, of: record, to: buffer) { return }
+            if appendText(.thoroughfare, of: record, detail: detail, to: buffer) { return }
             buffer.truncate(to: start)
-        } else if appendText(.thoroughfare, of: record, to: buffer) {
+        } else if appendText(.thoroughfare, of: record, detail: detail, to: buffer) {
             return
         }
         // What names a spot without a street, most specific first. Written out, not a loop over a static
         // array: iterating it retained the array per row, on a count both of a batch's threads share.
         _ =
-            appendText(.subLocality, of: record, to: buffer) || appendText(.locality, of: record, to: buffer)
-            || appendText(.inlandWater, of: record, to: buffer) || appendText(.ocean, of: record, to: buffer)
-            || appendText(.administrativeArea, of: record, to: buffer) || appendText(.country, of: record, to: buffer)
+            appendText(.subLocality, of: record, detail: detail, to: buffer)
+            || appendText(.locality, of: record, detail: detail, to: buffer)
+            || appendText(.inlandWater, of: record, detail: detail, to: buffer)
+            || appendText(.ocean, of: record, detail: detail, to: buffer)
+            || appendText(.administrativeArea, of: record, detail: detail, to: buffer)
+            || appendText(.country, of: record, detail: detail, to: buffer)
     }
 
     @inline(__always) private func append(_ bytes: UnsafeBufferPointer<UInt8>?, to buffer: GrowableByteArray) {

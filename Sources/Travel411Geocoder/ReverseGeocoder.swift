@@ -22,6 +22,9 @@ public final class ReverseGeocoder: Sendable {
     let nominatimSettings: GeocoderSettings
     /// Set for a database imported from OpenStreetMap extracts.
     let osmRules: OSMAnswerRules?
+    /// `osmRules != nil`, for the per-point tests: comparing the optional with nil copied and destroyed the rules
+    /// through their value witnesses each time.
+    let hasOSMRules: Bool
     let lookup: PlacesLookup
     /// Each country's only time zone, by country feature; -1 where it has several, `noZoneOfItsOwn` where none
     /// (`reconcileTimeZoneAndCountry` reads it for every point, so it is made once here).
@@ -82,6 +85,7 @@ public final class ReverseGeocoder: Sendable {
             nominatimSettings.thoroughfareRadiusMetres = rules.thoroughfareRadiusMetres
         }
         self.osmRules = rules
+        hasOSMRules = rules != nil
         self.settings = settings
         localityChords = LocalityChords(settings: settings)
         self.nominatimSettings = nominatimSettings
@@ -171,7 +175,8 @@ public final class ReverseGeocoder: Sendable {
         let coordinate = record.location
         // Railways, rivers and man-made objects alone: travel411 imports none of them.
         guard !layers.isDisjoint(with: .standard) else { return }
-        record.followsNominatim = osmRules?.covers(coordinate) ?? false
+        record.followsNominatim = false
+        if hasOSMRules, let rules = osmRules { record.followsNominatim = rules.covers(coordinate) }
         // POIs alone: an extract's, at building level (Nominatim's rank 30); elsewhere there are none.
         let poisAlone = !layers.contains(.address)
         if poisAlone, !record.followsNominatim || maximumRank < 30 {
@@ -209,7 +214,7 @@ public final class ReverseGeocoder: Sendable {
             chooseSubpartNodeAsNominatim(&record, maximumRank: maximumRank)
         }
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
-        if osmRules != nil, needs.contains(.localities) { dropTownsDescribingOnly(&record) }
+        if hasOSMRules, needs.contains(.localities) { dropTownsDescribingOnly(&record) }
         if record.followsNominatim, needs.contains(.subLocality) { dropSubLocalityFromBeyondTheExtract(&record) }
         if record.followsNominatim, needs.contains(.localities) { dropCityNodeAboveRank(&record, maximumRank: maximumRank) }
         if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
@@ -222,7 +227,7 @@ public final class ReverseGeocoder: Sendable {
         // Outside the extract's data tiles too: the area drawn around a city node reaches 15 km, past them and
         // into the next country (Monaco's into France). Only an extract's import gives areas a country: a
         // database without one (the default's batch) skips the check.
-        if osmRules != nil, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
+        if hasOSMRules, !otherCountriesAreas { dropAreasOfAnotherCountry(&record) }
         // The state and county of the answering place, not the point's (`UpperAreasOfTheAnswer`).
         if record.followsNominatim, settings.addressOfTheAnswer, needs.contains(.admin) || needs.contains(.district) {
             takeUpperAreasOfTheAnswer(&record, objects: lookup.objectLevel(), streets: lookup.streetLevel(), needs: needs)

@@ -9,7 +9,13 @@ extension ReverseGeocoder {
     /// Europe/Zurich). The country itself is never changed here, so that a batch asking for the country alone
     /// answers as one asking for both; a country of several zones keeps the point's.
     func reconcileTimeZoneAndCountry(_ record: inout PlacemarkRecord) {
-        guard record.country >= 0, record.timeZone >= 0, let zones = lookup.area(.timezone) else { return }
+        guard record.country >= 0, record.timeZone >= 0 else { return }
+        // Borrowed: a strong reference to the level was retained and released per point, on a count both of a
+        // batch's threads share.
+        _ = withArea(.timezone) { zones in reconcileTimeZoneAndCountry(&record, zones: zones) }
+    }
+
+    private func reconcileTimeZoneAndCountry(_ record: inout PlacemarkRecord, zones: PlacesLookup.AreaLevel) {
         let zoneCountry = zones.countryFeature(of: record.timeZone)
         guard zoneCountry >= 0, zoneCountry != record.country else { return }
         // Only where an extract's rules answer the country from Nominatim's grid: elsewhere (the embedded default)
