@@ -28,7 +28,8 @@ struct OSMElementFeatures {
         if case .point = element.geometry { isNode = true } else { isNode = false }
         pointOfInterest = OSMFeatureClassifier.pointOfInterest(tags, named: isNamed, isNode: isNode)
         answersAtBuildingLevel =
-            pointOfInterest.map(OSMFeatureClassifier.isBuildingLevel) ?? !OSMFeatureClassifier.hasCoarserMainTag(tags)
+            pointOfInterest.map { OSMFeatureClassifier.isBuildingLevel($0, isNode: isNode) }
+            ?? !OSMFeatureClassifier.hasCoarserMainTag(tags, isNode: isNode)
         let tags = tags
         // An administrative boundary's `place` tag is only an extra tag of the boundary, no place of its own, unless
         // it is an island: Nominatim 5.3's import style (`process_tags`, lib-lua/themes/nominatim/init.lua, GPL-2.0;

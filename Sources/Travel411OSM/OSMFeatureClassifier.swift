@@ -165,7 +165,7 @@ package enum OSMFeatureClassifier {
     /// sanitizer's `convert-to-name: (\A|.*,)[^\d,]{3,}(,.*|\Z)` in `settings/icu_tokenizer.yaml`,
     /// `tokenizer/sanitizers/clean_housenumbers.py`). Its place then has no `housenumber` column, which makes it no
     /// address point (`IsAddressPoint`); the answer still prints the tag (`address->'housenumber'`).
-    static func isName(houseNumber raw: String?) -> Bool {
+    package static func isName(houseNumber raw: String?) -> Bool {
         guard let raw else { return false }
         return raw.split(separator: ",", omittingEmptySubsequences: false).contains { part in
             part.unicodeScalars.count >= 3 && !part.unicodeScalars.contains { $0.properties.generalCategory == .decimalNumber }
@@ -215,6 +215,9 @@ package enum OSMFeatureClassifier {
             guard let value = value(tags[key]), value != "no", value != "yes" || key == "junction" else { continue }
             return OSMPointOfInterest(key: key, value: value)
         }
+        // `landuse` is a fallback of every value too (`MAIN_TAGS.all_boundaries`, presets.lua); on a node it is rank 30
+        // (`isBuildingLevel`), an area's is its address level's, no answer. Chennai's named `landuse=residential` nodes.
+        if isNode, let value = value(tags["landuse"]) { return OSMPointOfInterest(key: "landuse", value: value) }
         return nil
     }
 
@@ -232,22 +235,25 @@ package enum OSMFeatureClassifier {
     }
 
     /// Whether Nominatim ranks a POI of this kind 30 (its address levels), which makes it an answer at zoom 18:
-    /// parks, gardens and landuse are areas of rank 24-25, named in addresses but never answered with.
-    static func isBuildingLevel(_ poi: OSMPointOfInterest) -> Bool {
+    /// parks, gardens and landuse are areas of rank 24-25, named in addresses but never answered with. Landuse that
+    /// is no area (a node) is rank 30 whatever its value (`compute_place_rank`, lib-sql/functions/ranking.sql:
+    /// `place_class = 'landuse' AND extended_type != 'A'`).
+    static func isBuildingLevel(_ poi: OSMPointOfInterest, isNode: Bool) -> Bool {
         switch poi.key {
         case "leisure": return !["park", "nature_reserve", "garden", "common"].contains(poi.value)
-        case "landuse": return false
+        case "landuse": return isNode
         case "historic": return poi.value != "neighbourhood"
         default: return true
         }
     }
 
-    /// Whether the element has a main tag Nominatim ranks below 30 (landuse, a place, natural or water
-    /// features), which makes an address on it no address point.
-    static func hasCoarserMainTag(_ tags: OSMTags) -> Bool {
+    /// Whether the element has a main tag Nominatim ranks below 30 (landuse on an area, a place, natural or water
+    /// features), which makes an address on it no address point. A node's landuse is rank 30 (`isBuildingLevel`).
+    static func hasCoarserMainTag(_ tags: OSMTags, isNode: Bool) -> Bool {
         if let place = value(tags["place"]), place != "house" { return true }
         if let leisure = value(tags["leisure"]), ["park", "nature_reserve", "garden", "common"].contains(leisure) { return true }
-        return ["landuse", "natural", "water", "waterway"].contains { value(tags[$0]) != nil }
+        if !isNode, value(tags["landuse"]) != nil { return true }
+        return ["natural", "water", "waterway"].contains { value(tags[$0]) != nil }
     }
 
     /// Nominatim's `MAIN_TAGS_POIS`, value by value: what it leaves out, and what it takes only with a name.

@@ -52,7 +52,7 @@ extension ReverseGeocoder {
         // the street: in a town an object lies within 0.001°, and the street search then stops just beyond it;
         // elsewhere the street is looked for first, and the object search stops just beyond that.
         if object == nil, maximumRank >= 30 {
-            object = objects.index.nearestInDegrees(to: point, radiusDegrees: Self.objectFirstDegrees, accept: accepted)
+            object = Self.nearestObject(to: point, radiusDegrees: Self.objectFirstDegrees, objects: objects, accept: accepted)
         }
         let street =
             object?.degrees == 0 || !layers.contains(.address)
@@ -61,8 +61,9 @@ extension ReverseGeocoder {
                 to: point, radiusDegrees: object.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees,
                 accept: maximumRank >= 27 ? nil : { id in !(streets.names.bytes(Int(id), rankField).map(Self.isMinorRank) ?? false) })
         if object == nil, maximumRank >= 30 {
-            object = objects.index.nearestInDegrees(
-                to: point, radiusDegrees: street.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees, accept: accepted)
+            object = Self.nearestObject(
+                to: point, radiusDegrees: street.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees, objects: objects,
+                accept: accepted)
         }
         // Where an interpolation line may answer instead (`lookup_street_poi`): as near as the object, else within 0.001°
         // of a street answering and on it, or 0.001° beyond that street's house number (`distance`, `parent_street`).
@@ -145,34 +146,36 @@ extension ReverseGeocoder {
         }
     }
 
-    /// The smallest building or area whose outline holds the point, of those narrower than the search's reach
-    /// (and that `accepting` takes, when given).
+    /// The smallest building or area whose outline holds the point, of those whose centroid is within the search's
+    /// reach (`centroidInReach`; and that `accepting` takes, when given).
     func smallestArea(
         holding point: Coordinate, objects: PlacesLookup.LineLevel, accepting: ((UInt32) -> Bool)? = nil
     ) -> UInt32? {
         withObjectCovers { Self.smallestArea(holding: point, objects: objects, covers: $0, accepting: accepting) } ?? nil
     }
 
-    /// `smallestArea(holding:objects:accepting:)` with the buildings' covers given (`ObjectCovers`). `reachDegrees`:
-    /// how far east of the point an outline may reach (the search's reach); nil for no limit, as for the area whose
-    /// address a node inherits (`inheritedAddress`).
+    /// `smallestArea(holding:objects:accepting:)` with the buildings' covers given (`ObjectCovers`). `inReach`: only
+    /// the areas whose centroid lies within Nominatim's reach of the point; false for the area whose address a node
+    /// inherits (`inheritedAddress`), which any area may give.
     static func smallestArea(
-        holding point: Coordinate, objects: PlacesLookup.LineLevel, covers: StreetTiles,
-        reachDegrees: Double? = nominatimSearchDegrees, accepting: ((UInt32) -> Bool)? = nil
+        holding point: Coordinate, objects: PlacesLookup.LineLevel, covers: StreetTiles, inReach: Bool = true,
+        accepting: ((UInt32) -> Bool)? = nil
     ) -> UInt32? {
-        var best: (id: UInt32, size: Double)?
         // Only the outlines whose extent holds the point (an import writes the covers with the objects), the ray as
         // far as the farthest of them.
-        guard let (lines, lastX) = ObjectCovers.candidates(at: point, covers: covers) else { return nil }
-        let reach = reachDegrees ?? max(nominatimSearchDegrees, lastX - point.longitude + ObjectCovers.slackDegrees)
-        for id in objects.index.outlinesHolding(point, reachDegrees: reach, among: lines, scanningTo: lastX) {
-            guard let extent = extent(of: id, objects: objects), extent.maxX <= point.longitude + reach,
-                accepting?(id) ?? true
-            else { continue }
-            let size = (extent.maxX - extent.minX) * (extent.maxY - extent.minY)
-            if best.map({ size < $0.size }) ?? true { best = (id, size) }
+        guard var (lines, lastX) = ObjectCovers.candidates(at: point, covers: covers) else { return nil }
+        if inReach {
+            lines = lines.filter { centroidInReach(of: $0, from: point, objects: objects) }
+            guard !lines.isEmpty else { return nil }
+            lastX = lines.compactMap { extent(of: $0, objects: objects)?.maxX }.max().map { $0 + ObjectCovers.slackDegrees } ?? lastX
         }
-        return best?.id
+        let reach = max(nominatimSearchDegrees, lastX - point.longitude + ObjectCovers.slackDegrees)
+        var holding: [(id: UInt32, extent: BoundingBox)] = []
+        for id in objects.index.outlinesHolding(point, reachDegrees: reach, among: lines, scanningTo: lastX) {
+            guard let extent = extent(of: id, objects: objects), accepting?(id) ?? true else { continue }
+            holding.append((id, extent))
+        }
+        return smallestPolygon(holding, objects: objects)
     }
 
     /// The POI node nearest the point within 0.001° that lies inside the area's outline, with the area's house number
@@ -364,7 +367,7 @@ extension ReverseGeocoder {
         point(objects.names.bytes(Int(object), PlacesSchema.ObjectField.centre.rawValue))
     }
 
-    private static func extent(of object: UInt32, objects: PlacesLookup.LineLevel) -> BoundingBox? {
+    static func extent(of object: UInt32, objects: PlacesLookup.LineLevel) -> BoundingBox? {
         extent(objects.names.bytes(Int(object), PlacesSchema.ObjectField.extent.rawValue))
     }
 

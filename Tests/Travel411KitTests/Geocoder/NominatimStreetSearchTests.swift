@@ -258,7 +258,9 @@ import Testing
             guard
                 let parent = ReverseGeocoder.number(objects.names.bytes(id, PlacesSchema.ObjectField.parent.rawValue))
                     ?? ReverseGeocoder.number(objects.names.bytes(id, PlacesSchema.ObjectField.nearestStreet.rawValue)),
-                !(objects.names.bytes(id, PlacesSchema.ObjectField.houseNumber.rawValue)?.isEmpty ?? true)
+                let number = objects.names.bytes(id, PlacesSchema.ObjectField.houseNumber.rawValue), !number.isEmpty,
+                // A number the sanitizer makes a name is none of its street's (`StreetAddressesBuilder`).
+                !OSMFeatureClassifier.isName(houseNumber: String(decoding: number, as: UTF8.self))
             else { continue }
             expected[parent, default: []].append(
                 StreetAddresses.Entry(
