@@ -120,6 +120,8 @@ struct OSMElementFeatures {
                 housenumbers: element.nodeHousenumbers, nodeStreet: element.nodeStreet)
             made.append(feature)
         }
+        // Most ways (streets) are neither: the point on a closed way's surface is not worked out for nothing.
+        guard address.isAddressPoint || pointOfInterest != nil else { return }
         let isArea = isClosed && points.count >= 4
         let point = OSMFeatureClassifier.representativePoint(of: points, isClosed: isClosed)
         // A building's outline, not its centre, is how near it is (Nominatim measures to the geometry); an

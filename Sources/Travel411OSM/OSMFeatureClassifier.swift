@@ -83,6 +83,19 @@ package enum OSMFeatureClassifier {
     /// The prefixes of the keys read beyond `keysRead`: the names in other languages (`names(_:)`), the other names
     /// with a suffix (`OSMNameTags`).
     package static let keyPrefixesRead = ["name:"] + OSMNameTags.keyPrefixesRead
+    /// Each of `keysRead`'s roles and bits (`OSMTags.add`), worked out once rather than for every element read.
+    package static let keysReadRoles = keysRead.map(role(of:))
+    package static let keysReadBits = keysRead.map(OSMTags.keyBit)
+
+    /// What the key is to the rules below: a name of some kind, a key that can make a POI.
+    package static func role(of key: String) -> OSMTags.Role {
+        var role: OSMTags.Role = []
+        if OSMNameTags.isMain(key) { role.insert(.mainName) }
+        if OSMNameTags.extraKeys.contains(key) { role.insert(.extraName) }
+        if key.hasPrefix("name:") { role.insert(.translation) }
+        if anyPointOfInterestKey.contains(key) { role.insert(.pointOfInterest) }
+        return role
+    }
 
     /// Nominatim's streets (`MAIN_TAGS_STREETS.default`): these classes named or not, the others of
     /// `namedStreetClasses` only with a name. Its address levels rank the first 26, the second 27: zoom 16
@@ -149,13 +162,19 @@ package enum OSMFeatureClassifier {
     }
 
     package static func address(_ tags: OSMTags) -> OSMAddress {
-        let numbers = houseNumberKeys.compactMap { value(tags[$0]) }
+        // The first of the keys gives the number. The sanitizer takes each of the three as a house number
+        // (`filter-kind`, settings/icu_tokenizer.yaml): the place has a house number unless every one of them is a name.
+        var first: String?
+        var everyNumberIsName = true
+        for key in houseNumberKeys {
+            guard let number = value(tags[key]) else { continue }
+            if first == nil { first = number }
+            if everyNumberIsName, !isName(houseNumber: number) { everyNumberIsName = false }
+        }
         var address = OSMAddress(
-            housenumber: numbers.first, street: value(tags["addr:street"]), place: value(tags["addr:place"]),
+            housenumber: first, street: value(tags["addr:street"]), place: value(tags["addr:place"]),
             postcode: postcode(tags), city: value(tags["addr:city"]), housename: value(tags["addr:housename"]))
-        // The sanitizer takes each of the three keys as a house number (`filter-kind`, settings/icu_tokenizer.yaml):
-        // the place has a house number unless every one of them is a name.
-        address.housenumberIsName = !numbers.isEmpty && numbers.allSatisfy { isName(houseNumber: $0) }
+        address.housenumberIsName = first != nil && everyNumberIsName
         address.hasJapanesePlace = value(tags["addr:quarter"]) != nil || value(tags["addr:neighbourhood"]) != nil
         return address
     }
@@ -188,8 +207,8 @@ package enum OSMFeatureClassifier {
 
     package static func names(_ tags: OSMTags) -> [String: String] {
         var names: [String: String] = [:]
-        for (key, raw) in tags where key.hasPrefix("name:") {
-            if let name = value(raw) { names[String(key.dropFirst(5))] = name }
+        for tag in tags.tags where tag.role.contains(.translation) {
+            if let name = value(tag.value) { names[String(tag.key.dropFirst(5))] = name }
         }
         return names
     }
@@ -200,7 +219,7 @@ package enum OSMFeatureClassifier {
     static func pointOfInterest(_ tags: OSMTags, named: Bool, isNode: Bool) -> OSMPointOfInterest? {
         // Most elements have none of the keys: a few lookups of their own keys, not one of every key (6 % of an
         // extract's import).
-        guard tags.keys.contains(where: anyPointOfInterestKey.contains) else { return nil }
+        guard tags.tags.contains(where: { $0.role.contains(.pointOfInterest) }) else { return nil }
         for key in pointOfInterestKeys {
             guard let value = value(tags[key]), value != "no", isPointOfInterest(key: key, value: value, named: named, isNode: isNode)
             else { continue }
@@ -253,7 +272,7 @@ package enum OSMFeatureClassifier {
         if let place = value(tags["place"]), place != "house" { return true }
         if let leisure = value(tags["leisure"]), ["park", "nature_reserve", "garden", "common"].contains(leisure) { return true }
         if !isNode, value(tags["landuse"]) != nil { return true }
-        return ["natural", "water", "waterway"].contains { value(tags[$0]) != nil }
+        return value(tags["natural"]) != nil || value(tags["water"]) != nil || value(tags["waterway"]) != nil
     }
 
     /// Nominatim's `MAIN_TAGS_POIS`, value by value: what it leaves out, and what it takes only with a name.

@@ -40,15 +40,16 @@ package enum OSMNameTags {
 
     /// Whether the element is named: one of its keys is a main or house name with a value.
     package static func hasName(_ tags: OSMTags) -> Bool {
-        tags.contains { isMain($0.key) && OSMFeatureClassifier.value($0.value) != nil }
+        tags.tags.contains { $0.role.contains(.mainName) && OSMFeatureClassifier.value($0.value) != nil }
     }
 
     /// The name Nominatim's answer shows without a language: the first output key present, else the first name by
     /// the hstore's order (shorter keys first, then by bytes); nil when the element has no name tag at all.
     package static func displayName(_ tags: OSMTags) -> String? {
         var best: (rank: Int, key: String, value: String)?
-        for (key, raw) in tags where isMain(key) || extraKeys.contains(key) {
-            guard let value = OSMFeatureClassifier.value(raw) else { continue }
+        for tag in tags.tags where !tag.role.isDisjoint(with: [.mainName, .extraName]) {
+            let key = tag.key
+            guard let value = OSMFeatureClassifier.value(tag.value) else { continue }
             let rank = outputKeys.firstIndex(of: key) ?? outputKeys.count
             if let current = best, !(rank < current.rank || (rank == current.rank && precedes(key, current.key))) { continue }
             best = (rank, key, value)

@@ -290,6 +290,8 @@ private func string(_ pointer: UnsafePointer<CChar>?) -> String? {
 
 /// The keys libosmium keeps (`cosm_options.kept_keys`), in the order its key indices refer to.
 private let keysRead = OSMFeatureClassifier.keysRead
+private let keysReadRoles = OSMFeatureClassifier.keysReadRoles
+private let keysReadBits = OSMFeatureClassifier.keysReadBits
 
 private let deliverElement: cosm_element_callback = { element, context in
     guard let element = element?.pointee, let context else { return 1 }
@@ -297,10 +299,12 @@ private let deliverElement: cosm_element_callback = { element, context in
     var tags = OSMTags()
     tags.reserveCapacity(element.tag_count)
     for index in 0..<element.tag_count {
-        // A key of `keysRead` is that list's string: the key's bytes are not decoded again.
+        // A key of `keysRead` is that list's string, with its role known: the key's bytes are not decoded again.
         let keyIndex = element.tag_key_indices.map { Int($0[index]) } ?? -1
-        let key = keyIndex >= 0 && keyIndex < keysRead.count ? keysRead[keyIndex] : string(element.tag_keys?[index])
-        if let key, let value = string(element.tag_values?[index]) {
+        guard let value = string(element.tag_values?[index]) else { continue }
+        if keyIndex >= 0 && keyIndex < keysRead.count {
+            tags.add(keysRead[keyIndex], value, role: keysReadRoles[keyIndex], keyBit: keysReadBits[keyIndex])
+        } else if let key = string(element.tag_keys?[index]) {
             tags[key] = value
         }
     }
