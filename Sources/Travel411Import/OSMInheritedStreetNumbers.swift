@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Travel411Core
 import Travel411Geocoder
+import Travel411OSM
 import Travel411Store
 
 /// The POI nodes that carry a building's house number on a street, decided once at import rather than at each
@@ -51,6 +52,12 @@ enum OSMInheritedStreetNumbers {
         }
     }
 
+    /// Whether a building's stored `addr:housenumber` is a number: one that is a name is no address of its street
+    /// (`StreetAddressesBuilder`), and a node inside the building carries none either.
+    static func isHouseNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !OSMFeatureClassifier.isName(houseNumber: String(decoding: bytes, as: UTF8.self))
+    }
+
     private struct Carrier {
         var node: UInt32
         var centre: Coordinate
@@ -65,7 +72,7 @@ enum OSMInheritedStreetNumbers {
         for id in UInt32(first)..<UInt32(end) {
             guard
                 let (street, building) = ReverseGeocoder.inheritedStreetNumber(
-                    of: id, objects: levels.objects, streets: levels.streets, covers: levels.covers),
+                    of: id, objects: levels.objects, streets: levels.streets, covers: levels.covers, isHouseNumber: isHouseNumber),
                 let centre = ReverseGeocoder.centre(of: id, objects: levels.objects)
             else { continue }
             carriers.append(Carrier(node: id, centre: centre, building: building, street: street))

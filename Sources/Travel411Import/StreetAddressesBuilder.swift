@@ -25,8 +25,6 @@ final class StreetAddressesBuilder {
     }
 
     private let sorter: ExternalSorter<Pending>
-    /// The objects whose house number is a name (below), whose POI nodes carry none either.
-    private var namedNumbers: Set<UInt32> = []
 
     /// Sort runs are created as `temporaryPrefix` and a name (beside the database being built).
     init(temporaryPrefix: String) {
@@ -54,10 +52,7 @@ final class StreetAddressesBuilder {
         // A "number" the `clean-housenumbers` sanitizer makes a name (`convert-to-name`, settings/icu_tokenizer.yaml;
         // Chennai's "23/49, G1, Ground Floor, …") leaves the place no `housenumber` column, so `IsAddressPoint` and
         // `_find_housenumber_for_street` (nominatim_api/reverse.py) pass it over: it is no address of its street.
-        guard !OSMFeatureClassifier.isName(houseNumber: number) else {
-            namedNumbers.insert(object)
-            return
-        }
+        guard !OSMFeatureClassifier.isName(houseNumber: number) else { return }
         // Parsed as the lookup parses a record's point and extent.
         let centre = field(.centre).flatMap { $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.point($0) } ?? nil }
         let extent = field(.extent).flatMap { $0.utf8.withContiguousStorageIfAvailable { ReverseGeocoder.extent($0) } ?? nil }
@@ -70,7 +65,6 @@ final class StreetAddressesBuilder {
     /// The POI node `node`, at `centre` (its record's, as a lookup parses it), carrying `building`'s house number on
     /// `street` (`ReverseGeocoder.inheritedStreetNumber`).
     func add(node: UInt32, centre: Coordinate, carrying building: UInt32, on street: UInt32) throws {
-        guard !namedNumbers.contains(building) else { return }
         try sorter.append(
             Pending(
                 street: street, object: node, building: building + 1, x: centre.longitude, y: centre.latitude,

@@ -81,14 +81,17 @@ extension ReverseGeocoder {
     /// lib-sql/functions/placex_triggers.sql), and "Housenumber to closest result" (`lookup_street_poi`,
     /// nominatim_api/reverse.py) asks its candidates, the address and POI layers', only for a house number and that
     /// parent, not to be address points. Decided by the import for every object (`StreetAddresses`); nil for the rest.
+    /// `isHouseNumber`: whether the building's non-empty `addr:housenumber` is a number at all (the import's rule; a
+    /// name-like one leaves Nominatim's place no `housenumber` to inherit).
     package static func inheritedStreetNumber(
-        of id: UInt32, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, covers: StreetTiles
+        of id: UInt32, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel, covers: StreetTiles,
+        isHouseNumber: (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> (street: UInt32, building: UInt32)? {
         let categoryField = PlacesSchema.ObjectField.category.rawValue, numberField = PlacesSchema.ObjectField.houseNumber.rawValue
         guard let category = objects.names.bytes(Int(id), categoryField), !category.isEmpty,
             !category.starts(with: "building=".utf8), !category.starts(with: "place=".utf8),
             let building = inheritedAddress(of: id, objects: objects, covers: covers),
-            !(objects.names.bytes(Int(building), numberField)?.isEmpty ?? true),
+            let number = objects.names.bytes(Int(building), numberField), !number.isEmpty, isHouseNumber(number),
             let street = inheritedParent(of: id, building: building, objects: objects, streets: streets)
         else { return nil }
         return (street, building)

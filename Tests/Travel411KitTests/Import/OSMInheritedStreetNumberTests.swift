@@ -43,7 +43,9 @@ import Testing
         // Street → node → building.
         var expected: [UInt32: [UInt32: UInt32]] = [:]
         for id in 0..<UInt32(try NominatimStreetSearchTests.objectCount(path)) {
-            guard let (street, building) = ReverseGeocoder.inheritedStreetNumber(of: id, objects: objects, streets: streets, covers: covers)
+            guard
+                let (street, building) = ReverseGeocoder.inheritedStreetNumber(
+                    of: id, objects: objects, streets: streets, covers: covers, isHouseNumber: OSMInheritedStreetNumbers.isHouseNumber)
             else { continue }
             expected[street, default: [:]][id] = building
         }
