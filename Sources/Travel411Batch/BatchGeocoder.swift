@@ -6,7 +6,7 @@ import Travel411Geocoder
 /// fields to every row and writes CSV, TSV, JSON Lines or GeoJSON, in input order.
 ///
 /// Nothing is dropped: every input record gives exactly one output row, and a row that cannot be
-/// geocoded carries an `error` saying why. Memory stays flat: input is read in blocks of 128-256 KiB and
+/// geocoded carries an `error` saying why. Memory stays flat: input is read in blocks of 128 KiB to 1 MiB and
 /// only a few chunks are in flight between reading and writing.
 ///
 /// Input rules:
@@ -37,9 +37,11 @@ public struct BatchGeocoder {
     public let options: BatchOptions
     private let printer: any PlacemarkPrinter
 
-    /// Input is read in blocks of this size, and chunks are about this size. JSON output repeats
-    /// every key on every row (~15x the input of a small CSV), so it gets smaller blocks to keep
-    /// the chunks in flight within the memory budget. Tests shrink it to exercise records that
+    /// Input is read in blocks of this size, and chunks are about this size: large enough that a chunk's rows,
+    /// answered in the order of their places (`SpatialRowOrder`), share the tiles and cells they read (a megabyte is
+    /// about 30,000 rows of `lat,lon`; the bench's million points took about a tenth less CPU than in chunks of a
+    /// quarter of it: docs/where.md). JSON output repeats every key on every row (~15x the input of a small CSV), so it gets smaller
+    /// blocks to keep the chunks in flight within the memory budget. Tests shrink it to exercise records that
     /// straddle blocks.
     var blockSize: Int
     /// A record longer than this stops the run: it means a runaway quote or bracket.
@@ -59,7 +61,7 @@ public struct BatchGeocoder {
     package init(options: BatchOptions, printer: any PlacemarkPrinter) {
         self.options = options
         self.printer = printer
-        blockSize = options.outputFormat == .csv || options.outputFormat == .tsv ? 256 << 10 : 128 << 10
+        blockSize = options.outputFormat == .csv || options.outputFormat == .tsv ? 1 << 20 : 128 << 10
     }
 
     /// Runs the batch from `source` to `sink`. `inputName` is the file's path (its extension picks the

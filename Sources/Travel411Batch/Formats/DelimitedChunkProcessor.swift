@@ -21,6 +21,10 @@ final class DelimitedChunkProcessor: ChunkProcessor {
     private let geocoder: ReverseGeocoder?
     /// The chunk's records split and its points read, before any is answered (`PointsAhead`).
     private let pointsAhead = PointsAhead()
+    /// The order the chunk's rows are answered in, and the buffer their answers go to first when it is not the
+    /// input's (`SpatialRowOrder`).
+    private let rowOrder = SpatialRowOrder()
+    private let reorderedAnswers = GrowableByteArray(capacity: 1 << 20)
 
     init(layout: DelimitedLayout, encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.layout = layout
@@ -47,17 +51,27 @@ final class DelimitedChunkProcessor: ChunkProcessor {
             bytes, end: chunk.length, firstLine: chunk.unitsBefore + 1, layout: layout, splitter: splitter, coordinates: coordinates)
         let needs = encoder.needs
         let rows = ahead.rows, allCells = ahead.cells
-        for row in 0..<rows.count {
+        let rowOrder = self.rowOrder
+        let order = rowOrder.order(count: rows.count) { rows[$0].point }
+        // In the input's order the answers go straight to the output; in another, each where it lies, gathered after.
+        let isReordered = rows.count >= SpatialRowOrder.minimumRows
+        let answers = isReordered ? reorderedAnswers : output
+        if isReordered { answers.count = 0 }
+        for position in 0..<order.count {
+            let row = order[position]
             let rowFields = rows[row]
             let record = rowFields.record
             let cells = UnsafeBufferPointer(rebasing: allCells[rowFields.firstCell..<rowFields.firstCell + rowFields.cellCount])
             counts.rows += 1
-            PointsAhead.prefetch(after: row, of: rows, printer: printer, needs: needs)
+            PointsAhead.prefetch(after: position, in: order, of: rows, printer: printer, needs: needs)
+            if isReordered { PointsAhead.prefetchInput(after: position, in: order, of: rows, cells: allCells, bytes: bytes) }
+            let start = answers.count
+            defer { if isReordered { rowOrder.noteAnswer(of: row, from: start, to: answers.count) } }
             let isWellFormed = !record.isUnterminated && cells.count == layout.columnCount
             guard isWellFormed, !rowFields.point.x.isNaN else {
                 // Read by `PointsAhead` under the same conditions: only a row without a point is read again, for its
                 // message, here, out of the loop's way (its optional message was released on every row).
-                if !appendRowWithoutPoint(rowFields, cells: cells, bytes, printer: printer, to: output) { counts.errors += 1 }
+                if !appendRowWithoutPoint(rowFields, cells: cells, bytes, printer: printer, to: answers) { counts.errors += 1 }
                 continue
             }
             let point = RowPoint(
@@ -65,8 +79,9 @@ final class DelimitedChunkProcessor: ChunkProcessor {
                 longitudeText: cells[layout.longitudeColumn])
             encoder.appendGeocodedRow(
                 bytes, input: .columns(cells, rawRecord: record.start..<record.contentEnd), point: point, problem: "",
-                printer: printer, to: output)
+                printer: printer, to: answers)
         }
+        if isReordered { rowOrder.gather(rows.count, from: answers, to: output) }
         return counts
     }
 

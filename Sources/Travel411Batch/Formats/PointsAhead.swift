@@ -89,15 +89,36 @@ final class PointsAhead {
         }
     }
 
-    /// The hints due when row `row` of `rows` is about to be answered: stage `s` for the row `(stages - s) ×
-    /// rowsPerStage` after it, all three in one call.
+    /// The hints due when the row at `position` of `order` is about to be answered: stage `s` for the row `(stages -
+    /// s) × rowsPerStage` places after it in `order`, all three in one call.
     @inline(__always)
     static func prefetch<Printer: PlacemarkPrinter>(
-        after row: Int, of rows: UnsafeBufferPointer<Row>, printer: Printer, needs: PlacemarkNeeds
+        after position: Int, in order: UnsafeBufferPointer<Int>, of rows: UnsafeBufferPointer<Row>, printer: Printer,
+        needs: PlacemarkNeeds
     ) {
-        let count = rows.count
-        @inline(__always) func spot(_ target: Int) -> LookupPrefetch.Spot { target < count ? rows[target].spot : .none }
+        let count = order.count
+        @inline(__always) func spot(_ target: Int) -> LookupPrefetch.Spot { target < count ? rows[order[target]].spot : .none }
         printer.prefetch(
-            stages: (spot(row &+ 3 &* rowsPerStage), spot(row &+ 2 &* rowsPerStage), spot(row &+ rowsPerStage)), needs: needs)
+            stages: (spot(position &+ 3 &* rowsPerStage), spot(position &+ 2 &* rowsPerStage), spot(position &+ rowsPerStage)),
+            needs: needs)
+    }
+
+    /// Rows answered out of the input's order (`SpatialRowOrder`) read their split fields and bytes from all over
+    /// the chunk: the row `2 × inputRowsAhead` places on has its table entry brought closer, and the one
+    /// `inputRowsAhead` places on (whose entry came before) its cells and record.
+    static let inputRowsAhead = 8
+
+    @inline(__always)
+    static func prefetchInput(
+        after position: Int, in order: UnsafeBufferPointer<Int>, of rows: UnsafeBufferPointer<Row>, cells: UnsafeBufferPointer<InputCell>,
+        bytes: UnsafePointer<UInt8>
+    ) {
+        guard let rowBase = rows.baseAddress, let cellBase = cells.baseAddress else { return }
+        let far = position &+ 2 &* inputRowsAhead, near = position &+ inputRowsAhead
+        if far < order.count { LookupPrefetch.hint(rowBase + order[far]) }
+        guard near < order.count else { return }
+        let row = rowBase[order[near]]
+        LookupPrefetch.hint(cellBase + row.firstCell)
+        LookupPrefetch.hint(bytes + row.record.start)
     }
 }

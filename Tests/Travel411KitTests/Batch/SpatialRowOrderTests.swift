@@ -1,0 +1,73 @@
+import Foundation
+import Travel411TestSupport
+import XCTest
+
+@testable import Travel411Batch
+@testable import Travel411Core
+@testable import Travel411Geocoder
+
+final class SpatialRowOrderTests: XCTestCase {
+    /// Rows near each other on the ground come one after another; rows without a point come last, in their order.
+    func testOrderFollowsTheCurveWithRowsWithoutAPointLast() {
+        let points: [SIMD2<Double>] =
+            [SIMD2(51.5, -0.1), SIMD2(.nan, .nan), SIMD2(-33.9, 151.2), SIMD2(51.6, -0.2), SIMD2(.nan, .nan)]
+            + (0..<SpatialRowOrder.minimumRows).map { SIMD2(Double($0 % 170) - 85, Double($0 % 350) - 175) }
+        let order = Self.order(points)
+        XCTAssertEqual(order.sorted(), Array(points.indices), "a permutation of the rows")
+        XCTAssertEqual(Array(order.suffix(2)), [1, 4])
+        let curve = order.dropLast(2).map { SpatialRowOrder.zOrder(points[$0]) }
+        XCTAssertEqual(curve, curve.sorted())
+        let london = order.firstIndex(of: 0) ?? -100, londonWest = order.firstIndex(of: 3) ?? 100
+        XCTAssertEqual(abs(london - londonWest), 1, "London's two points lie side by side on the curve")
+    }
+
+    func testFewRowsKeepTheirOrder() {
+        let points = (0..<(SpatialRowOrder.minimumRows - 1)).map { SIMD2(Double(-$0 % 80), Double($0 % 170)) }
+        XCTAssertEqual(Self.order(points), Array(points.indices))
+    }
+
+    /// The order copied while the orderer, which owns its memory, is alive.
+    private static func order(_ points: [SIMD2<Double>]) -> [Int] {
+        let rowOrder = SpatialRowOrder()
+        return withExtendedLifetime(rowOrder) { Array(rowOrder.order(count: points.count) { points[$0] }) }
+    }
+
+    /// Every field through the real geocoder: a chunk answered along the curve (one chunk of 4,000 rows) writes the
+    /// same bytes as chunks too small to be reordered, with one worker and with two.
+    func testReorderedChunksWriteTheSameBytesAsChunksInOrder() throws {
+        var generator = SeededGenerator(seed: 47)
+        var input = "id,lat,lon\n"
+        let cities = [(51.47, -0.45), (48.86, 2.35), (35.68, 139.69), (-33.86, 151.2), (40.7, -74.0), (60.17, 24.94)]
+        for id in 0..<4_000 {
+            if id % 97 == 0 {
+                input += "\(id),not a number,1\n"
+                continue
+            }
+            let lat: Double, lon: Double
+            if id % 2 == 0 {
+                let city = cities[Int.random(in: 0..<cities.count, using: &generator)]
+                lat = city.0 + Double.random(in: -0.2...0.2, using: &generator)
+                lon = city.1 + Double.random(in: -0.2...0.2, using: &generator)
+            } else {
+                (lat, lon) = (Double.random(in: -85...85, using: &generator), Double.random(in: -179...179, using: &generator))
+            }
+            input += "\(id),\(String(format: "%.5f", lat)),\(String(format: "%.5f", lon))\n"
+        }
+        let geocoder = try ReverseGeocoder(
+            databasePath: TestPlaces.databasePath, loading: .everything, needs: PlacemarkNeeds(fields: PlacemarkField.standard))
+        for jobs in [1, 2] {
+            let options = BatchOptions(jobs: jobs)
+            let inOrder = try runBatch(Data(input.utf8), options: options, blockSize: 2048, printer: geocoder)
+            let reordered = try runBatch(Data(input.utf8), options: options, blockSize: 1 << 20, printer: geocoder)
+            XCTAssertEqual(reordered.summary.rows, 4_000)
+            XCTAssertEqual(reordered.summary.errors, 42)
+            XCTAssertEqual(reordered.summary.errors, inOrder.summary.errors)
+            XCTAssertEqual(reordered.lines.count, inOrder.lines.count)
+            for (line, (expected, actual)) in zip(inOrder.lines, reordered.lines).enumerated() where expected != actual {
+                XCTFail("jobs \(jobs), line \(line + 1): \(actual) instead of \(expected)")
+                break
+            }
+            XCTAssertEqual(reordered.output, inOrder.output)
+        }
+    }
+}
