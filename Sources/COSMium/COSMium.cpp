@@ -235,11 +235,14 @@ namespace {
         /// and any numbered node between them, where Nominatim splits the line (osmline_update).
         std::unordered_set<osmium::object_id_type> m_interpolation_nodes;
         std::unordered_map<osmium::object_id_type, std::string> m_end_housenumbers;
+        /// The addr:postcode of those numbered nodes, which gives the line's pieces theirs (osmline_update).
+        std::unordered_map<osmium::object_id_type, std::string> m_end_postcodes;
         /// Administrative boundaries' `label` node members (first pass), by relation, until the area is delivered:
         /// Nominatim links a boundary to its label node first (`find_linked_place`).
         std::unordered_map<osmium::object_id_type, osmium::object_id_type> m_label_of_relation;
         std::unordered_set<osmium::object_id_type> m_label_nodes;
         std::vector<const char*> m_node_housenumbers;
+        std::vector<const char*> m_node_postcodes;
         /// The addr:street (else addr:place) of the nodes of addr:interpolation ways, which a line without its own
         /// inherits (Nominatim's get_interpolation_address).
         std::unordered_map<osmium::object_id_type, std::string> m_node_streets;
@@ -477,6 +480,9 @@ namespace {
             if (!m_interpolation_nodes.empty() && m_interpolation_nodes.count(node.id()) != 0) {
                 if (const char* housenumber = node.tags().get_value_by_key("addr:housenumber")) {
                     m_end_housenumbers[node.id()] = housenumber;
+                    if (const char* postcode = node.tags().get_value_by_key("addr:postcode")) {
+                        m_end_postcodes[node.id()] = postcode;
+                    }
                 }
                 const char* street = node.tags().get_value_by_key("addr:street");
                 if (street == nullptr) {
@@ -518,6 +524,11 @@ namespace {
             return found == m_end_housenumbers.end() ? nullptr : found->second.c_str();
         }
 
+        const char* end_postcode(osmium::object_id_type id) const {
+            const auto found = m_end_postcodes.find(id);
+            return found == m_end_postcodes.end() ? nullptr : found->second.c_str();
+        }
+
         void way(const osmium::Way& way) {
             ++m_counts.ways;
             note_last(COSM_WAY, way.id());
@@ -533,6 +544,7 @@ namespace {
             }
             m_coordinates.clear();
             m_node_housenumbers.clear();
+            m_node_postcodes.clear();
             const bool interpolation = line && way.tags().has_key("addr:interpolation");
             const char* node_street = nullptr;
             size_t missing = 0;
@@ -543,6 +555,7 @@ namespace {
                     m_coordinates.push_back(location.lat_without_check());
                     if (interpolation) {
                         m_node_housenumbers.push_back(end_housenumber(node_ref.ref()));
+                        m_node_postcodes.push_back(end_postcode(node_ref.ref()));
                         const auto street = m_node_streets.find(node_ref.ref());
                         if (node_street == nullptr && street != m_node_streets.end()) {
                             node_street = street->second.c_str();
@@ -565,6 +578,7 @@ namespace {
             element.first_node_housenumber = end_housenumber(element.first_node_id);
             element.last_node_housenumber = end_housenumber(element.last_node_id);
             element.node_housenumbers = interpolation ? m_node_housenumbers.data() : nullptr;
+            element.node_postcodes = interpolation ? m_node_postcodes.data() : nullptr;
             element.node_street = node_street;
             element.missing_nodes = missing;
             deliver(element);

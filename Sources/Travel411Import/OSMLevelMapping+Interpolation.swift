@@ -17,8 +17,8 @@ extension OSMLevelMapping {
         let way = feature.shape.lines.first ?? []
         let pieces = Self.interpolatedPieces(line, along: way)
         guard !pieces.isEmpty else { return 0 }
-        let element = Self.elementText(feature.element), postcode = feature.address?.postcode
-        func object(_ number: Int?, at point: Point2D) throws -> UInt32 {
+        let element = Self.elementText(feature.element)
+        func object(_ number: Int?, at point: Point2D, postcode: String? = nil) throws -> UInt32 {
             let fields = [
                 nil, number.map(String.init), street, postcode, element, "place=house", nil, Self.pointText(point), nil, nil,
             ]
@@ -37,11 +37,14 @@ extension OSMLevelMapping {
         var count = 0
         for piece in pieces {
             var first: UInt32?
+            // The piece's postcode is its numbered nodes' (`InterpolationPiece.postcode`), not the way's own
+            // `addr:postcode`, which `osmline_update` does not read; without one the parent street's answers.
             for (number, point) in piece.numbers {
                 let address = PendingAddress(
-                    houseNumber: String(number), street: street, postcode: postcode, coordinate: Self.coordinate(point))
+                    houseNumber: String(number), street: street, postcode: piece.postcode ?? feature.address?.postcode,
+                    coordinate: Self.coordinate(point))
                 try pendingAddresses.append { $0.write(address) }
-                let made = try object(number, at: point)
+                let made = try object(number, at: point, postcode: piece.postcode)
                 if first == nil { first = made }
             }
             guard let first, let start = piece.numbers.first?.0, let end = piece.numbers.last?.0 else { continue }
@@ -61,6 +64,10 @@ extension OSMLevelMapping {
         var numbers: [(Int, Point2D)]
         var step: Int
         var line: [Point2D]
+        /// The `addr:postcode` of the numbered node that starts the piece, else of the one that ends it, else the
+        /// previous piece's of the same way (`osmline_update`: `coalesce(prevnode.postcode, nextnode.postcode,
+        /// postcode)`, a node's only when it carries a number and a postcode); nil for none.
+        var postcode: String?
     }
 
     /// The numbers of the pieces (`interpolatedPieces`), in order.
@@ -87,6 +94,8 @@ extension OSMLevelMapping {
         var made: [InterpolationPiece] = []
         var previous: (number: Int, index: Int)?
         var sectionStart = 0
+        let postcodes = line.postcodes.count == points.count ? line.postcodes : []
+        let postcode = { (index: Int) in postcodes.isEmpty ? nil : postcodes[index] }
         for (index, number) in numberedNodes(line, count: points.count) {
             defer { previous = (number, index) }
             guard let before = previous else { continue }
@@ -108,7 +117,8 @@ extension OSMLevelMapping {
             made.append(
                 InterpolationPiece(
                     numbers: stride(from: first, through: last, by: step).map { ($0, Self.point(along: piece, fraction: fraction($0))) },
-                    step: step, line: Self.substring(of: piece, from: fraction(first), to: fraction(last))))
+                    step: step, line: Self.substring(of: piece, from: fraction(first), to: fraction(last)),
+                    postcode: postcode(before.index) ?? postcode(index) ?? made.last?.postcode))
         }
         return made
     }

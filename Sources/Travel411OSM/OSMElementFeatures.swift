@@ -117,7 +117,7 @@ struct OSMElementFeatures {
             feature.interpolation = OSMInterpolation(
                 scheme: scheme, firstNode: element.firstNode, lastNode: element.lastNode,
                 firstHousenumber: element.firstHousenumber, lastHousenumber: element.lastHousenumber,
-                housenumbers: element.nodeHousenumbers, nodeStreet: element.nodeStreet)
+                housenumbers: element.nodeHousenumbers, postcodes: element.nodePostcodes, nodeStreet: element.nodeStreet)
             made.append(feature)
         }
         // Most ways (streets) are neither: the point on a closed way's surface is not worked out for nothing.

@@ -104,13 +104,16 @@ public struct OSMInterpolation: Hashable, Sendable {
     /// The house number of each point of the line (nil where its node has none), numbered nodes between the ends
     /// included; empty when the reader did not give them (then only the ends count).
     public var housenumbers: [String?]
+    /// The `addr:postcode` of each point's node when it carries a house number too (nil elsewhere), as `housenumbers`;
+    /// empty when the reader did not give them.
+    public var postcodes: [String?]
     /// The `addr:street` (else `addr:place`) of the first of its nodes that has one: the street of a line without
     /// its own (Nominatim's `get_interpolation_address`).
     public var nodeStreet: String?
 
     public init(
         scheme: String, firstNode: Int64, lastNode: Int64, firstHousenumber: String? = nil, lastHousenumber: String? = nil,
-        housenumbers: [String?] = [], nodeStreet: String? = nil
+        housenumbers: [String?] = [], postcodes: [String?] = [], nodeStreet: String? = nil
     ) {
         self.scheme = scheme
         self.firstNode = firstNode
@@ -118,6 +121,7 @@ public struct OSMInterpolation: Hashable, Sendable {
         self.firstHousenumber = firstHousenumber
         self.lastHousenumber = lastHousenumber
         self.housenumbers = housenumbers
+        self.postcodes = postcodes
         self.nodeStreet = nodeStreet
     }
 }

@@ -22,6 +22,8 @@ package struct OSMTaggedElement {
     package var isLabelMember = false
     /// An `addr:interpolation` line's house numbers, one for each of its points (nil where the node has none).
     package var nodeHousenumbers: [String?] = []
+    /// The `addr:postcode` of those numbered nodes, one for each point (nil where the node has no number or no postcode).
+    package var nodePostcodes: [String?] = []
     /// The `addr:street` (else `addr:place`) of the first of an interpolation line's nodes that has one.
     package var nodeStreet: String?
 

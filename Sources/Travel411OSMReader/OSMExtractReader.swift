@@ -345,6 +345,9 @@ private let deliverElement: cosm_element_callback = { element, context in
     tagged.isLabelMember = element.is_label_member != 0
     if let numbers = element.node_housenumbers {
         tagged.nodeHousenumbers = (0..<element.point_count).map { string(numbers[$0]) }
+        if let postcodes = element.node_postcodes {
+            tagged.nodePostcodes = (0..<element.point_count).map { string(postcodes[$0]) }
+        }
         tagged.nodeStreet = string(element.node_street)
     }
     return session.deliver(tagged) ? 0 : 1

@@ -54,6 +54,9 @@ typedef struct cosm_element {
     /// addr:interpolation lines: for each of the point_count points, its node's addr:housenumber (else NULL); NULL
     /// for other lines.
     const char *const *node_housenumbers;
+    /// addr:interpolation lines: for each of the point_count points, the addr:postcode of its node when that node
+    /// also carries addr:housenumber (else NULL); NULL for other lines.
+    const char *const *node_postcodes;
     /// addr:interpolation lines: the addr:street (else addr:place) of the first of its nodes that has one, else NULL.
     const char *node_street;
     /// Lines: how many of the way's nodes had no location (absent from the extract).

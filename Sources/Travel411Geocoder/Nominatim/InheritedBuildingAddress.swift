@@ -31,8 +31,9 @@ extension ReverseGeocoder {
         }
         guard let centre = centre(of: id, objects: objects) else { return nil }
         // Of any size: `placex_indexing_prepare` asks `ST_Covers` of every rank-30 polygon, with no reach (a bench
-        // on the 1 km campus of Lima's university, a relation with `addr:housenumber=375`, answers 375).
-        return smallestArea(holding: centre, objects: objects, covers: covers, inReach: false) { building in
+        // on the 1 km campus of Lima's university, a relation with `addr:housenumber=375`, answers 375), and
+        // `ST_Covers` holds the outline too: a plaque mapped as a node of the building's wall (Minsk's Valadarskaha 2).
+        return smallestArea(holding: centre, objects: objects, covers: covers, inReach: false, orOutline: true) { building in
             !(objects.names.bytes(Int(building), fields.houseNumber.rawValue)?.isEmpty ?? true)
                 || !(objects.names.bytes(Int(building), fields.street.rawValue)?.isEmpty ?? true)
                 || isPlaceAddress(building, objects: objects)

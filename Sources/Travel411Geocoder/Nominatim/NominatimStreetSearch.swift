@@ -156,10 +156,11 @@ extension ReverseGeocoder {
 
     /// `smallestArea(holding:objects:accepting:)` with the buildings' covers given (`ObjectCovers`). `inReach`: only
     /// the areas whose centroid lies within Nominatim's reach of the point; false for the area whose address a node
-    /// inherits (`inheritedAddress`), which any area may give.
+    /// inherits (`inheritedAddress`), which any area may give. `orOutline`: an area whose outline passes through the
+    /// point holds it too (`ST_Covers`).
     static func smallestArea(
         holding point: Coordinate, objects: PlacesLookup.LineLevel, covers: StreetTiles, inReach: Bool = true,
-        accepting: ((UInt32) -> Bool)? = nil
+        orOutline: Bool = false, accepting: ((UInt32) -> Bool)? = nil
     ) -> UInt32? {
         // Only the outlines whose extent holds the point (an import writes the covers with the objects), the ray as
         // far as the farthest of them.
@@ -174,6 +175,17 @@ extension ReverseGeocoder {
         for id in objects.index.outlinesHolding(point, reachDegrees: reach, among: lines, scanningTo: lastX) {
             guard let extent = extent(of: id, objects: objects), accepting?(id) ?? true else { continue }
             holding.append((id, extent))
+        }
+        if orOutline {
+            // Only the few outlines whose extent holds the point, each measured once.
+            for id in lines where !holding.contains(where: { $0.id == id }) {
+                guard let extent = extent(of: id, objects: objects), accepting?(id) ?? true,
+                    let squared = objects.index.squaredDegrees(
+                        from: point, toLine: id, within: onOutlineDegrees, clip: widenedPastRounding(extent)),
+                    squared <= onOutlineDegrees * onOutlineDegrees
+                else { continue }
+                holding.append((id, extent))
+            }
         }
         return smallestPolygon(holding, objects: objects)
     }

@@ -267,14 +267,14 @@ import Travel411OSMReader
         }
     }
 
-    @Test func interpolationLinesCarryTheirEndsHouseNumbers() throws {
+    @Test func interpolationLinesCarryTheirEndsHouseNumbersAndPostcodes() throws {
         try TemporaryFolder.with { folder in
             let path = try folder.write(
                 "interpolation.osm",
                 """
                 <?xml version='1.0' encoding='UTF-8'?>
                 <osm version='0.6'>
-                  <node id='1' lat='47.14' lon='9.52'><tag k='addr:housenumber' v='2'/><tag k='addr:street' v='Städtle'/></node>
+                  <node id='1' lat='47.14' lon='9.52'><tag k='addr:housenumber' v='2'/><tag k='addr:street' v='Städtle'/><tag k='addr:postcode' v='9490'/></node>
                   <node id='2' lat='47.14' lon='9.521'/>
                   <node id='3' lat='47.141' lon='9.522'><tag k='addr:housenumber' v='12'/><tag k='addr:street' v='Städtle'/></node>
                   <way id='7'><nd ref='1'/><nd ref='2'/><nd ref='3'/><tag k='addr:interpolation' v='even'/><tag k='addr:street' v='Städtle'/></way>
@@ -288,7 +288,7 @@ import Travel411OSMReader
                 line.interpolation
                     == OSMInterpolation(
                         scheme: "even", firstNode: 1, lastNode: 3, firstHousenumber: "2", lastHousenumber: "12",
-                        housenumbers: ["2", nil, "12"], nodeStreet: "Städtle"))
+                        housenumbers: ["2", nil, "12"], postcodes: ["9490", nil, nil], nodeStreet: "Städtle"))
             #expect(line.address?.street == "Städtle")
             #expect(line.shape == .lineString([Point2D(x: 9.52, y: 47.14), Point2D(x: 9.521, y: 47.14), Point2D(x: 9.522, y: 47.141)]))
             #expect(try folder.contents(except: ["interpolation.osm"]).isEmpty)
