@@ -96,10 +96,12 @@ final class ObjectNearestStreets {
         self.partitions = partitions
         records = try OSMSpillFile(path: temporaryPrefix + "object-records")
         // By the streets' tile of the centre, then the object: unique keys.
-        orphans = ExternalSorter(runPrefix: temporaryPrefix + "orphan-run-", bufferBytes: 8 << 20) { orphan in
+        orphans = ExternalSorter(runPrefix: temporaryPrefix + "orphan-run-", bufferBytes: 8 << 20, spillsInBackground: true) { orphan in
             UInt64(Self.tileKey(orphan)) << 32 | UInt64(orphan.object)
         }
-        answers = ExternalSorter(runPrefix: temporaryPrefix + "orphan-answer-run-", bufferBytes: 8 << 20) { UInt64($0.object) }
+        answers = ExternalSorter(
+            runPrefix: temporaryPrefix + "orphan-answer-run-", bufferBytes: 8 << 20, spillsInBackground: true
+        ) { UInt64($0.object) }
     }
 
     private static func tileKey(_ orphan: Orphan) -> UInt32 {

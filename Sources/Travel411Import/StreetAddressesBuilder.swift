@@ -28,7 +28,8 @@ final class StreetAddressesBuilder {
 
     /// Sort runs are created as `temporaryPrefix` and a name (beside the database being built).
     init(temporaryPrefix: String) {
-        sorter = ExternalSorter(runPrefix: temporaryPrefix + "street-address-run-", bufferBytes: 8 << 20) { pending in
+        sorter = ExternalSorter(runPrefix: temporaryPrefix + "street-address-run-", bufferBytes: 8 << 20, spillsInBackground: true) {
+            pending in
             UInt64(pending.street) << 32 | UInt64(pending.object)
         }
     }

@@ -28,7 +28,7 @@ final class StreetTilesBuilder {
 
     init(runPrefix: String, grid: TileGrid = .streets, bufferBytes: Int = 32 << 20) {
         self.grid = grid
-        sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes) { $0.key }
+        sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes, spillsInBackground: true) { $0.key }
     }
 
     func add(line id: UInt32, lines: [[Point2D]]) throws {

@@ -71,8 +71,8 @@ public struct AreaIndexBuilder {
     /// are created as `runPrefix` and a name, and unlinked at once; by default in the system's temporary folder.
     public init(runPrefix: String? = nil, bufferBytes: Int = 16 << 20) {
         let prefix = runPrefix ?? NSTemporaryDirectory() + "travel411-area-\(getpid())-"
-        tileSegments = ExternalSorter(runPrefix: prefix + "segments-", bufferBytes: bufferBytes) { $0.key }
-        crossings = ExternalSorter(runPrefix: prefix + "crossings-", bufferBytes: bufferBytes / 4) { $0.key }
+        tileSegments = ExternalSorter(runPrefix: prefix + "segments-", bufferBytes: bufferBytes, spillsInBackground: true) { $0.key }
+        crossings = ExternalSorter(runPrefix: prefix + "crossings-", bufferBytes: bufferBytes / 4, spillsInBackground: true) { $0.key }
     }
 
     /// Writes the sort buffers out and lets go of them while the builder waits for `build` (`ExternalSorter.seal`).

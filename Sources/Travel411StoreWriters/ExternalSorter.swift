@@ -34,6 +34,10 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
     /// Whether the buffer grows past its first step only once the sorter has taken as many records as the grown
     /// buffer holds, writing runs at its size until then (`init`).
     @usableFromInline let growsWithCount: Bool
+    /// Whether a full buffer is sorted and written on another thread while the next fills (`SortRunInFlight`).
+    @usableFromInline let spillsInBackground: Bool
+    /// The run being written so: at most one at a time, so that the sorter holds two buffers at most.
+    @usableFromInline var runInFlight: SortRunInFlight?
     @usableFromInline var count = 0
     /// The records the buffer first takes room for.
     @inlinable static var firstBufferRecords: Int { 4096 }
@@ -46,12 +50,17 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
     /// buffer takes its next size (four times its size) only once the sorter has taken that many records, and writes
     /// runs at its size until then: one of many sorters filled at once (the feature tables' R-trees) holds no more for a table of 50,000
     /// records than for one of 10,000, and reaches its full size only for a table a few times larger than it.
+    /// `spillsInBackground`: each run is sorted and written on a thread of its own, the buffer it came from held
+    /// until then beside the next (a failure to write it is thrown by the next spill or by `drain`); the runs and what
+    /// `drain` gives are the same.
     @inlinable package init(
-        runPrefix: String, bufferBytes: Int = 32 << 20, fanIn: Int = 64, growsWithCount: Bool = false, key: @escaping (Record) -> UInt64
+        runPrefix: String, bufferBytes: Int = 32 << 20, fanIn: Int = 64, growsWithCount: Bool = false,
+        spillsInBackground: Bool = false, key: @escaping (Record) -> UInt64
     ) {
         self.runPrefix = runPrefix
         self.fanIn = max(2, fanIn)
         self.growsWithCount = growsWithCount
+        self.spillsInBackground = spillsInBackground
         bufferRecords = max(1024, bufferBytes / max(1, MemoryLayout<Record>.stride))
         self.key = key
     }
@@ -60,6 +69,9 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
 
     /// Closes the runs, which frees their space; safe to call more than once.
     @inlinable package func discard() {
+        // Its thread writes to the newest run: closed once it is done. What failed is of no interest here.
+        try? runInFlight?.wait()
+        runInFlight = nil
         for run in runs { fclose(run) }
         runs = []
         runLevels = []
@@ -93,28 +105,61 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
     /// been the last run; appending again grows a new buffer.
     @inlinable package func seal() throws {
         guard buffer.capacity * MemoryLayout<Record>.stride >= 1 << 20 else { return }
-        if !buffer.isEmpty { try spill() }
+        if !buffer.isEmpty { try spill(keepingRoom: false) }
         buffer = []
     }
 
-    /// Sorts the buffer and writes it as one run, then lets go of the buffer's memory.
-    @inlinable func spill() throws {
-        sortBuffer()
+    /// Sorts the buffer and writes it as one run, here or on another thread (`spillsInBackground`), keeping room
+    /// for as many records in the buffer (`keepingRoom`) or none.
+    @inlinable func spill(keepingRoom: Bool = true) throws {
+        try finishRunInFlight()
         let (file, path) = try newRun()
         runs.append(file)
         runLevels.append(0)
-        try write(buffer, to: file, path: path)
-        guard fflush(file) == 0 else { throw Self.writeError(path) }
-        buffer.removeAll(keepingCapacity: true)
+        if spillsInBackground {
+            // The buffer's storage goes with the run, held by nothing else: sorted in place, freed once written.
+            let spilled = SpilledBuffer(records: buffer), capacity = buffer.capacity, key = self.key
+            buffer = []
+            if keepingRoom { buffer.reserveCapacity(capacity) }
+            runInFlight = SortRunInFlight {
+                Self.sort(&spilled.records, key: key)
+                try Self.writeRun(spilled.records, to: file, path: path)
+                spilled.records = []
+            }
+        } else {
+            sortBuffer()
+            try Self.writeRun(buffer, to: file, path: path)
+            buffer.removeAll(keepingCapacity: true)
+        }
         try mergeNewestRuns()
+    }
+
+    /// Waits for the run being written on another thread, if any, throwing what failed writing it.
+    @inlinable func finishRunInFlight() throws {
+        guard let run = runInFlight else { return }
+        runInFlight = nil
+        try run.wait()
+    }
+
+    /// A buffer handed to the thread that writes it (`spill`).
+    @usableFromInline final class SpilledBuffer {
+        @usableFromInline var records: [Record]
+        @inlinable init(records: [Record]) { self.records = records }
+    }
+
+    /// A whole run: the records, then flushed.
+    @inlinable static func writeRun(_ records: [Record], to file: UnsafeMutablePointer<FILE>, path: String) throws {
+        try write(records, to: file, path: path)
+        guard fflush(file) == 0 else { throw writeError(path) }
     }
 
     /// Sorts the buffer by key, equal keys in the order they were appended, as the standard library's stable sort
     /// does: each key is taken once and sorted with its record's position, then the records are moved to their
     /// places, a cycle at a time. Sorting the records themselves called `key` twice a comparison and moved whole
     /// records (at 150 copies of Liechtenstein a fifth of the read's features thread, in the street tiles' sorter).
-    @inlinable func sortBuffer() {
-        let key = self.key
+    @inlinable func sortBuffer() { Self.sort(&buffer, key: key) }
+
+    @inlinable static func sort(_ buffer: inout [Record], key: (Record) -> UInt64) {
         var order: [(key: UInt64, position: Int)] = []
         order.reserveCapacity(buffer.count)
         for (position, record) in buffer.enumerated() { order.append((key(record), position)) }
@@ -151,7 +196,7 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
         return (file, path)
     }
 
-    @inlinable func write(_ records: [Record], to file: UnsafeMutablePointer<FILE>, path: String) throws {
+    @inlinable static func write(_ records: [Record], to file: UnsafeMutablePointer<FILE>, path: String) throws {
         let written = records.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         guard written == records.count * MemoryLayout<Record>.stride else { throw Self.writeError(path) }
     }
@@ -165,6 +210,7 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
     /// records (equal keys from the earlier run first, as the final merge takes them).
     @inlinable func mergeNewestRuns() throws {
         while runs.count >= fanIn, let level = runLevels.last, runLevels.suffix(fanIn).allSatisfy({ $0 == level }) {
+            try finishRunInFlight()
             let first = runs.count - fanIn
             let (merged, path) = try newRun()
             var block: [Record] = []
@@ -174,12 +220,11 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
                 try merge(Array(runs[first...])) { record in
                     block.append(record)
                     if block.count == blockRecords {
-                        try write(block, to: merged, path: path)
+                        try Self.write(block, to: merged, path: path)
                         block.removeAll(keepingCapacity: true)
                     }
                 }
-                try write(block, to: merged, path: path)
-                guard fflush(merged) == 0 else { throw Self.writeError(path) }
+                try Self.writeRun(block, to: merged, path: path)
             } catch {
                 fclose(merged)
                 throw error
@@ -217,7 +262,8 @@ public final class ExternalSorter<Record: BitwiseCopyable> {
             for record in buffer { try body(record) }
             return
         }
-        if !buffer.isEmpty { try spill() }
+        if !buffer.isEmpty { try spill(keepingRoom: false) }
+        try finishRunInFlight()
         // The merge reads the runs in blocks of its own: the buffer, a full one kept by `spill`, goes first.
         buffer = []
         try merge(runs, body)

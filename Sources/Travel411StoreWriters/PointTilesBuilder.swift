@@ -23,7 +23,7 @@ package final class PointTilesBuilder {
     package private(set) var count = 0
 
     package init(runPrefix: String, bufferBytes: Int = 32 << 20) {
-        sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes) { $0.key }
+        sorter = ExternalSorter(runPrefix: runPrefix, bufferBytes: bufferBytes, spillsInBackground: true) { $0.key }
     }
 
     /// Adds the point with record `id`; ids must be unique.

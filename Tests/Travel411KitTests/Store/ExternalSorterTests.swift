@@ -45,6 +45,34 @@ struct ExternalSorterTests {
         #expect(contents(folder).isEmpty)
     }
 
+    /// Runs sorted and written on threads of their own (`spillsInBackground`) give the records in the order the
+    /// sorter gives them otherwise, equal keys in the order appended, through merges (`fanIn`) and seals.
+    @Test(arguments: [3_000, 70_000])
+    func backgroundSpillsGiveTheSameOrder(count: Int) throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func drained(inBackground: Bool) throws -> [Int32] {
+            let sorter = ExternalSorter<(key: UInt64, value: Int32)>(
+                runPrefix: folder.appendingPathComponent("run-\(inBackground)-").path, bufferBytes: 1, fanIn: 4,
+                spillsInBackground: inBackground
+            ) { $0.key }
+            var state: UInt64 = 47
+            for index in 0..<count {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                try sorter.append((state >> 54, Int32(index)))  // 1,024 keys: many records share one
+                if index == count / 2 { try sorter.seal() }
+            }
+            #expect(contents(folder).isEmpty)
+            var values: [Int32] = []
+            try sorter.drain { values.append($0.value) }
+            return values
+        }
+        let inBackground = try drained(inBackground: true)
+        #expect(inBackground.count == count)
+        #expect(inBackground == (try drained(inBackground: false)))
+        #expect(contents(folder).isEmpty)
+    }
+
     /// A sealed sorter lets go of a buffer of a megabyte or more (written as a run) and keeps a smaller one; what it
     /// gives out is the same as without the seal, records appended after it included.
     @Test(arguments: [100, 100_000])
