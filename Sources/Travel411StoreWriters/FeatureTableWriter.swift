@@ -129,7 +129,7 @@ final class RTreeEntries {
     /// Adds one feature's box; entries must be added at most 2³² times per table (their order breaks ties).
     package func append(id: Int64, box: BoundingBox) throws {
         let centreX = (box.minX + box.maxX) / 2, centreY = (box.minY + box.maxY) / 2
-        let hilbert = UInt64(Self.hilbertIndex(x: Self.gridCoordinate(centreX, 180), y: Self.gridCoordinate(centreY, 90)))
+        let hilbert = UInt64(HilbertCurve.index(longitude: centreX, latitude: centreY))
         try sorter.append(
             Entry(
                 key: hilbert << 32 | UInt64(UInt32(truncatingIfNeeded: sorter.count)), id: id,
@@ -139,33 +139,6 @@ final class RTreeEntries {
 
     /// Every entry in Hilbert order; the entries are gone afterwards.
     package func drain(_ body: (Entry) throws -> Void) throws { try sorter.drain(body) }
-
-    /// A coordinate on a 65,536-step grid across [-half, half] (about 600 m in longitude).
-    static func gridCoordinate(_ value: Double, _ half: Double) -> UInt32 {
-        guard value.isFinite else { return 0 }
-        return UInt32(min(65_535, max(0, ((value + half) / (2 * half) * 65_536).rounded(.down))))
-    }
-
-    /// The position of grid cell (x, y) along a Hilbert curve filling the 65,536 × 65,536 grid.
-    static func hilbertIndex(x: UInt32, y: UInt32) -> UInt32 {
-        var x = x, y = y, index: UInt32 = 0
-        var side: UInt32 = 1 << 15
-        while side > 0 {
-            let rx: UInt32 = (x & side) > 0 ? 1 : 0
-            let ry: UInt32 = (y & side) > 0 ? 1 : 0
-            index &+= side &* side &* ((3 &* rx) ^ ry)
-            // Rotate the quadrant so that the curve's pieces join up.
-            if ry == 0 {
-                if rx == 1 {
-                    x = 65_535 &- x
-                    y = 65_535 &- y
-                }
-                swap(&x, &y)
-            }
-            side >>= 1
-        }
-        return index
-    }
 
     /// The largest Float not above `value`.
     static func roundedDown(_ value: Double) -> Float {

@@ -54,7 +54,7 @@ final class DelimitedChunkProcessor: ChunkProcessor {
         let rowOrder = self.rowOrder
         let order = rowOrder.order(count: rows.count) { rows[$0].point }
         // In the input's order the answers go straight to the output; in another, each where it lies, gathered after.
-        let isReordered = rows.count >= SpatialRowOrder.minimumRows
+        let isReordered = rowOrder.isReordered
         let answers = isReordered ? reorderedAnswers : output
         if isReordered { answers.count = 0 }
         for position in 0..<order.count {

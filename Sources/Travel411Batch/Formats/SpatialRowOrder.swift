@@ -4,7 +4,7 @@ import Travel411Store
 /// The order a chunk's rows are answered in, and the gathering of their answers back into the input's order.
 ///
 /// A batch's lookups wait for memory: the tiles, cells and names they read are far bigger than the caches. Rows
-/// answered along a Z-order curve over their points, so that rows near each other on the ground come one after
+/// answered along a Hilbert curve over their points (`HilbertCurve`, the feature tables' order), so that rows near each other on the ground come one after
 /// another, find what their neighbours read still in the cache; points in the input's order, scattered over the
 /// world, almost never do. Each row's answer is the same whichever order it is answered in; only where it is
 /// written first differs, and `gather` puts the rows back in the input's order (docs/where.md, "Performance").
@@ -20,6 +20,8 @@ final class SpatialRowOrder {
     private var answerStarts: UnsafeMutablePointer<Int>
     private var answerEnds: UnsafeMutablePointer<Int>
     private var capacity: Int
+    /// Whether the last `order` is not the input's: the answers are then gathered (`noteAnswer`, `gather`).
+    private(set) var isReordered = false
 
     init() {
         capacity = 4096
@@ -35,13 +37,16 @@ final class SpatialRowOrder {
     /// their order) when there are at least `minimumRows`, else in the input's order. Valid until the next call.
     func order(count: Int, point: (Int) -> SIMD2<Double>) -> UnsafeBufferPointer<Int> {
         reserve(count)
-        guard count >= Self.minimumRows else {
+        isReordered = count >= Self.minimumRows
+        guard isReordered else {
             for row in 0..<count { rowOrder[row] = row }
             return UnsafeBufferPointer(start: rowOrder, count: count)
         }
         for row in 0..<count {
             let latitudeAndLongitude = point(row)
-            let curve = latitudeAndLongitude.x.isNaN ? UInt64(UInt32.max) : UInt64(Self.zOrder(latitudeAndLongitude))
+            let curve =
+                latitudeAndLongitude.x.isNaN
+                ? UInt64(UInt32.max) : UInt64(HilbertCurve.index(longitude: latitudeAndLongitude.y, latitude: latitudeAndLongitude.x))
             keys[row] = curve << 32 | UInt64(row)
         }
         var sorted = UnsafeMutableBufferPointer(start: keys, count: count)
@@ -65,26 +70,6 @@ final class SpatialRowOrder {
             if row &+ gatherRowsAhead < count { LookupPrefetch.hint(answers.base + answerStarts[row &+ gatherRowsAhead]) }
             output.append(answers.base + answerStarts[row], count: answerEnds[row] &- answerStarts[row])
         }
-    }
-
-    /// The point's place on the curve: 16 bits of longitude and of latitude (about 600 m), interleaved.
-    @inline(__always)
-    static func zOrder(_ latitudeAndLongitude: SIMD2<Double>) -> UInt32 {
-        let latitude = (latitudeAndLongitude.x + 90) * (65535 / 180)
-        let longitude = (latitudeAndLongitude.y + 180) * (65535 / 360)
-        let y = UInt32(min(max(latitude, 0), 65535)), x = UInt32(min(max(longitude, 0), 65535))
-        return spreadBits(x) | spreadBits(y) << 1
-    }
-
-    /// The low 16 bits of `value` moved to the even bits.
-    @inline(__always)
-    private static func spreadBits(_ value: UInt32) -> UInt32 {
-        var bits = value & 0xFFFF
-        bits = (bits | bits << 8) & 0x00FF_00FF
-        bits = (bits | bits << 4) & 0x0F0F_0F0F
-        bits = (bits | bits << 2) & 0x3333_3333
-        bits = (bits | bits << 1) & 0x5555_5555
-        return bits
     }
 
     private func reserve(_ count: Int) {

@@ -15,7 +15,7 @@ final class SpatialRowOrderTests: XCTestCase {
         let order = Self.order(points)
         XCTAssertEqual(order.sorted(), Array(points.indices), "a permutation of the rows")
         XCTAssertEqual(Array(order.suffix(2)), [1, 4])
-        let curve = order.dropLast(2).map { SpatialRowOrder.zOrder(points[$0]) }
+        let curve = order.dropLast(2).map { HilbertCurve.index(longitude: points[$0].y, latitude: points[$0].x) }
         XCTAssertEqual(curve, curve.sorted())
         let london = order.firstIndex(of: 0) ?? -100, londonWest = order.firstIndex(of: 3) ?? 100
         XCTAssertEqual(abs(london - londonWest), 1, "London's two points lie side by side on the curve")
