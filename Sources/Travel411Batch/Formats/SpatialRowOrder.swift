@@ -16,6 +16,7 @@ final class SpatialRowOrder {
     private let gatherRowsAhead = 8
 
     private var keys: UnsafeMutablePointer<UInt64>
+    private var sortScratch: UnsafeMutablePointer<UInt64>
     private var rowOrder: UnsafeMutablePointer<Int>
     private var answerStarts: UnsafeMutablePointer<Int>
     private var answerEnds: UnsafeMutablePointer<Int>
@@ -26,6 +27,7 @@ final class SpatialRowOrder {
     init() {
         capacity = 4096
         keys = .allocate(capacity: capacity)
+        sortScratch = .allocate(capacity: capacity)
         rowOrder = .allocate(capacity: capacity)
         answerStarts = .allocate(capacity: capacity)
         answerEnds = .allocate(capacity: capacity)
@@ -49,8 +51,7 @@ final class SpatialRowOrder {
                 ? UInt64(UInt32.max) : UInt64(HilbertCurve.index(longitude: latitudeAndLongitude.y, latitude: latitudeAndLongitude.x))
             keys[row] = curve << 32 | UInt64(row)
         }
-        var sorted = UnsafeMutableBufferPointer(start: keys, count: count)
-        sorted.sort()
+        CurveKeySort.sort(keys, count: count, scratch: sortScratch)
         for index in 0..<count { rowOrder[index] = Int(truncatingIfNeeded: keys[index] & 0xFFFF_FFFF) }
         return UnsafeBufferPointer(start: rowOrder, count: count)
     }
@@ -77,6 +78,7 @@ final class SpatialRowOrder {
         deallocate()
         capacity = max(count, capacity * 2)
         keys = .allocate(capacity: capacity)
+        sortScratch = .allocate(capacity: capacity)
         rowOrder = .allocate(capacity: capacity)
         answerStarts = .allocate(capacity: capacity)
         answerEnds = .allocate(capacity: capacity)
@@ -84,6 +86,7 @@ final class SpatialRowOrder {
 
     private func deallocate() {
         keys.deallocate()
+        sortScratch.deallocate()
         rowOrder.deallocate()
         answerStarts.deallocate()
         answerEnds.deallocate()

@@ -26,6 +26,27 @@ final class SpatialRowOrderTests: XCTestCase {
         XCTAssertEqual(Self.order(points), Array(points.indices))
     }
 
+    /// The radix sort gives the comparison sort's order: keys spread over all three digits, keys of one region
+    /// (passes skipped), ties kept in the rows' order.
+    func testCurveKeySortMatchesTheComparisonSort() {
+        var generator = SeededGenerator(seed: 48)
+        let spread = (0..<5_000).map { _ in UInt64.random(in: 0...UInt64(UInt32.max), using: &generator) }
+        let region = (0..<5_000).map { _ in 0x1234_5000 | UInt64.random(in: 0...0x7FF, using: &generator) }
+        let ties = (0..<5_000).map { UInt64($0 % 3) << 12 }
+        for curve in [spread, region, ties, [7], []] {
+            var keys = curve.enumerated().map { $1 << 32 | UInt64($0) }
+            let expected = keys.sorted()
+            var scratch = [UInt64](repeating: 0, count: keys.count)
+            keys.withUnsafeMutableBufferPointer { keys in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    guard let base = keys.baseAddress, let other = scratch.baseAddress else { return }
+                    CurveKeySort.sort(base, count: keys.count, scratch: other)
+                }
+            }
+            XCTAssertEqual(keys, expected)
+        }
+    }
+
     /// The order copied while the orderer, which owns its memory, is alive.
     private static func order(_ points: [SIMD2<Double>]) -> [Int] {
         let rowOrder = SpatialRowOrder()
