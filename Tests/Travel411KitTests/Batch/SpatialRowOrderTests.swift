@@ -56,36 +56,63 @@ final class SpatialRowOrderTests: XCTestCase {
     /// Every field through the real geocoder: a chunk answered along the curve (one chunk of 4,000 rows) writes the
     /// same bytes as chunks too small to be reordered, with one worker and with two.
     func testReorderedChunksWriteTheSameBytesAsChunksInOrder() throws {
-        var generator = SeededGenerator(seed: 47)
         var input = "id,lat,lon\n"
-        let cities = [(51.47, -0.45), (48.86, 2.35), (35.68, 139.69), (-33.86, 151.2), (40.7, -74.0), (60.17, 24.94)]
-        for id in 0..<4_000 {
-            if id % 97 == 0 {
+        for (id, point) in Self.seededPoints().enumerated() {
+            if let (lat, lon) = point {
+                input += "\(id),\(String(format: "%.5f", lat)),\(String(format: "%.5f", lon))\n"
+            } else {
                 input += "\(id),not a number,1\n"
-                continue
             }
-            let lat: Double, lon: Double
+        }
+        try assertReorderedChunksMatch(Data(input.utf8), name: "input.csv", errors: 42)
+    }
+
+    /// JSON Lines are answered in the places' order too: lines that are no object, or have no point, keep their place.
+    func testReorderedJSONLinesWriteTheSameBytesAsLinesInOrder() throws {
+        var input = ""
+        for (id, point) in Self.seededPoints().enumerated() {
+            if id % 331 == 0 { input += "not JSON\n" }
+            if id % 500 == 0 { input += "\n" }
+            if let (lat, lon) = point {
+                input += #"{"id": \#(id), "lat": \#(String(format: "%.5f", lat)), "lon": \#(String(format: "%.5f", lon))}"# + "\n"
+            } else {
+                input += #"{"id": \#(id), "lat": "north", "lon": 1}"# + "\n"
+            }
+        }
+        try assertReorderedChunksMatch(Data(input.utf8), name: "input.jsonl", errors: 42 + 13)
+    }
+
+    /// 4,000 points, half near six cities and half anywhere, every 97th none.
+    private static func seededPoints() -> [(Double, Double)?] {
+        var generator = SeededGenerator(seed: 47)
+        let cities = [(51.47, -0.45), (48.86, 2.35), (35.68, 139.69), (-33.86, 151.2), (40.7, -74.0), (60.17, 24.94)]
+        return (0..<4_000).map { id in
+            if id % 97 == 0 { return nil }
             if id % 2 == 0 {
                 let city = cities[Int.random(in: 0..<cities.count, using: &generator)]
-                lat = city.0 + Double.random(in: -0.2...0.2, using: &generator)
-                lon = city.1 + Double.random(in: -0.2...0.2, using: &generator)
-            } else {
-                (lat, lon) = (Double.random(in: -85...85, using: &generator), Double.random(in: -179...179, using: &generator))
+                return (
+                    city.0 + Double.random(in: -0.2...0.2, using: &generator), city.1 + Double.random(in: -0.2...0.2, using: &generator)
+                )
             }
-            input += "\(id),\(String(format: "%.5f", lat)),\(String(format: "%.5f", lon))\n"
+            return (Double.random(in: -85...85, using: &generator), Double.random(in: -179...179, using: &generator))
         }
+    }
+
+    /// Every field through the real geocoder: the input in one chunk, answered along the curve, writes the same
+    /// bytes as in chunks too small to be reordered, with one worker and with two.
+    private func assertReorderedChunksMatch(_ input: Data, name: String, errors: Int) throws {
         let geocoder = try ReverseGeocoder(
             databasePath: TestPlaces.databasePath, loading: .everything, needs: PlacemarkNeeds(fields: PlacemarkField.standard))
         for jobs in [1, 2] {
             let options = BatchOptions(jobs: jobs)
-            let inOrder = try runBatch(Data(input.utf8), options: options, blockSize: 2048, printer: geocoder)
-            let reordered = try runBatch(Data(input.utf8), options: options, blockSize: 1 << 20, printer: geocoder)
-            XCTAssertEqual(reordered.summary.rows, 4_000)
-            XCTAssertEqual(reordered.summary.errors, 42)
+            let inOrder = try runBatch(input, name: name, options: options, blockSize: 2048, printer: geocoder)
+            let reordered = try runBatch(input, name: name, options: options, blockSize: 1 << 20, printer: geocoder)
+            XCTAssertEqual(reordered.summary.rows, inOrder.summary.rows)
+            XCTAssertEqual(reordered.summary.errors, errors)
             XCTAssertEqual(reordered.summary.errors, inOrder.summary.errors)
             XCTAssertEqual(reordered.lines.count, inOrder.lines.count)
             for (line, (expected, actual)) in zip(inOrder.lines, reordered.lines).enumerated() where expected != actual {
-                XCTFail("jobs \(jobs), line \(line + 1): \(actual) instead of \(expected)")
+                XCTFail("\(name), jobs \(jobs), line \(line + 1): \(actual) instead of \(expected)")
                 break
             }
             XCTAssertEqual(reordered.output, inOrder.output)
