@@ -1,5 +1,6 @@
 import Travel411Core
 import Travel411Geocoder
+import Travel411Store
 
 /// GeoJSON features → output rows: one row per element of the `features` array. The feature's
 /// properties are kept; a feature whose geometry is not a valid Point is flagged, not dropped.
@@ -13,6 +14,26 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
     private var otherMembers: [JSONMember] = []
     private var geometryMembers: [JSONMember] = []
     private var propertyMembers: [JSONMember] = []
+    /// The chunk's features, scanned before any is answered, and their properties and other members side by side:
+    /// the rows are answered in the order of their places (`SpatialRowOrder`), as CSV's are.
+    private var features: [ScannedFeature] = []
+    private var properties: [JSONMember] = []
+    private var others: [JSONMember] = []
+    private let rowOrder = SpatialRowOrder()
+    private let reorderedAnswers = GrowableByteArray(capacity: 1 << 20)
+
+    /// A feature: its number in the input, its text when it is not a JSON object (`unparsed`), its members, and its
+    /// point or what is wrong with it.
+    private struct ScannedFeature {
+        var number: Int
+        var unparsed: Range<Int>?
+        var rawGeometry: Range<Int>?
+        var properties = 0..<0
+        var others = 0..<0
+        var point: RowPoint?
+        var problem: String?
+        var spot = LookupPrefetch.Spot.none
+    }
 
     init(encoder: RowEncoder, printer: any PlacemarkPrinter) {
         self.encoder = encoder
@@ -28,54 +49,82 @@ final class GeoJSONChunkProcessor: ChunkProcessor {
     private func process<Printer: PlacemarkPrinter>(_ chunk: InputChunk, into output: GrowableByteArray, printer: Printer) -> RowCounts {
         var counts = RowCounts()
         let bytes = UnsafePointer(chunk.buffer.base)
-        let end = chunk.length
-        var feature = chunk.unitsBefore
+        scanFeatures(bytes, end: chunk.length, firstFeature: chunk.unitsBefore + 1)
+        let features = self.features, needs = encoder.needs
+        let order = rowOrder.order(count: features.count) {
+            features[$0].point.map { SIMD2($0.latitude, $0.longitude) } ?? SIMD2(.nan, .nan)
+        }
+        // In the input's order the answers go straight to the output; in another, each where it lies, gathered after.
+        let isReordered = rowOrder.isReordered
+        let answers = isReordered ? reorderedAnswers : output
+        if isReordered { answers.count = 0 }
+        properties.withUnsafeBufferPointer { properties in
+            others.withUnsafeBufferPointer { others in
+                for position in 0..<order.count {
+                    let feature = features[order[position]]
+                    counts.rows += 1
+                    if feature.point == nil { counts.errors += 1 }
+                    @inline(__always) func spot(_ ahead: Int) -> LookupPrefetch.Spot {
+                        position &+ ahead < order.count ? features[order[position &+ ahead]].spot : .none
+                    }
+                    let step = PointsAhead.rowsPerStage
+                    printer.prefetch(stages: (spot(3 &* step), spot(2 &* step), spot(step)), needs: needs)
+                    let start = answers.count
+                    let featureProperties = UnsafeBufferPointer(rebasing: properties[feature.properties])
+                    encoder.appendGeocodedRow(
+                        bytes, input: feature.unparsed.map { .unparsed($0) } ?? .members(featureProperties), point: feature.point,
+                        rawGeometry: feature.rawGeometry, featureMembers: UnsafeBufferPointer(rebasing: others[feature.others]),
+                        problem: "feature \(feature.number): \(feature.problem ?? "no coordinate")", printer: printer, to: answers)
+                    if isReordered { rowOrder.noteAnswer(of: order[position], from: start, to: answers.count) }
+                }
+            }
+        }
+        if isReordered { rowOrder.gather(features.count, from: answers, to: output) }
+        return counts
+    }
+
+    /// Scans every feature of `bytes[..<end]` into `features`, their properties and other members into
+    /// `properties` and `others`.
+    private func scanFeatures(_ bytes: UnsafePointer<UInt8>, end: Int, firstFeature: Int) {
+        features.removeAll(keepingCapacity: true)
+        properties.removeAll(keepingCapacity: true)
+        others.removeAll(keepingCapacity: true)
+        var number = firstFeature - 1
         var index = 0
         while true {
             while index < end && (JSONScanner.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: ",")) { index += 1 }
             guard index < end else { break }
-            feature += 1
-            counts.rows += 1
+            number += 1
             let start = index
-
-            var unparsed: Range<Int>?
-            var rawGeometry: Range<Int>?
-            var point: RowPoint?
-            var problem: String?
+            var feature = ScannedFeature(number: number)
             do {
                 index = try JSONScanner.scanObjectMembers(bytes, start, end, into: &featureMembers)
                 switch analyzeFeature(bytes) {
                 case .success(let analysis):
-                    rawGeometry = analysis.geometry
+                    feature.rawGeometry = analysis.geometry
                     switch analysis.reading {
-                    case .point(let found): point = found
-                    case .problem(let message): problem = message
+                    case .point(let found):
+                        feature.point = found
+                        feature.spot = LookupPrefetch.Spot(Coordinate(latitude: found.latitude, longitude: found.longitude))
+                    case .problem(let message): feature.problem = message
                     }
                 case .failure(let failure):
-                    rawGeometry = failure.geometry
-                    problem = failure.message
+                    feature.rawGeometry = failure.geometry
+                    feature.problem = failure.message
                 }
+                feature.properties = properties.count..<properties.count + propertyMembers.count
+                feature.others = others.count..<others.count + otherMembers.count
+                properties.append(contentsOf: propertyMembers)
+                others.append(contentsOf: otherMembers)
             } catch {
                 let elementEnd = FeatureArrayFramer.elementEnd(bytes, from: start, to: end)
                 index = max(elementEnd, start + 1)
-                unparsed = start..<min(index, end)
-                otherMembers.removeAll(keepingCapacity: true)
+                feature.unparsed = start..<min(index, end)
                 let reason = (error as? JSONSyntaxError)?.reason ?? "invalid JSON"
-                problem = "not a valid feature (\(reason))"
+                feature.problem = "not a valid feature (\(reason))"
             }
-
-            if point == nil { counts.errors += 1 }
-            let featureNumber = feature
-            propertyMembers.withUnsafeBufferPointer { properties in
-                otherMembers.withUnsafeBufferPointer { others in
-                    encoder.appendGeocodedRow(
-                        bytes, input: unparsed.map { .unparsed($0) } ?? .members(properties), point: point,
-                        rawGeometry: rawGeometry, featureMembers: others,
-                        problem: "feature \(featureNumber): \(problem ?? "no coordinate")", printer: printer, to: output)
-                }
-            }
+            features.append(feature)
         }
-        return counts
     }
 
     private struct Analysis {

@@ -82,6 +82,20 @@ final class SpatialRowOrderTests: XCTestCase {
         try assertReorderedChunksMatch(Data(input.utf8), name: "input.jsonl", errors: 42 + 13)
     }
 
+    /// GeoJSON features too: a feature that is no valid JSON, or has no Point, keeps its place.
+    func testReorderedGeoJSONFeaturesWriteTheSameBytesAsFeaturesInOrder() throws {
+        var features: [String] = []
+        for (id, point) in Self.seededPoints().enumerated() {
+            if id % 331 == 0 { features.append(#"{"type": "Feature", "geometry": null, "properties": {"id": tru}}"#) }
+            let geometry =
+                point.map { #"{"type": "Point", "coordinates": [\#(String(format: "%.5f", $0.1)), \#(String(format: "%.5f", $0.0))]}"# }
+                ?? #"{"type": "LineString", "coordinates": [[1, 2], [3, 4]]}"#
+            features.append(#"{"type": "Feature", "id": \#(id), "geometry": \#(geometry), "properties": {"id": \#(id)}}"#)
+        }
+        let input = #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ",\n") + "]}\n"
+        try assertReorderedChunksMatch(Data(input.utf8), name: "input.geojson", errors: 42 + 13)
+    }
+
     /// 4,000 points, half near six cities and half anywhere, every 97th none.
     private static func seededPoints() -> [(Double, Double)?] {
         var generator = SeededGenerator(seed: 47)
