@@ -74,7 +74,8 @@ package final class PlacesLookup: Sendable {
     private let streets: LazySlots<Loaded<LineLevel>>
     private let streetPostcodeRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
     private let streetAddressRecords = LazySlots<Loaded<PagedRecords>>(count: 1)
-    private let objectCoverTiles = LazySlots<Loaded<StreetTiles>>(count: 1)
+    /// The objects' covers (slot 0) and the streets' (slot 1).
+    private let coverTiles = LazySlots<Loaded<StreetTiles>>(count: 2)
     /// The suburb level's node areas (slot 0) and the city level's (slot 1).
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 2)
     private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
@@ -538,16 +539,19 @@ package final class PlacesLookup: Sendable {
         loadedOnce(streets, at: slot) { try Self.loadLineLevel(index, from: $0) }
     }
 
-    /// The extents of OpenStreetMap's buildings and areas by the cells they cover (`ObjectCovers`); nil for a
-    /// database without them.
-    func objectCovers() -> StreetTiles? {
-        loadedOnce(objectCoverTiles) { reader in
+    /// The extents of OpenStreetMap's buildings and areas by the cells they cover (`ObjectCovers`), and of its streets
+    /// mapped as areas (pedestrian squares); nil for a database without them.
+    func objectCovers() -> StreetTiles? { covers(.objectCovers, grid: .objects, level: 2, slot: 0) }
+    func streetCovers() -> StreetTiles? { covers(.streetCovers, grid: .streets, level: 3, slot: 1) }
+
+    private func covers(_ index: PlacesSchema.LineIndex, grid: TileGrid, level: Int64, slot: Int) -> StreetTiles? {
+        loadedOnce(coverTiles, at: slot) { reader in
             guard
                 case .blob(let directory) = try reader.query(
-                    "SELECT lines FROM travel411_line_indexes WHERE level = ?", [.text(PlacesSchema.LineIndex.objectCovers.rawValue)]
+                    "SELECT lines FROM travel411_line_indexes WHERE level = ?", [.text(index.rawValue)]
                 ).first?.first
             else { return nil }
-            return try Self.tiles(directory: directory, grid: .objects, level: 2, from: reader)
+            return try Self.tiles(directory: directory, grid: grid, level: level, from: reader)
         }
     }
 

@@ -59,6 +59,7 @@ public final class ReverseGeocoder: Sendable {
         var streetPostcodes: Unmanaged<PagedRecords>?
         var streetAddresses: Unmanaged<PagedRecords>?
         var objectCovers: Unmanaged<StreetTiles>?
+        var streetCovers: Unmanaged<StreetTiles>?
         var interpolations: Unmanaged<PlacesLookup.LineLevel>?
         /// The extract's place nodes of the suburb level and its neighbourhoods.
         var suburbNodes: Unmanaged<PlaceNodeSearch>?
@@ -104,6 +105,7 @@ public final class ReverseGeocoder: Sendable {
                 hot.streetPostcodes = lookup.streetPostcodes().map(Unmanaged.passUnretained)
                 hot.streetAddresses = lookup.streetAddresses().map(Unmanaged.passUnretained)
                 hot.objectCovers = lookup.objectCovers().map(Unmanaged.passUnretained)
+                hot.streetCovers = lookup.streetCovers().map(Unmanaged.passUnretained)
                 hot.interpolations = lookup.interpolationLevel().map(Unmanaged.passUnretained)
                 hot.suburbNodes = lookup.suburbNodeSearch().map(Unmanaged.passUnretained)
                 hot.neighbourhoods = lookup.neighbourhoodNodes().map(Unmanaged.passUnretained)
@@ -365,6 +367,12 @@ public final class ReverseGeocoder: Sendable {
     func withObjectCovers<R>(_ body: (StreetTiles) -> R) -> R? {
         if hot.isComplete { return hot.objectCovers?._withUnsafeGuaranteedRef(body) }
         return lookup.objectCovers().map(body)
+    }
+
+    @inline(__always)
+    func withStreetCovers<R>(_ body: (StreetTiles) -> R) -> R? {
+        if hot.isComplete { return hot.streetCovers?._withUnsafeGuaranteedRef(body) }
+        return lookup.streetCovers().map(body)
     }
 
     /// The pieces of the extracts' interpolation lines, borrowed as `withObjects`.

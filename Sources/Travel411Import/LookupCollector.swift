@@ -88,6 +88,8 @@ final class LookupCollector {
     package var objects: StreetTilesBuilder?
     /// The extents of those with an outline, by the object cells they cover (`PlacesSchema.LineIndex.objectCovers`).
     var objectCovers: StreetTilesBuilder?
+    /// The extents of the streets mapped as areas, by the street cells they cover (`PlacesSchema.LineIndex.streetCovers`).
+    var streetCovers: StreetTilesBuilder?
     /// Their records wait here for the streets' tiles, which find the nearest street of those without a parent.
     var objectRecords: ObjectNearestStreets?
     /// The `addr:interpolation` lines and the records of their numbers.
@@ -190,6 +192,7 @@ final class LookupCollector {
         try streets?.seal()
         try objects?.seal()
         try objectCovers?.seal()
+        try streetCovers?.seal()
         try objectRecords?.seal()
         try addresses?.seal()
         try postcodes?.seal()

@@ -73,6 +73,12 @@ extension LookupCollector {
         defer { streetNames = names }
         let id = UInt32(names.recordCount)
         try streets.add(line: id, lines: lines)
+        // A square's box, as an object's (`collectObject`): a point inside it is at distance 0 from it.
+        let extent = OSMLevelMapping.extent(of: lines)
+        if centre != nil, !extent.isEmpty {
+            let box = extent.widened(by: ObjectCovers.slackDegrees)
+            try streetCovers?.add(line: id, lines: [[Point2D(x: box.minX, y: box.minY), Point2D(x: box.maxX, y: box.maxY)]])
+        }
         objectRecords?.addStreet(named: !name.isEmpty, minor: rank == 27)
         try names.append([
             name, rank.map(String.init), element, kind, OSMLevelMapping.extentText(lines), centre.map(OSMLevelMapping.pointText),

@@ -96,6 +96,7 @@ final class LookupTablesWriter {
             deflater: deflater)
         // Made even without a thoroughfare layer: a database always has its (then empty) street index.
         collector.streets = StreetTilesBuilder(runPrefix: database.path + "-street-run-")
+        collector.streetCovers = StreetTilesBuilder(runPrefix: database.path + "-street-cover-run-", bufferBytes: 1 << 20)
         let storePage = try Self.pageStore(database, deflater: deflater, recordPages: true)
         collector.streetNames = PagedRecordsWriter(fieldCount: PlacesSchema.StreetField.allCases.count) { number, blob in
             try storePage(PlacesSchema.PageKind.streetRecords.key(level: 0, page: number), blob)
@@ -515,6 +516,13 @@ final class LookupTablesWriter {
         let streetCount = names.recordCount
         let pageCount = try names.finish()
         try storeLineIndex(.thoroughfare, directory: directory, recordPages: pageCount)
+        if let covers = collector.streetCovers {
+            collector.streetCovers = nil
+            let coverDirectory = try covers.finish(coding: coding) { number, blob in
+                try insert.run([.integer(PlacesSchema.PageKind.streetTiles.key(level: 3, page: number)), .blob(blob)])
+            }
+            try storeLineIndex(.streetCovers, directory: coverDirectory, recordPages: 0)
+        }
         // Written even without an object: a level that is absent makes a point answer by the nearby-feature
         // rules, so an extract's cut without objects answered unlike the same cut beside another extract.
         if let objects = collector.objects, let pending = collector.objectRecords {

@@ -43,23 +43,22 @@ extension ReverseGeocoder {
         // near, so neither nearest search runs; a POI node inside it answers instead when it has the area's house
         // number or the area has none (Nominatim's). With NearestSearch.consider's box test, that saves a central
         // Helsinki batch 12 % of its CPU.
-        var object: (id: UInt32, degrees: Double, closest: Coordinate)?
-        if maximumRank >= 30, let area = smallestArea(holding: point, objects: objects, accepting: accepted) {
-            object = (node(inside: area, near: point, objects: objects, accepting: accepted) ?? area, 0, point)
-        }
-        let rankField = PlacesSchema.StreetField.rank.rawValue
+        // A pedestrian square holding the point is a street at distance 0 too (`streetArea`); of it and an area, the
+        // smaller answers (`isSmaller`).
+        let square = layers.contains(.address) ? streetArea(holding: point, streets: streets, maximumRank: maximumRank) : nil
+        var object =
+            maximumRank >= 30
+            ? objectHolding(point, unlessSmaller: square?.id, objects: objects, streets: streets, accepting: accepted) : nil
         // Only a street as near as the object can answer (a tie goes to the object), and only an object as near as
         // the street: in a town an object lies within 0.001°, and the street search then stops just beyond it;
         // elsewhere the street is looked for first, and the object search stops just beyond that.
-        if object == nil, maximumRank >= 30 {
+        if object == nil, square == nil, maximumRank >= 30 {
             object = Self.nearestObject(to: point, radiusDegrees: Self.objectFirstDegrees, objects: objects, accept: accepted)
         }
         let street =
             object?.degrees == 0 || !layers.contains(.address)
             ? nil
-            : streets.index.nearestInDegrees(
-                to: point, radiusDegrees: object.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees,
-                accept: maximumRank >= 27 ? nil : { id in !(streets.names.bytes(Int(id), rankField).map(Self.isMinorRank) ?? false) })
+            : square ?? Self.nearestStreet(to: point, within: object?.degrees, streets: streets, maximumRank: maximumRank)
         if object == nil, maximumRank >= 30 {
             object = Self.nearestObject(
                 to: point, radiusDegrees: street.map { Self.justBeyond($0.degrees) } ?? Self.nominatimSearchDegrees, objects: objects,
@@ -110,6 +109,28 @@ extension ReverseGeocoder {
             return
         }
         settleObjectPostcode(&record, objects: objects)
+    }
+
+    /// The building or area holding the point, or the POI node inside it that answers instead, at distance 0; nil when
+    /// none holds it or `square`, holding it too, is smaller (`isSmaller`).
+    private func objectHolding(
+        _ point: Coordinate, unlessSmaller square: UInt32?, objects: PlacesLookup.LineLevel, streets: PlacesLookup.LineLevel,
+        accepting accepted: ((UInt32) -> Bool)?
+    ) -> (id: UInt32, degrees: Double, closest: Coordinate)? {
+        guard let area = smallestArea(holding: point, objects: objects, accepting: accepted),
+            !(square.map { Self.isSmaller(square: $0, than: area, streets: streets, objects: objects) } ?? false)
+        else { return nil }
+        return (node(inside: area, near: point, objects: objects, accepting: accepted) ?? area, 0, point)
+    }
+
+    /// The nearest street of the zoom's ranks within Nominatim's reach, or just beyond `within` degrees (an object's).
+    private static func nearestStreet(
+        to point: Coordinate, within degrees: Double?, streets: PlacesLookup.LineLevel, maximumRank: Int
+    ) -> (id: UInt32, degrees: Double, closest: Coordinate)? {
+        let rankField = PlacesSchema.StreetField.rank.rawValue
+        return streets.index.nearestInDegrees(
+            to: point, radiusDegrees: degrees.map(justBeyond) ?? nominatimSearchDegrees,
+            accept: maximumRank >= 27 ? nil : { id in !(streets.names.bytes(Int(id), rankField).map(isMinorRank) ?? false) })
     }
 
     /// The postcode of the answer an object or street gives: the object's own, else its street's, else for an object on
@@ -388,7 +409,7 @@ extension ReverseGeocoder {
         extent(streets.names.bytes(Int(street), PlacesSchema.StreetField.extent.rawValue))
     }
 
-    private static func isMinorRank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isMinorRank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count == 2 && bytes[0] == UInt8(ascii: "2") && bytes[1] == UInt8(ascii: "7")
     }
 

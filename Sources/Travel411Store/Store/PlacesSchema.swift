@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "44"
+    public static let version = "45"
     /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
     package static let osmDataTimestampKey = "osm_data_timestamp"
     /// How the description of a table of Nominatim's country grid pieces begins (an extract's countries where it
@@ -108,6 +108,9 @@ public enum PlacesSchema {
         /// Each building's or area's extent, one segment from corner to corner, in every object cell it covers
         /// (`ObjectCovers`): the outlines that may hold a point.
         case objectCovers = "osm_object_covers"
+        /// Each street mapped as an area's extent (a pedestrian square), as `objectCovers` by the street cells: the
+        /// squares that may hold a point, which is then at distance 0 from them.
+        case streetCovers = "osm_street_covers"
         /// The address points and buildings of each street, by street number (`StreetAddresses`; records only).
         case streetAddresses = "osm_street_addresses"
         /// The pieces of `addr:interpolation` lines (`InterpolationField`), by tile as the streets; none without any.
