@@ -369,8 +369,16 @@ namespace {
                     case osmium::item_type::way: {
                         phase = 3;
                         auto& way = static_cast<osmium::Way&>(item);
-                        locations.way(way);
-                        this->way(way);
+                        const bool line = m_line_keys.matches(way.tags());
+                        const bool area = !line && m_area_keys.matches(way.tags());
+                        // Only a way delivered or assembled needs its nodes' locations: the others (buildings
+                        // without an address, waterways, barriers) hold 4 in 10 of Liechtenstein's way nodes.
+                        if (line || area || areas.is_member(way)) {
+                            locations.way(way);
+                        } else {
+                            locations.pass_over(way);
+                        }
+                        this->way(way, line, area);
                         areas.way(way);
                         break;
                     }
@@ -529,7 +537,8 @@ namespace {
             return found == m_end_postcodes.end() ? nullptr : found->second.c_str();
         }
 
-        void way(const osmium::Way& way) {
+        /// `line`: whether the way has a key of the lines; `area`: else whether it has one of the areas.
+        void way(const osmium::Way& way, bool line, bool area) {
             ++m_counts.ways;
             note_last(COSM_WAY, way.id());
             if (way.nodes().size() < 2) {
@@ -538,8 +547,7 @@ namespace {
             }
             // Closed ways of interest as areas are checked here too: libosmium's assembler drops a closed way with
             // a node missing without a word.
-            const bool line = m_line_keys.matches(way.tags());
-            if (!line && !m_area_keys.matches(way.tags())) {
+            if (!line && !area) {
                 return;
             }
             m_coordinates.clear();

@@ -306,6 +306,12 @@ namespace cosmium {
             index(node.id() < 0).set(id, node.location());
         }
 
+        /// A way whose nodes are not looked up: counted all the same, so that the mapped pages are checked as often
+        /// along the file as when every way was looked up (checked less often, they overshot the budget further).
+        void pass_over(const osmium::Way& way) {
+            drop_mapped_pages_over_budget(way.nodes().size());
+        }
+
         /// Sets the location of each of the way's nodes; a node not in the file gets an undefined location.
         void way(osmium::Way& way) {
             if (m_must_sort) {

@@ -527,15 +527,22 @@ namespace cosmium {
 
         void set_callback(const std::function<void(osmium::memory::Buffer&&)>& callback) { m_output.set_callback(callback); }
 
-        /// Second pass, every way (with its node locations) in the file's order: stores it when a relation names it,
-        /// assembles the relations whose last member it is, then the way itself when it is a closed area.
-        void way(const osmium::Way& way) {
-            m_check_order.way(way);
+        /// Whether a relation kept names the way (asked in the file's order, as `way` is called).
+        bool is_member(const osmium::Way& way) {
             const uint64_t key = id_key(way.id());
             while (m_member_cursor.valid() && m_member_cursor.head().key < key) {
                 m_member_cursor.next();
             }
-            if (m_member_cursor.valid() && m_member_cursor.head().key == key) {
+            return m_member_cursor.valid() && m_member_cursor.head().key == key;
+        }
+
+        /// Second pass, every way in the file's order (its node locations set when it is a member or has a key of the
+        /// areas): stores it when a relation names it, assembles the relations whose last member it is, then the way
+        /// itself when it is a closed area.
+        void way(const osmium::Way& way) {
+            m_check_order.way(way);
+            const uint64_t key = id_key(way.id());
+            if (is_member(way)) {
                 store_member_way(way);
             }
             while (m_schedule_cursor.valid() && m_schedule_cursor.head().way_key <= key) {

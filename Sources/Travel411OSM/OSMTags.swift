@@ -47,7 +47,8 @@ package struct OSMTags: Sequence, ExpressibleByDictionaryLiteral {
     @inline(__always)
     package static func keyBit(_ key: String) -> UInt64 {
         let utf8 = key.utf8
-        let last = Int(utf8.last ?? 0)
+        // In place for a native string: `utf8.last` stepped the view's index back, not inlined, for every lookup.
+        let last = utf8.withContiguousStorageIfAvailable { Int($0.last ?? 0) } ?? Int(utf8.last ?? 0)
         return 1 &<< UInt64(truncatingIfNeeded: (utf8.count &* 7 &+ last) & 63)
     }
 
