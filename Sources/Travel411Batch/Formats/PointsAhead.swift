@@ -115,10 +115,18 @@ final class PointsAhead {
     ) {
         guard let rowBase = rows.baseAddress, let cellBase = cells.baseAddress else { return }
         let far = position &+ 2 &* inputRowsAhead, near = position &+ inputRowsAhead
-        if far < order.count { LookupPrefetch.hint(rowBase + order[far]) }
+        if far < order.count {
+            // A row spans two cache lines, and its spot (read for the hints six rows before its turn) lies in the
+            // second: hint both.
+            let entry = UnsafeRawPointer(rowBase + order[far])
+            LookupPrefetch.hint(entry)
+            LookupPrefetch.hint(entry + (MemoryLayout<Row>.stride - 1))
+        }
         guard near < order.count else { return }
         let row = rowBase[order[near]]
+        // A few columns' cells span two or three lines: hint the first cell's and the last's.
         LookupPrefetch.hint(cellBase + row.firstCell)
+        LookupPrefetch.hint(cellBase + (row.firstCell &+ max(row.cellCount, 1) &- 1))
         LookupPrefetch.hint(bytes + row.record.start)
     }
 }
