@@ -20,6 +20,12 @@ extension ReverseGeocoder {
                         if record.locality != record.nearest { names.prefetch(Int(record.locality), stage: stage) }
                         names.prefetch(Int(record.subLocality), stage: stage)
                     }
+                    // A first-level area without second-level names prints the locality's own (`noteDistrictFromLocality`).
+                    if record.subAdministrativeFromLocality, needs.contains(.district) {
+                        Unmanaged.passUnretained(level.records)._withUnsafeGuaranteedRef {
+                            $0.prefetch(Int(record.locality), PlacesSchema.LocalityField.admin2.rawValue, stage: stage)
+                        }
+                    }
                 }
             }
             prefetchAreaText(.admin, record.admin, .administrativeArea, stage: stage)
