@@ -288,7 +288,8 @@ extension ReverseGeocoder {
         records: PagedRecords, cells: LocalityCells, candidates: LocalityCandidates, country: inout PointCountry
     ) {
         let nameField = PlacesSchema.LocalityField.name.rawValue
-        let localityName = records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
+        // Read only once a candidate is found: for most points none is, and the name's offsets are a miss.
+        var localityName: UnsafeBufferPointer<UInt8>?
         // Only a point that asks for its subLocality pays the square root.
         let reach = min(localityChords.subLocality, localityChordSquared.squareRoot())
         var excluded: UInt32 = .max
@@ -299,7 +300,9 @@ extension ReverseGeocoder {
                     below: population, excluding: excluded, maxChord: reach),
                 country.contains(found, records: records)
             else { return }
-            if !records.field(Int(found), nameField, equals: localityName) {
+            let name = localityName ?? records.bytes(Int(locality), nameField) ?? UnsafeBufferPointer(start: nil, count: 0)
+            localityName = name
+            if !records.field(Int(found), nameField, equals: name) {
                 record.subLocality = Int32(found)
                 return
             }
