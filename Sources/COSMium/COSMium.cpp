@@ -246,6 +246,10 @@ namespace {
         /// The addr:street (else addr:place) of the nodes of addr:interpolation ways, which a line without its own
         /// inherits (Nominatim's get_interpolation_address).
         std::unordered_map<osmium::object_id_type, std::string> m_node_streets;
+        /// The address tags of addr:interpolation ways (first pass), by node: a node of the line with an address of
+        /// its own takes those it lacks (Nominatim 5.3's placex_indexing_prepare merges `place_interpolation.address`
+        /// under a rank-30 node's own), so a numbered end node without addr:street has the line's street.
+        std::unordered_map<osmium::object_id_type, std::vector<std::pair<std::string, std::string>>> m_line_addresses;
 
         std::vector<const char*> m_keys;
         std::vector<const char*> m_values;
@@ -324,6 +328,7 @@ namespace {
                                 for (const auto& node_ref : way.nodes()) {
                                     m_interpolation_nodes.insert(node_ref.ref());
                                 }
+                                note_line_address(way);
                             }
                         }
                     },
@@ -504,12 +509,67 @@ namespace {
                 return;
             }
             collect_tags(node.tags());
+            add_line_address(node);
             m_coordinates.clear();
             m_coordinates.push_back(node.location().lon_without_check());
             m_coordinates.push_back(node.location().lat_without_check());
             cosm_element element = make_element(COSM_NODE, node.id(), COSM_GEOMETRY_POINT);
             element.is_label_member = !m_label_nodes.empty() && m_label_nodes.count(node.id()) != 0 ? 1 : 0;
             deliver(element);
+        }
+
+        /// The keys of an interpolation way's address that its nodes inherit (those the features read).
+        static constexpr const char* line_address_keys[] = {"addr:street", "addr:place", "addr:postcode", "addr:city"};
+
+        void note_line_address(const osmium::Way& way) {
+            std::vector<std::pair<std::string, std::string>> address;
+            for (const char* key : line_address_keys) {
+                if (const char* value = way.tags().get_value_by_key(key)) {
+                    address.emplace_back(key, value);
+                }
+            }
+            if (address.empty()) {
+                return;
+            }
+            for (const auto& node_ref : way.nodes()) {
+                m_line_addresses.emplace(node_ref.ref(), address);  // the first line's, when a node ends two
+            }
+        }
+
+        /// Adds to the collected tags of a node of an interpolation line the line's address tags it lacks, when the
+        /// node has an address of its own and is a rank-30 object (no place but a house; placex_indexing_prepare).
+        void add_line_address(const osmium::Node& node) {
+            if (m_line_addresses.empty()) {
+                return;
+            }
+            const auto found = m_line_addresses.find(node.id());
+            if (found == m_line_addresses.end()) {
+                return;
+            }
+            const char* place = node.tags().get_value_by_key("place");
+            if (place != nullptr && std::strcmp(place, "house") != 0) {
+                return;
+            }
+            bool has_address = false;
+            for (const auto& tag : node.tags()) {
+                if (std::strncmp(tag.key(), "addr:", 5) == 0) {
+                    has_address = true;
+                    break;
+                }
+            }
+            if (!has_address) {
+                return;
+            }
+            for (const auto& [key, value] : found->second) {
+                if (node.tags().has_key(key.c_str())) {
+                    continue;
+                }
+                if (const auto index = m_kept_keys.find(key.c_str())) {
+                    m_keys.push_back(key.c_str());
+                    m_values.push_back(value.c_str());
+                    m_key_indices.push_back(*index);
+                }
+            }
         }
 
         /// An administrative boundary's first node member with the role `label`.

@@ -223,7 +223,8 @@ package enum OSMFeatureClassifier {
         // extract's import).
         guard tags.tags.contains(where: { $0.role.contains(.pointOfInterest) }) else { return nil }
         for key in pointOfInterestKeys {
-            guard let value = value(tags[key]), value != "no", isPointOfInterest(key: key, value: value, named: named, isNode: isNode)
+            guard let value = value(tags[key]), value != "no",
+                isPointOfInterest(key: key, value: value, named: named, isNode: isNode, tags: tags)
             else { continue }
             return OSMPointOfInterest(key: key, value: value)
         }
@@ -278,7 +279,7 @@ package enum OSMFeatureClassifier {
     }
 
     /// Nominatim's `MAIN_TAGS_POIS`, value by value: what it leaves out, and what it takes only with a name.
-    static func isPointOfInterest(key: String, value: String, named: Bool, isNode: Bool) -> Bool {
+    static func isPointOfInterest(key: String, value: String, named: Bool, isNode: Bool, tags: OSMTags) -> Bool {
         switch key {
         case "amenity": return !["parking_space", "parking_entrance", "waste_disposal", "hunting_stand"].contains(value)
         case "tourism": return value != "yes" && value != "attraction"
@@ -295,6 +296,11 @@ package enum OSMFeatureClassifier {
         case "highway":
             guard isNode else { return false }
             if ["street_lamp", "traffic_signals"].contains(value) { return named }
+            // The street topic's values replace the POI topic's `highway` catch-all (`modify_main_tags` loads
+            // `street/default` before `poi/extra`, lib-lua/themes/nominatim/topics/full.lua, and each sets only its own
+            // values): a node tagged `highway=steps` (or `service`, `footway`...) is kept only with a name, as a way is.
+            // Prague's unnamed steps node N523637104 on Karlovo náměstí is no place to Nominatim 5.3.
+            if namedStreetClasses.contains(value) { return isStreet(value, tags: tags, named: named) }
             return ![
                 "turning_circle", "mini_roundabout", "noexit", "crossing", "give_way", "stop", "turning_loop", "passing_place",
             ].contains(value)

@@ -53,7 +53,7 @@ import Travel411TestSupport
             Self.features(summary) == [
                 "liechtenstein_2013_08_03_streets": 1562, "liechtenstein_2013_08_03_addresses": 200,
                 "liechtenstein_2013_08_03_places": 20, "liechtenstein_2013_08_03_boundaries": 18,
-                "liechtenstein_2013_08_03_pois": 940, "liechtenstein_2013_08_03_postcode_points": 12,
+                "liechtenstein_2013_08_03_pois": 938, "liechtenstein_2013_08_03_postcode_points": 12,
                 "ne_10m_admin_0_countries": 258, "iana_time_zones": 444, "geonames_cities1000": 155_210,
                 "liechtenstein_2013_08_03_country_grid": 3,
             ])
