@@ -249,7 +249,10 @@ namespace {
         /// The address tags of addr:interpolation ways (first pass), by node: a node of the line with an address of
         /// its own takes those it lacks (Nominatim 5.3's placex_indexing_prepare merges `place_interpolation.address`
         /// under a rank-30 node's own), so a numbered end node without addr:street has the line's street.
-        std::unordered_map<osmium::object_id_type, std::vector<std::pair<std::string, std::string>>> m_line_addresses;
+        /// Each line's address once, and by node the number of the first line's holding it: a copy of the tags per
+        /// node took several times the memory of a number, and interpolation lines are millions in a large country.
+        std::vector<std::vector<std::pair<std::string, std::string>>> m_line_addresses;
+        std::unordered_map<osmium::object_id_type, std::uint32_t> m_line_address_of_node;
 
         std::vector<const char*> m_keys;
         std::vector<const char*> m_values;
@@ -531,19 +534,21 @@ namespace {
             if (address.empty()) {
                 return;
             }
+            const auto number = static_cast<std::uint32_t>(m_line_addresses.size());
+            m_line_addresses.push_back(std::move(address));
             for (const auto& node_ref : way.nodes()) {
-                m_line_addresses.emplace(node_ref.ref(), address);  // the first line's, when a node ends two
+                m_line_address_of_node.emplace(node_ref.ref(), number);  // the first line's, when a node ends two
             }
         }
 
         /// Adds to the collected tags of a node of an interpolation line the line's address tags it lacks, when the
         /// node has an address of its own and is a rank-30 object (no place but a house; placex_indexing_prepare).
         void add_line_address(const osmium::Node& node) {
-            if (m_line_addresses.empty()) {
+            if (m_line_address_of_node.empty()) {
                 return;
             }
-            const auto found = m_line_addresses.find(node.id());
-            if (found == m_line_addresses.end()) {
+            const auto found = m_line_address_of_node.find(node.id());
+            if (found == m_line_address_of_node.end()) {
                 return;
             }
             const char* place = node.tags().get_value_by_key("place");
@@ -560,7 +565,7 @@ namespace {
             if (!has_address) {
                 return;
             }
-            for (const auto& [key, value] : found->second) {
+            for (const auto& [key, value] : m_line_addresses[found->second]) {
                 if (node.tags().has_key(key.c_str())) {
                     continue;
                 }
