@@ -231,9 +231,11 @@ namespace {
         KeySet m_area_keys;
         KeptKeys m_kept_keys;
 
-        /// The nodes of addr:interpolation ways (found in the first pass) and their house numbers (second): the ends
-        /// and any numbered node between them, where Nominatim splits the line (osmline_update).
-        std::unordered_set<osmium::object_id_type> m_interpolation_nodes;
+        /// The nodes of addr:interpolation ways (found in the first pass), each with the number of its line's address in
+        /// `m_line_addresses` (`no_line_address` when the first line holding it has none), and their house numbers
+        /// (second pass): the ends and any numbered node between them, where Nominatim splits the line (osmline_update).
+        std::unordered_map<osmium::object_id_type, std::uint32_t> m_interpolation_nodes;
+        static constexpr std::uint32_t no_line_address = UINT32_MAX;
         std::unordered_map<osmium::object_id_type, std::string> m_end_housenumbers;
         /// The addr:postcode of those numbered nodes, which gives the line's pieces theirs (osmline_update).
         std::unordered_map<osmium::object_id_type, std::string> m_end_postcodes;
@@ -246,13 +248,10 @@ namespace {
         /// The addr:street (else addr:place) of the nodes of addr:interpolation ways, which a line without its own
         /// inherits (Nominatim's get_interpolation_address).
         std::unordered_map<osmium::object_id_type, std::string> m_node_streets;
-        /// The address tags of addr:interpolation ways (first pass), by node: a node of the line with an address of
-        /// its own takes those it lacks (Nominatim 5.3's placex_indexing_prepare merges `place_interpolation.address`
+        /// The address tags of addr:interpolation ways (first pass), each line's once: a node of the line with an address
+        /// of its own takes those it lacks (Nominatim 5.3's placex_indexing_prepare merges `place_interpolation.address`
         /// under a rank-30 node's own), so a numbered end node without addr:street has the line's street.
-        /// Each line's address once, and by node the number of the first line's holding it: a copy of the tags per
-        /// node took several times the memory of a number, and interpolation lines are millions in a large country.
         std::vector<std::vector<std::pair<std::string, std::string>>> m_line_addresses;
-        std::unordered_map<osmium::object_id_type, std::uint32_t> m_line_address_of_node;
 
         std::vector<const char*> m_keys;
         std::vector<const char*> m_values;
@@ -328,10 +327,14 @@ namespace {
                             const auto& way = static_cast<const osmium::Way&>(item);
                             references.add(way);
                             if (way.tags().has_key("addr:interpolation")) {
+                                const auto address = note_line_address(way);
                                 for (const auto& node_ref : way.nodes()) {
-                                    m_interpolation_nodes.insert(node_ref.ref());
+                                    // A node ending two lines: the first line's address that has one.
+                                    const auto [entry, added] = m_interpolation_nodes.emplace(node_ref.ref(), address);
+                                    if (!added && entry->second == no_line_address) {
+                                        entry->second = address;
+                                    }
                                 }
-                                note_line_address(way);
                             }
                         }
                     },
@@ -493,7 +496,9 @@ namespace {
             if (node.tags().empty()) {
                 return;
             }
-            if (!m_interpolation_nodes.empty() && m_interpolation_nodes.count(node.id()) != 0) {
+            const auto interpolation_node =
+                m_interpolation_nodes.empty() ? m_interpolation_nodes.end() : m_interpolation_nodes.find(node.id());
+            if (interpolation_node != m_interpolation_nodes.end()) {
                 if (const char* housenumber = node.tags().get_value_by_key("addr:housenumber")) {
                     m_end_housenumbers[node.id()] = housenumber;
                     if (const char* postcode = node.tags().get_value_by_key("addr:postcode")) {
@@ -512,7 +517,9 @@ namespace {
                 return;
             }
             collect_tags(node.tags());
-            add_line_address(node);
+            if (interpolation_node != m_interpolation_nodes.end()) {
+                add_line_address(node, interpolation_node->second);
+            }
             m_coordinates.clear();
             m_coordinates.push_back(node.location().lon_without_check());
             m_coordinates.push_back(node.location().lat_without_check());
@@ -524,7 +531,8 @@ namespace {
         /// The keys of an interpolation way's address that its nodes inherit (those the features read).
         static constexpr const char* line_address_keys[] = {"addr:street", "addr:place", "addr:postcode", "addr:city"};
 
-        void note_line_address(const osmium::Way& way) {
+        /// The number of the way's address in `m_line_addresses`, or `no_line_address`.
+        std::uint32_t note_line_address(const osmium::Way& way) {
             std::vector<std::pair<std::string, std::string>> address;
             for (const char* key : line_address_keys) {
                 if (const char* value = way.tags().get_value_by_key(key)) {
@@ -532,23 +540,16 @@ namespace {
                 }
             }
             if (address.empty()) {
-                return;
+                return no_line_address;
             }
-            const auto number = static_cast<std::uint32_t>(m_line_addresses.size());
             m_line_addresses.push_back(std::move(address));
-            for (const auto& node_ref : way.nodes()) {
-                m_line_address_of_node.emplace(node_ref.ref(), number);  // the first line's, when a node ends two
-            }
+            return static_cast<std::uint32_t>(m_line_addresses.size() - 1);
         }
 
         /// Adds to the collected tags of a node of an interpolation line the line's address tags it lacks, when the
         /// node has an address of its own and is a rank-30 object (no place but a house; placex_indexing_prepare).
-        void add_line_address(const osmium::Node& node) {
-            if (m_line_address_of_node.empty()) {
-                return;
-            }
-            const auto found = m_line_address_of_node.find(node.id());
-            if (found == m_line_address_of_node.end()) {
+        void add_line_address(const osmium::Node& node, std::uint32_t line_address) {
+            if (line_address == no_line_address) {
                 return;
             }
             const char* place = node.tags().get_value_by_key("place");
@@ -565,7 +566,7 @@ namespace {
             if (!has_address) {
                 return;
             }
-            for (const auto& [key, value] : m_line_addresses[found->second]) {
+            for (const auto& [key, value] : m_line_addresses[line_address]) {
                 if (node.tags().has_key(key.c_str())) {
                     continue;
                 }

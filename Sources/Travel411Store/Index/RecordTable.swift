@@ -244,13 +244,8 @@ public final class PagedRecords: @unchecked Sendable {
     /// Cache hints for a field printed soon (`LookupPrefetch`): stage 0 its offsets, stage 1 (once they have
     /// arrived) its first bytes.
     @inline(__always) package func prefetch(_ record: Int, _ field: Int, stage: Int) {
-        guard record >= 0, let view = view(record) else { return }
-        let slot = (record % PagedRecords.pageSize) * view.fieldCount + field
-        if stage == 0 {
-            LookupPrefetch.hint(UnsafeRawPointer(view.offsets + slot))
-        } else {
-            LookupPrefetch.hint(UnsafeRawPointer(view.text + Int(view.offsets[slot])))
-        }
+        guard record >= 0 else { return }
+        view(record)?.prefetch(record % PagedRecords.pageSize, field, stage: stage)
     }
 
     /// Page blobs for records, `pageSize` at a time.
