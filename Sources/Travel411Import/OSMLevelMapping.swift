@@ -112,7 +112,7 @@ struct OSMLevelMapping {
                 kind: feature.highway?.highwayClass, lines: lines, centre: centre, centroid: midpoint), let midpoint
             {
                 try streetMidpoints.append { $0.writeStreetMidpoint(id, midpoint, postcode: feature.address?.postcode) }
-                if let name = feature.name { try parentStreets.add(street: id, name: name, midpoint: midpoint) }
+                try parentStreets.add(street: id, names: feature.streetNames, midpoint: midpoint)
                 if let ref = feature.highway?.ref { try parentStreets.add(street: id, ref: ref, midpoint: midpoint) }
             }
         case .address:

@@ -97,6 +97,19 @@ struct OSMParentStreets {
         }
     }
 
+    /// A street by each of its names (`OSMHighway.otherNames` after the one it shows), each spelling's hash once: an
+    /// `addr:street` that spells any of them names it, as Nominatim matches it against every name of the street's
+    /// `name_vector` (`getNearestNamedRoadPlaceId`, lib-sql/functions/partition-functions.sql). Dhaka's mall on
+    /// `addr:street=Bir Uttam A. K. Khandakar Road` is on the way named so in `name:en`, whose `name` is in Bengali.
+    mutating func add(street id: UInt32, names: [String], midpoint: Point2D) throws {
+        var added: Set<UInt64> = []
+        for name in names {
+            for hash in spellingHashes(of: name) where added.insert(hash).inserted {
+                try entries.append(Entry(midpoint, name: hash, number: id, isObject: false))
+            }
+        }
+    }
+
     /// A street by its `ref`, one of its names in Nominatim (`NAME_TAGS.core`'s extra names, lib-lua/themes/nominatim/
     /// presets.lua, which its `name_vector` holds), matched word by word as Nominatim's normalisation splits them
     /// (`refKey`) by the records that ask by ref (`ask(object:ref:at:)`): the ways of interpolation lines, whose nodes'

@@ -51,6 +51,18 @@ struct OSMElementFeatures {
             }
     }
 
+    /// The element's main names (`OSMNameTags.isMain`) other than the one it shows, each once, in the tags' order: a
+    /// street's names an `addr:street` may spell (`OSMHighway.otherNames`).
+    private var otherNames: [String] {
+        var seen: Set<String> = name.map { [$0] } ?? []
+        return tags.tags.compactMap { tag in
+            guard tag.role.contains(.mainName), let value = OSMFeatureClassifier.value(tag.value), seen.insert(value).inserted else {
+                return nil
+            }
+            return value
+        }
+    }
+
     /// A tag's value, or nil when it is missing or blank.
     private func value(_ key: String) -> String? {
         OSMFeatureClassifier.value(tags[key])
@@ -102,7 +114,7 @@ struct OSMElementFeatures {
             let ref = value("ref")
             if OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: isNamed) {
                 var feature = feature(.street, .lineString(points))
-                feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref)
+                feature.highway = OSMHighway(highwayClass: highwayClass, ref: ref, otherNames: otherNames)
                 // Any closed way that makes a valid polygon is stored as one by Nominatim's style, whatever its tags
                 // (`process_way`: `as_polygon()` first), so its centroid is a point on its surface
                 // (`get_center_point`), where its postcode and address are found: a ring street (Finsbury Circus).
@@ -162,7 +174,7 @@ struct OSMElementFeatures {
             OSMFeatureClassifier.isStreet(highwayClass, tags: tags, named: isNamed)
         {
             var feature = feature(.street, .multiLineString(shape.rings))
-            feature.highway = OSMHighway(highwayClass: highwayClass, ref: value("ref"))
+            feature.highway = OSMHighway(highwayClass: highwayClass, ref: value("ref"), otherNames: otherNames)
             feature.areaCentre = shape.pointOnSurface
             made.append(feature)
         }

@@ -86,10 +86,17 @@ public struct OSMAddress: Hashable, Sendable {
 public struct OSMHighway: Hashable, Sendable {
     public var highwayClass: String
     public var ref: String?
+    /// The street's other names, each once, beside the one its answer shows (`OSMFeature.name`): its `name:xx`,
+    /// `alt_name`, `official_name` and the other main names of `OSMNameTags`. Nominatim 5.3 keeps them all in the
+    /// street's name column, whose full names its `name_vector` holds (`ICUNameAnalyzer._compute_name_tokens`,
+    /// nominatim_db/tokenizer/icu_tokenizer.py), and an `addr:street` that spells any one of them names the street
+    /// (`token_matches_street`, lib-sql/tokenizer/icu_tokenizer.sql: the street tokens overlap the name vector).
+    public var otherNames: [String]
 
-    public init(highwayClass: String, ref: String? = nil) {
+    public init(highwayClass: String, ref: String? = nil, otherNames: [String] = []) {
         self.highwayClass = highwayClass
         self.ref = ref
+        self.otherNames = otherNames
     }
 }
 
@@ -210,6 +217,13 @@ public struct OSMFeature: Hashable, Sendable {
     /// place node, whether a boundary names it so (`labelNode` of that boundary).
     public var labelNode: Int64?
     public var isLabelMember = false
+
+    /// A street's names an `addr:street` may spell: the one it shows, then its others (`OSMHighway.otherNames`); none
+    /// for a street without a name (one named by its `ref` only is matched by that, `OSMParentStreets.add(street:ref:)`).
+    public var streetNames: [String] {
+        guard let name else { return [] }
+        return [name] + (highway?.otherNames ?? [])
+    }
 
     public init(kind: OSMFeatureKind, element: OSMElementID, name: String? = nil, names: [String: String] = [:], shape: Shape) {
         self.kind = kind
