@@ -390,7 +390,9 @@ namespace {
                             locations.pass_over(way);
                         }
                         this->way(way, line, area);
-                        areas.way(way);
+                        // A line with a key of the areas too (a closed `highway` with `area=yes`, a `barrier` that
+                        // is also `landuse`) is an area as well: only these ask the areas' keys again.
+                        areas.way(way, area || (line && way.nodes().size() > 3 && m_area_keys.matches(way.tags())));
                         break;
                     }
                     default:

@@ -14,6 +14,7 @@
 #define COSMIUM_RELATION_AREA_STORE_HPP
 
 #include "NodeLocationStore.hpp"
+#include "SimpleWayArea.hpp"
 
 #include <osmium/area/assembler.hpp>
 #include <osmium/builder/osm_object_builder.hpp>
@@ -289,6 +290,7 @@ namespace cosmium {
         typename ExternalSort<Scheduled>::Cursor m_schedule_cursor;
         uint64_t m_sequence = 0;
         uint64_t m_stored_ways = 0;
+        SimpleWayArea m_simple_way_area;
 
         /// The member ways' index read through a mapping, which a binary search touches a few pages of. It covers
         /// what the file holds, grown by doubling: a mapping of the largest size the file might reach would fail
@@ -444,8 +446,9 @@ namespace cosmium {
             return buffer;
         }
 
-        /// libosmium's MultipolygonManager::after_way: a closed way of interest is an area.
-        void after_way(const osmium::Way& way) {
+        /// libosmium's MultipolygonManager::after_way: a closed way of interest is an area. `has_area_key`: whether a
+        /// tag's key is one of the areas' (the manager's filter, which the caller has asked already).
+        void after_way(const osmium::Way& way, bool has_area_key) {
             if (way.nodes().size() <= 3) {
                 return;
             }
@@ -454,7 +457,11 @@ namespace cosmium {
                     throw osmium::invalid_location{"invalid location"};
                 }
                 if (way.ends_have_same_location()) {
-                    if (way.tags().has_tag("area", "no") || osmium::tags::match_none_of(way.tags(), m_filter)) {
+                    if (!has_area_key || way.tags().has_tag("area", "no")) {
+                        return;
+                    }
+                    if (m_simple_way_area.add(way, m_output.buffer())) {
+                        m_output.possibly_flush();
                         return;
                     }
                     osmium::area::Assembler assembler{m_config};
@@ -538,8 +545,8 @@ namespace cosmium {
 
         /// Second pass, every way in the file's order (its node locations set when it is a member or has a key of the
         /// areas): stores it when a relation names it, assembles the relations whose last member it is, then the way
-        /// itself when it is a closed area.
-        void way(const osmium::Way& way) {
+        /// itself when it is a closed area (`has_area_key`: a tag's key is one of the areas').
+        void way(const osmium::Way& way, bool has_area_key) {
             m_check_order.way(way);
             const uint64_t key = id_key(way.id());
             if (is_member(way)) {
@@ -552,7 +559,7 @@ namespace cosmium {
                     m_incomplete.add(Incomplete{scheduled.sequence, scheduled.id});
                 }
             }
-            after_way(way);
+            after_way(way, has_area_key);
             m_output.possibly_flush();
         }
 
