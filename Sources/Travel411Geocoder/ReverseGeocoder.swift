@@ -218,7 +218,10 @@ public final class ReverseGeocoder: Sendable {
         if needs.contains(.localities) { decideLocalities(&record, needs: needs) }
         if hasOSMRules, needs.contains(.localities) { dropTownsDescribingOnly(&record) }
         if record.followsNominatim, needs.contains(.subLocality) { dropSubLocalityFromBeyondTheExtract(&record) }
-        if record.followsNominatim, needs.contains(.localities) { dropCityNodeAboveRank(&record, maximumRank: maximumRank) }
+        if record.followsNominatim, needs.contains(.localities) {
+            dropCityNodeAboveRank(&record, maximumRank: maximumRank)
+            dropCityBoundaryAboveRank(&record, maximumRank: maximumRank)
+        }
         if record.followsNominatim, record.subLocality >= 0, record.cityArea >= 0 { dropSubLocalityOfAnotherCity(&record) }
         if needs.contains(.streets) { decideStreets(&record, needs: needs, maximumRank: maximumRank, layers: layers) }
         if record.followsNominatim, needs.contains(.localities) {

@@ -207,8 +207,9 @@ struct OSMLevelMapping {
 
     private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         guard let boundary = feature.adminBoundary, let name = feature.name else { return note(.adminBoundary, "no name") }
-        if let postcode = feature.postcode, boundary.adminLevel > 2 {
-            postcodeBoundaries.append((postcode, feature.shape, boundary.adminLevel))
+        if let postcode = feature.postcode {
+            try postcodeCarriers.add(boundaryPostcode: postcode, of: feature.shape)
+            if boundary.adminLevel > 2 { postcodeBoundaries.append((postcode, feature.shape, boundary.adminLevel)) }
         }
         guard boundary.adminLevel == 2 else {
             var area = PendingArea(

@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411OSM
 import Travel411Store
 import Travel411StoreWriters
 
@@ -46,6 +47,20 @@ struct OSMPostcodeCarriers {
         }
         carrierCounts[Int(index)] += 1
         try carriers.append(Carrier(value: index, latitude: coordinate.latitude, longitude: coordinate.longitude))
+    }
+
+    /// A named administrative boundary's own postcode (`postal_code`, else `addr:postcode`) carries a postcode
+    /// point too, at the boundary's point on its surface, besides naming everything inside it (`OSMPostcodeAreas`):
+    /// Nominatim 5.3 keeps the tag in the boundary's `address` column (`ADDRESS_TAGS.core.postcode`,
+    /// `lib-lua/themes/nominatim/presets.lua`), and `_update_guessed_postcode` (`nominatim_db/tools/postcodes.py`)
+    /// makes the postcode points from every `placex` row with `address ? 'postcode'` at its centroid
+    /// (`get_center_point`, `lib-sql/functions/utils.sql`: `ST_PointOnSurface` of an area). So Karachi's Gulshan
+    /// Town (way 521991332, admin_level 9, `postal_code=75300`) gives 75300 to the objects outside it
+    /// (`get_nearest_postcode`). Only a closed outline: a boundary cut open is no `placex` area.
+    mutating func add(boundaryPostcode postcode: String, of shape: Shape) throws {
+        guard case .polygon = shape else { return }
+        let point = shape.pointOnSurface
+        try add(postcode, at: Coordinate(latitude: point.y, longitude: point.x))
     }
 
     /// How many objects carry each value, as written.

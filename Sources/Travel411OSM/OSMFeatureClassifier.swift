@@ -195,7 +195,8 @@ package enum OSMFeatureClassifier {
 
     /// The keys Nominatim 5.3 reads an object's postcode from (`ADDRESS_TAGS.core.postcode`,
     /// `lib-lua/themes/nominatim/presets.lua`; GPL-2.0): `addr:postcode` first here, then the TIGER roads' zip codes.
-    /// A boundary's `postal_code` names the area (`OSMElementFeatures`), not a postcode point of its own.
+    /// A boundary's `postal_code` names the area (`OSMElementFeatures`) and carries a postcode point at the area
+    /// (`OSMPostcodeCarriers.add(boundaryPostcode:of:)`), not this element postcode.
     static let postcodeKeys = ["addr:postcode", "postal_code", "postcode", "tiger:zip_left", "tiger:zip_right"]
 
     /// The element's postcode, as written, from the first of `postcodeKeys` it has.

@@ -279,6 +279,8 @@ extension ReverseGeocoder {
     struct AreaElement: Sendable {
         var feature: AnsweringFeature
         var hasCentre: Bool
+        /// A municipality boundary's search rank, its `admin_level`'s in its country (`CityBoundaryZoomRule`).
+        var searchRank: Int? = nil
     }
 
     private func makeAreaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int) -> AreaElement? {
@@ -304,7 +306,9 @@ extension ReverseGeocoder {
                 : level == .suburb ? element.adminLevel.flatMap { suburbBoundaryRank(adminLevel: $0, centre: centre) } ?? rank : rank,
             location: centre ?? Coordinate(latitude: 0, longitude: 0), extent: element.extent ?? nodeBox, postcode: text(.postcode),
             addressKey: text(.placeType), ownKey: element.ownPlace)
-        return AreaElement(feature: answer, hasCentre: centre != nil)
+        let searchRank =
+            level == .city && type != .node ? element.adminLevel.flatMap { suburbBoundaryRank(adminLevel: $0, centre: centre) } : nil
+        return AreaElement(feature: answer, hasCentre: centre != nil, searchRank: searchRank)
     }
 
     /// The OpenStreetMap object that answers the record: its address point or POI, else its street.
