@@ -238,11 +238,12 @@ struct OSMParentStreets {
     /// A name's letters and digits, lower case, `ß` as `ss`: `Bendererstrasse` is `Benderer Strasse` (`NameKey`).
     package static func key(_ name: String) -> [UInt8] { NameKey.of(name) }
 
-    /// A street name's key as an `addr:street` is matched by: `key` of its letters without their accents, as
-    /// Nominatim compares the two transliterated to ASCII (`icu_tokenizer.yaml`'s `transliteration`): `Muhlweg`
-    /// names `Mühlweg`.
+    /// A street name's key as an `addr:street` is matched by: `key` of its letters without their accents, and the
+    /// Latin letters no accent removal makes ASCII in their ASCII form (`LatinLettersInASCII`), as Nominatim compares
+    /// the two transliterated to ASCII (`icu_tokenizer.yaml`'s `transliteration`): `Muhlweg` names `Mühlweg`,
+    /// `Đinh Công Tráng` names `Ðinh Công Tráng`.
     static func matchKey(_ name: String) -> [UInt8] {
         guard name.utf8.contains(where: { $0 >= 0x80 }) else { return NameKey.of(name) }
-        return NameKey.of(name.folding(options: [.diacriticInsensitive], locale: nil))
+        return NameKey.of(LatinLettersInASCII.replacing(in: name.folding(options: [.diacriticInsensitive], locale: nil)))
     }
 }
