@@ -67,11 +67,18 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The lookup pages' compression (deflate), read back by every lookup.
+        // zlib: the gzip-compressed text files the import reads (the Nominatim country grid).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        // The lookup pages' compression (zlib streams, deflated and inflated whole), read back by every lookup, and
+        // the PBF blocks' inflate (COSMium).
+        .systemLibrary(
+            name: "CLibdeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
         ),
         .systemLibrary(
             name: "CCairo",
@@ -99,7 +106,7 @@ let package = Package(
             name: "COSMium",
             cxxSettings: [.unsafeFlags(["-O2", "-Xclang", "-debug-info-kind=line-tables-only"])],
             linkerSettings: [
-                .linkedLibrary("z"), .linkedLibrary("bz2"), .linkedLibrary("expat"), .linkedLibrary("pthread"),
+                .linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("bz2"), .linkedLibrary("expat"), .linkedLibrary("pthread"),
             ]
         ),
         // The geocoder is cut into targets along the flow of data (docs/architecture.md). A target may import only
@@ -115,7 +122,7 @@ let package = Package(
         ),
         .target(
             name: "Travel411Store",
-            dependencies: ["Travel411Core", "CSQLite", "CPrefetch", "CZlib"],
+            dependencies: ["Travel411Core", "CSQLite", "CPrefetch", "CLibdeflate"],
             swiftSettings: swiftSettings
         ),
         .target(

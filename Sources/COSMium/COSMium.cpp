@@ -1,6 +1,9 @@
 // travel411's reader of OpenStreetMap extracts: libosmium behind the C interface in include/COSMium.h.
 // One translation unit on purpose: libosmium is header-only and its headers dominate the compile time.
 
+// First: it redirects libosmium's inflate of PBF blocks (see there).
+#include "PBFInflate.hpp"
+
 #include "COSMium.h"
 #include "NodeLocationStore.hpp"
 #include "ObjectStream.hpp"
@@ -22,6 +25,8 @@
 #include <osmium/tags/tags_filter.hpp>
 #include <osmium/thread/pool.hpp>
 #include <osmium/visitor.hpp>
+
+#undef uncompress
 
 #include <algorithm>
 #include <cstdlib>

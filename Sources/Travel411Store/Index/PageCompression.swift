@@ -1,9 +1,8 @@
-import CZlib
 import Travel411Core
 
 /// How the lookup pages (`travel411_pages`) and area tiles (`travel411_area_tiles`) are stored: each blob
-/// deflated on its own (zlib), and inflated once when first read into memory of its own, which the lookups then
-/// read in place as before. Deflate halves the pages (street tiles 2.5×, street names 2.7×, area tiles 2×) and a
+/// deflated on its own (a zlib stream, `ZlibStream`), and inflated once when first read into memory of its own,
+/// which the lookups then read in place as before. Deflate halves the pages (street tiles 2.5×, street names 2.7×, area tiles 2×) and a
 /// single lookup inflates only the few pages near its point, so its cost stays flat; a blob that deflate would
 /// not shrink is stored as it is.
 ///
@@ -14,28 +13,14 @@ package enum PageCompression {
     private static let stored: UInt8 = 0
     private static let deflated: UInt8 = 1
     private static let codedAreaTile: UInt8 = 2
-    /// zlib's fastest level: the default (6) made the pages 7 % smaller for three times the time, which an
-    /// import of 600 copies of an extract paid with 35-45 s of its ~100 s of CPU (issue 35 asks for both a
-    /// compact file and a fast import).
-    private static let level: Int32 = 1
-
     /// The blob to store for `page`: deflated, or as it is when `deflate` is false or deflate would not shrink it.
     package static func compressed(_ page: [UInt8], deflate: Bool = true) -> [UInt8] {
         guard !page.isEmpty else { return header(stored, 0) }
         guard deflate else { return header(stored, page.count) + page }
-        // Deflated into room for the worst case, left uninitialized, then copied out at its size: the blob kept that
-        // room before, zeroed and so resident, and blobs that wait (the localities' cell tiles, issue 35) held it.
-        let bound = Int(compressBound(uLong(page.count)))
-        var status = Z_MEM_ERROR
-        let output = [UInt8](unsafeUninitializedCapacity: bound) { out, initialized in
-            var size = uLongf(bound)
-            status = page.withUnsafeBufferPointer { source in
-                guard let destination = out.baseAddress, let from = source.baseAddress else { return Z_MEM_ERROR }
-                return compress2(destination, &size, from, uLong(page.count), level)
-            }
-            initialized = status == Z_OK ? Int(size) : 0
+        // A zlib stream of at least the page's size is stored as the page itself.
+        guard let output = page.withUnsafeBytes({ ZlibStream.deflate($0, shorterThan: page.count) }) else {
+            return header(stored, page.count) + page
         }
-        guard status == Z_OK, output.count < page.count else { return header(stored, page.count) + page }
         return header(deflated, page.count) + output
     }
 
@@ -99,11 +84,7 @@ package enum PageCompression {
                 if let from = body.baseAddress, size > 0 { to.copyMemory(from: from, byteCount: size) }
                 return
             }
-            guard let from = body.baseAddress else { throw IndexFormatError.malformed("deflated page") }
-            var inflated = uLongf(size)
-            let status = uncompress(
-                to.assumingMemoryBound(to: Bytef.self), &inflated, from.assumingMemoryBound(to: Bytef.self), uLong(body.count))
-            guard status == Z_OK, Int(inflated) == size else { throw IndexFormatError.malformed("deflated page") }
+            guard ZlibStream.inflate(body, into: destination) else { throw IndexFormatError.malformed("deflated page") }
         }
     }
 }
