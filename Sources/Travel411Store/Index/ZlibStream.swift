@@ -13,25 +13,43 @@ package enum ZlibStream {
     /// libdeflate's compression level of the pages.
     package static let level: Int32 = 4
 
-    /// Sendable so that the pools can hold them: each is used by one thread at a time, between `take` and `give`.
-    private struct Compressor: @unchecked Sendable { let pointer: OpaquePointer }
-    private struct Decompressor: @unchecked Sendable { let pointer: OpaquePointer }
+    /// libdeflate's (de)compressor handles, each used by one thread at a time between `take` and `give`; at most
+    /// `capacity` idle ones are kept (the import's deflating threads), the rest freed.
+    private final class Pool: Sendable {
+        private struct Handle: @unchecked Sendable { let pointer: OpaquePointer }
+        private let idle = Mutex<[Handle]>([])
+        private let capacity = 8
+        private let make: @Sendable () -> OpaquePointer?
+        private let free: @Sendable (OpaquePointer) -> Void
 
-    /// At most this many idle compressors and decompressors each are kept (the import's deflating threads).
-    private static let pooled = 8
-    private static let compressors = Mutex<[Compressor]>([])
-    private static let decompressors = Mutex<[Decompressor]>([])
+        init(make: @escaping @Sendable () -> OpaquePointer?, free: @escaping @Sendable (OpaquePointer) -> Void) {
+            (self.make, self.free) = (make, free)
+        }
+
+        func take() -> OpaquePointer? { idle.withLock { $0.popLast()?.pointer } ?? make() }
+
+        func give(_ pointer: OpaquePointer) {
+            let kept = idle.withLock { handles in
+                guard handles.count < capacity else { return false }
+                handles.append(Handle(pointer: pointer))
+                return true
+            }
+            if !kept { free(pointer) }
+        }
+    }
+
+    private static let compressors = Pool(make: { libdeflate_alloc_compressor(level) }, free: libdeflate_free_compressor)
+    private static let decompressors = Pool(make: { libdeflate_alloc_decompressor() }, free: libdeflate_free_decompressor)
 
     /// `bytes` as a zlib stream, or nil when it would not be shorter than `shorterThan` bytes (or no memory).
     package static func deflate(_ bytes: UnsafeRawBufferPointer, shorterThan limit: Int) -> [UInt8]? {
-        guard let compressor = compressors.withLock({ $0.popLast() }) ?? libdeflate_alloc_compressor(level).map(Compressor.init)
-        else { return nil }
-        defer { give(compressor) }
-        let capacity = min(limit - 1, libdeflate_zlib_compress_bound(compressor.pointer, bytes.count))
+        guard let compressor = compressors.take() else { return nil }
+        defer { compressors.give(compressor) }
+        let capacity = min(limit - 1, libdeflate_zlib_compress_bound(compressor, bytes.count))
         guard capacity > 0, let source = bytes.baseAddress else { return nil }
         let stream = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
             // 0: the stream did not fit in `capacity`, so it would not have been shorter.
-            initialized = libdeflate_zlib_compress(compressor.pointer, source, bytes.count, out.baseAddress, capacity)
+            initialized = libdeflate_zlib_compress(compressor, source, bytes.count, out.baseAddress, capacity)
         }
         return stream.isEmpty ? nil : stream
     }
@@ -39,31 +57,11 @@ package enum ZlibStream {
     /// Inflates the zlib stream `stream` into `destination`, which it must fill exactly; false when the stream is
     /// damaged, ends early or holds more (or no memory).
     package static func inflate(_ stream: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> Bool {
-        guard
-            let decompressor = decompressors.withLock({ $0.popLast() }) ?? libdeflate_alloc_decompressor().map(Decompressor.init)
-        else { return false }
-        defer { give(decompressor) }
+        guard let decompressor = decompressors.take() else { return false }
+        defer { decompressors.give(decompressor) }
         var written = 0
         let result = libdeflate_zlib_decompress(
-            decompressor.pointer, stream.baseAddress, stream.count, destination.baseAddress, destination.count, &written)
+            decompressor, stream.baseAddress, stream.count, destination.baseAddress, destination.count, &written)
         return result == LIBDEFLATE_SUCCESS && written == destination.count
-    }
-
-    private static func give(_ compressor: Compressor) {
-        let kept = compressors.withLock { pool in
-            guard pool.count < pooled else { return false }
-            pool.append(compressor)
-            return true
-        }
-        if !kept { libdeflate_free_compressor(compressor.pointer) }
-    }
-
-    private static func give(_ decompressor: Decompressor) {
-        let kept = decompressors.withLock { pool in
-            guard pool.count < pooled else { return false }
-            pool.append(decompressor)
-            return true
-        }
-        if !kept { libdeflate_free_decompressor(decompressor.pointer) }
     }
 }
