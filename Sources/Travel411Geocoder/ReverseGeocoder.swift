@@ -178,7 +178,10 @@ public final class ReverseGeocoder: Sendable {
         // Railways, rivers and man-made objects alone: travel411 imports none of them.
         guard !layers.isDisjoint(with: .standard) else { return }
         record.followsNominatim = false
-        if hasOSMRules, let rules = osmRules { record.followsNominatim = rules.covers(coordinate) }
+        // Within the extracts' extent, and beyond it where a place node of theirs reaches (`PlaceNodeReach`).
+        if hasOSMRules, let rules = osmRules {
+            record.followsNominatim = rules.covers(coordinate) || placeNodeReaches(coordinate, nearData: rules.coverageTiles)
+        }
         // POIs alone: an extract's, at building level (Nominatim's rank 30); elsewhere there are none.
         let poisAlone = !layers.contains(.address)
         if poisAlone, !record.followsNominatim || maximumRank < 30 {

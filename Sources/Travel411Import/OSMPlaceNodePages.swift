@@ -20,14 +20,19 @@ enum OSMPlaceNodePages {
             guard let layer = row[0].stringValue,
                 try !database.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'osm_type'", [.text(layer)]).isEmpty
             else { continue }
+            // A boundaries layer has no `capital` column: its nodes are no capitals.
+            let capital =
+                try database.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'capital'", [.text(layer)]).isEmpty ? "0" : "p.capital"
             let rows = try database.query(
                 """
-                SELECT a.feature, a.place_type, a.centre, a.municipality, a.code FROM travel411_areas a
+                SELECT a.feature, a.place_type, a.centre, a.municipality, a.code, \(capital) FROM travel411_areas a
                 JOIN \(GeoPackageSchema.quoted(layer)) p ON p.fid = a.fid
                 WHERE a.level = ? AND a.layer = ? AND p.osm_type = 'node'
                 """, [.text(level), .text(layer)])
             for row in rows {
-                guard let feature = row[0].int64Value, let type = row[1].stringValue, let rank = NominatimPlaceKinds.nodeRank(type: type),
+                // A capital's rank is one step more important, and its reach the rank's (Gibraltar's town node).
+                guard let feature = row[0].int64Value, let type = row[1].stringValue,
+                    let rank = NominatimPlaceKinds.nodeRank(type: type, isCapital: row[5].int64Value == 1),
                     let centre = row[2].stringValue?.split(separator: " ").compactMap({ Double($0) }), centre.count == 2
                 else { continue }
                 nodes.append(

@@ -95,9 +95,13 @@ final class FinePlaceNodes: Sendable {
         let areasKnown = try !reader.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'travel411_areas'").isEmpty
         for layer in try PlacesLookup.extractPlaceLayers(reader) {
             let quoted = GeoPackageSchema.quoted(layer)
+            // A capital ranks one step more important (`NominatimPlaceKinds.nodeRank(type:isCapital:)`); a places layer
+            // keeps `capital` since lookup tables 24.
+            let hasCapital = try !reader.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'capital'", [.text(layer)]).isEmpty
+            let capital = hasCapital ? "p.capital" : "0"
             let fine = try reader.query(
                 """
-                SELECT p.osm_id, p.name, p.place, p.geom FROM \(quoted) p
+                SELECT p.osm_id, p.name, p.place, p.geom, \(capital) FROM \(quoted) p
                 WHERE p.place IN (\(kinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
                 """)
             nodes += fine.compactMap { node(from: $0, isSubpart: false) }
@@ -105,7 +109,7 @@ final class FinePlaceNodes: Sendable {
             guard areasKnown else { continue }
             let subparts = try reader.query(
                 """
-                SELECT p.osm_id, p.name, p.place, p.geom FROM \(quoted) p
+                SELECT p.osm_id, p.name, p.place, p.geom, \(capital) FROM \(quoted) p
                 WHERE p.place IN (\(subpartKinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked)
                 AND p.fid NOT IN (SELECT fid FROM travel411_areas WHERE layer = ? AND fid IS NOT NULL) ORDER BY p.fid
                 """, [.text(layer)])
@@ -114,11 +118,11 @@ final class FinePlaceNodes: Sendable {
         return FinePlaceNodes(nodes: nodes, linksKnown: linksKnown)
     }
 
-    /// A node of a place layer's row (`osm_id`, `name`, `place`, `geom`); nil for one of no known kind or no point.
+    /// A node of a place layer's row (`osm_id`, `name`, `place`, `geom`, `capital`); nil for one of no known kind or no point.
     private static func node(from row: [SQLValue], isSubpart: Bool) -> Node? {
         // The point as stored, in doubles: the R-tree's boxes are floats, 0.15 m off (Nominatim prints 7 decimals).
         guard let id = row[0].int64Value, let name = row[1].stringValue, let type = row[2].stringValue,
-            let rank = NominatimPlaceKinds.nodeRank(type: type), case .blob(let blob) = row[3],
+            let rank = NominatimPlaceKinds.nodeRank(type: type, isCapital: row[4].int64Value == 1), case .blob(let blob) = row[3],
             case .point(let point)? = try? GeoPackageGeometryCodec.decode(blob)
         else { return nil }
         return Node(elementID: id, name: name, type: type, x: point.x, y: point.y, rank: rank, isSubpart: isSubpart)

@@ -58,6 +58,14 @@ package enum NominatimPlaceKinds {
         }
     }
 
+    /// A place node's search rank as Nominatim 5.3 computes it (`compute_place_rank`, `lib-sql/functions/ranking.sql`):
+    /// its kind's (`nodeRank(type:)`), one step more important for a major place, which `placex_insert` and
+    /// `placex_update` (`lib-sql/functions/placex_triggers.sql`) say a `capital=yes` is (`is_major`). The reach follows
+    /// (`reversePlaceDiameter`): Gibraltar's town node, a capital, is 17 and reaches 0.16°, not a town's 0.08°.
+    package static func nodeRank(type: String, isCapital: Bool) -> Int? {
+        nodeRank(type: type).map { isCapital ? $0 - 1 : $0 }
+    }
+
     /// The factor `insert_addresslines` (Nominatim 5.3, `lib-sql/functions/placex_triggers.sql`) multiplies a guessed
     /// place's distance by when it orders the places of one address rank: at address rank 16, 0.2 for search rank 15
     /// (a capital city), 0.25 for 16 (a city), 0.5 for 18 (a town); 1 otherwise (a village, 19).

@@ -300,9 +300,9 @@ extension ReverseGeocoder {
         }
         let answer = AnsweringFeature(
             elementType: type, elementID: element.id, category: element.category, type: element.value, name: text(.name),
-            // A capital node ranks one above its kind, as Nominatim's `compute_place_rank` does (Helsinki 15).
+            // A capital node ranks one above its kind (Helsinki 15).
             rank: type == .node
-                ? (NominatimPlaceKinds.nodeRank(type: element.value).map { $0 - (element.isCapital ? 1 : 0) } ?? rank)
+                ? (NominatimPlaceKinds.nodeRank(type: element.value, isCapital: element.isCapital) ?? rank)
                 : level == .suburb ? element.adminLevel.flatMap { suburbBoundaryRank(adminLevel: $0, centre: centre) } ?? rank : rank,
             location: centre ?? Coordinate(latitude: 0, longitude: 0), extent: element.extent ?? nodeBox, postcode: text(.postcode),
             addressKey: text(.placeType), ownKey: element.ownPlace)

@@ -47,8 +47,9 @@ import Travel411TestSupport
         #expect(postcodes > 1_000 && postcodes < 2_000)
     }
 
-    /// The rules hold within the extent of the extract's own layers (as gpkg_contents records them) and 0.007°
-    /// beyond, as far as Nominatim looks for a street; not 0.008° beyond, nor in London.
+    /// The extent is that of the extract's own layers (as gpkg_contents records them) and 0.007° beyond, as far as
+    /// Nominatim looks for a street; not 0.008° beyond, nor London. The rules hold within it, and beyond it only where
+    /// a place node of the extract reaches (`PlaceNodeReach`, Nominatim's `lookup_country`).
     @Test func theExtractAnswersByNominatimsRulesWhereItIs() throws {
         let path = try Self.imports.get().withKouvola
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
@@ -64,12 +65,20 @@ import Travel411TestSupport
         let rules = try #require(both.osmRules)
         #expect(rules.coverage == [BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY).widened(by: 0.007)])
         let middleX = (minX + maxX) / 2, middleY = (minY + maxY) / 2
+        func covered(_ latitude: Double, _ longitude: Double) -> Bool {
+            rules.covers(Coordinate(latitude: latitude, longitude: longitude))
+        }
         func follows(_ latitude: Double, _ longitude: Double) -> Bool {
             both.record(for: Coordinate(latitude: latitude, longitude: longitude)).followsNominatim
         }
-        #expect(follows(middleY, middleX))
+        #expect(covered(middleY, middleX) && follows(middleY, middleX))
+        #expect(covered(maxY + 0.006, middleX) && covered(middleY, minX - 0.006))
         #expect(follows(maxY + 0.006, middleX) && follows(middleY, minX - 0.006))
-        #expect(!follows(maxY + 0.008, middleX) && !follows(middleY, minX - 0.008))
-        #expect(!follows(51.5, -0.12))
+        #expect(!covered(maxY + 0.008, middleX) && !covered(middleY, minX - 0.008))
+        for (latitude, longitude) in [(maxY + 0.008, middleX), (middleY, minX - 0.008), (maxY + 0.1, middleX), (middleY, minX - 0.1)] {
+            let reached = both.placeNodeReaches(Coordinate(latitude: latitude, longitude: longitude), nearData: rules.coverageTiles)
+            #expect(follows(latitude, longitude) == reached, "at \(latitude), \(longitude)")
+        }
+        #expect(!covered(51.5, -0.12) && !follows(51.5, -0.12))
     }
 }
