@@ -445,8 +445,7 @@ package final class PlacesLookup: Sendable {
         let isPlace = layer.hasSuffix("_places")
         // A place's `capital` too (the places layer keeps it since lookup tables 24), a boundary's own `place` (33) and
         // `admin_level`.
-        let columns = Set(
-            ((try? reader.query("SELECT name FROM pragma_table_info(?)", [.text(layer)])) ?? []).compactMap { $0.first?.stringValue })
+        let columns = (try? reader.columnNames(of: layer)) ?? []
         let (ownPlace, adminLevel) = (!isPlace && columns.contains("place"), !isPlace && columns.contains("admin_level"))
         guard
             let first = try? reader.query(

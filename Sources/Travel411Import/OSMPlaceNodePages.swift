@@ -17,12 +17,11 @@ enum OSMPlaceNodePages {
         var nodes: [PlaceNode] = []
         for row in layers {
             // A shapefile's place layer has no elements: its areas are no nodes of an extract.
-            guard let layer = row[0].stringValue,
-                try !database.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'osm_type'", [.text(layer)]).isEmpty
-            else { continue }
+            guard let layer = row[0].stringValue else { continue }
+            let columns = try database.columnNames(of: layer)
+            guard columns.contains("osm_type") else { continue }
             // A boundaries layer has no `capital` column: its nodes are no capitals.
-            let capital =
-                try database.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'capital'", [.text(layer)]).isEmpty ? "0" : "p.capital"
+            let capital = columns.contains("capital") ? "p.capital" : "0"
             let rows = try database.query(
                 """
                 SELECT a.feature, a.place_type, a.centre, a.municipality, a.code, \(capital) FROM travel411_areas a

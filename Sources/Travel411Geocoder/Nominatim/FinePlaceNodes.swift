@@ -97,8 +97,7 @@ final class FinePlaceNodes: Sendable {
             let quoted = GeoPackageSchema.quoted(layer)
             // A capital ranks one step more important (`NominatimPlaceKinds.nodeRank(type:isCapital:)`); a places layer
             // keeps `capital` since lookup tables 24.
-            let hasCapital = try !reader.query("SELECT 1 FROM pragma_table_info(?) WHERE name = 'capital'", [.text(layer)]).isEmpty
-            let capital = hasCapital ? "p.capital" : "0"
+            let capital = try reader.columnNames(of: layer).contains("capital") ? "p.capital" : "0"
             let fine = try reader.query(
                 """
                 SELECT p.osm_id, p.name, p.place, p.geom, \(capital) FROM \(quoted) p
