@@ -75,10 +75,10 @@ import Travel411TestSupport
         #expect(covered(maxY + 0.006, middleX) && covered(middleY, minX - 0.006))
         #expect(follows(maxY + 0.006, middleX) && follows(middleY, minX - 0.006))
         #expect(!covered(maxY + 0.008, middleX) && !covered(middleY, minX - 0.008))
-        for (latitude, longitude) in [(maxY + 0.008, middleX), (middleY, minX - 0.008), (maxY + 0.1, middleX), (middleY, minX - 0.1)] {
-            let reached = both.placeNodeReaches(Coordinate(latitude: latitude, longitude: longitude), nearData: rules.coverageTiles)
-            #expect(follows(latitude, longitude) == reached, "at \(latitude), \(longitude)")
-        }
+        let beyond = [(maxY + 0.008, middleX), (middleY, minX - 0.008), (maxY + 0.1, middleX), (middleY, minX - 0.1)]
+        // 0.008° beyond the extent a place node of the extract still reaches (its `reverse_place_diameter`); 0.1° beyond,
+        // to the north and to the west, none does.
+        #expect(beyond.map { follows($0.0, $0.1) } == [true, true, false, false])
         #expect(!covered(51.5, -0.12) && !follows(51.5, -0.12))
     }
 }
