@@ -506,7 +506,8 @@ package final class PlacesLookup: Sendable {
             pages: PlaceNodePages(
                 tiles: try pages(.placeNodeTiles, level: level, count: PlaceNodePages.tileCount, preloaded: false, from: reader),
                 features: try pages(.placeNodeFeatures, level: level, count: featurePages, preloaded: false, from: reader),
-                isEmpty: isEmpty))
+                isEmpty: isEmpty),
+            reachRings: areaLevel == .city ? 2 : 1)
     }
 
     /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.

@@ -125,7 +125,19 @@ package struct DataTiles: Sendable, Equatable {
     }
 
     @inline(__always) package func contains(_ point: Coordinate) -> Bool {
+        contains(row: TileGrid.tileRow(point.latitude) - firstRow, column: TileGrid.tileColumn(point.longitude) - firstColumn)
+    }
+
+    /// Whether the point's tile or one of its eight neighbours is one of these: a point within two tiles of the data.
+    package func containsOrBorders(_ point: Coordinate) -> Bool {
         let row = TileGrid.tileRow(point.latitude) - firstRow, column = TileGrid.tileColumn(point.longitude) - firstColumn
+        for r in row - 1...row + 1 {
+            for c in column - 1...column + 1 where contains(row: r, column: c) { return true }
+        }
+        return false
+    }
+
+    @inline(__always) private func contains(row: Int, column: Int) -> Bool {
         guard row >= 0, column >= 0, column < columns else { return false }
         let index = row * columns + column
         return index >> 6 < bits.count && bits[index >> 6] >> UInt64(index & 63) & 1 != 0

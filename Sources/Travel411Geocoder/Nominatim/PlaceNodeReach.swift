@@ -14,9 +14,10 @@ extension ReverseGeocoder {
     /// longitude and latitude alike, as PostGIS measures them). `tiles`: the tiles holding or beside the extracts' data
     /// (`OSMAnswerRules.coverageTiles`), nil where the database does not record them.
     func placeNodeReaches(_ point: Coordinate, nearData tiles: DataTiles?) -> Bool {
-        // The searches read the point's 0.1° cell and the eight around it; a node there lies in a data tile, so the point
-        // lies in or beside one: far from the extracts one bit answers.
-        if let tiles, !tiles.contains(point) { return false }
+        // The searches read the point's 0.1° cell and the rings around it that a node's reach needs (two for a city's
+        // 0.16°, `PlaceNodeSearch.reachRings`); a node there lies in a data tile, whose neighbours `tiles` holds too, so
+        // the point's tile or one beside it is in `tiles`: far from the extracts the first bit answers.
+        if let tiles, !tiles.contains(point), !tiles.containsOrBorders(point) { return false }
         let x = point.longitude, y = point.latitude
         if let nodes = suburbNodes, nodes._withUnsafeGuaranteedRef({ Self.anyReaches($0, x: x, y: y) }) { return true }
         if let nodes = lookup.cityNodeSearch(), Self.anyReaches(nodes, x: x, y: y) { return true }

@@ -14,9 +14,14 @@ final class PlaceNodeSearch: Sendable {
 
     /// Read by tile as the searches touch them (`PlaceNodePages`).
     private let pages: PlaceNodePages
+    /// The rings of 0.1° cells around a point's that hold every node reaching it: a city node (search rank 16, a
+    /// capital's 15) reaches 0.16° (`reverse_place_diameter`, lib-sql/functions/ranking.sql), so the city level's
+    /// search reads two; the suburb level's finest reach is 0.04°, one.
+    private let reachRings: Int
 
-    init(pages: PlaceNodePages) {
+    init(pages: PlaceNodePages, reachRings: Int = 1) {
         self.pages = pages
+        self.reachRings = reachRings
     }
 
     var isEmpty: Bool { pages.isEmpty }
@@ -35,9 +40,9 @@ final class PlaceNodeSearch: Sendable {
     /// The node a suburb-level feature was made from; nil for a polygon of the extract.
     func node(ofFeature feature: Int32) -> Node? { pages.node(ofFeature: feature) }
 
-    /// Every node within a cell of `point` (`PlaceNodePages`).
+    /// Every node in the cells that hold every node reaching `point` (`reachRings`, `PlaceNodePages`).
     func forEachNode(near point: Coordinate, _ body: (Node) -> Void) {
-        pages.forEach(near: point.longitude, point.latitude, body)
+        pages.forEach(near: point.longitude, point.latitude, rings: reachRings, body)
     }
 
     /// Every node within a cell of a street's extent: Nominatim measures a street's address over its whole line
@@ -67,7 +72,7 @@ final class PlaceNodeSearch: Sendable {
     /// `everyArea`, the nodes whatever their area was cut to.
     func answer(x: Double, y: Double, maximumRank: Int, municipality: Int32, boundary: Int32 = -1, everyArea: Bool = false) -> Int32? {
         var best: (rank: Int, distanceSquared: Double, feature: Int32)? = nil
-        pages.forEach(near: x, y) { node in
+        pages.forEach(near: x, y, rings: reachRings) { node in
             // A suburb node's area cut to its boundary answers through its whole area, the same node's other feature.
             guard node.rank <= maximumRank, municipality < 0 || node.municipality == municipality,
                 everyArea || (boundary < 0 ? node.boundaryBelow < 0 : node.boundaryBelow == boundary)

@@ -32,8 +32,9 @@ package struct PlaceNode: Sendable, Equatable {
 /// The place nodes of one area level, stored by tile so that a lookup reads only the tiles around its point:
 /// reading them whole cost a single `where` on a large extract most of its time and memory.
 ///
-/// The searches reach less than a 0.1° cell from their point (`reverse_place_diameter`: 0.08° at most), so a
-/// point's cell and the eight around it hold every candidate. Cells are numbered `floor(degrees / 0.1)`.
+/// A search reads the point's 0.1° cell and the rings of cells around it that its nodes' reach needs
+/// (`reverse_place_diameter`: 0.08° at most for a town, one ring; 0.16° for a city, two). Cells are numbered
+/// `floor(degrees / 0.1)`.
 ///
 /// Two kinds of page per level, both of 32-byte records: x, y as f64 (the centre as stored, so distances and ties
 /// come out as computed from it), feature, municipality and boundaryBelow as i32, rank as u8, flags as u8 (1: a
@@ -65,10 +66,11 @@ package final class PlaceNodePages: @unchecked Sendable {
     /// The number of feature pages of a level of `featureCount` features.
     package static func featurePageCount(featureCount: Int) -> Int { (max(0, featureCount) + featuresPerPage - 1) / featuresPerPage }
 
-    /// Every node in the cell of (x, y) and the eight around it, cell by cell, in the order given within each cell.
-    package func forEach(near x: Double, _ y: Double, _ body: (PlaceNode) -> Void) {
+    /// Every node in the cell of (x, y) and the `rings` of cells around it (the eight neighbours for one), cell by cell,
+    /// in the order given within each cell.
+    package func forEach(near x: Double, _ y: Double, rings: Int = 1, _ body: (PlaceNode) -> Void) {
         let column = Self.cellIndex(x), row = Self.cellIndex(y)
-        forEach(columns: (column - 1)...(column + 1), rows: (row - 1)...(row + 1), body)
+        forEach(columns: (column - rings)...(column + rings), rows: (row - rings)...(row + rings), body)
     }
 
     /// Every node in the cells a box covers and the ring around them, cell by cell (`forEach(near:_:_:)` for a point's

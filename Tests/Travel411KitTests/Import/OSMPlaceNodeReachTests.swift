@@ -4,6 +4,7 @@ import Testing
 @testable import Travel411Core
 @testable import Travel411Geocoder
 @testable import Travel411Import
+@testable import Travel411Store
 
 /// Nominatim 5.3's rules hold wherever an extract's place node reaches the point, not only within the extent of the
 /// extract's features (`PlaceNodeReach`): where no street, object or polygon answers, its `lookup` falls back on
@@ -15,6 +16,9 @@ import Testing
 @Suite struct OSMPlaceNodeReachTests {
     static let glicerio = OSMExtractImportTests.importFixture("br-sao-paulo-glicerio-2019.osm.pbf")
     static let gibraltar = OSMExtractImportTests.importFixture("gibraltar-rosia-2017.osm.pbf")
+    static let cuenca = OSMExtractImportTests.importFixture("ec-cuenca-city-node-2025.osm.pbf")
+    /// Cuenca's city node (N9911249241, search rank 16: it reaches 0.16°).
+    static let cuencaNode = Coordinate(latitude: -2.8974, longitude: -79.0042)
     /// The suburb node Glicério (N3863181814).
     static let node = Coordinate(latitude: -23.5530554, longitude: -46.6290085)
 
@@ -65,5 +69,28 @@ import Testing
         let address = try #require(object["address"] as? [String: String])
         #expect(address["town"] == "Gibraltar", "\(address)")
         #expect(address["state"] == "Gibraltar", "\(address)")
+    }
+
+    /// 0.147° east of Cuenca's city node, two 0.1° cells from the node's (the searches read one ring of cells
+    /// before), the city node still reaches: Nominatim 5.3.3 answers Cuenca with 010101, the postcode nearest the
+    /// node, at zooms 18, 14 and 10 (session 56's compare, 60 points around the node). Before: the point was taken for
+    /// one no node reaches, and GeoNames' Gualaceo answered without a postcode.
+    @Test(arguments: [18, 10]) func aCityNodeReachesTwoCellsAway(zoom: Int) throws {
+        let path = try Self.cuenca.get().path
+        let point = Coordinate(latitude: -2.908630, longitude: -78.857831)
+        #expect(PlaceNodePages.cellIndex(point.longitude) - PlaceNodePages.cellIndex(Self.cuencaNode.longitude) == 2)
+        let geocoder = try ReverseGeocoder(databasePath: path)
+        #expect(geocoder.osmRules?.covers(point) == false)
+        #expect(geocoder.record(for: point).followsNominatim)
+        let address = try ExtractAnswer.address(in: path, point.latitude, point.longitude, zoom: zoom)
+        #expect(address["city"] == "Cuenca", "\(address)")
+        #expect(address["postcode"] == "010101", "\(address)")
+    }
+
+    /// 0.17° east of the node, beyond a city's 0.16°, nothing of the extract reaches and its rules do not hold.
+    @Test func beyondACitysReachTheRulesDoNotHold() throws {
+        let point = Coordinate(latitude: Self.cuencaNode.latitude, longitude: Self.cuencaNode.longitude + 0.17)
+        let geocoder = try ReverseGeocoder(databasePath: try Self.cuenca.get().path)
+        #expect(!geocoder.record(for: point).followsNominatim)
     }
 }
