@@ -128,13 +128,15 @@ extension ReverseGeocoder {
     }
 
     /// The same search where the municipality holding the point is a town or city node's area (travel411's, no
-    /// polygon of Nominatim's) at zooms up to 17, where no suburb or finer node answers: Nominatim's search finds no
-    /// polygon and answers the node of the finest search rank within reach, where `place_node_fuzzy_area`'s weighted
-    /// distance chose the town for the address. 1.1 km from the village node Meritxell (19), inside Encamp's town area
-    /// (18), zoom 13 answers Meritxell; zoom 12, whose rank stops at 18, Encamp; at zoom 14, 2.4 km from Sociteni (19)
-    /// and 5.6 km from Ialoveni's town node (18), Sociteni. Only a node of the point's country.
+    /// polygon of Nominatim's), where no suburb or finer node answers: Nominatim's search finds no polygon and answers
+    /// the node of the finest search rank within reach, where `place_node_fuzzy_area`'s weighted distance chose the
+    /// town for the address. 1.1 km from the village node Meritxell (19), inside Encamp's town area (18), zoom 13
+    /// answers Meritxell; zoom 12, whose rank stops at 18, Encamp; at zoom 14, 2.4 km from Sociteni (19) and 5.6 km
+    /// from Ialoveni's town node (18), Sociteni. At zoom 18 too, where no street or object answers (`lookup_country`
+    /// orders by search rank at every zoom): 0.04° from Vila Nova de Gaia's town node, inside Porto's city area, Gaia.
+    /// Only a node of the point's country.
     func takeFinerNodeOverTownArea(_ record: inout PlacemarkRecord, maximumRank: Int) {
-        guard maximumRank < 26, record.finePlace < 0, record.cityArea >= 0, let nodes = lookup.cityNodeSearch(),
+        guard record.finePlace < 0, record.cityArea >= 0, let nodes = lookup.cityNodeSearch(),
             let town = nodes.node(ofFeature: record.cityArea), town.boundaryBelow < 0
         else { return }
         let point = record.location

@@ -45,4 +45,16 @@ import Testing
         #expect(address["city"] == "Porto", "\(address)")
         #expect(address["town"] == nil, "\(address)")
     }
+
+    /// At zoom 18 too, where no street or object answers (4 km south of the cut's streets), Nominatim takes the place
+    /// node of the highest search rank in reach (`lookup_country`): Gaia's town node (18, 0.04° away, within its 0.08°)
+    /// before Porto's city node (16), though the point lies in the city's area that travel411 draws for addresses
+    /// (`OSMPlaceNodeAreas`). Nominatim 5.3.3 on this file, session 56. Before: Porto.
+    @Test func theFinestNodeInReachAnswersAtZoom18WhereNothingElseDoes() throws {
+        let answer = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, 41.090648, -8.598653)
+        #expect("\(answer["osm_type"] ?? "") \(answer["osm_id"] ?? "")" == "node 1904454689", "\(answer)")
+        let address = try #require(answer["address"] as? [String: String])
+        #expect(address["town"] == "Vila Nova de Gaia", "\(address)")
+        #expect(address["city"] == nil, "\(address)")
+    }
 }
