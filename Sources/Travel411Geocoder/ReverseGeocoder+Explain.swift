@@ -179,6 +179,12 @@ extension ReverseGeocoder {
             }
             return ("\(beyond): the answer is the country alone, which has none", false)
         }
+        if record.streetPostcode, neighbourhoodPostcodeOfStreet(record) != nil,
+            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.nodes[Int(record.neighbourhood)] })
+        {
+            let rule = "the finest place node of the street's address with one (insert_addresslines in placex_update)"
+            return ("the tagged postcode of the neighbourhood \(node.name), \(rule)", false)
+        }
         if record.streetPostcode, let node = placeNodePostcodeOfStreet(record) {
             let name = text(.suburb, node, .name) ?? "?"
             let rule = "the finest place node of the street's address with one (insert_addresslines in placex_update)"

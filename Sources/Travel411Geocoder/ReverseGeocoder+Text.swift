@@ -152,12 +152,15 @@ extension ReverseGeocoder {
     }
 
     /// The answer's postcode: the object's own, else the answering area's or place node's, else the street's (the tagged
-    /// one of a place node its address names: `placeNodePostcodeOfStreet`), else the nearest point's or the address's.
+    /// one of a place node its address names, the neighbourhood's first: `neighbourhoodPostcodeOfStreet`,
+    /// `placeNodePostcodeOfStreet`), else the nearest point's or the address's.
     private func appendPostcode(of record: PlacemarkRecord, to buffer: GrowableByteArray) {
         if let own = objectAddressBytes(record, .postcode), !own.isEmpty {
             buffer.append(own)
         } else if record.postcodeFromAnsweringArea || record.finePlace >= 0 {
             appendAreaPostcode(of: record, to: buffer)
+        } else if record.streetPostcode, let code = neighbourhoodPostcodeOfStreet(record) {
+            buffer.append(code)
         } else if record.streetPostcode, let node = placeNodePostcodeOfStreet(record) {
             append(areaBytes(.suburb, node, .taggedPostcode), to: buffer)
         } else if record.streetPostcode {

@@ -243,7 +243,9 @@ struct OSMFeatureTables {
         case .street: return common + [.text("highway"), .text("ref")]
         case .address: return common + address
         case .addressInterpolation: return common + [.text("interpolation"), .text("first_number"), .text("last_number"), .text("street")]
-        case .place: return common + [.text("place"), .integer("population"), .integer("capital")]
+        // `postcode`: the place's own `postal_code` or `addr:postcode` as written, which a neighbourhood node passes on
+        // to the streets whose address names it (`ReverseGeocoder.neighbourhoodPostcodeOfStreet`).
+        case .place: return common + [.text("place"), .integer("population"), .integer("capital"), .text("postcode")]
         // `place`: the boundary's own `place` tag, its key as an answer (`OSMAdministrativeBoundary.place`).
         case .adminBoundary: return common + [.integer("admin_level"), .text("iso3166_1"), .text("iso3166_2"), .text("place")]
         case .postcodeBoundary, .postcodePoint: return common + [.text("postcode")]
@@ -275,7 +277,7 @@ struct OSMFeatureTables {
         case .place:
             return common + [
                 text(feature.place?.type), feature.place?.population.map { .integer(Int64($0)) } ?? .null,
-                .integer(feature.place?.isCapital == true ? 1 : 0),
+                .integer(feature.place?.isCapital == true ? 1 : 0), text(a?.postcode),
             ]
         case .adminBoundary:
             let b = feature.adminBoundary

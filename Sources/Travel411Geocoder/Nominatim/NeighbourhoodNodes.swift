@@ -13,6 +13,8 @@ final class NeighbourhoodNodes: Sendable {
         var name: String
         var x: Double
         var y: Double
+        /// Its own `postal_code` or `addr:postcode` as written (`nil` in a database imported before it was kept).
+        var postcode: String? = nil
     }
 
     /// A neighbourhood's search rank, whose box `place_node_fuzzy_area` makes ± 500 m.
@@ -54,16 +56,17 @@ final class NeighbourhoodNodes: Sendable {
         var nodes: [NeighbourhoodNodes.Node] = []
         let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: try LinkedPlaceNodesSchema.isPresent(in: reader))
         for layer in try PlacesLookup.extractPlaceLayers(reader) {
+            let postcode = try reader.columnNames(of: layer).contains("postcode") ? "p.postcode" : "NULL"
             let rows = try reader.query(
                 """
-                SELECT p.osm_id, p.name, r.minx, r.miny FROM \(GeoPackageSchema.quoted(layer)) p
+                SELECT p.osm_id, p.name, r.minx, r.miny, \(postcode) FROM \(GeoPackageSchema.quoted(layer)) p
                 JOIN \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) r ON r.id = p.fid
                 WHERE p.place = 'neighbourhood' AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
                 """)
             for row in rows {
                 guard let id = row[0].int64Value, let name = row[1].stringValue, let x = row[2].doubleValue, let y = row[3].doubleValue
                 else { continue }
-                nodes.append(NeighbourhoodNodes.Node(elementID: id, name: name, x: x, y: y))
+                nodes.append(NeighbourhoodNodes.Node(elementID: id, name: name, x: x, y: y, postcode: row[4].stringValue))
             }
         }
         return NeighbourhoodNodes(nodes: nodes)
