@@ -21,8 +21,9 @@ enum OSMSubpartNodes {
     /// A cell cut to the boundary of index `boundary` holding its node.
     typealias CutCell = (node: OSMPlaceNodeAreas.Node, shape: Shape, boundary: Int)
 
-    /// The cells of `nodes` of `types` (not linked to a boundary by name, and in none of `excluded`) cut to the
-    /// boundary holding each (`inside`), and uncut (`outside`). `halfWidth`: a node type's box (`OSMPlaceNodeAreas`).
+    /// The cells of `nodes` of `types` (not linked to a boundary of their name holding them, and in none of
+    /// `excluded`) cut to the boundary holding each (`inside`), and uncut (`outside`). `halfWidth`: a node type's box
+    /// (`OSMPlaceNodeAreas`).
     static func areas(
         of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?,
         boundaries: [(name: String, shape: Shape)], excluded: [Shape] = []
@@ -53,18 +54,28 @@ enum OSMSubpartNodes {
         func first(holding point: Point2D) -> Int? {
             boxes.holding(x: point.x, y: point.y).first { shape($0).contains(x: point.x, y: point.y) }
         }
+
+        /// Whether an outline named `name` (`names`, by index; nil: linked to no node) holds the point: Nominatim
+        /// links a boundary to a place node of its name only inside it (`find_linked_place`, `ST_Covers`,
+        /// lib-sql/functions/placex_triggers.sql, 5.3), so Bishkek's suburb node Кок-Жар outside the cut area of
+        /// its name stays a place of its own.
+        func anyNamed(_ name: String, names: [String?], holds point: Point2D) -> Bool {
+            let key = OSMParentStreets.key(name)
+            return boxes.holding(x: point.x, y: point.y).contains { index in
+                names[index].map { OSMParentStreets.key($0) } == key && shape(index).contains(x: point.x, y: point.y)
+            }
+        }
     }
 
     /// `areas(of:types:halfWidth:boundaries:excluded:)` with the boundaries' names apart from their outlines.
     /// `perBoundary`: inside a boundary, only the nodes it holds compete for its points (the suburb nodes); else every
     /// node's cell is cut as if the boundaries were not there (the town nodes: below).
     static func areas(
-        of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?, names: [String],
+        of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?, names: [String?],
         boundaries: Outlines, excluded: Outlines, perBoundary: Bool = true
     ) -> (inside: [CutCell], outside: [Cell]) {
-        let linkedNames = Set(names.map { OSMParentStreets.key($0) })
         let moved = nodes.filter { node in
-            types.contains(node.type) && !linkedNames.contains(OSMParentStreets.key(node.name))
+            types.contains(node.type) && !boundaries.anyNamed(node.name, names: names, holds: node.point)
                 && excluded.first(holding: node.point) == nil
         }
         // Inside a boundary only the nodes it holds compete: `insert_addresslines` skips a guessed place outside
@@ -170,7 +181,7 @@ extension OSMLevelMapping {
         // (Andorra's Carretera de la Comella: la Margineda for Nominatim's Andorra la Vella).
         let (inside, _) = OSMSubpartNodes.areas(
             of: townNodes, types: ["city", "town", "village"], halfWidth: { OSMPlaceNodeAreas.halfWidthMetres(townType: $0) },
-            names: coarser.filter { links.node(linkedTo: $0) != nil }.map(\.name), boundaries: OSMSubpartNodes.Outlines(coarser),
+            names: coarser.map { links.node(linkedTo: $0) != nil ? $0.name : nil }, boundaries: OSMSubpartNodes.Outlines(coarser),
             excluded: OSMSubpartNodes.Outlines(finer), perBoundary: false)
         // Each cut area knows the parish under it, which answers where the node is too fine for the zoom
         // (`dropCityNodeAboveRank`).
