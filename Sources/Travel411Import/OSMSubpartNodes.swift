@@ -55,14 +55,14 @@ enum OSMSubpartNodes {
             boxes.holding(x: point.x, y: point.y).first { shape($0).contains(x: point.x, y: point.y) }
         }
 
-        /// Whether an outline named `name` (`names`, by index; nil: linked to no node) holds the point: Nominatim
+        /// Whether an outline named `name` (`keys`: the outlines' `OSMParentStreets.key`, nil: linked to no node) holds the point: Nominatim
         /// links a boundary to a place node of its name only inside it (`find_linked_place`, `ST_Covers`,
         /// lib-sql/functions/placex_triggers.sql, 5.3), so Bishkek's suburb node Кок-Жар outside the cut area of
         /// its name stays a place of its own.
-        func anyNamed(_ name: String, names: [String?], holds point: Point2D) -> Bool {
+        func anyNamed(_ name: String, keys: [[UInt8]?], holds point: Point2D) -> Bool {
             let key = OSMParentStreets.key(name)
             return boxes.holding(x: point.x, y: point.y).contains { index in
-                names[index].map { OSMParentStreets.key($0) } == key && shape(index).contains(x: point.x, y: point.y)
+                keys[index] == key && shape(index).contains(x: point.x, y: point.y)
             }
         }
     }
@@ -74,8 +74,10 @@ enum OSMSubpartNodes {
         of nodes: [OSMPlaceNodeAreas.Node], types: Set<String>, halfWidth: (String) -> Double?, names: [String?],
         boundaries: Outlines, excluded: Outlines, perBoundary: Bool = true
     ) -> (inside: [CutCell], outside: [Cell]) {
+        // The outlines' name keys once, not once for each node whose point a box holds.
+        let keys = names.map { $0.map(OSMParentStreets.key) }
         let moved = nodes.filter { node in
-            types.contains(node.type) && !boundaries.anyNamed(node.name, names: names, holds: node.point)
+            types.contains(node.type) && !boundaries.anyNamed(node.name, keys: keys, holds: node.point)
                 && excluded.first(holding: node.point) == nil
         }
         // Inside a boundary only the nodes it holds compete: `insert_addresslines` skips a guessed place outside
