@@ -37,12 +37,16 @@ public final class SQLiteDatabase {
     public let path: String
     let handle: OpaquePointer
 
+    /// Configured once, before the first connection opens (`travel411_sqlite3_turn_off_memory_statistics`).
+    private static let configured: Void = { _ = travel411_sqlite3_turn_off_memory_statistics() }()
+
     public init(path: String, mode: OpenMode = .readWriteCreate) throws {
         self.path = path
         // SQLite says only "disk I/O error" of a folder (`--db ~/maps` for a file in it).
         if FileManager.default.isFolder(atPath: path) {
             throw UserFacingError("\(path) is a folder, not a database file", exitStatus: .usage)
         }
+        _ = Self.configured
         var flags: Int32 = SQLITE_OPEN_NOMUTEX
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
