@@ -282,7 +282,7 @@ package struct WhereCommand: ParsableCommand {
         let batch =
             languages.isEmpty
             ? BatchGeocoder(options: options, geocoder: geocoder) : BatchGeocoder(options: options, geocode: try namer(geocoder))
-        let summary =
+        let summary = try geocoder.readingOneSnapshot {
             if let output {
                 // Checked inside, so that a file answered without a damaged part never replaces the old one.
                 try BatchOutputFile.write(to: output) {
@@ -293,6 +293,7 @@ package struct WhereCommand: ParsableCommand {
             } else {
                 try batch.run(inputPath: input, standardInput: standardInput?.source, outputFD: STDOUT_FILENO)
             }
+        }
         try geocoder.checkIndex()
         // Left to the process's exit, which follows: freeing the tables object by object only made the batch's end later.
         _ = Unmanaged.passRetained(geocoder)

@@ -64,7 +64,7 @@ package final class PlacesLookup: Sendable {
         init(_ level: Level?) { self.level = level }
     }
 
-    private let reader: SharedDatabaseReader
+    let reader: SharedDatabaseReader
     private let loading: Loading
     /// Indexed by `AreaLevel.ordinal`: an array, not a dictionary, because every lookup reads it six times.
     private let areaLevels: [AreaLevel?]

@@ -135,6 +135,10 @@ public final class ReverseGeocoder: Sendable {
         if let damage = lookup.damage { throw IndexFormatError.damaged(path: databasePath, what: damage) }
     }
 
+    /// `body`, whose lookups read the pages they first touch from one snapshot of the database
+    /// (`SharedDatabaseReader.readingOneSnapshot`): a batch's, not a server's.
+    public func readingOneSnapshot<R>(_ body: () throws -> R) throws -> R { try lookup.reader.readingOneSnapshot(body) }
+
     // MARK: Deciding
 
     public func placemark(for coordinate: Coordinate) -> Placemark {
