@@ -12,6 +12,8 @@ package final class SharedDatabaseReader: Sendable {
     /// The first damaged structure a lookup met (a page whose size does not match its header, say): the
     /// lookup goes on without it, and `ReverseGeocoder.checkIndex` reports it.
     private let damage = Mutex<String?>(nil)
+    /// How many `readingOneSnapshot` calls are running; taken before `connection`, never after it.
+    private let snapshots = Mutex(0)
 
     /// SQLite's largest memory map unless compiled otherwise (SQLITE_MAX_MMAP_SIZE, 0x7fff0000).
     static let mmapBytes = 0x7fff_0000
@@ -46,9 +48,18 @@ package final class SharedDatabaseReader: Sendable {
     /// held until `body` returns) instead of one per page, each of which locked and unlocked the file and looked for a
     /// hot journal: 121,000 `fcntl` and `stat` calls for a batch of 2,000 points read on demand. For a run that ends (a
     /// batch), not a server: a writer changing the file in place waits until it does; travel411 replaces a database whole.
+    /// Snapshots that overlap (two threads' batches through one library geocoder) share one transaction, ended by the last.
     package func readingOneSnapshot<R>(_ body: () throws -> R) throws -> R {
-        try connection.withLock { try $0.execute("BEGIN") }
-        defer { try? connection.withLock { try $0.execute("COMMIT") } }
+        try snapshots.withLock { depth in
+            if depth == 0 { try connection.withLock { try $0.execute("BEGIN") } }
+            depth += 1
+        }
+        defer {
+            snapshots.withLock { depth in
+                depth -= 1
+                if depth == 0 { try? connection.withLock { try $0.execute("COMMIT") } }
+            }
+        }
         return try body()
     }
 

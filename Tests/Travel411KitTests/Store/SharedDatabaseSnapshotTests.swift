@@ -30,6 +30,17 @@ final class SharedDatabaseSnapshotTests: XCTestCase {
         XCTAssertEqual(bytes(reader.blob(table: "pages", column: "blob", rowID: 2)), [9])
     }
 
+    func testOverlappingSnapshotsShareOneTransactionEndedByTheLast() throws {
+        let (path, writer) = try database(in: self)
+        let reader = try SharedDatabaseReader(path: path)
+        try reader.readingOneSnapshot {
+            _ = reader.blob(table: "pages", column: "blob", rowID: 1)
+            try reader.readingOneSnapshot { XCTAssertEqual(bytes(reader.blob(table: "pages", column: "blob", rowID: 2)), [3, 4]) }
+            XCTAssertThrowsError(try writer.execute("UPDATE pages SET blob = x'09' WHERE key = 2"))
+        }
+        try writer.execute("UPDATE pages SET blob = x'09' WHERE key = 2")
+    }
+
     func testTheSnapshotEndsWhenItsBodyThrows() throws {
         struct Stop: Error {}
         let (path, writer) = try database(in: self)
