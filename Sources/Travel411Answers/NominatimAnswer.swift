@@ -95,7 +95,7 @@ public struct NominatimPlace: Sendable {
         guard let subject = p.nominatimSubject(detail: detail, maximumRank: maximumRank) else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
         let houseNumber = p.printsHouseNumber ? upTo(.building, p.subThoroughfare) : nil
-        let road = upTo(.street, p.thoroughfare), neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
+        let road = upTo(.street, p.nominatimRoad), neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
         let finePlace = upTo(.suburb, p.finePlaceFeature?.name)
         let suburb = detail.includesSuburbLevel(rank: p.subLocalityFeature?.rank, maximumRank: maximumRank) ? p.subLocality : nil
         let villagePart = upTo(.suburb, p.villagePartFeature?.name)

@@ -42,6 +42,13 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// after: the street of `thoroughfare` (an address's or POI's parent street), and the boundaries behind
     /// the areas. Set only by `ReverseGeocoder.addNameSources`, for such answers.
     public var thoroughfareFeature: AnsweringFeature?
+    /// `thoroughfare` is the answering object's own `addr:street` (or its building's) that names no street near, so
+    /// that no street is its parent: Nominatim's address then has no road, as its road is only ever the parent
+    /// street's name (`_setup_address_details`, nominatim_api/results.py, shows no unmatched `addr:street`). Set for an
+    /// extract's answers only; travel411's own fields keep the name.
+    public var thoroughfareNamesNoStreet = false
+    /// The road of Nominatim's address: `thoroughfare`, unless it names no street (`thoroughfareNamesNoStreet`).
+    public var nominatimRoad: String? { thoroughfareNamesNoStreet ? nil : thoroughfare }
     public var subAdministrativeAreaFeature: AnsweringFeature?
     public var administrativeAreaFeature: AnsweringFeature?
     public var countryFeature: AnsweringFeature?

@@ -303,6 +303,7 @@ extension ReverseGeocoder {
         placemark.countryFromTerritorialWaters = record.country >= 0 && record.countryFromTerritorialWaters
         placemark.feature = answeringFeature(of: record)
         if record.followsNominatim {
+            placemark.thoroughfareNamesNoStreet = record.street < 0 && record.object >= 0 && placemark.thoroughfare != nil
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
             if record.neighbourhoodArea >= 0 {

@@ -490,14 +490,10 @@ struct OSMLevelMapping {
         // Each country's own (`OSMLevelSources`): its boundaries of its finest rank, else its place polygons.
         let sources = OSMLevelSources(countryOf: countryOf)
         let (boundaries, suburbRanks) = sources.finestSuburbBoundaries(suburbBoundaries)
-        // A place area answers in the suburb band only if its type's address rank is in it (17-21, `Band`): a
-        // `neighbourhood` (24) or `quarter` (22) polygon is finer (London's Golden Lane Estate).
-        let levels = NominatimAddressLevels.embedded
-        let placeAreas = suburbPlaceAreas.filter { area in
-            guard let levels, let type = area.placeType else { return true }
-            return levels.placeRanks(type: type, countryCode: nil).map { NominatimAddressLevels.Band(addressRank: $0.address) == .suburb }
-                ?? false
-        }
+        // A place area of the suburb band (17-21) is a suburb; a `quarter` polygon (22) lies over the suburbs as a
+        // boundary of its band does, a `neighbourhood` one (24) is left out (`OSMLevelSources.placeAreasByBand`).
+        let (placeAreas, finerPlaceAreas) = OSMLevelSources.placeAreasByBand(suburbPlaceAreas)
+        finerBoundaries += finerPlaceAreas
         var suburbs = boundaries + sources.placeAreas(placeAreas, besides: boundaries)
         let polygonCountries = Set(suburbs.map { sources.country(of: $0) })
         let linked = linkedPlaces.linkedSuburbPoints

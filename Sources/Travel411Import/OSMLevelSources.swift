@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411Geocoder
 import Travel411OSM
 
 /// Where each country's municipalities and suburbs come from, decided country by country: a municipality from the
@@ -73,5 +74,34 @@ struct OSMLevelSources {
                     && keys[index] != key
             }
         }
+    }
+}
+
+extension OSMLevelSources {
+    /// The place polygons of the suburb band (address rank 17-21: a suburb, a borough) and the finer ones that lie over
+    /// the suburbs as a boundary of the neighbourhood band does (`OSMLevelMapping.withFinerBoundaries`), by their type's
+    /// ranks in Nominatim 5.3's `settings/address-levels.json`, which ranks these types alike in every country (the
+    /// default entry). Nominatim's area search takes every named polygon of address rank 4-25 up to the zoom's search
+    /// rank (`_lookup_area_address`, nominatim_api/reverse.py) and names a finer one under its type in the address of
+    /// what it holds (`insert_addresslines`): Shah Alam's `quarter` Seksyen 7 (search rank 20) answers its points at
+    /// zoom 14 with its postcode. Only those of search rank 22 at most: the finer boundaries answer at zoom 14 whatever
+    /// their rank, and a `neighbourhood` polygon (24) would answer there where Nominatim's does not. An area without a
+    /// type, or without the settings file, is a suburb; a type the file does not rank, neither.
+    static func placeAreasByBand(_ areas: [PendingArea]) -> (suburb: [PendingArea], finer: [PendingArea]) {
+        guard let levels = NominatimAddressLevels.embedded else { return (areas, []) }
+        var (suburb, finer): ([PendingArea], [PendingArea]) = ([], [])
+        for area in areas {
+            guard let type = area.placeType else {
+                suburb.append(area)
+                continue
+            }
+            let ranks = levels.placeRanks(type: type, countryCode: nil)
+            switch ranks.flatMap({ NominatimAddressLevels.Band(addressRank: $0.address) }) {
+            case .suburb: suburb.append(area)
+            case .neighbourhood where (ranks?.search ?? 30) <= 22: finer.append(area)
+            default: break
+            }
+        }
+        return (suburb, finer)
     }
 }
