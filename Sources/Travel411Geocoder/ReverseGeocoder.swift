@@ -137,7 +137,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// `body`, whose lookups read the pages they first touch from one snapshot of the database
     /// (`SharedDatabaseReader.readingOneSnapshot`): a batch's, not a server's.
-    public func readingOneSnapshot<R>(_ body: () throws -> R) throws -> R { try lookup.reader.readingOneSnapshot(body) }
+    package func readingOneSnapshot<R>(_ body: () throws -> R) throws -> R { try lookup.reader.readingOneSnapshot(body) }
 
     // MARK: Deciding
 
