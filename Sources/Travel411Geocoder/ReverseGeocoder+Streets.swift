@@ -100,7 +100,7 @@ extension ReverseGeocoder {
                 if record.suburbArea >= 0, !search.isNodeArea(record.suburbArea) || search.boundaryBelow(record.suburbArea) != nil {
                     record.suburbArea = -1
                 }
-            } else if let below = search.boundaryBelow(record.suburbArea) {
+            } else if let below = search.boundaryBelow(record.suburbArea), suburbPolygonAnswers(below, maximumRank: maximumRank) {
                 return record.suburbArea = below
             }
             guard !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea) else { return }
@@ -346,9 +346,10 @@ extension ReverseGeocoder {
             partsFromNodes = parts.part != nil || parts.village != nil
         }
         if record.suburbArea >= 0, !partsFromNodes { dropSuburbOfAnotherCity(&record, municipality: nodesMunicipality) }
+        let finer = finerBoundary(
+            ofAnswerOn: street, streets: streets, result: result, answerPolygon: suburbAtAnswer, segments: gatheredSegments, nodes: nodes)
         takeNeighbourhood(
-            &record, answer: answer, suburbAtAnswer: suburbAtAnswer, onStreet: street != nil, ownBoundary: ownBoundary,
-            streetDistance: streetDistance)
+            &record, answer: answer, finer: finer, onStreet: street != nil, ownBoundary: ownBoundary, streetDistance: streetDistance)
     }
 
     /// The quarter and neighbourhood nodes of an answer whose suburb is decided: on a street, the one nearest the
@@ -356,7 +357,7 @@ extension ReverseGeocoder {
     /// (Nominatim's `current_node_area`), and inside the street's suburb boundary (`current_boundary`); else the
     /// neighbourhood nearest the point.
     private func takeNeighbourhood(
-        _ record: inout PlacemarkRecord, answer: Coordinate, suburbAtAnswer: Int32, onStreet: Bool, ownBoundary: Int32,
+        _ record: inout PlacemarkRecord, answer: Coordinate, finer: (feature: Int32, rank: Int)?, onStreet: Bool, ownBoundary: Int32,
         streetDistance: (Double, Double, (x: Double, y: Double)) -> Double?
     ) {
         let nodes = suburbNodes
@@ -367,10 +368,10 @@ extension ReverseGeocoder {
             let holder = nodes._withUnsafeGuaranteedRef { suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: $0) }
             return holder == ownBoundary
         }
-        // A boundary of the rank holding the answer's point comes before the nodes (`insert_addresslines` orders each
-        // rank's candidates `isguess asc`): London's Inner and Middle Temples (a quarter), Porto's parishes
-        // (neighbourhoods), which their linked nodes no longer stand in for (`LinkedPlaceNodesSchema`).
-        let finer = finerBoundary(ofPolygon: suburbAtAnswer, nodes: nodes)
+        // A boundary of the rank holding the answer's point (on a street, the street's: `finerBoundary(ofAnswerOn:)`)
+        // comes before the nodes (`insert_addresslines` orders each rank's candidates `isguess asc`): London's Inner and
+        // Middle Temples (a quarter), Porto's parishes (neighbourhoods), which their linked nodes no longer stand in for
+        // (`LinkedPlaceNodesSchema`).
         if finer?.rank == 24 { record.neighbourhoodArea = finer?.feature ?? -1 }
         // The quarter (rank 22) comes before the neighbourhood (24), which must then lie in its box.
         let fine = onStreet ? lookup.finePlaceNodes() : nil
@@ -400,7 +401,7 @@ extension ReverseGeocoder {
     /// The boundary of the neighbourhood band holding the answer's point (`polygon`, the suburb-level polygon found
     /// there), a quarter's (address rank 22) or a neighbourhood's (24) by its place type
     /// (`OSMLevelMapping.withFinerBoundaries`), under a suburb node's area cut to it or alone.
-    private func finerBoundary(ofPolygon polygon: Int32, nodes: Unmanaged<PlaceNodeSearch>?) -> (feature: Int32, rank: Int)? {
+    func finerBoundary(ofPolygon polygon: Int32, nodes: Unmanaged<PlaceNodeSearch>?) -> (feature: Int32, rank: Int)? {
         var holder = polygon
         guard holder >= 0 else { return nil }
         if let nodes, nodes._withUnsafeGuaranteedRef({ $0.isNodeArea(holder) }) {

@@ -217,6 +217,7 @@ public final class ReverseGeocoder: Sendable {
         if needs.contains(.timeZone) { reconcileTimeZoneAndCountry(&record) }
         if record.admin >= 0, record.country >= 0, needs.contains(.admin) { dropAdminOfAnotherCountry(&record) }
         if record.followsNominatim, record.suburbArea >= 0, needs.contains(.localities) { dropSuburbOfAnotherCity(&record) }
+        if record.followsNominatim, needs.contains(.subLocality) { dropSuburbPolygonAboveRank(&record, maximumRank: maximumRank) }
         if record.followsNominatim, Self.placeNodeRanks.contains(maximumRank), needs.contains(.subLocality) {
             chooseSuburbNodeAsNominatim(&record, maximumRank: maximumRank)
             chooseFinePlaceNodeAsNominatim(&record, maximumRank: maximumRank)

@@ -84,9 +84,10 @@ extension OSMLevelSources {
     /// default entry). Nominatim's area search takes every named polygon of address rank 4-25 up to the zoom's search
     /// rank (`_lookup_area_address`, nominatim_api/reverse.py) and names a finer one under its type in the address of
     /// what it holds (`insert_addresslines`): Shah Alam's `quarter` Seksyen 7 (search rank 20) answers its points at
-    /// zoom 14 with its postcode. Only those of search rank 22 at most: the finer boundaries answer at zoom 14 whatever
-    /// their rank, and a `neighbourhood` polygon (24) would answer there where Nominatim's does not. An area without a
-    /// type, or without the settings file, is a suburb; a type the file does not rank, neither.
+    /// zoom 14 with its postcode, and a `neighbourhood` polygon (search rank 24) names Cuenca's IESS centro in the address
+    /// of what it holds at zoom 18; at the zooms whose highest rank is below a place polygon's search rank the lookup
+    /// passes over it (`ReverseGeocoder.dropSuburbPolygonAboveRank`). An area without a type, or without the settings
+    /// file, is a suburb; a type the file does not rank, neither.
     static func placeAreasByBand(_ areas: [PendingArea]) -> (suburb: [PendingArea], finer: [PendingArea]) {
         guard let levels = NominatimAddressLevels.embedded else { return (areas, []) }
         var (suburb, finer): ([PendingArea], [PendingArea]) = ([], [])
@@ -98,7 +99,7 @@ extension OSMLevelSources {
             let ranks = levels.placeRanks(type: type, countryCode: nil)
             switch ranks.flatMap({ NominatimAddressLevels.Band(addressRank: $0.address) }) {
             case .suburb: suburb.append(area)
-            case .neighbourhood where (ranks?.search ?? 30) <= 22: finer.append(area)
+            case .neighbourhood: finer.append(area)
             default: break
             }
         }

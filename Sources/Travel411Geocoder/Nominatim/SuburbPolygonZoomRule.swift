@@ -1,0 +1,28 @@
+import Travel411Core
+import Travel411Store
+
+extension ReverseGeocoder {
+    /// Below street level, a place polygon of the suburb level answers only when its type's search rank is within
+    /// the zoom's highest rank, as Nominatim 5.3's area search takes polygons (GPL-2.0; its rules, not its code):
+    /// `_lookup_area_address` (`nominatim_api/reverse.py`) takes polygons of `rank_search` up to `max_rank`
+    /// (`REVERSE_MAX_RANKS`, `nominatim_api/v1/helpers.py`: 22 at zoom 14), the type's search rank in
+    /// `settings/address-levels.json` (a `neighbourhood` 24, a `quarter` 20). Cuenca's, Karachi's and Lima's
+    /// neighbourhood polygons name the address of what they hold at zoom 18 and answer nothing at zoom 14, where the
+    /// suburb node in reach or the municipality does; the place nodes' searches that follow decide the point then.
+    func dropSuburbPolygonAboveRank(_ record: inout PlacemarkRecord, maximumRank: Int) {
+        if record.suburbArea >= 0, !suburbPolygonAnswers(record.suburbArea, maximumRank: maximumRank) { record.suburbArea = -1 }
+    }
+
+    /// Whether the suburb-level polygon `feature` answers at `maximumRank`: a boundary keeps its admin_level's rank
+    /// (`OSMLevelMapping.withFinerBoundaries`) and a place node's area its node's rules (`chooseSuburbNodeAsNominatim`);
+    /// a place polygon, when its type's search rank is within it. Bishkek's suburb node Кок-Жар answers at zoom 14
+    /// inside the neighbourhood polygon Кок-Жар микрорайон that its area is cut to.
+    func suburbPolygonAnswers(_ feature: Int32, maximumRank: Int) -> Bool {
+        guard maximumRank < 25,
+            let polygon = areaFeature(.suburb, feature, rank: 20, location: Coordinate(latitude: 0, longitude: 0)),
+            polygon.elementType != .node, polygon.category == "place",
+            let searchRank = NominatimAddressLevels.embedded?.placeRanks(type: polygon.type, countryCode: nil)?.search
+        else { return true }
+        return searchRank <= maximumRank
+    }
+}
