@@ -56,10 +56,12 @@ struct OSMLevelMapping {
     /// and the parent streets too (`PendingObject`); each street's midpoint, which decides its postcode once the
     /// postcode points are known.
     let pendingAddresses: OSMSpillFile
-    private let pendingObjects: OSMSpillFile
+    let pendingObjects: OSMSpillFile
     private let streetMidpoints: OSMSpillFile
     /// The named streets by their centres, which the addresses, POIs and interpolation lines find their street among.
     var parentStreets: OSMParentStreets
+    /// The places an object's `addr:place` names, for an object whose `addr:street` names no street near.
+    let addressPlaces: OSMAddressPlaceParents
     /// Place nodes with a `wikidata` item, which boundaries link to (`OSMLinkedPlaces`).
     private(set) var linkedPlaces = OSMLinkedPlaces()
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
@@ -78,6 +80,7 @@ struct OSMLevelMapping {
         self.temporaryPrefix = temporaryPrefix
         postcodeCarriers = OSMPostcodeCarriers(runPrefix: temporaryPrefix + "postcode-run-")
         parentStreets = OSMParentStreets(runPrefix: temporaryPrefix + "parent-run-")
+        addressPlaces = OSMAddressPlaceParents(runPrefix: temporaryPrefix + "address-place-run-")
         pendingAddresses = try OSMSpillFile(path: temporaryPrefix + "addresses")
         pendingObjects = try OSMSpillFile(path: temporaryPrefix + "objects")
         streetMidpoints = try OSMSpillFile(path: temporaryPrefix + "street-midpoints")
@@ -131,8 +134,10 @@ struct OSMLevelMapping {
             let added = try interpolate(feature)
             if added == 0 { note(feature.kind, "no numbers to interpolate") }
         case .place:
+            try addressPlaces.add(feature)
             try collectPlace(feature, layer: layer, fid: fid)
         case .adminBoundary:
+            try addressPlaces.add(feature)
             try collectBoundary(feature, layer: layer, fid: fid)
         case .postcodeBoundary, .postcodePoint:
             guard let postcode = feature.postcode else { return note(feature.kind, "no postcode") }
@@ -162,7 +167,8 @@ struct OSMLevelMapping {
                 Self.pointText(feature.representativePoint), address.flatMap(ObjectNearestStreets.parentMark), nil, nil, address?.city,
             ],
             point: feature.representativePoint, outline: feature.outline)
-        try addObject(object)
+        let number = try addObject(object)
+        if address?.street != nil, let place = address?.place { try addressPlaces.ask(object: number, place: place, at: object.point) }
     }
 
     /// Keeps an object until the extract is read, asking for its parent street; its number. Not `indexed`: a record only.
@@ -539,48 +545,6 @@ struct OSMLevelMapping {
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface,
                 taggedPostcode: areaPostcodes.taggedPostcode(node: area.node, own: own))
         }
-    }
-
-    /// The objects in the order they came, with their postcodes checked and their parent streets; `addressCity` gives the
-    /// city level's feature number of the municipality an `addr:city` value names at a point in a country.
-    private func collectObjects(
-        _ postcodes: OSMPostcodes, countryOf: (Point2D) -> String?, addressCity: (String, Point2D, String?) -> String?
-    ) throws {
-        let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
-        let parentField = PlacesSchema.ObjectField.parent.rawValue
-        let countryField = PlacesSchema.ObjectField.country.rawValue, cityField = PlacesSchema.ObjectField.city.rawValue
-        let (collector, pendingObjects) = (self.collector, self.pendingObjects)
-        var number: UInt32 = 0
-        defer { collector.interpolations.settle(base: (collector.objectRecords?.objectCount ?? number) - number) }
-        /// Collects the next object; false when none is left.
-        func collectNext(parent: [UInt32]?) throws -> Bool {
-            guard var object = try pendingObjects.next({ try $0.pendingObject() }) else { return false }
-            if let written = object.fields[postcodeField] {
-                object.fields[postcodeField] = postcodes.normalised(written, countryCode: countryOf(object.point))
-            }
-            // Several streets of its name: `ObjectNearestStreets` keeps the one nearest.
-            if let parent { object.fields[parentField] = parent.map(String.init).joined(separator: " ") }
-            // Its country, of its point, decided once here as Nominatim decides `placex.country_code` at import
-            // (`placex_update`, lib-sql/functions/placex_triggers.sql: `get_country_code` of the centroid); its parent
-            // street, which Nominatim looks for in the object's own country's partition, is of the same country.
-            if object.fields.count <= cityField {
-                object.fields += [String?](repeating: nil, count: cityField + 1 - object.fields.count)
-            }
-            let country = countryOf(object.point)
-            object.fields[countryField] = country
-            ObjectNearestStreets.settleParentMark(&object.fields, countryCode: country)
-            // Its `addr:city` as read, replaced by the municipality it names (`OSMAddressCity`), none when it names none.
-            if let value = object.fields[cityField] ?? nil { object.fields[cityField] = addressCity(value, object.point, country) }
-            let indexed = !collector.interpolations.isUnindexed(pendingObject: number)
-            try collector.collectObject(object.fields, at: object.point, outline: object.outline, indexed: indexed)
-            number += 1
-            return true
-        }
-        try parentStreets.answers(countryAt: countryOf) { object, streets in
-            while number < object { guard try collectNext(parent: nil) else { return } }
-            _ = try collectNext(parent: streets)
-        }
-        while try collectNext(parent: nil) {}
     }
 
     private mutating func note(_ kind: OSMFeatureKind, _ reason: String) {
