@@ -29,9 +29,20 @@ extension ReverseGeocoder {
             let node = fine.nodes[Int(candidate.index)]
             guard fine.linksKnown || !isLinked(node, search: search), sharesMunicipality(node, record.cityArea) else { continue }
             record.finePlace = candidate.index
+            takeSuburbOfTheNode(node, &record)
             record.postcode = postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
             return
         }
+    }
+
+    /// A place node answers with its own address (`place_addressline` of the node, computed at its point by
+    /// `insert_addresslines`): where no suburb polygon holds the query's point, the one holding the node names the
+    /// answer's suburb. Istanbul's quarter Bahariye, answering points outside every mahalle at zoom 14, lies in
+    /// Caferağa Mahallesi. A suburb of another municipality than the answer's is left out (`dropSuburbOfAnotherCity`).
+    private func takeSuburbOfTheNode(_ node: FinePlaceNodes.Node, _ record: inout PlacemarkRecord) {
+        guard record.suburbArea < 0 else { return }
+        record.suburbArea = feature(.suburb, node.x, node.y)
+        if record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
     }
 
     /// Whether a fine node may answer a point of `city`: inside the same municipality; or, where the point and the
