@@ -100,7 +100,9 @@ extension ReverseGeocoder {
                 if record.suburbArea >= 0, !search.isNodeArea(record.suburbArea) || search.boundaryBelow(record.suburbArea) != nil {
                     record.suburbArea = -1
                 }
-            } else if let below = search.boundaryBelow(record.suburbArea), suburbPolygonAnswers(below, maximumRank: maximumRank) {
+            } else if let below = search.boundaryBelow(record.suburbArea),
+                suburbPolygonAnswers(below, at: record.location, maximumRank: maximumRank)
+            {
                 return record.suburbArea = below
             }
             guard !search.isEmpty, record.suburbArea < 0 || search.isNodeArea(record.suburbArea) else { return }

@@ -18,41 +18,25 @@ extension ReverseGeocoder {
         let fields = PlacesSchema.StreetField.self
         guard let centroid = Self.point(streets.names.bytes(Int(street), fields.centroid.rawValue)) else { return nil }
         let isLine = Self.point(streets.names.bytes(Int(street), fields.centre.rawValue)) == nil
-        // Each suburb polygon met is judged once (whether it is a node's area, the boundary below it, its rank).
-        var judged: [Int32: (feature: Int32, rank: Int)?] = [:]
-        func finer(at x: Double, _ y: Double) -> (feature: Int32, rank: Int)? {
-            let polygon = feature(.suburb, x, y)
-            guard polygon >= 0 else { return nil }
-            if let known = judged[polygon] { return known }
-            let found = finerBoundary(ofPolygon: polygon, nodes: nodes)
-            judged[polygon] = .some(found)
-            return found
+        var memo = SuburbPolygonMemo()
+        func finer(at x: Double, _ y: Double) -> Int32? {
+            let found = memo.boundary(of: feature(.suburb, x, y)) { finerBoundary(ofPolygon: $0, nodes: nodes)?.feature ?? -1 }
+            return found >= 0 ? found : nil
         }
+        func ranked(_ feature: Int32?) -> (feature: Int32, rank: Int)? {
+            feature.flatMap { feature in placeTypeRank(ofSuburbPolygon: feature).map { (feature, $0) } }
+        }
+        // Nominatim takes a polygon as a line's when their intersection has more than one point (`getNearFeatures`,
+        // lib-sql/functions/partition-functions.sql): a street that only touches a block's corner, a node they share,
+        // does not enter it, so only the middles of the street's segments are asked, not their ends.
         var own = finer(at: centroid.longitude, centroid.latitude)
-        if own == nil, isLine, let segments = segments() { own = Self.entered(by: segments, nearest: centroid, finer) }
-        guard isLine, let atResult = finer(at: result.longitude, result.latitude), atResult.feature != own?.feature,
-            let segments = segments()
-        else { return own }
-        let passes = Self.entered(by: segments, nearest: result) { finer(at: $0, $1)?.feature == atResult.feature ? atResult : nil }
-        return passes != nil ? atResult : own
-    }
-
-    /// The polygon `finer` finds at the middle of a segment of the line, the middle nearest `point`. Nominatim takes a
-    /// polygon as a line's when their intersection has more than one point (`getNearFeatures`,
-    /// lib-sql/functions/partition-functions.sql): a street that only touches a block's corner, a node they share, does
-    /// not enter it, so the segments' ends, which may be such corners, are not asked.
-    private static func entered(
-        by segments: LineSegments, nearest point: Coordinate, _ finer: (Double, Double) -> (feature: Int32, rank: Int)?
-    ) -> (feature: Int32, rank: Int)? {
-        let c = segments.coordinates
-        var best: (squared: Double, found: (feature: Int32, rank: Int))?
-        for i in stride(from: 0, to: c.count - 3, by: 4) {
-            let x = (c[i] + c[i + 2]) / 2, y = (c[i + 1] + c[i + 3]) / 2
-            let dx = x - point.longitude, dy = y - point.latitude
-            let squared = dx * dx + dy * dy
-            guard best.map({ squared < $0.squared }) ?? true, let found = finer(x, y) else { continue }
-            best = (squared, found)
+        if own == nil, isLine, let segments = segments() {
+            own = Self.nearestArea(on: segments, to: centroid, middlesOnly: true, area: finer)
         }
-        return best?.found
+        guard isLine, let atResult = finer(at: result.longitude, result.latitude), atResult != own, let segments = segments() else {
+            return ranked(own)
+        }
+        let passes = Self.nearestArea(on: segments, to: result, middlesOnly: true) { finer(at: $0, $1) == atResult ? atResult : nil }
+        return ranked(passes != nil ? atResult : own)
     }
 }

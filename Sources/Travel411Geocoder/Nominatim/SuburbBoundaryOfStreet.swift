@@ -103,7 +103,7 @@ extension ReverseGeocoder {
 /// A judgement of the suburb polygons a street's sampled points fall in (`suburbBoundary(ofPolygon:)`, with or
 /// without the street's country): each polygon judged once (whether it is a node's area, the boundary below it, its
 /// rank, its country: page reads), not at every sample. The same answers: the judgement is a function of the polygon.
-private struct SuburbPolygonMemo {
+struct SuburbPolygonMemo {
     private var judged: [(polygon: Int32, boundary: Int32)] = []
 
     mutating func boundary(of polygon: Int32, judging: (Int32) -> Int32) -> Int32 {

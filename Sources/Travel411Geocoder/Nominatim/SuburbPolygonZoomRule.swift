@@ -10,16 +10,21 @@ extension ReverseGeocoder {
     /// neighbourhood polygons name the address of what they hold at zoom 18 and answer nothing at zoom 14, where the
     /// suburb node in reach or the municipality does; the place nodes' searches that follow decide the point then.
     func dropSuburbPolygonAboveRank(_ record: inout PlacemarkRecord, maximumRank: Int) {
-        if record.suburbArea >= 0, !suburbPolygonAnswers(record.suburbArea, maximumRank: maximumRank) { record.suburbArea = -1 }
+        guard record.suburbArea >= 0, !suburbPolygonAnswers(record.suburbArea, at: record.location, maximumRank: maximumRank) else {
+            return
+        }
+        record.suburbArea = -1
     }
 
     /// Whether the suburb-level polygon `feature` answers at `maximumRank`: a boundary keeps its admin_level's rank
     /// (`OSMLevelMapping.withFinerBoundaries`) and a place node's area its node's rules (`chooseSuburbNodeAsNominatim`);
     /// a place polygon, when its type's search rank is within it. Bishkek's suburb node Кок-Жар answers at zoom 14
     /// inside the neighbourhood polygon Кок-Жар микрорайон that its area is cut to.
-    func suburbPolygonAnswers(_ feature: Int32, maximumRank: Int) -> Bool {
+    func suburbPolygonAnswers(_ feature: Int32, at location: Coordinate, maximumRank: Int) -> Bool {
+        // No place type of the suburb level has a search rank above 25 (its address rank is 4-25): from zoom 15 on,
+        // every one answers, and the batch's zoom-18 answers ask nothing more.
         guard maximumRank < 25,
-            let polygon = areaFeature(.suburb, feature, rank: 20, location: Coordinate(latitude: 0, longitude: 0)),
+            let polygon = areaFeature(.suburb, feature, rank: Self.suburbAreaRank, location: location),
             polygon.elementType != .node, polygon.category == "place",
             let searchRank = NominatimAddressLevels.embedded?.placeRanks(type: polygon.type, countryCode: nil)?.search
         else { return true }

@@ -69,17 +69,22 @@ extension ReverseGeocoder {
     /// point found inside each stands for it (never nearer than the polygon itself).
     struct NearestArea {
         let from: Coordinate
+        /// Whether only the segments' middles are asked: a segment's end may be a corner the line only touches.
+        let middlesOnly: Bool
         private(set) var feature: Int32? = nil
         private var distance = Double.infinity
         /// The point tried last: a segment's start is mostly the previous one's end, asked once.
         private var last: (x: Double, y: Double) = (.nan, .nan)
 
-        init(from: Coordinate) { self.from = from }
+        init(from: Coordinate, middlesOnly: Bool = false) {
+            self.from = from
+            self.middlesOnly = middlesOnly
+        }
 
         mutating func visit(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, area: (Double, Double) -> Int32?) {
-            tryPoint(ax, ay, area)
+            if !middlesOnly { tryPoint(ax, ay, area) }
             tryPoint((ax + bx) / 2, (ay + by) / 2, area)
-            tryPoint(bx, by, area)
+            if !middlesOnly { tryPoint(bx, by, area) }
         }
 
         private mutating func tryPoint(_ x: Double, _ y: Double, _ area: (Double, Double) -> Int32?) {
@@ -104,9 +109,11 @@ extension ReverseGeocoder {
     }
 
     /// `NearestArea` over gathered segments.
-    static func nearestArea(on segments: LineSegments, to from: Coordinate, area: (Double, Double) -> Int32?) -> Int32? {
+    static func nearestArea(
+        on segments: LineSegments, to from: Coordinate, middlesOnly: Bool = false, area: (Double, Double) -> Int32?
+    ) -> Int32? {
         let c = segments.coordinates
-        var nearest = NearestArea(from: from)
+        var nearest = NearestArea(from: from, middlesOnly: middlesOnly)
         for i in stride(from: 0, to: c.count, by: 4) { nearest.visit(c[i], c[i + 1], c[i + 2], c[i + 3], area: area) }
         return nearest.feature
     }
