@@ -9,7 +9,8 @@ import Travel411Store
 /// references every thread of a batch took and dropped on the same arrays.
 // @unchecked Sendable: raw allocations filled in init and only read afterwards, freed in deinit.
 final class NearbyCells: @unchecked Sendable {
-    private static let cellDegrees = 0.1
+    static let cellDegrees = 0.1
+    static let cellsPerDegree = 10
     private let keys: UnsafeMutablePointer<Int64>
     /// Cell n holds `indices[starts[n]..<starts[n + 1]]`.
     private let starts: UnsafeMutableBufferPointer<Int32>
@@ -18,8 +19,10 @@ final class NearbyCells: @unchecked Sendable {
 
     init(_ points: [(x: Double, y: Double)]) {
         // By cell, then by the points' order within each cell.
-        let sorted = points.enumerated().map { (cell: Self.cell(column: Self.index($1.x), row: Self.index($1.y)), index: Int32($0)) }
-            .sorted { ($0.cell, $0.index) < ($1.cell, $1.index) }
+        let sorted = points.enumerated().map {
+            (cell: Self.cell(column: Self.cellIndex($1.x), row: Self.cellIndex($1.y)), index: Int32($0))
+        }
+        .sorted { ($0.cell, $0.index) < ($1.cell, $1.index) }
         var keys: [Int64] = [], starts: [Int32] = []
         for (position, entry) in sorted.enumerated() where keys.last != entry.cell {
             keys.append(entry.cell)
@@ -43,7 +46,7 @@ final class NearbyCells: @unchecked Sendable {
 
     /// Every index within a cell of (x, y), in the order the points were given within each cell.
     package func forEach(near x: Double, _ y: Double, _ body: (Int32) -> Void) {
-        let column = Self.index(x), row = Self.index(y)
+        let column = Self.cellIndex(x), row = Self.cellIndex(y)
         for r in (row - 1)...(row + 1) {
             for c in (column - 1)...(column + 1) {
                 guard let cell = sortedPosition(of: Self.cell(column: c, row: r), in: keys, count: keyCount) else { continue }
@@ -63,6 +66,7 @@ final class NearbyCells: @unchecked Sendable {
         return best?.index
     }
 
-    private static func index(_ degrees: Double) -> Int { Int((degrees / cellDegrees).rounded(.down)) }
+    /// The cell column of a longitude, or row of a latitude.
+    static func cellIndex(_ degrees: Double) -> Int { Int((degrees / cellDegrees).rounded(.down)) }
     private static func cell(column: Int, row: Int) -> Int64 { Int64(row) << 32 | Int64(column) & 0xFFFF_FFFF }
 }

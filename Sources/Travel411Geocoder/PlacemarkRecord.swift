@@ -70,18 +70,18 @@ public struct PlacemarkRecord: Sendable {
     /// nearest to the query: Nominatim's lat/lon for a street.
     var streetAnswers = false
     var streetPoint = Coordinate(latitude: 0, longitude: 0)
-    /// The extract's neighbourhood node named in Nominatim's address (`NeighbourhoodNodes`), -1 for none.
-    var neighbourhood: Int32 = -1
-    /// The extract's `quarter` node named in Nominatim's address of a street or object (`FinePlaceNodes`), -1 for none.
-    var quarter: Int32 = -1
+    /// The extract's neighbourhood node named in Nominatim's address (`NeighbourhoodNodeTiles`), -1 for none.
+    var neighbourhood: Int64 = -1
+    /// The extract's `quarter` node named in Nominatim's address of a street or object (`FinePlaceNodeTiles`), -1 for none.
+    var quarter: Int64 = -1
     /// The suburb-level boundary named as the quarter or neighbourhood instead of a node (a boundary linked to such a
     /// node: `ReverseGeocoder.finerBoundary`), -1 for none.
     var quarterArea: Int32 = -1
     var neighbourhoodArea: Int32 = -1
-    /// The extract's place node finer than a suburb that answers at zooms 14-15 (`FinePlaceNodes`), -1 for none;
+    /// The extract's place node finer than a suburb that answers at zooms 14-15 (`FinePlaceNodeTiles`), -1 for none;
     /// `postcode` is then its nearest postcode point's, which the answer carries unless an address area of it has a tagged
     /// postcode (`ReverseGeocoder.taggedPostcodeArea`).
-    var finePlace: Int32 = -1
+    var finePlace: Int64 = -1
     /// A village part named in Nominatim's address above a hamlet or suburb (`PlaceNodeSearch.addressParts`),
     /// a suburb-level feature; -1 for none.
     var villagePart: Int32 = -1

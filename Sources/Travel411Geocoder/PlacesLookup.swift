@@ -78,8 +78,8 @@ package final class PlacesLookup: Sendable {
     private let coverTiles = LazySlots<Loaded<StreetTiles>>(count: 2)
     /// The suburb level's node areas (slot 0) and the city level's (slot 1).
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 2)
-    private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodes>>(count: 1)
-    private let finePlaces = LazySlots<Loaded<FinePlaceNodes>>(count: 1)
+    private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodeTiles>>(count: 1)
+    private let finePlaces = LazySlots<Loaded<FinePlaceNodeTiles>>(count: 1)
     private let licences = LazySlots<Loaded<DataLicence>>(count: 1)
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
@@ -515,11 +515,11 @@ package final class PlacesLookup: Sendable {
     }
 
     /// The extracts' `place=neighbourhood` nodes, read once at the first answer that names one.
-    func neighbourhoodNodes() -> NeighbourhoodNodes? { loadedOnce(neighbourhoods, NeighbourhoodNodes.load) }
+    func neighbourhoodNodes() -> NeighbourhoodNodeTiles? { loadedOnce(neighbourhoods, NeighbourhoodNodeTiles.open) }
 
-    /// The extracts' place nodes finer than the suburbs (`FinePlaceNodes`), read once at the first answer at
-    /// zoom 14 or 15.
-    func finePlaceNodes() -> FinePlaceNodes? { loadedOnce(finePlaces, FinePlaceNodes.load) }
+    /// The extracts' place nodes finer than the suburbs (`FinePlaceNodes`), read by tile as answers at zooms 14 and 15,
+    /// and Nominatim's addresses, ask (`FinePlaceNodeTiles`).
+    func finePlaceNodes() -> FinePlaceNodeTiles? { loadedOnce(finePlaces, FinePlaceNodeTiles.open) }
 
     /// The licence of the database's layers, read once.
     func licence() -> DataLicence {

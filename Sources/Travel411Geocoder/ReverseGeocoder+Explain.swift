@@ -111,13 +111,13 @@ extension ReverseGeocoder {
             lines = ["suburb: \(suburb.name ?? "?") (key \(key), rank \(suburb.rank)) from \(source(.suburb, record.suburbArea))"]
         }
         lines += otherCountrysArea(.suburb, unchecked.suburbArea, record)
-        if record.finePlace >= 0, let node = lookup.finePlaceNodes()?.nodes[Int(record.finePlace)] {
+        if record.finePlace >= 0, let node = lookup.finePlaceNodes()?.node(record.finePlace) {
             lines.append(
                 "  the answer is the \(node.type) \(node.name) (OpenStreetMap node \(node.elementID), rank \(node.rank)), named above it: "
                     + "the place node of the highest rank within its reach (_lookup_area_address, lookup_country)")
         }
         if unchecked.neighbourhood >= 0, record.neighbourhood < 0,
-            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.nodes[Int(unchecked.neighbourhood)] })
+            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.node(unchecked.neighbourhood) })
         {
             lines.append(
                 "  skipped the neighbourhood \(node.name) (OpenStreetMap node \(node.elementID)): in "
@@ -180,7 +180,7 @@ extension ReverseGeocoder {
             return ("\(beyond): the answer is the country alone, which has none", false)
         }
         if record.streetPostcode, neighbourhoodPostcodeOfStreet(record) != nil,
-            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.nodes[Int(record.neighbourhood)] })
+            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.node(record.neighbourhood) })
         {
             let rule = "the finest place node of the street's address with one (insert_addresslines in placex_update)"
             return ("the tagged postcode of the neighbourhood \(node.name), \(rule)", false)

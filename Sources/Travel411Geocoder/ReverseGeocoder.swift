@@ -63,7 +63,7 @@ public final class ReverseGeocoder: Sendable {
         var interpolations: Unmanaged<PlacesLookup.LineLevel>?
         /// The extract's place nodes of the suburb level and its neighbourhoods.
         var suburbNodes: Unmanaged<PlaceNodeSearch>?
-        var neighbourhoods: Unmanaged<NeighbourhoodNodes>?
+        var neighbourhoods: Unmanaged<NeighbourhoodNodeTiles>?
         /// Per area level (by ordinal), what its lockstep lookups read; nil for a missing level.
         var lockstep: [AreaLookupLockstep.Level?] = []
         /// The levels' grid references tile by tile, where those lookups start (`gridRows` keeps it).
@@ -405,7 +405,7 @@ public final class ReverseGeocoder: Sendable {
     }
 
     /// The extract's neighbourhood nodes, as `suburbNodes`.
-    var neighbourhoods: Unmanaged<NeighbourhoodNodes>? {
+    var neighbourhoods: Unmanaged<NeighbourhoodNodeTiles>? {
         hot.isComplete ? hot.neighbourhoods : lookup.neighbourhoodNodes().map(Unmanaged.passUnretained)
     }
 

@@ -421,6 +421,7 @@ final class LookupTablesWriter {
                 ])
             }
         }
+        try database.execute(PlacesSchema.areaElementIndexStatement)
     }
 
     private func storeLocalities(countryCodes: [String?], admins: [Int?], firstLevels: [UInt32]) throws {

@@ -43,8 +43,7 @@ extension ReverseGeocoder {
     /// when it is no village part (a village's own address has no village part); nil for neither.
     private func answeringNode(of record: PlacemarkRecord, maximumRank: Int) -> (point: Coordinate, isFine: Bool)? {
         if record.finePlace >= 0 {
-            guard let fine = lookup.finePlaceNodes(), Int(record.finePlace) < fine.nodes.count else { return nil }
-            let node = fine.nodes[Int(record.finePlace)]
+            guard let node = lookup.finePlaceNodes()?.node(record.finePlace) else { return nil }
             return (Coordinate(latitude: node.y, longitude: node.x), true)
         }
         guard record.suburbArea >= 0, let node = lookup.suburbNodeSearch()?.node(ofFeature: record.suburbArea), !node.isVillage,

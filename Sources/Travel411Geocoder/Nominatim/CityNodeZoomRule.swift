@@ -63,8 +63,7 @@ extension ReverseGeocoder {
         func answers(rank: Int, x: Double, y: Double) -> Bool {
             rank <= maximumRank && (record.country < 0 || isCountry(feature(.country, x, y), sameAs: record.country))
         }
-        if record.finePlace >= 0, let fine = lookup.finePlaceNodes(), Int(record.finePlace) < fine.nodes.count {
-            let node = fine.nodes[Int(record.finePlace)]
+        if record.finePlace >= 0, let node = lookup.finePlaceNodes()?.node(record.finePlace) {
             if answers(rank: node.rank, x: node.x, y: node.y) { record.cityArea = feature(.city, node.x, node.y) }
         } else if record.suburbArea >= 0, let node = lookup.suburbNodeSearch()?.node(ofFeature: record.suburbArea),
             answers(rank: node.rank, x: node.x, y: node.y)

@@ -26,7 +26,7 @@ extension ReverseGeocoder {
                     return
                 }
             }
-            let node = fine.nodes[Int(candidate.index)]
+            guard let node = fine.node(candidate.index) else { continue }
             guard fine.linksKnown || !isLinked(node, search: search), sharesMunicipality(node, record.cityArea) else { continue }
             record.finePlace = candidate.index
             takeSuburbOfTheNode(node, &record)
@@ -140,7 +140,7 @@ extension ReverseGeocoder {
         let area = finestPolygon(x, y)
         let search = lookup.suburbNodeSearch()
         for candidate in fine.candidates(x: x, y: y, maximumRank: 25, kinds: .all) {
-            let node = fine.nodes[Int(candidate.index)]
+            guard let node = fine.node(candidate.index) else { continue }
             // A village or hamlet of no area of its own, inside the polygon holding the point (`SubpartNodeChoice`).
             if node.isSubpart {
                 guard subpartAnswers(candidate, record: record, maximumRank: 25) else { continue }

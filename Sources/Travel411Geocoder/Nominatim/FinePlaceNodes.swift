@@ -3,13 +3,14 @@ import Travel411Core
 import Travel411Store
 
 /// An extract's place nodes finer than its suburbs and hamlets (`quarter`, `croft`, `isolated_dwelling`, `farm`,
-/// `neighbourhood`, `city_block`, `locality`), for Nominatim's answer at zooms 14-15.
+/// `neighbourhood`, `city_block`, `locality`), for Nominatim's answer at zooms 14-15; one window of them, a 1° tile's
+/// (`FinePlaceNodeTiles`).
 /// Nominatim 5.3's area search (`_lookup_area_address` and `lookup_country`, `nominatim_api/reverse.py`) answers
 /// with the place node of the highest search rank within its reach (`reverse_place_diameter`, 0.02° from rank
 /// 20 on) and no finer than the zoom allows, the nearest of that rank: at zoom 14 (rank 22 at most) central
 /// London answers its quarter Blackfriars (search rank 20) over the suburb Clerkenwell (19), with the quarter's
 /// own postcode. The suburb-level nodes (`PlaceNodeSearch`) stay the address's suburb.
-final class FinePlaceNodes: Sendable {
+final class FinePlaceNodes: PlaceNodeWindow {
     struct Node: Sendable {
         var elementID: Int64
         var name: String
@@ -83,46 +84,52 @@ final class FinePlaceNodes: Sendable {
         return abs(node.x - x) <= box.x && abs(node.y - y) <= box.y
     }
 
-    /// The named place nodes of these kinds in the extracts' place layers, in their layers' order, but those a boundary
-    /// links to; then the subpart nodes (`subpartTypes`) of no area.
-    static func load(from reader: SharedDatabaseReader) throws -> FinePlaceNodes {
+    /// The named place nodes of these kinds in a window's cells of the extracts' place layers, in their layers'
+    /// order, but those a boundary links to; then the subpart nodes (`subpartTypes`) of no area.
+    static func load(_ source: ExtractPlaceLayers, window: PlaceNodeCellWindow) throws -> FinePlaceNodes {
         var nodes: [Node] = []
         let kinds = types.sorted().map { "'\($0)'" }.joined(separator: ", ")
         // A node a boundary links to is no place of its own: the boundary answers instead (Nominatim's).
-        let linksKnown = try LinkedPlaceNodesSchema.isPresent(in: reader)
-        let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: linksKnown)
+        let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: source.linksKnown)
         let subpartKinds = subpartTypes.sorted().map { "'\($0)'" }.joined(separator: ", ")
-        let areasKnown = try !reader.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'travel411_areas'").isEmpty
-        for layer in try PlacesLookup.extractPlaceLayers(reader) {
-            let quoted = GeoPackageSchema.quoted(layer)
+        // Both forms leave out a node with an area of its own; the index makes the second a lookup per node, where the
+        // first reads every area of the layer.
+        let noArea =
+            source.areasIndexedByElement
+            ? "NOT EXISTS (SELECT 1 FROM travel411_areas a WHERE a.layer = ? AND a.fid = p.fid)"
+            : "p.fid NOT IN (SELECT fid FROM travel411_areas WHERE layer = ? AND fid IS NOT NULL)"
+        let box = window.searchBox
+        for layer in source.layers {
             // A capital ranks one step more important (`NominatimPlaceKinds.nodeRank(type:isCapital:)`); a places layer
             // keeps `capital` since lookup tables 24.
-            let capital = try reader.columnNames(of: layer).contains("capital") ? "p.capital" : "0"
-            let fine = try reader.query(
+            let capital = layer.columns.contains("capital") ? "p.capital" : "0"
+            let (from, inBox, boxValues) = layer.rows(in: box)
+            let fine = try source.reader.query(
                 """
-                SELECT p.osm_id, p.name, p.place, p.geom, \(capital) FROM \(quoted) p
-                WHERE p.place IN (\(kinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
-                """)
-            nodes += fine.compactMap { node(from: $0, isSubpart: false) }
+                SELECT p.osm_id, p.name, p.place, p.geom, \(capital) FROM \(from)
+                WHERE \(inBox)p.place IN (\(kinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
+                """, boxValues)
+            nodes += fine.compactMap { node(from: $0, isSubpart: false, in: window) }
             // A node with an area of its own answers through the place-node searches (`PlaceNodeSearch`).
-            guard areasKnown else { continue }
-            let subparts = try reader.query(
+            guard source.areasKnown else { continue }
+            let subparts = try source.reader.query(
                 """
-                SELECT p.osm_id, p.name, p.place, p.geom, \(capital) FROM \(quoted) p
-                WHERE p.place IN (\(subpartKinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked)
-                AND p.fid NOT IN (SELECT fid FROM travel411_areas WHERE layer = ? AND fid IS NOT NULL) ORDER BY p.fid
-                """, [.text(layer)])
-            nodes += subparts.compactMap { node(from: $0, isSubpart: true) }
+                SELECT p.osm_id, p.name, p.place, p.geom, \(capital) FROM \(from)
+                WHERE \(inBox)p.place IN (\(subpartKinds)) AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked)
+                AND \(noArea) ORDER BY p.fid
+                """, boxValues + [.text(layer.table)])
+            nodes += subparts.compactMap { node(from: $0, isSubpart: true, in: window) }
         }
-        return FinePlaceNodes(nodes: nodes, linksKnown: linksKnown)
+        return FinePlaceNodes(nodes: nodes, linksKnown: source.linksKnown)
     }
 
-    /// A node of a place layer's row (`osm_id`, `name`, `place`, `geom`, `capital`); nil for one of no known kind or no point.
-    private static func node(from row: [SQLValue], isSubpart: Bool) -> Node? {
+    /// A node of a place layer's row (`osm_id`, `name`, `place`, `geom`, `capital`); nil for one of no known kind or no
+    /// point, or outside the window's cells.
+    private static func node(from row: [SQLValue], isSubpart: Bool, in window: PlaceNodeCellWindow) -> Node? {
         // The point as stored, in doubles: the R-tree's boxes are floats, 0.15 m off (Nominatim prints 7 decimals).
         guard let id = row[0].int64Value, let name = row[1].stringValue, let type = row[2].stringValue,
             let rank = NominatimPlaceKinds.nodeRank(type: type, isCapital: row[4].int64Value == 1), case .blob(let blob) = row[3],
-            case .point(let point)? = try? GeoPackageGeometryCodec.decode(blob)
+            case .point(let point)? = try? GeoPackageGeometryCodec.decode(blob), window.holds(x: point.x, y: point.y)
         else { return nil }
         return Node(elementID: id, name: name, type: type, x: point.x, y: point.y, rank: rank, isSubpart: isSubpart)
     }
@@ -134,20 +141,5 @@ final class FinePlaceNodes: Sendable {
         return .placeNode(
             elementID: node.elementID, name: node.name, type: node.type, rank: node.rank, x: node.x, y: node.y, postcode: postcode,
             addressKey: node.type)
-    }
-}
-
-extension PlacesLookup {
-    /// The extracts' place layers: those with elements and a `place` column (`OSMExtractImport`).
-    static func extractPlaceLayers(_ reader: SharedDatabaseReader) throws -> [String] {
-        let layers = try reader.query("SELECT table_name FROM gpkg_contents WHERE table_name LIKE '%\\_places' ESCAPE '\\'")
-        return try layers.compactMap { row in
-            guard let layer = row[0].stringValue,
-                try reader.query(
-                    "SELECT count(*) FROM pragma_table_info(?) WHERE name IN ('osm_type', 'osm_id', 'place')", [.text(layer)]
-                ).first?.first?.int64Value == 3
-            else { return nil }
-            return layer
-        }
     }
 }

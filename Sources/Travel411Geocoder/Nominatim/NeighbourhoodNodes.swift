@@ -2,12 +2,12 @@ import Foundation
 import Travel411Core
 import Travel411Store
 
-/// An extract's `place=neighbourhood` nodes, for the `neighbourhood` of Nominatim's address (the server,
+/// An extract's `place=neighbourhood` nodes (one window of them, a 1° tile's: `NeighbourhoodNodeTiles`), for the `neighbourhood` of Nominatim's address (the server,
 /// `where --format nominatim`): Nominatim makes each node an area of ± 500 m and names in a street's address
 /// the nearest of those reaching it, in degrees. Taken at the answer's point (the street's point nearest the
 /// query), this gives Nominatim's neighbourhood at 286 of Helsinki's 300 zoom-18 points and 234 of Kouvola's
 /// (none at 152 and 132 without it). Neighbourhoods are no CLPlacemark field: only that address names them.
-final class NeighbourhoodNodes: Sendable {
+final class NeighbourhoodNodes: PlaceNodeWindow {
     struct Node: Sendable {
         var elementID: Int64
         var name: String
@@ -50,21 +50,24 @@ final class NeighbourhoodNodes: Sendable {
         }
     }
 
-    /// The named `neighbourhood` nodes of the extracts' place layers, in their layers' order, but those a boundary
-    /// links to (`LinkedPlaceNodesSchema`).
-    static func load(from reader: SharedDatabaseReader) throws -> NeighbourhoodNodes {
+    /// The named `neighbourhood` nodes in a window's cells of the extracts' place layers, in their layers' order, but
+    /// those a boundary links to (`LinkedPlaceNodesSchema`).
+    static func load(_ source: ExtractPlaceLayers, window: PlaceNodeCellWindow) throws -> NeighbourhoodNodes {
         var nodes: [NeighbourhoodNodes.Node] = []
-        let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: try LinkedPlaceNodesSchema.isPresent(in: reader))
-        for layer in try PlacesLookup.extractPlaceLayers(reader) {
-            let postcode = try reader.columnNames(of: layer).contains("postcode") ? "p.postcode" : "NULL"
-            let rows = try reader.query(
+        let unlinked = LinkedPlaceNodesSchema.unlinkedCondition(present: source.linksKnown)
+        // The nodes' points are the R-tree's (floats), as they were when every node was read at once.
+        for layer in source.layers {
+            guard layer.rtree != nil else { continue }
+            let postcode = layer.columns.contains("postcode") ? "p.postcode" : "NULL"
+            let (from, inBox, boxValues) = layer.rows(in: window.searchBox)
+            let rows = try source.reader.query(
                 """
-                SELECT p.osm_id, p.name, r.minx, r.miny, \(postcode) FROM \(GeoPackageSchema.quoted(layer)) p
-                JOIN \(GeoPackageSchema.quoted(GeoPackageSchema.rtreeTableName(for: layer))) r ON r.id = p.fid
-                WHERE p.place = 'neighbourhood' AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
-                """)
+                SELECT p.osm_id, p.name, r.minx, r.miny, \(postcode) FROM \(from)
+                WHERE \(inBox)p.place = 'neighbourhood' AND p.osm_type = 'node' AND p.name IS NOT NULL\(unlinked) ORDER BY p.fid
+                """, boxValues)
             for row in rows {
-                guard let id = row[0].int64Value, let name = row[1].stringValue, let x = row[2].doubleValue, let y = row[3].doubleValue
+                guard let id = row[0].int64Value, let name = row[1].stringValue, let x = row[2].doubleValue, let y = row[3].doubleValue,
+                    window.holds(x: x, y: y)
                 else { continue }
                 nodes.append(NeighbourhoodNodes.Node(elementID: id, name: name, x: x, y: y, postcode: row[4].stringValue))
             }

@@ -37,10 +37,3 @@ extension ReverseGeocoder {
         return found
     }
 }
-
-extension FinePlaceNodes {
-    /// Whether any of the nodes, subparts too, lies within its reach of (x, y).
-    func anyReaches(x: Double, y: Double) -> Bool {
-        !isEmpty && !candidates(x: x, y: y, maximumRank: .max, kinds: .all).isEmpty
-    }
-}

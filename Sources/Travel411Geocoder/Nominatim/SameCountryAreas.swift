@@ -18,12 +18,12 @@ extension ReverseGeocoder {
         guard country >= 0 else { return }
         dropAreas(&record, notOf: country, judgingBoundariesByCentre: false)
         if record.neighbourhood >= 0,
-            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.nodes[Int(record.neighbourhood)] }),
+            let node = neighbourhoods?._withUnsafeGuaranteedRef({ $0.node(record.neighbourhood) }),
             !isCountry(feature(.country, node.x, node.y), sameAs: country)
         {
             record.neighbourhood = -1
         }
-        if record.quarter >= 0, let node = lookup.finePlaceNodes()?.nodes[Int(record.quarter)],
+        if record.quarter >= 0, let node = lookup.finePlaceNodes()?.node(record.quarter),
             !isCountry(feature(.country, node.x, node.y), sameAs: country)
         {
             record.quarter = -1

@@ -14,9 +14,7 @@ extension ReverseGeocoder {
     /// when it is none of its postcodes (`clean-postcodes`, `settings/country_settings.yaml`).
     func neighbourhoodPostcodeOfStreet(_ record: PlacemarkRecord) -> String? {
         guard record.street >= 0, record.neighbourhood >= 0,
-            let written = neighbourhoods?._withUnsafeGuaranteedRef({ nodes -> String? in
-                Int(record.neighbourhood) < nodes.nodes.count ? nodes.nodes[Int(record.neighbourhood)].postcode : nil
-            })
+            let written = neighbourhoods?._withUnsafeGuaranteedRef({ $0.node(record.neighbourhood)?.postcode })
         else { return nil }
         // The street's own tag comes first (`token_get_postcode`).
         let ownField = PlacesSchema.StreetPostcodeField.own.rawValue

@@ -57,10 +57,9 @@ extension ReverseGeocoder {
     /// `takeTownNodeInReach`), the higher search rank first, then the nearer. A suburb polygon holding the point
     /// answers itself.
     func subpartAnswers(
-        _ candidate: (index: Int32, rank: Int, distanceSquared: Double), record: PlacemarkRecord, maximumRank: Int
+        _ candidate: (index: Int64, rank: Int, distanceSquared: Double), record: PlacemarkRecord, maximumRank: Int
     ) -> Bool {
-        guard let fine = lookup.finePlaceNodes(), Int(candidate.index) < fine.nodes.count else { return false }
-        let node = fine.nodes[Int(candidate.index)]
+        guard let node = lookup.finePlaceNodes()?.node(candidate.index) else { return false }
         let x = record.location.longitude, y = record.location.latitude
         guard let area = searchArea(x, y, country: record.country), holds(area, node) else { return false }
         func ranksBefore(_ other: PlaceNodeSearch.Node) -> Bool {
@@ -97,9 +96,8 @@ extension ReverseGeocoder {
     }
 
     /// The subpart node `index` as the answer: its municipality (the polygon holding it), no suburb, its own postcode.
-    func takeSubpartNode(_ index: Int32, _ record: inout PlacemarkRecord) {
-        guard let fine = lookup.finePlaceNodes(), Int(index) < fine.nodes.count else { return }
-        let node = fine.nodes[Int(index)]
+    func takeSubpartNode(_ index: Int64, _ record: inout PlacemarkRecord) {
+        guard let node = lookup.finePlaceNodes()?.node(index) else { return }
         let point = Coordinate(latitude: node.y, longitude: node.x)
         record.finePlace = index
         record.suburbArea = -1

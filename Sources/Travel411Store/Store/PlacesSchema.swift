@@ -123,6 +123,12 @@ public enum PlacesSchema {
         CREATE INDEX travel411_localities_latitude ON travel411_localities (latitude);
         """
 
+    /// The areas by the feature table row they were made from: a lookup asks whether a place node has an area of its
+    /// own (`FinePlaceNodes.load`) for the few nodes around its point, where without it the question reads every area
+    /// of the layer. A database without it answers the same, slower.
+    package static let areaElementIndexName = "travel411_areas_by_element"
+    package static let areaElementIndexStatement = "CREATE INDEX \(areaElementIndexName) ON travel411_areas (layer, fid)"
+
     /// `travel411_point_indexes.tree` holds the localities' k-d tree top blob (`PointIndex`), and the
     /// `PointTiles` directory of the postcodes and addresses.
     package static let createStatements = """

@@ -21,6 +21,9 @@ import Testing
             (49.980301, 11.558550, Int64(269_759_046), "Hochtheta", nil, nil),
             (49.993805, 11.483378, Int64(572_643_115), "Jöslein", nil, "Altenplos"),
             (50.009208, 11.536707, Int64(1_365_591_832), "Oberkeil", "Eselslohe", "Harsdorf"),
+            // 1.6 km south of 50° N: the nodes are read by 1° tile with the ring of 0.1° cells around it
+            // (`PlaceNodeCellWindow`), so the dwelling north of that line still answers.
+            (49.998, 11.545, Int64(1_365_591_832), "Oberkeil", "Eselslohe", "Harsdorf"),
         ] as [(Double, Double, Int64, String, String?, String?)])
     func aPlaceNodeAnswersWithItsOwnAddress(
         latitude: Double, longitude: Double, node: Int64, name: String, hamlet: String?, village: String?

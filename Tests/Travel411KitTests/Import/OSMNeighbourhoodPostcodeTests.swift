@@ -36,7 +36,9 @@ import Testing
     /// The node's postcode is kept in the place layer as written and read back with the neighbourhood nodes.
     @Test func theNodeKeepsItsPostcode() throws {
         let reader = try SharedDatabaseReader(path: try Self.legazpi.get().path)
-        let nodes = try NeighbourhoodNodes.load(from: reader)
+        // Makati's 1° tile (14° N, 121° E), as a lookup there reads it.
+        let nodes = try NeighbourhoodNodes.load(
+            try ExtractPlaceLayers(reader: reader), window: PlaceNodeCellWindow(tileColumn: 121, row: 14))
         let legazpi = try #require(nodes.nodes.first { $0.elementID == 314_636_269 })
         #expect(legazpi.postcode == "1229")
     }
