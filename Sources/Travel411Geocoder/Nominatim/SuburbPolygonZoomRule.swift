@@ -18,16 +18,15 @@ extension ReverseGeocoder {
 
     /// Whether the suburb-level polygon `feature` answers at `maximumRank`: a boundary keeps its admin_level's rank
     /// (`OSMLevelMapping.withFinerBoundaries`) and a place node's area its node's rules (`chooseSuburbNodeAsNominatim`);
-    /// a place polygon, when its type's search rank is within it. Bishkek's suburb node Кок-Жар answers at zoom 14
-    /// inside the neighbourhood polygon Кок-Жар микрорайон that its area is cut to.
+    /// a place polygon, when its type's search rank (`suburbPolygonRank`) is within it. Bishkek's suburb node Кок-Жар
+    /// answers at zoom 14 inside the neighbourhood polygon Кок-Жар микрорайон that its area is cut to.
     func suburbPolygonAnswers(_ feature: Int32, at location: Coordinate, maximumRank: Int) -> Bool {
         // No place type of the suburb level has a search rank above 25 (its address rank is 4-25): from zoom 15 on,
         // every one answers, and the batch's zoom-18 answers ask nothing more.
         guard maximumRank < 25,
             let polygon = areaFeature(.suburb, feature, rank: Self.suburbAreaRank, location: location),
-            polygon.elementType != .node, polygon.category == "place",
-            let searchRank = NominatimAddressLevels.embedded?.placeRanks(type: polygon.type, countryCode: nil)?.search
+            polygon.elementType != .node, polygon.category == "place"
         else { return true }
-        return searchRank <= maximumRank
+        return polygon.rank <= maximumRank
     }
 }
