@@ -29,4 +29,33 @@ extension ReverseGeocoder {
         else { return true }
         return polygon.rank <= maximumRank
     }
+
+    /// At zoom 13 (`maximumRank` 19, below a suburb boundary's 20), the suburb level's answer as Nominatim's area search
+    /// finds it (`_lookup_area_address`, nominatim_api/reverse.py 5.3): the polygon holding the point whose search rank
+    /// (`suburbPolygonRank`) is within the zoom's, a place node's area counting as the polygon it is cut to; and before
+    /// it, a place node inside it of a higher search rank, up to the zoom's, within its reach (the second query:
+    /// `rank_search >` the polygon's, `ST_Contains`, `IsBelowReverseDistance`), the highest rank first, then the nearest.
+    /// nil where no such polygon holds the point: the place nodes of the municipality answer then. Bishkek's
+    /// `place=suburb` way Кок-Жар (19) answers its points itself, before the suburb node Кок-Жар inside it.
+    func suburbPolygonAtCityZoom(_ record: PlacemarkRecord, search: PlaceNodeSearch, maximumRank: Int) -> Int32? {
+        guard record.suburbArea >= 0,
+            let polygon = search.isNodeArea(record.suburbArea) ? search.boundaryBelow(record.suburbArea) : record.suburbArea,
+            let rank = areaFeature(.suburb, polygon, rank: Self.suburbAreaRank, location: record.location)?.rank, rank <= maximumRank
+        else { return nil }
+        let x = record.location.longitude, y = record.location.latitude
+        var best: (rank: Int, distanceSquared: Double, feature: Int32)?
+        search.forEachNode(near: record.location) { node in
+            guard node.boundaryBelow == polygon, node.rank > rank, node.rank <= maximumRank else { return }
+            let dx = node.x - x, dy = node.y - y
+            let distanceSquared = dx * dx + dy * dy, reach = NominatimPlaceKinds.reversePlaceDiameter(searchRank: node.rank)
+            guard distanceSquared < reach * reach,
+                best.map({ ($0.rank, -$0.distanceSquared, -$0.feature) < (node.rank, -distanceSquared, -node.feature) }) ?? true
+            else { return }
+            // A node's area is cut to each finer boundary it overlaps too; the polygon must hold the node itself.
+            let holder = feature(.suburb, node.x, node.y)
+            guard holder == polygon || search.boundaryBelow(holder) == polygon else { return }
+            best = (node.rank, distanceSquared, node.feature)
+        }
+        return best?.feature ?? polygon
+    }
 }
