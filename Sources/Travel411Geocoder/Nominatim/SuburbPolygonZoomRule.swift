@@ -30,14 +30,15 @@ extension ReverseGeocoder {
         return polygon.rank <= maximumRank
     }
 
-    /// At zoom 13 (`maximumRank` 19, below a suburb boundary's 20), the suburb level's answer as Nominatim's area search
-    /// finds it (`_lookup_area_address`, nominatim_api/reverse.py 5.3): the polygon holding the point whose search rank
-    /// (`suburbPolygonRank`) is within the zoom's, a place node's area counting as the polygon it is cut to; and before
-    /// it, a place node inside it of a higher search rank, up to the zoom's, within its reach (the second query:
-    /// `rank_search >` the polygon's, `ST_Contains`, `IsBelowReverseDistance`), the highest rank first, then the nearest.
-    /// nil where no such polygon holds the point: the place nodes of the municipality answer then. Bishkek's
-    /// `place=suburb` way Кок-Жар (19) answers its points itself, before the suburb node Кок-Жар inside it.
-    func suburbPolygonAtCityZoom(_ record: PlacemarkRecord, search: PlaceNodeSearch, maximumRank: Int) -> Int32? {
+    /// The suburb level's answer as Nominatim's area search finds it (`_lookup_area_address`, nominatim_api/reverse.py
+    /// 5.3): the polygon holding the point whose search rank (`suburbPolygonRank`) is within the zoom's, a place node's
+    /// area counting as the polygon it is cut to; and before it, a place node inside it of a higher search rank, up to
+    /// the zoom's, within its reach (the second query: `rank_search >` the polygon's, `ST_Contains`,
+    /// `IsBelowReverseDistance`), the highest rank first, then the nearest. nil where no such polygon holds the point:
+    /// the node rules decide then. Bishkek's `place=suburb` way Кок-Жар (19) answers its points at zoom 13 itself,
+    /// before the suburb node Кок-Жар inside it; Ho Chi Minh City's admin_level 9 Khu phố 11 (18) gives way to the
+    /// suburb node Tân Định inside it at zooms 13 and 14.
+    func suburbPolygonAsNominatim(_ record: PlacemarkRecord, search: PlaceNodeSearch, maximumRank: Int) -> Int32? {
         guard record.suburbArea >= 0,
             let polygon = search.isNodeArea(record.suburbArea) ? search.boundaryBelow(record.suburbArea) : record.suburbArea,
             let rank = areaFeature(.suburb, polygon, rank: Self.suburbAreaRank, location: record.location)?.rank, rank <= maximumRank
