@@ -91,11 +91,15 @@ extension ReverseGeocoder {
     static let placeNodeRanks = 19...25
 
     /// Where the extract's suburbs are place nodes, the one Nominatim answers with at this zoom (`PlaceNodeSearch`),
-    /// else none; a suburb polygon holding the point stays. At zoom 13 a suburb polygon is beyond the zoom's rank
-    /// (19 < 20, `suburbAreaRank`): Nominatim's area search passes over it to the nodes inside the municipality.
-    /// Below 13 no suburb answers at all (`NominatimDetail.includesSuburbLevel`), and the polygon stays.
+    /// else none; a suburb polygon holding the point stays. A suburb polygon of a search rank within the zoom's answers,
+    /// or a place node of a higher rank inside it (`suburbPolygonAsNominatim`); at zoom 13 one beyond it (a suburb
+    /// boundary, 20) Nominatim's area search passes over to the nodes inside the municipality. Below 13 no suburb
+    /// answers at all (`NominatimDetail.includesSuburbLevel`).
     func chooseSuburbNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
         _ = suburbNodes?._withUnsafeGuaranteedRef { search in
+            if let answering = suburbPolygonAsNominatim(record, search: search, maximumRank: maximumRank) {
+                return record.suburbArea = answering
+            }
             if (Self.placeNodeRanks.lowerBound..<Self.suburbAreaRank).contains(maximumRank) {
                 if record.suburbArea >= 0, !search.isNodeArea(record.suburbArea) || search.boundaryBelow(record.suburbArea) != nil {
                     record.suburbArea = -1

@@ -16,6 +16,15 @@ extension ReverseGeocoder {
             guard let node = search?.node(ofFeature: record.suburbArea) else { return }
             suburbNode = node
         }
+        // A suburb node inside the polygon Nominatim's area search found (`suburbPolygonAsNominatim`): only nodes inside
+        // that polygon answer instead (`ST_Contains` of `_lookup_area_address`'s second query).
+        let area = suburbNode.flatMap { node -> Int32? in
+            guard node.boundaryBelow >= 0,
+                let polygon = areaFeature(.suburb, node.boundaryBelow, rank: Self.suburbAreaRank, location: record.location),
+                polygon.rank <= maximumRank
+            else { return nil }
+            return node.boundaryBelow
+        }
         let x = record.location.longitude, y = record.location.latitude
         for candidate in fine.candidates(x: x, y: y, maximumRank: maximumRank) {
             if let suburbNode {
@@ -27,12 +36,21 @@ extension ReverseGeocoder {
                 }
             }
             guard let node = fine.node(candidate.index) else { continue }
-            guard fine.linksKnown || !isLinked(node, search: search), sharesMunicipality(node, record.cityArea) else { continue }
+            guard fine.linksKnown || !isLinked(node, search: search), sharesMunicipality(node, record.cityArea),
+                area.map({ suburbPolygon($0, holds: node, search: search) }) ?? true
+            else { continue }
             record.finePlace = candidate.index
             takeSuburbOfTheNode(node, &record)
             record.postcode = postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
             return
         }
+    }
+
+    /// Whether suburb polygon `polygon` holds `node`: the suburb level's feature at the node is the polygon, or a suburb
+    /// node's area cut to it.
+    private func suburbPolygon(_ polygon: Int32, holds node: FinePlaceNodes.Node, search: PlaceNodeSearch?) -> Bool {
+        let holder = feature(.suburb, node.x, node.y)
+        return holder == polygon || search?.boundaryBelow(holder) == polygon
     }
 
     /// A place node answers with its own address (`place_addressline` of the node, computed at its point by

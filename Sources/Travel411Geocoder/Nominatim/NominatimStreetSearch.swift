@@ -303,7 +303,9 @@ extension ReverseGeocoder {
             // A capital node ranks one above its kind (Helsinki 15).
             rank: type == .node
                 ? (NominatimPlaceKinds.nodeRank(type: element.value, isCapital: element.isCapital) ?? rank)
-                : level == .suburb ? element.adminLevel.flatMap { suburbBoundaryRank(adminLevel: $0, centre: centre) } ?? rank : rank,
+                : level == .suburb
+                    ? suburbPolygonRank(category: element.category, type: element.value, adminLevel: element.adminLevel, centre: centre)
+                        ?? rank : rank,
             location: centre ?? Coordinate(latitude: 0, longitude: 0), extent: element.extent ?? nodeBox, postcode: text(.postcode),
             addressKey: text(.placeType), ownKey: element.ownPlace)
         let searchRank =

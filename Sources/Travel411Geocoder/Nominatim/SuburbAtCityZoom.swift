@@ -19,7 +19,8 @@ extension ReverseGeocoder {
         return detail.includesSuburbLevel(rank: rank, maximumRank: maximumRank) ? .suburb : detail
     }
 
-    /// The rank a suburb polygon answers with (admin_level 10's in settings/address-levels.json).
+    /// The rank of a suburb polygon whose own is not known (`suburbPolygonRank`): admin_level 10's in
+    /// settings/address-levels.json.
     static let suburbAreaRank = 20
 
     /// A suburb boundary's search rank: its admin_level's in the country holding its `centre`
@@ -27,11 +28,25 @@ extension ReverseGeocoder {
     /// the node's address rank only). Nominatim's area search takes areas up to the zoom's rank by it and answers the
     /// one of the highest (`_lookup_area_address`, nominatim_api/reverse.py 5.3), and prints it as `place_rank`.
     func suburbBoundaryRank(adminLevel: Int, centre: Coordinate?) -> Int? {
-        guard let levels = NominatimAddressLevels.embedded else { return nil }
-        let country = centre.flatMap { centre in
-            let feature = feature(.country, centre.longitude, centre.latitude)
+        NominatimAddressLevels.embedded?.boundaryRanks(adminLevel: adminLevel, countryCode: countryCode(at: centre))?.search
+    }
+
+    /// A suburb-level polygon's search rank, which Nominatim prints as its `place_rank` and its area search weighs
+    /// against the zoom's (`_lookup_area_address`, nominatim_api/reverse.py 5.3): a boundary's by its admin_level
+    /// (`suburbBoundaryRank`), a place polygon's by its own type (`compute_place_rank`, lib-sql/functions/ranking.sql,
+    /// from settings/address-levels.json, the country's entry first; linking a node leaves it). Bishkek's
+    /// `place=suburb` way Кок-Жар is 19, a `quarter` 20, a `neighbourhood` 24. nil for neither (a node's area).
+    func suburbPolygonRank(category: String, type: String, adminLevel: Int?, centre: Coordinate?) -> Int? {
+        if let adminLevel { return suburbBoundaryRank(adminLevel: adminLevel, centre: centre) }
+        guard category == "place" else { return nil }
+        return NominatimAddressLevels.embedded?.placeRanks(type: type, countryCode: countryCode(at: centre))?.search
+    }
+
+    /// The code of the country polygon holding `point`; nil outside every one.
+    private func countryCode(at point: Coordinate?) -> String? {
+        point.flatMap { point in
+            let feature = feature(.country, point.longitude, point.latitude)
             return feature < 0 ? nil : withArea(.country) { $0.bytes(Int(feature), .code) }.map { String(decoding: $0, as: UTF8.self) }
         }
-        return levels.boundaryRanks(adminLevel: adminLevel, countryCode: country)?.search
     }
 }

@@ -18,16 +18,45 @@ extension ReverseGeocoder {
 
     /// Whether the suburb-level polygon `feature` answers at `maximumRank`: a boundary keeps its admin_level's rank
     /// (`OSMLevelMapping.withFinerBoundaries`) and a place node's area its node's rules (`chooseSuburbNodeAsNominatim`);
-    /// a place polygon, when its type's search rank is within it. Bishkek's suburb node Кок-Жар answers at zoom 14
-    /// inside the neighbourhood polygon Кок-Жар микрорайон that its area is cut to.
+    /// a place polygon, when its type's search rank (`suburbPolygonRank`) is within it. Bishkek's suburb node Кок-Жар
+    /// answers at zoom 14 inside the neighbourhood polygon Кок-Жар микрорайон that its area is cut to.
     func suburbPolygonAnswers(_ feature: Int32, at location: Coordinate, maximumRank: Int) -> Bool {
         // No place type of the suburb level has a search rank above 25 (its address rank is 4-25): from zoom 15 on,
         // every one answers, and the batch's zoom-18 answers ask nothing more.
         guard maximumRank < 25,
             let polygon = areaFeature(.suburb, feature, rank: Self.suburbAreaRank, location: location),
-            polygon.elementType != .node, polygon.category == "place",
-            let searchRank = NominatimAddressLevels.embedded?.placeRanks(type: polygon.type, countryCode: nil)?.search
+            polygon.elementType != .node, polygon.category == "place"
         else { return true }
-        return searchRank <= maximumRank
+        return polygon.rank <= maximumRank
+    }
+
+    /// The suburb level's answer as Nominatim's area search finds it (`_lookup_area_address`, nominatim_api/reverse.py
+    /// 5.3): the polygon holding the point whose search rank (`suburbPolygonRank`) is within the zoom's, a place node's
+    /// area counting as the polygon it is cut to; and before it, a place node inside it of a higher search rank, up to
+    /// the zoom's, within its reach (the second query: `rank_search >` the polygon's, `ST_Contains`,
+    /// `IsBelowReverseDistance`), the highest rank first, then the nearest. nil where no such polygon holds the point:
+    /// the node rules decide then. Bishkek's `place=suburb` way Кок-Жар (19) answers its points at zoom 13 itself,
+    /// before the suburb node Кок-Жар inside it; Ho Chi Minh City's admin_level 9 Khu phố 11 (18) gives way to the
+    /// suburb node Tân Định inside it at zooms 13 and 14.
+    func suburbPolygonAsNominatim(_ record: PlacemarkRecord, search: PlaceNodeSearch, maximumRank: Int) -> Int32? {
+        guard record.suburbArea >= 0,
+            let polygon = search.isNodeArea(record.suburbArea) ? search.boundaryBelow(record.suburbArea) : record.suburbArea,
+            let rank = areaFeature(.suburb, polygon, rank: Self.suburbAreaRank, location: record.location)?.rank, rank <= maximumRank
+        else { return nil }
+        let x = record.location.longitude, y = record.location.latitude
+        var best: (rank: Int, distanceSquared: Double, feature: Int32)?
+        search.forEachNode(near: record.location) { node in
+            guard node.boundaryBelow == polygon, node.rank > rank, node.rank <= maximumRank else { return }
+            let dx = node.x - x, dy = node.y - y
+            let distanceSquared = dx * dx + dy * dy, reach = NominatimPlaceKinds.reversePlaceDiameter(searchRank: node.rank)
+            guard distanceSquared < reach * reach,
+                best.map({ ($0.rank, -$0.distanceSquared, -$0.feature) < (node.rank, -distanceSquared, -node.feature) }) ?? true
+            else { return }
+            // A node's area is cut to each finer boundary it overlaps too; the polygon must hold the node itself.
+            let holder = feature(.suburb, node.x, node.y)
+            guard holder == polygon || search.boundaryBelow(holder) == polygon else { return }
+            best = (node.rank, distanceSquared, node.feature)
+        }
+        return best?.feature ?? polygon
     }
 }
