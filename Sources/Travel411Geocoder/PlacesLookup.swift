@@ -433,50 +433,6 @@ package final class PlacesLookup: Sendable {
 
     func streetLevel() -> LineLevel? { lineLevel(.thoroughfare, slot: 0) }
 
-    /// The OpenStreetMap element behind a polygon of an area level (a municipality's boundary relation, the
-    /// place node a town's area was made from), read from its feature table; nil for a polygon from a
-    /// shapefile or an unreadable row. Asked once per answer by a server, not by batches.
-    func osmElement(
-        ofArea level: PlacesSchema.AreaLevel, feature: Int
-    ) -> (
-        type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool, ownPlace: String?,
-        adminLevel: Int?
-    )? {
-        guard
-            let row = try? reader.query(
-                "SELECT layer, fid FROM travel411_areas WHERE level = ? AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]
-            ).first, let layer = row[0].stringValue, let fid = row[1].int64Value
-        else { return nil }
-        let table = GeoPackageSchema.quoted(layer)
-        let isPlace = layer.hasSuffix("_places")
-        // A place's `capital` too (the places layer keeps it since lookup tables 24), a boundary's own `place` (33) and
-        // `admin_level`.
-        let columns = (try? reader.columnNames(of: layer)) ?? []
-        let (ownPlace, adminLevel) = (!isPlace && columns.contains("place"), !isPlace && columns.contains("admin_level"))
-        guard
-            let first = try? reader.query(
-                "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0"), \(ownPlace ? "place" : "NULL"), "
-                    + "\(adminLevel ? "admin_level" : "NULL") FROM \(table) WHERE fid = ?",
-                [.integer(fid)]
-            ).first, let type = first[0].stringValue, let id = first[1].int64Value
-        else { return nil }
-        // The envelope of the geometry's header, in doubles: the R-tree's is rounded outwards to floats, which
-        // moved Liechtenstein's municipality boxes in the 7th decimal from Nominatim's.
-        // 72 bytes: the fixed header and the largest envelope (XYZM).
-        let header = try? reader.query("SELECT substr(geom, 1, 72) FROM \(table) WHERE fid = ?", [.integer(fid)]).first
-        let extent =
-            type == "node"
-            ? nil
-            : header.flatMap { values -> BoundingBox? in
-                guard case .blob(let bytes) = values[0] else { return nil }
-                return bytes.withUnsafeBytes { try? GeoPackageBlobHeader($0) }?.envelope
-            }
-        return (
-            type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1,
-            first[4].stringValue, first[5].int64Value.map(Int.init)
-        )
-    }
-
     /// Whether a polygon of an area level is a piece of Nominatim's country grid (`OSMCountryGridLayer`).
     func isCountryGridPiece(ofArea level: PlacesSchema.AreaLevel, feature: Int) -> Bool {
         let row = try? reader.query(
