@@ -10,7 +10,7 @@ import Travel411Store
 // @unchecked Sendable: raw allocations filled in init and only read afterwards, freed in deinit.
 final class NearbyCells: @unchecked Sendable {
     static let cellDegrees = 0.1
-    static let cellsPerDegree = 10
+    static var cellsPerDegree: Int { Int((1 / cellDegrees).rounded()) }
     private let keys: UnsafeMutablePointer<Int64>
     /// Cell n holds `indices[starts[n]..<starts[n + 1]]`.
     private let starts: UnsafeMutableBufferPointer<Int32>

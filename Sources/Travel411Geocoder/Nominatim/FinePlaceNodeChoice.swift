@@ -37,20 +37,13 @@ extension ReverseGeocoder {
             }
             guard let node = fine.node(candidate.index) else { continue }
             guard fine.linksKnown || !isLinked(node, search: search), sharesMunicipality(node, record.cityArea),
-                area.map({ suburbPolygon($0, holds: node, search: search) }) ?? true
+                area.map({ suburbPolygon($0, holdsX: node.x, y: node.y, search: search) }) ?? true
             else { continue }
             record.finePlace = candidate.index
             takeSuburbOfTheNode(node, &record)
             record.postcode = postcodeOfPlaceNode(at: Coordinate(latitude: node.y, longitude: node.x), record: record) ?? -1
             return
         }
-    }
-
-    /// Whether suburb polygon `polygon` holds `node`: the suburb level's feature at the node is the polygon, or a suburb
-    /// node's area cut to it.
-    private func suburbPolygon(_ polygon: Int32, holds node: FinePlaceNodes.Node, search: PlaceNodeSearch?) -> Bool {
-        let holder = feature(.suburb, node.x, node.y)
-        return holder == polygon || search?.boundaryBelow(holder) == polygon
     }
 
     /// A place node answers with its own address (`place_addressline` of the node, computed at its point by

@@ -35,17 +35,12 @@ final class FinePlaceNodes: PlaceNodeWindow {
     /// polygons (Malta's councils and its four suburb polygons), is in no place-node search.
     static let subpartTypes = LinkedPlaceNodesSchema.subpartTypes
     let nodes: [Node]
-    /// Whether the database lists the nodes boundaries link to (`LinkedPlaceNodesSchema`), which are then not here.
-    let linksKnown: Bool
     private let cells: NearbyCells
 
-    init(nodes: [Node], linksKnown: Bool) {
+    init(nodes: [Node]) {
         self.nodes = nodes
-        self.linksKnown = linksKnown
         cells = NearbyCells(nodes.map { ($0.x, $0.y) })
     }
-
-    var isEmpty: Bool { nodes.isEmpty }
 
     /// The nodes within reach of the point (`NominatimPlaceKinds.reversePlaceDiameter`, in degrees of longitude and latitude
     /// alike) of a search rank up to `maximumRank`, best first: the highest rank, then the nearest, then the first.
@@ -120,7 +115,7 @@ final class FinePlaceNodes: PlaceNodeWindow {
                 """, boxValues + [.text(layer.table)])
             nodes += subparts.compactMap { node(from: $0, isSubpart: true, in: window) }
         }
-        return FinePlaceNodes(nodes: nodes, linksKnown: source.linksKnown)
+        return FinePlaceNodes(nodes: nodes)
     }
 
     /// A node of a place layer's row (`osm_id`, `name`, `place`, `geom`, `capital`); nil for one of no known kind or no

@@ -27,8 +27,6 @@ final class NeighbourhoodNodes: PlaceNodeWindow {
         cells = NearbyCells(nodes.map { ($0.x, $0.y) })
     }
 
-    var isEmpty: Bool { nodes.isEmpty }
-
     /// The node whose area holds the point, the nearest in degrees when several do (the first on a tie).
     package func nearest(to point: Coordinate) -> Int32? {
         let x = point.longitude, y = point.latitude

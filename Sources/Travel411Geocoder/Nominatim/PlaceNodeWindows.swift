@@ -40,9 +40,10 @@ protocol PlaceNodeWindow: AnyObject, Sendable {
 /// them: reading every node at a lookup's first need made one `where` at zoom 14 on 2,400 copies of Liechtenstein
 /// 3.4 times as slow as on 150. A node is named by its tile and its position in the tile's window
 /// (`index(tile:position:)`), which stays valid for the process: each window is read once and kept.
+/// The tiles are numbered as the suburb and town nodes' pages number theirs (`PlaceNodePages.tileNumber`).
 final class PlaceNodeWindows<Window: PlaceNodeWindow>: Sendable {
     private static var tileColumns: Int { 361 }
-    private let slots = LazySlots<Window>(count: 361 * 181)
+    private let slots = LazySlots<Window>(count: PlaceNodePages.tileCount)
     private let source: ExtractPlaceLayers
 
     init(source: ExtractPlaceLayers) { self.source = source }
@@ -52,9 +53,9 @@ final class PlaceNodeWindows<Window: PlaceNodeWindow>: Sendable {
 
     /// The window of the tile holding (x, y) and the tile's number; nil outside the world or for an unreadable window.
     func window(x: Double, y: Double) -> (tile: Int, window: Window)? {
-        let column = Int(x.rounded(.down)), row = Int(y.rounded(.down))
-        guard (-180...180).contains(column), (-90...90).contains(row) else { return nil }
-        let tile = (row + 90) * Self.tileColumns + column + 180
+        guard (-180...180).contains(x), (-90...90).contains(y),
+            let tile = PlaceNodePages.tileNumber(column: NearbyCells.cellIndex(x), row: NearbyCells.cellIndex(y))?.number
+        else { return nil }
         return window(tile: tile).map { (tile, $0) }
     }
 

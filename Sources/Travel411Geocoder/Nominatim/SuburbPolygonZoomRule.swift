@@ -53,10 +53,16 @@ extension ReverseGeocoder {
                 best.map({ ($0.rank, -$0.distanceSquared, -$0.feature) < (node.rank, -distanceSquared, -node.feature) }) ?? true
             else { return }
             // A node's area is cut to each finer boundary it overlaps too; the polygon must hold the node itself.
-            let holder = feature(.suburb, node.x, node.y)
-            guard holder == polygon || search.boundaryBelow(holder) == polygon else { return }
+            guard suburbPolygon(polygon, holdsX: node.x, y: node.y, search: search) else { return }
             best = (node.rank, distanceSquared, node.feature)
         }
         return best?.feature ?? polygon
+    }
+
+    /// Whether the suburb polygon `polygon` holds (x, y) (`ST_Contains` of `_lookup_area_address`'s second query): the
+    /// suburb level's feature there is the polygon, or a place node's area cut to it.
+    func suburbPolygon(_ polygon: Int32, holdsX x: Double, y: Double, search: PlaceNodeSearch?) -> Bool {
+        let holder = feature(.suburb, x, y)
+        return holder == polygon || search?.boundaryBelow(holder) == polygon
     }
 }

@@ -183,7 +183,7 @@ package final class PlaceNodePages: @unchecked Sendable {
     @inline(__always) static func cellIndex(_ degrees: Double) -> Int { Int((degrees / 0.1).rounded(.down)) }
 
     /// The tile page of a cell and the cell's number within it; nil outside the world.
-    @inline(__always) static func tileNumber(column: Int, row: Int) -> (number: Int, subCell: Int)? {
+    @inline(__always) package static func tileNumber(column: Int, row: Int) -> (number: Int, subCell: Int)? {
         let tileColumn = column >= 0 ? column / subdivisions : (column - subdivisions + 1) / subdivisions
         let tileRow = row >= 0 ? row / subdivisions : (row - subdivisions + 1) / subdivisions
         guard (-180...180).contains(tileColumn), (-90...90).contains(tileRow) else { return nil }

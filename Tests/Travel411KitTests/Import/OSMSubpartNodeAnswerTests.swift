@@ -3,6 +3,7 @@ import Testing
 
 @testable import Travel411Core
 @testable import Travel411Import
+@testable import Travel411Store
 
 /// A village or hamlet node inside a municipality boundary, of no area of its own (Malta's suburbs are polygons), answers
 /// as Nominatim 5.3's area search finds it (`_lookup_area_address`, `nominatim_api/reverse.py`): inside the finest
@@ -33,5 +34,26 @@ import Testing
         #expect(address[key] == name, "\(address)")
         #expect(address[cityKey] == city, "\(address)")
         #expect(address["postcode"] == postcode, "\(address)")
+    }
+
+    /// A database imported before the areas were indexed by element (`PlacesSchema.areaElementIndexStatement`) asks
+    /// whether a village or hamlet node has an area of its own by every area of the layer (`FinePlaceNodes.load`): at
+    /// the points above, where such nodes answer, a copy without the index answers as the database with it.
+    @Test func aDatabaseWithoutTheAreasIndexAnswersTheSame() throws {
+        let path = try Self.extractImport.get().path
+        let copy = path + "-without-areas-index.gpkg"
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        do {
+            let database = try SQLiteDatabase(path: copy, mode: .readWrite)
+            #expect(try !database.query("SELECT 1 FROM sqlite_master WHERE name = ?", [.text(PlacesSchema.areaElementIndexName)]).isEmpty)
+            try database.execute("DROP INDEX \(PlacesSchema.areaElementIndexName)")
+        }
+        for (latitude, longitude, zoom) in [(35.930700, 14.428365, 14), (35.920409, 14.366757, 14), (35.875900, 14.331380, 18)] {
+            let indexed = try ExtractAnswer.jsonv2(in: path, latitude, longitude, zoom: zoom)
+            let unindexed = try ExtractAnswer.jsonv2(in: copy, latitude, longitude, zoom: zoom)
+            #expect((indexed as NSDictionary).isEqual(to: unindexed), "\(indexed)\n\(unindexed)")
+        }
     }
 }
