@@ -29,11 +29,15 @@ import Travel411TestSupport
     }
 
     /// A fixture of Tests/Fixtures/osm imported alone into a database named after it (`malta-islands-2018.gpkg`), for a
-    /// suite to keep in a `static let`: one import a run, its error rethrown by each test that asks.
+    /// suite to keep in a `static let`: one import a run, shared by the suites that name the same fixture, its error
+    /// rethrown by each test that asks.
     static func importFixture(_ name: String) -> Result<(path: String, summary: ImportSummary), any Error> {
-        Result {
-            try importExtract(
-                OSMShapefileImportTests.fixtures.appendingPathComponent(name), as: name.replacingOccurrences(of: ".osm.pbf", with: ".gpkg"))
+        FixtureImports.shared.outcome(of: name) {
+            Result {
+                try importExtract(
+                    OSMShapefileImportTests.fixtures.appendingPathComponent(name),
+                    as: name.replacingOccurrences(of: ".osm.pbf", with: ".gpkg"))
+            }
         }
     }
 
