@@ -80,6 +80,7 @@ package final class PlacesLookup: Sendable {
     private let suburbNodes = LazySlots<Loaded<PlaceNodeSearch>>(count: 2)
     private let neighbourhoods = LazySlots<Loaded<NeighbourhoodNodeTiles>>(count: 1)
     private let finePlaces = LazySlots<Loaded<FinePlaceNodeTiles>>(count: 1)
+    private let postalPolygonLayers = LazySlots<Loaded<PostalPolygons>>(count: 1)
     private let licences = LazySlots<Loaded<DataLicence>>(count: 1)
 
     /// With `.everything`, only the levels `needs` asks for are read, several at once.
@@ -476,6 +477,9 @@ package final class PlacesLookup: Sendable {
     /// The extracts' place nodes finer than the suburbs (`FinePlaceNodes`), read by tile as answers at zooms 14 and 15,
     /// and Nominatim's addresses, ask (`FinePlaceNodeTiles`).
     func finePlaceNodes() -> FinePlaceNodeTiles? { loadedOnce(finePlaces, FinePlaceNodeTiles.open) }
+
+    /// The extracts' postal_code polygons (`PostalPolygons`), whose layers are found at the first place given a postcode.
+    func postalPolygons() -> PostalPolygons? { loadedOnce(postalPolygonLayers, PostalPolygons.open) }
 
     /// The licence of the database's layers, read once.
     func licence() -> DataLicence {

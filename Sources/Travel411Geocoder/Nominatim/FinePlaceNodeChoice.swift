@@ -10,23 +10,36 @@ extension ReverseGeocoder {
     func chooseFinePlaceNodeAsNominatim(_ record: inout PlacemarkRecord, maximumRank: Int) {
         guard maximumRank >= 20, let fine = lookup.finePlaceNodes(), !fine.isEmpty else { return }
         let search = lookup.suburbNodeSearch()
-        // A suburb polygon holding the point answers itself, as `chooseSuburbNodeAsNominatim` keeps it.
         var suburbNode: PlaceNodeSearch.Node?
+        // A suburb polygon of its own holding the point (a boundary, a place polygon) is the polygon Nominatim's area
+        // search finds: only nodes inside it of a higher search rank answer before it (`_lookup_area_address`'s second
+        // query: `rank_search >` the polygon's, `ST_Contains`). Istanbul's quarters Moda and Bahariye (20) inside
+        // Caferağa Mahallesi (admin_level 8, search rank 16) at zoom 14.
+        var polygonRank: Int?
         if record.suburbArea >= 0 {
-            guard let node = search?.node(ofFeature: record.suburbArea) else { return }
-            suburbNode = node
+            if let node = search?.node(ofFeature: record.suburbArea) {
+                suburbNode = node
+            } else {
+                guard let rank = areaFeature(.suburb, record.suburbArea, rank: Self.suburbAreaRank, location: record.location)?.rank,
+                    rank < maximumRank
+                else { return }
+                polygonRank = rank
+            }
         }
         // A suburb node inside the polygon Nominatim's area search found (`suburbPolygonAsNominatim`): only nodes inside
         // that polygon answer instead (`ST_Contains` of `_lookup_area_address`'s second query).
-        let area = suburbNode.flatMap { node -> Int32? in
+        let nodePolygon = suburbNode.flatMap { node -> Int32? in
             guard node.boundaryBelow >= 0,
                 let polygon = areaFeature(.suburb, node.boundaryBelow, rank: Self.suburbAreaRank, location: record.location),
                 polygon.rank <= maximumRank
             else { return nil }
             return node.boundaryBelow
         }
+        let area = polygonRank == nil ? nodePolygon : record.suburbArea
         let x = record.location.longitude, y = record.location.latitude
         for candidate in fine.candidates(x: x, y: y, maximumRank: maximumRank) {
+            // The candidates come best first: once one ranks no higher than the polygon, none after it does.
+            if let polygonRank, candidate.rank <= polygonRank { return }
             if let suburbNode {
                 let dx = suburbNode.x - x, dy = suburbNode.y - y
                 let suburbSquared = dx * dx + dy * dy
@@ -101,8 +114,8 @@ extension ReverseGeocoder {
         return tagged(.admin, record.admin) ? (.admin, record.admin) : nil
     }
 
-    /// The postcode Nominatim computes for a place node (`get_nearest_postcode`, `lib-sql/functions/utils.sql`): of
-    /// the answered country's postcode points whose box (± the country's postcode `extent`, settings/country_settings.yaml)
+    /// The postcode Nominatim computes for a place node (`get_nearest_postcode`, `lib-sql/functions/utils.sql`): the
+    /// postal_code polygon covering it (`postalPolygonPostcode`), else of the answered country's postcode points whose box (± the country's postcode `extent`, settings/country_settings.yaml)
     /// holds the node, the nearest in degrees (`ST_Distance` of SRID 4326 geometries), not in metres: around Malta's
     /// hamlet Iż-Żebbiegħ, MLH 2317 (0.0365°, 4.0 km north) before MST 9072 (0.0380°, 3.4 km east).
     /// `pointsOfTheCountry`: only points the answered country's polygon holds too (`isInCountry`), as for an object.
@@ -111,6 +124,8 @@ extension ReverseGeocoder {
             let codeBytes = withArea(.country, { $0.bytes(Int(record.country), .code) }) ?? nil, !codeBytes.isEmpty
         else { return nil }
         let country = String(decoding: codeBytes, as: UTF8.self), countryBytes = Array(codeBytes)
+        // The postal_code polygons covering the node first (`ORDER BY osm_id is null`), then the computed postcodes.
+        if let postal = postalPolygonPostcode(at: node, countryCode: country, settings: settings) { return postal }
         let extent = settings.postcodeExtentMetres(countryCode: country)
         let halfHeight = extent / 111_320, radius = extent * 2.0.squareRoot()
         let query = PointIndex.Query(node)
