@@ -2,8 +2,8 @@ import Foundation
 import Travel411Core
 import Travel411Store
 
-/// An extract's place nodes finer than its suburbs and hamlets (`quarter`, `croft`, `isolated_dwelling`, `farm`,
-/// `neighbourhood`, `city_block`, `locality`), for Nominatim's answer at zooms 14-15; one window of them, a 1° tile's
+/// An extract's place nodes finer than its suburbs and hamlets (`LinkedPlaceNodesSchema.fineTypes`: a quarter, a
+/// neighbourhood, a square, a locality…), for Nominatim's answer at zooms 14-15; one window of them, a 1° tile's
 /// (`FinePlaceNodeTiles`).
 /// Nominatim 5.3's area search (`_lookup_area_address` and `lookup_country`, `nominatim_api/reverse.py`) answers
 /// with the place node of the highest search rank within its reach (`reverse_place_diameter`, 0.02° from rank

@@ -50,10 +50,10 @@ package enum NominatimPlaceKinds {
         case "city": return 16
         case "town", "borough": return 18
         case "village", "suburb": return 19
-        case "hamlet", "quarter", "croft": return 20
-        case "isolated_dwelling", "farm": return 22
+        case "hamlet", "quarter", "croft", "islet": return 20
+        case "isolated_dwelling", "farm", "subdivision", "allotments": return 22
         case "neighbourhood": return 24
-        case "locality", "city_block": return 25
+        case "locality", "city_block", "square", "mountain_pass": return 25
         default: return nil
         }
     }

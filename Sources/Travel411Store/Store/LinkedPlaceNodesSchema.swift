@@ -7,9 +7,12 @@ import Foundation
 package enum LinkedPlaceNodesSchema {
     package static let tableName = "travel411_linked_place_nodes"
     /// The place kinds finer than a suburb and hamlet, whose nodes answer at zooms 14-15 and name quarters and
-    /// neighbourhoods in addresses (`FinePlaceNodes`, `NeighbourhoodNodes`).
+    /// neighbourhoods in addresses (`FinePlaceNodes`, `NeighbourhoodNodes`): every `place` kind of search rank 20-25 in
+    /// Nominatim 5.3's settings/address-levels.json but the hamlet (a subpart), a square (Munich's Reichenbachplatz, 25,
+    /// answers its old town at zoom 15 before the neighbourhoods, 24) and an islet among them.
     package static let fineTypes: Set<String> = [
-        "quarter", "croft", "isolated_dwelling", "farm", "neighbourhood", "city_block", "locality",
+        "quarter", "croft", "islet", "isolated_dwelling", "farm", "subdivision", "allotments", "neighbourhood", "city_block",
+        "locality", "square", "mountain_pass",
     ]
     /// The coarser kinds whose linked nodes the table also lists: a town, village or hamlet node inside a boundary
     /// answers where the import made it no area (`FinePlaceNodes.subpartTypes`), unless the boundary links it.

@@ -60,4 +60,17 @@ import Testing
             for: Coordinate(latitude: 48.140469, longitude: 11.569927))
         #expect(printed.name == "Hackenviertel" && printed.subLocality == "Hackenviertel" && printed.postalCode == "80333", "\(printed)")
     }
+
+    /// A `place=square` node (search rank 25, Nominatim 5.3's settings/address-levels.json) is a place node like a
+    /// neighbourhood (24): at zoom 15 (rank 25 at most) Nominatim 5.3.3 answers Reichenbachplatz (node 2746208), the
+    /// highest rank within reach (0.02° from rank 20 on), even 1.3 km away across the old town, with the postcode of its
+    /// own place. Before: the neighbourhood nodes Gärtnerplatz and Kreuzviertel.
+    @Test(arguments: [(48.130338, 11.581762), (48.142684, 11.565442)])
+    func atZoom15ASquareNodeAnswersAsAPlace(latitude: Double, longitude: Double) throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude, zoom: 15)
+        #expect(object["osm_id"] as? Int == 2_746_208, "\(object)")
+        #expect(object["place_rank"] as? Int == 25 && object["addresstype"] as? String == "square", "\(object)")
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["square"] == "Reichenbachplatz" && address["postcode"] == "80333", "\(address)")
+    }
 }
