@@ -94,17 +94,17 @@ public struct NominatimPlace: Sendable {
     public init?(_ p: Placemark, detail: NominatimDetail = .building, maximumRank: Int = 30) {
         guard let subject = p.nominatimSubject(detail: detail, maximumRank: maximumRank) else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
-        let houseNumber = p.printsHouseNumber ? upTo(.building, p.subThoroughfare) : nil
-        let road = upTo(.street, p.nominatimRoad), neighbourhood = upTo(.street, p.neighbourhoodFeature?.name)
-        let finePlace = upTo(.suburb, p.finePlaceFeature?.name)
+        let houseNumber = p.printsHouseNumber ? upTo(.building, p.subThoroughfare) : nil, road = upTo(.street, p.nominatimRoad)
+        // An answering fine place node's own neighbourhood shows at its zooms too ("Reichenbachplatz, Gärtnerplatz").
+        let neighbourhood = upTo(p.finePlaceFeature == nil ? .street : .suburb, p.neighbourhoodFeature?.name)
+        let finePlace = upTo(.suburb, p.finePlaceFeature?.name), ownQuarter = upTo(.suburb, p.ownQuarterFeature?.name)
         let suburb = detail.includesSuburbLevel(rank: p.subLocalityFeature?.rank, maximumRank: maximumRank) ? p.subLocality : nil
-        let villagePart = upTo(.suburb, p.villagePartFeature?.name)
-        let city = upTo(.city, p.locality)
+        let suburbBoundary = suburb == nil ? nil : p.suburbBoundaryFeature?.name
+        let villagePart = upTo(.suburb, p.villagePartFeature?.name), city = upTo(.city, p.locality)
         let county = upTo(.county, p.subAdministrativeArea), state = upTo(.state, p.administrativeArea)
         level = subject.level
-        let feature = subject.feature, area = subject.area
+        let feature = subject.feature, area = subject.area, finest = (level, subject.finestName)
         let key = { (part: AnsweringFeature?, level: NominatimDetail, otherwise: String) in Self.key(part, level, otherwise, subject) }
-        let finest = (level, subject.finestName)
         // Above street level the postcode is that area's own, which only an OpenStreetMap database knows
         // (`OSMAreaPostcodes`); a postcode point's is no town's.
         let postcode = detail >= .street ? p.postalCode : area?.postcode
@@ -117,9 +117,12 @@ public struct NominatimPlace: Sendable {
         let parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
             (.street, "neighbourhood", fineIsCoarser ? neighbourhood : nil),
-            (.suburb, p.finePlaceFeature?.addressKey ?? "quarter", finePlace), (.street, "neighbourhood", neighbourhood),
+            (.suburb, p.finePlaceFeature?.addressKey ?? "quarter", finePlace),
+            (.street, "neighbourhood", fineIsCoarser ? nil : neighbourhood),
+            (.suburb, "quarter", ownQuarter),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
             (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
+            (.suburb, key(p.suburbBoundaryFeature, .suburb, "suburb"), suburbBoundary),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
             (.city, key(p.localityFeature, .city, "city"), city),
             (.county, upperKeys.county, county), (.state, upperKeys.state, state),
@@ -132,10 +135,7 @@ public struct NominatimPlace: Sendable {
         var kept: [(key: String, value: String)] = []
         for case let (_, key, value?) in parts where !kept.contains(where: { $0.key == key }) { kept.append((key, value)) }
         address = kept
-        displayName = Self.displayName([
-            poi, houseNumber, road, fineIsCoarser ? neighbourhood : nil, finePlace, fineIsCoarser ? nil : neighbourhood, suburb,
-            villagePart, city, county, state, postcode, p.country,
-        ])
+        displayName = Self.displayName(parts.map { $0.1 == "ISO3166-2-lvl4" || $0.1 == "country_code" ? nil : $0.2 })
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
         if let feature {
@@ -172,8 +172,8 @@ public struct NominatimPlace: Sendable {
         objectNames = (feature ?? area)?.names ?? [:]
     }
 
-    /// Every part its own, the house number too, as Nominatim joins them ("20, Unioninkatu"); a part the same as
-    /// the one before it is left out, as Nominatim's `display_name` (`nominatim_api/results.py`) leaves it (the bus
+    /// Every part its own (every address line but the codes), the house number too, as Nominatim joins them ("20,
+    /// Unioninkatu"); a part the same as the one before it is left out, as Nominatim's `display_name` (`nominatim_api/results.py`) leaves it (the bus
     /// stop "Kaivokatu" on the street Kaivokatu: "Kaivokatu, Keskusta, …").
     private static func displayName(_ parts: [String?]) -> String {
         var display = ""

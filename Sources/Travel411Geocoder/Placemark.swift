@@ -35,9 +35,15 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// A village inside the municipality that Nominatim's address names above the hamlet or suburb of
     /// `subLocalityFeature` ("Steg, Rotenboden, Triesenberg"); the Nominatim formats only.
     public var villagePartFeature: AnsweringFeature?
+    /// The suburb boundary above the suburb node of `subLocalityFeature` ("Kreuzviertel, Altstadt, Bezirksteil
+    /// Kreuzviertel"), which Nominatim lists in `display_name` only; the Nominatim formats only.
+    public var suburbBoundaryFeature: AnsweringFeature?
     /// A place node finer than the suburb (a quarter, a locality) that Nominatim answers with at zooms 14-15, named
     /// in its address above the suburb; the Nominatim formats only (`FinePlaceNodes`).
     public var finePlaceFeature: AnsweringFeature?
+    /// The quarter node in the own address of the fine place node that answers ("Legazpi, San Lorenzo, Makati"); the
+    /// Nominatim formats only.
+    public var ownQuarterFeature: AnsweringFeature?
     /// The OpenStreetMap objects behind the other named fields, which an answer in another language is named
     /// after: the street of `thoroughfare` (an address's or POI's parent street), and the boundaries behind
     /// the areas. Set only by `ReverseGeocoder.addNameSources`, for such answers.

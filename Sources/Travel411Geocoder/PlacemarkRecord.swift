@@ -85,6 +85,10 @@ public struct PlacemarkRecord: Sendable {
     /// A village part named in Nominatim's address above a hamlet or suburb (`PlaceNodeSearch.addressParts`),
     /// a suburb-level feature; -1 for none.
     var villagePart: Int32 = -1
+    /// The suburb boundary whose suburb node inside it names the suburb (`SuburbBoundaryOfStreet`): Nominatim's
+    /// address holds both lines, the node first, and its answer keys only the node (one value a key) but lists both in
+    /// `display_name`; a suburb-level feature, -1 for none.
+    var suburbBoundaryLine: Int32 = -1
     /// The OpenStreetMap object Nominatim's answer names (`osm_type`, `osm_id`), decided once when the fields
     /// ask for it (`PlacemarkNeeds.osmElement`); nil for none or not asked. An enum and a number: the record
     /// stays free of reference counting.

@@ -348,6 +348,7 @@ extension ReverseGeocoder {
                     segments: gatheredSegments, nodes: nodes) : -1
             // One part alone is the subLocality, as the areas at a point give it; both, the village the coarser.
             record.suburbArea = parts.part ?? parts.village ?? boundary
+            record.suburbBoundaryLine = (parts.part ?? parts.village) != nil ? boundary : -1
             record.villagePart = parts.part != nil ? parts.village ?? -1 : -1
             partsFromNodes = parts.part != nil || parts.village != nil
         }

@@ -58,6 +58,8 @@ final class OSMNameTranslations: Sendable {
         name(\.thoroughfareFeature, \.thoroughfare)
         name(\.neighbourhoodFeature, nil)
         name(\.villagePartFeature, nil)
+        name(\.suburbBoundaryFeature, nil)
+        name(\.ownQuarterFeature, nil)
         name(\.subLocalityFeature, \.subLocality)
         let locality = placemark.localityFeature
         name(\.localityFeature, \.locality)

@@ -17,9 +17,21 @@ extension ReverseGeocoder {
     /// and Weiherhaus.
     func takeOwnAddressOfAnsweringNode(_ record: inout PlacemarkRecord, maximumRank: Int) {
         guard (20...25).contains(maximumRank), record.street < 0, record.object < 0,
-            let cityNodes = lookup.cityNodeSearch(), !cityNodes.isEmpty, let answering = answeringNode(of: record, maximumRank: maximumRank)
+            let answering = answeringNode(of: record, maximumRank: maximumRank)
         else { return }
-        let point = answering.point
+        takeOwnMunicipalityOfAnsweringNode(&record, at: answering.point, villagePart: answering.fine == nil)
+        if let fine = answering.fine {
+            takeOwnSuburbOfAnsweringFineNode(&record, node: fine)
+        } else if let nodes = lookup.suburbNodeSearch() {
+            // A suburb node answering names the suburb boundary holding it after itself (`suburbBoundaryLine`).
+            record.suburbBoundaryLine = suburbBoundary(at: answering.point, nodes: nodes)
+        }
+    }
+
+    /// The municipality of `takeOwnAddressOfAnsweringNode` from the town and village nodes, and when asked the village
+    /// part (a fine node's is `takeOwnSuburbOfAnsweringFineNode`'s).
+    private func takeOwnMunicipalityOfAnsweringNode(_ record: inout PlacemarkRecord, at point: Coordinate, villagePart: Bool) {
+        guard let cityNodes = lookup.cityNodeSearch(), !cityNodes.isEmpty else { return }
         let holding = feature(.city, point.longitude, point.latitude)
         // A municipality polygon holding the node names it (`getNearFeatures` puts polygons before guesses).
         if holding >= 0, !cityNodes.isNodeArea(holding) { return }
@@ -29,32 +41,31 @@ extension ReverseGeocoder {
         }
         record.cityArea = guess ?? (parish >= 0 ? holding : -1)
         if record.cityArea < 0 { record.locality = -1 }
-        guard let suburbNodes = lookup.suburbNodeSearch() else { return }
+        guard villagePart, let suburbNodes = lookup.suburbNodeSearch() else { return }
         let parts = suburbNodes.addressParts(
             near: point, municipality: record.cityArea, townNode: townNode(ofCity: record.cityArea), cityNodes: cityNodes
         ) { node, box in
             Self.distance(of: node, from: point, within: box)
         }
-        if answering.isFine, record.suburbArea < 0 || suburbNodes.isNodeArea(record.suburbArea) { record.suburbArea = parts.part ?? -1 }
         record.villagePart = parts.village ?? -1
     }
 
     /// The hamlet or finer node answering at this zoom: the fine place node, else the suburb node of the suburb area
     /// when it is no village part (a village's own address has no village part); nil for neither.
-    private func answeringNode(of record: PlacemarkRecord, maximumRank: Int) -> (point: Coordinate, isFine: Bool)? {
+    private func answeringNode(of record: PlacemarkRecord, maximumRank: Int) -> (point: Coordinate, fine: FinePlaceNodes.Node?)? {
         if record.finePlace >= 0 {
             guard let node = lookup.finePlaceNodes()?.node(record.finePlace) else { return nil }
-            return (Coordinate(latitude: node.y, longitude: node.x), true)
+            return (Coordinate(latitude: node.y, longitude: node.x), node)
         }
         guard record.suburbArea >= 0, let node = lookup.suburbNodeSearch()?.node(ofFeature: record.suburbArea), !node.isVillage,
             node.rank <= maximumRank
         else { return nil }
-        return (Coordinate(latitude: node.y, longitude: node.x), false)
+        return (Coordinate(latitude: node.y, longitude: node.x), nil)
     }
 
     /// A node's distance from a point in degrees, as PostGIS measures it, when its box (half-widths `box`) holds the
     /// point; nil otherwise.
-    private static func distance(of node: PlaceNodeSearch.Node, from point: Coordinate, within box: (x: Double, y: Double)) -> Double? {
+    static func distance(of node: PlaceNodeSearch.Node, from point: Coordinate, within box: (x: Double, y: Double)) -> Double? {
         let dx = node.x - point.longitude, dy = node.y - point.latitude
         guard abs(dx) <= box.x, abs(dy) <= box.y else { return nil }
         return (dx * dx + dy * dy).squareRoot()

@@ -37,6 +37,9 @@ extension ReverseGeocoder {
         if record.cityArea >= 0, !isArea(.city, record.cityArea, ofCountry: country, byCentre) { record.cityArea = -1 }
         if record.suburbArea >= 0, !isArea(.suburb, record.suburbArea, ofCountry: country, byCentre) { record.suburbArea = -1 }
         if record.villagePart >= 0, !isArea(.suburb, record.villagePart, ofCountry: country, byCentre) { record.villagePart = -1 }
+        if record.suburbBoundaryLine >= 0, !isArea(.suburb, record.suburbBoundaryLine, ofCountry: country, byCentre) {
+            record.suburbBoundaryLine = -1
+        }
         if record.quarterArea >= 0, !isArea(.suburb, record.quarterArea, ofCountry: country, byCentre) { record.quarterArea = -1 }
         if record.neighbourhoodArea >= 0, !isArea(.suburb, record.neighbourhoodArea, ofCountry: country, byCentre) {
             record.neighbourhoodArea = -1

@@ -42,4 +42,16 @@ import Testing
         let legazpi = try #require(nodes.nodes.first { $0.elementID == 314_636_269 })
         #expect(legazpi.postcode == "1229")
     }
+
+    /// At zoom 15 the neighbourhood node Legazpi answers with its own address, which names the quarter node San Lorenzo
+    /// (address rank 22) whose box (± 1 km) holds it (`takeOwnSuburbOfAnsweringFineNode`): Nominatim 5.3.3's "Legazpi,
+    /// San Lorenzo, Makati, 1229" on this file (session 62's compare, 293 of 300 zoom-15 answers). Before: no quarter.
+    @Test func theNeighbourhoodAnsweringNamesItsQuarter() throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.legazpi.get().path, 14.551175, 121.020279, zoom: 15)
+        #expect(object["osm_id"] as? Int == 314_636_269, "\(object)")
+        let shown = try #require(object["display_name"] as? String)
+        #expect(shown.hasPrefix("Legazpi, San Lorenzo, Makati, 1229, "), "\(shown)")
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["neighbourhood"] == "Legazpi" && address["quarter"] == "San Lorenzo", "\(address)")
+    }
 }

@@ -72,5 +72,32 @@ import Testing
         #expect(object["place_rank"] as? Int == 25 && object["addresstype"] as? String == "square", "\(object)")
         let address = try #require(object["address"] as? [String: String])
         #expect(address["square"] == "Reichenbachplatz" && address["postcode"] == "80333", "\(address)")
+        // The square's own address (`takeOwnSuburbOfAnsweringFineNode`), not the query point's Altstadt.
+        #expect(address["neighbourhood"] == "Gärtnerplatz" && address["suburb"] == "Bezirksteil Gärtnerplatz", "\(address)")
+    }
+
+    /// Nominatim lists every address line in `display_name` and keys only the first of each key: a suburb node inside
+    /// a Bezirksteil is the `suburb`, the Bezirksteil follows it in the display only (`suburbBoundaryLine`). A place node
+    /// answering has its own address (`takeOwnSuburbOfAnsweringFineNode`): the neighbourhood Kreuzviertel names the
+    /// suburb node Altstadt, not the Bezirksteil holding the query's point. Each display is Nominatim 5.3.3's on this
+    /// file (`nominatim reverse`) but for the country's name, in the database's language here. Before: no Bezirksteil.
+    @Test(arguments: [
+        (48.139117, 11.569463, 18, "Neuhauser Straße, Kreuzviertel, Altstadt, Bezirksteil Kreuzviertel, München, 80333, ", "Altstadt"),
+        (48.137479, 11.577714, 18, "Burgstraße, Graggenauerviertel, Bezirksteil Graggenau, München, 80333, ", "Graggenauerviertel"),
+        (
+            48.130338, 11.581762, 15, "Reichenbachplatz, Gärtnerplatz, Bezirksteil Gärtnerplatz, München, 80333, ",
+            "Bezirksteil Gärtnerplatz"
+        ),
+        (48.140469, 11.569927, 15, "Kreuzviertel, Altstadt, Bezirksteil Kreuzviertel, München, 80333, ", "Altstadt"),
+        (48.130338, 11.581762, 14, "Graggenauerviertel, Bezirksteil Graggenau, München, 80333, ", "Graggenauerviertel"),
+    ])
+    func theDisplayNameListsTheBezirksteilAfterTheSuburbNode(
+        latitude: Double, longitude: Double, zoom: Int, display: String, suburb: String
+    ) throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.cutImport.get().path, latitude, longitude, zoom: zoom)
+        let shown = try #require(object["display_name"] as? String)
+        #expect(shown.hasPrefix(display), "\(shown)")
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["suburb"] == suburb, "\(address)")
     }
 }
