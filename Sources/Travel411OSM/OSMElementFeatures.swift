@@ -192,12 +192,14 @@ struct OSMElementFeatures {
         }
     }
 
-    /// An administrative boundary of levels 2 to 10, a postal code boundary.
+    /// An administrative boundary of levels 2 to 12, a postal code boundary. Nominatim 5.3's address-levels.json
+    /// ranks every level up to 12 (`administrative11` 22, `administrative12` 24 by default): Karachi's blocks are
+    /// admin_level 11 boundaries tagged `place=neighbourhood`, which name its streets' neighbourhoods.
     private mutating func addBoundaries(of shape: Shape) {
         // A closed way of admin_level 4 or coarser is no boundary (`placex_insert`, lib-sql/functions/
         // placex_triggers.sql): Comino's coastline way tagged as its admin_level 4 beside its relation.
         if value("boundary") == "administrative", let level = value("admin_level").flatMap({ Int($0) }),
-            (2...10).contains(level), element.element.type != .way || level > 4
+            (2...12).contains(level), element.element.type != .way || level > 4
         {
             var feature = feature(.adminBoundary, shape)
             feature.adminBoundary = OSMAdministrativeBoundary(

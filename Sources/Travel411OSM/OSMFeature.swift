@@ -12,7 +12,7 @@ public enum OSMFeatureKind: String, CaseIterable, Hashable, Sendable, Comparable
     case addressInterpolation
     /// A named `place=*` node (a point) or area (a polygon).
     case place
-    /// `boundary=administrative` with `admin_level` 2 to 10: a polygon.
+    /// `boundary=administrative` with `admin_level` 2 to 12: a polygon.
     case adminBoundary
     /// `boundary=postal_code` with a postcode: a polygon.
     case postcodeBoundary

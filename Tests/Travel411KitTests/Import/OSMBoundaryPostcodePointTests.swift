@@ -12,8 +12,7 @@ import Testing
 /// Gulistan-e-Johar the only postcode of the export is Gulshan Town's (way 521991332, admin_level 9, `place=town`,
 /// `postal_code=75300`). Real extract: the whole 2019 Overpass export (Tests/Fixtures/SOURCES.md).
 @Suite struct OSMBoundaryPostcodePointTests {
-    static let extract = OSMShapefileImportTests.fixtures.appendingPathComponent("pk-karachi-gulistan-e-johar-2019.osm.pbf")
-    static let extractImport = Result { try OSMExtractImportTests.importExtract(extract, as: "pk-karachi-gulistan-e-johar.gpkg") }
+    static let extractImport = OSMExtractImportTests.importFixture("pk-karachi-gulistan-e-johar-2019.osm.pbf")
 
     /// Outside Gulshan Town's outline, where Nominatim 5.3.3 answers these ways with 75300 on the same file (session
     /// 52's compare). Before: no postcode, the boundary naming only what lies inside it.
