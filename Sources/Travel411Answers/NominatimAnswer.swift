@@ -173,8 +173,8 @@ public struct NominatimPlace: Sendable {
     }
 
     /// Every part its own (every address line but the codes), the house number too, as Nominatim joins them ("20,
-    /// Unioninkatu"); a part the same as the one before it is left out, as Nominatim's `display_name` (`nominatim_api/results.py`) leaves it (the bus
-    /// stop "Kaivokatu" on the street Kaivokatu: "Kaivokatu, Keskusta, …").
+    /// Unioninkatu"); a part the same as the one before it is left out, as Nominatim's `display_name`
+    /// (`nominatim_api/results.py`) leaves it (the bus stop "Kaivokatu" on the street Kaivokatu: "Kaivokatu, Keskusta, …").
     private static func displayName(_ parts: [String?]) -> String {
         var display = ""
         display.reserveCapacity(160)

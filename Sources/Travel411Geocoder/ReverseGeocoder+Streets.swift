@@ -362,8 +362,9 @@ extension ReverseGeocoder {
     /// The quarter and neighbourhood nodes of an answer whose suburb is decided: on a street, the one nearest the
     /// street's line inside the box of the hamlet or suburb node named, and the neighbourhood inside the quarter's
     /// (Nominatim's `current_node_area`), and inside the street's suburb boundary (`current_boundary`); else the
-    /// neighbourhood nearest the point.
-    private func takeNeighbourhood(
+    /// neighbourhood nearest the point. `streetDistance`: the street's distance from a node within its box; for a place
+    /// node's own address (`takeOwnSuburbOfAnsweringFineNode`), the place node's.
+    func takeNeighbourhood(
         _ record: inout PlacemarkRecord, answer: Coordinate, finer: (feature: Int32, rank: Int)?, onStreet: Bool, ownBoundary: Int32,
         streetDistance: (Double, Double, (x: Double, y: Double)) -> Double?
     ) {

@@ -312,9 +312,7 @@ extension ReverseGeocoder {
                 placemark.neighbourhoodFeature = neighbourhoods?._withUnsafeGuaranteedRef { $0.feature(record.neighbourhood) }
             }
             placemark.villagePartFeature = areaFeature(.suburb, record.villagePart, rank: 20, location: record.location)
-            if record.suburbArea >= 0 {
-                placemark.suburbBoundaryFeature = areaFeature(.suburb, record.suburbBoundaryLine, rank: 20, location: record.location)
-            }
+            placemark.suburbBoundaryFeature = areaFeature(.suburb, record.suburbBoundaryLine, rank: 20, location: record.location)
             if record.finePlace >= 0, settings.detail >= .suburb {
                 placemark.finePlaceFeature = lookup.finePlaceNodes()?.feature(record.finePlace, postcode: placemark.postalCode)
                 if record.quarter >= 0 { placemark.ownQuarterFeature = lookup.finePlaceNodes()?.feature(record.quarter, postcode: nil) }

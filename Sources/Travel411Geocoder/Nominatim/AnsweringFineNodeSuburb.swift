@@ -9,9 +9,9 @@ extension ReverseGeocoder {
     /// (`current_boundary`, `SuburbBoundaryOfStreet`) confines the suburb nodes; the nearest of them inside it whose
     /// box holds the node is a finer part than the boundary and names the suburb (the boundary follows it in
     /// `display_name`: `suburbBoundaryLine`), else the boundary does; then the quarter and neighbourhood nodes inside
-    /// both whose boxes hold a finer node. In München's old town the neighbourhood Kreuzviertel is "Kreuzviertel, Altstadt, Bezirksteil
-    /// Kreuzviertel" and the square Reichenbachplatz "Reichenbachplatz, Gärtnerplatz, Bezirksteil Gärtnerplatz" at
-    /// every point they answer; travel411 kept the suburb polygon holding the query's point.
+    /// both whose boxes hold a finer node. In München's old town the neighbourhood Kreuzviertel is "Kreuzviertel,
+    /// Altstadt, Bezirksteil Kreuzviertel" and the square Reichenbachplatz "Reichenbachplatz, Gärtnerplatz, Bezirksteil
+    /// Gärtnerplatz" at every point they answer; travel411 kept the suburb polygon holding the query's point.
     func takeOwnSuburbOfAnsweringFineNode(_ record: inout PlacemarkRecord, node: FinePlaceNodes.Node) {
         guard let nodes = lookup.suburbNodeSearch() else { return }
         let point = Coordinate(latitude: node.y, longitude: node.x)
@@ -31,29 +31,13 @@ extension ReverseGeocoder {
         record.villagePart = parts.part != nil ? parts.village ?? -1 : -1
         record.suburbBoundaryLine = nodePart != nil ? boundary : -1
         if nodePart == nil, record.suburbArea >= 0 { dropSuburbOfAnotherCity(&record) }
-        // Finer lines of its own address, each inside the box of the part named before it (`current_node_area`) and
-        // inside the boundary: a quarter (address rank 22) for a neighbourhood or finer node, a neighbourhood (24) for
-        // a finer one. Makati's neighbourhood Legazpi is "Legazpi, San Lorenzo, Makati", San Lorenzo a quarter node.
-        func inside(_ x: Double, _ y: Double) -> Bool {
-            guard nodePart.map({ nodes.boxHolds($0, x: x, y: y) }) ?? true else { return false }
-            return boundary < 0 || suburbBoundary(at: Coordinate(latitude: y, longitude: x), nodes: nodes) == boundary
+        // Its quarter and neighbourhood as a street's at its point (`takeNeighbourhood`: inside the part's box and the
+        // boundary, the neighbourhood inside the quarter's box), its own lines only of a coarser address rank than its
+        // own: Makati's neighbourhood Legazpi is "Legazpi, San Lorenzo, Makati", San Lorenzo a quarter node.
+        guard node.rank > 22 else { return record.quarter = -1 }
+        takeNeighbourhood(&record, answer: point, finer: nil, onStreet: true, ownBoundary: boundary) { x, y, box in
+            Self.distance(x: x, y: y, from: point, within: box)
         }
-        func distance(_ x: Double, _ y: Double, within box: (x: Double, y: Double)) -> Double? {
-            let dx = x - node.x, dy = y - node.y
-            guard abs(dx) <= box.x, abs(dy) <= box.y, inside(x, y) else { return nil }
-            return (dx * dx + dy * dy).squareRoot()
-        }
-        let fine = lookup.finePlaceNodes()
-        record.quarter =
-            node.rank > 22 ? fine?.nearestQuarter(near: point) { quarter, box in distance(quarter.x, quarter.y, within: box) } ?? -1 : -1
-        guard node.rank > 24 else { return }
-        let quarter = record.quarter
-        record.neighbourhood =
-            neighbourhoods?._withUnsafeGuaranteedRef { neighbourhoods in
-                neighbourhoods.nearest(near: point) { candidate, box in
-                    guard quarter < 0 || fine?.boxHolds(quarter, x: candidate.x, y: candidate.y) ?? true else { return nil }
-                    return distance(candidate.x, candidate.y, within: box)
-                }
-            } ?? -1
+        if node.rank <= 24 { record.neighbourhood = -1 }
     }
 }

@@ -66,7 +66,12 @@ extension ReverseGeocoder {
     /// A node's distance from a point in degrees, as PostGIS measures it, when its box (half-widths `box`) holds the
     /// point; nil otherwise.
     static func distance(of node: PlaceNodeSearch.Node, from point: Coordinate, within box: (x: Double, y: Double)) -> Double? {
-        let dx = node.x - point.longitude, dy = node.y - point.latitude
+        distance(x: node.x, y: node.y, from: point, within: box)
+    }
+
+    /// `distance(of:from:within:)` of a node at (x, y).
+    static func distance(x: Double, y: Double, from point: Coordinate, within box: (x: Double, y: Double)) -> Double? {
+        let dx = x - point.longitude, dy = y - point.latitude
         guard abs(dx) <= box.x, abs(dy) <= box.y else { return nil }
         return (dx * dx + dy * dy).squareRoot()
     }
