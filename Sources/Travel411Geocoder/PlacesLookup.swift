@@ -320,12 +320,13 @@ package final class PlacesLookup: Sendable {
         }
         let blobs = try reader.withDatabase { database in
             var blobs = [BlobStorage?](repeating: nil, count: count)
+            let arena = PageArena()
             let statement = try database.prepare("SELECT key, blob FROM travel411_pages WHERE key BETWEEN ? AND ?")
             try statement.bind([.integer(kind.key(level: level, page: 0)), .integer(kind.key(level: level, page: count - 1))])
             while try statement.step() {
                 let number = Int(statement.int64(0) - kind.key(level: level, page: 0))
                 guard number >= 0, number < count else { continue }
-                do { blobs[number] = try statement.withBlob(1) { try PageCompression.page($0) } } catch {
+                do { blobs[number] = try statement.withBlob(1) { try PageCompression.page($0, in: arena) } } catch {
                     reader.noteDamage("\(IndexFormatError.damage(in: error)) of \(kind) page \(number)")
                 }
             }

@@ -315,10 +315,19 @@ public final class TileArena: @unchecked Sendable {
 
     /// `capacity`: a first guess of the blobs' total size plus `alignment` per blob; it grows as needed.
     package init(capacity: Int) {
-        self.capacity = max(capacity, Self.alignment)
+        // At least glibc's largest mmap threshold (32 MB), so that the block is a mapping of its own, which realloc
+        // grows by remapping and which huge pages can back; only the pages written take memory.
+        self.capacity = max(capacity, 32 << 20)
         // malloc's blocks are aligned for any scalar, 16 bytes on the platforms Swift runs on.
         guard let memory = malloc(self.capacity) else { fatalError("out of memory for \(self.capacity) bytes of area tiles") }
         base = memory
+        adviseHugePages()
+    }
+
+    /// Huge pages past the first 2 MB, so that a small level's few tiles keep small pages.
+    private func adviseHugePages() {
+        guard capacity > HugePages.size else { return }
+        HugePages.advise(base + HugePages.size, count: capacity - HugePages.size)
     }
 
     deinit { free(base) }
@@ -347,5 +356,6 @@ public final class TileArena: @unchecked Sendable {
         guard let memory = realloc(base, newCapacity) else { fatalError("out of memory for \(newCapacity) bytes of area tiles") }
         base = memory
         capacity = newCapacity
+        adviseHugePages()
     }
 }

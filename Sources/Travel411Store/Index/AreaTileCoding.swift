@@ -46,40 +46,58 @@ package enum AreaTileCoding {
 
     /// The tile as `AreaTile` reads it, in memory of its own; a damaged one throws `IndexFormatError`.
     package static func decode(_ coded: BlobStorage) throws -> BlobStorage {
-        var input = VarintReader(UnsafeRawBufferPointer(start: coded.base, count: coded.count), what: "area tile")
+        try withExtendedLifetime(coded) {
+            let input = UnsafeRawBufferPointer(start: coded.base, count: coded.count)
+            let size = try decodedSize(input)
+            return try BlobStorage(count: size) { try decode(input, into: UnsafeMutableRawBufferPointer(start: $0, count: size)) }
+        }
+    }
+
+    /// The size in bytes of the tile `coded` holds, from its three counts.
+    package static func decodedSize(_ coded: UnsafeRawBufferPointer) throws -> Int {
+        var input = VarintReader(coded, what: "area tile")
         let nodeCount = try input.count(), recordWords = try input.count(), vertexCount = try input.count()
         // Every node, record word and vertex takes a byte at least.
         guard nodeCount > 0, nodeCount + recordWords + vertexCount <= input.remaining else {
             throw IndexFormatError.malformed("area tile counts")
         }
-        let verticesAt = vertexOffset(nodeCount: nodeCount, recordWords: recordWords)
-        return try BlobStorage(count: verticesAt + vertexCount * 16) { tile in
-            tile.initializeMemory(as: UInt8.self, repeating: 0, count: verticesAt)
-            func put(_ value: UInt32, _ offset: Int) { tile.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self) }
-            for (n, count) in [nodeCount, recordWords, vertexCount].enumerated() { put(UInt32(count), n * 4) }
-            for word in 0..<(nodeCount + recordWords) {
-                guard let value = UInt32(exactly: try input.value()) else { throw IndexFormatError.malformed("area tile number") }
-                put(value, 12 + word * 4)
-            }
-            var lastX: Int64 = 0, lastY: Int64 = 0
-            for vertex in 0..<vertexCount {
-                let at = verticesAt + vertex * 16
-                let head = try input.value()
-                let (x, y): (Double, Double)
-                if head & 1 == 1 {
-                    guard head == 1 else { throw IndexFormatError.malformed("area tile vertex") }
-                    (x, y) = (try input.double(), try input.double())
-                } else {
-                    let zigzag = head >> 1
-                    lastX = lastX &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
-                    lastY = lastY &+ (try input.signed())
-                    (x, y) = (Double(lastX) / StreetTileCoding.steps, Double(lastY) / StreetTileCoding.steps)
-                }
-                tile.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: at, as: UInt64.self)
-                tile.storeBytes(of: y.bitPattern.littleEndian, toByteOffset: at + 8, as: UInt64.self)
-            }
-            guard input.remaining == 0 else { throw IndexFormatError.malformed("area tile size") }
+        return vertexOffset(nodeCount: nodeCount, recordWords: recordWords) + vertexCount * 16
+    }
+
+    /// Writes the tile `coded` holds into `tile`, of its `decodedSize`: a batch's start-up decodes each tile
+    /// straight into its level's arena.
+    package static func decode(_ coded: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) throws {
+        guard try decodedSize(coded) == destination.count, let tile = destination.baseAddress else {
+            throw IndexFormatError.malformed("area tile size")
         }
+        var input = VarintReader(coded, what: "area tile")
+        let nodeCount = try input.count(), recordWords = try input.count(), vertexCount = try input.count()
+        let verticesAt = vertexOffset(nodeCount: nodeCount, recordWords: recordWords)
+        tile.initializeMemory(as: UInt8.self, repeating: 0, count: verticesAt)
+        func put(_ value: UInt32, _ offset: Int) { tile.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self) }
+        for (n, count) in [nodeCount, recordWords, vertexCount].enumerated() { put(UInt32(count), n * 4) }
+        for word in 0..<(nodeCount + recordWords) {
+            guard let value = UInt32(exactly: try input.value()) else { throw IndexFormatError.malformed("area tile number") }
+            put(value, 12 + word * 4)
+        }
+        var lastX: Int64 = 0, lastY: Int64 = 0
+        for vertex in 0..<vertexCount {
+            let at = verticesAt + vertex * 16
+            let head = try input.value()
+            let (x, y): (Double, Double)
+            if head & 1 == 1 {
+                guard head == 1 else { throw IndexFormatError.malformed("area tile vertex") }
+                (x, y) = (try input.double(), try input.double())
+            } else {
+                let zigzag = head >> 1
+                lastX = lastX &+ (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+                lastY = lastY &+ (try input.signed())
+                (x, y) = (Double(lastX) / StreetTileCoding.steps, Double(lastY) / StreetTileCoding.steps)
+            }
+            tile.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: at, as: UInt64.self)
+            tile.storeBytes(of: y.bitPattern.littleEndian, toByteOffset: at + 8, as: UInt64.self)
+        }
+        guard input.remaining == 0 else { throw IndexFormatError.malformed("area tile size") }
     }
 
     /// Where the vertices start: after the header, nodes and records, aligned to 8 bytes (`AreaTile`).

@@ -50,12 +50,15 @@ public struct ByteWriter {
 package final class BlobStorage: @unchecked Sendable {
     package let base: UnsafeRawPointer
     package let count: Int
+    /// The arena holding the bytes, nil when they are this blob's own allocation.
+    private let arena: PageArena?
 
     package init(copying source: UnsafeRawBufferPointer) {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(source.count, 1), alignment: 16)
         if let from = source.baseAddress, source.count > 0 { buffer.copyMemory(from: from, byteCount: source.count) }
         base = UnsafeRawPointer(buffer)
         count = source.count
+        arena = nil
     }
 
     /// Allocates `count` bytes and lets `fill` write them, so large blobs are read in place once.
@@ -67,6 +70,17 @@ package final class BlobStorage: @unchecked Sendable {
         }
         base = UnsafeRawPointer(buffer)
         self.count = count
+        arena = nil
+    }
+
+    /// `init(count:fill:)` with the bytes in `arena`, which lives while this blob does (a page that `fill`
+    /// rejects leaves its bytes unused there).
+    package init(count: Int, in arena: PageArena, fill: (UnsafeMutableRawPointer) throws -> Void) rethrows {
+        let buffer = arena.allocate(count)
+        try fill(buffer)
+        base = UnsafeRawPointer(buffer)
+        self.count = count
+        self.arena = arena
     }
 
     /// Copies inside `withUnsafeBytes`: the array's memory is valid only during that call.
@@ -78,7 +92,7 @@ package final class BlobStorage: @unchecked Sendable {
         }
     }
 
-    deinit { UnsafeMutableRawPointer(mutating: base).deallocate() }
+    deinit { if arena == nil { UnsafeMutableRawPointer(mutating: base).deallocate() } }
 
     /// Stands for "no such blob" in caches, which must remember a miss as well as a hit.
     static let absent = BlobStorage(count: 0) { _ in }

@@ -46,11 +46,15 @@ package enum PageCompression {
         return Int(blob[1]) | Int(blob[2]) << 8 | Int(blob[3]) << 16 | Int(blob[4]) << 24
     }
 
-    /// The page a stored blob holds, in aligned memory of its own.
-    package static func page(_ blob: UnsafeRawBufferPointer) throws -> BlobStorage {
+    /// The page a stored blob holds, in aligned memory of its own, or in `arena`.
+    package static func page(_ blob: UnsafeRawBufferPointer, in arena: PageArena? = nil) throws -> BlobStorage {
         var made: BlobStorage?
         try page(blob) { size, fill in
-            made = try BlobStorage(count: size) { try fill(UnsafeMutableRawBufferPointer(start: $0, count: size)) }
+            if let arena {
+                made = try BlobStorage(count: size, in: arena) { try fill(UnsafeMutableRawBufferPointer(start: $0, count: size)) }
+            } else {
+                made = try BlobStorage(count: size) { try fill(UnsafeMutableRawBufferPointer(start: $0, count: size)) }
+            }
         }
         guard let made else { throw IndexFormatError.malformed("page") }
         return made
@@ -67,10 +71,11 @@ package enum PageCompression {
         let body = UnsafeRawBufferPointer(rebasing: blob[headerSize...])
         if blob[0] == codedAreaTile {
             guard body.first != codedAreaTile else { throw IndexFormatError.malformed("area tile header") }
-            let tile = try AreaTileCoding.decode(try page(body))
-            guard tile.count == size else { throw IndexFormatError.malformed("area tile size") }
-            try place(size) { destination in
-                if let to = destination.baseAddress, size > 0 { to.copyMemory(from: tile.base, byteCount: size) }
+            let coded = try page(body)
+            try withExtendedLifetime(coded) {
+                let input = UnsafeRawBufferPointer(start: coded.base, count: coded.count)
+                guard try AreaTileCoding.decodedSize(input) == size else { throw IndexFormatError.malformed("area tile size") }
+                try place(size) { try AreaTileCoding.decode(input, into: $0) }
             }
             return
         }

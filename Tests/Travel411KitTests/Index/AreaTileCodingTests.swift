@@ -49,6 +49,28 @@ struct AreaTileCodingTests {
         #expect(deflated < expanded)
     }
 
+    /// A batch's start-up decodes each tile straight into its level's arena, and reads pages into a `PageArena`:
+    /// the same bytes as a tile read alone, each at a 16-byte boundary.
+    @Test func tilesComeBackTheSameInTheArenas() throws {
+        let tiles = try Self.tiles()
+        let arena = TileArena(capacity: 1)
+        let pages = PageArena()
+        var kept: [BlobStorage] = []
+        for (number, tile) in tiles.enumerated() {
+            let stored = PageCompression.compressed(areaTile: tile)
+            try stored.withUnsafeBytes { blob in
+                try PageCompression.page(blob) { try arena.append(tile: number, count: $0, fill: $1) }
+                kept.append(try PageCompression.page(blob, in: pages))
+            }
+        }
+        for (number, tile) in tiles.enumerated() {
+            let offset = try #require(arena.offsets.first { $0.tile == number }?.offset)
+            #expect(Array(UnsafeRawBufferPointer(start: arena.base + offset, count: tile.count)) == tile)
+            #expect(Array(UnsafeRawBufferPointer(start: kept[number].base, count: kept[number].count)) == tile)
+            #expect(Int(bitPattern: kept[number].base) % 16 == 0)
+        }
+    }
+
     @Test func damagedTilesAreRefused() throws {
         let tile = try #require(try Self.tiles().max { $0.count < $1.count })
         let stored = PageCompression.compressed(areaTile: tile)
