@@ -31,6 +31,57 @@ enum NameKey {
         return ofUnicode(name)
     }
 
+    /// The name's words, each its key, one space apart: what `OSMParentStreets` matches an `addr:street` by. Nominatim
+    /// 5.3 normalises punctuation, symbols and spaces to one space and keeps the words apart (settings/icu_tokenizer.yaml:
+    /// `[[:Punctuation:][:Symbol:]] > '-'`, then `[-:] > ' '` and `[:Space:]+ > ' '`), so `Road135` is not `Road 135`;
+    /// the same characters `of` drops end a word here.
+    static func words(_ name: String) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(name.utf8.count)
+        var apart = false
+        for byte in name.utf8 {
+            guard byte < 0x80 else { return wordsOfUnicode(name) }
+            let kept: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): kept = byte | 0x20
+            default:
+                apart = !key.isEmpty
+                continue
+            }
+            if apart { key.append(UInt8(ascii: " ")) }
+            apart = false
+            key.append(kept)
+        }
+        return key
+    }
+
+    private static func wordsOfUnicode(_ name: String) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(name.utf8.count)
+        var apart = false
+        for scalar in name.unicodeScalars {
+            guard scalar.value < 0x300 else { return referenceWords(name) }
+            let scalarKey = lowScalarKeys[Int(scalar.value)]
+            guard !scalarKey.isEmpty else {
+                apart = !key.isEmpty
+                continue
+            }
+            if apart { key.append(UInt8(ascii: " ")) }
+            apart = false
+            key.append(contentsOf: scalarKey)
+        }
+        return key
+    }
+
+    /// `words`' definition: `reference`'s lower case and `ß`, each run of the scalars it drops one space between words.
+    static func referenceWords(_ name: String) -> [UInt8] {
+        let words = name.lowercased().replacingOccurrences(of: "ß", with: "ss").unicodeScalars
+            .split { !CharacterSet.alphanumerics.contains($0) }
+            .map { String(String.UnicodeScalarView($0)) }
+        return Array(words.joined(separator: " ").utf8)
+    }
+
     private static func ofUnicode(_ name: String) -> [UInt8] {
         var key: [UInt8] = []
         key.reserveCapacity(name.utf8.count)

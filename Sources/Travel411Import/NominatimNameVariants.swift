@@ -67,10 +67,14 @@ struct NominatimNameVariants: Sendable {
         return rule.isEmpty ? nil : rule
     }
 
-    /// A rule as terms (as matched) and the texts each becomes; nil without an arrow.
+    /// A rule as terms (as matched) and the texts each becomes; nil without an arrow. A `~` term without `|` before the
+    /// arrow (`~strasse -> str`) is also "decomposed" (`_create_variants`, nominatim_db/tokenizer/token_analysis/
+    /// config_variants.py): a word's end becomes a word of its own and a word its predecessor's end, so `Benderer
+    /// Strasse` is also `Bendererstrasse` and `Bendererstr`; with `|` (`~berg |-> bg`) the term stays as it was written.
     private static func parse(_ rule: Substring) -> [(String, Set<String>)]? {
         guard let arrow = rule.range(of: "->") ?? rule.range(of: "=>") else { return nil }
         let keeps = rule[arrow].first == "-"
+        let decomposes = !rule[..<arrow.lowerBound].hasSuffix("|")
         let left = rule[..<arrow.lowerBound].replacingOccurrences(of: "|", with: "")
         let right = rule[arrow.upperBound...]
         let targets = right.split(separator: ",").map { normalised(String($0)) }.filter { !$0.isEmpty }
@@ -82,23 +86,33 @@ struct NominatimNameVariants: Sendable {
             word = word.trimmingCharacters(in: CharacterSet(charactersIn: "~^$"))
             let term = normalised(word)
             guard !term.isEmpty else { continue }
-            let before = first ? "^ " : " ", after = last ? " ^" : " "
-            // The forms a term matches in: a whole word; a word's end (also a whole word); a word's start.
-            var forms: [(String, (String) -> String)] = []
-            if suffix {
-                forms = [(term + after, { $0 + after }), (" " + term + after, { " " + $0 + after })]
-            } else if prefix {
-                forms = [(before + term, { before + $0 }), (before + term + " ", { before + $0 + " " })]
-            } else {
-                forms = [(before + term + after, { before + $0 + after })]
-            }
-            for (form, wrap) in forms {
-                var texts = Set(targets.map(wrap))
-                if keeps { texts.insert(form) }
-                result.append((form, texts))
+            let texts = targets + (keeps ? [term] : [])
+            for (form, wraps) in forms(of: term, suffix: suffix, prefix: prefix, first: first, last: last, decomposes: decomposes) {
+                result.append((form, Set(texts.flatMap { text in wraps.map { $0(text) } })))
             }
         }
         return result
+    }
+
+    /// The forms a term matches in, each with how a text replaces it: a whole word; a word's end (`suffix`: joined to
+    /// the word before, or a word); a word's start (`prefix`). `first` and `last` tie it to the name's ends.
+    private static func forms(
+        of term: String, suffix: Bool, prefix: Bool, first: Bool, last: Bool, decomposes: Bool
+    ) -> [(String, [(String) -> String])] {
+        let before = first ? "^ " : " ", after = last ? " ^" : " "
+        if suffix {
+            let joined: (String) -> String = { $0 + after }, apart: (String) -> String = { " " + $0 + after }
+            return [
+                (term + after, decomposes ? [joined, apart] : [joined]), (" " + term + after, decomposes ? [apart, joined] : [apart]),
+            ]
+        }
+        if prefix {
+            let joined: (String) -> String = { before + $0 }, apart: (String) -> String = { before + $0 + " " }
+            return [
+                (before + term, decomposes ? [joined, apart] : [joined]), (before + term + " ", decomposes ? [apart, joined] : [apart]),
+            ]
+        }
+        return [(before + term + after, [{ before + $0 + after }])]
     }
 
     /// A name as the rules are matched in it: lower case, each run of characters other than letters and digits one
@@ -125,18 +139,24 @@ struct NominatimNameVariants: Sendable {
         var partials = [""]
         var start = 0, position = 0
         var replacedAny = false
+        // After a term that ended with its word's space, the next term at that space keeps it: a text that would join
+        // the two words is not taken there (`force_space` of `_generate_word_variants`, token_analysis/generic.py).
+        var keepsSpace = false
         while position < base.count {
             guard let (length, texts) = longestTerm(in: base, at: position) else {
                 position += 1
+                keepsSpace = false
                 continue
             }
             let done = String(base[start..<position])
-            partials = partials.flatMap { partial in texts.map { partial + done + $0 } }
+            let taken = keepsSpace ? texts.filter { $0.hasPrefix(" ") } : texts
+            partials = partials.flatMap { partial in taken.map { partial + done + $0 } }
             guard partials.count <= Self.maximumVariants else { return [normal] }
             replacedAny = true
             position += length
             // A term that ended with its word's space lets the next word's term start at that space.
-            if base[position - 1] == " " { position -= 1 }
+            keepsSpace = base[position - 1] == " "
+            if keepsSpace { position -= 1 }
             start = position
         }
         guard replacedAny else { return [normal] }

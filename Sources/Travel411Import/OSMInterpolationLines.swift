@@ -14,10 +14,8 @@ struct OSMInterpolationLine {
     var step: Int
     /// The object record of `start` (`OSMInterpolationLines` numbers it); the others follow, one a step.
     var firstObject: UInt32
-    /// The records of the way's centre, which ask for its parent street by its `addr:street`: by the streets' names,
-    /// and by their refs (`refObject`, nil without a street).
+    /// The record of the way's centre, which asks for its parent street by its `addr:street`: a street's name or ref.
     var wayObject: UInt32
-    var refObject: UInt32?
     var piece: [Point2D]
     var way: [Point2D]
 }
@@ -46,7 +44,6 @@ struct OSMInterpolationLines {
             var line = line
             line.firstObject += base
             line.wayObject += base
-            line.refObject = line.refObject.map { $0 + base }
             return line
         }
         pending = []
@@ -55,14 +52,14 @@ struct OSMInterpolationLines {
 
     /// The line's parent street (`get_interpolation_parent`, lib-sql/functions/interpolation.sql): the street its
     /// `addr:street` names (`find_parent_for_address` at the way's centre: the parent the import found for the way's
-    /// records, `parents`, by a street's name, else by its ref), else the rank-26 way nearest the whole way within
+    /// records, `parents`, by a street's name or ref), else the rank-26 way nearest the whole way within
     /// 0.001°, named or not (its ORDER BY tests `ST_GeometryType = 'ST_Line'`, which PostGIS never gives: the plain
     /// `ST_Distance`; rank 26: not `isMinor`), measured from points along the way no more than 0.00001° apart. A line
     /// with no parent is never cut into pieces (`osmline_update`) and answers nothing.
     static func parent(
         of line: OSMInterpolationLine, parents: [UInt32: UInt32], streets: StreetTiles, isMinor: @escaping (UInt32) -> Bool
     ) -> UInt32? {
-        if let named = parents[line.wayObject] ?? line.refObject.flatMap({ parents[$0] }) { return named }
+        if let named = parents[line.wayObject] { return named }
         var best: (id: UInt32, degrees: Double)?
         for point in samples(of: line.way) {
             let reach = best.map { min($0.degrees, 0.001) } ?? 0.001

@@ -25,15 +25,8 @@ extension OSMLevelMapping {
             return try addObject(PendingObject(fields: fields, point: point, outline: []), indexed: false)
         }
         let centre = Self.point(along: way, fraction: 0.5)
+        // Asks for the street of its name or `ref` (`OSMParentStreets.add(street:ref:midpoint:)`).
         let wayObject = try object(nil, at: centre)
-        // A second record asks for the street whose `ref` the line's street is (`OSMParentStreets.add(street:ref:midpoint:)`).
-        var refObject: UInt32?
-        if let street {
-            let fields = [nil, nil, nil, nil, element, "place=house", nil, Self.pointText(centre), nil, nil]
-            let asking = try addObject(PendingObject(fields: fields, point: centre, outline: []), indexed: false)
-            try parentStreets.ask(object: asking, ref: street, at: centre)
-            refObject = asking
-        }
         var count = 0
         for piece in pieces {
             var first: UInt32?
@@ -51,7 +44,7 @@ extension OSMLevelMapping {
             count += piece.numbers.count
             collector.interpolations.add(
                 OSMInterpolationLine(
-                    start: start, end: end, step: piece.step, firstObject: first, wayObject: wayObject, refObject: refObject,
+                    start: start, end: end, step: piece.step, firstObject: first, wayObject: wayObject,
                     piece: piece.line,
                     way: way))
         }

@@ -111,12 +111,11 @@ struct OSMParentStreets {
     }
 
     /// A street by its `ref`, one of its names in Nominatim (`NAME_TAGS.core`'s extra names, lib-lua/themes/nominatim/
-    /// presets.lua, which its `name_vector` holds), matched word by word as Nominatim's normalisation splits them
-    /// (`refKey`) by the records that ask by ref (`ask(object:ref:at:)`): the ways of interpolation lines, whose nodes'
-    /// `12.168` is Rue 12.168's ref in Cotonou. Objects do not ask so: `NameKey` joins the words, and "U.S. 95" would
-    /// name the `US 95` that Nominatim keeps apart ("u s 95", Beatty's diner).
+    /// presets.lua, which its `name_vector` holds), without variants, word by word as every name is matched
+    /// (`matchKey`): the interpolation lines whose nodes' `12.168` is Rue 12.168's ref in Cotonou, an address on
+    /// `addr:street=US 95`; "U.S. 95" is "u s 95" and names no `US 95` (Beatty's diner).
     func add(street id: UInt32, ref: String, midpoint: Point2D) throws {
-        guard let name = nameHash(ofKey: Self.refKey(ref)) else { return }
+        guard let name = nameHash(of: ref) else { return }
         try entries.append(Entry(midpoint, name: name, number: id, isObject: false))
     }
 
@@ -128,20 +127,6 @@ struct OSMParentStreets {
         guard let brace = name.firstIndex(of: "(") else { return nil }
         let stripped = name[..<brace].trimmingCharacters(in: .whitespaces)
         return stripped.isEmpty ? nil : stripped
-    }
-
-    /// The record numbered `object`, at `point`, names its street by `ref`: `answers` gives the street of that ref.
-    func ask(object: UInt32, ref: String, at point: Point2D) throws {
-        guard let name = nameHash(ofKey: Self.refKey(ref)) else { return }
-        try entries.append(Entry(point, name: name, number: object, isObject: true))
-    }
-
-    /// A ref's words (split at anything but letters and digits, as Nominatim's normalisation makes punctuation a
-    /// space), each its `NameKey`, apart, after a byte no name's key holds.
-    static func refKey(_ ref: String) -> [UInt8] {
-        let words = ref.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map { NameKey.of(String($0)) }.filter { !$0.isEmpty }
-        guard !words.isEmpty else { return [] }
-        return [1] + Array(words.joined(separator: [UInt8(ascii: " ")]))
     }
 
     /// The hashes of the name's spellings (itself and its variants, then its name without a brace term and that name's
@@ -238,12 +223,13 @@ struct OSMParentStreets {
     /// A name's letters and digits, lower case, `ß` as `ss`: `Bendererstrasse` is `Benderer Strasse` (`NameKey`).
     package static func key(_ name: String) -> [UInt8] { NameKey.of(name) }
 
-    /// A street name's key as an `addr:street` is matched by: `key` of its letters without their accents, and the
-    /// Latin letters no accent removal makes ASCII in their ASCII form (`LatinLettersInASCII`), as Nominatim compares
-    /// the two transliterated to ASCII (`icu_tokenizer.yaml`'s `transliteration`): `Muhlweg` names `Mühlweg`,
-    /// `Đinh Công Tráng` names `Ðinh Công Tráng`.
+    /// A street name's key as an `addr:street` is matched by: its words (`NameKey.words`, kept apart as Nominatim keeps
+    /// them: `Road135` does not name `Road 135`; a word's end joined or not, `Bendererstrasse`, comes from the variants'
+    /// `~` rules, `NominatimNameVariants`) of letters without their accents, and the Latin letters no accent removal
+    /// makes ASCII in their ASCII form (`LatinLettersInASCII`), as Nominatim compares the two transliterated to ASCII
+    /// (`icu_tokenizer.yaml`'s `transliteration`): `Muhlweg` names `Mühlweg`, `Đinh Công Tráng` names `Ðinh Công Tráng`.
     static func matchKey(_ name: String) -> [UInt8] {
-        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return NameKey.of(name) }
-        return NameKey.of(LatinLettersInASCII.replacing(in: name.folding(options: [.diacriticInsensitive], locale: nil)))
+        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return NameKey.words(name) }
+        return NameKey.words(LatinLettersInASCII.replacing(in: name.folding(options: [.diacriticInsensitive], locale: nil)))
     }
 }

@@ -10,15 +10,22 @@ import Travel411OSMReader
 /// definition (`NameKey.reference`: lower case, `ß` as `ss`, letters, marks and digits) for every name.
 @Suite struct NameKeyTests {
     @Test func everyScalarOfTheBasicPlaneAloneAndBesideASharpS() {
+        let differing = Self.namesOfEveryScalar(differingBetween: NameKey.of, and: NameKey.reference) { scalar in
+            [String(scalar), "Weg \(scalar)", "ß\(scalar)", "\(scalar)ß", "ẞ\(scalar)x"]
+        }
+        #expect(differing.isEmpty, "\(differing)")
+    }
+
+    /// The first ten names made of a scalar of the basic plane whose two keys differ, as the scalars' hexadecimal values.
+    static func namesOfEveryScalar(
+        differingBetween key: (String) -> [UInt8], and reference: (String) -> [UInt8], names: (Unicode.Scalar) -> [String]
+    ) -> [[String]] {
         var differing: [String] = []
         for value in 0..<0x1_0000 {
             guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
-            for name in [String(scalar), "Weg \(scalar)", "ß\(scalar)", "\(scalar)ß", "ẞ\(scalar)x"]
-            where NameKey.of(name) != NameKey.reference(name) {
-                differing.append(name)
-            }
+            differing += names(scalar).filter { key($0) != reference($0) }
         }
-        #expect(differing.isEmpty, "\(differing.prefix(10).map { $0.unicodeScalars.map { String($0.value, radix: 16) } })")
+        return differing.prefix(10).map { $0.unicodeScalars.map { String($0.value, radix: 16) } }
     }
 
     @Test(arguments: [
@@ -40,6 +47,21 @@ import Travel411OSMReader
         }
         #expect(names.count > 100)
         #expect(names.filter { NameKey.of($0) != NameKey.reference($0) }.isEmpty)
+    }
+
+    /// The words' key (`NameKey.words`) is its definition's (`referenceWords`) for every scalar of the basic plane
+    /// between words and alone, and keeps the words apart as Nominatim's normalisation does.
+    @Test func wordsKeyEveryScalarOfTheBasicPlaneAsTheirDefinition() {
+        let differing = Self.namesOfEveryScalar(differingBetween: NameKey.words, and: NameKey.referenceWords) { scalar in
+            [String(scalar), "Weg \(scalar)", "ß\(scalar)x", "Road\(scalar)135", " \(scalar) "]
+        }
+        #expect(differing.isEmpty, "\(differing)")
+        #expect(NameKey.words("Road135") == Array("road135".utf8))
+        #expect(NameKey.words(" Road  135 ") == Array("road 135".utf8))
+        #expect(NameKey.words("Bir Uttam A. K. Khandakar Road") == Array("bir uttam a k khandakar road".utf8))
+        #expect(NameKey.words("Benderer Straße") == Array("benderer strasse".utf8))
+        #expect(NameKey.words("Rue de l’Église") == NameKey.referenceWords("Rue de l’Église"))
+        #expect(NameKey.words(" - ").isEmpty)
     }
 
     @Test func streetsOfOneNameWhateverTheSpellingShareAKey() {

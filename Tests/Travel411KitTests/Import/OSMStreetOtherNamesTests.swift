@@ -16,7 +16,7 @@ import Travel411OSMReader
 /// Real extract: the whole 2020 openstreetmap.org export (Tests/Fixtures/SOURCES.md).
 @Suite struct OSMStreetOtherNamesTests {
     static let extract = OSMShapefileImportTests.fixtures.appendingPathComponent("bd-dhaka-gulshan-2020.osm.pbf")
-    static let extractImport = Result { try OSMExtractImportTests.importExtract(extract, as: "bd-dhaka-gulshan.gpkg") }
+    static let extractImport = OSMExtractImportTests.importFixture("bd-dhaka-gulshan-2020.osm.pbf")
 
     /// Where Nominatim 5.3.3 answers the mall and the BTCL building W317322737 (same `addr:street`) on the same file,
     /// with the street's Bengali name (session 51's compare). Before: `Road 11` and `Road 16`, the nearest streets,
@@ -31,6 +31,17 @@ import Travel411OSMReader
         #expect(object["osm_type"] as? String == "way", "\(object)")
         #expect((object["osm_id"] as? NSNumber)?.int64Value == way, "\(object)")
         #expect(address["road"] == "বীর উত্তম এ. কে. খন্দকার সড়ক", "\(address)")
+    }
+
+    /// The words of an `addr:street` stay apart (settings/icu_tokenizer.yaml normalises to words, and
+    /// `_retrieve_full_tokens` looks the whole form up): the tower W496262716 on `addr:street=Road135` names no street
+    /// `Road 135`, so its parent is the nearest street (`getNearestRoadPlaceId`), and the shops inside it answer with
+    /// it. Nominatim 5.3.3 on the same file (session 63's compare); before, `Road 135`.
+    @Test(arguments: [(23.779836, 90.417075), (23.779897, 90.417001), (23.779869, 90.417256)])
+    func anAddressWithWordsJoinedNamesNoStreetOfThemApart(latitude: Double, longitude: Double) throws {
+        let object = try ExtractAnswer.jsonv2(in: try Self.extractImport.get().path, latitude, longitude)
+        let address = try #require(object["address"] as? [String: String])
+        #expect(address["road"] == "বীর উত্তম মীর শওকত সড়ক", "\(object)")
     }
 
     /// The street keeps its other names for the match only: its answer shows `name` (the Bengali one), as Nominatim's

@@ -31,6 +31,24 @@ import Testing
         #expect(NominatimNameVariants.normalised("Via di Sant'Eufemia") == "via di sant eufemia")
     }
 
+    /// A `~` term without `|` is decomposed (config_variants.py's `_create_variants`): `~strasse -> str` makes a word's
+    /// end a word and a word the end of the one before; `~berg |-> bg` keeps the term where it was.
+    @Test func wordEndsJoinAndPartAsTheRulesSay() throws {
+        let variants = try Self.variants.get()
+        let apart = variants.variants(of: "Benderer Strasse")
+        #expect(apart.contains("bendererstrasse"))
+        #expect(apart.contains("bendererstr"))
+        #expect(apart.contains("benderer str"))
+        let joined = variants.variants(of: "Bendererstrasse")
+        #expect(joined.contains("benderer strasse"))
+        #expect(joined.contains("benderer str"))
+        let berg = variants.variants(of: "Schlossberg")
+        #expect(berg.contains("schlossbg"))
+        #expect(!berg.contains("schloss berg"))
+        #expect(!berg.contains("schloss bg"))
+        #expect(!variants.variants(of: "Road 135").contains("road135"))
+    }
+
     /// A hotel in Vaduz (node 22117, `osm/merge/vaduz-west.osm.pbf`) gives its street as `Zollstr.`, the street is
     /// `Zollstrasse`: the street named is its parent (before, the address named no street, and its street was only the
     /// nearest), and it is among the street's house numbers.
