@@ -29,6 +29,7 @@
 #undef uncompress
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -394,10 +395,14 @@ namespace {
                         } else {
                             locations.pass_over(way);
                         }
-                        this->way(way, line, area);
                         // A line with a key of the areas too (a closed `highway` with `area=yes`, a `barrier` that
                         // is also `landuse`) is an area as well: only these ask the areas' keys again.
-                        areas.way(way, area || (line && way.nodes().size() > 3 && m_area_keys.matches(way.tags())));
+                        const bool area_keyed = area || (line && way.nodes().size() > 3 && m_area_keys.matches(way.tags()));
+                        const bool made = areas.way(way, area_keyed);
+                        // A way of the areas that makes none (not closed, or its ring crosses itself) is a line, as
+                        // Nominatim 5.3 keeps it (lib-lua/themes/nominatim/init.lua, `process_way`: `as_polygon()`,
+                        // else `as_linestring()` unless longer than 30°): Bishkek's neighbourhood way 50743267.
+                        this->way(way, line, area, area_keyed && !made && within_line_length(way));
                         break;
                     }
                     default:
@@ -610,8 +615,26 @@ namespace {
             return found == m_end_postcodes.end() ? nullptr : found->second.c_str();
         }
 
-        /// `line`: whether the way has a key of the lines; `area`: else whether it has one of the areas.
-        void way(const osmium::Way& way, bool line, bool area) {
+        /// Whether the way's line is at most 30° long, in degrees (`geom:length() > 30` of Nominatim's `process_way`).
+        static bool within_line_length(const osmium::Way& way) {
+            double length = 0;
+            const osmium::Location* previous = nullptr;
+            for (const auto& node_ref : way.nodes()) {
+                const osmium::Location& location = node_ref.location();
+                if (!location.valid()) {
+                    continue;
+                }
+                if (previous != nullptr) {
+                    length += std::hypot(location.lon() - previous->lon(), location.lat() - previous->lat());
+                }
+                previous = &location;
+            }
+            return length <= 30;
+        }
+
+        /// `line`: whether the way has a key of the lines; `area`: else whether it has one of the areas; `no_area`: whether
+        /// it has a key of the areas, made no area, and is delivered as a line.
+        void way(const osmium::Way& way, bool line, bool area, bool no_area) {
             ++m_counts.ways;
             note_last(COSM_WAY, way.id());
             if (way.nodes().size() < 2) {
@@ -649,11 +672,12 @@ namespace {
             if (missing > 0) {
                 warn(COSM_WARNING_WAY_NODES_MISSING, COSM_WAY, way.id());
             }
-            if (!line) {
+            if (!line && !no_area) {
                 return;
             }
             collect_tags(way.tags());
             cosm_element element = make_element(COSM_WAY, way.id(), COSM_GEOMETRY_LINE);
+            element.made_no_area = no_area ? 1 : 0;
             element.first_node_id = way.nodes().front().ref();
             element.last_node_id = way.nodes().back().ref();
             element.first_node_housenumber = end_housenumber(element.first_node_id);

@@ -447,10 +447,11 @@ namespace cosmium {
         }
 
         /// libosmium's MultipolygonManager::after_way: a closed way of interest is an area. `has_area_key`: whether a
-        /// tag's key is one of the areas' (the manager's filter, which the caller has asked already).
-        void after_way(const osmium::Way& way, bool has_area_key) {
+        /// tag's key is one of the areas' (the manager's filter, which the caller has asked already). Whether an area
+        /// with rings was made of it.
+        bool after_way(const osmium::Way& way, bool has_area_key) {
             if (way.nodes().size() <= 3) {
-                return;
+                return false;
             }
             try {
                 if (!way.nodes().front().location() || !way.nodes().back().location()) {
@@ -458,19 +459,25 @@ namespace cosmium {
                 }
                 if (way.ends_have_same_location()) {
                     if (!has_area_key || way.tags().has_tag("area", "no")) {
-                        return;
+                        return false;
                     }
                     if (m_simple_way_area.add(way, m_output.buffer())) {
                         m_output.possibly_flush();
-                        return;
+                        return true;
                     }
+                    // An area that fails is still written, empty (`create_empty_areas`), for its warning.
+                    const size_t before = m_output.buffer().committed();
                     osmium::area::Assembler assembler{m_config};
                     assembler(way, m_output.buffer());
+                    const bool made = m_output.buffer().committed() > before &&
+                                      m_output.buffer().get<osmium::Area>(before).num_rings().first > 0;
                     m_output.possibly_flush();
+                    return made;
                 }
             } catch (const osmium::invalid_location&) {
                 // as libosmium's manager: no area
             }
+            return false;
         }
 
     public:
@@ -545,8 +552,9 @@ namespace cosmium {
 
         /// Second pass, every way in the file's order (its node locations set when it is a member or has a key of the
         /// areas): stores it when a relation names it, assembles the relations whose last member it is, then the way
-        /// itself when it is a closed area (`has_area_key`: a tag's key is one of the areas').
-        void way(const osmium::Way& way, bool has_area_key) {
+        /// itself when it is a closed area (`has_area_key`: a tag's key is one of the areas'). Whether the way made an
+        /// area with rings.
+        bool way(const osmium::Way& way, bool has_area_key) {
             m_check_order.way(way);
             const uint64_t key = id_key(way.id());
             if (is_member(way)) {
@@ -559,8 +567,9 @@ namespace cosmium {
                     m_incomplete.add(Incomplete{scheduled.sequence, scheduled.id});
                 }
             }
-            after_way(way, has_area_key);
+            const bool made = after_way(way, has_area_key);
             m_output.possibly_flush();
+            return made;
         }
 
         /// After the last way: the relations still waiting for a member way beyond the file's last are assembled

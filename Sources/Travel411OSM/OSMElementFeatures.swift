@@ -132,6 +132,14 @@ struct OSMElementFeatures {
                 housenumbers: element.nodeHousenumbers, postcodes: element.nodePostcodes, nodeStreet: element.nodeStreet)
             made.append(feature)
         }
+        // A place whose way made no polygon is a line in Nominatim's `placex` (`madeNoArea`): a parent by its name
+        // at its centroid (`getNearestNamedPlacePlaceId`), holding no point (`placex_update` puts polygons and place
+        // nodes in `location_area`). Bishkek's neighbourhood way 50743267, whose ring crosses itself.
+        if element.madeNoArea, let place, points.count >= 2 {
+            var feature = feature(.place, .lineString(points))
+            feature.place = place
+            made.append(feature)
+        }
         // Most ways (streets) are neither: the point on a closed way's surface is not worked out for nothing.
         guard address.isAddressPoint || pointOfInterest != nil else { return }
         let isArea = isClosed && points.count >= 4
@@ -178,7 +186,7 @@ struct OSMElementFeatures {
             feature.areaCentre = shape.pointOnSurface
             made.append(feature)
         }
-        if let place {
+        if let place = place ?? landuseArea {
             var feature = feature(.place, shape)
             feature.place = place
             made.append(feature)
@@ -190,6 +198,18 @@ struct OSMElementFeatures {
             feature.outline = shape.rings
             made.append(feature)
         }
+    }
+
+    /// A named landuse area as a place of its own: in Nominatim 5.3's full import style `landuse` is a `fallback` main
+    /// tag (`MAIN_TAGS.all_boundaries`, lib-lua/themes/nominatim/presets.lua), written by `process_tags` (init.lua)
+    /// only for a named element that no other main tag made a place of (`num_entries == 0`); its address levels then
+    /// rank it (`OSMLevelMapping.collectLanduseArea`). A building is a fallback too, which wins of the two is the order
+    /// of Lua's `pairs`: such an element stays a building here. Minsk's Мінская друкарская фабрыка Дзяржзнака.
+    private var landuseArea: OSMPlace? {
+        guard isNamed, name != nil, pointOfInterest == nil, value("building") == nil,
+            !OSMFeatureClassifier.hasMainTagBeyondPointsOfInterest(tags), let landuse = value("landuse")
+        else { return nil }
+        return OSMPlace(type: landuse, key: "landuse")
     }
 
     /// An administrative boundary of levels 2 to 12, a postal code boundary. Nominatim 5.3's address-levels.json

@@ -135,16 +135,20 @@ public struct OSMInterpolation: Hashable, Sendable {
 
 /// `place=*` (`city`, `town`, `village`, `hamlet`, `suburb`, `quarter`, `neighbourhood`, `locality` …), its
 /// `population` when that is a number, and whether it is a capital (`capital=yes`: Nominatim ranks it one
-/// above its kind, Helsinki 15).
+/// above its kind, Helsinki 15). A named landuse area is a place too, of `key` `landuse` and its value as `type`
+/// (`OSMElementFeatures.landuseArea`).
 public struct OSMPlace: Hashable, Sendable {
     public var type: String
     public var population: Int?
     public var isCapital: Bool
+    /// The main tag's key, which Nominatim ranks the place by (`place`, `landuse`: settings/address-levels.json).
+    public var key: String
 
-    public init(type: String, population: Int? = nil, isCapital: Bool = false) {
+    public init(type: String, population: Int? = nil, isCapital: Bool = false, key: String = "place") {
         self.type = type
         self.population = population
         self.isCapital = isCapital
+        self.key = key
     }
 }
 

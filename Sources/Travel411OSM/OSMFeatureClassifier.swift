@@ -20,6 +20,9 @@ package struct OSMTaggedElement {
     /// A boundary relation's `label` node member (0 for none); a node's being one (`OSMFeature.labelNode`).
     package var labelNode: Int64 = 0
     package var isLabelMember = false
+    /// A way with a key of the areas that made no area (not closed, or its ring crosses itself): Nominatim 5.3 keeps it
+    /// as a line (lib-lua/themes/nominatim/init.lua, `process_way`: `as_polygon()`, else `as_linestring()`).
+    package var madeNoArea = false
     /// An `addr:interpolation` line's house numbers, one for each of its points (nil where the node has none).
     package var nodeHousenumbers: [String?] = []
     /// The `addr:postcode` of those numbered nodes, one for each point (nil where the node has no number or no postcode).
@@ -37,7 +40,8 @@ package struct OSMTaggedElement {
 /// Turns an element's tags into the features the importer takes (see OSMFeatureKind), as Nominatim reads them.
 /// Addresses and POIs on ways come from the way itself (a point on the surface of a closed way, halfway along
 /// an open one), so that a building whose ring libosmium refuses (it crosses itself) keeps its address; those
-/// on multipolygon relations come from the assembled area. Places and boundaries on areas are polygons.
+/// on multipolygon relations come from the assembled area. Places and boundaries on areas are polygons; a place on a
+/// way that made none is a line (`OSMTaggedElement.madeNoArea`).
 package enum OSMFeatureClassifier {
     /// The keys that make an element one of Nominatim's points of interest (its import style's
     /// `MAIN_TAGS_POIS`), in the order that picks the POI's key when it has several; `pointOfInterest(_:named:isNode:)`
@@ -257,9 +261,12 @@ package enum OSMFeatureClassifier {
         return value(tags["waterway"]).map { $0 != "riverbank" } ?? false
     }
 
-    /// Whether Nominatim ranks a POI of this kind 30 (its address levels), which makes it an answer at zoom 18:
-    /// parks, gardens and landuse are areas of rank 24-25, named in addresses but never answered with. Landuse that
-    /// is no area (a node) is rank 30 whatever its value (`compute_place_rank`, lib-sql/functions/ranking.sql:
+    /// Whether Nominatim ranks a POI of this kind 30 (its address levels), which makes it an answer at zoom 18. Parks
+    /// and gardens are areas of search rank 24-25 and address rank 0: named in no address, and answered only in the
+    /// feature layers (`_lookup_area_others`, nominatim_api/reverse.py). A landuse area is no POI: named, it is a place
+    /// (`OSMElementFeatures.landuseArea`), and `residential`, `industrial` and the others address-levels.json ranks 24
+    /// are named in addresses and answer at zooms 15-17 (`_lookup_area_address`). Landuse that is no area (a node) is
+    /// rank 30 whatever its value (`compute_place_rank`, lib-sql/functions/ranking.sql:
     /// `place_class = 'landuse' AND extended_type != 'A'`).
     static func isBuildingLevel(_ poi: OSMPointOfInterest, isNode: Bool) -> Bool {
         switch poi.key {

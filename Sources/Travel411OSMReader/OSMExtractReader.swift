@@ -318,7 +318,11 @@ private let deliverElement: cosm_element_callback = { element, context in
         geometry = .point(point(0))
     case COSM_GEOMETRY_LINE:
         let points = (0..<element.point_count).map(point)
-        let closed = element.first_node_id == element.last_node_id && element.missing_nodes == 0
+        // Closed over the nodes the extract has: osm2pgsql, which Nominatim 5.3 imports with, leaves a way's missing
+        // nodes out before its style's `as_polygon()` (lib-lua/themes/nominatim/init.lua, `process_way`) assembles the
+        // ring, so a campus cut by the extract's box is still an area; not when its end node is missing (the ring then
+        // does not close). Taichung's Tunghai University (way 347094469, 46 of 120 nodes outside the export).
+        let closed = element.first_node_id == element.last_node_id && (element.missing_nodes == 0 || points.first == points.last)
         geometry = .line(points, isClosed: closed)
     default:
         var polygons: [Polygon] = []
@@ -343,6 +347,7 @@ private let deliverElement: cosm_element_callback = { element, context in
     tagged.lastHousenumber = string(element.last_node_housenumber)
     tagged.labelNode = element.label_node_id
     tagged.isLabelMember = element.is_label_member != 0
+    tagged.madeNoArea = element.made_no_area != 0
     if let numbers = element.node_housenumbers {
         tagged.nodeHousenumbers = (0..<element.point_count).map { string(numbers[$0]) }
         if let postcodes = element.node_postcodes {

@@ -65,6 +65,9 @@ typedef struct cosm_element {
     int64_t label_node_id;
     /// Nodes: 1 when an administrative boundary relation names the node as its `label` member.
     unsigned char is_label_member;
+    /// Lines: 1 when the way has a key of the areas but made no area (not closed, or its ring crosses itself; a line
+    /// of three nodes or fewer with keys of the lines too is not asked).
+    unsigned char made_no_area;
 } cosm_element;
 
 typedef enum cosm_warning {
