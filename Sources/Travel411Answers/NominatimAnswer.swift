@@ -95,10 +95,8 @@ public struct NominatimPlace: Sendable {
         guard let subject = p.nominatimSubject(detail: detail, maximumRank: maximumRank) else { return nil }
         func upTo<T>(_ level: NominatimDetail, _ value: T?) -> T? { detail >= level ? value : nil }
         let houseNumber = p.printsHouseNumber ? upTo(.building, p.subThoroughfare) : nil, road = upTo(.street, p.nominatimRoad)
-        // An answering fine place node's own neighbourhood shows at its zooms too ("Reichenbachplatz, Gärtnerplatz").
-        let neighbourhood = upTo(p.finePlaceFeature == nil ? .street : .suburb, p.neighbourhoodFeature?.name)
+        let (neighbourhood, neighbourhoodKey, suburb) = Self.neighbourhoodAndSuburb(p, detail: detail, maximumRank: maximumRank)
         let finePlace = upTo(.suburb, p.finePlaceFeature?.name), ownQuarter = upTo(.suburb, p.ownQuarterFeature?.name)
-        let suburb = detail.includesSuburbLevel(rank: p.subLocalityFeature?.rank, maximumRank: maximumRank) ? p.subLocality : nil
         let suburbBoundary = suburb == nil ? nil : p.suburbBoundaryFeature?.name
         let villagePart = upTo(.suburb, p.villagePartFeature?.name), city = upTo(.city, p.locality)
         let county = upTo(.county, p.subAdministrativeArea), state = upTo(.state, p.administrativeArea)
@@ -114,11 +112,11 @@ public struct NominatimPlace: Sendable {
         let fineIsCoarser = NominatimFormatter.isCoarserThanANeighbourhood(p.finePlaceFeature)
         // A boundary that is an island, or is linked to one, is the address's `island` (`get_label_tag`).
         upperKeys = (key(p.subAdministrativeAreaFeature, .county, "county"), key(p.administrativeAreaFeature, .state, "state"))
-        let parts: [(NominatimDetail, String, String?)] = [
+        var parts: [(NominatimDetail, String, String?)] = [
             (.building, feature?.category ?? "amenity", poi), (.building, "house_number", houseNumber), (.street, "road", road),
-            (.street, "neighbourhood", fineIsCoarser ? neighbourhood : nil),
+            (.street, neighbourhoodKey, fineIsCoarser ? neighbourhood : nil),
             (.suburb, p.finePlaceFeature?.addressKey ?? "quarter", finePlace),
-            (.street, "neighbourhood", fineIsCoarser ? nil : neighbourhood),
+            (.street, neighbourhoodKey, fineIsCoarser ? nil : neighbourhood),
             (.suburb, "quarter", ownQuarter),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
             (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
@@ -130,6 +128,7 @@ public struct NominatimPlace: Sendable {
             (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
             (.country, "country", p.country), (.country, "country_code", p.isoCountryCode?.lowercased()),
         ]
+        Self.insertAddressPlaceLines(into: &parts, p, detail: detail)
         // One value a key, the finest, as Nominatim's answer keeps it: a village inside a municipality keyed
         // `village` too leaves the municipality out (Rotenboden, not Triesenberg).
         var kept: [(key: String, value: String)] = []

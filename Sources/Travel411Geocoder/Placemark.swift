@@ -44,6 +44,9 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// The quarter node in the own address of the fine place node that answers ("Legazpi, San Lorenzo, Makati"); the
     /// Nominatim formats only.
     public var ownQuarterFeature: AnsweringFeature?
+    /// The lines the answering object's `addr:place` gives Nominatim's address: the place parenting it
+    /// (`AddressPlaceLine`); the Nominatim formats only.
+    public var addressPlaceLines: [AddressPlaceLine] = []
     /// The OpenStreetMap objects behind the other named fields, which an answer in another language is named
     /// after: the street of `thoroughfare` (an address's or POI's parent street), and the boundaries behind
     /// the areas. Set only by `ReverseGeocoder.addNameSources`, for such answers.

@@ -22,10 +22,12 @@ extension PlacesLookup {
         // `admin_level`.
         let columns = (try? reader.columnNames(of: layer)) ?? []
         let (ownPlace, adminLevel) = (!isPlace && columns.contains("place"), !isPlace && columns.contains("admin_level"))
+        // A named landuse area is a place row with its value in `landuse` (`OSMPlace.key`); older files have no such column.
+        let landuse = isPlace && columns.contains("landuse")
         guard
             let first = try? reader.query(
                 "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0"), \(ownPlace ? "place" : "NULL"), "
-                    + "\(adminLevel ? "admin_level" : "NULL") FROM \(table) WHERE fid = ?",
+                    + "\(adminLevel ? "admin_level" : "NULL"), \(landuse ? "landuse" : "NULL") FROM \(table) WHERE fid = ?",
                 [.integer(fid)]
             ).first, let type = first[0].stringValue, let id = first[1].int64Value
         else { return nil }
@@ -40,9 +42,11 @@ extension PlacesLookup {
                 guard case .blob(let bytes) = values[0] else { return nil }
                 return bytes.withUnsafeBytes { try? GeoPackageBlobHeader($0) }?.envelope
             }
+        let landuseValue = first[6].stringValue
         return (
-            type, id, isPlace ? "place" : "boundary", first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1,
-            first[4].stringValue, first[5].int64Value.map(Int.init)
+            type, id, landuseValue != nil ? "landuse" : isPlace ? "place" : "boundary",
+            landuseValue ?? first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1, first[4].stringValue,
+            first[5].int64Value.map(Int.init)
         )
     }
 }

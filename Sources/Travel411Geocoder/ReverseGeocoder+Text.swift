@@ -284,7 +284,7 @@ extension ReverseGeocoder {
     }
 
     /// An address field of the answering object, or of the building it inherits its address from.
-    @inline(__always) private func objectAddressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.ObjectField)
+    @inline(__always) func objectAddressBytes(_ record: PlacemarkRecord, _ field: PlacesSchema.ObjectField)
         -> UnsafeBufferPointer<UInt8>?
     {
         guard record.addressObject >= 0 else { return objectBytes(record, field) }
@@ -312,6 +312,7 @@ extension ReverseGeocoder {
                 placemark.neighbourhoodFeature = neighbourhoods?._withUnsafeGuaranteedRef { $0.feature(record.neighbourhood) }
             }
             placemark.villagePartFeature = areaFeature(.suburb, record.villagePart, rank: 20, location: record.location)
+            placemark.addressPlaceLines = addressPlaceLines(of: record)
             placemark.suburbBoundaryFeature = areaFeature(.suburb, record.suburbBoundaryLine, rank: 20, location: record.location)
             if record.finePlace >= 0, settings.detail >= .suburb {
                 placemark.finePlaceFeature = lookup.finePlaceNodes()?.feature(record.finePlace, postcode: placemark.postalCode)
@@ -319,7 +320,12 @@ extension ReverseGeocoder {
             } else if record.quarterArea >= 0, settings.detail >= .suburb {
                 placemark.finePlaceFeature = areaFeature(.suburb, record.quarterArea, rank: 22, location: record.location)
             } else if record.quarter >= 0, settings.detail >= .suburb {
-                placemark.finePlaceFeature = lookup.finePlaceNodes()?.feature(record.quarter, postcode: nil)
+                // A polygon answering is its own neighbourhood line, its quarter is of its own address
+                // (`takeOwnQuarterOfAnsweringPolygon`): not the answer.
+                let quarter = lookup.finePlaceNodes()?.feature(record.quarter, postcode: nil)
+                let ofPolygon =
+                    record.street < 0 && record.object < 0 && record.neighbourhoodArea >= 0 && record.neighbourhoodArea == record.suburbArea
+                if ofPolygon { placemark.ownQuarterFeature = quarter } else { placemark.finePlaceFeature = quarter }
             }
             // The extract's own boundaries answer at zooms 3-9 (an embedded polygon has no element: nil).
             placemark.subAdministrativeAreaFeature = areaFeature(.district, record.district, rank: 12, location: record.location)

@@ -245,7 +245,8 @@ struct OSMFeatureTables {
         case .addressInterpolation: return common + [.text("interpolation"), .text("first_number"), .text("last_number"), .text("street")]
         // `postcode`: the place's own `postal_code` or `addr:postcode` as written, which a neighbourhood node passes on
         // to the streets whose address names it (`ReverseGeocoder.neighbourhoodPostcodeOfStreet`).
-        case .place: return common + [.text("place"), .integer("population"), .integer("capital"), .text("postcode")]
+        // `landuse`: a named landuse area's value, its `place` empty (`OSMPlace.key`).
+        case .place: return common + [.text("place"), .integer("population"), .integer("capital"), .text("postcode"), .text("landuse")]
         // `place`: the boundary's own `place` tag, its key as an answer (`OSMAdministrativeBoundary.place`).
         case .adminBoundary: return common + [.integer("admin_level"), .text("iso3166_1"), .text("iso3166_2"), .text("place")]
         case .postcodeBoundary, .postcodePoint: return common + [.text("postcode")]
@@ -275,9 +276,10 @@ struct OSMFeatureTables {
             let i = feature.interpolation
             return common + [text(i?.scheme), text(i?.firstHousenumber), text(i?.lastHousenumber), text(a?.street ?? a?.place)]
         case .place:
+            let landuse = feature.place?.key == "landuse" ? feature.place?.type : nil
             return common + [
-                text(feature.place?.type), feature.place?.population.map { .integer(Int64($0)) } ?? .null,
-                .integer(feature.place?.isCapital == true ? 1 : 0), text(a?.postcode),
+                text(landuse == nil ? feature.place?.type : nil), feature.place?.population.map { .integer(Int64($0)) } ?? .null,
+                .integer(feature.place?.isCapital == true ? 1 : 0), text(a?.postcode), text(landuse),
             ]
         case .adminBoundary:
             let b = feature.adminBoundary

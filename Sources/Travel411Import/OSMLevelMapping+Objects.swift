@@ -1,5 +1,6 @@
 import Foundation
 import Travel411Core
+import Travel411Geocoder
 import Travel411Store
 
 extension OSMLevelMapping {
@@ -11,6 +12,7 @@ extension OSMLevelMapping {
         let postcodeField = PlacesSchema.ObjectField.postcode.rawValue
         let parentField = PlacesSchema.ObjectField.parent.rawValue
         let countryField = PlacesSchema.ObjectField.country.rawValue, cityField = PlacesSchema.ObjectField.city.rawValue
+        let linesField = PlacesSchema.ObjectField.placeLines.rawValue
         let (collector, pendingObjects) = (self.collector, self.pendingObjects)
         var number: UInt32 = 0
         // Of those whose `addr:street` names no street near, the ones parented by their `addr:place` (`OSMAddressPlaceParents`).
@@ -25,16 +27,18 @@ extension OSMLevelMapping {
             }
             // Several streets of its name: `ObjectNearestStreets` keeps the one nearest.
             if let parent { object.fields[parentField] = parent.map(String.init).joined(separator: " ") }
-            while nextNamingAPlace < namingAPlace.endIndex, namingAPlace[nextNamingAPlace] < number { nextNamingAPlace += 1 }
-            if parent == nil, nextNamingAPlace < namingAPlace.endIndex, namingAPlace[nextNamingAPlace] == number {
+            while nextNamingAPlace < namingAPlace.endIndex, namingAPlace[nextNamingAPlace].object < number { nextNamingAPlace += 1 }
+            if object.fields.count <= linesField {
+                object.fields += [String?](repeating: nil, count: linesField + 1 - object.fields.count)
+            }
+            if parent == nil, nextNamingAPlace < namingAPlace.endIndex, namingAPlace[nextNamingAPlace].object == number {
                 object.fields[parentField] = ObjectNearestStreets.placeAddress
+                // The parent's line in its address (`AddressPlaceLine`).
+                object.fields[linesField] = AddressPlaceLine.text([namingAPlace[nextNamingAPlace].line])
             }
             // Its country, of its point, decided once here as Nominatim decides `placex.country_code` at import
             // (`placex_update`, lib-sql/functions/placex_triggers.sql: `get_country_code` of the centroid); its parent
             // street, which Nominatim looks for in the object's own country's partition, is of the same country.
-            if object.fields.count <= cityField {
-                object.fields += [String?](repeating: nil, count: cityField + 1 - object.fields.count)
-            }
             let country = countryOf(object.point)
             object.fields[countryField] = country
             ObjectNearestStreets.settleParentMark(&object.fields, countryCode: country)

@@ -48,6 +48,8 @@ struct OSMLevelMapping {
     private var suburbPlaceAreas: [PendingArea] = []
     /// Boundaries of the neighbourhood band, below the suburbs (`withFinerBoundaries`).
     private var finerBoundaries: [PendingArea] = []
+    /// Named landuse areas of an address rank, which join them after the place polygons (`collectLanduseArea`).
+    private var landuseAreas: [PendingArea] = []
     /// Every object carrying each `addr:postcode`, as written (`OSMPostcodes` decides which are postcodes).
     private var postcodeCarriers: OSMPostcodeCarriers
     /// What waits for the whole extract waits on disk (`OSMSpillFile`), as it grows with the extract: the
@@ -61,7 +63,7 @@ struct OSMLevelMapping {
     /// The named streets by their centres, which the addresses, POIs and interpolation lines find their street among.
     var parentStreets: OSMParentStreets
     /// The places an object's `addr:place` names, for an object whose `addr:street` names no street near.
-    let addressPlaces: OSMAddressPlaceParents
+    var addressPlaces: OSMAddressPlaceParents
     /// Place nodes with a `wikidata` item, which boundaries link to (`OSMLinkedPlaces`).
     private(set) var linkedPlaces = OSMLinkedPlaces()
     /// Place nodes that name a municipality or a suburb where no polygon does (`OSMPlaceNodeAreas`).
@@ -168,7 +170,7 @@ struct OSMLevelMapping {
             ],
             point: feature.representativePoint, outline: feature.outline)
         let number = try addObject(object)
-        if address?.street != nil, let place = address?.place { try addressPlaces.ask(object: number, place: place, at: object.point) }
+        if let place = address?.place { try addressPlaces.ask(object: number, place: place, at: object.point) }
     }
 
     /// Keeps an object until the extract is read, asking for its parent street; its number. Not `indexed`: a record only.
@@ -184,6 +186,9 @@ struct OSMLevelMapping {
 
     private mutating func collectPlace(_ feature: OSMFeature, layer: String, fid: Int64) throws {
         guard let place = feature.place, let name = feature.name else { return note(.place, "no name") }
+        // A place on a line only parents the objects of its `addr:place` (`addressPlaces`): it holds no point.
+        if case .lineString = feature.shape { return }
+        if place.key == "landuse" { return try collectLanduseArea(feature, place, name: name, layer: layer, fid: fid) }
         if case .point(let point) = feature.shape { linkedPlaces.add(feature, place, at: point) }
         guard let typical = Self.typicalPopulation[place.type] else { return note(.place, "place=\(place.type) names no locality") }
         // A hamlet, suburb, quarter or neighbourhood is a part of a municipality (Nominatim's address rank 20
@@ -209,6 +214,22 @@ struct OSMLevelMapping {
         guard Self.townTypes.contains(place.type) || Self.suburbTypes.contains(place.type) else { return }
         let area = PendingArea(stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, placeType: place.type)
         try pendingPlaces.addPlaceArea(area, isCity: Self.townTypes.contains(place.type), isSuburb: Self.suburbTypes.contains(place.type))
+    }
+
+    /// A named landuse area that address-levels.json gives an address rank (`residential`, `industrial`, … 24; the
+    /// others 0, and `_lookup_area_address` takes areas of address rank 4-25 only) lies over the suburbs as a
+    /// neighbourhood polygon does (`withFinerBoundaries`), keyed by its value (`get_label_tag`,
+    /// nominatim_api/v1/classtypes.py): it answers at zooms 15-17 and names the address of what it holds.
+    private mutating func collectLanduseArea(_ feature: OSMFeature, _ place: OSMPlace, name: String, layer: String, fid: Int64) throws {
+        let ranks = NominatimAddressLevels.embedded?.ranks(key: place.key, value: place.type, countryCode: nil)
+        guard let rank = ranks?.address, NominatimAddressLevels.Band(addressRank: rank) == .neighbourhood || rank == 25 else {
+            return note(.place, "landuse=\(place.type) has no address rank")
+        }
+        // Its own `addr:postcode` first (`token_get_postcode` in `placex_update`): Makati's Mile Long, 1200.
+        let area = PendingArea(
+            stored: try pendingShapes.store(feature.shape), layer: layer, fid: fid, name: name, placeType: place.type,
+            postcode: feature.address?.postcode)
+        try pendingPlaces.addLanduseArea(area)
     }
 
     private mutating func collectBoundary(_ feature: OSMFeature, layer: String, fid: Int64) throws {
@@ -369,6 +390,7 @@ struct OSMLevelMapping {
         }
         (townNodes, suburbNodes, rankedBoundaries) = (lists.townNodes, lists.suburbNodes, lists.rankedBoundaries)
         (cityPlaceAreas, suburbPlaceAreas) = (lists.cityPlaceAreas, lists.suburbPlaceAreas)
+        landuseAreas = lists.landuseAreas
     }
 
     /// Throws the first failure to read a waiting outline back from disk (`OSMShapeFile`), once `finish` is done.
@@ -406,6 +428,7 @@ struct OSMLevelMapping {
         collectSuburbs(areaPostcodes, ownPostcode: ownPostcode, cities: cities, countryOf: countryOf)
         // What placed them is done with: the objects' step that follows held it all, growing with the extract (issue 35).
         (cityBoundaries, cityPlaceAreas, suburbBoundaries, suburbPlaceAreas, finerBoundaries) = ([], [], [:], [], [])
+        landuseAreas = []
         (townNodes, suburbNodes, cities.areas) = ([], [], [])
         try collector.sealSorters()
         ImportMemoryTrace.note("suburbs")
@@ -499,7 +522,7 @@ struct OSMLevelMapping {
         // A place area of the suburb band (17-21) is a suburb; a `quarter` polygon (22) lies over the suburbs as a
         // boundary of its band does, a `neighbourhood` one (24) is left out (`OSMLevelSources.placeAreasByBand`).
         let (placeAreas, finerPlaceAreas) = OSMLevelSources.placeAreasByBand(suburbPlaceAreas)
-        finerBoundaries += finerPlaceAreas
+        finerBoundaries += finerPlaceAreas + landuseAreas
         var suburbs = boundaries + sources.placeAreas(placeAreas, besides: boundaries)
         let polygonCountries = Set(suburbs.map { sources.country(of: $0) })
         let linked = linkedPlaces.linkedSuburbPoints

@@ -16,11 +16,12 @@ extension OSMLevelMapping {
             var suburbNodes: [OSMPlaceNodeAreas.Node] = []
             var cityPlaceAreas: [PendingArea] = []
             var suburbPlaceAreas: [PendingArea] = []
+            var landuseAreas: [PendingArea] = []
             var rankedBoundaries: [(area: PendingArea, adminLevel: Int, subdivision: String?)] = []
         }
 
         private enum Record: UInt32 {
-            case locality, townNode, suburbNode, placeArea, boundary
+            case locality, townNode, suburbNode, placeArea, boundary, landuseArea
         }
 
         private let file: OSMSpillFile
@@ -76,6 +77,15 @@ extension OSMLevelMapping {
             }
         }
 
+        /// A named landuse area of an address rank (`OSMLevelMapping.collectLanduseArea`).
+        mutating func addLanduseArea(_ area: PendingArea) throws {
+            let layer = index(of: area.layer)
+            try file.append { writer in
+                writer.write(Record.landuseArea.rawValue)
+                area.write(to: &writer, layer: layer)
+            }
+        }
+
         mutating func addBoundary(_ area: PendingArea, adminLevel: Int, subdivision: String?) throws {
             let layer = index(of: area.layer)
             try file.append { writer in
@@ -106,6 +116,8 @@ extension OSMLevelMapping {
                     let area = try PendingArea(reading: &reader, shapes: shapes, layers: layers)
                     if bands & 1 != 0 { lists.cityPlaceAreas.append(area) }
                     if bands & 2 != 0 { lists.suburbPlaceAreas.append(area) }
+                case .landuseArea:
+                    lists.landuseAreas.append(try PendingArea(reading: &reader, shapes: shapes, layers: layers))
                 case .boundary:
                     let adminLevel = Int(try reader.int64()), subdivision = try reader.text()
                     lists.rankedBoundaries.append(

@@ -200,25 +200,43 @@ extension OSMLevelMapping {
     static func withFinerBoundaries(_ suburbs: [PendingArea], finer: [PendingArea]) -> [PendingArea] {
         // Each finer outline is read for its box, then again for each cell it meets (from disk, `OSMShapeFile`).
         let buckets = BoxBuckets(finer.map(\.shape.boundingBox))
-        var cuts: [PendingArea] = []
+        // Each node's pieces just before its area, where its area stands among the suburbs: before a suburb boundary
+        // they jumped it, and a point of Monaco's La Condamine inside the landuse Ilot 1 named the suburb node
+        // Sainte-Dévote, whose area reaches there, before the boundary (Nominatim: "Ilot 1, La Condamine").
+        var pieces: [[PendingArea]] = []
         for area in suburbs {
-            guard area.node != nil, area.below == nil, case .polygon(let cell) = area.shape else { continue }
-            let convex = Array(cell.exterior.dropLast())
-            for index in buckets.meeting(area.shape.boundingBox) {
-                guard let cut = OSMSubpartNodes.clip(finer[index].shape, to: convex) else { continue }
-                var piece = area
-                piece.setCell(cut)
-                piece.below = index
-                cuts.append(piece)
+            var cuts: [PendingArea] = []
+            if area.node != nil, area.below == nil, case .polygon(let cell) = area.shape {
+                let convex = Array(cell.exterior.dropLast())
+                for index in buckets.meeting(area.shape.boundingBox) {
+                    guard let cut = OSMSubpartNodes.clip(finer[index].shape, to: convex) else { continue }
+                    var piece = area
+                    piece.setCell(cut)
+                    piece.below = index
+                    cuts.append(piece)
+                }
             }
+            pieces.append(cuts)
         }
-        let firstFiner = cuts.count + suburbs.count
-        for index in cuts.indices { cuts[index].below = firstFiner + (cuts[index].below ?? 0) }
-        let shifted = suburbs.map { area -> PendingArea in
+        // Where each suburb stands now, for the `below` links into the list.
+        var position: [Int] = []
+        var count = 0
+        for cuts in pieces {
+            count += cuts.count
+            position.append(count)
+            count += 1
+        }
+        var result: [PendingArea] = []
+        for (area, cuts) in zip(suburbs, pieces) {
+            result += cuts.map { piece in
+                var piece = piece
+                piece.below = count + (piece.below ?? 0)
+                return piece
+            }
             var area = area
-            area.below = area.below.map { $0 + cuts.count }
-            return area
+            area.below = area.below.map { $0 < position.count ? position[$0] : $0 + count - suburbs.count }
+            result.append(area)
         }
-        return cuts + shifted + finer
+        return result + finer
     }
 }

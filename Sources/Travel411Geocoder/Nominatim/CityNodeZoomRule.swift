@@ -47,6 +47,7 @@ extension ReverseGeocoder {
             }
         }
         takeOwnAddressOfAnsweringNode(&record, maximumRank: maximumRank)
+        takeOwnQuarterOfAnsweringPolygon(&record, maximumRank: maximumRank)
         dropLocalityOutsideMunicipalities(&record)
     }
 

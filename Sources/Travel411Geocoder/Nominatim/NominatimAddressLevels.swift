@@ -64,7 +64,7 @@ package struct NominatimAddressLevels: Sendable {
     }
 
     /// The ranks of an object tagged `key=value` in `countryCode`; nil when no row matches (Nominatim then ranks 30).
-    func ranks(key: String, value: String, countryCode: String?) -> Ranks? {
+    package func ranks(key: String, value: String, countryCode: String?) -> Ranks? {
         // `ORDER BY l.country_code, l.class, l.type`: the country's rows first, an exact value before the catch-all.
         let countries = countryCode.map { [$0.lowercased(), nil] } ?? [nil]
         for country in countries {

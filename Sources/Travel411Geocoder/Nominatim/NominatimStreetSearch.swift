@@ -259,20 +259,21 @@ extension ReverseGeocoder {
     /// place (`boundary`/`administrative`, `place`/`suburb`), at its centre (`OSMLevelMapping`), else at the
     /// query's `location`.
     func areaFeature(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int, location: Coordinate) -> AnsweringFeature? {
-        guard feature >= 0 else { return nil }
-        let key = Int64(level.ordinal) << 32 | Int64(feature)
-        let found: AreaElement?
-        if let known = areaElements.withLock({ $0[key] }) {
-            found = known
-        } else {
-            found = makeAreaFeature(level, feature, rank: rank)
-            areaElements.withLock { $0[key] = .some(found) }
-        }
-        return found.map { found in
+        areaElement(level, feature, rank: rank).map { found in
             var answer = found.feature
             if !found.hasCentre { answer.location = location }
             return answer
         }
+    }
+
+    /// An area level's polygon's element, read once and kept (`areaFeature` places it).
+    func areaElement(_ level: PlacesSchema.AreaLevel, _ feature: Int32, rank: Int) -> AreaElement? {
+        guard feature >= 0 else { return nil }
+        let key = Int64(level.ordinal) << 32 | Int64(feature)
+        if let known = areaElements.withLock({ $0[key] }) { return known }
+        let found = makeAreaFeature(level, feature, rank: rank)
+        areaElements.withLock { $0[key] = .some(found) }
+        return found
     }
 
     /// An area's element as read once: without a centre of its own, each answer puts it at the query's point.

@@ -35,11 +35,12 @@ extension ReverseGeocoder {
     /// against the zoom's (`_lookup_area_address`, nominatim_api/reverse.py 5.3): a boundary's by its admin_level
     /// (`suburbBoundaryRank`), a place polygon's by its own type (`compute_place_rank`, lib-sql/functions/ranking.sql,
     /// from settings/address-levels.json, the country's entry first; linking a node leaves it). Bishkek's
-    /// `place=suburb` way Кок-Жар is 19, a `quarter` 20, a `neighbourhood` 24. nil for neither (a node's area).
+    /// `place=suburb` way Кок-Жар is 19, a `quarter` 20, a `neighbourhood` 24; a named landuse area by its `landuse`
+    /// row (Minsk's `industrial` 24). nil for neither (a node's area).
     func suburbPolygonRank(category: String, type: String, adminLevel: Int?, centre: Coordinate?) -> Int? {
         if let adminLevel { return suburbBoundaryRank(adminLevel: adminLevel, centre: centre) }
-        guard category == "place" else { return nil }
-        return NominatimAddressLevels.embedded?.placeRanks(type: type, countryCode: countryCode(at: centre))?.search
+        guard category == "place" || category == "landuse" else { return nil }
+        return NominatimAddressLevels.embedded?.ranks(key: category, value: type, countryCode: countryCode(at: centre))?.search
     }
 
     /// The code of the country polygon holding `point`; nil outside every one.

@@ -36,10 +36,18 @@ extension ReverseGeocoder {
     /// (borough, suburb, quarter, neighbourhood), only the default entry's.
     private func confinesSuburbNodes(_ feature: Int32) -> Bool { placeTypeRank(ofSuburbPolygon: feature).map { $0 < 22 } ?? true }
 
-    /// The address rank of a suburb-level polygon's place type (its linked node's, `OSMLevelMapping`); nil without one.
+    /// The address rank of a suburb-level polygon's place type (its linked node's, `OSMLevelMapping`), a named landuse
+    /// area's by its `landuse` row (`collectLanduseArea`: keyed by its value, `residential` 24); nil without one. The
+    /// row is the one of the element's key, as `OSMAddressPlaceParents` ranks a parent by its `key`/`type`.
     func placeTypeRank(ofSuburbPolygon feature: Int32) -> Int? {
-        guard let bytes = lookup.area(.suburb)?.bytes(Int(feature), .placeType), !bytes.isEmpty else { return nil }
-        return NominatimAddressLevels.embedded?.placeRanks(type: String(decoding: bytes, as: UTF8.self), countryCode: nil)?.address
+        guard let levels = NominatimAddressLevels.embedded, let bytes = lookup.area(.suburb)?.bytes(Int(feature), .placeType),
+            !bytes.isEmpty
+        else { return nil }
+        let type = String(decoding: bytes, as: UTF8.self)
+        // The element is read only for a value landuse ranks: `farm` and `allotments` are place types too.
+        let mayBeLanduse = (levels.ranks(key: "landuse", value: type, countryCode: nil)?.address ?? 0) > 0
+        let isLanduse = mayBeLanduse && areaElement(.suburb, feature, rank: Self.suburbAreaRank)?.feature.category == "landuse"
+        return levels.ranks(key: isLanduse ? "landuse" : "place", value: type, countryCode: nil)?.address
     }
 }
 

@@ -25,7 +25,7 @@ extension ReverseGeocoder {
         // every one answers, and the batch's zoom-18 answers ask nothing more.
         guard maximumRank < 25,
             let polygon = areaFeature(.suburb, feature, rank: Self.suburbAreaRank, location: location),
-            polygon.elementType != .node, polygon.category == "place"
+            polygon.elementType != .node, polygon.category == "place" || polygon.category == "landuse"
         else { return true }
         return polygon.rank <= maximumRank
     }

@@ -2,7 +2,7 @@
 /// GeoPackage readers ignore; the GeoPackage layers themselves stay the source of truth.
 public enum PlacesSchema {
     /// Bumped whenever the lookup tables change shape; an older database is rebuilt, not misread.
-    public static let version = "45"
+    public static let version = "46"
     /// The metadata entry holding when the newest extract's data was current (`OSMReadSummary.dataTimestamp`).
     package static let osmDataTimestampKey = "osm_data_timestamp"
     /// How the description of a table of Nominatim's country grid pieces begins (an extract's countries where it
@@ -89,9 +89,11 @@ public enum PlacesSchema {
     /// empty when its `addr:street` names no street near; `place` when it is numbered in a place and on no street,
     /// which has none: `ObjectNearestStreets.placeAddress`), and its country (upper-case ISO 3166-1, of its point:
     /// Nominatim's `placex.country_code`, which a Nominatim answer takes; `OSMCountryOfPoint`), and the municipality
-    /// its own `addr:city` names (the city level's feature number, `OSMAddressCity`; empty for none).
+    /// its own `addr:city` names (the city level's feature number, `OSMAddressCity`; empty for none), and the lines its
+    /// `addr:place` adds to its address (`AddressPlaceLine.text`: the parent place; empty for none).
     package enum ObjectField: Int, CaseIterable {
         case name, houseNumber, street, postcode, element, category, extent, centre, parent, nearestStreet, country, city
+        case placeLines
     }
     /// A piece of an `addr:interpolation` line (`LineIndex.interpolations`, Nominatim's `location_property_osmline` row):
     /// its first and last house number and step, the object record of its first number (the others follow, a step
