@@ -27,6 +27,7 @@ struct RecordPageCodingTests {
                     feature.name, address?.housenumber, address?.street, address?.postcode, element,
                     feature.pointOfInterest.map { "\($0.key)=\($0.value)" }, extent, point, n % 5 == 0 ? nil : String(n % 700),
                     n % 7 == 0 ? String(n) : nil, n % 3 == 0 ? "FI" : nil, n % 11 == 0 ? String(n % 40) : nil,
+                    n % 13 == 0 ? "20 suburb Kamppi" : nil,
                 ])
             }
         }
