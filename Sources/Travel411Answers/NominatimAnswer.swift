@@ -120,21 +120,19 @@ public struct NominatimPlace: Sendable {
             (.suburb, "quarter", ownQuarter),
             // An extract's suburb or municipality under its place type, as Nominatim keys them (`village`: Gamprin).
             (.suburb, key(p.subLocalityFeature, .suburb, "suburb"), suburb),
+            Self.subdivisionLine(after: suburb, of: p.subLocalityFeature, .suburb),
             (.suburb, key(p.suburbBoundaryFeature, .suburb, "suburb"), suburbBoundary),
+            Self.subdivisionLine(after: suburbBoundary, of: p.suburbBoundaryFeature, .suburb),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
-            (.city, key(p.localityFeature, .city, "city"), city),
-            (.county, upperKeys.county, county), (.state, upperKeys.state, state),
-            // Nominatim's key for the ISO 3166-2 code of the first-level area.
-            (.state, "ISO3166-2-lvl4", upTo(.state, p.administrativeAreaCode)), (.street, "postcode", postcode),
+            (.city, key(p.localityFeature, .city, "city"), city), Self.subdivisionLine(after: city, of: p.localityFeature, .city),
+            (.county, upperKeys.county, county), Self.subdivisionLine(after: county, of: p.subAdministrativeAreaFeature, .county),
+            (.state, upperKeys.state, state), Self.stateSubdivisionLine(state: state, p, detail: detail),
+            (.street, "postcode", postcode),
             (.country, "country", p.country), (.country, "country_code", p.isoCountryCode?.lowercased()),
         ]
         Self.insertAddressPlaceLines(into: &parts, p, detail: detail)
-        // One value a key, the finest, as Nominatim's answer keeps it: a village inside a municipality keyed
-        // `village` too leaves the municipality out (Rotenboden, not Triesenberg).
-        var kept: [(key: String, value: String)] = []
-        for case let (_, key, value?) in parts where !kept.contains(where: { $0.key == key }) { kept.append((key, value)) }
-        address = kept
-        displayName = Self.displayName(parts.map { $0.1 == "ISO3166-2-lvl4" || $0.1 == "country_code" ? nil : $0.2 })
+        address = Self.keptOnce(parts)
+        displayName = Self.displayName(parts.map { $0.1.hasPrefix(Self.subdivisionKeyPrefix) || $0.1 == "country_code" ? nil : $0.2 })
         timeZone = p.timeZone
         water = p.inlandWater ?? p.ocean
         if let feature {

@@ -158,9 +158,23 @@ public struct AnsweringFeature: Hashable, Sendable {
     /// `get_label_tag` (`nominatim_api/v1/classtypes.py`) reads before the linked node's type that keys it in other
     /// objects' addresses (`addressKey`: `town`); nil for `addressKey`.
     public var ownKey: String? = nil
+    /// A boundary's `ISO3166-2` code at its `admin_level`, which Nominatim's address lists as `ISO3166-2-lvl<level>`
+    /// (`_write_typed_address`, nominatim_api/v1/format_json.py); nil for other objects and older databases.
+    public var subdivision: Subdivision? = nil
     /// Every name OpenStreetMap gives it, by tag (`name`, `name:sv`), as `namedetails` lists them; filled when
     /// an answer is named in a requested language or asks for namedetails, empty otherwise.
     public var names: [String: String] = [:]
+
+    /// An ISO 3166-2 code and the `admin_level` of the boundary that carries it (`FR-06`, 6).
+    public struct Subdivision: Hashable, Sendable {
+        public var code: String
+        public var adminLevel: Int
+
+        public init(code: String, adminLevel: Int) {
+            self.code = code
+            self.adminLevel = adminLevel
+        }
+    }
 
     /// `N123`, `W123`, `R123` as the import records an element; nil for anything else.
     static func element(_ text: String) -> (ElementType, Int64)? {

@@ -1,16 +1,27 @@
 import Travel411Core
 import Travel411Store
 
+/// The OpenStreetMap element behind a polygon of an area level, as its feature table records it.
+struct OSMAreaElement: Sendable {
+    var type: String
+    var id: Int64
+    /// The main tag's key and value: `boundary`/`administrative`, `place`/`suburb`, `landuse`/`residential`.
+    var category: String
+    var value: String
+    var extent: BoundingBox?
+    var isCapital: Bool
+    /// A boundary's own `place` tag (Highspire's `borough`).
+    var ownPlace: String?
+    var adminLevel: Int?
+    /// A boundary's `ISO3166-2` tag, upper case (`OSMAdministrativeBoundary.iso3166_2`).
+    var subdivisionCode: String?
+}
+
 extension PlacesLookup {
     /// The OpenStreetMap element behind a polygon of an area level (a municipality's boundary relation, the
     /// place node a town's area was made from), read from its feature table; nil for a polygon from a
     /// shapefile or an unreadable row. Asked once per answer by a server, not by batches.
-    func osmElement(
-        ofArea level: PlacesSchema.AreaLevel, feature: Int
-    ) -> (
-        type: String, id: Int64, category: String, value: String, extent: BoundingBox?, isCapital: Bool, ownPlace: String?,
-        adminLevel: Int?
-    )? {
+    func osmElement(ofArea level: PlacesSchema.AreaLevel, feature: Int) -> OSMAreaElement? {
         guard
             let row = try? reader.query(
                 "SELECT layer, fid FROM travel411_areas WHERE level = ? AND feature = ?", [.text(level.rawValue), .integer(Int64(feature))]
@@ -22,12 +33,14 @@ extension PlacesLookup {
         // `admin_level`.
         let columns = (try? reader.columnNames(of: layer)) ?? []
         let (ownPlace, adminLevel) = (!isPlace && columns.contains("place"), !isPlace && columns.contains("admin_level"))
+        let subdivision = !isPlace && columns.contains("iso3166_2")
         // A named landuse area is a place row with its value in `landuse` (`OSMPlace.key`); older files have no such column.
         let landuse = isPlace && columns.contains("landuse")
         guard
             let first = try? reader.query(
                 "SELECT osm_type, osm_id, \(isPlace ? "place, capital" : "'administrative', 0"), \(ownPlace ? "place" : "NULL"), "
-                    + "\(adminLevel ? "admin_level" : "NULL"), \(landuse ? "landuse" : "NULL") FROM \(table) WHERE fid = ?",
+                    + "\(adminLevel ? "admin_level" : "NULL"), \(landuse ? "landuse" : "NULL"), \(subdivision ? "iso3166_2" : "NULL") "
+                    + "FROM \(table) WHERE fid = ?",
                 [.integer(fid)]
             ).first, let type = first[0].stringValue, let id = first[1].int64Value
         else { return nil }
@@ -43,10 +56,10 @@ extension PlacesLookup {
                 return bytes.withUnsafeBytes { try? GeoPackageBlobHeader($0) }?.envelope
             }
         let landuseValue = first[6].stringValue
-        return (
-            type, id, landuseValue != nil ? "landuse" : isPlace ? "place" : "boundary",
-            landuseValue ?? first[2].stringValue ?? "administrative", extent, first[3].int64Value == 1, first[4].stringValue,
-            first[5].int64Value.map(Int.init)
-        )
+        return OSMAreaElement(
+            type: type, id: id, category: landuseValue != nil ? "landuse" : isPlace ? "place" : "boundary",
+            value: landuseValue ?? first[2].stringValue ?? "administrative", extent: extent, isCapital: first[3].int64Value == 1,
+            ownPlace: first[4].stringValue, adminLevel: first[5].int64Value.map(Int.init),
+            subdivisionCode: first[7].stringValue.flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -308,7 +308,10 @@ extension ReverseGeocoder {
                     ? suburbPolygonRank(category: element.category, type: element.value, adminLevel: element.adminLevel, centre: centre)
                         ?? rank : rank,
             location: centre ?? Coordinate(latitude: 0, longitude: 0), extent: element.extent ?? nodeBox, postcode: text(.postcode),
-            addressKey: text(.placeType), ownKey: element.ownPlace)
+            addressKey: text(.placeType), ownKey: element.ownPlace,
+            subdivision: element.subdivisionCode.flatMap { code in
+                element.adminLevel.map { AnsweringFeature.Subdivision(code: code, adminLevel: $0) }
+            })
         let searchRank =
             level == .city && type != .node ? element.adminLevel.flatMap { suburbBoundaryRank(adminLevel: $0, centre: centre) } : nil
         return AreaElement(feature: answer, hasCentre: centre != nil, searchRank: searchRank)

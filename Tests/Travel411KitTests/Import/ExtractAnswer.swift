@@ -10,13 +10,18 @@ import Testing
 /// what the tests that compare an extract's answers with Nominatim's read.
 enum ExtractAnswer {
     static func jsonv2(in databasePath: String, _ latitude: Double, _ longitude: Double, zoom: Int = 18) throws -> [String: Any] {
+        let answer = try text(in: databasePath, latitude, longitude, zoom: zoom)
+        return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+    }
+
+    /// The answer as written, its keys in order.
+    static func text(in databasePath: String, _ latitude: Double, _ longitude: Double, zoom: Int = 18) throws -> String {
         var settings = GeocoderSettings()
         settings.addressOfTheAnswer = true
         let geocoder = try ReverseGeocoder(databasePath: databasePath, settings: settings)
         let record = geocoder.record(
             for: Coordinate(latitude: latitude, longitude: longitude), maximumRank: NominatimDetail.maximumRank(zoom: zoom))
-        let answer = NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: zoom))
-        return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        return NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: zoom))
     }
 
     /// The `address` of that answer.
