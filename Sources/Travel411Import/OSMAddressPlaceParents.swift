@@ -80,18 +80,12 @@ struct OSMAddressPlaceParents {
     }
 
     /// How Nominatim's answer keys the place (`get_label_tag`): its `place` or `landuse` value, a boundary's own `place`,
-    /// else the label of half its address rank (`ADMIN_LABELS`: 8 City, 9 City District, 10 Suburb, 11 Neighbourhood,
-    /// 12 City Block). A boundary linked to a place node is keyed by the node's type there (`linked_place`), which is not
-    /// known while the extract is read.
+    /// else the label of its address rank (`NominatimAdminLabel`: 16 city, 18 city_district, 20 suburb, 22 neighbourhood,
+    /// 24 city_block). A boundary linked to a place node is keyed by the node's type there (`linked_place`), which is not
+    /// known while the extract is read, nor is its country: the default labels.
     static func labelKey(_ feature: OSMFeature, rank: Int) -> String {
         if let place = feature.place { return place.type.lowercased().replacingOccurrences(of: " ", with: "_") }
-        switch rank / 2 {
-        case 8: return "city"
-        case 9: return "city_district"
-        case 10: return "suburb"
-        case 11: return "neighbourhood"
-        default: return "city_block"
-        }
+        return NominatimAdminLabel.key(addressRank: rank, countryCode: nil)
     }
 
     /// The object numbered `object`, at `point`, names its place `place` (`addr:place`).

@@ -286,7 +286,9 @@ struct OSMLevelMapping {
             // A boundary of the neighbourhood band names no placemark field but answers at zooms 13-15, which
             // look for areas by their search rank, its admin_level's (`_lookup_area_address`; `withFinerBoundaries`).
             if NominatimAddressLevels.Band(addressRank: rank) == .neighbourhood || rank == 25 {
-                if area.placeType == nil { area.placeType = area.boundaryPlace ?? "neighbourhood" }
+                if area.placeType == nil {
+                    area.placeType = area.boundaryPlace ?? NominatimAdminLabel.key(addressRank: rank, countryCode: country)
+                }
                 finerBoundaries.append(area)
                 continue
             }
@@ -320,10 +322,13 @@ struct OSMLevelMapping {
                     let own = area.postcode.flatMap { postcodes.normalised($0, countryCode: country) }
                     switch band {
                     case .state, .county:
+                        let label = NominatimAdminLabel.key(addressRank: rank, countryCode: country)
+                        // Keyed only where its rank's label is not its band's (`state`, `county`): Belgium's regions.
+                        if area.placeType == nil, label != (band == .state ? "state" : "county") { area.unlinkedKey = label }
                         collectUpperArea(area, isState: band == .state, subdivision: subdivision, country: country, postcode: own)
                     case .city:
                         // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
-                        if rank < 16 { area.unlinkedKey = "municipality" }
+                        if rank < 16 { area.unlinkedKey = NominatimAdminLabel.key(addressRank: rank, countryCode: country) }
                         // Linked by its `wikidata` (above), a boundary took its node's address rank (Encamp's parish
                         // is its town); a node linked by name has the boundary's own rank (`OSMNameLinks`), so a parish of
                         // rank 14 stays one beside the town node of its name (Ordino's).
@@ -337,12 +342,14 @@ struct OSMLevelMapping {
     }
 
     /// A state's or a county's area, keyed by its linked node's type, else by its own `place` (`get_label_tag`): Gozo,
-    /// linked to its island node, is Malta's `island`; else by its rank, `state` or `county`.
+    /// linked to its island node, is Malta's `island`; else by its rank (`NominatimAdminLabel`), `state` or `county` unless
+    /// it says otherwise.
     private mutating func collectUpperArea(_ area: PendingArea, isState: Bool, subdivision: String?, country: String?, postcode: String?) {
         _ = collector.collectArea(
             isState ? .admin : .district, area.shape, layer: area.layer, fid: area.fid, name: area.name,
             code: isState ? subdivision : nil, countryCode: isState ? country : nil, postcode: postcode,
-            placeType: area.placeType ?? area.boundaryPlace, centre: area.shape.pointOnSurface, taggedPostcode: postcode)
+            placeType: area.placeType ?? area.boundaryPlace ?? area.unlinkedKey, centre: area.shape.pointOnSurface,
+            taggedPostcode: postcode)
     }
 
     /// Whether a town node (for a boundary of the city band) or a suburb node (the suburb band) of the boundary's
@@ -558,13 +565,13 @@ struct OSMLevelMapping {
                 cityBoxes.holding(x: node.x, y: node.y).first { cities[$0].shape.contains(x: node.x, y: node.y) }
             }
             let linked = area.node == nil ? suburbLinks.node(linkedTo: area) : nil
-            let own = ownPostcode(area)
+            let own = ownPostcode(area), country = sources.country(of: area)
             _ = collector.collectArea(
                 .suburb, area.shape, layer: area.layer, fid: area.fid, name: area.name, code: area.below.map { String(firstSuburb + $0) },
                 countryCode: area.node.flatMap(countryOf), postcode: areaPostcodes.postcode(of: area.shape, node: area.node, own: own),
                 municipality: municipality.map { firstCity + $0 },
                 placeType: area.placeType ?? linked?.type ?? area.boundaryPlace
-                    ?? ((suburbRanks[sources.country(of: area)] ?? 20) >= 20 ? "suburb" : "city_district"),
+                    ?? NominatimAdminLabel.key(addressRank: suburbRanks[country] ?? 20, countryCode: country),
                 centre: area.node ?? linked?.point ?? area.shape.pointOnSurface,
                 taggedPostcode: areaPostcodes.taggedPostcode(node: area.node, own: own))
         }
