@@ -99,6 +99,7 @@ public struct NominatimPlace: Sendable {
         let finePlace = upTo(.suburb, p.finePlaceFeature?.name), ownQuarter = upTo(.suburb, p.ownQuarterFeature?.name)
         let suburbBoundary = suburb == nil ? nil : p.suburbBoundaryFeature?.name
         let villagePart = upTo(.suburb, p.villagePartFeature?.name), city = upTo(.city, p.locality)
+        let enclosingMunicipality = city == nil ? nil : p.enclosingMunicipalityFeature?.name
         let county = upTo(.county, p.subAdministrativeArea), state = upTo(.state, p.administrativeArea)
         level = subject.level
         let feature = subject.feature, area = subject.area, finest = (level, subject.finestName)
@@ -125,6 +126,8 @@ public struct NominatimPlace: Sendable {
             Self.subdivisionLine(after: suburbBoundary, of: p.suburbBoundaryFeature, .suburb),
             (.suburb, p.villagePartFeature?.addressKey ?? "village", villagePart),
             (.city, key(p.localityFeature, .city, "city"), city), Self.subdivisionLine(after: city, of: p.localityFeature, .city),
+            (.city, p.enclosingMunicipalityFeature?.addressKey ?? "municipality", enclosingMunicipality),
+            Self.subdivisionLine(after: enclosingMunicipality, of: p.enclosingMunicipalityFeature, .city),
             (.county, upperKeys.county, county), Self.subdivisionLine(after: county, of: p.subAdministrativeAreaFeature, .county),
             (.state, upperKeys.state, state), Self.stateSubdivisionLine(state: state, p, detail: detail),
             (.street, "postcode", postcode),

@@ -29,6 +29,9 @@ public struct Placemark: Hashable, Sendable, Encodable {
     /// extract: what Nominatim names at zoom 10-14, or where no street or building is near.
     public var localityFeature: AnsweringFeature?
     public var subLocalityFeature: AnsweringFeature?
+    /// The municipality boundary of a coarser rank holding `localityFeature` (Andorra's parish Ordino, rank 14, around
+    /// the village Sornàs, 16), which Nominatim's address lists after it; the Nominatim formats only.
+    public var enclosingMunicipalityFeature: AnsweringFeature?
     /// The OpenStreetMap neighbourhood Nominatim's address names between the road and the suburb; no CLPlacemark
     /// field holds it (`NeighbourhoodNodes`).
     public var neighbourhoodFeature: AnsweringFeature?

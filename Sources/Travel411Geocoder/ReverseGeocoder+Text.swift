@@ -305,6 +305,7 @@ extension ReverseGeocoder {
         if record.followsNominatim {
             placemark.thoroughfareNamesNoStreet = record.street < 0 && record.object >= 0 && placemark.thoroughfare != nil
             placemark.localityFeature = areaFeature(.city, record.cityArea, rank: 16, location: record.location)
+            placemark.enclosingMunicipalityFeature = enclosingMunicipality(of: record)
             placemark.subLocalityFeature = areaFeature(.suburb, record.suburbArea, rank: 20, location: record.location)
             if record.neighbourhoodArea >= 0 {
                 placemark.neighbourhoodFeature = areaFeature(.suburb, record.neighbourhoodArea, rank: 24, location: record.location)

@@ -186,9 +186,27 @@ extension OSMLevelMapping {
             names: coarser.map { links.node(linkedTo: $0) != nil ? $0.name : nil }, boundaries: OSMSubpartNodes.Outlines(coarser),
             excluded: OSMSubpartNodes.Outlines(finer), perBoundary: false)
         // Each cut area knows the parish under it, which answers where the node is too fine for the zoom
-        // (`dropCityNodeAboveRank`).
-        return finer
-            + inside.map { PendingArea(cell: $0.shape, around: $0.node, below: finer.count + inside.count + $0.boundary) } + coarser
+        // (`dropCityNodeAboveRank`); so does each finer boundary, for the address line Nominatim gives the coarser one
+        // too (`enclosingMunicipality`: `insert_addresslines` takes every polygon holding the place).
+        let firstCoarser = finer.count + inside.count
+        return linkedToCoarser(finer, coarser, firstCoarser: firstCoarser)
+            + inside.map { PendingArea(cell: $0.shape, around: $0.node, below: firstCoarser + $0.boundary) } + coarser
+    }
+
+    /// The finer boundaries, each `below` the first coarser one holding its point on the surface (numbered from
+    /// `firstCoarser`). Each outline is read from disk once: the finer ones' points, then each coarser one for the points
+    /// in its box (France's 35,000 communes in their arrondissements).
+    private static func linkedToCoarser(_ finer: [PendingArea], _ coarser: [PendingArea], firstCoarser: Int) -> [PendingArea] {
+        let points = finer.map(\.shape.pointOnSurface)
+        let buckets = BoxBuckets(points.map { BoundingBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) })
+        var linked = finer
+        for (number, area) in coarser.enumerated() {
+            let shape = area.shape
+            for index in buckets.meeting(shape.boundingBox) where linked[index].below == nil {
+                if shape.contains(x: points[index].x, y: points[index].y) { linked[index].below = firstCoarser + number }
+            }
+        }
+        return linked
     }
 
     /// The suburbs with the boundaries of the neighbourhood band after them, and each node's area cut by each
