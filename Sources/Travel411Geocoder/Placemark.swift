@@ -170,9 +170,12 @@ public struct AnsweringFeature: Hashable, Sendable {
 
     /// An ISO 3166-2 code and the `admin_level` of the boundary that carries it (`FR-06`, 6).
     public struct Subdivision: Hashable, Sendable {
+        /// The ISO 3166-2 code as tagged, upper case.
         public var code: String
+        /// The boundary's `admin_level` (2-12).
         public var adminLevel: Int
 
+        /// A code and the level of the boundary carrying it.
         public init(code: String, adminLevel: Int) {
             self.code = code
             self.adminLevel = adminLevel
