@@ -95,6 +95,11 @@ extension ReverseGeocoder {
         } else {
             lines.append("  the finest municipality polygon holding the point, by its address rank in its country (address-levels.json)")
         }
+        if let enclosing = enclosingMunicipality(of: record) {
+            lines.append(
+                "  inside \(enclosing.name ?? "?") (key \(enclosing.addressKey ?? "municipality"), rank 13-15), a coarser municipality: "
+                    + "an address line of its own after it (insert_addresslines takes every polygon holding the place)")
+        }
         return lines
     }
 

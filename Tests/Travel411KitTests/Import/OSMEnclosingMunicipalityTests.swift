@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Travel411Core
+@testable import Travel411Geocoder
 
 /// A village node inside an Andorran parish (admin_level 7, rank 14) names the city part of the address, and the parish
 /// follows it as a line of its own, with its ISO 3166-2 code: Nominatim 5.3.3's address lists every polygon holding the
@@ -24,6 +25,15 @@ import Testing
         let body = try #require(answer.range(of: "\"address\":{").map { answer[$0.upperBound...] })
         let positions = keys.compactMap { body.range(of: "\"\($0)\":")?.lowerBound }
         #expect(positions.count == keys.count && positions == positions.sorted(), "\(answer)")
+    }
+
+    /// `where --explain` says the village lies inside the parish, which its address names too.
+    @Test func theExplanationNamesTheParish() throws {
+        let geocoder = try ReverseGeocoder(
+            databasePath: try OSMLocalityBeyondStreetsTests.cutImport.get().path, settings: GeocoderSettings())
+        let lines = geocoder.explanation(for: Coordinate(latitude: 42.602286, longitude: 1.508741), zoom: 18)
+        let city = try #require(lines.firstIndex { $0.hasPrefix("city: Llorts") }, "\(lines)")
+        #expect(lines[(city + 1)...].prefix(3).contains { $0.hasPrefix("  inside Ordino (key municipality") }, "\(lines)")
     }
 
     /// At zoom 10 the parish answers by itself: no second line of it.
