@@ -24,6 +24,15 @@ enum ExtractAnswer {
         return NominatimFormatter.answer(geocoder.placemark(from: record), options: NominatimOptions(format: .jsonv2, zoom: zoom))
     }
 
+    /// The keys of an answer's `address`, in the order it writes them (a dictionary loses it).
+    static func addressKeys(of answer: String) throws -> [String] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        let address = try #require(object["address"] as? [String: String])
+        let body = try #require(answer.range(of: "\"address\":{").map { answer[$0.upperBound...] })
+        let position = { (key: String) in body.range(of: "\"\(key)\":")?.lowerBound ?? body.endIndex }
+        return address.keys.sorted { position($0) < position($1) }
+    }
+
     /// The `address` of that answer.
     static func address(in databasePath: String, _ latitude: Double, _ longitude: Double, zoom: Int = 18) throws -> [String: String] {
         try #require(try jsonv2(in: databasePath, latitude, longitude, zoom: zoom)["address"] as? [String: String])

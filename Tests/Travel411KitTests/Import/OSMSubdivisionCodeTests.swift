@@ -11,10 +11,7 @@ import Testing
     private func address(_ answer: String) throws -> (keys: [String], codes: [String: String]) {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
         let address = try #require(object["address"] as? [String: String])
-        let body = try #require(answer.range(of: "\"address\":{").map { answer[$0.upperBound...] })
-        let position = { (key: String) in body.range(of: "\"\(key)\":")?.lowerBound ?? body.endIndex }
-        let keys = address.keys.sorted { position($0) < position($1) }
-        return (keys, address.filter { $0.key.hasPrefix("ISO3166-2") })
+        return (try ExtractAnswer.addressKeys(of: answer), address.filter { $0.key.hasPrefix("ISO3166-2") })
     }
 
     /// Monaco's quarters are admin_level 10 boundaries (La Condamine, MC-CO): the suburb's code at zooms 18 and 14.
