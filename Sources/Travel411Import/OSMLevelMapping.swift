@@ -324,7 +324,7 @@ struct OSMLevelMapping {
                     case .state, .county:
                         let label = NominatimAdminLabel.key(addressRank: rank, countryCode: country)
                         // Keyed only where its rank's label is not its band's (`state`, `county`): Belgium's regions.
-                        if area.placeType == nil, label != (band == .state ? "state" : "county") { area.unlinkedKey = label }
+                        if label != (band == .state ? "state" : "county") { area.unlinkedKey = label }
                         collectUpperArea(area, isState: band == .state, subdivision: subdivision, country: country, postcode: own)
                     case .city:
                         // An unlinked boundary is keyed by its rank's label: 14-15 `municipality`, 16 `city`.
